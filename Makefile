@@ -1,0 +1,49 @@
+# sharebroker developer targets. `make help` lists them.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+
+.PHONY: help venv run test test-all codegen codegen-check lint-imports bench bench-protocol clean
+
+help:
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP) ## create .venv with the broker and dev tools
+
+run: $(STAMP) ## run the broker with the embedded defaults
+	$(VENV)/bin/sharebroker serve
+
+test: $(STAMP) ## run the default test suite (what CI runs)
+	$(PY) -m pytest -q -m "not slow"
+
+test-all: $(STAMP) ## run every test, slow ones included
+	$(PY) -m pytest -q
+
+codegen: $(STAMP) ## regenerate broker/protocol/messages from protocol/schemas
+	$(PY) -m codegen
+
+codegen-check: $(STAMP) ## regenerate and fail if the checked-in code differs
+	$(PY) -m codegen
+	git diff --exit-code -- broker/protocol/messages
+	@test -z "$$(git status --porcelain -- broker/protocol/messages)" || (git status --porcelain -- broker/protocol/messages; echo 'untracked generated files'; exit 1)
+
+lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does no I/O)
+	$(VENV)/bin/lint-imports
+
+bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer
+	$(PY) -m bench.protocol
+
+bench: bench-protocol ## every benchmark
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
+
+-include peers/peers.mk
