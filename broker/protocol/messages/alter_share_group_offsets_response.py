@@ -1,0 +1,188 @@
+# Generated from protocol/schemas/AlterShareGroupOffsetsResponse.json by codegen; do not edit.
+"""AlterShareGroupOffsetsResponse: response, api key 91, versions 0-0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from struct import Struct
+from typing import ClassVar
+import uuid
+
+from broker.protocol.message_base import Message
+from broker.protocol.primitives import (
+    UUID_ZERO,
+    read_compact_array_len,
+    read_compact_nullable_string,
+    read_compact_string,
+    read_unknown_tags,
+    read_uuid,
+    write_compact_array_len,
+    write_compact_nullable_string,
+    write_compact_string,
+    write_tagged_fields,
+    write_uuid,
+)
+
+__all__ = [
+    "AlterShareGroupOffsetsResponsePartition",
+    "AlterShareGroupOffsetsResponseTopic",
+    "AlterShareGroupOffsetsResponse",
+]
+_S0 = Struct('>ih')
+_S0u = _S0.unpack_from
+_S0p = _S0.pack
+
+
+@dataclass(slots=True)
+class AlterShareGroupOffsetsResponsePartition:
+    """Common structure AlterShareGroupOffsetsResponsePartition."""
+
+    partition_index: int = 0
+    """Index of the partition."""
+
+    error_code: int = 0
+    """Error code; 0 means success."""
+
+    error_message: str | None = None
+    """Error message; null when no error occurred."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+@dataclass(slots=True)
+class AlterShareGroupOffsetsResponseTopic:
+    """Per-topic results."""
+
+    topic_name: str = ''
+    """Name of the topic."""
+
+    topic_id: uuid.UUID = UUID_ZERO
+    """Unique identifier of the topic."""
+
+    partitions: list[AlterShareGroupOffsetsResponsePartition] = field(default_factory=list)
+    """"""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+@dataclass(slots=True)
+class AlterShareGroupOffsetsResponse(Message):
+    """AlterShareGroupOffsetsResponse, api key 91."""
+
+    API_KEY: ClassVar[int] = 91
+    NAME: ClassVar[str] = 'AlterShareGroupOffsetsResponse'
+    TYPE: ClassVar[str] = 'response'
+    MIN_VERSION: ClassVar[int] = 0
+    MAX_VERSION: ClassVar[int] = 0
+    FLEXIBLE_MIN: ClassVar[int | None] = 0
+    LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+
+    throttle_time_ms: int = 0
+    """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""
+
+    error_code: int = 0
+    """Error code for the whole response; 0 means success."""
+
+    error_message: str | None = None
+    """Error message for the whole response; null when no error occurred."""
+
+    responses: list[AlterShareGroupOffsetsResponseTopic] = field(default_factory=list)
+    """Per-topic results."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+def _d_AlterShareGroupOffsetsResponsePartition_v0(buf, pos):
+    f_partition_index, f_error_code = _S0u(buf, pos)
+    pos += 6
+    f_error_message, pos = read_compact_nullable_string(buf, pos)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return AlterShareGroupOffsetsResponsePartition(f_partition_index, f_error_code, f_error_message, unknown), pos
+
+
+def _d_AlterShareGroupOffsetsResponseTopic_v0(buf, pos):
+    f_topic_name, pos = read_compact_string(buf, pos)
+    f_topic_id, pos = read_uuid(buf, pos)
+    n, pos = read_compact_array_len(buf, pos)
+    f_partitions = []
+    append = f_partitions.append
+    for _ in range(n):
+        item, pos = _d_AlterShareGroupOffsetsResponsePartition_v0(buf, pos)
+        append(item)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return AlterShareGroupOffsetsResponseTopic(f_topic_name, f_topic_id, f_partitions, unknown), pos
+
+
+def _d_AlterShareGroupOffsetsResponse_v0(buf, pos):
+    f_throttle_time_ms, f_error_code = _S0u(buf, pos)
+    pos += 6
+    f_error_message, pos = read_compact_nullable_string(buf, pos)
+    n, pos = read_compact_array_len(buf, pos)
+    f_responses = []
+    append = f_responses.append
+    for _ in range(n):
+        item, pos = _d_AlterShareGroupOffsetsResponseTopic_v0(buf, pos)
+        append(item)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return AlterShareGroupOffsetsResponse(f_throttle_time_ms, f_error_code, f_error_message, f_responses, unknown), pos
+
+
+def _e_AlterShareGroupOffsetsResponsePartition_v0(o, out):
+    out += _S0p(o.partition_index, o.error_code)
+    write_compact_nullable_string(out, o.error_message)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+def _e_AlterShareGroupOffsetsResponseTopic_v0(o, out):
+    write_compact_string(out, o.topic_name)
+    write_uuid(out, o.topic_id)
+    value = o.partitions
+    write_compact_array_len(out, value)
+    for item in value:
+        _e_AlterShareGroupOffsetsResponsePartition_v0(item, out)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+def _e_AlterShareGroupOffsetsResponse_v0(o, out):
+    out += _S0p(o.throttle_time_ms, o.error_code)
+    write_compact_nullable_string(out, o.error_message)
+    value = o.responses
+    write_compact_array_len(out, value)
+    for item in value:
+        _e_AlterShareGroupOffsetsResponseTopic_v0(item, out)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+AlterShareGroupOffsetsResponse._DECODERS = {
+    0: _d_AlterShareGroupOffsetsResponse_v0,
+}
+AlterShareGroupOffsetsResponse._ENCODERS = {
+    0: _e_AlterShareGroupOffsetsResponse_v0,
+}

@@ -1,0 +1,167 @@
+# Generated from protocol/schemas/DeleteShareGroupStateResponse.json by codegen; do not edit.
+"""DeleteShareGroupStateResponse: response, api key 86, versions 0-0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from struct import Struct
+from typing import ClassVar
+import uuid
+
+from broker.protocol.message_base import Message
+from broker.protocol.primitives import (
+    UUID_ZERO,
+    read_compact_array_len,
+    read_compact_nullable_string,
+    read_unknown_tags,
+    read_uuid,
+    write_compact_array_len,
+    write_compact_nullable_string,
+    write_tagged_fields,
+    write_uuid,
+)
+
+__all__ = [
+    "PartitionResult",
+    "DeleteStateResult",
+    "DeleteShareGroupStateResponse",
+]
+_S0 = Struct('>ih')
+_S0u = _S0.unpack_from
+_S0p = _S0.pack
+
+
+@dataclass(slots=True)
+class PartitionResult:
+    """Per-partition results."""
+
+    partition: int = 0
+    """Index of the partition."""
+
+    error_code: int = 0
+    """Error code; 0 means success."""
+
+    error_message: str | None = None
+    """Error message; null when no error occurred."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+@dataclass(slots=True)
+class DeleteStateResult:
+    """Outcome of each deletion."""
+
+    topic_id: uuid.UUID = UUID_ZERO
+    """Unique identifier of the topic."""
+
+    partitions: list[PartitionResult] = field(default_factory=list)
+    """Per-partition results."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+@dataclass(slots=True)
+class DeleteShareGroupStateResponse(Message):
+    """DeleteShareGroupStateResponse, api key 86."""
+
+    API_KEY: ClassVar[int] = 86
+    NAME: ClassVar[str] = 'DeleteShareGroupStateResponse'
+    TYPE: ClassVar[str] = 'response'
+    MIN_VERSION: ClassVar[int] = 0
+    MAX_VERSION: ClassVar[int] = 0
+    FLEXIBLE_MIN: ClassVar[int | None] = 0
+    LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+
+    results: list[DeleteStateResult] = field(default_factory=list)
+    """Outcome of each deletion."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+def _d_PartitionResult_v0(buf, pos):
+    f_partition, f_error_code = _S0u(buf, pos)
+    pos += 6
+    f_error_message, pos = read_compact_nullable_string(buf, pos)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return PartitionResult(f_partition, f_error_code, f_error_message, unknown), pos
+
+
+def _d_DeleteStateResult_v0(buf, pos):
+    f_topic_id, pos = read_uuid(buf, pos)
+    n, pos = read_compact_array_len(buf, pos)
+    f_partitions = []
+    append = f_partitions.append
+    for _ in range(n):
+        item, pos = _d_PartitionResult_v0(buf, pos)
+        append(item)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return DeleteStateResult(f_topic_id, f_partitions, unknown), pos
+
+
+def _d_DeleteShareGroupStateResponse_v0(buf, pos):
+    n, pos = read_compact_array_len(buf, pos)
+    f_results = []
+    append = f_results.append
+    for _ in range(n):
+        item, pos = _d_DeleteStateResult_v0(buf, pos)
+        append(item)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return DeleteShareGroupStateResponse(f_results, unknown), pos
+
+
+def _e_PartitionResult_v0(o, out):
+    out += _S0p(o.partition, o.error_code)
+    write_compact_nullable_string(out, o.error_message)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+def _e_DeleteStateResult_v0(o, out):
+    write_uuid(out, o.topic_id)
+    value = o.partitions
+    write_compact_array_len(out, value)
+    for item in value:
+        _e_PartitionResult_v0(item, out)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+def _e_DeleteShareGroupStateResponse_v0(o, out):
+    value = o.results
+    write_compact_array_len(out, value)
+    for item in value:
+        _e_DeleteStateResult_v0(item, out)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+DeleteShareGroupStateResponse._DECODERS = {
+    0: _d_DeleteShareGroupStateResponse_v0,
+}
+DeleteShareGroupStateResponse._ENCODERS = {
+    0: _e_DeleteShareGroupStateResponse_v0,
+}

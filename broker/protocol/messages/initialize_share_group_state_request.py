@@ -1,0 +1,170 @@
+# Generated from protocol/schemas/InitializeShareGroupStateRequest.json by codegen; do not edit.
+"""InitializeShareGroupStateRequest: request, api key 83, versions 0-0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from struct import Struct
+from typing import ClassVar
+import uuid
+
+from broker.protocol.message_base import Message
+from broker.protocol.primitives import (
+    UUID_ZERO,
+    read_compact_array_len,
+    read_compact_string,
+    read_unknown_tags,
+    read_uuid,
+    write_compact_array_len,
+    write_compact_string,
+    write_tagged_fields,
+    write_uuid,
+)
+
+__all__ = [
+    "PartitionData",
+    "InitializeStateData",
+    "InitializeShareGroupStateRequest",
+]
+_S0 = Struct('>iiq')
+_S0u = _S0.unpack_from
+_S0p = _S0.pack
+
+
+@dataclass(slots=True)
+class PartitionData:
+    """Per-partition data for this topic."""
+
+    partition: int = 0
+    """Index of the partition."""
+
+    state_epoch: int = 0
+    """Epoch of the state of this share-partition."""
+
+    start_offset: int = 0
+    """Start offset of the share-partition, or -1 when the start offset is not being initialized."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+@dataclass(slots=True)
+class InitializeStateData:
+    """Per-topic data."""
+
+    topic_id: uuid.UUID = UUID_ZERO
+    """Unique identifier of the topic."""
+
+    partitions: list[PartitionData] = field(default_factory=list)
+    """Per-partition data for this topic."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+@dataclass(slots=True)
+class InitializeShareGroupStateRequest(Message):
+    """InitializeShareGroupStateRequest, api key 83."""
+
+    API_KEY: ClassVar[int] = 83
+    NAME: ClassVar[str] = 'InitializeShareGroupStateRequest'
+    TYPE: ClassVar[str] = 'request'
+    MIN_VERSION: ClassVar[int] = 0
+    MAX_VERSION: ClassVar[int] = 0
+    FLEXIBLE_MIN: ClassVar[int | None] = 0
+    LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+
+    group_id: str = ''
+    """Identifier of the group."""
+
+    topics: list[InitializeStateData] = field(default_factory=list)
+    """Per-topic data."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+def _d_PartitionData_v0(buf, pos):
+    f_partition, f_state_epoch, f_start_offset = _S0u(buf, pos)
+    pos += 16
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return PartitionData(f_partition, f_state_epoch, f_start_offset, unknown), pos
+
+
+def _d_InitializeStateData_v0(buf, pos):
+    f_topic_id, pos = read_uuid(buf, pos)
+    n, pos = read_compact_array_len(buf, pos)
+    f_partitions = []
+    append = f_partitions.append
+    for _ in range(n):
+        item, pos = _d_PartitionData_v0(buf, pos)
+        append(item)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return InitializeStateData(f_topic_id, f_partitions, unknown), pos
+
+
+def _d_InitializeShareGroupStateRequest_v0(buf, pos):
+    f_group_id, pos = read_compact_string(buf, pos)
+    n, pos = read_compact_array_len(buf, pos)
+    f_topics = []
+    append = f_topics.append
+    for _ in range(n):
+        item, pos = _d_InitializeStateData_v0(buf, pos)
+        append(item)
+    if buf[pos]:
+        unknown, pos = read_unknown_tags(buf, pos)
+    else:
+        unknown = ()
+        pos += 1
+    return InitializeShareGroupStateRequest(f_group_id, f_topics, unknown), pos
+
+
+def _e_PartitionData_v0(o, out):
+    out += _S0p(o.partition, o.state_epoch, o.start_offset)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+def _e_InitializeStateData_v0(o, out):
+    write_uuid(out, o.topic_id)
+    value = o.partitions
+    write_compact_array_len(out, value)
+    for item in value:
+        _e_PartitionData_v0(item, out)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+def _e_InitializeShareGroupStateRequest_v0(o, out):
+    write_compact_string(out, o.group_id)
+    value = o.topics
+    write_compact_array_len(out, value)
+    for item in value:
+        _e_InitializeStateData_v0(item, out)
+    if o._unknown_tagged_fields:
+        write_tagged_fields(out, list(o._unknown_tagged_fields))
+    else:
+        out.append(0)
+
+
+InitializeShareGroupStateRequest._DECODERS = {
+    0: _d_InitializeShareGroupStateRequest_v0,
+}
+InitializeShareGroupStateRequest._ENCODERS = {
+    0: _e_InitializeShareGroupStateRequest_v0,
+}
