@@ -1,0 +1,31 @@
+# Reference peers (included from the top-level Makefile).
+# Apache Kafka 4.2.2 from Maven Central, run as a single KRaft node on loopback.
+KAFKA_PEER_LIBS := peers/.cache/kafka/libs
+KAFKA_PEER_STAMP := $(KAFKA_PEER_LIBS)/.resolved-4.2.2
+KAFKA_PEER_PORT ?= 19092
+MVN ?= mvn
+GOLDEN_PY ?= $(PY)
+GOLDEN_PROXY_PORT ?= 19192
+
+.PHONY: peers peer-start peer-stop peer-status golden-capture
+
+$(KAFKA_PEER_STAMP): peers/kafka/pom.xml
+	@command -v java >/dev/null || { echo "java (17+) is required"; exit 1; }
+	@command -v $(MVN) >/dev/null || { echo "maven is required"; exit 1; }
+	rm -rf $(KAFKA_PEER_LIBS)
+	$(MVN) -q -B -f peers/kafka/pom.xml dependency:copy-dependencies
+	touch $@
+
+peers: $(KAFKA_PEER_STAMP) ## fetch the pinned Apache Kafka 4.2.2 reference peer (Maven Central)
+
+peer-start: peers ## start the Kafka peer on 127.0.0.1:$(KAFKA_PEER_PORT)
+	peers/kafka.sh start --port $(KAFKA_PEER_PORT)
+
+peer-stop: ## stop the Kafka peer
+	peers/kafka.sh stop --port $(KAFKA_PEER_PORT)
+
+peer-status: ## is the Kafka peer running?
+	peers/kafka.sh status --port $(KAFKA_PEER_PORT)
+
+golden-capture: peers $(if $(filter $(PY),$(GOLDEN_PY)),$(STAMP)) ## re-record tests/protocol/golden from real clients (not in CI)
+	$(GOLDEN_PY) -m tests.tools.capture_golden --peer-port $(KAFKA_PEER_PORT) --proxy-port $(GOLDEN_PROXY_PORT)
