@@ -1,0 +1,110 @@
+"""The trio server: listener, one task per connection, graceful shutdown.
+
+``serve(config, task_status=...)`` lets tests ``await nursery.start(serve, config)``
+and get the running :class:`Broker` (with its bound port) back.
+``run(config)`` is what ``sharebroker serve`` calls: it adds SIGTERM/SIGINT
+handling and exits 0 after a clean shutdown.
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+import structlog
+import trio
+
+log = structlog.get_logger("sharebroker.server")
+
+# After SIGTERM, connections get this long to finish the request they are
+# handling before they are cancelled; the rest of the 5 s budget goes to
+# flushing and closing the logs.
+SHUTDOWN_GRACE_S = 3.0
+
+
+async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    from broker.handlers import load_all
+    from broker.server.broker import Broker, parse_listener
+    from broker.server.connection import serve_connection
+
+    load_all()
+    broker = Broker(config)
+    await trio.to_thread.run_sync(broker.open)
+    try:
+        _, host, port = parse_listener(str(config.get("listeners")).split(",")[0])
+        listeners = await trio.open_tcp_listeners(port, host=host or None)
+        bound_port = listeners[0].socket.getsockname()[1]
+        broker.bind(host or "0.0.0.0", bound_port)
+        max_connections = config.get("max.connections")
+        open_connections = 0
+
+        async def handle(stream: trio.SocketStream) -> None:
+            nonlocal open_connections
+            if open_connections >= max_connections:
+                log.warning("connection_refused", reason="max.connections reached", limit=max_connections)
+                await stream.aclose()
+                return
+            open_connections += 1
+            try:
+                await serve_connection(broker, stream)
+            finally:
+                open_connections -= 1
+
+        async with trio.open_nursery() as background:
+            await background.start(broker.committer.run)
+            background.start_soon(broker.logs.run_maintenance if hasattr(broker.logs, "run_maintenance") else _noop)
+            async with trio.open_nursery() as connections:
+                async with trio.open_nursery() as acceptors:
+                    for listener in listeners:
+                        acceptors.start_soon(_accept_loop, listener, handle, connections)
+                    log.info(
+                        "listening",
+                        host=broker.host,
+                        port=bound_port,
+                        advertised=f"{broker.advertised_host}:{broker.advertised_port}",
+                        data_dir=str(broker.data_dir),
+                        cluster_id=broker.cluster_id,
+                    )
+                    task_status.started(broker)
+                    await broker.stop_event.wait()
+                    acceptors.cancel_scope.cancel()
+                for listener in listeners:
+                    await listener.aclose()
+                connections.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_S
+            await broker.committer.flush_now() if hasattr(broker.committer, "flush_now") else None
+            background.cancel_scope.cancel()
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(broker.close)
+        log.info("stopped")
+
+
+async def _noop() -> None:
+    return None
+
+
+async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio.Nursery) -> None:
+    while True:
+        try:
+            stream = await listener.accept()
+        except OSError as exc:  # e.g. EMFILE: back off instead of spinning
+            log.warning("accept_failed", error=str(exc))
+            await trio.sleep(0.1)
+            continue
+        nursery.start_soon(handle, stream)
+
+
+def run(config: Any) -> int:
+    """Run the broker until SIGTERM or SIGINT; return the process exit code."""
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            broker = await nursery.start(serve, config)
+            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for signum in signals:
+                    log.info("shutting_down", signal=signal.Signals(signum).name)
+                    broker.request_stop()
+                    break
+
+    trio.run(main)
+    return 0

@@ -1,0 +1,68 @@
+"""ApiVersions (key 18), v0-4.
+
+Advertises exactly the handlers registered in :mod:`broker.handlers`, so what
+we claim cannot drift from what we serve. v3+ carries the client's software
+name and version, which Kafka validates (INVALID_REQUEST when malformed) and we
+keep on the connection for logs. Features: ``share.version`` 1 is finalized
+because share groups (KIP-932) are served; ``metadata.version`` is reported the
+way a KRaft broker of the 4.2 line does. An unknown ApiVersions version never
+reaches this module: the connection layer answers it with a v0 response and
+UNSUPPORTED_VERSION (KIP-511).
+"""
+
+from __future__ import annotations
+
+import re
+
+from broker.handlers import HANDLERS, handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.api_versions_request import ApiVersionsRequest
+from broker.protocol.messages.api_versions_response import (
+    ApiVersion,
+    ApiVersionsResponse,
+    FinalizedFeatureKey,
+    SupportedFeatureKey,
+)
+from broker.server.context import RequestContext
+
+# Kafka's rule for ClientSoftwareName / ClientSoftwareVersion (KIP-511).
+_SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
+
+# Produce v0-2 were removed in Kafka 4.0, yet 4.x brokers still advertise
+# Produce from v0 because older librdkafka releases refuse to produce
+# compressed batches to a broker that does not; requests below v3 are still
+# refused (the connection is closed). We advertise the same.
+_ADVERTISED_MIN = {0: 0}
+
+# (name, min, max) supported, and the finalized level, per feature.
+METADATA_VERSION = 29
+FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION), ("share.version", 0, 1, 1))
+FINALIZED_FEATURES_EPOCH = 1
+
+
+def api_keys() -> list[ApiVersion]:
+    return [
+        ApiVersion(api_key=h.api_key, min_version=_ADVERTISED_MIN.get(h.api_key, h.min_version), max_version=h.max_version)
+        for h in sorted(HANDLERS.values(), key=lambda h: h.api_key)
+    ]
+
+
+@handler(18, min_version=0, max_version=4)
+async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsResponse:
+    if ctx.api_version >= 3:
+        name, version = req.client_software_name, req.client_software_version
+        if not (_SOFTWARE.fullmatch(name) and _SOFTWARE.fullmatch(version)):
+            return ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=api_keys())
+        ctx.connection.client_software_name = name
+        ctx.connection.client_software_version = version
+    return ApiVersionsResponse(
+        error_code=0,
+        api_keys=api_keys(),
+        throttle_time_ms=0,
+        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in FEATURES],
+        finalized_features_epoch=FINALIZED_FEATURES_EPOCH,
+        finalized_features=[
+            FinalizedFeatureKey(name=n, max_version_level=level, min_version_level=level) for n, _, _, level in FEATURES
+        ],
+        zk_migration_ready=False,
+    )

@@ -1,0 +1,159 @@
+"""The broker's shared state: config, logs, durability, coordinators, metrics."""
+
+from __future__ import annotations
+
+import base64
+import os
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import structlog
+import trio
+
+from broker.protocol.connection import ServerConnection, UnsupportedRequest
+
+log = structlog.get_logger("sharebroker.broker")
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def parse_listener(text: str) -> tuple[str, str, int]:
+    """``PLAINTEXT://host:port`` -> (name, host, port); an empty host means all interfaces."""
+    name, sep, rest = text.strip().partition("://")
+    if not sep:
+        raise ValueError(f"listener {text!r} is not NAME://host:port")
+    host, colon, port = rest.rpartition(":")
+    if not colon:
+        raise ValueError(f"listener {text!r} has no port")
+    return name, host.strip("[]"), int(port)
+
+
+class Metrics:
+    """Request counts and latency per API (exported over HTTP by the metrics endpoint)."""
+
+    def __init__(self) -> None:
+        self.requests: dict[str, int] = defaultdict(int)
+        self.request_seconds: dict[str, float] = defaultdict(float)
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    def observe_request(self, api: str, seconds: float) -> None:
+        self.requests[api] += 1
+        self.request_seconds[api] += seconds
+
+
+class Broker:
+    def __init__(self, config: Any) -> None:
+        from broker.log.commit import GroupCommitter
+        from broker.log.manager import LogManager
+
+        self.config = config
+        self.node_id: int = config.get("node.id")
+        self.data_dir = Path(_first_log_dir(config))
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.cluster_id = self._load_or_create_meta()
+        self.logs = LogManager.from_config(self.data_dir, config)
+        self.committer = GroupCommitter.from_config(config)
+        self.metrics = Metrics()
+        self.stopping = False
+        self.stop_event = trio.Event()
+        self.host = ""
+        self.port = 0
+        self.advertised_host = ""
+        self.advertised_port = 0
+        # One ParkingLot per partition: fetch long-polls park here, appends wake them.
+        self._append_lots: dict[tuple[str, int], trio.Event] = {}
+        self.idle_scopes: set[trio.CancelScope] = set()
+        self.started_ms = _now_ms()
+
+    # --- identity --------------------------------------------------------------------
+
+    def _load_or_create_meta(self) -> str:
+        """Read (or write, on first start) ``meta.properties`` with the cluster id."""
+        path = self.data_dir / "meta.properties"
+        if path.exists():
+            props = dict(
+                line.split("=", 1) for line in path.read_text().splitlines() if "=" in line and not line.startswith("#")
+            )
+            stored_node = int(props.get("node.id", self.node_id))
+            if stored_node != self.node_id:
+                raise SystemExit(
+                    f"sharebroker: error: {path} belongs to node.id {stored_node}, not {self.node_id}"
+                )
+            return props["cluster.id"]
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w") as f:
+            f.write(f"# written by sharebroker on first start\nversion=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return cluster_id
+
+    def bind(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        advertised = self.config.get("advertised.listeners")
+        if advertised:
+            _, ahost, aport = parse_listener(str(advertised).split(",")[0])
+            self.advertised_host = ahost or "127.0.0.1"
+            self.advertised_port = aport or port
+        else:
+            self.advertised_host = host if host not in ("", "0.0.0.0", "::") else "127.0.0.1"
+            self.advertised_port = port
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    def open(self) -> None:
+        self.logs.open()
+
+    def close(self) -> None:
+        self.logs.close()
+
+    def request_stop(self) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        self.stop_event.set()
+        for scope in list(self.idle_scopes):
+            scope.cancel()
+
+    # --- long-poll wake-ups ----------------------------------------------------------
+
+    def appended(self, topic: str, partition: int) -> None:
+        """Wake every fetch waiting on this partition."""
+        event = self._append_lots.pop((topic, partition), None)
+        if event is not None:
+            event.set()
+
+    def append_event(self, topic: str, partition: int) -> trio.Event:
+        key = (topic, partition)
+        event = self._append_lots.get(key)
+        if event is None:
+            event = self._append_lots[key] = trio.Event()
+        return event
+
+    # --- replies the connection layer needs -------------------------------------------
+
+    def unsupported_reply(self, proto: ServerConnection, event: UnsupportedRequest) -> bytearray | None:
+        """Kafka answers an unknown ApiVersions version with v0 + UNSUPPORTED_VERSION; anything else closes."""
+        from broker.handlers import HANDLERS
+
+        if event.api_key == 18:
+            h = HANDLERS[18]
+            return proto.api_versions_fallback_response(event, h.min_version, h.max_version)
+        return None
+
+    def now_ms(self) -> int:
+        return _now_ms()
+
+
+def _first_log_dir(config: Any) -> str:
+    dirs = config.get("log.dirs") or config.get("log.dir")
+    if isinstance(dirs, (list, tuple)):
+        return dirs[0]
+    return str(dirs).split(",")[0].strip()

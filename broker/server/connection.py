@@ -1,0 +1,96 @@
+"""One trio task per client connection.
+
+Requests on a connection are handled one at a time and answered in order, as
+Kafka does; each connection has its own task, so a long-poll on one never
+delays another. Malformed input closes the connection with one structured log
+line; the broker lives on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import structlog
+import trio
+
+from broker.protocol.connection import (
+    CONNECTION_CLOSED,
+    NEED_DATA,
+    Request,
+    ServerConnection,
+    UnsupportedRequest,
+)
+from broker.protocol.errors import ProtocolError
+from broker.server.context import ConnectionState, RequestContext
+from broker.server.dispatch import dispatch
+
+if TYPE_CHECKING:
+    from broker.server.broker import Broker
+
+log = structlog.get_logger("sharebroker.connection")
+
+# Bytes asked of the socket per read. Large enough that a 1 MiB produce arrives
+# in a few reads, small enough that an idle connection costs little.
+RECEIVE_BYTES = 256 * 1024
+
+_ids = itertools.count(1)
+
+
+async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
+    conn_id = next(_ids)
+    try:
+        host, port = stream.socket.getpeername()[:2]
+        peer = f"{host}:{port}"
+    except OSError:
+        peer = "?"
+    state = ConnectionState(conn_id, peer)
+    proto = ServerConnection(max_frame_size=broker.config.get("socket.request.max.bytes"))
+    idle_s = broker.config.get("connections.max.idle.ms") / 1000
+    try:
+        while not broker.stopping:
+            try:
+                event = proto.next_event()
+            except ProtocolError as exc:
+                log.warning("bad_request", peer=peer, conn=conn_id, error=str(exc))
+                return
+            if event is NEED_DATA:
+                with trio.move_on_after(idle_s) as idle:
+                    broker.idle_scopes.add(idle)
+                    try:
+                        data = await stream.receive_some(RECEIVE_BYTES)
+                    finally:
+                        broker.idle_scopes.discard(idle)
+                if idle.cancelled_caught:
+                    if broker.stopping:
+                        return
+                    log.info("idle_connection_closed", peer=peer, conn=conn_id, idle_ms=int(idle_s * 1000))
+                    return
+                proto.receive_data(data)
+                continue
+            if event is CONNECTION_CLOSED:
+                return
+            if isinstance(event, UnsupportedRequest):
+                reply = broker.unsupported_reply(proto, event)
+                if reply is None:
+                    log.warning("unsupported_request", peer=peer, conn=conn_id, reason=event.reason)
+                    return
+                await stream.send_all(reply)
+                continue
+            assert isinstance(event, Request)
+            ctx = RequestContext(broker, state, event.header, event.api_version)
+            reply = await dispatch(ctx, proto, event)
+            if reply is False:
+                return
+            if reply is not None:
+                await stream.send_all(reply)
+    except (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionError):
+        pass
+    finally:
+        for callback in state.on_close:
+            try:
+                callback()
+            except Exception:  # a cleanup bug must not stop the other cleanups
+                log.exception("connection_cleanup_failed", peer=peer, conn=conn_id)
+        with trio.CancelScope(shield=True):
+            await stream.aclose()
