@@ -14,6 +14,7 @@ import structlog
 import trio
 
 from broker.protocol.connection import ServerConnection, UnsupportedRequest
+from broker.server.producer_ids import ProducerIdAllocator
 
 log = structlog.get_logger("sharebroker.broker")
 
@@ -60,6 +61,7 @@ class Broker:
         self.logs = LogManager.from_config(self.data_dir, config)
         self.committer = GroupCommitter.from_config(config)
         self.metrics = Metrics()
+        self.producer_ids = ProducerIdAllocator(self.data_dir)
         self.stopping = False
         self.stop_event = trio.Event()
         self.host = ""

@@ -1,0 +1,105 @@
+"""Produce (key 0), v3-13 (v0-2 are advertised, as Kafka 4.x does, but refused).
+
+Batches are validated without decompressing (header, CRC32C, one batch per
+partition: the checks Kafka makes) and appended as received, with offsets
+assigned by rewriting the batch's base offset. Topics with
+``message.timestamp.type=LogAppendTime`` get the append time stamped on the
+batch header (one CRC pass, no per-record work).
+
+Durability (documented in the README): acks=0 gets no response; acks=1 is
+answered once the batch is written to the log; acks=all (-1) once an fsync has
+covered it: one group-commit fsync covers every append waiting at that moment.
+Idempotent producers (KIP-98) get duplicate detection and sequence checks from
+the log. v13 names topics by id (KIP-516).
+"""
+
+from __future__ import annotations
+
+import trio
+
+from broker.handlers import handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.produce_request import ProduceRequest
+from broker.protocol.messages.produce_response import (
+    PartitionProduceResponse,
+    ProduceResponse,
+    TopicProduceResponse,
+)
+from broker.protocol.records import RecordBatchError, TimestampType, set_max_timestamp, validate_produce_records
+from broker.server.context import RequestContext
+
+_ACKS = (0, 1, -1)
+
+
+def _error(index: int, code: int, message: str | None = None) -> PartitionProduceResponse:
+    return PartitionProduceResponse(
+        index=index, error_code=code, base_offset=-1, log_append_time_ms=-1, log_start_offset=-1, error_message=message
+    )
+
+
+@handler(0, min_version=3, max_version=13)
+async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | None:
+    broker = ctx.broker
+    v = ctx.api_version
+    by_id = v >= 13
+    durable: list = []  # partition logs that must be fsynced before answering acks=all
+    responses: list[TopicProduceResponse] = []
+    bad_acks = req.acks not in _ACKS
+    max_message_bytes = broker.config.get("message.max.bytes")
+    for topic in req.topic_data:
+        info = broker.logs.topic_by_id(topic.topic_id) if by_id else broker.logs.topics.get(topic.name)
+        parts: list[PartitionProduceResponse] = []
+        responses.append(TopicProduceResponse(name=topic.name, topic_id=topic.topic_id, partition_responses=parts))
+        for pd in topic.partition_data:
+            if bad_acks:
+                parts.append(_error(pd.index, ErrorCode.INVALID_REQUIRED_ACKS))
+                continue
+            if info is None:
+                parts.append(_error(pd.index, ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
+                continue
+            log = broker.logs.partition(info.name, pd.index)
+            if log is None:
+                parts.append(_error(pd.index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
+                continue
+            if info.internal:
+                parts.append(_error(pd.index, ErrorCode.INVALID_TOPIC_EXCEPTION, "cannot write to an internal topic"))
+                continue
+            limit = int(info.configs.get("max.message.bytes", max_message_bytes))
+            try:
+                validate_produce_records(pd.records, api_version=v, max_batch_size=limit)
+                records = pd.records
+                append_time = None
+                if info.configs.get("message.timestamp.type") == "LogAppendTime":
+                    append_time = broker.now_ms()
+                    records = bytearray(records)
+                    set_max_timestamp(records, TimestampType.LOG_APPEND_TIME, append_time)
+                result = log.append(records, log_append_time_ms=append_time)
+            except RecordBatchError as exc:
+                parts.append(_error(pd.index, exc.error_code, str(exc)))
+                continue
+            except Exception as exc:
+                code = getattr(exc, "error_code", None)
+                if code is None:
+                    raise
+                parts.append(_error(pd.index, code, str(exc)))
+                continue
+            parts.append(
+                PartitionProduceResponse(
+                    index=pd.index,
+                    error_code=ErrorCode.NONE,
+                    base_offset=result.base_offset,
+                    log_append_time_ms=result.log_append_time_ms,
+                    log_start_offset=result.log_start_offset,
+                )
+            )
+            if not result.duplicate:
+                broker.metrics.bytes_in += len(records)
+                broker.appended(info.name, pd.index)
+            durable.append(log)
+    if req.acks == 0:
+        return None
+    if req.acks == -1 and durable:
+        async with trio.open_nursery() as nursery:
+            for log in durable:
+                nursery.start_soon(broker.committer.wait_durable, log)
+    return ProduceResponse(responses=responses, throttle_time_ms=0)

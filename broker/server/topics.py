@@ -1,0 +1,44 @@
+"""Topic look-ups shared by the handlers: by name or id, and auto-creation."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from broker.protocol.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from broker.server.broker import Broker
+
+# Authorized-operation bit sets reported when a client asks (KIP-430). There are
+# no ACLs on this broker, so every operation that applies to the resource is allowed:
+# READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7, DESCRIBE 8, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11.
+TOPIC_OPERATIONS = sum(1 << op for op in (3, 4, 5, 6, 7, 8, 10, 11))
+# ALTER 7, DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11,
+# IDEMPOTENT_WRITE 12, CREATE 5, DESCRIBE_TOKENS 14, CREATE_TOKENS 13.
+CLUSTER_OPERATIONS = sum(1 << op for op in (5, 7, 8, 9, 10, 11, 12, 13, 14))
+GROUP_OPERATIONS = sum(1 << op for op in (3, 6, 8))  # READ, DELETE, DESCRIBE
+# Kafka's marker for "not requested".
+OPERATIONS_OMITTED = -(2**31)
+
+
+def auto_create(broker: Broker, name: str) -> tuple[int, Any]:
+    """Create ``name`` with the broker defaults if auto-creation is enabled.
+
+    Returns (error_code, TopicInfo | None).
+    """
+    from broker.log.manager import TopicError
+
+    if not broker.config.get("auto.create.topics.enable"):
+        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None
+    try:
+        info = broker.logs.create_topic(name, broker.config.get("num.partitions"), {})
+    except TopicError as exc:
+        if exc.error_code == ErrorCode.TOPIC_ALREADY_EXISTS:
+            return ErrorCode.NONE, broker.logs.topics[name]
+        return exc.error_code, None
+    return ErrorCode.NONE, info
+
+
+def lookup_id(broker: Broker, topic_id: uuid.UUID) -> Any:
+    return broker.logs.topic_by_id(topic_id)
