@@ -1,0 +1,521 @@
+"""Sans-IO Kafka connections: size-prefixed framing, headers and message decoding.
+
+Kafka frames every request and response as a big-endian int32 size followed by
+that many bytes: a header, then the body. This module turns a byte stream into
+decoded events and decoded responses back into bytes, in the style of h11: it
+never touches a socket, a clock or trio, so it can be driven by any I/O loop
+and tested by feeding it bytes.
+
+Server side::
+
+    conn = ServerConnection()
+    conn.receive_data(chunk)            # b"" signals end of stream
+    while (event := conn.next_event()) is not NEED_DATA:
+        ...                             # Request | UnsupportedRequest | CONNECTION_CLOSED
+        out = conn.encode_response(event, response, event.api_version)
+
+A ``ProtocolError`` from ``next_event`` means the stream can no longer be
+trusted (oversized or negative size prefix, undecodable header or body, end of
+stream inside a frame): the caller logs it and closes the connection. The
+connection stays failed; later calls raise the same error.
+
+Copies: each frame is copied exactly once, from the received chunks into its
+own ``bytes`` object (none when one received chunk holds exactly the frame). The
+frame is immutable, so decoded ``records`` fields can be zero-copy memoryviews
+into it and stay valid for as long as anyone holds them.
+
+``receive_data`` only queues references; frames are cut lazily by
+``next_event``. A server applies back-pressure by reading from the socket only
+after ``next_event`` returned ``NEED_DATA``, which bounds the bytes buffered per
+connection to one frame plus one socket read.
+
+``ClientConnection`` is the client-side counterpart used by admin tools and
+tests: it encodes requests with fresh correlation ids and decodes responses by
+matching the correlation id back to the request's API and version.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, Literal, TypeAlias
+
+from broker.protocol.api_keys import ApiKey
+from broker.protocol.errors import (
+    ErrorCode,
+    FrameTooLargeError,
+    InvalidFrameSizeError,
+    MalformedFrameError,
+    ProtocolError,
+    TruncatedFrameError,
+)
+from broker.protocol.message_base import Message
+from broker.protocol.messages import REQUESTS, RESPONSES, RequestHeader, ResponseHeader
+from broker.protocol.messages.api_versions_response import ApiVersion, ApiVersionsResponse
+
+__all__ = [
+    "CLIENT_MAX_FRAME_SIZE",
+    "CONNECTION_CLOSED",
+    "DEFAULT_MAX_FRAME_SIZE",
+    "NEED_DATA",
+    "ClientConnection",
+    "Request",
+    "Response",
+    "ServerConnection",
+    "Signal",
+    "UnsupportedRequest",
+    "request_header_version",
+    "response_header_version",
+]
+
+# Kafka's default socket.request.max.bytes (100 MiB). It is the largest request a
+# stock broker accepts, so any client configuration that works against Kafka works
+# here; a larger size prefix is a bug or an attack, and accepting it would let one
+# peer make us buffer that much.
+DEFAULT_MAX_FRAME_SIZE: Final = 104_857_600
+
+# Clients accept any response a non-negative int32 size can describe (2 GiB - 1),
+# as Kafka's own clients do: a response is already bounded by the max-bytes
+# settings of the request that asked for it.
+CLIENT_MAX_FRAME_SIZE: Final = 2**31 - 1
+
+# A request header starts with api key (int16), api version (int16) and
+# correlation id (int32): 8 bytes that must be present before anything else.
+_REQUEST_PREFIX_SIZE: Final = 8
+# A response header starts with the correlation id (int32).
+_RESPONSE_PREFIX_SIZE: Final = 4
+# Correlation ids are int32s chosen by the client; ours count up and wrap to 0
+# before turning negative.
+_MAX_CORRELATION_ID: Final = 2**31 - 1
+
+_SIZE = struct.Struct(">i")
+_REQUEST_PREFIX = struct.Struct(">hhi")
+_INT16 = struct.Struct(">h")
+
+
+class Signal(Enum):
+    """Non-event results of ``next_event``."""
+
+    NEED_DATA = "NEED_DATA"
+    """No complete frame is buffered: feed more bytes with ``receive_data``."""
+    CONNECTION_CLOSED = "CONNECTION_CLOSED"
+    """The peer ended the stream cleanly, between frames."""
+
+    def __repr__(self) -> str:
+        return self.value
+
+
+NEED_DATA: Final = Signal.NEED_DATA
+CONNECTION_CLOSED: Final = Signal.CONNECTION_CLOSED
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A request whose header and body decoded at a version the schema defines.
+
+    Bytes after the body inside the frame are ignored, as Kafka ignores them.
+    """
+
+    header: RequestHeader
+    body: Message
+    api_key: int
+    api_version: int
+    frame_size: int
+
+    @property
+    def correlation_id(self) -> int:
+        return self.header.correlation_id
+
+
+@dataclass(frozen=True, slots=True)
+class UnsupportedRequest:
+    """A request with an unknown api key or a version outside the schema's range.
+
+    The header is decoded (at v1 for an unknown key, else at the version the
+    request's api version implies) so the server can name the correlation id.
+    Kafka answers an unsupported ApiVersions version with an ApiVersions v0
+    response carrying UNSUPPORTED_VERSION and the ApiVersions range it serves
+    (``api_versions_fallback_response`` builds exactly that), so clients can
+    retry at a version both sides know; for any other API it closes the
+    connection.
+    """
+
+    header: RequestHeader
+    api_key: int
+    api_version: int
+    reason: str
+    frame_size: int
+
+    @property
+    def correlation_id(self) -> int:
+        return self.header.correlation_id
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A decoded response, matched to its request by correlation id."""
+
+    header: ResponseHeader
+    body: Message
+    api_key: int
+    api_version: int
+    frame_size: int
+
+    @property
+    def correlation_id(self) -> int:
+        return self.header.correlation_id
+
+
+ServerEvent: TypeAlias = Request | UnsupportedRequest | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]
+ClientEvent: TypeAlias = Response | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]
+
+
+def _is_flexible(message_type: type[Message] | Message, version: int) -> bool:
+    flexible_min = message_type.FLEXIBLE_MIN
+    return flexible_min is not None and version >= flexible_min
+
+
+def request_header_version(request_type: type[Message] | Message, api_version: int) -> int:
+    """Request header version for a request class at ``api_version``: 2 if flexible, else 1."""
+    return 2 if _is_flexible(request_type, api_version) else 1
+
+
+def response_header_version(response_type: type[Message] | Message, api_version: int) -> int:
+    """Response header version: 1 if flexible, else 0; ApiVersions always 0.
+
+    ApiVersions is the exception so that a client which sent a version the
+    server does not know can still read the error (and the supported range)
+    in the reply.
+    """
+    if response_type.API_KEY == ApiKey.API_VERSIONS:
+        return 0
+    return 1 if _is_flexible(response_type, api_version) else 0
+
+
+class _FrameReader:
+    """Cuts a byte stream into size-prefixed frames, one copy per frame."""
+
+    __slots__ = ("_buffered", "_chunks", "_eof", "_max_frame_size", "_size")
+
+    def __init__(self, max_frame_size: int) -> None:
+        if not 0 <= max_frame_size <= CLIENT_MAX_FRAME_SIZE:
+            raise ValueError(f"max_frame_size must be in 0..{CLIENT_MAX_FRAME_SIZE}, got {max_frame_size}")
+        self._max_frame_size = max_frame_size
+        self._chunks: deque[memoryview] = deque()
+        self._buffered = 0
+        self._size = -1  # size of the frame being assembled; -1 while the prefix is incomplete
+        self._eof = False
+
+    @property
+    def buffered(self) -> int:
+        return self._buffered
+
+    def feed(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            self._eof = True
+            return
+        if self._eof:
+            raise RuntimeError("receive_data() got bytes after the end of stream was signalled")
+        if data.__class__ is not bytes:
+            # A caller may reuse a mutable buffer for its next read; frames (and
+            # the memoryviews decoded bodies hold into them) must never change.
+            data = bytes(data)
+        self._chunks.append(memoryview(data))
+        self._buffered += len(data)
+
+    def next_frame(self) -> bytes | None:
+        """The next complete frame, or None if more data is needed (or the stream ended cleanly)."""
+        if self._size < 0:
+            if self._buffered < 4:
+                if self._eof and self._buffered:
+                    raise TruncatedFrameError(
+                        f"stream ended inside a frame's size prefix ({self._buffered} of 4 bytes)"
+                    )
+                return None
+            size = _SIZE.unpack(self._take(4))[0]
+            if size < 0:
+                raise InvalidFrameSizeError(size)
+            if size > self._max_frame_size:
+                raise FrameTooLargeError(size, self._max_frame_size)
+            self._size = size
+        if self._buffered < self._size:
+            if self._eof:
+                raise TruncatedFrameError(
+                    f"stream ended inside a frame: {self._buffered} of {self._size} bytes received"
+                )
+            return None
+        frame = self._take(self._size)
+        self._size = -1
+        return frame
+
+    @property
+    def at_clean_eof(self) -> bool:
+        return self._eof and self._buffered == 0 and self._size < 0
+
+    def _take(self, n: int) -> bytes:
+        """Remove and return the next ``n`` buffered bytes (caller checked they are there)."""
+        if n == 0:
+            return b""
+        chunks = self._chunks
+        self._buffered -= n
+        first = chunks[0]
+        if len(first) >= n:
+            if len(first) == n:
+                chunks.popleft()
+                whole = first.obj
+                if len(whole) == n:  # type: ignore[arg-type]
+                    return whole  # type: ignore[return-value]  # exactly one received chunk: no copy
+                return first.tobytes()
+            chunks[0] = first[n:]
+            return first[:n].tobytes()
+        pieces = []
+        while n:
+            chunk = chunks[0]
+            if len(chunk) <= n:
+                chunks.popleft()
+                pieces.append(chunk)
+                n -= len(chunk)
+            else:
+                pieces.append(chunk[:n])
+                chunks[0] = chunk[n:]
+                n = 0
+        return b"".join(pieces)
+
+
+def _encode_frame(header: Message, header_version: int, body: Message, body_version: int) -> bytearray:
+    out = bytearray(4)
+    header.encode_into(out, header_version)
+    body.encode_into(out, body_version)
+    size = len(out) - 4
+    if size > CLIENT_MAX_FRAME_SIZE:
+        raise ProtocolError(f"encoded frame of {size} bytes does not fit an int32 size prefix")
+    _SIZE.pack_into(out, 0, size)
+    return out
+
+
+class ServerConnection:
+    """Server side of one Kafka connection: bytes in, request events out.
+
+    ``request_types`` maps api key to generated request class (default: every
+    schema); keys missing from it come out as ``UnsupportedRequest``.
+    """
+
+    def __init__(
+        self,
+        max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+        request_types: Mapping[int, type[Message]] | None = None,
+    ) -> None:
+        self.max_frame_size = max_frame_size
+        self._reader = _FrameReader(max_frame_size)
+        self._request_types: Mapping[int, type[Message]] = REQUESTS if request_types is None else request_types
+        self._error: ProtocolError | None = None
+
+    @property
+    def bytes_buffered(self) -> int:
+        """Bytes received but not yet handed out as events."""
+        return self._reader.buffered
+
+    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
+        """Queue bytes read from the peer; ``b""`` means the peer closed the stream."""
+        self._reader.feed(data)
+
+    def next_event(self) -> ServerEvent:
+        """The next request event, ``NEED_DATA`` or ``CONNECTION_CLOSED``.
+
+        Raises a ``ProtocolError`` subclass when the stream is broken; after that
+        every call raises the same error.
+        """
+        if self._error is not None:
+            raise self._error
+        try:
+            frame = self._reader.next_frame()
+            if frame is None:
+                return CONNECTION_CLOSED if self._reader.at_clean_eof else NEED_DATA
+            return self._decode_request(frame)
+        except ProtocolError as exc:
+            self._error = exc
+            raise
+
+    def _decode_request(self, frame: bytes) -> Request | UnsupportedRequest:
+        frame_size = len(frame)
+        if frame_size < _REQUEST_PREFIX_SIZE:
+            raise MalformedFrameError(
+                f"request frame of {frame_size} bytes is shorter than the "
+                f"{_REQUEST_PREFIX_SIZE}-byte header prefix"
+            )
+        api_key, api_version, correlation_id = _REQUEST_PREFIX.unpack_from(frame, 0)
+        view = memoryview(frame)
+        request_type = self._request_types.get(api_key)
+        if request_type is None:
+            header, _ = self._decode_header(view, 1, api_key, api_version, correlation_id)
+            return UnsupportedRequest(header, api_key, api_version, f"unknown api key {api_key}", frame_size)
+        header_version = request_header_version(request_type, api_version)
+        header, pos = self._decode_header(view, header_version, api_key, api_version, correlation_id)
+        if not request_type.MIN_VERSION <= api_version <= request_type.MAX_VERSION:
+            return UnsupportedRequest(
+                header,
+                api_key,
+                api_version,
+                f"{request_type.NAME} v{api_version} is outside the supported range "
+                f"v{request_type.MIN_VERSION}-v{request_type.MAX_VERSION}",
+                frame_size,
+            )
+        try:
+            body, _ = request_type.decode_at(view, pos, api_version)
+        except ProtocolError as exc:
+            raise MalformedFrameError(
+                f"malformed {request_type.NAME} v{api_version} body "
+                f"(correlation id {correlation_id}): {exc}",
+                header,
+            ) from exc
+        return Request(header, body, api_key, api_version, frame_size)
+
+    @staticmethod
+    def _decode_header(
+        view: memoryview, header_version: int, api_key: int, api_version: int, correlation_id: int
+    ) -> tuple[RequestHeader, int]:
+        try:
+            return RequestHeader.decode_at(view, 0, header_version)
+        except ProtocolError as exc:
+            raise MalformedFrameError(
+                f"malformed request header v{header_version} (api key {api_key}, "
+                f"version {api_version}, correlation id {correlation_id}): {exc}"
+            ) from exc
+
+    def encode_response(
+        self,
+        request: Request | UnsupportedRequest | RequestHeader,
+        response: Message,
+        api_version: int,
+    ) -> bytearray:
+        """Frame ``response`` (size prefix + response header + body) for ``request``.
+
+        ``api_version`` is the body version, normally the request's; the header
+        version follows from it (``response_header_version``). Returns a
+        ``bytearray`` to spare a copy of the whole response.
+        """
+        header = request if isinstance(request, RequestHeader) else request.header
+        if response.API_KEY != header.request_api_key:
+            raise ValueError(
+                f"{response.NAME} (api key {response.API_KEY}) cannot answer a request "
+                f"with api key {header.request_api_key}"
+            )
+        return _encode_frame(
+            ResponseHeader(correlation_id=header.correlation_id),
+            response_header_version(response, api_version),
+            response,
+            api_version,
+        )
+
+    def api_versions_fallback_response(
+        self, request: UnsupportedRequest | RequestHeader, min_version: int, max_version: int
+    ) -> bytearray:
+        """Kafka's answer to an ApiVersions request at a version it does not know.
+
+        An ApiVersions v0 response (header v0) with UNSUPPORTED_VERSION listing only
+        ApiVersions' own served range ``min_version..max_version``; the client
+        then retries at the highest version both sides share.
+        """
+        response = ApiVersionsResponse(
+            error_code=ErrorCode.UNSUPPORTED_VERSION,
+            api_keys=[ApiVersion(api_key=ApiKey.API_VERSIONS, min_version=min_version, max_version=max_version)],
+        )
+        return self.encode_response(request, response, 0)
+
+
+class ClientConnection:
+    """Client side of one Kafka connection: requests out, matched responses in.
+
+    Responses are matched to requests by correlation id; a response carrying an
+    id we never sent (or already answered) is a ``MalformedFrameError``.
+    """
+
+    def __init__(
+        self,
+        client_id: str | None = "sharebroker",
+        max_frame_size: int = CLIENT_MAX_FRAME_SIZE,
+        response_types: Mapping[int, type[Message]] | None = None,
+    ) -> None:
+        self.client_id = client_id
+        self._reader = _FrameReader(max_frame_size)
+        self._response_types: Mapping[int, type[Message]] = RESPONSES if response_types is None else response_types
+        self._next_correlation_id = 0
+        # correlation id -> (response class, api version) for requests awaiting a response
+        self._in_flight: dict[int, tuple[type[Message], int]] = {}
+        self._error: ProtocolError | None = None
+
+    @property
+    def in_flight(self) -> int:
+        """Requests sent that still expect a response."""
+        return len(self._in_flight)
+
+    def encode_request(
+        self, request: Message, api_version: int, *, expect_response: bool = True
+    ) -> tuple[int, bytearray]:
+        """Frame ``request`` at ``api_version``; return its correlation id and the bytes.
+
+        Pass ``expect_response=False`` for requests the server never answers
+        (Produce with acks=0), so no response slot is kept for them.
+        """
+        correlation_id = self._next_correlation_id
+        if correlation_id in self._in_flight:
+            raise RuntimeError(f"correlation id {correlation_id} is still in flight")
+        self._next_correlation_id = 0 if correlation_id == _MAX_CORRELATION_ID else correlation_id + 1
+        header = RequestHeader(
+            request_api_key=request.API_KEY,
+            request_api_version=api_version,
+            correlation_id=correlation_id,
+            client_id=self.client_id,
+        )
+        frame = _encode_frame(header, request_header_version(request, api_version), request, api_version)
+        if expect_response:
+            self._in_flight[correlation_id] = (self._response_types[request.API_KEY], api_version)
+        return correlation_id, frame
+
+    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
+        """Queue bytes read from the server; ``b""`` means the server closed the stream."""
+        self._reader.feed(data)
+
+    def next_event(self) -> ClientEvent:
+        """The next ``Response``, ``NEED_DATA`` or ``CONNECTION_CLOSED``."""
+        if self._error is not None:
+            raise self._error
+        try:
+            frame = self._reader.next_frame()
+            if frame is None:
+                return CONNECTION_CLOSED if self._reader.at_clean_eof else NEED_DATA
+            return self._decode_response(frame)
+        except ProtocolError as exc:
+            self._error = exc
+            raise
+
+    def _decode_response(self, frame: bytes) -> Response:
+        frame_size = len(frame)
+        if frame_size < _RESPONSE_PREFIX_SIZE:
+            raise MalformedFrameError(f"response frame of {frame_size} bytes has no correlation id")
+        correlation_id = _SIZE.unpack_from(frame, 0)[0]
+        pending = self._in_flight.pop(correlation_id, None)
+        if pending is None:
+            raise MalformedFrameError(f"response for correlation id {correlation_id}, which is not in flight")
+        response_type, api_version = pending
+        view = memoryview(frame)
+        try:
+            header, pos = ResponseHeader.decode_at(view, 0, response_header_version(response_type, api_version))
+            if (
+                response_type.API_KEY == ApiKey.API_VERSIONS
+                and api_version > 0
+                and frame_size >= pos + 2
+                and _INT16.unpack_from(frame, pos)[0] == ErrorCode.UNSUPPORTED_VERSION
+            ):
+                # The server did not know our version and answered in v0 (see
+                # ServerConnection.api_versions_fallback_response).
+                api_version = 0
+            body, _ = response_type.decode_at(view, pos, api_version)
+        except ProtocolError as exc:
+            raise MalformedFrameError(
+                f"malformed {response_type.NAME} v{api_version} (correlation id {correlation_id}): {exc}"
+            ) from exc
+        return Response(header, body, response_type.API_KEY, api_version, frame_size)
