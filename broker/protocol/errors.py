@@ -159,7 +159,7 @@ class ErrorCode(IntEnum):
     DELEGATION_TOKEN_AUTH_DISABLED = 61, False, "Delegation-token authentication is turned off."
     DELEGATION_TOKEN_NOT_FOUND = 62, False, "No such delegation token exists."
     DELEGATION_TOKEN_OWNER_MISMATCH = 63, False, "The principal is not the owner or a renewer of the token."
-    DELEGATION_TOKEN_REQUEST_NOT_ALLOWED = 64, False, "Delegation-token requests are not allowed on this channel or credential."
+    DELEGATION_TOKEN_REQUEST_NOT_ALLOWED = 64, False, "Delegation tokens cannot be used on this channel or credential."
     DELEGATION_TOKEN_AUTHORIZATION_FAILED = 65, False, "Not authorized for this delegation-token operation."
     DELEGATION_TOKEN_EXPIRED = 66, False, "The delegation token has expired."
     INVALID_PRINCIPAL_TYPE = 67, False, "The principal type is not supported."
