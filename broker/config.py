@@ -1,0 +1,1321 @@
+"""Broker settings: the table of every key we accept, and how a running config is built.
+
+Keys, types, defaults and bounds follow Apache Kafka 4.2 (``AbstractKafkaConfig``,
+``GroupCoordinatorConfig``, ``ShareGroupConfig``, ``ShareCoordinatorConfig``), so a
+``server.properties`` written for Kafka means the same thing here. Where our default or
+bound differs, the entry says so and why (``Setting.why``).
+
+A value is resolved from four layers, later ones winning::
+
+    built-in default  <  properties file  <  SHAREBROKER_* environment  <  --set key=value
+
+and, while the broker runs, IncrementalAlterConfigs/AlterConfigs on the BROKER resource
+may override the *dynamic* keys (cluster-wide default first, then this node's own).
+
+Problems are reported as one line naming the key and where the value came from::
+
+    log.segment.bytes: 'abc' is not an integer (from --set)
+
+This module must stay cheap to import (the CLI imports it before the broker starts
+listening), so it uses only the standard library and nothing heavier than ``re``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "BrokerConfig",
+    "ConfigEntry",
+    "ConfigError",
+    "ConfigList",
+    "ConfigSource",
+    "ConfigSynonym",
+    "ConfigType",
+    "ENV_PREFIX",
+    "Listener",
+    "Origin",
+    "SETTINGS",
+    "Setting",
+    "env_var_for",
+    "load_config",
+    "parse_listener",
+    "parse_properties",
+    "render_markdown",
+]
+
+ENV_PREFIX = "SHAREBROKER_"
+
+# Environment variables with our prefix that are CLI options, not broker settings.
+# load_config() skips them instead of reporting an unknown setting.
+CLI_ENV_VARS = frozenset({"SHAREBROKER_LOG_FORMAT", "SHAREBROKER_LOG_LEVEL"})
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+SHORT_MIN, SHORT_MAX = -(2**15), 2**15 - 1
+
+
+class ConfigType(IntEnum):
+    """Value types, numbered as DescribeConfigs v3+ reports them (``ConfigType``)."""
+
+    BOOLEAN = 1
+    STRING = 2
+    INT = 3
+    SHORT = 4
+    LONG = 5
+    DOUBLE = 6
+    LIST = 7
+    CLASS = 8
+    PASSWORD = 9
+
+
+class ConfigSource(IntEnum):
+    """Where a value came from, numbered as DescribeConfigs reports it."""
+
+    UNKNOWN = 0
+    TOPIC_CONFIG = 1
+    DYNAMIC_BROKER_CONFIG = 2  # IncrementalAlterConfigs on BROKER "<node id>"
+    DYNAMIC_DEFAULT_BROKER_CONFIG = 3  # IncrementalAlterConfigs on BROKER "" (cluster default)
+    STATIC_BROKER_CONFIG = 4  # properties file, environment or --set
+    DEFAULT_CONFIG = 5  # built-in default
+    DYNAMIC_BROKER_LOGGER_CONFIG = 6
+    CLIENT_METRICS_CONFIG = 7
+    GROUP_CONFIG = 8
+
+
+class ConfigError(ValueError):
+    """A setting is unknown or its value is unusable; ``str()`` is one line for humans.
+
+    ``key`` is the setting concerned (or the raw name that was not recognised) and
+    ``source`` the place the value came from, as written in the message.
+    """
+
+    def __init__(self, message: str, *, key: str | None = None, source: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.source = source
+
+
+# --------------------------------------------------------------------------- origins
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where one value came from. ``label`` is what error messages print after 'from'."""
+
+    kind: str  # "default" | "file" | "env" | "set" | "dynamic" | "dynamic-default"
+    label: str
+
+    @property
+    def source(self) -> ConfigSource:
+        return _ORIGIN_SOURCE[self.kind]
+
+    def suffix(self) -> str:
+        return " (default)" if self.kind == "default" else f" (from {self.label})"
+
+
+_ORIGIN_SOURCE = {
+    "default": ConfigSource.DEFAULT_CONFIG,
+    "file": ConfigSource.STATIC_BROKER_CONFIG,
+    "env": ConfigSource.STATIC_BROKER_CONFIG,
+    "set": ConfigSource.STATIC_BROKER_CONFIG,
+    "dynamic": ConfigSource.DYNAMIC_BROKER_CONFIG,
+    "dynamic-default": ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+}
+DEFAULT_ORIGIN = Origin("default", "default")
+DYNAMIC_LABEL = "IncrementalAlterConfigs"
+
+
+class ConfigList(tuple[str, ...]):
+    """Value of a list setting: a tuple of strings whose ``str()`` is Kafka's text form
+    (``a,b``), so ``str(cfg.get("listeners"))`` reads like the properties file."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ",".join(self)
+
+    def __repr__(self) -> str:
+        return f"ConfigList({tuple(self)!r})"
+
+
+# --------------------------------------------------------------------------- listeners
+
+_LISTENER_RE = re.compile(r"^([A-Za-z0-9_.-]+)://(\[[0-9A-Fa-f:.%a-zA-Z]*\]|[^:/\[\]\s]*):([0-9]+)$")
+_WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+@dataclass(frozen=True, slots=True)
+class Listener:
+    """One ``NAME://host:port`` entry. An empty host means every interface."""
+
+    name: str
+    host: str
+    port: int
+
+    @property
+    def bind_host(self) -> str | None:
+        """The host to hand to ``trio.open_tcp_listeners``: None means every interface."""
+        return self.host or None
+
+    @property
+    def is_wildcard(self) -> bool:
+        return self.host in _WILDCARD_HOSTS
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.name}://{host}:{self.port}"
+
+
+def parse_listener(text: str) -> Listener:
+    """Parse ``NAME://host:port`` (IPv6 hosts in brackets). Raises ValueError."""
+    m = _LISTENER_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"{text!r} is not of the form NAME://host:port")
+    name, host, port_s = m.groups()
+    if host.startswith("["):
+        host = host[1:-1]
+    port = int(port_s)
+    if port > 65535:
+        raise ValueError(f"{text!r} has port {port}, above 65535")
+    return Listener(name.upper(), host, port)
+
+
+def _check_listeners(value: tuple[str, ...]) -> str | None:
+    if not value:
+        return "needs one PLAINTEXT://host:port entry"
+    if len(value) > 1:
+        return f"{','.join(value)!r} lists {len(value)} listeners; only one is supported"
+    try:
+        lst = parse_listener(value[0])
+    except ValueError as e:
+        return str(e)
+    if lst.name != "PLAINTEXT":
+        return f"{value[0]!r} uses {lst.name}; only PLAINTEXT listeners are supported (no TLS or SASL)"
+    return None
+
+
+def _check_advertised(value: tuple[str, ...] | None) -> str | None:
+    if value is None:
+        return None
+    if len(value) != 1:
+        return f"{','.join(value)!r} must name exactly one PLAINTEXT listener"
+    try:
+        lst = parse_listener(value[0])
+    except ValueError as e:
+        return str(e)
+    if lst.name != "PLAINTEXT":
+        return f"{value[0]!r} uses {lst.name}; only PLAINTEXT listeners are supported (no TLS or SASL)"
+    if lst.host in ("0.0.0.0", "::"):
+        return f"{value[0]!r} advertises a wildcard address, which clients cannot connect to"
+    if lst.port == 0:
+        return f"{value[0]!r} advertises port 0; name the port clients should use"
+    return None
+
+
+def _check_unlimited_or_positive(value: int | None) -> str | None:
+    if value is None or value == -1 or value >= 1:
+        return None
+    return f"{value} must be -1 (unlimited) or at least 1"
+
+
+def _check_single_dir(value: tuple[str, ...] | None) -> str | None:
+    if value is None:
+        return None
+    if not value:
+        return "needs a directory"
+    if len(value) > 1:
+        return f"{','.join(value)!r} lists {len(value)} directories; only one is supported"
+    return None
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One broker setting: its Kafka key, type, default, bounds and meaning."""
+
+    key: str
+    type: ConfigType
+    default: Any
+    doc: str
+    section: str
+    min: int | float | None = None
+    max: int | float | None = None
+    choices: tuple[str, ...] | None = None
+    dynamic: bool = False
+    sensitive: bool = False
+    why: str = ""  # reason for a limit, or for a default that differs from Kafka's
+    kafka_default: str | None = None  # Kafka's default, shown when ours differs
+    check: Callable[[Any], str | None] | None = None  # extra per-value rule
+    check_doc: str = ""  # how `check` reads in the docs' "Valid values" column
+    summary: bool = False  # listed in the short README table
+
+    def __post_init__(self) -> None:
+        if self.type is ConfigType.LIST and self.default is not None:
+            object.__setattr__(self, "default", ConfigList(self.default))
+
+    @property
+    def env_var(self) -> str:
+        return env_var_for(self.key)
+
+    @property
+    def attr(self) -> str:
+        return self.key.replace(".", "_")
+
+    # ---- parsing and rendering
+
+    def parse(self, raw: str) -> Any:
+        """Turn the text form of a value into its typed form. Raises ValueError(problem)."""
+        text = raw.strip()
+        t = self.type
+        if t in (ConfigType.INT, ConfigType.LONG, ConfigType.SHORT):
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise ValueError(f"{raw!r} is not an integer")
+            value: Any = int(text)
+            lo, hi = {
+                ConfigType.INT: (INT_MIN, INT_MAX),
+                ConfigType.LONG: (LONG_MIN, LONG_MAX),
+                ConfigType.SHORT: (SHORT_MIN, SHORT_MAX),
+            }[t]
+            if not lo <= value <= hi:
+                raise ValueError(f"{text} does not fit in a {t.name.lower()} ({lo}..{hi})")
+        elif t is ConfigType.BOOLEAN:
+            low = text.lower()
+            if low not in ("true", "false"):
+                raise ValueError(f"{raw!r} is not a boolean (true or false)")
+            value = low == "true"
+        elif t is ConfigType.DOUBLE:
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"{raw!r} is not a number") from None
+        elif t is ConfigType.LIST:
+            value = ConfigList(item for item in re.split(r"\s*,\s*", text) if item) if text else ConfigList()
+        else:
+            value = text
+        self.validate(value)
+        return value
+
+    def validate(self, value: Any) -> None:
+        """Check bounds, choices and the extra rule of an already-typed value."""
+        if value is None:
+            return
+        if self.min is not None and value < self.min:
+            raise ValueError(f"{self.render(value)} is below the minimum {_num(self.min)}{self._because()}")
+        if self.max is not None and value > self.max:
+            raise ValueError(f"{self.render(value)} is above the maximum {_num(self.max)}{self._because()}")
+        if self.choices is not None:
+            items = value if self.type is ConfigType.LIST else (value,)
+            for item in items:
+                if item not in self.choices:
+                    raise ValueError(f"{item!r} is not one of: {', '.join(self.choices)}")
+            if self.type is ConfigType.LIST and not items:
+                raise ValueError(f"needs at least one of: {', '.join(self.choices)}")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise ValueError(problem)
+
+    def _because(self) -> str:
+        return f" ({self.why})" if self.why and self.min == self.max else ""
+
+    def render(self, value: Any) -> str | None:
+        """The text form Kafka uses on the wire (DescribeConfigs) and in properties files."""
+        if value is None:
+            return None
+        if self.type is ConfigType.BOOLEAN:
+            return "true" if value else "false"
+        if self.type is ConfigType.LIST:
+            return ",".join(value)
+        if self.type is ConfigType.DOUBLE:
+            return repr(float(value))
+        return str(value)
+
+    def valid_values(self) -> str:
+        """Human description of the allowed values, for docs."""
+        parts: list[str] = []
+        if self.choices is not None:
+            joined = ", ".join(f"`{c}`" for c in self.choices)
+            parts.append(f"any of {joined}" if self.type is ConfigType.LIST else f"one of {joined}")
+        if self.min is not None and self.max is not None:
+            parts.append(f"{_num(self.min)}" if self.min == self.max else f"{_num(self.min)} .. {_num(self.max)}")
+        elif self.min is not None:
+            parts.append(f">= {_num(self.min)}")
+        elif self.max is not None:
+            parts.append(f"<= {_num(self.max)}")
+        if self.check_doc:
+            parts.append(self.check_doc)
+        return "; ".join(parts)
+
+
+def _num(x: int | float) -> str:
+    return str(x)
+
+
+def env_var_for(key: str) -> str:
+    """``log.dirs`` -> ``SHAREBROKER_LOG_DIRS``: prefix, upper case, dots to underscores."""
+    return ENV_PREFIX + key.upper().replace(".", "_").replace("-", "_")
+
+
+I, L, S, B, STR, LST, D = (
+    ConfigType.INT,
+    ConfigType.LONG,
+    ConfigType.SHORT,
+    ConfigType.BOOLEAN,
+    ConfigType.STRING,
+    ConfigType.LIST,
+    ConfigType.DOUBLE,
+)
+NET, NODE, LOG, TOPIC, GROUP, SHARE, INTERNAL, COMPAT = (
+    "Network",
+    "Node and storage",
+    "Log segments, retention and flushing",
+    "Topics and records",
+    "Classic and consumer groups",
+    "Share groups (KIP-932)",
+    "Internal topics",
+    "Compatibility",
+)
+ONE_NODE = "a single node holds the only copy, so 1 is the only possible value"
+
+SETTINGS: tuple[Setting, ...] = (
+    # ---- network
+    Setting(
+        "listeners", LST, ("PLAINTEXT://127.0.0.1:9092",), section=NET, summary=True,
+        doc="Address the broker listens on, as PLAINTEXT://host:port. An empty host "
+        "means every interface; port 0 picks a free port (the chosen port is logged and "
+        "advertised).",
+        check=_check_listeners, check_doc="exactly one PLAINTEXT://host:port",
+        kafka_default="PLAINTEXT://:9092",
+        why="we bind to loopback by default because the listener has no authentication; "
+        "only PLAINTEXT exists (no TLS or SASL), and one listener is enough for one node",
+    ),
+    Setting(
+        "advertised.listeners", LST, None, section=NET, summary=True,
+        doc="Address clients are told to connect to (Metadata, FindCoordinator). Unset: "
+        "the listener address, with a wildcard host replaced by this machine's host name.",
+        check=_check_advertised, check_doc="one PLAINTEXT://host:port, no wildcard host, no port 0",
+    ),
+    Setting(
+        "max.connections", I, 1000, section=NET, min=0, dynamic=True,
+        doc="Most client connections open at once; further connections are closed on accept.",
+        kafka_default=str(INT_MAX),
+        why="each connection costs a file descriptor, a task and up to "
+        "socket.request.max.bytes of buffer, so the default stays below the common 1024 "
+        "open-file limit; raise it together with `ulimit -n`",
+    ),
+    Setting(
+        "connections.max.idle.ms", L, 600000, section=NET, min=-1,
+        doc="A connection with no request for this long is closed; -1 never closes idle "
+        "connections.",
+    ),
+    Setting(
+        "socket.request.max.bytes", I, 104857600, section=NET, min=1,
+        doc="Largest request frame accepted; a bigger size prefix closes the connection "
+        "before anything is allocated.",
+        why="bounds the memory one request can pin",
+    ),
+    Setting(
+        "socket.listen.backlog.size", I, 50, section=NET, min=1,
+        doc="Connections the operating system queues before the broker accepts them.",
+    ),
+    Setting(
+        "request.timeout.ms", I, 30000, section=NET, min=0,
+        doc="Upper bound the broker uses when it waits on its own work for a request "
+        "(for example a durable share-state write).",
+    ),
+    # ---- node and storage
+    Setting(
+        "node.id", I, 1, section=NODE, min=0, summary=True,
+        doc="This broker's id, reported in Metadata and used as the controller id.",
+        kafka_default="(required)",
+        why="a single-node broker can pick an id itself",
+    ),
+    Setting(
+        "broker.id", I, None, section=NODE, min=0,
+        doc="Older name for node.id. If both are set they must be equal.",
+    ),
+    Setting(
+        "log.dirs", LST, None, section=NODE, summary=True,
+        doc="Directory holding topic data and internal state. Takes precedence over log.dir.",
+        check=_check_single_dir, check_doc="one directory",
+        why="several data directories (JBOD) are not implemented",
+    ),
+    Setting(
+        "log.dir", LST, ("./data",), section=NODE,
+        doc="Data directory used when log.dirs is not set. Relative paths are resolved "
+        "against the working directory.",
+        check=_check_single_dir, check_doc="one directory",
+        kafka_default="/tmp/kafka-logs",
+        why="a directory next to the working tree survives reboots, unlike /tmp; "
+        "several data directories (JBOD) are not implemented",
+    ),
+    # ---- log
+    Setting(
+        "log.segment.bytes", I, 1073741824, section=LOG, min=1048576, dynamic=True,
+        doc="A partition's active segment is rolled once it reaches this size.",
+        why="Kafka's floor: tiny segments mean many files and descriptors",
+    ),
+    Setting(
+        "log.roll.ms", L, None, section=LOG, min=1, dynamic=True,
+        doc="Roll the active segment once its first record is this old. Unset: log.roll.hours.",
+    ),
+    Setting(
+        "log.roll.hours", I, 168, section=LOG, min=1,
+        doc="Segment age limit in hours, used when log.roll.ms is not set.",
+    ),
+    Setting(
+        "log.retention.ms", L, None, section=LOG, dynamic=True, summary=True,
+        doc="Delete closed segments whose newest record is older than this; -1 keeps "
+        "everything. Unset: log.retention.minutes, then log.retention.hours.",
+        check=_check_unlimited_or_positive, check_doc="-1 or >= 1",
+    ),
+    Setting(
+        "log.retention.minutes", I, None, section=LOG,
+        doc="Retention in minutes, used when log.retention.ms is not set.",
+        check=_check_unlimited_or_positive, check_doc="-1 or >= 1",
+    ),
+    Setting(
+        "log.retention.hours", I, 168, section=LOG, summary=True,
+        doc="Retention in hours, used when neither log.retention.ms nor .minutes is set.",
+        check=_check_unlimited_or_positive, check_doc="-1 or >= 1",
+    ),
+    Setting(
+        "log.retention.bytes", L, -1, section=LOG, dynamic=True,
+        doc="Delete the oldest segments while a partition is larger than this; -1: no size limit.",
+    ),
+    Setting(
+        "log.retention.check.interval.ms", L, 300000, section=LOG, min=1,
+        doc="How often the retention sweep runs.",
+    ),
+    Setting(
+        "log.index.interval.bytes", I, 4096, section=LOG, min=0, dynamic=True,
+        doc="Bytes of log between two entries of the offset and time indexes.",
+    ),
+    Setting(
+        "log.flush.interval.messages", L, LONG_MAX, section=LOG, min=1, dynamic=True,
+        doc="fsync a partition after this many records. The default leaves durability "
+        "to the page cache, as Kafka does.",
+    ),
+    Setting(
+        "log.flush.interval.ms", L, None, section=LOG, dynamic=True,
+        doc="fsync a partition whose oldest unflushed record is this old. Unset: "
+        "log.flush.scheduler.interval.ms.",
+    ),
+    Setting(
+        "log.flush.scheduler.interval.ms", L, LONG_MAX, section=LOG,
+        doc="How often the time-based flush check runs.",
+    ),
+    # ---- topics and records
+    Setting(
+        "num.partitions", I, 1, section=TOPIC, min=1, summary=True,
+        doc="Partitions of a topic created automatically or without a partition count.",
+    ),
+    Setting(
+        "default.replication.factor", I, 1, section=TOPIC, min=1, max=1,
+        doc="Replication factor of automatically created topics.", why=ONE_NODE,
+    ),
+    Setting(
+        "auto.create.topics.enable", B, True, section=TOPIC, summary=True,
+        doc="Create a topic when a client asks for its metadata or produces to it.",
+    ),
+    Setting(
+        "message.max.bytes", I, 1048588, section=TOPIC, min=0, dynamic=True, summary=True,
+        doc="Largest record batch (after compression) accepted by Produce.",
+    ),
+    # ---- groups
+    Setting(
+        "group.coordinator.rebalance.protocols", LST, ("classic", "consumer", "share"), section=GROUP,
+        choices=("classic", "consumer", "share"),
+        doc="Group protocols the coordinator accepts: classic (JoinGroup/SyncGroup), "
+        "consumer (KIP-848) and share (KIP-932).",
+        kafka_default="classic,consumer,streams",
+        why="share groups are this broker's purpose, so they are on by default; "
+        "streams groups (KIP-1071) are not implemented",
+    ),
+    Setting(
+        "group.initial.rebalance.delay.ms", I, 3000, section=GROUP, min=0,
+        doc="How long a new classic group waits for more members before its first rebalance.",
+    ),
+    Setting(
+        "group.min.session.timeout.ms", I, 6000, section=GROUP, min=0,
+        doc="Smallest session timeout a classic-group member may ask for.",
+    ),
+    Setting(
+        "group.max.session.timeout.ms", I, 1800000, section=GROUP, min=0,
+        doc="Largest session timeout a classic-group member may ask for.",
+    ),
+    Setting(
+        "group.max.size", I, INT_MAX, section=GROUP, min=1,
+        doc="Most members in one classic group.",
+    ),
+    Setting(
+        "group.consumer.session.timeout.ms", I, 45000, section=GROUP, min=1,
+        doc="A consumer-group member that sends no heartbeat for this long is removed.",
+    ),
+    Setting(
+        "group.consumer.min.session.timeout.ms", I, 45000, section=GROUP, min=1,
+        doc="Lower bound for group.consumer.session.timeout.ms.",
+    ),
+    Setting(
+        "group.consumer.max.session.timeout.ms", I, 60000, section=GROUP, min=1,
+        doc="Upper bound for group.consumer.session.timeout.ms.",
+    ),
+    Setting(
+        "group.consumer.heartbeat.interval.ms", I, 5000, section=GROUP, min=1,
+        doc="Heartbeat interval the coordinator tells consumer-group members to use.",
+    ),
+    Setting(
+        "group.consumer.min.heartbeat.interval.ms", I, 5000, section=GROUP, min=1,
+        doc="Lower bound for group.consumer.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.consumer.max.heartbeat.interval.ms", I, 15000, section=GROUP, min=1,
+        doc="Upper bound for group.consumer.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.consumer.max.size", I, INT_MAX, section=GROUP, min=1,
+        doc="Most members in one consumer group.",
+    ),
+    Setting(
+        "offsets.retention.minutes", I, 10080, section=GROUP, min=1,
+        doc="Committed offsets of an empty group are dropped after this long.",
+    ),
+    Setting(
+        "offset.metadata.max.bytes", I, 4096, section=GROUP, min=0,
+        doc="Longest metadata string accepted with a committed offset.",
+    ),
+    # ---- share groups
+    Setting(
+        "group.share.max.size", I, 200, section=SHARE, min=1, max=1000, summary=True,
+        doc="Most members in one share group; the next join gets GROUP_MAX_SIZE_REACHED.",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.session.timeout.ms", I, 45000, section=SHARE, min=1, summary=True,
+        doc="A share-group member that sends no heartbeat for this long is removed and "
+        "its partitions are reassigned.",
+    ),
+    Setting(
+        "group.share.min.session.timeout.ms", I, 45000, section=SHARE, min=1,
+        doc="Lower bound for group.share.session.timeout.ms and the group-level "
+        "share.session.timeout.ms.",
+    ),
+    Setting(
+        "group.share.max.session.timeout.ms", I, 60000, section=SHARE, min=1,
+        doc="Upper bound for group.share.session.timeout.ms and the group-level "
+        "share.session.timeout.ms.",
+    ),
+    Setting(
+        "group.share.heartbeat.interval.ms", I, 5000, section=SHARE, min=1,
+        doc="Heartbeat interval the coordinator tells share-group members to use.",
+    ),
+    Setting(
+        "group.share.min.heartbeat.interval.ms", I, 5000, section=SHARE, min=1,
+        doc="Lower bound for group.share.heartbeat.interval.ms and the group-level "
+        "share.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.share.max.heartbeat.interval.ms", I, 15000, section=SHARE, min=1,
+        doc="Upper bound for group.share.heartbeat.interval.ms and the group-level "
+        "share.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.share.record.lock.duration.ms", I, 30000, section=SHARE, min=1000, max=3600000,
+        summary=True,
+        doc="How long a delivered record stays locked to the consumer that received it "
+        "before it becomes available again. Group default for share.record.lock.duration.ms.",
+        why="Kafka's bounds; it must also lie between the min and max lock durations",
+    ),
+    Setting(
+        "group.share.min.record.lock.duration.ms", I, 15000, section=SHARE, min=1000, max=30000,
+        doc="Smallest lock duration a group may configure.",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.max.record.lock.duration.ms", I, 60000, section=SHARE, min=30000, max=3600000,
+        doc="Largest lock duration a group may configure.",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.delivery.count.limit", I, 5, section=SHARE, min=2, max=10, summary=True,
+        doc="Deliveries a record gets before it is archived instead of offered again, so "
+        "a record that keeps failing cannot block a partition forever.",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.partition.max.record.locks", I, 2000, section=SHARE, min=100, max=10000,
+        summary=True,
+        doc="Most records in flight (delivered, not yet acknowledged) per share-partition; "
+        "at the limit, only records already in the window are handed out again.",
+        why="Kafka's bounds; it caps the memory of one share-partition's state",
+    ),
+    Setting(
+        "group.share.max.share.sessions", I, 2000, section=SHARE, min=1,
+        doc="Share-fetch sessions the broker keeps at once; the next new session gets "
+        "SHARE_SESSION_LIMIT_REACHED.",
+        why="each session holds per-partition state in memory",
+    ),
+    Setting(
+        "share.coordinator.state.topic.num.partitions", I, 50, section=SHARE, min=1,
+        doc="Partitions of __share_group_state, which stores share-partition state.",
+    ),
+    Setting(
+        "share.coordinator.state.topic.replication.factor", S, 1, section=SHARE, min=1, max=1,
+        doc="Replication factor of __share_group_state.",
+        kafka_default="3", why=ONE_NODE,
+    ),
+    Setting(
+        "share.coordinator.snapshot.update.records.per.snapshot", I, 500, section=SHARE, min=0,
+        doc="Delta records written for a share-partition before a full snapshot replaces them.",
+    ),
+    # ---- internal topics
+    Setting(
+        "offsets.topic.num.partitions", I, 50, section=INTERNAL, min=1,
+        doc="Partitions of __consumer_offsets.",
+    ),
+    Setting(
+        "offsets.topic.replication.factor", S, 1, section=INTERNAL, min=1, max=1,
+        doc="Replication factor of __consumer_offsets.",
+        kafka_default="3", why=ONE_NODE,
+    ),
+    Setting(
+        "transaction.state.log.num.partitions", I, 50, section=INTERNAL, min=1,
+        doc="Partitions of __transaction_state.",
+    ),
+    Setting(
+        "transaction.state.log.replication.factor", S, 1, section=INTERNAL, min=1, max=1,
+        doc="Replication factor of __transaction_state.",
+        kafka_default="3", why=ONE_NODE,
+    ),
+    Setting(
+        "transaction.state.log.min.isr", I, 1, section=INTERNAL, min=1, max=1,
+        doc="In-sync replicas required to write __transaction_state.",
+        kafka_default="2", why=ONE_NODE,
+    ),
+    Setting(
+        "transaction.max.timeout.ms", I, 900000, section=INTERNAL, min=1,
+        doc="Longest transaction timeout a producer may request.",
+    ),
+    # ---- compatibility
+    Setting(
+        "unstable.api.versions.enable", B, False, section=COMPAT,
+        doc="Also advertise API versions that are still marked unstable.",
+    ),
+)
+
+del I, L, S, B, STR, LST, D, NET, NODE, LOG, TOPIC, GROUP, SHARE, INTERNAL, COMPAT, ONE_NODE
+
+SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
+_BY_ENV: dict[str, Setting] = {s.env_var: s for s in SETTINGS}
+_BY_ATTR: dict[str, Setting] = {s.attr: s for s in SETTINGS}
+
+# Kafka's synonym chains: the first set value wins, as in DescribeConfigs' synonym list.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "log.retention.ms": ("log.retention.ms", "log.retention.minutes", "log.retention.hours"),
+    "log.retention.minutes": ("log.retention.minutes", "log.retention.hours"),
+    "log.roll.ms": ("log.roll.ms", "log.roll.hours"),
+    "log.flush.interval.ms": ("log.flush.interval.ms", "log.flush.scheduler.interval.ms"),
+}
+
+# (smaller, larger, strict): rules between settings, as Kafka enforces them.
+_ORDER_RULES: tuple[tuple[str, str, bool], ...] = (
+    ("group.min.session.timeout.ms", "group.max.session.timeout.ms", False),
+    ("group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms", False),
+    ("group.consumer.min.heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", False),
+    ("group.consumer.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms", False),
+    ("group.consumer.min.session.timeout.ms", "group.consumer.max.session.timeout.ms", False),
+    ("group.consumer.min.session.timeout.ms", "group.consumer.session.timeout.ms", False),
+    ("group.consumer.session.timeout.ms", "group.consumer.max.session.timeout.ms", False),
+    ("group.consumer.heartbeat.interval.ms", "group.consumer.session.timeout.ms", True),
+    ("group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
+    ("group.share.min.heartbeat.interval.ms", "group.share.heartbeat.interval.ms", False),
+    ("group.share.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
+    ("group.share.min.session.timeout.ms", "group.share.max.session.timeout.ms", False),
+    ("group.share.min.session.timeout.ms", "group.share.session.timeout.ms", False),
+    ("group.share.session.timeout.ms", "group.share.max.session.timeout.ms", False),
+    ("group.share.heartbeat.interval.ms", "group.share.session.timeout.ms", True),
+    ("group.share.min.record.lock.duration.ms", "group.share.record.lock.duration.ms", False),
+    ("group.share.record.lock.duration.ms", "group.share.max.record.lock.duration.ms", False),
+)
+
+
+def _lookup(key: str, origin: Origin) -> Setting:
+    setting = SETTINGS_BY_KEY.get(key)
+    if setting is None:
+        import difflib
+
+        near = difflib.get_close_matches(key, SETTINGS_BY_KEY, n=1)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        raise ConfigError(f"{key}: unknown setting{hint}{origin.suffix()}", key=key, source=origin.label)
+    return setting
+
+
+def _parse(setting: Setting, raw: str, origin: Origin) -> Any:
+    try:
+        return setting.parse(raw)
+    except ValueError as e:
+        raise ConfigError(f"{setting.key}: {e}{origin.suffix()}", key=setting.key, source=origin.label) from None
+
+
+# --------------------------------------------------------------------------- properties files
+
+
+def parse_properties(text: str) -> Iterator[tuple[str, str, int]]:
+    """Yield (key, value, line number) from Java ``.properties`` text.
+
+    Supports what ``java.util.Properties.load`` does: ``key=value``, ``key: value`` and
+    ``key value``; ``#`` and ``!`` comment lines; a line ending in an odd number of
+    backslashes continues on the next line (whose leading blanks are dropped); and the
+    escapes ``\\t \\n \\r \\f \\uXXXX`` (any other escaped character stands for itself).
+    The line number is where the entry starts.
+    """
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        start = i
+        line = lines[i].lstrip(" \t\f")
+        i += 1
+        if not line or line[0] in "#!":
+            continue
+        logical = ""
+        while True:
+            trailing = len(line) - len(line.rstrip("\\"))
+            if trailing % 2 == 1:
+                logical += line[:-1]
+                if i >= len(lines):
+                    break
+                line = lines[i].lstrip(" \t\f")
+                i += 1
+            else:
+                logical += line
+                break
+        key, value = _split_entry(logical)
+        yield _unescape(key), _unescape(value), start + 1
+
+
+def _split_entry(logical: str) -> tuple[str, str]:
+    j, n = 0, len(logical)
+    while j < n:
+        c = logical[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c in "=: \t\f":
+            break
+        j += 1
+    key = logical[:j]
+    k = j
+    while k < n and logical[k] in " \t\f":
+        k += 1
+    if k < n and logical[k] in "=:":
+        k += 1
+        while k < n and logical[k] in " \t\f":
+            k += 1
+    return key, logical[k:]
+
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    out: list[str] = []
+    j, n = 0, len(s)
+    while j < n:
+        c = s[j]
+        if c != "\\" or j + 1 >= n:
+            out.append(c)
+            j += 1
+            continue
+        nxt = s[j + 1]
+        if nxt == "u" and re.fullmatch(r"[0-9A-Fa-f]{4}", s[j + 2 : j + 6]):
+            out.append(chr(int(s[j + 2 : j + 6], 16)))
+            j += 6
+        else:
+            out.append(_ESCAPES.get(nxt, nxt))
+            j += 2
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- describe
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigSynonym:
+    name: str
+    value: str | None
+    source: ConfigSource
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigEntry:
+    """One row of a DescribeConfigs answer for the BROKER resource."""
+
+    name: str
+    value: str | None
+    source: ConfigSource
+    read_only: bool
+    sensitive: bool
+    type: ConfigType
+    documentation: str | None
+    synonyms: tuple[ConfigSynonym, ...] = ()
+
+
+# --------------------------------------------------------------------------- the config
+
+Layer = dict[str, tuple[Any, Origin]]
+
+
+class BrokerConfig:
+    """An immutable, validated set of broker settings.
+
+    ``get(key)`` returns the typed value of any key (int, bool, str, float, tuple of str
+    for lists, or None when unset). Common values are attributes: ``listeners`` and
+    ``advertised_listeners`` (tuples of :class:`Listener`), ``node_id``, ``log_dirs``
+    (tuple of Path), ``host`` and ``port`` of the listener. Any other key is reachable as
+    an attribute with dots written as underscores (``cfg.group_share_max_size``).
+
+    Dynamic changes return a new object (:meth:`with_dynamic`); swap it in atomically.
+    """
+
+    __slots__ = ("_static", "_dyn_default", "_dyn_broker", "_values", "_origins", "_bound_port")
+
+    def __init__(
+        self,
+        static: Layer | None = None,
+        *,
+        dynamic_default: Layer | None = None,
+        dynamic_broker: Layer | None = None,
+        bound_port: int | None = None,
+    ) -> None:
+        self._static: Layer = dict(static or {})
+        self._dyn_default: Layer = dict(dynamic_default or {})
+        self._dyn_broker: Layer = dict(dynamic_broker or {})
+        self._bound_port = bound_port
+        values: dict[str, Any] = {}
+        origins: dict[str, Origin] = {}
+        for s in SETTINGS:
+            for layer in (self._dyn_broker, self._dyn_default, self._static):
+                if s.key in layer:
+                    values[s.key], origins[s.key] = layer[s.key]
+                    break
+            else:
+                values[s.key], origins[s.key] = s.default, DEFAULT_ORIGIN
+        self._values = values
+        self._origins = origins
+        self._resolve_aliases()
+        self._check_rules()
+
+    # ---- validation across settings
+
+    def _resolve_aliases(self) -> None:
+        node, broker = self._values["node.id"], self._values["broker.id"]
+        if broker is None:
+            self._values["broker.id"] = node
+            return
+        if self._origins["node.id"].kind == "default":
+            self._values["node.id"] = broker
+            self._origins["node.id"] = self._origins["broker.id"]
+        elif node != broker:
+            raise ConfigError(
+                f"node.id: {node}{self._origins['node.id'].suffix()} differs from broker.id "
+                f"{broker}{self._origins['broker.id'].suffix()}; they must be equal",
+                key="node.id",
+                source=self._origins["node.id"].label,
+            )
+
+    def _check_rules(self) -> None:
+        v, o = self._values, self._origins
+        for small, large, strict in _ORDER_RULES:
+            a, b = v[small], v[large]
+            if (a >= b) if strict else (a > b):
+                # Blame whichever of the two was set most explicitly.
+                blame, other = (large, small) if _rank(o[large]) > _rank(o[small]) else (small, large)
+                rel = ("less than" if strict else "at most") if blame == small else (
+                    "greater than" if strict else "at least"
+                )
+                raise ConfigError(
+                    f"{blame}: {v[blame]} must be {rel} {other} ({v[other]}){o[blame].suffix()}",
+                    key=blame,
+                    source=o[blame].label,
+                )
+        advertised = v["advertised.listeners"]
+        if advertised is not None:
+            names = {parse_listener(x).name for x in v["listeners"]}
+            for entry in advertised:
+                if parse_listener(entry).name not in names:
+                    raise ConfigError(
+                        f"advertised.listeners: {entry!r} names a listener not in listeners"
+                        f"{o['advertised.listeners'].suffix()}",
+                        key="advertised.listeners",
+                        source=o["advertised.listeners"].label,
+                    )
+
+    # ---- access
+
+    def get(self, key: str) -> Any:
+        """Typed value of ``key``; KeyError for a key not in the table."""
+        return self._values[key]
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def origin(self, key: str) -> Origin:
+        """Where the value of ``key`` came from."""
+        return self._origins[key]
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def __getattr__(self, name: str) -> Any:
+        setting = _BY_ATTR.get(name)
+        if setting is None:
+            raise AttributeError(f"{type(self).__name__!s} has no attribute or setting {name!r}")
+        return self._values[setting.key]
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self._values.items() if self._origins[k].kind != "default"}
+        return f"BrokerConfig({changed!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BrokerConfig) and self._values == other._values
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- common values
+
+    @property
+    def listeners(self) -> tuple[Listener, ...]:
+        """Parsed listeners; a port of 0 is replaced by the bound port once known."""
+        out = []
+        for text in self._values["listeners"]:
+            lst = parse_listener(text)
+            if lst.port == 0 and self._bound_port is not None:
+                lst = Listener(lst.name, lst.host, self._bound_port)
+            out.append(lst)
+        return tuple(out)
+
+    @property
+    def listener(self) -> Listener:
+        """The PLAINTEXT listener (there is exactly one)."""
+        return self.listeners[0]
+
+    @property
+    def host(self) -> str | None:
+        """Host to bind: None means every interface (trio's convention)."""
+        return self.listener.bind_host
+
+    @property
+    def port(self) -> int:
+        """Port to bind; 0 asks the OS for a free one (see :meth:`with_bound_port`)."""
+        return self.listener.port
+
+    @property
+    def advertised_listeners(self) -> tuple[Listener, ...]:
+        """What clients are told. Derived from ``listeners`` when not set: a wildcard host
+        becomes this machine's host name, and port 0 the bound port once known."""
+        explicit = self._values["advertised.listeners"]
+        if explicit is not None:
+            return tuple(parse_listener(x) for x in explicit)
+        out = []
+        for lst in self.listeners:
+            host = lst.host
+            if lst.is_wildcard:
+                import socket
+
+                host = socket.gethostname()
+            out.append(Listener(lst.name, host, lst.port))
+        return tuple(out)
+
+    @property
+    def advertised_host(self) -> str:
+        return self.advertised_listeners[0].host
+
+    @property
+    def advertised_port(self) -> int:
+        return self.advertised_listeners[0].port
+
+    @property
+    def node_id(self) -> int:
+        return int(self._values["node.id"])
+
+    @property
+    def log_dirs(self) -> tuple[Path, ...]:
+        """Data directories (log.dirs, else log.dir); exactly one today."""
+        dirs = self._values["log.dirs"]
+        if dirs is None:
+            dirs = self._values["log.dir"]
+        return tuple(Path(d) for d in dirs)
+
+    @property
+    def log_dir(self) -> Path:
+        return self.log_dirs[0]
+
+    @property
+    def retention_ms(self) -> int:
+        """Effective time retention in ms (ms, else minutes, else hours); -1 = unlimited."""
+        v = self._values
+        if v["log.retention.ms"] is not None:
+            ms = v["log.retention.ms"]
+        elif v["log.retention.minutes"] is not None:
+            ms = v["log.retention.minutes"] * 60_000
+        else:
+            ms = v["log.retention.hours"] * 3_600_000
+        return -1 if ms < 0 else ms
+
+    @property
+    def roll_ms(self) -> int:
+        """Effective segment age limit in ms (log.roll.ms, else log.roll.hours)."""
+        v = self._values
+        return v["log.roll.ms"] if v["log.roll.ms"] is not None else v["log.roll.hours"] * 3_600_000
+
+    @property
+    def flush_interval_ms(self) -> int:
+        """Effective time-based flush interval (log.flush.interval.ms, else the scheduler's)."""
+        v = self._values
+        flush = v["log.flush.interval.ms"]
+        return flush if flush is not None else v["log.flush.scheduler.interval.ms"]
+
+    # ---- new configs from this one
+
+    def _replace(self, **kw: Any) -> BrokerConfig:
+        args = {
+            "static": self._static,
+            "dynamic_default": self._dyn_default,
+            "dynamic_broker": self._dyn_broker,
+            "bound_port": self._bound_port,
+        }
+        args.update(kw)
+        static = args.pop("static")
+        return BrokerConfig(static, **args)
+
+    def with_bound_port(self, port: int) -> BrokerConfig:
+        """The same config after the listener was bound to ``port`` (resolves port 0)."""
+        return self._replace(bound_port=port)
+
+    def with_dynamic(
+        self,
+        changes: Mapping[str, str | None],
+        *,
+        cluster_default: bool = False,
+        replace: bool = False,
+    ) -> BrokerConfig:
+        """Apply dynamic changes (text values; None removes the override).
+
+        ``cluster_default`` targets the BROKER resource with an empty name (all brokers'
+        default) rather than this node. ``replace`` drops every existing override of that
+        layer first, as the legacy AlterConfigs does. Raises ConfigError naming the key.
+        """
+        origin = Origin("dynamic-default" if cluster_default else "dynamic", DYNAMIC_LABEL)
+        layer = {} if replace else dict(self._dyn_default if cluster_default else self._dyn_broker)
+        for key, raw in changes.items():
+            setting = _lookup(key, origin)
+            if not setting.dynamic:
+                raise ConfigError(
+                    f"{key}: cannot be changed while the broker runs; set it in the properties "
+                    f"file, environment or --set and restart{origin.suffix()}",
+                    key=key,
+                    source=origin.label,
+                )
+            if raw is None:
+                layer.pop(key, None)
+            else:
+                layer[key] = (_parse(setting, raw, origin), origin)
+        if cluster_default:
+            return self._replace(dynamic_default=layer)
+        return self._replace(dynamic_broker=layer)
+
+    # ---- DescribeConfigs
+
+    def describe(
+        self,
+        keys: Iterable[str] | None = None,
+        *,
+        include_synonyms: bool = False,
+        include_documentation: bool = True,
+    ) -> list[ConfigEntry]:
+        """DescribeConfigs rows for the BROKER resource; unknown keys are skipped."""
+        wanted = [s for s in SETTINGS] if keys is None else [SETTINGS_BY_KEY[k] for k in keys if k in SETTINGS_BY_KEY]
+        rows = []
+        for s in wanted:
+            chain = self._synonyms(s.key)
+            source = chain[0].source if chain else ConfigSource.DEFAULT_CONFIG
+            rows.append(
+                ConfigEntry(
+                    name=s.key,
+                    value=None if s.sensitive else s.render(self._values[s.key]),
+                    source=source,
+                    read_only=not s.dynamic,
+                    sensitive=s.sensitive,
+                    type=s.type,
+                    documentation=s.doc if include_documentation else None,
+                    synonyms=tuple(chain) if include_synonyms else (),
+                )
+            )
+        return rows
+
+    def _synonyms(self, key: str) -> list[ConfigSynonym]:
+        out: list[ConfigSynonym] = []
+        for name in SYNONYMS.get(key, (key,)):
+            s = SETTINGS_BY_KEY[name]
+            for layer in (self._dyn_broker, self._dyn_default, self._static):
+                if name in layer:
+                    value, origin = layer[name]
+                    out.append(ConfigSynonym(name, None if s.sensitive else s.render(value), origin.source))
+            if s.default is not None:
+                out.append(ConfigSynonym(name, s.render(s.default), ConfigSource.DEFAULT_CONFIG))
+        if key == "node.id" and self._origins["node.id"].kind != "default" and "node.id" not in self._static:
+            # node.id taken from broker.id: report it as set statically.
+            out.insert(0, ConfigSynonym("node.id", str(self._values["node.id"]), self._origins["node.id"].source))
+        return out
+
+
+def _rank(origin: Origin) -> int:
+    return {"default": 0, "file": 1, "env": 2, "set": 3, "dynamic-default": 4, "dynamic": 5}[origin.kind]
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_config(
+    properties_file: Path | str | None = None,
+    overrides: Iterable[str] = (),
+    environ: Mapping[str, str] = os.environ,
+) -> BrokerConfig:
+    """Build the startup config: defaults < properties file < SHAREBROKER_* env < --set.
+
+    ``overrides`` are ``key=value`` strings as given to ``--set``. Raises ConfigError
+    with a one-line message naming the key and the source of the bad value.
+    """
+    static: Layer = {}
+    if properties_file is not None:
+        path = Path(properties_file)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"cannot read config file {path}: {e.strerror or e}", source=str(path)) from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"cannot read config file {path}: not UTF-8 ({e.reason})", source=str(path)) from None
+        for key, raw, lineno in parse_properties(text):
+            origin = Origin("file", f"{path}:{lineno}")
+            setting = _lookup(key, origin)
+            static[key] = (_parse(setting, raw, origin), origin)
+
+    for name in sorted(environ):
+        if not name.startswith(ENV_PREFIX) or name in CLI_ENV_VARS:
+            continue
+        origin = Origin("env", f"env {name}")
+        setting = _BY_ENV.get(name)
+        if setting is None:
+            raise ConfigError(
+                f"{name}: no setting is named by this environment variable{origin.suffix()}",
+                key=name,
+                source=origin.label,
+            )
+        static[setting.key] = (_parse(setting, environ[name], origin), origin)
+
+    for item in overrides:
+        origin = Origin("set", "--set")
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"--set {item!r}: expected key=value", source="--set")
+        setting = _lookup(key, origin)
+        static[key] = (_parse(setting, raw, origin), origin)
+
+    return BrokerConfig(static)
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(*, summary: bool = False) -> str:
+    """The settings table as Markdown (docs/CONFIG.md; ``summary`` for the README)."""
+    if summary:
+        out = [
+            "| Key | Default | Description |",
+            "|---|---|---|",
+        ]
+        for s in SETTINGS:
+            if s.summary:
+                default = s.render(s.default)
+                shown = f"`{default}`" if default is not None else "(unset)"
+                out.append(f"| `{s.key}` | {_md(shown)} | {_md(s.doc)} |")
+        return "\n".join(out) + "\n"
+
+    out = [
+        "# Broker configuration",
+        "",
+        "<!-- Generated by `sharebroker config-docs > docs/CONFIG.md`; do not edit by hand."
+        " The table lives in broker/config.py. -->",
+        "",
+        "Keys, types and meanings follow Apache Kafka 4.2, so an existing `server.properties`",
+        "can be reused; settings Kafka has and this broker does not are rejected as unknown.",
+        "Where a default or bound differs from Kafka's, the row says so and why.",
+        "",
+        "## Where values come from",
+        "",
+        "Later sources win:",
+        "",
+        "1. the built-in default (below);",
+        "2. the properties file given with `sharebroker serve --config FILE` (Java `.properties`",
+        "   syntax: `key=value`, `key: value` or `key value`; `#` and `!` start comment lines;",
+        "   a trailing `\\` continues a line; read as UTF-8);",
+        f"3. environment variables named `{ENV_PREFIX}` + the key in upper case with dots as",
+        f"   underscores, e.g. `{env_var_for('log.dirs')}=/var/lib/sharebroker` sets `log.dirs`",
+        f"   (`{ENV_PREFIX}LOG_FORMAT` and `{ENV_PREFIX}LOG_LEVEL` are the defaults of the",
+        "   `--log-format` and `--log-level` options instead);",
+        "4. `--set key=value` on the command line (repeatable).",
+        "",
+        "An unknown key or an unusable value stops the broker with one line naming the key and",
+        "its source, for example `log.segment.bytes: 'abc' is not an integer (from --set)`.",
+        "",
+        "Settings marked *dynamic* can also be changed at run time with",
+        "IncrementalAlterConfigs on the BROKER resource (for this node, or with an empty",
+        "name for the cluster-wide default); DescribeConfigs reports every key with its source.",
+        "",
+        "`log.retention.ms` falls back to `log.retention.minutes`, then `log.retention.hours`;",
+        "`log.roll.ms` to `log.roll.hours`; `log.flush.interval.ms` to",
+        "`log.flush.scheduler.interval.ms`; `log.dirs` to `log.dir`; `node.id` to `broker.id`.",
+    ]
+    section = None
+    for s in SETTINGS:
+        if s.section != section:
+            section = s.section
+            out += [
+                "",
+                f"## {section}",
+                "",
+                "| Key | Type | Default | Valid values | Dynamic | Description |",
+                "|---|---|---|---|---|---|",
+            ]
+        default = s.render(s.default)
+        shown = f"`{default}`" if default is not None else "(unset)"
+        desc = s.doc
+        if s.kafka_default is not None:
+            desc += f" Kafka's default: `{s.kafka_default}`."
+        if s.why:
+            desc += f" Why: {s.why}."
+        valid = s.valid_values() or "any"
+        out.append(
+            f"| `{s.key}` | {s.type.name.lower()} | {_md(shown)} | {_md(valid)} | "
+            f"{'yes' if s.dynamic else 'no'} | {_md(desc)} |"
+        )
+    return "\n".join(out) + "\n"
