@@ -1,0 +1,172 @@
+"""The ``sharebroker`` command line (also ``python -m broker``).
+
+    sharebroker serve [--config FILE] [--set KEY=VALUE ...] [--log-format console|json]
+                      [--log-level LEVEL]
+    sharebroker config-docs [--summary]
+    sharebroker --version
+
+Start-up time matters (the broker should answer ApiVersions well within 0.3 s of the
+process starting), so this module imports only argparse at the top; the config table,
+structlog and trio are loaded by the command that needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+PROG = "sharebroker"
+
+# Exit statuses: 0 ok, 1 the broker failed at run time, 2 bad usage or configuration
+# (argparse's own convention), 130 interrupted by Ctrl-C.
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+LOG_FORMATS = ("console", "json")
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("sharebroker")
+    except metadata.PackageNotFoundError:
+        pass
+    # Running from a source checkout that was never installed.
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    try:
+        import tomllib
+
+        return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
+    except (OSError, KeyError, ValueError):
+        return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version`` that looks the version up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kw: object) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kw: object) -> None:
+        print(f"{PROG} {_version()}")
+        parser.exit(EXIT_OK)
+
+
+def _choice_from_env(var: str, choices: Sequence[str], fallback: str) -> str:
+    value = os.environ.get(var, "").strip().lower()
+    return value if value in choices else fallback
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="A Kafka-compatible broker with KIP-932 share groups.",
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the broker",
+        description="Run the broker until interrupted. Settings come from the built-in "
+        "defaults, then --config, then SHAREBROKER_* environment variables, then --set "
+        "(see docs/CONFIG.md or `sharebroker config-docs`).",
+    )
+    serve.add_argument(
+        "-c", "--config", metavar="FILE", help="properties file in Kafka's server.properties format"
+    )
+    serve.add_argument(
+        "--set",
+        dest="overrides",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one setting (repeatable), e.g. --set listeners=PLAINTEXT://127.0.0.1:0",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=_choice_from_env("SHAREBROKER_LOG_FORMAT", LOG_FORMATS, "console"),
+        help="console lines for people or JSON lines for machines "
+        "(default: $SHAREBROKER_LOG_FORMAT or console)",
+    )
+    serve.add_argument(
+        "--log-level",
+        type=str.lower,
+        choices=LOG_LEVELS,
+        default=_choice_from_env("SHAREBROKER_LOG_LEVEL", LOG_LEVELS, "info"),
+        help="lowest level logged (default: $SHAREBROKER_LOG_LEVEL or info)",
+    )
+    serve.set_defaults(func=_cmd_serve)
+
+    docs = sub.add_parser(
+        "config-docs",
+        help="print the settings table as Markdown",
+        description="Print every supported setting with its type, default, valid values "
+        "and meaning as Markdown (this is how docs/CONFIG.md is made).",
+    )
+    docs.add_argument(
+        "--summary", action="store_true", help="only the most used settings, as a short table for the README"
+    )
+    docs.set_defaults(func=_cmd_config_docs)
+    return parser
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from broker.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config, args.overrides)
+    except ConfigError as e:
+        _error(str(e))
+        return EXIT_USAGE
+
+    from broker.logging import configure_logging
+
+    configure_logging(args.log_format, args.log_level)
+
+    try:
+        from broker.server import run
+    except ImportError as e:
+        _error(f"the broker server cannot be loaded ({e})")
+        return EXIT_FAILURE
+
+    try:
+        import inspect
+
+        if inspect.iscoroutinefunction(run):
+            import trio
+
+            trio.run(run, config)
+        else:
+            run(config)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _cmd_config_docs(args: argparse.Namespace) -> int:
+    from broker.config import render_markdown
+
+    sys.stdout.write(render_markdown(summary=args.summary))
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``sharebroker`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
