@@ -27,6 +27,10 @@ FIXED = {
     "float64": ("d", 8),
 }
 
+# Encoding packs bools with 'B': unlike '?', it refuses None (and any
+# non-integer), so a missing value is an error instead of a silent false.
+ENCODE_CODES = {"bool": "B"}
+
 PY_TYPES = {
     "bool": "bool",
     "int8": "int",
@@ -142,15 +146,21 @@ class Planner:
             ann += " | None"
         return ann
 
-    def non_default_test(self, f: Field, expr: str) -> str:
-        """A condition that is true when ``expr`` differs from the field's default."""
+    def non_default_test(self, f: Field, expr: str, *, none_is_set: bool = False) -> str:
+        """A condition that is true when ``expr`` differs from the field's default.
+
+        With ``none_is_set`` a None also counts as set, so that writing a
+        tagged field that may not be null refuses it instead of omitting it.
+        """
         d = self.default_value(f)
         if d == "None":
             return f"{expr} is not None"
-        if d == "[]" or d == "False":
-            return f"{expr}"
+        if d == "[]":
+            return f"({expr} or {expr} is None)" if none_is_set else f"{expr}"
+        if d == "False":
+            return f"{expr} is not False" if none_is_set else f"{expr}"
         if d == "True":
-            return f"not {expr}"
+            return f"{expr} is not True" if none_is_set else f"not {expr}"
         return f"{expr} != {d}"
 
     # --- structs ----------------------------------------------------------------------
@@ -339,7 +349,7 @@ class Planner:
         o = outvar
         if not f.is_array and not f.is_struct:
             if t in FIXED:
-                c = self.const(">" + FIXED[t][0])
+                c = self.const(">" + ENCODE_CODES.get(t, FIXED[t][0]))
                 return [f"{o} += {c}p({expr})"]
             if t == "uuid":
                 return [f"write_uuid({o}, {expr})"]
@@ -360,7 +370,7 @@ class Planner:
             child = self.encoder(t, v)
             body = ["for item in value:", f"    {child}(item, {o})"]
         elif t in FIXED:
-            code, _ = FIXED[t]
+            code = ENCODE_CODES.get(t, FIXED[t][0])
             body = [f"{o} += pack('>%d{code}' % len(value), *value)"]
         else:
             item_lines = self._encode_field(
@@ -381,7 +391,7 @@ class Planner:
         def flush() -> None:
             if not run:
                 return
-            fmt = ">" + "".join(FIXED[x.type][0] for x in run)
+            fmt = ">" + "".join(ENCODE_CODES.get(x.type, FIXED[x.type][0]) for x in run)
             c = self.const(fmt)
             lines.append(f"out += {c}p({', '.join('o.' + x.py_name for x in run)})")
             run.clear()
@@ -412,7 +422,7 @@ class Planner:
             if tagged:
                 lines.append("tags = list(o._unknown_tagged_fields)")
                 for f in sorted(tagged, key=lambda x: x.tag):
-                    lines.append(f"if {self.non_default_test(f, 'o.' + f.py_name)}:")
+                    lines.append(f"if {self.non_default_test(f, 'o.' + f.py_name, none_is_set=True)}:")
                     lines.append("    t = bytearray()")
                     lines += ["    " + x for x in self._encode_field(f, v, "o." + f.py_name, "t")]
                     lines.append(f"    tags.append(({f.tag}, t))")

@@ -34,6 +34,9 @@ _S0p = _S0.pack
 _S1 = Struct('>qh?')
 _S1u = _S1.unpack_from
 _S1p = _S1.pack
+_S2 = Struct('>qhB')
+_S2u = _S2.unpack_from
+_S2p = _S2.pack
 
 
 @dataclass(slots=True)
@@ -262,7 +265,7 @@ def _e_AddPartitionsToTxnRequest_v3(o, out):
 
 def _e_AddPartitionsToTxnTransaction_v4(o, out):
     write_compact_string(out, o.transactional_id)
-    out += _S1p(o.producer_id, o.producer_epoch, o.verify_only)
+    out += _S2p(o.producer_id, o.producer_epoch, o.verify_only)
     value = o.topics
     write_compact_array_len(out, value)
     for item in value:

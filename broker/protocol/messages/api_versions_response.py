@@ -45,6 +45,9 @@ _S4p = _S4.pack
 _S5 = Struct('>?')
 _S5u = _S5.unpack_from
 _S5p = _S5.pack
+_S6 = Struct('>B')
+_S6u = _S6.unpack_from
+_S6p = _S6.pack
 
 
 @dataclass(slots=True)
@@ -310,7 +313,7 @@ def _e_ApiVersionsResponse_v3(o, out):
         _e_ApiVersion_v3(item, out)
     out += _S2p(o.throttle_time_ms)
     tags = list(o._unknown_tagged_fields)
-    if o.supported_features:
+    if (o.supported_features or o.supported_features is None):
         t = bytearray()
         value = o.supported_features
         write_compact_array_len(t, value)
@@ -321,16 +324,16 @@ def _e_ApiVersionsResponse_v3(o, out):
         t = bytearray()
         t += _S4p(o.finalized_features_epoch)
         tags.append((1, t))
-    if o.finalized_features:
+    if (o.finalized_features or o.finalized_features is None):
         t = bytearray()
         value = o.finalized_features
         write_compact_array_len(t, value)
         for item in value:
             _e_FinalizedFeatureKey_v3(item, t)
         tags.append((2, t))
-    if o.zk_migration_ready:
+    if o.zk_migration_ready is not False:
         t = bytearray()
-        t += _S5p(o.zk_migration_ready)
+        t += _S6p(o.zk_migration_ready)
         tags.append((3, t))
     write_tagged_fields(out, tags)
 

@@ -23,6 +23,9 @@ __all__ = [
 _S0 = Struct('>?')
 _S0u = _S0.unpack_from
 _S0p = _S0.pack
+_S1 = Struct('>B')
+_S1u = _S1.unpack_from
+_S1p = _S1.pack
 
 
 @dataclass(slots=True)
@@ -70,7 +73,7 @@ def _e_ConsumerGroupDescribeRequest_v0(o, out):
     write_compact_array_len(out, value)
     for item in value:
         write_compact_string(out, item)
-    out += _S0p(o.include_authorized_operations)
+    out += _S1p(o.include_authorized_operations)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

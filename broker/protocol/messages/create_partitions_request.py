@@ -37,6 +37,9 @@ _S0p = _S0.pack
 _S1 = Struct('>i?')
 _S1u = _S1.unpack_from
 _S1p = _S1.pack
+_S2 = Struct('>iB')
+_S2u = _S2.unpack_from
+_S2p = _S2.pack
 
 
 @dataclass(slots=True)
@@ -203,7 +206,7 @@ def _e_CreatePartitionsRequest_v0(o, out):
     write_array_len(out, value)
     for item in value:
         _e_CreatePartitionsTopic_v0(item, out)
-    out += _S1p(o.timeout_ms, o.validate_only)
+    out += _S2p(o.timeout_ms, o.validate_only)
 
 
 def _e_CreatePartitionsAssignment_v2(o, out):
@@ -235,7 +238,7 @@ def _e_CreatePartitionsRequest_v2(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_CreatePartitionsTopic_v2(item, out)
-    out += _S1p(o.timeout_ms, o.validate_only)
+    out += _S2p(o.timeout_ms, o.validate_only)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

@@ -41,6 +41,9 @@ _S1p = _S1.pack
 _S2 = Struct('>i?')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>iB')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
 
 
 @dataclass(slots=True)
@@ -267,7 +270,7 @@ def _e_CreateTopicsRequest_v2(o, out):
     write_array_len(out, value)
     for item in value:
         _e_CreatableTopic_v2(item, out)
-    out += _S2p(o.timeout_ms, o.validate_only)
+    out += _S3p(o.timeout_ms, o.validate_only)
 
 
 def _e_CreatableReplicaAssignment_v5(o, out):
@@ -312,7 +315,7 @@ def _e_CreateTopicsRequest_v5(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_CreatableTopic_v5(item, out)
-    out += _S2p(o.timeout_ms, o.validate_only)
+    out += _S3p(o.timeout_ms, o.validate_only)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

@@ -50,6 +50,9 @@ _S2p = _S2.pack
 _S3 = Struct('>?b?')
 _S3u = _S3.unpack_from
 _S3p = _S3.pack
+_S4 = Struct('>BbB')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -285,7 +288,7 @@ def _e_CreateTopicsResponse_v2(o, out):
 def _e_CreatableTopicConfigs_v5(o, out):
     write_compact_string(out, o.name)
     write_compact_nullable_string(out, o.value)
-    out += _S3p(o.read_only, o.config_source, o.is_sensitive)
+    out += _S4p(o.read_only, o.config_source, o.is_sensitive)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

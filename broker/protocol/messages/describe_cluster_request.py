@@ -26,6 +26,15 @@ _S1p = _S1.pack
 _S2 = Struct('>?b?')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>B')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
+_S4 = Struct('>Bb')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
+_S5 = Struct('>BbB')
+_S5u = _S5.unpack_from
+_S5p = _S5.pack
 
 
 @dataclass(slots=True)
@@ -88,7 +97,7 @@ def _d_DescribeClusterRequest_v2(buf, pos):
 
 
 def _e_DescribeClusterRequest_v0(o, out):
-    out += _S0p(o.include_cluster_authorized_operations)
+    out += _S3p(o.include_cluster_authorized_operations)
     if o.endpoint_type != 1:
         raise UnsupportedFieldError('DescribeClusterRequest v0 cannot carry a non-default EndpointType')
     if o.include_fenced_brokers:
@@ -100,7 +109,7 @@ def _e_DescribeClusterRequest_v0(o, out):
 
 
 def _e_DescribeClusterRequest_v1(o, out):
-    out += _S1p(o.include_cluster_authorized_operations, o.endpoint_type)
+    out += _S4p(o.include_cluster_authorized_operations, o.endpoint_type)
     if o.include_fenced_brokers:
         raise UnsupportedFieldError('DescribeClusterRequest v1 cannot carry a non-default IncludeFencedBrokers')
     if o._unknown_tagged_fields:
@@ -110,7 +119,7 @@ def _e_DescribeClusterRequest_v1(o, out):
 
 
 def _e_DescribeClusterRequest_v2(o, out):
-    out += _S2p(o.include_cluster_authorized_operations, o.endpoint_type, o.include_fenced_brokers)
+    out += _S5p(o.include_cluster_authorized_operations, o.endpoint_type, o.include_fenced_brokers)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

@@ -36,6 +36,9 @@ _S2p = _S2.pack
 _S3 = Struct('>?')
 _S3u = _S3.unpack_from
 _S3p = _S3.pack
+_S4 = Struct('>B')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -274,7 +277,7 @@ def _e_DescribeClusterBroker_v2(o, out):
     write_compact_string(out, o.host)
     out += _S1p(o.port)
     write_compact_nullable_string(out, o.rack)
-    out += _S3p(o.is_fenced)
+    out += _S4p(o.is_fenced)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

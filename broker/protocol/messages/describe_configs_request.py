@@ -39,6 +39,12 @@ _S1p = _S1.pack
 _S2 = Struct('>??')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>B')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
+_S4 = Struct('>BB')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -178,7 +184,7 @@ def _e_DescribeConfigsRequest_v1(o, out):
     write_array_len(out, value)
     for item in value:
         _e_DescribeConfigsResource_v1(item, out)
-    out += _S1p(o.include_synonyms)
+    out += _S3p(o.include_synonyms)
     if o.include_documentation:
         raise UnsupportedFieldError('DescribeConfigsRequest v1 cannot carry a non-default IncludeDocumentation')
 
@@ -188,7 +194,7 @@ def _e_DescribeConfigsRequest_v2(o, out):
     write_array_len(out, value)
     for item in value:
         _e_DescribeConfigsResource_v1(item, out)
-    out += _S1p(o.include_synonyms)
+    out += _S3p(o.include_synonyms)
     if o.include_documentation:
         raise UnsupportedFieldError('DescribeConfigsRequest v2 cannot carry a non-default IncludeDocumentation')
 
@@ -198,7 +204,7 @@ def _e_DescribeConfigsRequest_v3(o, out):
     write_array_len(out, value)
     for item in value:
         _e_DescribeConfigsResource_v1(item, out)
-    out += _S2p(o.include_synonyms, o.include_documentation)
+    out += _S4p(o.include_synonyms, o.include_documentation)
 
 
 def _e_DescribeConfigsResource_v4(o, out):
@@ -220,7 +226,7 @@ def _e_DescribeConfigsRequest_v4(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_DescribeConfigsResource_v4(item, out)
-    out += _S2p(o.include_synonyms, o.include_documentation)
+    out += _S4p(o.include_synonyms, o.include_documentation)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

@@ -43,6 +43,9 @@ _S2p = _S2.pack
 _S3 = Struct('>?b?')
 _S3u = _S3.unpack_from
 _S3p = _S3.pack
+_S4 = Struct('>BbB')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -320,7 +323,7 @@ def _e_DescribeConfigsSynonym_v1(o, out):
 def _e_DescribeConfigsResourceResult_v1(o, out):
     write_string(out, o.name)
     write_nullable_string(out, o.value)
-    out += _S3p(o.read_only, o.config_source, o.is_sensitive)
+    out += _S4p(o.read_only, o.config_source, o.is_sensitive)
     value = o.synonyms
     write_array_len(out, value)
     for item in value:
@@ -349,7 +352,7 @@ def _e_DescribeConfigsResponse_v1(o, out):
 def _e_DescribeConfigsResourceResult_v3(o, out):
     write_string(out, o.name)
     write_nullable_string(out, o.value)
-    out += _S3p(o.read_only, o.config_source, o.is_sensitive)
+    out += _S4p(o.read_only, o.config_source, o.is_sensitive)
     value = o.synonyms
     write_array_len(out, value)
     for item in value:
@@ -390,7 +393,7 @@ def _e_DescribeConfigsSynonym_v4(o, out):
 def _e_DescribeConfigsResourceResult_v4(o, out):
     write_compact_string(out, o.name)
     write_compact_nullable_string(out, o.value)
-    out += _S3p(o.read_only, o.config_source, o.is_sensitive)
+    out += _S4p(o.read_only, o.config_source, o.is_sensitive)
     value = o.synonyms
     write_compact_array_len(out, value)
     for item in value:

@@ -44,6 +44,9 @@ _S2p = _S2.pack
 _S3 = Struct('>hiii')
 _S3u = _S3.unpack_from
 _S3p = _S3.pack
+_S4 = Struct('>B')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -273,7 +276,7 @@ def _e_DescribeTopicPartitionsResponseTopic_v0(o, out):
     out += _S1p(o.error_code)
     write_compact_nullable_string(out, o.name)
     write_uuid(out, o.topic_id)
-    out += _S2p(o.is_internal)
+    out += _S4p(o.is_internal)
     value = o.partitions
     write_compact_array_len(out, value)
     for item in value:

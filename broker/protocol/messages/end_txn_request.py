@@ -23,6 +23,9 @@ __all__ = [
 _S0 = Struct('>qh?')
 _S0u = _S0.unpack_from
 _S0p = _S0.pack
+_S1 = Struct('>qhB')
+_S1u = _S1.unpack_from
+_S1p = _S1.pack
 
 
 @dataclass(slots=True)
@@ -75,12 +78,12 @@ def _d_EndTxnRequest_v3(buf, pos):
 
 def _e_EndTxnRequest_v0(o, out):
     write_string(out, o.transactional_id)
-    out += _S0p(o.producer_id, o.producer_epoch, o.committed)
+    out += _S1p(o.producer_id, o.producer_epoch, o.committed)
 
 
 def _e_EndTxnRequest_v3(o, out):
     write_compact_string(out, o.transactional_id)
-    out += _S0p(o.producer_id, o.producer_epoch, o.committed)
+    out += _S1p(o.producer_id, o.producer_epoch, o.committed)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

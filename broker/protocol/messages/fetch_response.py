@@ -1030,7 +1030,7 @@ def _e_FetchResponse_v16(o, out):
     for item in value:
         _e_FetchableTopicResponse_v13(item, out)
     tags = list(o._unknown_tagged_fields)
-    if o.node_endpoints:
+    if (o.node_endpoints or o.node_endpoints is None):
         t = bytearray()
         value = o.node_endpoints
         write_compact_array_len(t, value)

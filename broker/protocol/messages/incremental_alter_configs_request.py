@@ -36,6 +36,9 @@ _S0p = _S0.pack
 _S1 = Struct('>?')
 _S1u = _S1.unpack_from
 _S1p = _S1.pack
+_S2 = Struct('>B')
+_S2u = _S2.unpack_from
+_S2p = _S2.pack
 
 
 @dataclass(slots=True)
@@ -198,7 +201,7 @@ def _e_IncrementalAlterConfigsRequest_v0(o, out):
     write_array_len(out, value)
     for item in value:
         _e_AlterConfigsResource_v0(item, out)
-    out += _S1p(o.validate_only)
+    out += _S2p(o.validate_only)
 
 
 def _e_AlterableConfig_v1(o, out):
@@ -229,7 +232,7 @@ def _e_IncrementalAlterConfigsRequest_v1(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_AlterConfigsResource_v1(item, out)
-    out += _S1p(o.validate_only)
+    out += _S2p(o.validate_only)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

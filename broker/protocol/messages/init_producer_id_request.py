@@ -30,6 +30,9 @@ _S1p = _S1.pack
 _S2 = Struct('>iqh??')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>iqhBB')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
 
 
 @dataclass(slots=True)
@@ -194,7 +197,7 @@ def _e_InitProducerIdRequest_v5(o, out):
 
 def _e_InitProducerIdRequest_v6(o, out):
     write_compact_nullable_string(out, o.transactional_id)
-    out += _S2p(o.transaction_timeout_ms, o.producer_id, o.producer_epoch, o.enable2_pc, o.keep_prepared_txn)
+    out += _S3p(o.transaction_timeout_ms, o.producer_id, o.producer_epoch, o.enable2_pc, o.keep_prepared_txn)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

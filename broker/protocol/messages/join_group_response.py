@@ -43,6 +43,9 @@ _S1p = _S1.pack
 _S2 = Struct('>?')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>B')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
 
 
 @dataclass(slots=True)
@@ -398,7 +401,7 @@ def _e_JoinGroupResponse_v9(o, out):
     write_compact_nullable_string(out, o.protocol_type)
     write_compact_nullable_string(out, o.protocol_name)
     write_compact_string(out, o.leader)
-    out += _S2p(o.skip_assignment)
+    out += _S3p(o.skip_assignment)
     write_compact_string(out, o.member_id)
     value = o.members
     write_compact_array_len(out, value)

@@ -43,6 +43,12 @@ _S1p = _S1.pack
 _S2 = Struct('>??')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>B')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
+_S4 = Struct('>BBB')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -293,7 +299,7 @@ def _e_MetadataRequest_v4(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v0(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v4 cannot carry a non-default IncludeClusterAuthorizedOperations')
     if o.include_topic_authorized_operations:
@@ -306,7 +312,7 @@ def _e_MetadataRequest_v5(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v0(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v5 cannot carry a non-default IncludeClusterAuthorizedOperations')
     if o.include_topic_authorized_operations:
@@ -319,7 +325,7 @@ def _e_MetadataRequest_v6(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v0(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v6 cannot carry a non-default IncludeClusterAuthorizedOperations')
     if o.include_topic_authorized_operations:
@@ -332,7 +338,7 @@ def _e_MetadataRequest_v7(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v0(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v7 cannot carry a non-default IncludeClusterAuthorizedOperations')
     if o.include_topic_authorized_operations:
@@ -345,7 +351,7 @@ def _e_MetadataRequest_v8(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v0(item, out)
-    out += _S1p(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)
+    out += _S4p(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)
 
 
 def _e_MetadataRequestTopic_v9(o, out):
@@ -362,7 +368,7 @@ def _e_MetadataRequest_v9(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v9(item, out)
-    out += _S1p(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)
+    out += _S4p(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -384,7 +390,7 @@ def _e_MetadataRequest_v10(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v10(item, out)
-    out += _S1p(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)
+    out += _S4p(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -397,10 +403,10 @@ def _e_MetadataRequest_v11(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v10(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v11 cannot carry a non-default IncludeClusterAuthorizedOperations')
-    out += _S0p(o.include_topic_authorized_operations)
+    out += _S3p(o.include_topic_authorized_operations)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -413,10 +419,10 @@ def _e_MetadataRequest_v12(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v10(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v12 cannot carry a non-default IncludeClusterAuthorizedOperations')
-    out += _S0p(o.include_topic_authorized_operations)
+    out += _S3p(o.include_topic_authorized_operations)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -429,10 +435,10 @@ def _e_MetadataRequest_v13(o, out):
     if value is not None:
         for item in value:
             _e_MetadataRequestTopic_v10(item, out)
-    out += _S0p(o.allow_auto_topic_creation)
+    out += _S3p(o.allow_auto_topic_creation)
     if o.include_cluster_authorized_operations:
         raise UnsupportedFieldError('MetadataRequest v13 cannot carry a non-default IncludeClusterAuthorizedOperations')
-    out += _S0p(o.include_topic_authorized_operations)
+    out += _S3p(o.include_topic_authorized_operations)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

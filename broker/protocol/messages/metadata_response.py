@@ -52,6 +52,9 @@ _S3p = _S3.pack
 _S4 = Struct('>hiii')
 _S4u = _S4.unpack_from
 _S4p = _S4.pack
+_S5 = Struct('>B')
+_S5u = _S5.unpack_from
+_S5p = _S5.pack
 
 
 @dataclass(slots=True)
@@ -745,7 +748,7 @@ def _e_MetadataResponseBroker_v1(o, out):
 def _e_MetadataResponseTopic_v1(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -771,7 +774,7 @@ def _e_MetadataResponse_v1(o, out):
 def _e_MetadataResponseTopic_v2(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -798,7 +801,7 @@ def _e_MetadataResponse_v2(o, out):
 def _e_MetadataResponseTopic_v3(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -826,7 +829,7 @@ def _e_MetadataResponse_v3(o, out):
 def _e_MetadataResponseTopic_v4(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -867,7 +870,7 @@ def _e_MetadataResponsePartition_v5(o, out):
 def _e_MetadataResponseTopic_v5(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -895,7 +898,7 @@ def _e_MetadataResponse_v5(o, out):
 def _e_MetadataResponseTopic_v6(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -936,7 +939,7 @@ def _e_MetadataResponsePartition_v7(o, out):
 def _e_MetadataResponseTopic_v7(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -964,7 +967,7 @@ def _e_MetadataResponse_v7(o, out):
 def _e_MetadataResponseTopic_v8(o, out):
     out += _S1p(o.error_code)
     write_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_array_len(out, value)
     for item in value:
@@ -1018,7 +1021,7 @@ def _e_MetadataResponsePartition_v9(o, out):
 def _e_MetadataResponseTopic_v9(o, out):
     out += _S1p(o.error_code)
     write_compact_string(out, o.name)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_compact_array_len(out, value)
     for item in value:
@@ -1053,7 +1056,7 @@ def _e_MetadataResponseTopic_v10(o, out):
     out += _S1p(o.error_code)
     write_compact_string(out, o.name)
     write_uuid(out, o.topic_id)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_compact_array_len(out, value)
     for item in value:
@@ -1108,7 +1111,7 @@ def _e_MetadataResponseTopic_v12(o, out):
     out += _S1p(o.error_code)
     write_compact_nullable_string(out, o.name)
     write_uuid(out, o.topic_id)
-    out += _S3p(o.is_internal)
+    out += _S5p(o.is_internal)
     value = o.partitions
     write_compact_array_len(out, value)
     for item in value:

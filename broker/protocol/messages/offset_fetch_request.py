@@ -45,6 +45,9 @@ _S0p = _S0.pack
 _S1 = Struct('>i')
 _S1u = _S1.unpack_from
 _S1p = _S1.pack
+_S2 = Struct('>B')
+_S2u = _S2.unpack_from
+_S2p = _S2.pack
 
 
 @dataclass(slots=True)
@@ -468,7 +471,7 @@ def _e_OffsetFetchRequest_v7(o, out):
             _e_OffsetFetchRequestTopic_v6(item, out)
     if o.groups:
         raise UnsupportedFieldError('OffsetFetchRequest v7 cannot carry a non-default Groups')
-    out += _S0p(o.require_stable)
+    out += _S2p(o.require_stable)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -508,7 +511,7 @@ def _e_OffsetFetchRequest_v8(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_OffsetFetchRequestGroup_v8(item, out)
-    out += _S0p(o.require_stable)
+    out += _S2p(o.require_stable)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -539,7 +542,7 @@ def _e_OffsetFetchRequest_v9(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_OffsetFetchRequestGroup_v9(item, out)
-    out += _S0p(o.require_stable)
+    out += _S2p(o.require_stable)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:
@@ -581,7 +584,7 @@ def _e_OffsetFetchRequest_v10(o, out):
     write_compact_array_len(out, value)
     for item in value:
         _e_OffsetFetchRequestGroup_v10(item, out)
-    out += _S0p(o.require_stable)
+    out += _S2p(o.require_stable)
     if o._unknown_tagged_fields:
         write_tagged_fields(out, list(o._unknown_tagged_fields))
     else:

@@ -750,7 +750,7 @@ def _e_ProduceResponse_v10(o, out):
         _e_TopicProduceResponse_v10(item, out)
     out += _S1p(o.throttle_time_ms)
     tags = list(o._unknown_tagged_fields)
-    if o.node_endpoints:
+    if (o.node_endpoints or o.node_endpoints is None):
         t = bytearray()
         value = o.node_endpoints
         write_compact_array_len(t, value)
@@ -779,7 +779,7 @@ def _e_ProduceResponse_v13(o, out):
         _e_TopicProduceResponse_v13(item, out)
     out += _S1p(o.throttle_time_ms)
     tags = list(o._unknown_tagged_fields)
-    if o.node_endpoints:
+    if (o.node_endpoints or o.node_endpoints is None):
         t = bytearray()
         value = o.node_endpoints
         write_compact_array_len(t, value)

@@ -38,6 +38,9 @@ _S1p = _S1.pack
 _S2 = Struct('>i?')
 _S2u = _S2.unpack_from
 _S2p = _S2.pack
+_S3 = Struct('>iB')
+_S3u = _S3.unpack_from
+_S3p = _S3.pack
 
 
 @dataclass(slots=True)
@@ -260,7 +263,7 @@ def _e_ShareAcknowledgeRequest_v1(o, out):
 def _e_ShareAcknowledgeRequest_v2(o, out):
     write_compact_nullable_string(out, o.group_id)
     write_compact_nullable_string(out, o.member_id)
-    out += _S2p(o.share_session_epoch, o.is_renew_ack)
+    out += _S3p(o.share_session_epoch, o.is_renew_ack)
     value = o.topics
     write_compact_array_len(out, value)
     for item in value:

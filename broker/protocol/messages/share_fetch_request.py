@@ -42,6 +42,9 @@ _S2p = _S2.pack
 _S3 = Struct('>iiiiiib?')
 _S3u = _S3.unpack_from
 _S3p = _S3.pack
+_S4 = Struct('>iiiiiibB')
+_S4u = _S4.unpack_from
+_S4p = _S4.pack
 
 
 @dataclass(slots=True)
@@ -372,7 +375,7 @@ def _e_FetchTopic_v2(o, out):
 def _e_ShareFetchRequest_v2(o, out):
     write_compact_nullable_string(out, o.group_id)
     write_compact_nullable_string(out, o.member_id)
-    out += _S3p(o.share_session_epoch, o.max_wait_ms, o.min_bytes, o.max_bytes, o.max_records, o.batch_size, o.share_acquire_mode, o.is_renew_ack)
+    out += _S4p(o.share_session_epoch, o.max_wait_ms, o.min_bytes, o.max_bytes, o.max_records, o.batch_size, o.share_acquire_mode, o.is_renew_ack)
     value = o.topics
     write_compact_array_len(out, value)
     for item in value:
