@@ -24,17 +24,16 @@ SHUTDOWN_GRACE_S = 3.0
 
 async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
     from broker.handlers import load_all
-    from broker.server.broker import Broker, parse_listener
+    from broker.server.broker import Broker
     from broker.server.connection import serve_connection
 
     load_all()
     broker = Broker(config)
     await trio.to_thread.run_sync(broker.open)
     try:
-        _, host, port = parse_listener(str(config.get("listeners")).split(",")[0])
-        listeners = await trio.open_tcp_listeners(port, host=host or None)
+        listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         bound_port = listeners[0].socket.getsockname()[1]
-        broker.bind(host or "0.0.0.0", bound_port)
+        broker.bind(bound_port)
         max_connections = config.get("max.connections")
         open_connections = 0
 
@@ -59,7 +58,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                         acceptors.start_soon(_accept_loop, listener, handle, connections)
                     log.info(
                         "listening",
-                        host=broker.host,
+                        host=config.host or "*",
                         port=bound_port,
                         advertised=f"{broker.advertised_host}:{broker.advertised_port}",
                         data_dir=str(broker.data_dir),

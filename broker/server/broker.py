@@ -23,17 +23,6 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def parse_listener(text: str) -> tuple[str, str, int]:
-    """``PLAINTEXT://host:port`` -> (name, host, port); an empty host means all interfaces."""
-    name, sep, rest = text.strip().partition("://")
-    if not sep:
-        raise ValueError(f"listener {text!r} is not NAME://host:port")
-    host, colon, port = rest.rpartition(":")
-    if not colon:
-        raise ValueError(f"listener {text!r} has no port")
-    return name, host.strip("[]"), int(port)
-
-
 class Metrics:
     """Request counts and latency per API (exported over HTTP by the metrics endpoint)."""
 
@@ -55,7 +44,7 @@ class Broker:
 
         self.config = config
         self.node_id: int = config.get("node.id")
-        self.data_dir = Path(_first_log_dir(config))
+        self.data_dir = Path(config.log_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.cluster_id = self._load_or_create_meta()
         self.logs = LogManager.from_config(self.data_dir, config)
@@ -64,7 +53,6 @@ class Broker:
         self.producer_ids = ProducerIdAllocator(self.data_dir)
         self.stopping = False
         self.stop_event = trio.Event()
-        self.host = ""
         self.port = 0
         self.advertised_host = ""
         self.advertised_port = 0
@@ -97,16 +85,12 @@ class Broker:
         os.replace(tmp, path)
         return cluster_id
 
-    def bind(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        advertised = self.config.get("advertised.listeners")
-        if advertised:
-            _, ahost, aport = parse_listener(str(advertised).split(",")[0])
-            self.advertised_host = ahost or "127.0.0.1"
-            self.advertised_port = aport or port
-        else:
-            self.advertised_host = host if host not in ("", "0.0.0.0", "::") else "127.0.0.1"
-            self.advertised_port = port
+    def bind(self, port: int) -> None:
+        """Record the bound port (resolving port 0) and what clients are told."""
+        self.config = self.config.with_bound_port(port)
+        self.port = port
+        self.advertised_host = self.config.advertised_host
+        self.advertised_port = self.config.advertised_port
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -152,10 +136,3 @@ class Broker:
 
     def now_ms(self) -> int:
         return _now_ms()
-
-
-def _first_log_dir(config: Any) -> str:
-    dirs = config.get("log.dirs") or config.get("log.dir")
-    if isinstance(dirs, (list, tuple)):
-        return dirs[0]
-    return str(dirs).split(",")[0].strip()
