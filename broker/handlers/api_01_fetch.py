@@ -1,0 +1,364 @@
+"""Fetch (key 1), v4-18: consumer fetches, long polls and fetch sessions.
+
+Topics are named by name before v13 and by topic id from v13 (KIP-516); an
+unknown id is UNKNOWN_TOPIC_ID, an unknown name or partition
+UNKNOWN_TOPIC_OR_PARTITION. Stored batches are returned as they are on disk.
+
+Limits (KIP-74): each partition returns at most ``partition_max_bytes`` and the
+whole response at most ``max_bytes`` (capped by the broker's
+``fetch.max.bytes``), except that the first partition with data always
+returns at least one whole batch, however large, so a consumer can never get
+stuck behind a big batch. Partitions are read in request (or session) order.
+
+Isolation: read_uncommitted (0) reads up to the high watermark and sends
+``aborted_transactions`` null; read_committed (1) reads up to the last stable
+offset and lists the aborted transactions overlapping the returned range.
+Every partition carries high watermark, last stable offset and log start
+offset; ``preferred_read_replica`` is -1 (one broker, no follower fetching).
+
+Leader epochs: this broker's leader epoch is always 0. A
+``current_leader_epoch`` above it is UNKNOWN_LEADER_EPOCH; -1 (absent) is not
+checked; FENCED_LEADER_EPOCH (an epoch below ours) cannot occur.
+``last_fetched_epoch`` (v12+) is checked the way Kafka checks it against the
+epoch cache: epoch 0 past the log end gives a diverging epoch, a later epoch
+OFFSET_OUT_OF_RANGE.
+
+Replicas: a request with ``replica_id`` >= 0 (``replica_state`` from v15) is
+a follower's, and this broker has no followers, so each partition answers as
+Kafka does for a replica it does not know: UNKNOWN_LEADER_EPOCH when the
+request gives a leader epoch, NOT_LEADER_OR_FOLLOWER otherwise (v16+ adds the
+current leader, KIP-951).
+
+Long poll: while fewer than ``min_bytes`` are available and ``max_wait_ms`` has
+not passed, the request parks on the append events of the partitions it
+reads (no polling), then reads again; a read error, a diverging epoch or
+broker shutdown answer at once.
+
+Fetch sessions (KIP-227, :mod:`broker.server.fetch_sessions`): incremental
+fetches list only what changed; responses echo topics by name or id as the
+request named them. Partitions refused before reading (unknown topic, id or
+partition) come after the partitions read, with an empty aborted-transaction
+list, as Kafka sends them; an isolation level other than 0/1 fails the whole
+request with UNKNOWN_SERVER_ERROR (on every partition too before v13).
+
+Checked against Apache Kafka 4.2.2 with raw requests: partition order and
+shapes, session errors, epochs, follower refusals, byte limits. One known
+difference: where the byte limit cuts a partition short Kafka may send a
+truncated trailing batch, we send whole batches only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import trio
+
+from broker.handlers import handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.fetch_request import FetchRequest
+from broker.protocol.messages.fetch_response import (
+    AbortedTransaction,
+    EpochEndOffset,
+    FetchableTopicResponse,
+    FetchResponse,
+    LeaderIdAndEpoch,
+    PartitionData,
+)
+from broker.protocol.primitives import UUID_ZERO
+from broker.protocol.records import iter_batches
+from broker.server.context import RequestContext
+from broker.server.fetch_sessions import (
+    DEFAULT_MAX_SESSIONS,
+    CachedPartition,
+    FetchSessionCache,
+    SessionKey,
+)
+
+# The only leader epoch this single-node broker ever has.
+LEADER_EPOCH = 0
+READ_COMMITTED = 1
+# Kafka's fetch.max.bytes default (55 MiB): the most one response carries.
+DEFAULT_FETCH_MAX_BYTES = 57_671_680
+
+_EMPTY = b""
+
+
+def _config_int(broker: Any, key: str, default: int) -> int:
+    try:
+        value = broker.config.get(key)
+    except (KeyError, LookupError):
+        value = None
+    return default if value is None else int(value)
+
+
+def session_cache(broker: Any) -> FetchSessionCache:
+    """The broker's fetch-session cache, made on first use."""
+    cache = getattr(broker, "fetch_sessions", None)
+    if cache is None:
+        slots = _config_int(broker, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
+        cache = FetchSessionCache(max_sessions=slots)
+        broker.fetch_sessions = cache
+    return cache
+
+
+# --- partition responses ----------------------------------------------------------------
+
+
+def _unknown(code: int) -> PartitionData:
+    """A partition refused before any read (Kafka's ``partitionResponse``)."""
+    return PartitionData(
+        error_code=code, high_watermark=-1, last_stable_offset=-1, log_start_offset=-1, aborted_transactions=[], records=_EMPTY
+    )
+
+
+def _read_error(code: int) -> PartitionData:
+    """A partition whose read failed: offsets unknown, no aborted-transaction list."""
+    return PartitionData(
+        error_code=code, high_watermark=-1, last_stable_offset=-1, log_start_offset=-1, aborted_transactions=None, records=_EMPTY
+    )
+
+
+def _next_offset(records: Any) -> int:
+    """The offset after the last whole batch in ``records`` (per-batch header walk)."""
+    nxt = -1
+    for batch in iter_batches(records, allow_partial=True):
+        nxt = batch.header.next_offset
+    return nxt
+
+
+class _Read:
+    """One request's partitions to read, and how (the part of a fetch that is retried)."""
+
+    __slots__ = ("by_id", "fetch_max", "follower", "isolation", "logs", "targets")
+
+    def __init__(self, logs: Any, targets: list, fetch_max: int, isolation: int, follower: bool, by_id: bool) -> None:
+        self.logs = logs
+        self.targets = targets  # [(key, CachedPartition)]
+        self.fetch_max = fetch_max
+        self.isolation = isolation
+        self.follower = follower
+        self.by_id = by_id
+
+    def all(self) -> tuple[dict[SessionKey, PartitionData], int, bool]:
+        """Read every partition; returns (results, bytes, answer-now)."""
+        limit = self.fetch_max
+        min_one = True
+        results: dict[SessionKey, PartitionData] = {}
+        total = 0
+        urgent = False
+        for key, cp in self.targets:
+            pd = self.one(cp, limit, min_one)
+            n = len(pd.records)
+            if n:
+                min_one = False  # only the first partition with data may exceed the limits
+                limit = max(0, limit - n)
+                total += n
+            if pd.error_code or pd.diverging_epoch.epoch >= 0:
+                urgent = True
+            results[key] = pd
+        return results, total, urgent
+
+    def one(self, cp: CachedPartition, limit: int, min_one: bool) -> PartitionData:
+        info = self.logs.topics.get(cp.topic)
+        log = self.logs.partition(cp.topic, cp.partition) if info is not None else None
+        if log is None:  # deleted while the request waited
+            return _read_error(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        if self.by_id and info.topic_id != cp.topic_id:
+            return _read_error(ErrorCode.INCONSISTENT_TOPIC_ID)
+        epoch = cp.current_leader_epoch
+        # A negative epoch means "not given"; one below ours (FENCED_LEADER_EPOCH) cannot exist.
+        if epoch > LEADER_EPOCH:
+            return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH)
+        if self.follower:
+            return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH if epoch >= 0 else ErrorCode.NOT_LEADER_OR_FOLLOWER)
+        # Offsets as they were before the read (an append during it must not show).
+        hw = log.high_watermark
+        lso = log.last_stable_offset
+        start = log.log_start_offset
+        end = log.log_end_offset
+        offset = cp.fetch_offset
+        if cp.last_fetched_epoch >= 0:
+            if cp.last_fetched_epoch > LEADER_EPOCH or offset < start:
+                return _read_error(ErrorCode.OFFSET_OUT_OF_RANGE)
+            if end < offset:
+                return PartitionData(
+                    high_watermark=hw,
+                    last_stable_offset=lso,
+                    log_start_offset=start,
+                    diverging_epoch=EpochEndOffset(epoch=LEADER_EPOCH, end_offset=end),
+                    aborted_transactions=None,
+                    records=_EMPTY,
+                )
+        committed = self.isolation == READ_COMMITTED
+        try:
+            result = log.read(
+                offset, min(cp.max_bytes, limit), max_offset=lso if committed else hw, min_one=min_one
+            )
+        except Exception as exc:
+            code = getattr(exc, "error_code", None)
+            if code is None:
+                raise
+            return _read_error(code)
+        records = result.records if result.records is not None else _EMPTY
+        aborted = None
+        if committed:
+            aborted = []
+            if len(records):
+                upper = _next_offset(records)
+                aborted = [
+                    AbortedTransaction(producer_id=pid, first_offset=first)
+                    for pid, first in log.aborted_transactions(offset, upper)
+                ]
+        return PartitionData(
+            high_watermark=hw,
+            last_stable_offset=lso,
+            log_start_offset=start,
+            aborted_transactions=aborted,
+            preferred_read_replica=-1,
+            records=records,
+        )
+
+
+async def _wait_any(events: list[trio.Event]) -> None:
+    """Return once any of ``events`` is set."""
+    if any(e.is_set() for e in events):
+        return
+    async with trio.open_nursery() as nursery:
+
+        async def wait(event: trio.Event) -> None:
+            await event.wait()
+            nursery.cancel_scope.cancel()
+
+        for event in events:
+            nursery.start_soon(wait, event)
+
+
+def _error_response(req: FetchRequest, version: int, code: int) -> FetchResponse:
+    """Kafka's whole-request error: top-level code; before v13 also on every partition."""
+    responses = []
+    if version < 13:
+        for t in req.topics:
+            responses.append(
+                FetchableTopicResponse(
+                    topic=t.topic, topic_id=t.topic_id, partitions=[_with_index(_unknown(code), p.partition) for p in t.partitions]
+                )
+            )
+    return FetchResponse(throttle_time_ms=0, error_code=code, session_id=req.session_id, responses=responses)
+
+
+def _with_index(pd: PartitionData, index: int) -> PartitionData:
+    pd.partition_index = index
+    return pd
+
+
+@handler(1, min_version=4, max_version=18)
+async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
+    broker = ctx.broker
+    v = ctx.api_version
+    logs = broker.logs
+    if req.isolation_level not in (0, 1):
+        return _error_response(req, v, ErrorCode.UNKNOWN_SERVER_ERROR)
+    replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
+    follower = replica_id >= 0
+    by_id = v >= 13
+
+    # The request's partitions, keyed the way the session keys them.
+    fetch_data: dict[SessionKey, CachedPartition] = {}
+    for t in req.topics:
+        if by_id:
+            info = logs.topic_by_id(t.topic_id)
+            name, topic_id, key_topic = (info.name if info is not None else None), t.topic_id, t.topic_id
+        else:
+            name, topic_id, key_topic = t.topic, UUID_ZERO, t.topic
+        for p in t.partitions:
+            # A partition named twice keeps its first place and its last parameters.
+            fetch_data[(key_topic, p.partition)] = CachedPartition(
+                topic=name,
+                topic_id=topic_id,
+                partition=p.partition,
+                fetch_offset=p.fetch_offset,
+                max_bytes=p.partition_max_bytes,
+                current_leader_epoch=p.current_leader_epoch,
+                last_fetched_epoch=p.last_fetched_epoch,
+                fetcher_log_start_offset=p.log_start_offset,
+            )
+    forgotten = [
+        ((f.topic_id if by_id else f.topic), index) for f in req.forgotten_topics_data for index in f.partitions
+    ]
+
+    def resolve(topic_id: uuid.UUID) -> str | None:
+        info = logs.topic_by_id(topic_id)
+        return info.name if info is not None else None
+
+    fctx = session_cache(broker).new_context(
+        version=v,
+        session_id=req.session_id,
+        epoch=req.session_epoch,
+        is_follower=follower,
+        fetch_data=fetch_data,
+        forgotten=forgotten,
+        now_ms=broker.now_ms(),
+        resolve_topic=resolve,
+    )
+
+    # Partitions refused up front go after the ones read, as in Kafka.
+    targets: list[tuple[SessionKey, CachedPartition]] = []
+    refused: dict[SessionKey, PartitionData] = {}
+    for key, cp in fctx.partitions():
+        if cp.topic is None:
+            refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_ID)
+        elif logs.topics.get(cp.topic) is None or logs.partition(cp.topic, cp.partition) is None:
+            refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        else:
+            targets.append((key, cp))
+
+    fetch_max = min(req.max_bytes, _config_int(broker, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
+    min_bytes = min(req.min_bytes, fetch_max)
+    reader = _Read(logs, targets, fetch_max, req.isolation_level, follower, by_id)
+    results, total, urgent = reader.all() if targets else ({}, 0, False)
+
+    if targets and req.max_wait_ms > 0 and total < min_bytes and not urgent and not broker.stopping:
+        fresh = False
+        with trio.move_on_after(req.max_wait_ms / 1000):
+            while True:
+                # Taken right after a read with no await in between: no append is missed.
+                events = {(cp.topic, cp.partition): None for _, cp in targets}
+                waits = [broker.append_event(topic, index) for topic, index in events]
+                waits.append(broker.stop_event)
+                fresh = False
+                await _wait_any(waits)
+                results, total, urgent = reader.all()
+                fresh = True
+                if total >= min_bytes or urgent or broker.stopping:
+                    break
+        if not fresh:  # the wait ran out: answer with what is there now
+            results, total, urgent = reader.all()
+
+    results.update(refused)
+    error, session_id, items = fctx.respond(results, broker.now_ms())
+
+    responses: list[FetchableTopicResponse] = []
+    last_topic: object = object()
+    sent = 0
+    for key, cp, pd in items:
+        pd.partition_index = cp.partition
+        if pd.error_code == ErrorCode.KAFKA_STORAGE_ERROR and v <= 5:
+            pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # older clients would not retry
+        if v >= 16 and pd.error_code in (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH):
+            # Kafka 4.2 names the leader (itself) but sends no endpoint for it.
+            pd.current_leader = LeaderIdAndEpoch(leader_id=broker.node_id, leader_epoch=LEADER_EPOCH)
+        sent += len(pd.records)
+        if key[0] == last_topic:
+            responses[-1].partitions.append(pd)
+        else:
+            responses.append(FetchableTopicResponse(topic=cp.topic or "", topic_id=cp.topic_id, partitions=[pd]))
+            last_topic = key[0]
+    broker.metrics.bytes_out += sent
+    return FetchResponse(
+        throttle_time_ms=0,
+        error_code=error,
+        session_id=session_id,
+        responses=responses,
+    )
+
