@@ -130,9 +130,9 @@ def _answer(logs, topic: str, p: ListOffsetsPartition, version: int, isolation: 
     epoch = p.current_leader_epoch
     if epoch != UNKNOWN_EPOCH:
         if epoch > LEADER_EPOCH:
-            return _error(p, ErrorCode.UNKNOWN_LEADER_EPOCH, version)
+            return _error(p, ErrorCode.UNKNOWN_LEADER_EPOCH)
         if epoch < LEADER_EPOCH:
-            return _error(p, ErrorCode.FENCED_LEADER_EPOCH, version)
+            return _error(p, ErrorCode.FENCED_LEADER_EPOCH)
     try:
         return _lookup(log, p, isolation, version)
     except Exception as exc:
