@@ -1,0 +1,155 @@
+"""Small durable files of a data directory, in Kafka's formats.
+
+* ``recovery-point-offset-checkpoint`` / ``log-start-offset-checkpoint``: text, one
+  version line (``0``), one count line, then ``<topic> <partition> <offset>`` lines.
+* ``.kafka_cleanshutdown``: present only while the broker is stopped cleanly.
+* ``<topic>-<partition>/partition.metadata``: ``version: 0`` and ``topic_id: <base64>``
+  (the topic id as Kafka prints it: URL-safe base64 of the 16 bytes, no padding).
+
+Every write goes to a temporary file that is fsynced and renamed over the old
+one, and then the directory is fsynced, so a crash leaves either the old or the
+new content, never a torn mix.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import threading
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = [
+    "CLEAN_SHUTDOWN_FILE",
+    "LOG_START_OFFSET_CHECKPOINT",
+    "RECOVERY_POINT_CHECKPOINT",
+    "atomic_write",
+    "fsync_dir",
+    "read_offset_checkpoint",
+    "read_partition_metadata",
+    "topic_id_to_str",
+    "update_offset_checkpoint",
+    "write_offset_checkpoint",
+    "write_partition_metadata",
+]
+
+CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown"
+RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint"
+LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint"
+PARTITION_METADATA_FILE = "partition.metadata"
+
+# Checkpoint files are rewritten whole by several writers (the periodic checkpoint,
+# DeleteRecords); one process-wide lock keeps read-modify-write cycles from interleaving.
+CHECKPOINT_LOCK = threading.Lock()
+
+
+def fsync_dir(path: Path) -> None:
+    """fsync a directory so entries created, renamed or removed in it are durable."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``data``: write a temp file, fsync, rename, fsync the dir.
+
+    With ``durable=False`` the fsyncs are skipped (the rename is still atomic): for
+    files whose loss is harmless, like producer-state snapshots taken at a roll.
+    """
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    if durable:
+        fsync_dir(path.parent)
+
+
+def read_offset_checkpoint(path: Path) -> dict[tuple[str, int], int]:
+    """Entries of an offset checkpoint file; {} if it is missing or unreadable.
+
+    A damaged checkpoint only costs recovery time (the recovery point falls back
+    to 0, the log start offset to the first segment), so it is not fatal.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError):
+        return {}
+    try:
+        if lines[0].strip() != "0":
+            return {}
+        count = int(lines[1])
+        out: dict[tuple[str, int], int] = {}
+        for line in lines[2 : 2 + count]:
+            topic, partition, offset = line.split()
+            out[(topic, int(partition))] = int(offset)
+        if len(out) != count:
+            return {}
+        return out
+    except (IndexError, ValueError):
+        return {}
+
+
+def write_offset_checkpoint(path: Path, entries: Mapping[tuple[str, int], int]) -> None:
+    lines = ["0", str(len(entries))]
+    lines += [f"{topic} {partition} {offset}" for (topic, partition), offset in sorted(entries.items())]
+    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def update_offset_checkpoint(path: Path, topic: str, partition: int, offset: int | None) -> None:
+    """Set (or with ``offset=None`` remove) one entry, keeping the others."""
+    with CHECKPOINT_LOCK:
+        entries = read_offset_checkpoint(path)
+        if offset is None:
+            entries.pop((topic, partition), None)
+        else:
+            entries[(topic, partition)] = offset
+        write_offset_checkpoint(path, entries)
+
+
+def topic_id_to_str(topic_id: uuid.UUID) -> str:
+    return base64.urlsafe_b64encode(topic_id.bytes).decode("ascii").rstrip("=")
+
+
+def topic_id_from_str(text: str) -> uuid.UUID:
+    padded = text + "=" * (-len(text) % 4)
+    raw = base64.urlsafe_b64decode(padded.encode("ascii"))
+    if len(raw) != 16:
+        raise ValueError(f"topic id {text!r} is not 16 bytes")
+    return uuid.UUID(bytes=raw)
+
+
+def write_partition_metadata(directory: Path, topic_id: uuid.UUID) -> None:
+    text = f"version: 0\ntopic_id: {topic_id_to_str(topic_id)}"
+    atomic_write(directory / PARTITION_METADATA_FILE, text.encode("ascii"))
+
+
+def read_partition_metadata(directory: Path) -> uuid.UUID | None:
+    """The topic id in ``partition.metadata``; None if the file is missing or malformed."""
+    try:
+        text = (directory / PARTITION_METADATA_FILE).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    fields = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            fields[key.strip()] = value.strip()
+    if fields.get("version") != "0" or "topic_id" not in fields:
+        return None
+    try:
+        return topic_id_from_str(fields["topic_id"])
+    except ValueError:
+        return None
