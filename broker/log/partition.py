@@ -1,0 +1,1013 @@
+"""PartitionLog: the durable, append-only log of one topic partition.
+
+Layout of ``<data>/<topic>-<partition>/`` (names as in Kafka)::
+
+    00000000000000000000.log        batches exactly as appended
+    00000000000000000000.index      sparse offset index
+    00000000000000000000.timeindex  sparse time index
+    00000000000000000000.txnindex   aborted transactions (only if there were any)
+    00000000000000012345.snapshot   producer state as of offset 12345 (our format)
+    partition.metadata              "version: 0" / "topic_id: <base64>"
+
+and in the data directory: ``recovery-point-offset-checkpoint`` (offsets known to
+be fsynced), ``log-start-offset-checkpoint`` and the ``.kafka_cleanshutdown`` marker.
+
+Threads: everything runs on the caller's (trio) thread except :meth:`flush`,
+which the group committer runs in a worker thread. ``append`` only ``write()``s
+to the page cache and updates memory; the two sides share a small lock around
+the in-memory bookkeeping (never held across I/O), and a segment being fsynced
+is pinned so that retention cannot close its descriptors under the flush.
+
+Recovery (in :meth:`open`): after a clean shutdown the indexes are trusted (the
+active segment's are sanity-checked and its tail scanned from the last index
+entry) and producer state comes from the snapshot written at close. Otherwise
+every segment from the one holding the recovery point onwards is re-read: each
+batch's length, magic, CRC-32C and offset continuity are checked, the segment
+is cut at the first bad batch (one structured log line says what was cut), the
+later segments are deleted, and indexes and producer/transaction state are
+rebuilt from the batch headers. Data below the recovery point was fsynced
+before the checkpoint named it, so it is never touched.
+
+Producer snapshots are written at each roll (not fsynced: a torn one fails its
+CRC and the previous one is used) and at close (fsynced). Loading the snapshot
+beats rescanning every batch header of a large log at startup; the scan is the
+fallback when no usable snapshot exists.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import structlog
+
+from broker.log.checkpoint import (
+    CLEAN_SHUTDOWN_FILE,
+    LOG_START_OFFSET_CHECKPOINT,
+    RECOVERY_POINT_CHECKPOINT,
+    atomic_write,
+    fsync_dir,
+    read_offset_checkpoint,
+    read_partition_metadata,
+    update_offset_checkpoint,
+    write_partition_metadata,
+)
+from broker.log.config import LogConfig
+from broker.log.errors import LogError
+from broker.log.index import AbortedTxn
+from broker.log.producer_state import CompletedTxn, ProducerStateManager
+from broker.log.segment import LogSegment, TornBatch, segment_file_name
+from broker.protocol.errors import ErrorCode
+from broker.protocol.records import (
+    BATCH_HEADER_SIZE,
+    BatchHeader,
+    ControlType,
+    RecordBatchError,
+    TimestampType,
+    control_type,
+    iter_batches,
+    iter_records,
+    parse_batch_header,
+    parse_end_txn_marker,
+    set_base_offset,
+    set_max_timestamp,
+    set_partition_leader_epoch,
+)
+
+__all__ = ["AppendInfo", "PartitionLog", "ReadResult"]
+
+log = structlog.get_logger("sharebroker.log")
+
+SNAPSHOT_SUFFIX = ".snapshot"
+# Leftovers of interrupted writes or deletions; removed when a log is opened.
+_STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap")
+
+
+class AppendInfo(NamedTuple):
+    base_offset: int
+    last_offset: int
+    log_append_time_ms: int  # -1 unless the topic uses LogAppendTime
+    log_start_offset: int
+    duplicate: bool
+    record_count: int
+
+
+class ReadResult(NamedTuple):
+    records: bytes
+    first_offset: int  # base offset of the first batch returned (the requested offset if none)
+
+
+def _marker_of(view: memoryview) -> tuple[bool, int] | None:
+    """(is_abort, coordinator_epoch) of a COMMIT/ABORT control batch; None for other
+    control records (or an empty control batch, which Kafka also ignores)."""
+    first = next(iter_records(view), None)
+    if first is None:
+        return None
+    if control_type(first.key) not in (ControlType.ABORT, ControlType.COMMIT):
+        return None
+    marker = parse_end_txn_marker(first.key, first.value)
+    return (not marker.is_commit), marker.coordinator_epoch
+
+
+class PartitionLog:
+    """The log of one partition. Create with :meth:`open`."""
+
+    def __init__(
+        self,
+        path: Path,
+        topic: str,
+        partition: int,
+        topic_id: uuid.UUID,
+        config: LogConfig,
+        now_ms: Callable[[], int],
+    ) -> None:
+        self.path = path
+        self.topic = topic
+        self.partition = partition
+        self.topic_id = topic_id
+        self.config = config
+        self._now_ms = now_ms
+        # Guards the bookkeeping shared with flush(); never held across I/O.
+        self._lock = threading.Lock()
+        # Serialises flushes of this log (the committer's and close()'s), so the
+        # recovery point only moves once every earlier capture is durable.
+        self._flush_lock = threading.Lock()
+        self.segments: list[LogSegment] = []
+        self._bases: list[int] = []
+        self._leo = 0
+        self._log_start = 0
+        self._recovery_point = 0
+        self._unflushed_messages = 0
+        self._dir_dirty = False
+        self._closed = False
+        self._producers = ProducerStateManager()
+        self._aborted: list[AbortedTxn] = []
+        self._aborted_last: list[int] = []  # last offsets of _aborted, for bisect
+
+    # ================================================================== opening
+
+    @classmethod
+    def open(
+        cls,
+        path: Path,
+        topic: str,
+        partition: int,
+        topic_id: uuid.UUID,
+        config: LogConfig,
+        now_ms: Callable[[], int],
+    ) -> PartitionLog:
+        """Open (creating if needed) and recover the log in ``path``.
+
+        Raises LogError(INCONSISTENT_TOPIC_ID) if the directory belongs to another
+        topic id, LogError(KAFKA_STORAGE_ERROR) if the files cannot be read.
+        """
+        self = cls(Path(path), topic, partition, topic_id, config, now_ms)
+        try:
+            self._open()
+        except OSError as exc:
+            self._close_all_segments()
+            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot open log {path}: {exc}") from exc
+        except BaseException:
+            self._close_all_segments()
+            raise
+        return self
+
+    def _open(self) -> None:
+        path = self.path
+        if not path.is_dir():
+            path.mkdir(parents=True)
+            fsync_dir(path.parent)
+        stored = read_partition_metadata(path)
+        if stored is None:
+            write_partition_metadata(path, self.topic_id)
+        elif stored != self.topic_id:
+            raise LogError(
+                ErrorCode.INCONSISTENT_TOPIC_ID,
+                f"{path} holds topic id {stored}, expected {self.topic_id}",
+            )
+        data_dir = path.parent
+        key = (self.topic, self.partition)
+        clean = (data_dir / CLEAN_SHUTDOWN_FILE).exists()
+        recovery_point = read_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT).get(key, 0)
+        log_start_ckpt = read_offset_checkpoint(data_dir / LOG_START_OFFSET_CHECKPOINT).get(key)
+
+        bases = self._scan_directory()
+        index_bytes = self.config.segment_index_bytes
+        now = self._now_ms()
+        if not bases:
+            # A log without segment files is new (retention never deletes the active
+            # segment): it starts at 0 whatever a stale checkpoint entry says.
+            log_start_ckpt = None
+            self.segments = [LogSegment(path, 0, index_bytes=index_bytes, created_ms=now)]
+            self._dir_dirty = True
+        else:
+            self.segments = [LogSegment(path, b, index_bytes=index_bytes, created_ms=now) for b in bases]
+        self._bases = [s.base_offset for s in self.segments]
+
+        # Which segments must be re-validated.
+        n = len(self.segments)
+        if clean:
+            first_recover = n
+        else:
+            first_recover = max(bisect_right(self._bases, recovery_point) - 1, 0)
+        for i in range(min(first_recover, n - 1)):
+            self._load_trusted_inactive(self.segments[i], self._bases[i + 1])
+        if first_recover >= n and not self._load_trusted_active(self.segments[-1]):
+            first_recover = n - 1
+        recovered = first_recover < n
+
+        # Producer state: snapshot at or below where recovery starts, then replay.
+        limit = self._bases[first_recover] if recovered else self.segments[-1].next_offset
+        start = self._load_snapshot(limit)
+        self._replay_trusted(start, limit)
+        for i in range(len(self.segments)):
+            if i >= first_recover:
+                break
+            self.segments[i].txn_index.load()
+            self._aborted.extend(self.segments[i].txn_index.entries)
+
+        if recovered:
+            for i in range(first_recover, len(self.segments)):
+                if self._recover_segment(self.segments[i]):
+                    for extra in self.segments[i + 1 :]:
+                        log.warning(
+                            "log_segment_deleted_after_truncation",
+                            topic=self.topic,
+                            partition=self.partition,
+                            segment=extra.log_path.name,
+                            size=extra.size,
+                        )
+                        extra.close()
+                        extra.delete_files()
+                    del self.segments[i + 1 :]
+                    self._dir_dirty = True
+                    break
+            self._bases = [s.base_offset for s in self.segments]
+        self._aborted_last = [t.last_offset for t in self._aborted]
+
+        self._leo = self.segments[-1].next_offset
+        start_offset = self._bases[0] if log_start_ckpt is None else max(log_start_ckpt, self._bases[0])
+        self._log_start = min(start_offset, self._leo)
+        for seg in self.segments[:-1]:
+            seg.inactive = True
+        self._delete_snapshots(above=self._leo)
+        if recovered or self._dir_dirty:
+            # What we just read back may still sit only in the page cache (a process
+            # crash, not a machine crash): make it durable before calling it recovered.
+            for seg in self.segments[first_recover:] if recovered else ():
+                seg.dirty = True
+            self.flush()
+        self._recovery_point = self._leo
+
+    def _scan_directory(self) -> list[int]:
+        """Base offsets of the segment files; stray and orphan files are removed."""
+        bases: set[int] = set()
+        others: list[Path] = []
+        for entry in os.scandir(self.path):
+            name = entry.name
+            if name.endswith(_STRAY_SUFFIXES):
+                os.unlink(entry.path)
+                continue
+            stem, dot, suffix = name.partition(".")
+            if len(stem) == 20 and stem.isdigit() and dot:
+                if suffix == "log":
+                    bases.add(int(stem))
+                elif suffix in ("index", "timeindex", "txnindex"):
+                    others.append(Path(entry.path))
+        for index_path in others:
+            if int(index_path.name[:20]) not in bases:
+                os.unlink(index_path)
+        return sorted(bases)
+
+    def _load_trusted_inactive(self, seg: LogSegment, next_base: int) -> None:
+        seg.next_offset = next_base
+        seg.inactive = True
+        last = seg.time_index.peek_last_entry()
+        if last is not None:
+            seg.max_timestamp, seg.offset_of_max_timestamp = last
+        if seg.size > 0:
+            seg.first_batch_timestamp = -1  # only the active segment rolls by time
+
+    def _load_trusted_active(self, seg: LogSegment) -> bool:
+        """Trust the active segment's indexes after a clean shutdown, scanning only the
+        tail after the last offset-index entry. False if anything looks wrong."""
+        seg.indexes_checked = True
+        if not seg.offset_index.sane(None, max(seg.size, 1)) or not seg.time_index.sane(None):
+            log.warning("log_index_insane", topic=self.topic, partition=self.partition, segment=seg.log_path.name)
+            return False
+        last_time = seg.time_index.last_entry()
+        if last_time is not None:
+            seg.max_timestamp, seg.offset_of_max_timestamp = last_time
+        last_index = seg.offset_index.last_entry()
+        start = last_index[1] if last_index is not None else 0
+        seg.next_offset = seg.base_offset
+        try:
+            for pos, header, _ in seg.scan(start, check_crc=True):
+                if pos == start and last_index is not None and header.last_offset != last_index[0]:
+                    return False
+                seg.next_offset = header.next_offset
+                if header.max_timestamp > seg.max_timestamp:
+                    seg.max_timestamp = header.max_timestamp
+                    seg.offset_of_max_timestamp = header.last_offset
+            if seg.size > 0:
+                seg.first_batch_timestamp = seg.header_at(0).max_timestamp
+        except (TornBatch, RecordBatchError) as exc:
+            log.warning(
+                "log_tail_invalid_after_clean_shutdown",
+                topic=self.topic,
+                partition=self.partition,
+                segment=seg.log_path.name,
+                reason=str(exc),
+            )
+            return False
+        seg.bytes_since_index = seg.size - start
+        return True
+
+    def _recover_segment(self, seg: LogSegment) -> bool:
+        """Re-validate every batch of ``seg``, rebuild its indexes and replay producer
+        state; cut the file at the first invalid batch. True if it was cut."""
+        seg.reset_indexes()
+        seg.indexes_checked = True
+        interval = self.config.index_interval_bytes
+        try:
+            for pos, header, view in seg.scan(0, check_crc=True, expected_offset=seg.base_offset):
+                seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
+                completed = self._replay_batch(header, view)
+                if completed is not None:
+                    self._record_completed(completed, seg)
+        except TornBatch as torn:
+            log.warning(
+                "log_truncated",
+                topic=self.topic,
+                partition=self.partition,
+                segment=seg.log_path.name,
+                position=torn.position,
+                truncated_bytes=seg.size - torn.position,
+                next_offset=seg.next_offset,
+                reason=torn.reason,
+            )
+            seg.truncate_to_position(torn.position)
+            return True
+        return False
+
+    def _replay_batch(self, header: BatchHeader, view: memoryview | None, seg: LogSegment | None = None, pos: int = 0) -> CompletedTxn | None:
+        if header.producer_id < 0:
+            return None
+        if header.is_control:
+            if view is None and seg is not None:
+                view = memoryview(seg.pread(header.size, pos))
+            try:
+                marker = _marker_of(view) if view is not None else None
+            except RecordBatchError:
+                marker = None
+            if marker is None:
+                return None
+            return self._producers.replay_marker(header, marker[0], marker[1])
+        self._producers.replay_data(header)
+        return None
+
+    # ---------------------------------------------------------------- snapshots
+
+    def _snapshot_files(self) -> list[tuple[int, Path]]:
+        out = []
+        for entry in os.scandir(self.path):
+            name = entry.name
+            if name.endswith(SNAPSHOT_SUFFIX) and len(name) == 20 + len(SNAPSHOT_SUFFIX) and name[:20].isdigit():
+                out.append((int(name[:20]), Path(entry.path)))
+        return sorted(out)
+
+    def _load_snapshot(self, limit: int) -> int:
+        """Load the newest readable snapshot at an offset in [first base, limit];
+        returns the offset replay must start from."""
+        first_base = self._bases[0]
+        for offset, snap_path in reversed(self._snapshot_files()):
+            if offset > limit or offset < first_base:
+                continue
+            try:
+                loaded = ProducerStateManager.from_snapshot(snap_path.read_bytes())
+            except OSError:
+                loaded = None
+            if loaded is None or loaded[1] != offset:
+                log.warning("producer_snapshot_unreadable", topic=self.topic, partition=self.partition, file=snap_path.name)
+                continue
+            self._producers = loaded[0]
+            return offset
+        self._producers = ProducerStateManager()
+        return first_base
+
+    def _replay_trusted(self, start: int, limit: int) -> None:
+        """Rebuild producer state from batch headers in [start, limit) of trusted segments."""
+        if start >= limit:
+            return
+        i = max(bisect_right(self._bases, start) - 1, 0)
+        while i < len(self.segments) and self._bases[i] < limit:
+            seg = self.segments[i]
+            found = self._find(seg, start) if start > seg.base_offset else (0, None)
+            if found is not None:
+                pos = found[0]
+                while pos < seg.size:
+                    header = seg.header_at(pos)
+                    if header.base_offset >= limit:
+                        break
+                    if header.last_offset >= start:
+                        self._replay_batch(header, None, seg, pos)
+                    pos += header.size
+            i += 1
+
+    def _write_snapshot(self, *, durable: bool) -> None:
+        offset = self._leo
+        atomic_write(
+            self.path / segment_file_name(offset, SNAPSHOT_SUFFIX),
+            self._producers.snapshot(offset),
+            durable=durable,
+        )
+
+    def _delete_snapshots(self, *, above: int | None = None, below: int | None = None) -> None:
+        for offset, snap_path in self._snapshot_files():
+            if (above is not None and offset > above) or (below is not None and offset < below):
+                try:
+                    os.unlink(snap_path)
+                except FileNotFoundError:
+                    pass
+
+    # ================================================================== properties
+
+    @property
+    def log_start_offset(self) -> int:
+        return self._log_start
+
+    @property
+    def log_end_offset(self) -> int:
+        """The next offset to assign."""
+        return self._leo
+
+    @property
+    def high_watermark(self) -> int:
+        """Everything appended is committed on a single node."""
+        return self._leo
+
+    @property
+    def last_stable_offset(self) -> int:
+        """First offset of the earliest open transaction, else the high watermark."""
+        first = self._producers.first_unstable_offset()
+        return self._leo if first is None else first
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(s.size for s in self.segments)
+
+    @property
+    def recovery_point(self) -> int:
+        """Offsets below this are known to be fsynced."""
+        return self._recovery_point
+
+    @property
+    def unflushed_messages(self) -> int:
+        return self._unflushed_messages
+
+    @property
+    def active_segment(self) -> LogSegment:
+        return self.segments[-1]
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def producer_state(self) -> ProducerStateManager:
+        return self._producers
+
+    def needs_flush(self) -> bool:
+        """Appended data or files not yet fsynced."""
+        return self._recovery_point < self._leo or self._dir_dirty or any(s.dirty for s in self.segments)
+
+    def has_unflushed_inactive_segment(self) -> bool:
+        """A rolled segment not yet fsynced (Kafka flushes segments when they roll)."""
+        return any(s.dirty for s in self.segments[:-1])
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LogError(ErrorCode.NOT_LEADER_OR_FOLLOWER, f"log {self.topic}-{self.partition} is closed")
+
+    # ================================================================== append
+
+    def append(
+        self,
+        records: bytes | bytearray | memoryview,
+        *,
+        log_append_time_ms: int | None = None,
+        leader_epoch: int | None = None,
+    ) -> AppendInfo:
+        """Append one or more v2 batches, assigning consecutive offsets.
+
+        The batches are stored as given except for their base offset (and the
+        leader epoch, and for LogAppendTime topics the timestamp type, max
+        timestamp and CRC). Writes reach the page cache only; durability is the
+        group committer's job. Raises LogError / RecordBatchError carrying
+        ``error_code`` (see the module and producer-state docs).
+        """
+        self._check_open()
+        config = self.config
+        buf = bytearray(records)
+        batches = list(iter_batches(buf))
+        if not batches:
+            raise LogError(ErrorCode.INVALID_RECORD, "no record batch to append")
+        if len(buf) > config.segment_bytes:
+            raise LogError(
+                ErrorCode.RECORD_LIST_TOO_LARGE,
+                f"{len(buf)} bytes of batches exceed the segment size {config.segment_bytes}",
+            )
+        append_time = -1
+        if config.log_append_time:
+            append_time = log_append_time_ms if log_append_time_ms is not None else self._now_ms()
+
+        # Offsets and producer-state validation, before touching anything.
+        stage = self._producers.stage()
+        plan: list[tuple[BatchHeader, memoryview, int]] = []
+        next_offset = self._leo
+        records_count = 0
+        for header, view in batches:
+            if header.size > config.max_message_bytes:
+                raise LogError(
+                    ErrorCode.MESSAGE_TOO_LARGE,
+                    f"batch of {header.size} bytes exceeds max.message.bytes {config.max_message_bytes}",
+                )
+            if header.records_count != header.last_offset_delta + 1 or header.records_count <= 0:
+                if not (header.is_control and header.records_count == 0):
+                    raise LogError(
+                        ErrorCode.INVALID_RECORD,
+                        f"record count {header.records_count} does not match last offset delta {header.last_offset_delta}",
+                    )
+            base = next_offset
+            if header.has_producer_id:
+                if header.is_control:
+                    marker = _marker_of(view)
+                    if marker is not None:
+                        stage.add_marker(header, base, marker[0], marker[1])
+                else:
+                    duplicate = stage.duplicate_of(header)
+                    if duplicate is not None:
+                        return AppendInfo(
+                            duplicate.first_offset,
+                            duplicate.last_offset,
+                            duplicate.timestamp if config.log_append_time else -1,
+                            self._log_start,
+                            True,
+                            duplicate.last_offset - duplicate.first_offset + 1,
+                        )
+                    stage.add_data(header, base, base + header.last_offset_delta)
+            plan.append((header, view, base))
+            next_offset = base + header.last_offset_delta + 1
+            records_count += header.records_count
+
+        first_base = plan[0][2]
+        incoming_max_ts = append_time if append_time >= 0 else max(h.max_timestamp for h, _, _ in plan)
+        seg = self._maybe_roll_for(len(buf), next_offset - 1, incoming_max_ts)
+
+        for header, view, base in plan:
+            set_base_offset(view, base)
+            if leader_epoch is not None:
+                set_partition_leader_epoch(view, leader_epoch)
+            if append_time >= 0:
+                set_max_timestamp(view, TimestampType.LOG_APPEND_TIME, append_time)
+        start = seg.write(buf)
+
+        interval = config.index_interval_bytes
+        pos = start
+        for header, _view, base in plan:
+            last = base + header.last_offset_delta
+            max_ts = append_time if append_time >= 0 else header.max_timestamp
+            seg.track_batch(pos, header.size, last, max_ts, interval)
+            pos += header.size
+        del plan, batches
+        for txn in self._producers.commit(stage):
+            self._record_completed(txn, seg)
+        with self._lock:
+            self._leo = next_offset
+            self._unflushed_messages += records_count
+            seg.dirty = True
+        return AppendInfo(first_base, next_offset - 1, append_time, self._log_start, False, records_count)
+
+    def _record_completed(self, txn: CompletedTxn, seg: LogSegment) -> None:
+        if not txn.is_abort:
+            return
+        first_unstable = self._producers.first_unstable_offset()
+        lso = txn.last_offset + 1 if first_unstable is None else first_unstable
+        entry = AbortedTxn(txn.producer_id, txn.first_offset, txn.last_offset, lso)
+        seg.txn_index.append(entry)
+        self._aborted.append(entry)
+        self._aborted_last.append(entry.last_offset)
+
+    # ================================================================== rolling
+
+    def _maybe_roll_for(self, size: int, last_offset: int, max_timestamp: int) -> LogSegment:
+        seg = self.segments[-1]
+        if seg.is_empty:
+            return seg
+        config = self.config
+        first_ts = seg.first_batch_timestamp
+        if first_ts is not None and first_ts >= 0 and max_timestamp >= 0:
+            waited = max_timestamp - first_ts
+        else:
+            waited = self._now_ms() - seg.created_ms
+        if (
+            seg.size + size > config.segment_bytes
+            or not seg.can_hold(size, last_offset)
+            or waited > config.segment_ms - config.segment_jitter_ms
+        ):
+            self._roll()
+        return self.segments[-1]
+
+    def maybe_roll(self, now_ms: int) -> bool:
+        """Roll the active segment if it is older than segment.ms; True if rolled."""
+        self._check_open()
+        seg = self.segments[-1]
+        if seg.is_empty or now_ms - seg.rolling_base_ms() <= self.config.segment_ms - self.config.segment_jitter_ms:
+            return False
+        self._roll()
+        return True
+
+    def _roll(self) -> None:
+        old = self.segments[-1]
+        if old.is_empty:
+            return
+        old.on_become_inactive()
+        base = self._leo
+        for suffix in (".log", ".index", ".timeindex", ".txnindex"):
+            stale = self.path / segment_file_name(base, suffix)
+            if stale.exists():
+                os.unlink(stale)
+        new = LogSegment(self.path, base, index_bytes=self.config.segment_index_bytes, created_ms=self._now_ms())
+        new.indexes_checked = True
+        with self._lock:
+            self.segments.append(new)
+            self._bases.append(base)
+            self._dir_dirty = True
+            old.dirty = True
+            # Index files of segments two rolls back are complete and (unless still
+            # dirty) fsynced: close their descriptors to keep the count per partition small.
+            for seg in self.segments[:-2]:
+                if seg.pins == 0 and not seg.dirty:
+                    seg.close_index_files()
+        try:
+            self._write_snapshot(durable=False)
+        except OSError as exc:
+            log.warning("producer_snapshot_failed", topic=self.topic, partition=self.partition, error=str(exc))
+        log.info("log_rolled", topic=self.topic, partition=self.partition, base_offset=base)
+
+    # ================================================================== reads
+
+    def _segment_index(self, offset: int) -> int:
+        return max(bisect_right(self._bases, offset) - 1, 0)
+
+    def _ensure_indexes(self, seg: LogSegment) -> None:
+        """Sanity-check an old segment's indexes on first use; rebuild them if broken."""
+        if seg.indexes_checked:
+            return
+        seg.indexes_checked = True
+        ok = seg.offset_index.sane(seg.next_offset, max(seg.size, 1)) and seg.time_index.sane(seg.next_offset)
+        missing = seg.size > self.config.index_interval_bytes and not seg.offset_index.path.exists()
+        if ok and not missing:
+            return
+        with self._lock:
+            if seg.pins:
+                return  # a flush holds its descriptors; reads still work by scanning from 0
+            seg.offset_index.reset()
+            seg.time_index.reset()
+        log.warning("log_index_rebuilt", topic=self.topic, partition=self.partition, segment=seg.log_path.name)
+        seg.bytes_since_index = 0
+        max_ts, max_off = seg.max_timestamp, seg.offset_of_max_timestamp
+        seg.max_timestamp = seg.offset_of_max_timestamp = -1
+        pos = 0
+        while pos < seg.size:
+            header = seg.header_at(pos)
+            seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, self.config.index_interval_bytes)
+            pos += header.size
+        if seg.max_timestamp < max_ts:
+            seg.max_timestamp, seg.offset_of_max_timestamp = max_ts, max_off
+        seg.on_become_inactive()
+        with self._lock:
+            seg.dirty = True
+
+    def _find(self, seg: LogSegment, offset: int) -> tuple[int, BatchHeader] | None:
+        self._ensure_indexes(seg)
+        return seg.find_batch(offset)
+
+    def read(
+        self,
+        offset: int,
+        max_bytes: int,
+        *,
+        max_offset: int | None = None,
+        min_one: bool = True,
+    ) -> ReadResult:
+        """Whole stored batches from the one containing ``offset``.
+
+        At most ``max_bytes`` (but the first batch whole when ``min_one``), never a
+        batch with an offset at or past ``max_offset`` (high watermark, LSO).
+        Raises LogError(OFFSET_OUT_OF_RANGE) unless log start <= offset <= log end.
+        """
+        self._check_open()
+        leo = self._leo
+        if offset < self._log_start or offset > leo:
+            raise LogError(
+                ErrorCode.OFFSET_OUT_OF_RANGE,
+                f"offset {offset} is outside [{self._log_start}, {leo}] of {self.topic}-{self.partition}",
+            )
+        limit = leo if max_offset is None else min(max_offset, leo)
+        if offset >= limit:
+            return ReadResult(b"", offset)
+        i = self._segment_index(offset)
+        seg = self.segments[i]
+        found = self._find(seg, offset)
+        pos = seg.size if found is None else found[0]
+        parts: list[bytes] = []
+        budget = max_bytes
+        first_offset: int | None = None
+        take_one = min_one
+        while True:
+            if pos < seg.size:
+                want = min(seg.size - pos, max(budget, 0))
+                if take_one:
+                    want = max(want, seg.header_at(pos).size)
+                if want < BATCH_HEADER_SIZE:
+                    break
+                data = seg.pread(want, pos)
+                used, stopped = self._whole_batches(data, limit)
+                if used:
+                    if first_offset is None:
+                        first_offset = parse_batch_header(data).base_offset
+                    parts.append(data if used == len(data) else data[:used])
+                    budget -= used
+                    take_one = False
+                if stopped or used < seg.size - pos or budget <= 0:
+                    break
+            i += 1
+            if i >= len(self.segments):
+                break
+            seg = self.segments[i]
+            pos = 0
+        if not parts:
+            return ReadResult(b"", offset)
+        return ReadResult(parts[0] if len(parts) == 1 else b"".join(parts), first_offset if first_offset is not None else offset)
+
+    @staticmethod
+    def _whole_batches(data: bytes, limit: int) -> tuple[int, bool]:
+        """Bytes of complete batches at the start of ``data`` ending below ``limit``;
+        and whether ``limit`` stopped the walk."""
+        pos = 0
+        end = len(data)
+        while end - pos >= BATCH_HEADER_SIZE:
+            header = parse_batch_header(data, pos)
+            if header.last_offset >= limit:
+                return pos, True
+            if pos + header.size > end:
+                break
+            pos += header.size
+        return pos, False
+
+    def aborted_transactions(self, start: int, end: int) -> list[tuple[int, int]]:
+        """(producer id, first offset) of aborted transactions overlapping [start, end)."""
+        out: list[tuple[int, int]] = []
+        for txn in self._aborted[bisect_left(self._aborted_last, start) :]:
+            if txn.first_offset < end:
+                out.append((txn.producer_id, txn.first_offset))
+            if txn.last_stable_offset >= end:
+                break
+        return out
+
+    def offset_for_timestamp(self, timestamp: int) -> tuple[int, int] | None:
+        """(offset, timestamp) of the first record at or after the log start whose
+        timestamp is >= ``timestamp``; None if there is none."""
+        self._check_open()
+        log_start = self._log_start
+        for seg in self.segments[self._segment_index(log_start) :]:
+            if seg.max_timestamp < timestamp:
+                continue
+            self._ensure_indexes(seg)
+            before = seg.time_index.offset_before(timestamp)
+            start = max(log_start, seg.base_offset if before is None else before + 1)
+            found = seg.find_batch(start)
+            if found is None:
+                continue
+            pos = found[0]
+            while pos < seg.size:
+                header = seg.header_at(pos)
+                if header.max_timestamp >= timestamp and header.last_offset >= start:
+                    for record in iter_records(seg.pread(header.size, pos)):
+                        if record.timestamp >= timestamp and record.offset >= start:
+                            return record.offset, record.timestamp
+                pos += header.size
+        return None
+
+    def max_timestamp(self) -> tuple[int, int]:
+        """(offset, timestamp) of the record with the largest timestamp (the first such
+        record); (-1, -1) when the log holds no timestamped record."""
+        self._check_open()
+        best: LogSegment | None = None
+        for seg in self.segments:
+            if seg.max_timestamp >= 0 and (best is None or seg.max_timestamp > best.max_timestamp):
+                best = seg
+        if best is None:
+            return -1, -1
+        found = self._find(best, best.offset_of_max_timestamp)
+        pos = found[0] if found is not None else 0
+        while pos < best.size:
+            header = best.header_at(pos)
+            if header.max_timestamp == best.max_timestamp:
+                if header.timestamp_type == TimestampType.LOG_APPEND_TIME:
+                    return header.base_offset, header.max_timestamp
+                for record in iter_records(best.pread(header.size, pos)):
+                    if record.timestamp == header.max_timestamp:
+                        return record.offset, record.timestamp
+            pos += header.size
+        return best.offset_of_max_timestamp, best.max_timestamp
+
+    # ================================================================== deletion
+
+    def delete_records(self, before_offset: int) -> int:
+        """Advance the log start offset to ``before_offset`` (-1: the high watermark),
+        durably, and delete whole segments below it. Returns the new log start.
+
+        Raises LogError(OFFSET_OUT_OF_RANGE) past the high watermark.
+        """
+        self._check_open()
+        if before_offset == -1:
+            before_offset = self.high_watermark
+        if before_offset < 0 or before_offset > self.high_watermark:
+            raise LogError(
+                ErrorCode.OFFSET_OUT_OF_RANGE,
+                f"cannot delete records before {before_offset}: high watermark is {self.high_watermark}",
+            )
+        if before_offset > self._log_start:
+            try:
+                update_offset_checkpoint(
+                    self.path.parent / LOG_START_OFFSET_CHECKPOINT, self.topic, self.partition, before_offset
+                )
+            except OSError as exc:
+                raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot persist log start offset: {exc}") from exc
+            self._log_start = before_offset
+            self._delete_below_log_start()
+            self._after_head_moved()
+        return self._log_start
+
+    def apply_retention(self, now_ms: int) -> int:
+        """Delete old segments by retention.ms and retention.bytes (when cleanup.policy
+        includes delete) and those wholly below the log start; returns how many."""
+        self._check_open()
+        config = self.config
+        deleted = 0
+        if config.delete_retention_enabled:
+            if config.retention_ms >= 0:
+                deleted += self._delete_oldest(
+                    lambda seg: now_ms - seg.largest_time_ms() > config.retention_ms
+                )
+            if config.retention_bytes >= 0:
+                excess = [self.size_bytes - config.retention_bytes]
+
+                def over(seg: LogSegment) -> bool:
+                    if excess[0] - seg.size >= 0:
+                        excess[0] -= seg.size
+                        return True
+                    return False
+
+                deleted += self._delete_oldest(over)
+        deleted += self._delete_below_log_start()
+        self._after_head_moved()
+        self._producers.expire(now_ms, config.producer_id_expiration_ms)
+        return deleted
+
+    def _delete_oldest(self, predicate: Callable[[LogSegment], bool]) -> int:
+        """Delete a prefix of segments matching ``predicate``. When every segment
+        matches, the active one is rolled first (as Kafka does) so that a new empty
+        active segment remains and the old one can go."""
+        count = 0
+        while self.segments:
+            seg = self.segments[0]
+            if seg.is_empty or not predicate(seg):
+                break
+            if seg is self.segments[-1]:
+                self._roll()
+            self._delete_segment(seg)
+            count += 1
+        return count
+
+    def _delete_below_log_start(self) -> int:
+        count = 0
+        while len(self.segments) > 1 and self._bases[1] <= self._log_start:
+            self._delete_segment(self.segments[0])
+            count += 1
+        return count
+
+    def _delete_segment(self, seg: LogSegment) -> None:
+        with self._lock:
+            self.segments.remove(seg)
+            self._bases.remove(seg.base_offset)
+            self._dir_dirty = True
+            close_now = seg.pins == 0
+            seg.closing = True
+        if close_now:
+            seg.close()
+        seg.delete_files()
+        log.info(
+            "log_segment_deleted",
+            topic=self.topic,
+            partition=self.partition,
+            base_offset=seg.base_offset,
+            size=seg.size,
+        )
+
+    def _after_head_moved(self) -> None:
+        first_base = self._bases[0]
+        if first_base > self._log_start:
+            self._log_start = first_base
+        cut = bisect_left(self._aborted_last, first_base)
+        if cut:
+            del self._aborted[:cut]
+            del self._aborted_last[:cut]
+        self._producers.truncate_head(self._log_start)
+        self._delete_snapshots(below=first_base)
+
+    # ================================================================== durability
+
+    def flush(self) -> None:
+        """fsync every segment, index and directory entry written since the last flush,
+        then advance the recovery point to the log end captured at the start.
+
+        Safe to call from a worker thread while appends continue; raises
+        LogError(KAFKA_STORAGE_ERROR) if an fsync fails.
+        """
+        with self._flush_lock:
+            self._flush()
+
+    def _flush(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            targets = [s for s in self.segments if s.dirty]
+            for seg in targets:
+                seg.dirty = False
+                seg.pins += 1
+            target_offset = self._leo
+            messages = self._unflushed_messages
+            dir_dirty = self._dir_dirty
+            self._dir_dirty = False
+        failed: OSError | None = None
+        try:
+            for seg in targets:
+                seg.fsync()
+            if dir_dirty:
+                fsync_dir(self.path)
+        except OSError as exc:
+            failed = exc
+        finally:
+            with self._lock:
+                for seg in targets:
+                    seg.pins -= 1
+                    if failed is not None:
+                        seg.dirty = True
+                    if seg.closing and seg.pins == 0:
+                        seg.close()
+                if failed is not None:
+                    self._dir_dirty = self._dir_dirty or dir_dirty
+                else:
+                    if target_offset > self._recovery_point:
+                        self._recovery_point = target_offset
+                    self._unflushed_messages -= messages
+        if failed is not None:
+            log.error("log_flush_failed", topic=self.topic, partition=self.partition, error=str(failed))
+            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"fsync of {self.path} failed: {failed}") from failed
+
+    def close(self) -> None:
+        """Flush everything, write a producer snapshot, and close the files."""
+        if self._closed:
+            return
+        active = self.segments[-1]
+        if active.max_timestamp >= 0:
+            active.time_index.maybe_append(active.max_timestamp, active.offset_of_max_timestamp)
+            with self._lock:
+                active.dirty = True
+        try:
+            self._write_snapshot(durable=True)
+            self._delete_snapshots(below=self._bases[0])
+        except OSError as exc:
+            log.warning("producer_snapshot_failed", topic=self.topic, partition=self.partition, error=str(exc))
+        self.flush()
+        self._close_all_segments()
+
+    def discard(self) -> None:
+        """Close without flushing (the files are about to be deleted)."""
+        self._close_all_segments()
+
+    def _close_all_segments(self) -> None:
+        with self._lock:
+            self._closed = True
+            for seg in self.segments:
+                seg.closing = True
+                if seg.pins == 0:
+                    seg.close()
