@@ -95,7 +95,10 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
             if not result.duplicate:
                 broker.metrics.bytes_in += len(records)
                 broker.appended(info.name, pd.index)
-            durable.append(log)
+            if req.acks == -1:
+                durable.append(log)
+            else:
+                broker.committer.note_append(log)
     if req.acks == 0:
         return None
     if req.acks == -1 and durable:

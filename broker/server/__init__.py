@@ -51,7 +51,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
 
         async with trio.open_nursery() as background:
             await background.start(broker.committer.run)
-            background.start_soon(broker.logs.run_maintenance if hasattr(broker.logs, "run_maintenance") else _noop)
+            background.start_soon(broker.logs.run_maintenance)
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
@@ -70,16 +70,11 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                 for listener in listeners:
                     await listener.aclose()
                 connections.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_S
-            await broker.committer.flush_now() if hasattr(broker.committer, "flush_now") else None
             background.cancel_scope.cancel()
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(broker.close)
         log.info("stopped")
-
-
-async def _noop() -> None:
-    return None
 
 
 async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio.Nursery) -> None:

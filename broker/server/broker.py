@@ -48,7 +48,7 @@ class Broker:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.cluster_id = self._load_or_create_meta()
         self.logs = LogManager.from_config(self.data_dir, config)
-        self.committer = GroupCommitter.from_config(config)
+        self.committer = GroupCommitter.from_config(config, logs=self.logs.logs)
         self.metrics = Metrics()
         self.producer_ids = ProducerIdAllocator(self.data_dir)
         self.stopping = False

@@ -82,7 +82,7 @@ def test_list_offsets_earliest_latest(sharebroker_bootstrap, topic_name):
 
     create_topic(sharebroker_bootstrap, topic_name)
     produce(sharebroker_bootstrap, topic_name, [b"x"] * 25)
-    c = Consumer({"bootstrap.servers": sharebroker_bootstrap})
+    c = Consumer({"bootstrap.servers": sharebroker_bootstrap, "group.id": "offsets-probe"})
     try:
         low, high = c.get_watermark_offsets(TopicPartition(topic_name, 0), timeout=10)
     finally:
