@@ -1,0 +1,583 @@
+"""LogManager: the data directory, its topic catalog and every partition log.
+
+The catalog ``<data>/topics.json`` lists each topic's name, id, partition count,
+config overrides and whether it is internal. It is replaced atomically (temp
+file, fsync, rename, directory fsync), and written before the answer to the
+create/delete/alter request, so an acknowledged change survives a crash.
+
+Ordering on disk, so a crash at any point leaves something ``open`` can repair:
+
+* create: partition directories first, then the catalog. A crash in between
+  leaves directories of an unknown topic, removed at the next ``open``.
+* delete: catalog first, then the directories are renamed to
+  ``<uuid>-delete`` and removed; leftovers are removed at the next ``open``.
+
+One data directory (``log.dirs`` with several entries, JBOD, is not supported),
+locked with ``flock`` on ``<data>/.lock`` so two brokers cannot share it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from broker.log.checkpoint import (
+    CHECKPOINT_LOCK,
+    CLEAN_SHUTDOWN_FILE,
+    LOG_START_OFFSET_CHECKPOINT,
+    RECOVERY_POINT_CHECKPOINT,
+    atomic_write,
+    fsync_dir,
+    read_partition_metadata,
+    write_offset_checkpoint,
+)
+from broker.log.config import (
+    TOPIC_CONFIGS,
+    ConfigSource,
+    LogConfig,
+    resolve_topic_config,
+    validate_topic_configs,
+)
+from broker.log.errors import LogError, TopicError
+from broker.log.partition import PartitionLog
+from broker.protocol.errors import ErrorCode
+
+__all__ = ["LogManager", "TopicInfo"]
+
+log = structlog.get_logger("sharebroker.log")
+
+CATALOG_FILE = "topics.json"
+CATALOG_VERSION = 1
+LOCK_FILE = ".lock"
+DELETE_SUFFIX = "-delete"
+
+# Kafka's limit: 249 leaves room in the 255-byte file-name limit for "-<partition>".
+MAX_TOPIC_NAME_LENGTH = 249
+_LEGAL_TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]+$")
+# Partitions per topic: each open partition holds at least 3 descriptors (the active
+# segment's .log, .index and .timeindex), so 10,000 partitions is ~30,000 descriptors,
+# about what a host tuned as Kafka recommends (nofile 100k) can spare beside sockets.
+# A request above it is refused with INVALID_PARTITIONS instead of exhausting the host.
+MAX_PARTITIONS_PER_TOPIC = 10_000
+# Kafka's periodic tasks: retention every 5 minutes (log.retention.check.interval.ms)
+# and offset checkpoints every minute (log.flush.offset.checkpoint.interval.ms).
+DEFAULT_RETENTION_CHECK_MS = 300_000
+DEFAULT_CHECKPOINT_INTERVAL_MS = 60_000
+
+# Broker keys LogManager.from_config copies out of a BrokerConfig.
+_BROKER_KEYS = tuple(
+    dict.fromkeys(
+        [key for d in TOPIC_CONFIGS.values() for key, _ in d.synonyms]
+        + [
+            "producer.id.expiration.ms",
+            "num.partitions",
+            "log.retention.check.interval.ms",
+            "log.flush.offset.checkpoint.interval.ms",
+        ]
+    )
+)
+
+
+def _wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class TopicInfo:
+    name: str
+    topic_id: uuid.UUID
+    partitions: int
+    configs: dict[str, str] = field(default_factory=dict)
+    internal: bool = False
+
+
+def validate_topic_name(name: str) -> None:
+    """Kafka's rules; TopicError(INVALID_TOPIC_EXCEPTION) when broken."""
+    if not name:
+        raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
+    if name in (".", ".."):
+        raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name cannot be \".\" or \"..\"")
+    if len(name) > MAX_TOPIC_NAME_LENGTH:
+        raise TopicError(
+            ErrorCode.INVALID_TOPIC_EXCEPTION,
+            f"Topic name is illegal, it can't be longer than {MAX_TOPIC_NAME_LENGTH} characters, topic name: {name}",
+        )
+    if not _LEGAL_TOPIC_NAME.match(name):
+        raise TopicError(
+            ErrorCode.INVALID_TOPIC_EXCEPTION,
+            f"Topic name {name} is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'",
+        )
+
+
+def _collision_key(name: str) -> str:
+    # '.' and '_' collide in metric names, so Kafka refuses topics that differ only there.
+    return name.replace(".", "_")
+
+
+def _to_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+class LogManager:
+    """Owns one data directory: the topic catalog and the open partition logs."""
+
+    def __init__(
+        self,
+        data_dir: Path | str,
+        broker_configs: Mapping[str, Any] | None = None,
+        *,
+        now_ms: Callable[[], int] = _wall_clock_ms,
+        broker_config_sources: Mapping[str, ConfigSource] | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self._now_ms = now_ms
+        self._topics: dict[str, TopicInfo] = {}
+        self._by_id: dict[uuid.UUID, TopicInfo] = {}
+        self._logs: dict[tuple[str, int], PartitionLog] = {}
+        self._broker: dict[str, str] = {}
+        self._broker_sources: dict[str, ConfigSource] = {}
+        self.set_broker_defaults(broker_configs or {}, broker_config_sources)
+        self._lock_fd = -1
+        self._opened = False
+
+    @classmethod
+    def from_config(cls, data_dir: Path | str, config: Any, *, now_ms: Callable[[], int] = _wall_clock_ms) -> LogManager:
+        """Build from a ``broker.config.BrokerConfig`` (anything with ``get(key)``,
+        and optionally ``origin(key).source``)."""
+        values: dict[str, Any] = {}
+        sources: dict[str, ConfigSource] = {}
+        for key in _BROKER_KEYS:
+            try:
+                value = config.get(key)
+            except (KeyError, AttributeError):
+                continue
+            if value is None:
+                continue
+            values[key] = value
+            origin = getattr(config, "origin", None)
+            if origin is not None:
+                try:
+                    sources[key] = ConfigSource(int(origin(key).source))
+                except (KeyError, ValueError, AttributeError):
+                    pass
+        return cls(data_dir, values, now_ms=now_ms, broker_config_sources=sources)
+
+    def set_broker_defaults(
+        self, configs: Mapping[str, Any], sources: Mapping[str, ConfigSource] | None = None
+    ) -> None:
+        """Replace the broker-level defaults (e.g. after a dynamic broker config change)."""
+        self._broker = {k: _to_text(v) for k, v in configs.items() if v is not None}
+        self._broker_sources = dict(sources or {})
+        for info in self._topics.values():
+            self._reconfigure(info)
+
+    # ================================================================== lifecycle
+
+    def open(self) -> None:
+        """Lock the data directory, load the catalog and open (recovering) every log."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = os.open(self.data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(self._lock_fd)
+            self._lock_fd = -1
+            raise LogError(
+                ErrorCode.KAFKA_STORAGE_ERROR, f"data directory {self.data_dir} is in use by another process"
+            ) from exc
+        clean = (self.data_dir / CLEAN_SHUTDOWN_FILE).exists()
+        self._load_catalog()
+        self._remove_orphans()
+        for info in self._topics.values():
+            config = self.log_config(info.name)
+            for p in range(info.partitions):
+                self._logs[(info.name, p)] = self._open_log(info, p, config)
+        # From here on a crash is an unclean shutdown.
+        marker = self.data_dir / CLEAN_SHUTDOWN_FILE
+        if marker.exists():
+            marker.unlink()
+            fsync_dir(self.data_dir)
+        self.checkpoint()
+        self._opened = True
+        log.info(
+            "logs_opened",
+            data_dir=str(self.data_dir),
+            topics=len(self._topics),
+            partitions=len(self._logs),
+            clean_shutdown=clean,
+        )
+
+    def close(self) -> None:
+        """Flush and close every log, write checkpoints and the clean-shutdown marker."""
+        if not self._opened:
+            return
+        self._opened = False
+        failed = False
+        for part_log in self._logs.values():
+            try:
+                part_log.close()
+            except LogError as exc:
+                failed = True
+                log.error("log_close_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
+        self.checkpoint()
+        if not failed:
+            atomic_write(self.data_dir / CLEAN_SHUTDOWN_FILE, b"")
+        self._logs.clear()
+        if self._lock_fd >= 0:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            os.close(self._lock_fd)
+            self._lock_fd = -1
+
+    def _open_log(self, info: TopicInfo, partition: int, config: LogConfig) -> PartitionLog:
+        return PartitionLog.open(
+            self.data_dir / f"{info.name}-{partition}", info.name, partition, info.topic_id, config, self._now_ms
+        )
+
+    # ================================================================== catalog
+
+    def _load_catalog(self) -> None:
+        path = self.data_dir / CATALOG_FILE
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            # Refuse to start rather than treat every topic as gone and delete its data.
+            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} is unreadable: {exc}") from exc
+        if doc.get("version") != CATALOG_VERSION:
+            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} has unknown version {doc.get('version')}")
+        for item in doc["topics"]:
+            info = TopicInfo(
+                name=item["name"],
+                topic_id=uuid.UUID(item["topic_id"]),
+                partitions=int(item["partitions"]),
+                configs={str(k): str(v) for k, v in item.get("configs", {}).items()},
+                internal=bool(item.get("internal", False)),
+            )
+            self._topics[info.name] = info
+            self._by_id[info.topic_id] = info
+
+    def _save_catalog(self, topics: Iterable[TopicInfo] | None = None) -> None:
+        items = [
+            {
+                "name": t.name,
+                "topic_id": str(t.topic_id),
+                "partitions": t.partitions,
+                "configs": dict(sorted(t.configs.items())),
+                "internal": t.internal,
+            }
+            for t in sorted(self._topics.values() if topics is None else topics, key=lambda t: t.name)
+        ]
+        data = json.dumps({"version": CATALOG_VERSION, "topics": items}, indent=1).encode("utf-8")
+        try:
+            atomic_write(self.data_dir / CATALOG_FILE, data)
+        except OSError as exc:
+            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write the topic catalog: {exc}") from exc
+
+    def _remove_orphans(self) -> None:
+        """Remove deleted-topic leftovers and partition directories the catalog does not know."""
+        for entry in os.scandir(self.data_dir):
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            path = Path(entry.path)
+            if entry.name.endswith(DELETE_SUFFIX):
+                shutil.rmtree(path, ignore_errors=True)
+                continue
+            topic, dash, part = entry.name.rpartition("-")
+            if not dash or not part.isdigit():
+                continue
+            info = self._topics.get(topic)
+            partition = int(part)
+            if info is not None and partition < info.partitions:
+                stored = read_partition_metadata(path)
+                if stored is None or stored == info.topic_id:
+                    continue
+            log.warning("orphan_partition_removed", directory=entry.name)
+            self._trash(path)
+
+    def _trash_quietly(self, path: Path) -> None:
+        """Undo a half-made partition directory; failures only leave an orphan for open()."""
+        try:
+            if path.exists():
+                self._trash(path)
+        except OSError as exc:
+            log.warning("partition_cleanup_failed", directory=path.name, error=str(exc))
+
+    def _trash(self, path: Path) -> None:
+        target = self.data_dir / f"{uuid.uuid4().hex}{DELETE_SUFFIX}"
+        os.rename(path, target)
+        fsync_dir(self.data_dir)
+        shutil.rmtree(target, ignore_errors=True)
+
+    # ================================================================== queries
+
+    @property
+    def topics(self) -> dict[str, TopicInfo]:
+        """Topic name -> TopicInfo (treat as read-only)."""
+        return self._topics
+
+    def topic_by_id(self, topic_id: uuid.UUID) -> TopicInfo | None:
+        return self._by_id.get(topic_id)
+
+    def partition(self, topic: str, index: int) -> PartitionLog | None:
+        return self._logs.get((topic, index))
+
+    def logs(self) -> list[PartitionLog]:
+        return list(self._logs.values())
+
+    def log_config(self, name: str) -> LogConfig:
+        info = self._topics.get(name)
+        return LogConfig.from_configs(self._broker, info.configs if info else {})
+
+    def effective_topic_config(self, name: str) -> dict[str, tuple[str, ConfigSource]]:
+        """Every topic config key -> (value, source), for DescribeConfigs."""
+        info = self._require(name)
+        out: dict[str, tuple[str, ConfigSource]] = {}
+        for key in TOPIC_CONFIGS:
+            _, text, source, broker_key = resolve_topic_config(key, self._broker, info.configs)
+            if broker_key is not None:
+                source = self._broker_sources.get(broker_key, ConfigSource.STATIC_BROKER_CONFIG)
+            out[key] = (_canonical(key, text), source)
+        return out
+
+    def now_ms(self) -> int:
+        return self._now_ms()
+
+    def _require(self, name: str) -> TopicInfo:
+        info = self._topics.get(name)
+        if info is None:
+            raise TopicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name} does not exist")
+        return info
+
+    # ================================================================== changes
+
+    def create_topic(
+        self,
+        name: str,
+        partitions: int,
+        configs: Mapping[str, Any] | None = None,
+        *,
+        topic_id: uuid.UUID | None = None,
+        internal: bool = False,
+        validate_only: bool = False,
+        replication_factor: int = -1,
+    ) -> TopicInfo:
+        """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
+        -1 or 1: this is a single node). Raises TopicError."""
+        validate_topic_name(name)
+        if name in self._topics:
+            raise TopicError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        key = _collision_key(name)
+        for other in self._topics:
+            if _collision_key(other) == key:
+                raise TopicError(
+                    ErrorCode.INVALID_TOPIC_EXCEPTION,
+                    f"Topic '{name}' collides with existing topic: {other}",
+                )
+        if partitions == -1:
+            partitions = int(self._broker.get("num.partitions", "1"))
+        if partitions <= 0:
+            raise TopicError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
+        if partitions > MAX_PARTITIONS_PER_TOPIC:
+            raise TopicError(
+                ErrorCode.INVALID_PARTITIONS,
+                f"Number of partitions {partitions} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
+            )
+        if replication_factor not in (-1, 1):
+            raise TopicError(
+                ErrorCode.INVALID_REPLICATION_FACTOR,
+                f"Unable to replicate the partition {replication_factor} time(s): "
+                "only 1 broker is registered.",
+            )
+        stored = validate_topic_configs(configs or {})
+        config = LogConfig.from_configs(self._broker, stored)
+        if topic_id is None:
+            topic_id = uuid.uuid4()
+        elif topic_id in self._by_id or topic_id.int == 0:
+            raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"topic id {topic_id} is already in use or invalid")
+        info = TopicInfo(name, topic_id, partitions, stored, internal)
+        if validate_only:
+            return info
+        opened: list[PartitionLog] = []
+        try:
+            for p in range(partitions):
+                opened.append(self._open_log(info, p, config))
+            self._save_catalog([*self._topics.values(), info])
+        except BaseException:
+            for part_log in opened:
+                part_log.discard()
+            for p in range(partitions):
+                self._trash_quietly(self.data_dir / f"{name}-{p}")
+            raise
+        self._topics[name] = info
+        self._by_id[topic_id] = info
+        for p, part_log in enumerate(opened):
+            self._logs[(name, p)] = part_log
+        log.info("topic_created", topic=name, topic_id=str(topic_id), partitions=partitions, configs=stored)
+        return info
+
+    def delete_topic(self, name: str) -> None:
+        """Forget the topic (catalog first) and remove its partition directories."""
+        info = self._require(name)
+        self._save_catalog([t for t in self._topics.values() if t.name != name])
+        del self._topics[name]
+        self._by_id.pop(info.topic_id, None)
+        for p in range(info.partitions):
+            part_log = self._logs.pop((name, p), None)
+            if part_log is not None:
+                part_log.discard()
+            path = self.data_dir / f"{name}-{p}"
+            if path.exists():
+                self._trash(path)
+        # Drop its checkpoint entries now: a topic re-created under the same name must
+        # not inherit the old log start offset.
+        self.checkpoint()
+        log.info("topic_deleted", topic=name, topic_id=str(info.topic_id))
+
+    def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
+        info = self._require(name)
+        if new_total < info.partitions:
+            raise TopicError(
+                ErrorCode.INVALID_PARTITIONS,
+                f"Topic currently has {info.partitions} partitions, which is higher than the requested {new_total}.",
+            )
+        if new_total == info.partitions:
+            raise TopicError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {info.partitions} partitions.")
+        if new_total > MAX_PARTITIONS_PER_TOPIC:
+            raise TopicError(
+                ErrorCode.INVALID_PARTITIONS,
+                f"Number of partitions {new_total} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
+            )
+        updated = replace(info, partitions=new_total)
+        if validate_only:
+            return updated
+        config = self.log_config(name)
+        opened: list[PartitionLog] = []
+        try:
+            for p in range(info.partitions, new_total):
+                opened.append(self._open_log(updated, p, config))
+            self._save_catalog([updated if t.name == name else t for t in self._topics.values()])
+        except BaseException:
+            for part_log in opened:
+                part_log.discard()
+            for p in range(info.partitions, new_total):
+                self._trash_quietly(self.data_dir / f"{name}-{p}")
+            raise
+        self._topics[name] = updated
+        self._by_id[updated.topic_id] = updated
+        for p, part_log in zip(range(info.partitions, new_total), opened):
+            self._logs[(name, p)] = part_log
+        log.info("partitions_created", topic=name, partitions=new_total)
+        return updated
+
+    def alter_topic_configs(
+        self,
+        name: str,
+        set: Mapping[str, Any] | None = None,  # noqa: A002 - the brief's parameter name
+        delete: Iterable[str] = (),
+        *,
+        validate_only: bool = False,
+    ) -> TopicInfo:
+        """Incremental change of a topic's overrides: ``set`` keys, then remove ``delete`` keys."""
+        info = self._require(name)
+        configs = dict(info.configs)
+        for key in delete:
+            if key not in TOPIC_CONFIGS:
+                raise TopicError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {key}")
+            configs.pop(key, None)
+        configs.update(validate_topic_configs(set or {}))
+        LogConfig.from_configs(self._broker, configs)
+        updated = replace(info, configs=configs)
+        if validate_only:
+            return updated
+        self._save_catalog([updated if t.name == name else t for t in self._topics.values()])
+        self._topics[name] = updated
+        self._by_id[updated.topic_id] = updated
+        self._reconfigure(updated)
+        log.info("topic_configs_altered", topic=name, configs=configs)
+        return updated
+
+    def _reconfigure(self, info: TopicInfo) -> None:
+        config = LogConfig.from_configs(self._broker, info.configs)
+        for p in range(info.partitions):
+            part_log = self._logs.get((info.name, p))
+            if part_log is not None:
+                part_log.config = config
+
+    # ================================================================== periodic work
+
+    def apply_retention(self, now_ms: int) -> int:
+        """Apply retention to every log; returns the number of segments deleted."""
+        deleted = 0
+        for part_log in list(self._logs.values()):
+            if part_log.closed:
+                continue
+            try:
+                deleted += part_log.apply_retention(now_ms)
+            except LogError as exc:
+                log.error("retention_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
+        return deleted
+
+    def prepare_checkpoint(self) -> Callable[[], None]:
+        """Capture which logs exist (on the caller's thread) and return a function that
+        writes the recovery-point and log-start checkpoints; it may run in a worker
+        thread (it reads each log's offsets when it runs, so they are never stale)."""
+        logs = [(k, v) for k, v in self._logs.items()]
+        data_dir = self.data_dir
+
+        def write() -> None:
+            with CHECKPOINT_LOCK:
+                write_offset_checkpoint(
+                    data_dir / RECOVERY_POINT_CHECKPOINT, {k: v.recovery_point for k, v in logs}
+                )
+                write_offset_checkpoint(
+                    data_dir / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
+                )
+
+        return write
+
+    def checkpoint(self) -> None:
+        """Write both offset checkpoint files now (blocking: two fsyncs)."""
+        self.prepare_checkpoint()()
+
+    @property
+    def retention_check_interval_ms(self) -> int:
+        return int(self._broker.get("log.retention.check.interval.ms", DEFAULT_RETENTION_CHECK_MS))
+
+    @property
+    def checkpoint_interval_ms(self) -> int:
+        return int(self._broker.get("log.flush.offset.checkpoint.interval.ms", DEFAULT_CHECKPOINT_INTERVAL_MS))
+
+    async def run_maintenance(self, *, task_status: Any = None) -> None:
+        """Retention sweeps and periodic checkpoints, forever (see broker.log.commit)."""
+        from broker.log.commit import run_log_maintenance
+
+        if task_status is None:
+            await run_log_maintenance(self)
+        else:
+            await run_log_maintenance(self, task_status=task_status)
+
+
+def _canonical(key: str, text: str) -> str:
+    """Value text as DescribeConfigs shows it (already in the topic key's unit)."""
+    d = TOPIC_CONFIGS[key]
+    if d.type == "list":
+        return ",".join(item.strip() for item in text.split(",") if item.strip())
+    if d.type == "boolean":
+        return text.strip().lower()
+    return text.strip()

@@ -1,0 +1,242 @@
+"""GroupCommitter (fsync rounds shared by waiters, flush policy) and log maintenance."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import trio
+
+import broker.log.segment as segment_module
+from broker.log.checkpoint import RECOVERY_POINT_CHECKPOINT, read_offset_checkpoint
+from broker.log.commit import GroupCommitter
+from broker.log.config import LogConfig
+from broker.log.errors import LogError
+from broker.log.manager import LogManager
+from broker.protocol.errors import ErrorCode
+from tests.unit.test_log_helpers import Clock, batch, open_log
+
+
+@pytest.fixture
+def datasyncs(monkeypatch):
+    """Count segment fdatasync calls (one per segment per flush)."""
+    calls: list[int] = []
+    real = segment_module._datasync
+
+    def counting(fd: int) -> None:
+        calls.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(segment_module, "_datasync", counting)
+    return calls
+
+
+def _count_flushes(log, counter: list[int]) -> None:
+    real = log.flush
+
+    def counting() -> None:
+        counter.append(1)
+        real()
+
+    log.flush = counting
+
+
+async def test_concurrent_waiters_share_one_fsync_round(tmp_path, datasyncs):
+    logs = [open_log(tmp_path, partition=p) for p in range(4)]
+    flushes: list[int] = []
+    for log in logs:
+        _count_flushes(log, flushes)
+    datasyncs.clear()
+    committer = GroupCommitter()
+    done = []
+
+    async def producer(i: int) -> None:
+        log = logs[i % 4]
+        log.append(batch(1))
+        await committer.wait_durable(log)
+        done.append(i)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        async with trio.open_nursery() as producers:
+            for i in range(40):
+                producers.start_soon(producer, i)
+        nursery.cancel_scope.cancel()
+    assert sorted(done) == list(range(40))
+    assert committer.rounds == 1
+    assert len(flushes) == 4  # one flush per log, not one per producer
+    assert len(datasyncs) == 4
+    assert all(log.recovery_point == log.log_end_offset == 10 for log in logs)
+    for log in logs:
+        log.close()
+
+
+async def test_a_waiter_arriving_mid_round_waits_for_the_next_round(tmp_path):
+    log = open_log(tmp_path)
+    committer = GroupCommitter()
+    started, release = threading.Event(), threading.Event()
+    real = log.flush
+
+    def slow_flush() -> None:
+        started.set()
+        release.wait(10)
+        real()
+
+    log.flush = slow_flush
+    finished: list[str] = []
+
+    async def waiter(name: str) -> None:
+        log.append(batch(1))
+        await committer.wait_durable(log)
+        finished.append(name)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        nursery.start_soon(waiter, "first")
+        await trio.to_thread.run_sync(started.wait)
+        started.clear()
+        nursery.start_soon(waiter, "second")
+        await trio.sleep(0.05)
+        assert finished == []
+        assert committer.rounds == 0
+        release.set()
+        with trio.fail_after(10):
+            while len(finished) < 2:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    assert finished == ["first", "second"]
+    assert committer.rounds == 2
+    assert log.recovery_point == 2
+    log.close()
+
+
+async def test_nothing_to_flush_returns_at_once(tmp_path):
+    log = open_log(tmp_path)
+    log.append(batch(1))
+    log.flush()
+    committer = GroupCommitter()  # not even running
+    with trio.fail_after(1):
+        await committer.wait_durable(log)
+    log.close()
+
+
+async def test_fsync_failure_reaches_the_waiters(tmp_path, monkeypatch):
+    log = open_log(tmp_path)
+    committer = GroupCommitter()
+
+    def broken(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        log.append(batch(1))
+        monkeypatch.setattr(segment_module, "_datasync", broken)
+        with pytest.raises(LogError) as err:
+            await committer.wait_durable(log)
+        assert err.value.error_code == ErrorCode.KAFKA_STORAGE_ERROR == 56
+        assert log.recovery_point == 0
+        monkeypatch.undo()
+        await committer.wait_durable(log)  # the committer survived; the retry covers it
+        assert log.recovery_point == 1
+        nursery.cancel_scope.cancel()
+    log.close()
+
+
+async def test_stopping_the_committer_wakes_pending_waiters(tmp_path):
+    log = open_log(tmp_path)
+    committer = GroupCommitter()
+    started, release = threading.Event(), threading.Event()
+    real = log.flush
+
+    def slow_flush() -> None:
+        started.set()
+        release.wait(10)
+        real()
+
+    log.flush = slow_flush
+    errors: list[int] = []
+
+    async def waiter() -> None:
+        log.append(batch(1))
+        try:
+            await committer.wait_durable(log)
+        except LogError as exc:
+            errors.append(exc.error_code)
+
+    async with trio.open_nursery() as outer:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(committer.run)
+            outer.start_soon(waiter)
+            await trio.to_thread.run_sync(started.wait)
+            outer.start_soon(waiter)
+            await trio.sleep(0.02)
+            nursery.cancel_scope.cancel()
+            release.set()
+    assert ErrorCode.NOT_LEADER_OR_FOLLOWER in errors
+    log.close()
+
+
+async def test_flush_policy_by_messages_and_time(tmp_path):
+    by_count = open_log(tmp_path, LogConfig(flush_messages=5), partition=0)
+    by_time = open_log(tmp_path, LogConfig(flush_ms=100), partition=1)
+    never = open_log(tmp_path, partition=2)
+    committer = GroupCommitter(lambda: [by_count, by_time, never], policy_interval_s=0.01)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        for log in (by_count, by_time, never):
+            log.append(batch(4))
+        await trio.sleep(0.05)
+        assert by_count.recovery_point == 0  # 4 < flush.messages
+        by_count.append(batch(1))
+        with trio.fail_after(5):
+            while by_count.recovery_point < 5 or by_time.recovery_point < 4:
+                await trio.sleep(0.01)
+        assert never.recovery_point == 0  # Kafka's defaults leave it to the page cache
+        nursery.cancel_scope.cancel()
+    for log in (by_count, by_time, never):
+        log.close()
+
+
+async def test_rolled_segments_are_flushed_by_the_policy(tmp_path):
+    log = open_log(tmp_path, LogConfig(segment_bytes=300))
+    committer = GroupCommitter(lambda: [log], policy_interval_s=0.01)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        for _ in range(4):
+            log.append(batch(1, value_size=100))
+        assert len(log.segments) > 1
+        with trio.fail_after(5):
+            while log.has_unflushed_inactive_segment():
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    assert log.recovery_point >= log.active_segment.base_offset
+    log.close()
+
+
+async def test_log_maintenance_applies_retention_and_checkpoints(tmp_path):
+    clock = Clock()
+    manager = LogManager(
+        tmp_path,
+        {
+            "log.retention.check.interval.ms": 20,
+            "log.flush.offset.checkpoint.interval.ms": 20,
+            "log.retention.ms": 1000,
+            "log.segment.bytes": 300,
+        },
+        now_ms=clock,
+    )
+    manager.open()
+    manager.create_topic("m", 1, {})
+    log = manager.partition("m", 0)
+    for _ in range(5):
+        log.append(batch(1, value_size=100, ts=clock.now - 60_000))
+    log.flush()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(manager.run_maintenance)
+        with trio.fail_after(5):
+            while log.log_start_offset < 5 or read_offset_checkpoint(
+                tmp_path / RECOVERY_POINT_CHECKPOINT
+            ).get(("m", 0)) != log.recovery_point:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    manager.close()
