@@ -131,9 +131,9 @@ def topic_id_from_str(text: str) -> uuid.UUID:
     return uuid.UUID(bytes=raw)
 
 
-def write_partition_metadata(directory: Path, topic_id: uuid.UUID) -> None:
+def write_partition_metadata(directory: Path, topic_id: uuid.UUID, *, durable: bool = True) -> None:
     text = f"version: 0\ntopic_id: {topic_id_to_str(topic_id)}"
-    atomic_write(directory / PARTITION_METADATA_FILE, text.encode("ascii"))
+    atomic_write(directory / PARTITION_METADATA_FILE, text.encode("ascii"), durable=durable)
 
 
 def read_partition_metadata(directory: Path) -> uuid.UUID | None:

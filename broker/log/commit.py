@@ -91,7 +91,9 @@ class GroupCommitter:
         self.rounds = 0  # fsync rounds completed (for metrics and tests)
 
     @classmethod
-    def from_config(cls, config: Any = None, logs: Callable[[], Iterable[PartitionLog]] | None = None) -> GroupCommitter:
+    def from_config(
+        cls, config: Any = None, logs: Callable[[], Iterable[PartitionLog]] | None = None
+    ) -> GroupCommitter:
         interval = POLICY_INTERVAL_S
         try:
             scheduler_ms = config.get("log.flush.scheduler.interval.ms") if config is not None else None

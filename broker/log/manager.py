@@ -156,7 +156,9 @@ class LogManager:
         self._opened = False
 
     @classmethod
-    def from_config(cls, data_dir: Path | str, config: Any, *, now_ms: Callable[[], int] = _wall_clock_ms) -> LogManager:
+    def from_config(
+        cls, data_dir: Path | str, config: Any, *, now_ms: Callable[[], int] = _wall_clock_ms
+    ) -> LogManager:
         """Build from a ``broker.config.BrokerConfig`` (anything with ``get(key)``,
         and optionally ``origin(key).source``)."""
         values: dict[str, Any] = {}
@@ -260,7 +262,9 @@ class LogManager:
             # Refuse to start rather than treat every topic as gone and delete its data.
             raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} is unreadable: {exc}") from exc
         if doc.get("version") != CATALOG_VERSION:
-            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} has unknown version {doc.get('version')}")
+            raise LogError(
+                ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} has unknown version {doc.get('version')}"
+            )
         for item in doc["topics"]:
             info = TopicInfo(
                 name=item["name"],
@@ -392,7 +396,9 @@ class LogManager:
         if partitions == -1:
             partitions = int(self._broker.get("num.partitions", "1"))
         if partitions <= 0:
-            raise TopicError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
+            raise TopicError(
+                ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value."
+            )
         if partitions > MAX_PARTITIONS_PER_TOPIC:
             raise TopicError(
                 ErrorCode.INVALID_PARTITIONS,

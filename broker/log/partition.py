@@ -180,11 +180,16 @@ class PartitionLog:
     def _open(self) -> None:
         path = self.path
         if not path.is_dir():
+            # Not fsynced here: the topic catalog written right after fsyncs the data
+            # directory, and a partition directory lost in a crash is simply re-created.
             path.mkdir(parents=True)
-            fsync_dir(path.parent)
+            self._dir_dirty = True
         stored = read_partition_metadata(path)
         if stored is None:
-            write_partition_metadata(path, self.topic_id)
+            # Losing this file in a crash is harmless (it is rewritten from the catalog),
+            # so creating thousands of partitions costs no fsync per partition.
+            write_partition_metadata(path, self.topic_id, durable=False)
+            self._dir_dirty = True
         elif stored != self.topic_id:
             raise LogError(
                 ErrorCode.INCONSISTENT_TOPIC_ID,
@@ -233,7 +238,22 @@ class PartitionLog:
 
         if recovered:
             for i in range(first_recover, len(self.segments)):
-                if self._recover_segment(self.segments[i]):
+                seg = self.segments[i]
+                cut = self._recover_segment(seg)
+                if not cut and i + 1 < len(self.segments) and seg.next_offset != self._bases[i + 1]:
+                    # The tail of this segment did not reach the disk but a later one did:
+                    # nothing after the hole was ever fsynced (a flush covers every dirty
+                    # segment), so drop it to keep offsets dense.
+                    log.warning(
+                        "log_gap_truncated",
+                        topic=self.topic,
+                        partition=self.partition,
+                        segment=seg.log_path.name,
+                        next_offset=seg.next_offset,
+                        next_segment_base=self._bases[i + 1],
+                    )
+                    cut = True
+                if cut:
                     for extra in self.segments[i + 1 :]:
                         log.warning(
                             "log_segment_deleted_after_truncation",
@@ -256,10 +276,10 @@ class PartitionLog:
         for seg in self.segments[:-1]:
             seg.inactive = True
         self._delete_snapshots(above=self._leo)
-        if recovered or self._dir_dirty:
+        if recovered:
             # What we just read back may still sit only in the page cache (a process
             # crash, not a machine crash): make it durable before calling it recovered.
-            for seg in self.segments[first_recover:] if recovered else ():
+            for seg in self.segments[first_recover:]:
                 seg.dirty = True
             self.flush()
         self._recovery_point = self._leo
@@ -355,7 +375,9 @@ class PartitionLog:
             return True
         return False
 
-    def _replay_batch(self, header: BatchHeader, view: memoryview | None, seg: LogSegment | None = None, pos: int = 0) -> CompletedTxn | None:
+    def _replay_batch(
+        self, header: BatchHeader, view: memoryview | None, seg: LogSegment | None = None, pos: int = 0
+    ) -> CompletedTxn | None:
         if header.producer_id < 0:
             return None
         if header.is_control:
@@ -393,7 +415,9 @@ class PartitionLog:
             except OSError:
                 loaded = None
             if loaded is None or loaded[1] != offset:
-                log.warning("producer_snapshot_unreadable", topic=self.topic, partition=self.partition, file=snap_path.name)
+                log.warning(
+                    "producer_snapshot_unreadable", topic=self.topic, partition=self.partition, file=snap_path.name
+                )
                 continue
             self._producers = loaded[0]
             return offset
@@ -541,7 +565,8 @@ class PartitionLog:
                 if not (header.is_control and header.records_count == 0):
                     raise LogError(
                         ErrorCode.INVALID_RECORD,
-                        f"record count {header.records_count} does not match last offset delta {header.last_offset_delta}",
+                        f"record count {header.records_count} does not match "
+                        f"last offset delta {header.last_offset_delta}",
                     )
             base = next_offset
             if header.has_producer_id:
@@ -665,18 +690,21 @@ class PartitionLog:
     def _segment_index(self, offset: int) -> int:
         return max(bisect_right(self._bases, offset) - 1, 0)
 
-    def _ensure_indexes(self, seg: LogSegment) -> None:
-        """Sanity-check an old segment's indexes on first use; rebuild them if broken."""
+    def _ensure_indexes(self, seg: LogSegment) -> bool:
+        """Sanity-check an old segment's indexes on first use and rebuild them if broken.
+        False if they cannot be trusted right now (callers then scan from position 0)."""
         if seg.indexes_checked:
-            return
-        seg.indexes_checked = True
+            return True
+        interval = self.config.index_interval_bytes
         ok = seg.offset_index.sane(seg.next_offset, max(seg.size, 1)) and seg.time_index.sane(seg.next_offset)
-        missing = seg.size > self.config.index_interval_bytes and not seg.offset_index.path.exists()
+        missing = seg.size > interval and not seg.offset_index.path.exists()
         if ok and not missing:
-            return
+            seg.indexes_checked = True
+            return True
         with self._lock:
             if seg.pins:
-                return  # a flush holds its descriptors; reads still work by scanning from 0
+                return False  # a flush holds the descriptors: rebuild on a later call
+            seg.indexes_checked = True
             seg.offset_index.reset()
             seg.time_index.reset()
         log.warning("log_index_rebuilt", topic=self.topic, partition=self.partition, segment=seg.log_path.name)
@@ -686,17 +714,19 @@ class PartitionLog:
         pos = 0
         while pos < seg.size:
             header = seg.header_at(pos)
-            seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, self.config.index_interval_bytes)
+            seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
             pos += header.size
         if seg.max_timestamp < max_ts:
             seg.max_timestamp, seg.offset_of_max_timestamp = max_ts, max_off
         seg.on_become_inactive()
         with self._lock:
             seg.dirty = True
+        return True
 
     def _find(self, seg: LogSegment, offset: int) -> tuple[int, BatchHeader] | None:
-        self._ensure_indexes(seg)
-        return seg.find_batch(offset)
+        if self._ensure_indexes(seg):
+            return seg.find_batch(offset)
+        return seg.find_batch(offset, start_position=0)
 
     def read(
         self,
@@ -754,7 +784,8 @@ class PartitionLog:
             pos = 0
         if not parts:
             return ReadResult(b"", offset)
-        return ReadResult(parts[0] if len(parts) == 1 else b"".join(parts), first_offset if first_offset is not None else offset)
+        records = parts[0] if len(parts) == 1 else b"".join(parts)
+        return ReadResult(records, first_offset if first_offset is not None else offset)
 
     @staticmethod
     def _whole_batches(data: bytes, limit: int) -> tuple[int, bool]:
@@ -789,8 +820,7 @@ class PartitionLog:
         for seg in self.segments[self._segment_index(log_start) :]:
             if seg.max_timestamp < timestamp:
                 continue
-            self._ensure_indexes(seg)
-            before = seg.time_index.offset_before(timestamp)
+            before = seg.time_index.offset_before(timestamp) if self._ensure_indexes(seg) else None
             start = max(log_start, seg.base_offset if before is None else before + 1)
             found = seg.find_batch(start)
             if found is None:

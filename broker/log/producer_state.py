@@ -162,7 +162,8 @@ class AppendStage:
         if epoch < entry.epoch:
             raise LogError(
                 ErrorCode.INVALID_PRODUCER_EPOCH,
-                f"epoch {epoch} of producer {pid} at offset {first_offset} is older than the last seen epoch {entry.epoch}",
+                f"epoch {epoch} of producer {pid} at offset {first_offset} is older "
+                f"than the last seen epoch {entry.epoch}",
             )
         first_seq = header.base_sequence
         current_epoch = current.epoch if current is not None else NO_PRODUCER_EPOCH

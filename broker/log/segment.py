@@ -43,11 +43,12 @@ def segment_file_name(base_offset: int, suffix: str) -> str:
     return f"{base_offset:020d}{suffix}"
 
 
-class TornBatch(Exception):
-    """The scan met bytes that are not a valid batch at ``position``."""
+class TornBatch(LogError):
+    """Bytes at ``position`` are not a valid batch. Recovery cuts the segment there;
+    met anywhere else it is KAFKA_STORAGE_ERROR (56): the files are damaged."""
 
     def __init__(self, position: int, reason: str) -> None:
-        super().__init__(f"invalid batch at position {position}: {reason}")
+        super().__init__(ErrorCode.KAFKA_STORAGE_ERROR, f"invalid batch at position {position}: {reason}")
         self.position = position
         self.reason = reason
 
@@ -203,7 +204,9 @@ class LogSegment:
             pos += header.size
         return None
 
-    def scan(self, start: int = 0, *, check_crc: bool, expected_offset: int | None = None) -> Iterator[tuple[int, BatchHeader, memoryview]]:
+    def scan(
+        self, start: int = 0, *, check_crc: bool, expected_offset: int | None = None
+    ) -> Iterator[tuple[int, BatchHeader, memoryview]]:
         """Walk whole batches from ``start``, yielding (position, header, bytes).
 
         Raises :class:`TornBatch` at the first batch that is cut short, has a bad

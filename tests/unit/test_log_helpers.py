@@ -49,7 +49,9 @@ def marker(pid: int, epoch: int, *, commit: bool, coordinator_epoch: int = 0, ts
     )
 
 
-def open_log(data_dir: Path, config: LogConfig | None = None, clock: Clock | None = None, *, partition: int = 0) -> PartitionLog:
+def open_log(
+    data_dir: Path, config: LogConfig | None = None, clock: Clock | None = None, *, partition: int = 0
+) -> PartitionLog:
     return PartitionLog.open(
         data_dir / f"t-{partition}", "t", partition, TOPIC_ID, config or LogConfig(), clock or Clock()
     )

@@ -24,7 +24,8 @@ def test_duplicate_batch_returns_original_offsets_and_appends_nothing(tmp_path):
     second = log.append(batch(2, pid=PID, epoch=0, seq=3))
     end = log.log_end_offset
     again = log.append(batch(3, pid=PID, epoch=0, seq=0))
-    assert again.duplicate and (again.base_offset, again.last_offset) == (first.base_offset, first.last_offset) == (2, 4)
+    assert again.duplicate
+    assert (again.base_offset, again.last_offset) == (first.base_offset, first.last_offset) == (2, 4)
     assert log.append(batch(2, pid=PID, epoch=0, seq=3)).base_offset == second.base_offset
     assert log.log_end_offset == end
     assert log.append(batch(1, pid=PID, epoch=0, seq=5)).base_offset == end

@@ -178,3 +178,24 @@ def test_stray_files_are_cleaned_up(tmp_path):
     assert not (part / "00000000000000000099.index").exists()
     assert log.log_end_offset == 1
     log.close()
+
+
+def test_lost_tail_before_a_later_segment_drops_what_follows(tmp_path):
+    config = LogConfig(segment_bytes=400)
+    log = open_log(tmp_path, config)
+    for _ in range(9):
+        log.append(batch(1, value_size=100))
+    assert len(log.segments) >= 3
+    first = log.segments[0]
+    lost_from = first.next_offset - 1
+    keep_bytes = first.find_batch(lost_from)[0]
+    crash(log)
+    # The OS wrote the newer segments but not the last batch of the first one.
+    os.truncate(first.log_path, keep_bytes)
+    with capture_logs() as logs:
+        log = open_log(tmp_path, config)
+    assert log.log_end_offset == lost_from
+    assert len(log.segments) == 1
+    assert any(e["event"] == "log_gap_truncated" for e in logs)
+    assert log.append(batch(1)).base_offset == lost_from
+    log.close()
