@@ -585,7 +585,12 @@ class PartitionLog:
                             True,
                             duplicate.last_offset - duplicate.first_offset + 1,
                         )
-                    stage.add_data(header, base, base + header.last_offset_delta)
+                    stage.add_data(
+                        header,
+                        base,
+                        base + header.last_offset_delta,
+                        append_time if append_time >= 0 else header.max_timestamp,
+                    )
             plan.append((header, view, base))
             next_offset = base + header.last_offset_delta + 1
             records_count += header.records_count
@@ -995,6 +1000,9 @@ class PartitionLog:
                 fsync_dir(self.path)
         except OSError as exc:
             failed = exc
+            if self._closed:
+                failed = None  # discarded (topic deleted) while flushing: nothing to report
+                dir_dirty = False
         finally:
             with self._lock:
                 for seg in targets:

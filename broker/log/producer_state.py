@@ -152,7 +152,11 @@ class AppendStage:
             last_sequence(header.base_sequence, header.last_offset_delta),
         )
 
-    def add_data(self, header: BatchHeader, first_offset: int, last_offset: int) -> None:
+    def add_data(
+        self, header: BatchHeader, first_offset: int, last_offset: int, max_timestamp: int | None = None
+    ) -> None:
+        """Validate and stage a data batch; ``max_timestamp`` overrides the header's
+        (LogAppendTime topics store the broker's time, not the producer's)."""
         pid = header.producer_id
         if pid < 0:
             return
@@ -193,7 +197,7 @@ class AppendStage:
                 last_sequence(first_seq, header.last_offset_delta),
                 first_offset,
                 last_offset,
-                header.max_timestamp,
+                header.max_timestamp if max_timestamp is None else max_timestamp,
             ),
         )
         self._added.add(pid)

@@ -223,3 +223,15 @@ def test_idle_producers_expire(tmp_path):
     log.apply_retention(clock.now + 1000)
     assert PID not in log.producer_state.producers
     log.close()
+
+
+def test_duplicate_on_a_log_append_time_topic_reports_the_original_append_time(tmp_path):
+    from tests.unit.test_log_helpers import Clock
+
+    clock = Clock(1_900_000_000_000)
+    log = open_log(tmp_path, LogConfig(message_timestamp_type="LogAppendTime"), clock)
+    first = log.append(batch(1, pid=PID, epoch=0, seq=0, ts=5))
+    clock.now += 1000
+    again = log.append(batch(1, pid=PID, epoch=0, seq=0, ts=5))
+    assert again.duplicate and again.log_append_time_ms == first.log_append_time_ms == 1_900_000_000_000
+    log.close()
