@@ -208,6 +208,7 @@ class PartitionLog:
             # A log without segment files is new (retention never deletes the active
             # segment): it starts at 0 whatever a stale checkpoint entry says.
             log_start_ckpt = None
+            clean = True  # nothing to recover
             self.segments = [LogSegment(path, 0, index_bytes=index_bytes, created_ms=now)]
             self._dir_dirty = True
         else:
