@@ -1,0 +1,82 @@
+"""Time from process start to the first answered ApiVersions (``make bench-startup``).
+
+Starts ``sharebroker serve`` on a fresh data directory, connects as soon as the
+port accepts, sends ApiVersions v3 and stops the clock at the response. Repeats
+and prints min / median / max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from broker.protocol.messages import RequestHeader
+from broker.protocol.messages.api_versions_request import ApiVersionsRequest
+
+# Give up on one start after this long (a healthy start takes a fraction of it).
+TIMEOUT_S = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api_versions_frame() -> bytes:
+    out = bytearray()
+    RequestHeader(request_api_key=18, request_api_version=3, correlation_id=1, client_id="bench").encode_into(out, 2)
+    ApiVersionsRequest(client_software_name="bench", client_software_version="1").encode_into(out, 3)
+    return struct.pack(">i", len(out)) + bytes(out)
+
+
+def one_start(cmd_prefix: list[str]) -> float:
+    port = free_port()
+    frame = api_versions_frame()
+    with tempfile.TemporaryDirectory() as data:
+        cmd = cmd_prefix + ["serve", "--set", f"listeners=PLAINTEXT://127.0.0.1:{port}", "--set", f"log.dirs={data}"]
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while True:
+                if time.perf_counter() - start > TIMEOUT_S:
+                    raise RuntimeError("broker did not answer in time")
+                try:
+                    s = socket.create_connection(("127.0.0.1", port), timeout=1)
+                except OSError:
+                    time.sleep(0.002)
+                    continue
+                with s:
+                    s.sendall(frame)
+                    size = struct.unpack(">i", s.recv(4))[0]
+                    got = 0
+                    while got < size:
+                        got += len(s.recv(size - got))
+                return time.perf_counter() - start
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--json", help="write results here too")
+    args = parser.parse_args()
+    times = [one_start([sys.executable, "-m", "broker"]) for _ in range(args.runs)]
+    print(f"start -> first ApiVersions response over {args.runs} runs: "
+          f"min {min(times)*1000:.0f} ms, median {statistics.median(times)*1000:.0f} ms, max {max(times)*1000:.0f} ms")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"runs_s": times, "median_s": statistics.median(times)}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
