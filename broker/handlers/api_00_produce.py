@@ -29,6 +29,8 @@ from broker.protocol.records import RecordBatchError, TimestampType, set_max_tim
 from broker.server.context import RequestContext
 
 _ACKS = (0, 1, -1)
+# Stored batches carry the leader epoch the broker advertises (always 0 on one node).
+LEADER_EPOCH = 0
 
 
 def _error(index: int, code: int, message: str | None = None) -> PartitionProduceResponse:
@@ -73,7 +75,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                     append_time = broker.now_ms()
                     records = bytearray(records)
                     set_max_timestamp(records, TimestampType.LOG_APPEND_TIME, append_time)
-                result = log.append(records, log_append_time_ms=append_time)
+                result = log.append(records, log_append_time_ms=append_time, leader_epoch=LEADER_EPOCH)
             except RecordBatchError as exc:
                 parts.append(_error(pd.index, exc.error_code, str(exc)))
                 continue

@@ -13,7 +13,8 @@ def admin(bootstrap: str) -> AdminClient:
 
 
 def create_topic(bootstrap: str, name: str, partitions: int = 1, config: dict | None = None) -> None:
-    futures = admin(bootstrap).create_topics(
+    client = admin(bootstrap)  # must outlive the future
+    futures = client.create_topics(
         [NewTopic(name, num_partitions=partitions, replication_factor=1, config=config or {})], operation_timeout=10
     )
     futures[name].result(timeout=15)

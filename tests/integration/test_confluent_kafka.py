@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from confluent_kafka import TopicPartition
+from confluent_kafka import TopicCollection, TopicPartition
 from confluent_kafka.admin import ConfigResource, ResourceType
 
 from tests.integration.clients import admin, consume, create_topic, produce
@@ -53,7 +53,7 @@ def test_admin_topics_lifecycle(sharebroker_bootstrap, topic_name):
     assert configs["retention.ms"].value == "3600000"
     assert not configs["retention.ms"].is_default
 
-    described = a.describe_topics(__import__("confluent_kafka").TopicCollection([topic_name]))[topic_name].result(timeout=10)
+    described = a.describe_topics(TopicCollection([topic_name]))[topic_name].result(timeout=10)
     assert len(described.partitions) == 4
 
     a.delete_topics([topic_name], operation_timeout=10)[topic_name].result(timeout=15)

@@ -6,7 +6,7 @@ import threading
 import time
 from pathlib import Path
 
-from confluent_kafka import Producer
+from confluent_kafka import Producer, TopicCollection
 from confluent_kafka.admin import AdminClient
 
 from broker.testing import BrokerProcess
@@ -14,10 +14,9 @@ from tests.integration.clients import consume, create_topic, produce
 
 
 def _topic_ids(bootstrap: str) -> dict[str, str]:
-    md = AdminClient({"bootstrap.servers": bootstrap}).describe_topics(
-        __import__("confluent_kafka").TopicCollection(["durable"])
-    )
-    return {name: str(f.result(timeout=10).topic_id) for name, f in md.items()}
+    client = AdminClient({"bootstrap.servers": bootstrap})  # must outlive the futures
+    futures = client.describe_topics(TopicCollection(["durable"]))
+    return {name: str(f.result(timeout=10).topic_id) for name, f in futures.items()}
 
 
 def test_clean_restart_keeps_records_offsets_and_topic_ids(tmp_path: Path):

@@ -75,7 +75,8 @@ def test_unsupported_api_versions_version_gets_v0_answer(sharebroker_bootstrap):
     with _connect(sharebroker_bootstrap) as s:
         header = RequestHeader(request_api_key=18, request_api_version=99, correlation_id=11, client_id="probe")
         out = bytearray()
-        header.encode_into(out, 1)
+        header.encode_into(out, 2)  # ApiVersions v3+ uses request header v2
+        out += b"\x00\x00\x00"  # a future body: empty compact strings, no tags
         s.sendall(struct.pack(">i", len(out)) + out)
         size = struct.unpack(">i", _recv_exact(s, 4))[0]
         frame = memoryview(_recv_exact(s, size))
