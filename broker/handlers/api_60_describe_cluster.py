@@ -1,0 +1,63 @@
+"""DescribeCluster (key 60), v0-2.
+
+This node is the whole cluster: the broker list holds just this node at its
+advertised address, and the controller id is this node (a KRaft broker reports
+a live broker id there, KIP-919). Brokers are reached on broker endpoints, so
+EndpointType (v1+) 1 (BROKER) is served; 2 (CONTROLLER) gets
+MISMATCHED_ENDPOINT_TYPE and any other value UNSUPPORTED_ENDPOINT_TYPE, both
+with Kafka's messages (KIP-919). IncludeFencedBrokers (v2, KIP-1073) changes
+nothing: this node is never fenced while it answers. Cluster authorized
+operations (KIP-430) are every cluster operation, as there are no ACLs.
+"""
+
+from __future__ import annotations
+
+from broker.handlers import handler
+from broker.handlers._admin import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, setting
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest
+from broker.protocol.messages.describe_cluster_response import DescribeClusterBroker, DescribeClusterResponse
+from broker.server.context import RequestContext
+
+BROKER_ENDPOINT, CONTROLLER_ENDPOINT = 1, 2
+_ENDPOINT_NAMES = {BROKER_ENDPOINT: "BROKER", CONTROLLER_ENDPOINT: "CONTROLLER"}
+
+
+@handler(60, min_version=0, max_version=2)
+async def handle(ctx: RequestContext, req: DescribeClusterRequest) -> DescribeClusterResponse:
+    v = ctx.api_version
+    wanted = req.endpoint_type if v >= 1 else BROKER_ENDPOINT
+    if wanted not in _ENDPOINT_NAMES:
+        return DescribeClusterResponse(
+            error_code=ErrorCode.INVALID_REQUEST if v == 0 else ErrorCode.UNSUPPORTED_ENDPOINT_TYPE,
+            error_message=f"Unsupported endpoint type {wanted}",
+        )
+    if wanted != BROKER_ENDPOINT:
+        return DescribeClusterResponse(
+            error_code=ErrorCode.INVALID_REQUEST if v == 0 else ErrorCode.MISMATCHED_ENDPOINT_TYPE,
+            error_message=(
+                "The request was sent to an endpoint of type BROKER, "
+                f"but we wanted an endpoint of type {_ENDPOINT_NAMES[wanted]}"
+            ),
+        )
+    broker = ctx.broker
+    return DescribeClusterResponse(
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        error_message=None,
+        endpoint_type=BROKER_ENDPOINT,
+        cluster_id=broker.cluster_id,
+        controller_id=broker.node_id,
+        brokers=[
+            DescribeClusterBroker(
+                broker_id=broker.node_id,
+                host=broker.advertised_host,
+                port=broker.advertised_port,
+                rack=setting(broker, "broker.rack", None),
+                is_fenced=False,
+            )
+        ],
+        cluster_authorized_operations=(
+            CLUSTER_OPERATIONS if req.include_cluster_authorized_operations else OPERATIONS_OMITTED
+        ),
+    )
