@@ -1,0 +1,176 @@
+"""CreateTopics (key 19), v2-7.
+
+Creates topics on this node as Kafka's KRaft controller does
+(ControllerApis.createTopics, ReplicationControlManager.createTopics), with
+its error codes and messages, checked in its order for each topic:
+
+- a name given twice: INVALID_REQUEST "Duplicate topic name." (once, after the
+  other results); ``__cluster_metadata``: INVALID_REQUEST;
+- an illegal name, or one that collides with an existing topic on '.' versus
+  '_': INVALID_TOPIC_EXCEPTION; an existing topic: TOPIC_ALREADY_EXISTS;
+- a null config value, an unknown config or a bad value: INVALID_CONFIG;
+- explicit assignments: only with NumPartitions and ReplicationFactor -1
+  (else INVALID_REQUEST), partitions numbered 0..n-1, each on exactly this
+  node (else INVALID_REPLICA_ASSIGNMENT);
+- otherwise NumPartitions -1 means ``num.partitions`` and 0 or below -1 is
+  INVALID_PARTITIONS; ReplicationFactor -1 means ``default.replication.factor``,
+  0 or below -1 is INVALID_REPLICATION_FACTOR, and more than 1 cannot be placed
+  on one broker (INVALID_REPLICATION_FACTOR with Kafka's message).
+
+``validate_only`` runs every check and creates nothing, answering as if it
+had. Successful results carry the topic id (v7+, KIP-516) and, from v5
+(KIP-525), the partition count, replication factor 1 and every effective topic
+config with its source. Failed results carry -1 counts and no configs.
+``__consumer_offsets``, ``__transaction_state`` and ``__share_group_state``
+are created as internal topics, as Kafka marks them by name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from broker.handlers import handler
+from broker.handlers._admin import (
+    CLUSTER_METADATA_TOPIC,
+    INTERNAL_TOPICS,
+    AdminError,
+    colliding_topic,
+    effective_topic_configs,
+    manual_assignment_error,
+    setting,
+    topic_name_error,
+)
+from broker.log.config import validate_topic_configs
+from broker.log.errors import TopicError
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+from broker.protocol.messages.create_topics_response import (
+    CreatableTopicConfigs,
+    CreatableTopicResult,
+    CreateTopicsResponse,
+)
+from broker.server.context import RequestContext
+
+# This node is the only broker: every partition has exactly one replica.
+BROKERS = 1
+
+
+def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
+    """Check assignments, partition count and replication factor; return the partition count."""
+    node = ctx.broker.node_id
+    if topic.assignments:
+        if topic.replication_factor != -1:
+            raise AdminError(
+                ErrorCode.INVALID_REQUEST,
+                "A manual partition assignment was specified, but replication factor was not set to -1.",
+            )
+        if topic.num_partitions != -1:
+            raise AdminError(
+                ErrorCode.INVALID_REQUEST,
+                "A manual partition assignment was specified, but numPartitions was not set to -1.",
+            )
+        seen: set[int] = set()
+        replicas: int | None = None
+        for assignment in topic.assignments:
+            if assignment.partition_index in seen:
+                raise AdminError(
+                    ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                    f"Found multiple manual partition assignments for partition {assignment.partition_index}",
+                )
+            problem = manual_assignment_error(assignment.broker_ids, node, replicas)
+            if problem is not None:
+                raise AdminError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
+            seen.add(assignment.partition_index)
+            replicas = len(assignment.broker_ids)
+        if seen != set(range(len(seen))):
+            raise AdminError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT, "partitions should be a consecutive 0-based integer sequence"
+            )
+        return len(seen)
+    if topic.replication_factor < -1 or topic.replication_factor == 0:
+        raise AdminError(
+            ErrorCode.INVALID_REPLICATION_FACTOR,
+            "Replication factor must be larger than 0, or -1 to use the default value.",
+        )
+    if topic.num_partitions < -1 or topic.num_partitions == 0:
+        raise AdminError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
+    factor = topic.replication_factor
+    if factor == -1:
+        factor = int(setting(ctx.broker, "default.replication.factor", 1))
+    if factor > BROKERS:
+        raise AdminError(
+            ErrorCode.INVALID_REPLICATION_FACTOR,
+            f"Unable to replicate the partition {factor} time(s): The target replication factor of {factor} "
+            f"cannot be reached because only {BROKERS} broker(s) are registered.",
+        )
+    return topic.num_partitions
+
+
+def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
+    logs = ctx.broker.logs
+    name = topic.name
+    problem = topic_name_error(name)
+    if problem is not None:
+        raise AdminError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
+    if name in logs.topics:
+        raise AdminError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+    other = colliding_topic(name, logs.topics)
+    if other is not None:
+        raise AdminError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}")
+    nulls = [c.name for c in topic.configs if c.value is None]
+    if nulls:
+        raise AdminError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
+    configs = {c.name: c.value for c in topic.configs}
+    try:
+        validate_topic_configs(configs)
+        partitions = _check_layout(ctx, topic)
+        info = logs.create_topic(
+            name,
+            partitions,
+            configs,
+            internal=name in INTERNAL_TOPICS,
+            validate_only=validate_only,
+            replication_factor=BROKERS,
+        )
+    except TopicError as exc:
+        raise AdminError(exc.error_code, exc.detail) from None
+    effective = effective_topic_configs(logs, name, dict(info.configs) if validate_only else None)
+    return CreatableTopicResult(
+        name=name,
+        topic_id=info.topic_id,
+        error_code=ErrorCode.NONE,
+        error_message=None,
+        topic_config_error_code=ErrorCode.NONE,
+        num_partitions=info.partitions,
+        replication_factor=BROKERS,
+        configs=[
+            CreatableTopicConfigs(name=key, value=value, read_only=False, config_source=source, is_sensitive=False)
+            for key, (value, source) in sorted(effective.items())
+        ],
+    )
+
+
+def _failed(name: str, code: int, message: str | None) -> CreatableTopicResult:
+    return CreatableTopicResult(
+        name=name, error_code=code, error_message=message, num_partitions=-1, replication_factor=-1, configs=[]
+    )
+
+
+@handler(19, min_version=2, max_version=7)
+async def handle(ctx: RequestContext, req: CreateTopicsRequest) -> CreateTopicsResponse:
+    counts = Counter(t.name for t in req.topics)
+    results = []
+    for topic in req.topics:
+        if counts[topic.name] > 1 or topic.name == CLUSTER_METADATA_TOPIC:
+            continue
+        try:
+            results.append(_create(ctx, topic, req.validate_only))
+        except AdminError as exc:
+            results.append(_failed(topic.name, exc.code, exc.message))
+    for name, count in counts.items():
+        if count > 1:
+            results.append(_failed(name, ErrorCode.INVALID_REQUEST, "Duplicate topic name."))
+        elif name == CLUSTER_METADATA_TOPIC:
+            message = f"Creation of internal topic {CLUSTER_METADATA_TOPIC} is prohibited."
+            results.append(_failed(name, ErrorCode.INVALID_REQUEST, message))
+    return CreateTopicsResponse(throttle_time_ms=0, topics=results)

@@ -1,0 +1,82 @@
+"""CreatePartitions (key 37), v0-3.
+
+Raises a topic's partition count, as Kafka's KRaft controller does
+(ReplicationControlManager.createPartitions): a topic named twice gets
+INVALID_REQUEST "Duplicate topic name.", an unknown topic
+UNKNOWN_TOPIC_OR_PARTITION, a count that is not an increase INVALID_PARTITIONS
+with Kafka's message. Explicit assignments must give one replica list per new
+partition and, on this single node, each list must be exactly [this node]
+(else INVALID_REPLICA_ASSIGNMENT). ``validate_only`` runs every check and
+changes nothing. Internal topics may grow, as in Kafka.
+"""
+
+from __future__ import annotations
+
+from broker.handlers import handler
+from broker.handlers._admin import AdminError, manual_assignment_error
+from broker.log.errors import TopicError
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.create_partitions_request import CreatePartitionsRequest, CreatePartitionsTopic
+from broker.protocol.messages.create_partitions_response import (
+    CreatePartitionsResponse,
+    CreatePartitionsTopicResult,
+)
+from broker.server.context import RequestContext
+
+# Every partition on this node has exactly one replica.
+REPLICATION_FACTOR = 1
+
+
+def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> None:
+    broker = ctx.broker
+    info = broker.logs.topics.get(topic.name)
+    if info is None:
+        raise AdminError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+    current = info.partitions
+    if topic.count == current:
+        raise AdminError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
+    if topic.count < current:
+        raise AdminError(
+            ErrorCode.INVALID_PARTITIONS,
+            f"The topic {topic.name} currently has {current} partition(s); {topic.count} would not be an increase.",
+        )
+    additional = topic.count - current
+    if topic.assignments is not None:
+        if len(topic.assignments) != additional:
+            raise AdminError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"Attempted to add {additional} additional partition(s), but only "
+                f"{len(topic.assignments)} assignment(s) were specified.",
+            )
+        for assignment in topic.assignments:
+            problem = manual_assignment_error(assignment.broker_ids, broker.node_id, REPLICATION_FACTOR)
+            if problem is not None:
+                raise AdminError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
+    try:
+        broker.logs.create_partitions(topic.name, topic.count, validate_only=validate_only)
+    except TopicError as exc:
+        raise AdminError(exc.error_code, exc.detail) from None
+
+
+@handler(37, min_version=0, max_version=3)
+async def handle(ctx: RequestContext, req: CreatePartitionsRequest) -> CreatePartitionsResponse:
+    counts: dict[str, int] = {}
+    for topic in req.topics:
+        counts[topic.name] = counts.get(topic.name, 0) + 1
+    results = [
+        CreatePartitionsTopicResult(
+            name=name, error_code=ErrorCode.INVALID_REQUEST, error_message="Duplicate topic name."
+        )
+        for name, n in counts.items()
+        if n > 1
+    ]
+    for topic in req.topics:
+        if counts[topic.name] > 1:
+            continue
+        try:
+            _grow(ctx, topic, req.validate_only)
+        except AdminError as exc:
+            results.append(CreatePartitionsTopicResult(name=topic.name, error_code=exc.code, error_message=exc.message))
+        else:
+            results.append(CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.NONE, error_message=None))
+    return CreatePartitionsResponse(throttle_time_ms=0, results=results)
