@@ -1,9 +1,13 @@
 """The handler registry: one module per API, registered by api key and versions.
 
-Each ``api_NN_name.py`` module declares its handler with :func:`handler`.
-ApiVersions advertises exactly what is registered here, so advertised versions
-cannot drift from what is implemented. Handler versions must lie inside the
-schema's range (checked at registration).
+``ROUTES`` names, for every API we serve, its module and the versions it
+serves. ApiVersions advertises exactly this table. Each module declares the
+same versions again with :func:`handler`; a mismatch fails the import, and a
+test imports every module, so the table cannot drift from what is implemented.
+
+Modules are imported on first use (and warmed in the background once the
+listener is up), so start-up does not pay for ~40 handler modules and the
+message classes they pull in before it can answer ApiVersions.
 """
 
 from __future__ import annotations
@@ -20,69 +24,88 @@ if TYPE_CHECKING:
 
 HandlerFn = Callable[["RequestContext", Any], Awaitable[Any]]
 
+# api key -> (module, min version, max version)
+ROUTES: dict[int, tuple[str, int, int]] = {
+    0: ("api_00_produce", 3, 13),
+    1: ("api_01_fetch", 4, 18),
+    2: ("api_02_list_offsets", 1, 11),
+    3: ("api_03_metadata", 0, 13),
+    10: ("api_10_find_coordinator", 0, 6),
+    18: ("api_18_api_versions", 0, 4),
+    19: ("api_19_create_topics", 2, 7),
+    20: ("api_20_delete_topics", 1, 6),
+    21: ("api_21_delete_records", 0, 2),
+    22: ("api_22_init_producer_id", 0, 6),
+    32: ("api_32_describe_configs", 1, 4),
+    33: ("api_33_alter_configs", 0, 2),
+    37: ("api_37_create_partitions", 0, 3),
+    44: ("api_44_incremental_alter_configs", 0, 1),
+    60: ("api_60_describe_cluster", 0, 2),
+    75: ("api_75_describe_topic_partitions", 0, 0),
+}
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class Handler:
     api_key: int
     name: str
+    module: str
     min_version: int
     max_version: int
-    handle: HandlerFn
+    fn: HandlerFn | None = None
 
     def supports(self, version: int) -> bool:
         return self.min_version <= version <= self.max_version
 
+    async def handle(self, ctx: RequestContext, request: Any) -> Any:
+        fn = self.fn
+        if fn is None:
+            fn = self.load()
+        return await fn(ctx, request)
 
-HANDLERS: dict[int, Handler] = {}
-
-# Every handler module, in api-key order. Listed explicitly (not discovered by
-# scanning the package) so start-up does no directory walks.
-MODULES = (
-    "api_00_produce",
-    "api_01_fetch",
-    "api_02_list_offsets",
-    "api_03_metadata",
-    "api_10_find_coordinator",
-    "api_18_api_versions",
-    "api_19_create_topics",
-    "api_20_delete_topics",
-    "api_21_delete_records",
-    "api_22_init_producer_id",
-    "api_32_describe_configs",
-    "api_33_alter_configs",
-    "api_37_create_partitions",
-    "api_44_incremental_alter_configs",
-    "api_60_describe_cluster",
-    "api_75_describe_topic_partitions",
-)
+    def load(self) -> HandlerFn:
+        if self.fn is None:
+            importlib.import_module(f"{__name__}.{self.module}")
+            if self.fn is None:
+                raise RuntimeError(f"{self.module} did not register a handler for {self.name}")
+        return self.fn
 
 
-def handler(api_key: int, *, min_version: int | None = None, max_version: int | None = None):
-    """Register the decorated coroutine as the handler for ``api_key``.
+def _build() -> dict[int, Handler]:
+    table = {}
+    for api_key, (module, lo, hi) in ROUTES.items():
+        info = API_INDEX[api_key]
+        if not (info.min_version <= lo <= hi <= info.max_version):
+            raise ValueError(f"{info.name}: versions {lo}-{hi} outside the schema's {info.min_version}-{info.max_version}")
+        table[api_key] = Handler(api_key, info.name, module, lo, hi)
+    return table
 
-    Versions default to the full range of the schema.
-    """
-    info = API_INDEX[api_key]
-    lo = info.min_version if min_version is None else min_version
-    hi = info.max_version if max_version is None else max_version
-    if not (info.min_version <= lo <= hi <= info.max_version):
-        raise ValueError(f"{info.name}: versions {lo}-{hi} outside the schema's {info.min_version}-{info.max_version}")
+
+HANDLERS: dict[int, Handler] = _build()
+
+
+def handler(api_key: int, *, min_version: int, max_version: int):
+    """Attach the decorated coroutine to ``api_key``'s route; versions must match ``ROUTES``."""
+    entry = HANDLERS.get(api_key)
+    if entry is None:
+        raise ValueError(f"api key {api_key} has no entry in broker.handlers.ROUTES")
+    if (entry.min_version, entry.max_version) != (min_version, max_version):
+        raise ValueError(
+            f"{entry.name}: module serves v{min_version}-{max_version} but ROUTES advertises "
+            f"v{entry.min_version}-{entry.max_version}"
+        )
 
     def register(fn: HandlerFn) -> HandlerFn:
-        if api_key in HANDLERS:
-            raise ValueError(f"{info.name} registered twice")
-        HANDLERS[api_key] = Handler(api_key, info.name, lo, hi, fn)
+        if entry.fn is not None and entry.fn is not fn:
+            raise ValueError(f"{entry.name} registered twice")
+        entry.fn = fn
         return fn
 
     return register
 
 
 def load_all() -> dict[int, Handler]:
-    """Import every handler module (idempotent) and return the registry."""
-    for name in MODULES:
-        try:
-            importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
+    """Import every handler module now (tests, and the post-start warm-up)."""
+    for h in HANDLERS.values():
+        h.load()
     return HANDLERS

@@ -23,11 +23,9 @@ SHUTDOWN_GRACE_S = 3.0
 
 
 async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-    from broker.handlers import load_all
     from broker.server.broker import Broker
     from broker.server.connection import serve_connection
 
-    load_all()
     broker = Broker(config)
     await trio.to_thread.run_sync(broker.open)
     try:
@@ -65,6 +63,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                         cluster_id=broker.cluster_id,
                     )
                     task_status.started(broker)
+                    background.start_soon(_warm_handlers)
                     await broker.stop_event.wait()
                     acceptors.cancel_scope.cancel()
                 for listener in listeners:
@@ -75,6 +74,19 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(broker.close)
         log.info("stopped")
+
+
+async def _warm_handlers() -> None:
+    """Import the handler modules one by one once the broker is answering.
+
+    Start-up only needs ApiVersions; the rest is imported here, yielding
+    between modules so early requests are not held up.
+    """
+    from broker.handlers import HANDLERS
+
+    for h in list(HANDLERS.values()):
+        await trio.sleep(0)
+        h.load()
 
 
 async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio.Nursery) -> None:
