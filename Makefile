@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv run test test-all codegen codegen-check lint-imports bench bench-protocol clean
+.PHONY: help venv run test test-all codegen codegen-check lint-imports bench bench-protocol bench-startup bench-produce clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -38,10 +38,21 @@ codegen-check: $(STAMP) ## regenerate and fail if the checked-in code differs
 lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does no I/O)
 	$(VENV)/bin/lint-imports
 
-bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer
-	$(PY) -m bench.protocol
+RESULTS := bench/results
 
-bench: bench-protocol ## every benchmark
+bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.protocol --json $(RESULTS)/protocol.json
+
+bench-startup: $(STAMP) ## process start -> first answered ApiVersions
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.startup --json $(RESULTS)/startup.json
+
+bench-produce: $(STAMP) ## librdkafka produce throughput (1 KiB, acks=all) and broker RSS
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.produce --json $(RESULTS)/produce.json
+
+bench: bench-protocol bench-startup bench-produce ## every benchmark
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
