@@ -1,0 +1,199 @@
+"""Record states, acknowledgement types and the share-partition transition table.
+
+Every change a share partition makes to a record goes through ``TRANSITIONS``: a
+dict keyed by (what the record looks like to the member acting, the event) whose
+value says what happens (``Action``) or which error the request gets. The table
+is data, so the tests can walk every (state, event) pair and compare it with the
+KIP, and the state machine in ``partition.py`` has no per-state ``if`` chains.
+
+States are seen *relative to the member acting*: an ACQUIRED record is
+``ACQUIRED_BY_ME`` for the member holding its lock and ``ACQUIRED_BY_OTHER`` for
+every other member. For a lock expiry the "member acting" is the lock holder.
+
+Wire values (KIP-932 as shipped in Apache Kafka 4.2):
+record states AVAILABLE 0, ACQUIRED 1, ACKNOWLEDGED 2, ARCHIVED 4 (3 is the later
+ARCHIVING state of the dead-letter extension, not used here); acknowledgement
+types 0 Gap, 1 Accept, 2 Release, 3 Reject, 4 Renew.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from broker.protocol.errors import ErrorCode
+
+__all__ = [
+    "ACK_EVENTS",
+    "FINAL_STATES",
+    "AckType",
+    "AcquireMode",
+    "Action",
+    "Event",
+    "IsolationLevel",
+    "Outcome",
+    "RecordState",
+    "TRANSITIONS",
+    "View",
+]
+
+
+class RecordState(IntEnum):
+    """Durable and in-memory state of one offset (the ``DeliveryState`` on the wire)."""
+
+    AVAILABLE = 0
+    ACQUIRED = 1  # in memory only: never persisted
+    ACKNOWLEDGED = 2
+    ARCHIVED = 4
+
+
+# Nothing leaves these states; the share-partition start offset moves past them.
+FINAL_STATES = frozenset({RecordState.ACKNOWLEDGED, RecordState.ARCHIVED})
+
+
+class AckType(IntEnum):
+    """``AcknowledgeTypes`` entries of ShareFetch / ShareAcknowledge."""
+
+    GAP = 0  # the offset holds no record (compacted away, or a control record)
+    ACCEPT = 1
+    RELEASE = 2
+    REJECT = 3
+    RENEW = 4  # keep the lock: restart its timer, change nothing durable
+
+
+class AcquireMode(IntEnum):
+    """``ShareAcquireMode`` of ShareFetch v2 (v1 always behaves as BATCH_OPTIMIZED)."""
+
+    BATCH_OPTIMIZED = 0  # whole log batches; may pass MaxRecords up to a batch boundary
+    RECORD_LIMIT = 1  # never more than MaxRecords, splitting a batch if need be
+
+
+class IsolationLevel(IntEnum):
+    """``share.isolation.level``."""
+
+    READ_UNCOMMITTED = 0
+    READ_COMMITTED = 1
+
+
+class View(IntEnum):
+    """A record's state as seen by the member acting on it."""
+
+    AVAILABLE = 0
+    ACQUIRED_BY_ME = 1
+    ACQUIRED_BY_OTHER = 2
+    ACKNOWLEDGED = 3
+    ARCHIVED = 4
+
+
+class Event(IntEnum):
+    """Everything that can happen to a record."""
+
+    ACQUIRE = 0
+    ACK_GAP = 1
+    ACK_ACCEPT = 2
+    ACK_RELEASE = 3
+    ACK_REJECT = 4
+    ACK_RENEW = 5
+    RELEASE_MEMBER = 6  # share session closed, member left, connection lost
+    LOCK_EXPIRY = 7  # share.record.lock.duration.ms elapsed
+    LOG_START_PAST = 8  # the log start offset moved past the record (retention, DeleteRecords)
+
+
+ACK_EVENTS: dict[int, Event] = {
+    AckType.GAP: Event.ACK_GAP,
+    AckType.ACCEPT: Event.ACK_ACCEPT,
+    AckType.RELEASE: Event.ACK_RELEASE,
+    AckType.REJECT: Event.ACK_REJECT,
+    AckType.RENEW: Event.ACK_RENEW,
+}
+
+
+class Action(IntEnum):
+    """What a transition does to the record."""
+
+    KEEP = 0  # nothing changes
+    ACQUIRE = 1  # -> ACQUIRED by the member, delivery count +1, lock starts (ARCHIVED if the count is spent)
+    ACKNOWLEDGE = 2  # -> ACKNOWLEDGED, persisted
+    ARCHIVE = 3  # -> ARCHIVED, persisted
+    RELEASE = 4  # -> AVAILABLE, or ARCHIVED when the delivery count reached the limit; persisted
+    RENEW = 5  # the lock restarts from now; nothing persisted
+    DROP = 6  # -> below the start offset, i.e. ARCHIVED; derived from the log, nothing persisted
+
+
+class Outcome(NamedTuple):
+    action: Action
+    error: int = ErrorCode.NONE
+
+
+_OK = {a: Outcome(a) for a in Action}
+_BAD_STATE = Outcome(Action.KEEP, ErrorCode.INVALID_RECORD_STATE)
+
+_V = View
+_E = Event
+_A = Action
+
+# The whole table, one row per (view, event). Acknowledgements are only valid
+# from the lock holder, on an ACQUIRED record; anything else fails the whole
+# request with INVALID_RECORD_STATE (KIP-932). One leniency: a Gap for an offset
+# that is already ARCHIVED is a no-op, because the broker archives control
+# batches and known holes itself and clients that Gap-ack every offset without a
+# record (librdkafka does for control batches) must not get their other
+# acknowledgements in the same request refused for it.
+TRANSITIONS: dict[tuple[View, Event], Outcome] = {
+    # acquisition (ShareFetch)
+    (_V.AVAILABLE, _E.ACQUIRE): _OK[_A.ACQUIRE],
+    (_V.ACQUIRED_BY_ME, _E.ACQUIRE): _OK[_A.KEEP],
+    (_V.ACQUIRED_BY_OTHER, _E.ACQUIRE): _OK[_A.KEEP],
+    (_V.ACKNOWLEDGED, _E.ACQUIRE): _OK[_A.KEEP],
+    (_V.ARCHIVED, _E.ACQUIRE): _OK[_A.KEEP],
+    # Gap
+    (_V.AVAILABLE, _E.ACK_GAP): _BAD_STATE,
+    (_V.ACQUIRED_BY_ME, _E.ACK_GAP): _OK[_A.ARCHIVE],
+    (_V.ACQUIRED_BY_OTHER, _E.ACK_GAP): _BAD_STATE,
+    (_V.ACKNOWLEDGED, _E.ACK_GAP): _BAD_STATE,
+    (_V.ARCHIVED, _E.ACK_GAP): _OK[_A.KEEP],
+    # Accept
+    (_V.AVAILABLE, _E.ACK_ACCEPT): _BAD_STATE,
+    (_V.ACQUIRED_BY_ME, _E.ACK_ACCEPT): _OK[_A.ACKNOWLEDGE],
+    (_V.ACQUIRED_BY_OTHER, _E.ACK_ACCEPT): _BAD_STATE,
+    (_V.ACKNOWLEDGED, _E.ACK_ACCEPT): _BAD_STATE,
+    (_V.ARCHIVED, _E.ACK_ACCEPT): _BAD_STATE,
+    # Release
+    (_V.AVAILABLE, _E.ACK_RELEASE): _BAD_STATE,
+    (_V.ACQUIRED_BY_ME, _E.ACK_RELEASE): _OK[_A.RELEASE],
+    (_V.ACQUIRED_BY_OTHER, _E.ACK_RELEASE): _BAD_STATE,
+    (_V.ACKNOWLEDGED, _E.ACK_RELEASE): _BAD_STATE,
+    (_V.ARCHIVED, _E.ACK_RELEASE): _BAD_STATE,
+    # Reject
+    (_V.AVAILABLE, _E.ACK_REJECT): _BAD_STATE,
+    (_V.ACQUIRED_BY_ME, _E.ACK_REJECT): _OK[_A.ARCHIVE],
+    (_V.ACQUIRED_BY_OTHER, _E.ACK_REJECT): _BAD_STATE,
+    (_V.ACKNOWLEDGED, _E.ACK_REJECT): _BAD_STATE,
+    (_V.ARCHIVED, _E.ACK_REJECT): _BAD_STATE,
+    # Renew
+    (_V.AVAILABLE, _E.ACK_RENEW): _BAD_STATE,
+    (_V.ACQUIRED_BY_ME, _E.ACK_RENEW): _OK[_A.RENEW],
+    (_V.ACQUIRED_BY_OTHER, _E.ACK_RENEW): _BAD_STATE,
+    (_V.ACKNOWLEDGED, _E.ACK_RENEW): _BAD_STATE,
+    (_V.ARCHIVED, _E.ACK_RENEW): _BAD_STATE,
+    # the member's session closed or it left the group
+    (_V.AVAILABLE, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    (_V.ACQUIRED_BY_ME, _E.RELEASE_MEMBER): _OK[_A.RELEASE],
+    (_V.ACQUIRED_BY_OTHER, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    (_V.ACKNOWLEDGED, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    (_V.ARCHIVED, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    # the acquisition lock ran out (whoever holds it)
+    (_V.AVAILABLE, _E.LOCK_EXPIRY): _OK[_A.KEEP],
+    (_V.ACQUIRED_BY_ME, _E.LOCK_EXPIRY): _OK[_A.RELEASE],
+    (_V.ACQUIRED_BY_OTHER, _E.LOCK_EXPIRY): _OK[_A.RELEASE],
+    (_V.ACKNOWLEDGED, _E.LOCK_EXPIRY): _OK[_A.KEEP],
+    (_V.ARCHIVED, _E.LOCK_EXPIRY): _OK[_A.KEEP],
+    # the log no longer holds the record
+    (_V.AVAILABLE, _E.LOG_START_PAST): _OK[_A.DROP],
+    (_V.ACQUIRED_BY_ME, _E.LOG_START_PAST): _OK[_A.DROP],
+    (_V.ACQUIRED_BY_OTHER, _E.LOG_START_PAST): _OK[_A.DROP],
+    (_V.ACKNOWLEDGED, _E.LOG_START_PAST): _OK[_A.KEEP],
+    (_V.ARCHIVED, _E.LOG_START_PAST): _OK[_A.KEEP],
+}
+
+assert len(TRANSITIONS) == len(View) * len(Event), "every (view, event) pair needs a row"
