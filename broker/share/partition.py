@@ -1,0 +1,984 @@
+"""The share-partition state machine (KIP-932): one per (share group, topic-partition).
+
+Pure logic. No I/O, no trio, no wall clock: time arrives as ``now_ms`` arguments,
+the log is read through the small ``ShareLog`` protocol, and durable state is
+written by the caller.
+
+The model
+---------
+Offsets of the partition fall in three stretches::
+
+    ... archived ... | SPSO ...... in-flight window ...... SPEO | ... not yet read ...
+
+* below the share-partition start offset (SPSO) every record is final (archived,
+  or acknowledged: for a consumer there is no difference any more);
+* ``[SPSO, SPEO)`` is the in-flight window: records handed out at least once,
+  or known to the share partition some other way (restored state, holes in
+  the log);
+* from SPEO on, records are available but have not been read yet.
+
+The window is a sorted list of **runs**: maximal stretches of consecutive
+offsets sharing one state, delivery count, lock holder and lock deadline. A run
+is created per acquisition (one per ``batch_size`` worth of whole log batches),
+so a 500-record batch acquired and accepted whole is one run from start to end.
+A run is split only where acknowledgements (or a partial re-acquisition, or a
+renewed lock) diverge inside it: accepting 0-2, releasing 3 and accepting 4 of a
+0-4 run leaves runs 0-2, 3 and 4. A run of one offset is per-offset state; there
+is no separate per-offset map, so a range that is treated alike costs one object
+however many records it holds. Finished runs of the same state are merged back.
+
+Runs are found with ``bisect`` over their first offsets, so every operation
+costs O(log runs + runs touched) and never loops over the records of a run.
+
+Record states and what moves them are in ``broker.share.states``; every state
+change here is looked up in ``TRANSITIONS``.
+
+Durability
+----------
+Operations that change durable state (acknowledge, release_member, expire_locks)
+apply the change in memory at once, mark the runs they changed as *pending*, and
+return a ``Delta``: the state batches to write and the start offset to write.
+The caller writes it (WriteShareGroupState / ShareUpdate) and then calls
+``on_persisted(delta)``, or ``rollback(delta)`` when the write failed. Rules:
+
+* ACQUIRED is never persisted. A rollback puts the records back into the lock
+  they had; after a crash they come back as they were last written.
+* SPSO moves past a final run only once its finality is durable (the delta was
+  confirmed) or derived from the log (control batches, aborted transactions,
+  holes between batches, records below the log start offset: a restarted broker
+  derives those again).
+* ``Delta.start_offset`` is a lower bound: it only counts records final durably or
+  in that delta, so a delta written after an earlier one that fails never claims
+  the failed one's records. The share coordinator keeps the largest start offset
+  it has seen (KIP-932: StartOffset never goes backwards).
+* Deltas of one partition must be written in the order they were returned (one
+  writer per partition does that naturally); a later delta may rewrite the
+  same offsets (release, then accept after redelivery).
+* A released record may be redelivered before its release is confirmed. If the
+  release is then rolled back, the new delivery stands (ACQUIRED is not durable
+  anyway); only records still waiting on that delta go back into the old lock.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+from typing import NamedTuple, Protocol
+
+from broker.protocol.errors import ErrorCode
+from broker.share.states import (
+    ACK_EVENTS,
+    FINAL_STATES,
+    TRANSITIONS,
+    AcquireMode,
+    Action,
+    Event,
+    IsolationLevel,
+    RecordState,
+    View,
+)
+
+__all__ = [
+    "DEFAULT_DELIVERY_COUNT_LIMIT",
+    "DEFAULT_LOCK_DURATION_MS",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_IN_FLIGHT",
+    "MAX_LOG_READS_PER_ACQUIRE",
+    "AckResult",
+    "AcquiredRange",
+    "Delta",
+    "ExpireResult",
+    "LogBatch",
+    "PersistedState",
+    "RecordView",
+    "RunView",
+    "SharePartition",
+    "ShareLog",
+    "StateBatch",
+]
+
+# group.share.partition.max.record.locks: at most this many offsets in SPSO..SPEO.
+# Bounds the memory and the redelivery work one slow consumer can pin per partition.
+DEFAULT_MAX_IN_FLIGHT = 2000
+# group.share.delivery.count.limit: a record handed out this many times without
+# being accepted is archived, so a poison record cannot be redelivered forever.
+DEFAULT_DELIVERY_COUNT_LIMIT = 5
+# group.share.record.lock.duration.ms: how long a consumer holds acquired records.
+DEFAULT_LOCK_DURATION_MS = 30_000
+# ShareFetch MaxBytes as librdkafka sends it (fetch.max.bytes, 50 MiB); only the
+# default for callers that do not pass the request's own budget.
+DEFAULT_MAX_BYTES = 52_428_800
+# Log reads one acquire() may make. A read can end in nothing to hand out
+# (control batches, aborted transactions, holes); this bounds the work one
+# ShareFetch does on the hot path. What is left is found by the next fetch.
+MAX_LOG_READS_PER_ACQUIRE = 8
+# Stale lock-timer entries are dropped lazily; the heap is rebuilt once it holds
+# more than twice as many entries as there are runs plus this slack, which keeps
+# it O(window) however many acquisitions were acknowledged before their timers.
+_LOCK_HEAP_SLACK = 64
+
+_AVAILABLE = RecordState.AVAILABLE
+_ACQUIRED = RecordState.ACQUIRED
+_ACKNOWLEDGED = RecordState.ACKNOWLEDGED
+_ARCHIVED = RecordState.ARCHIVED
+_NONE = int(ErrorCode.NONE)
+_INVALID_REQUEST = int(ErrorCode.INVALID_REQUEST)
+
+_PLAIN_VIEW = {
+    _AVAILABLE: View.AVAILABLE,
+    _ACKNOWLEDGED: View.ACKNOWLEDGED,
+    _ARCHIVED: View.ARCHIVED,
+}
+_ACTION_STATE = {Action.ACKNOWLEDGE: _ACKNOWLEDGED, Action.ARCHIVE: _ARCHIVED}
+_PERSISTED_STATES = {int(s): s for s in (_AVAILABLE, _ACKNOWLEDGED, _ARCHIVED)}
+
+
+# ----------------------------------------------------------------- interfaces
+
+
+class LogBatch(NamedTuple):
+    """Header facts of one stored record batch."""
+
+    first_offset: int
+    last_offset: int
+    is_control: bool = False
+    producer_id: int = -1
+    is_transactional: bool = False
+
+
+class ShareLog(Protocol):
+    """The read-only view of a partition log a share partition needs.
+
+    ``broker.log.PartitionLog`` provides the three offsets, ``aborted_transactions``
+    and ``offset_for_timestamp`` as they are; ``batch_bounds`` walks batch headers.
+    """
+
+    @property
+    def log_start_offset(self) -> int: ...
+
+    @property
+    def high_watermark(self) -> int: ...
+
+    @property
+    def last_stable_offset(self) -> int: ...
+
+    def batch_bounds(self, start_offset: int, end_offset: int, max_records: int, max_bytes: int) -> Sequence[LogBatch]:
+        """Batches holding offsets in ``[start_offset, end_offset)``, in offset order.
+
+        The first may begin before ``start_offset``. Stops once the batches cover
+        ``max_records`` offsets from ``start_offset`` or ``max_bytes`` bytes, but
+        always returns the first batch if there is one: an empty answer means no
+        record is stored in the range.
+        """
+        ...
+
+    def aborted_transactions(self, start: int, end: int) -> Sequence[tuple[int, int]]:
+        """(producer id, first offset) of the aborted transactions overlapping [start, end)."""
+        ...
+
+    def offset_for_timestamp(self, timestamp: int) -> tuple[int, int] | None:
+        """(offset, timestamp) of the first record whose timestamp is >= ``timestamp``."""
+        ...
+
+
+class StateBatch(NamedTuple):
+    """One persisted state batch (``StateBatches`` of WriteShareGroupState)."""
+
+    first_offset: int
+    last_offset: int
+    delivery_state: int  # RecordState: 0 AVAILABLE, 2 ACKNOWLEDGED, 4 ARCHIVED
+    delivery_count: int
+
+
+class PersistedState(NamedTuple):
+    """What ReadShareGroupState returns for one partition."""
+
+    start_offset: int  # -1: never initialised
+    batches: Sequence[StateBatch] = ()
+
+
+class Delta(NamedTuple):
+    """A durable change to write, then confirm with ``on_persisted`` or undo with ``rollback``."""
+
+    id: int
+    start_offset: int  # a lower bound; the store keeps the largest it has seen
+    batches: tuple[StateBatch, ...]
+    # (first, last, delivery count, member, lock deadline) of each changed stretch
+    # before the change, all ACQUIRED; used by rollback.
+    undo: tuple[tuple[int, int, int, str | None, int], ...]
+
+
+class AcquiredRange(NamedTuple):
+    """``AcquiredRecords`` of a ShareFetch response."""
+
+    first_offset: int
+    last_offset: int
+    delivery_count: int
+
+
+class AckResult(NamedTuple):
+    error_code: int  # 0, INVALID_REQUEST (42) or INVALID_RECORD_STATE (121)
+    delta: Delta | None  # None when nothing durable changed
+
+
+class ExpireResult(NamedTuple):
+    delta: Delta | None
+    available: bool  # some record became AVAILABLE: wake waiting fetches
+
+
+class RecordView(NamedTuple):
+    state: RecordState
+    delivery_count: int
+    member_id: str | None
+    lock_deadline_ms: int  # -1 unless ACQUIRED
+
+
+class RunView(NamedTuple):
+    first_offset: int
+    last_offset: int
+    state: RecordState
+    delivery_count: int
+    member_id: str | None
+    lock_deadline_ms: int
+    pending: bool  # changed by a delta that is not confirmed yet
+
+
+# ---------------------------------------------------------------------- runs
+
+
+class _Run:
+    """A stretch of consecutive offsets in one state. Mutable; owned by one partition."""
+
+    __slots__ = ("count", "deadline", "first", "last", "member", "pending", "state")
+
+    def __init__(
+        self,
+        first: int,
+        last: int,
+        state: RecordState,
+        count: int,
+        member: str | None = None,
+        deadline: int = -1,
+        pending: int = 0,
+    ) -> None:
+        self.first = first
+        self.last = last
+        self.state = state
+        self.count = count  # delivery count; 0: never handed out (read it from the log)
+        self.member = member  # lock holder while ACQUIRED
+        self.deadline = deadline  # lock deadline (ms) while ACQUIRED, else -1
+        self.pending = pending  # id of the unconfirmed delta that set this state, else 0
+
+    def clone(self, first: int, last: int) -> _Run:
+        return _Run(first, last, self.state, self.count, self.member, self.deadline, self.pending)
+
+    def view(self) -> RunView:
+        return RunView(self.first, self.last, self.state, self.count, self.member, self.deadline, self.pending != 0)
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"_Run({self.first}-{self.last} {self.state.name} n={self.count} {self.member} {self.deadline} p={self.pending})"
+
+
+def _view(run: _Run, member_id: str | None) -> View:
+    if run.state == _ACQUIRED:
+        return View.ACQUIRED_BY_ME if run.member == member_id else View.ACQUIRED_BY_OTHER
+    return _PLAIN_VIEW[run.state]
+
+
+def _coalesce(changes: Iterable[StateBatch]) -> tuple[StateBatch, ...]:
+    """Join adjacent state batches with the same state and delivery count."""
+    out: list[StateBatch] = []
+    for sb in changes:
+        if out:
+            prev = out[-1]
+            if (
+                prev.last_offset + 1 == sb.first_offset
+                and prev.delivery_state == sb.delivery_state
+                and prev.delivery_count == sb.delivery_count
+            ):
+                out[-1] = prev._replace(last_offset=sb.last_offset)
+                continue
+        out.append(sb)
+    return tuple(out)
+
+
+# ------------------------------------------------------------ share partition
+
+
+class SharePartition:
+    """In-flight record state of one share-partition. See the module docstring.
+
+    Build with ``SharePartition.initialize``. Not thread-safe; one owner task.
+    """
+
+    def __init__(self, log: ShareLog, start_offset: int) -> None:
+        self._log = log
+        self._spso = start_offset
+        self._speo = start_offset  # exclusive: the next offset to read from the log
+        self._starts: list[int] = []  # first offset of each run, for bisect
+        self._runs: list[_Run] = []  # contiguous, covering [SPSO, SPEO) exactly
+        self._avail_hint = start_offset  # no AVAILABLE run starts below this offset
+        self._locks: list[tuple[int, int]] = []  # heap of (lock deadline, offset inside the run)
+        self._outstanding: dict[int, Delta] = {}
+        self._next_delta_id = 1
+        self._lock_duration_ms = DEFAULT_LOCK_DURATION_MS
+        self._reads_left = 0
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    def initialize(
+        cls,
+        state: PersistedState | None,
+        log: ShareLog,
+        auto_offset_reset: str | tuple[str, int] = "latest",
+        now_ms: int = 0,
+    ) -> SharePartition:
+        """A share partition from its persisted state, or from ``share.auto.offset.reset``.
+
+        Without persisted state (None, or start offset -1) the start is the high
+        watermark (``"latest"``), the log start offset (``"earliest"``) or, for
+        ``("by_duration", ms)``, the first record stamped at or after
+        ``now_ms - ms`` (the high watermark when there is none).
+
+        With persisted state, records come back as last written: AVAILABLE with
+        the persisted delivery count (ACQUIRED is never written), ACKNOWLEDGED,
+        ARCHIVED. Offsets between state batches were never written, so they come
+        back as never delivered. Everything below the log start is archived.
+        """
+        log_start = log.log_start_offset
+        if state is None or state.start_offset < 0:
+            return cls(log, max(_reset_offset(log, auto_offset_reset, now_ms), log_start))
+        start = max(state.start_offset, log_start)
+        sp = cls(log, start)
+        pos = start
+        for sb in sorted(state.batches, key=lambda b: b.first_offset):
+            if sb.first_offset > sb.last_offset or sb.delivery_count < 0:
+                raise ValueError(f"malformed state batch {sb}")
+            if sb.delivery_state not in _PERSISTED_STATES and sb.delivery_state != _ACQUIRED:
+                raise ValueError(f"unknown delivery state {sb.delivery_state} in {sb}")
+            if sb.last_offset < start:
+                continue
+            first = max(sb.first_offset, start)
+            if first < pos:
+                raise ValueError(f"overlapping state batches at offset {first}")
+            if first > pos:
+                sp._append(_Run(pos, first - 1, _AVAILABLE, 0))
+            # ACQUIRED is never written; read one defensively as its previous delivery.
+            rec_state = _PERSISTED_STATES.get(sb.delivery_state, _AVAILABLE)
+            sp._append(_Run(first, sb.last_offset, rec_state, sb.delivery_count))
+            pos = sb.last_offset + 1
+        sp._speo = pos
+        sp._advance()
+        return sp
+
+    def _append(self, run: _Run) -> None:
+        self._starts.append(run.first)
+        self._runs.append(run)
+
+    # -------------------------------------------------------------- inspection
+
+    @property
+    def start_offset(self) -> int:
+        """SPSO: the first offset that is not final."""
+        return self._spso
+
+    @property
+    def end_offset(self) -> int:
+        """SPEO, exclusive: the next offset to read from the log."""
+        return self._speo
+
+    @property
+    def in_flight(self) -> int:
+        """Offsets in the window SPSO..SPEO (what share.partition.max.record.locks limits)."""
+        return self._speo - self._spso
+
+    @property
+    def outstanding_deltas(self) -> int:
+        return len(self._outstanding)
+
+    def runs(self) -> list[RunView]:
+        return [r.view() for r in self._runs]
+
+    def state_of(self, offset: int) -> RecordView:
+        """One offset's state: ARCHIVED below SPSO, AVAILABLE (never delivered) from SPEO."""
+        if offset < self._spso:
+            return RecordView(_ARCHIVED, 0, None, -1)
+        i = self._index_of(offset)
+        if i < 0:
+            return RecordView(_AVAILABLE, 0, None, -1)
+        r = self._runs[i]
+        return RecordView(r.state, r.count, r.member, r.deadline)
+
+    def can_acquire(
+        self,
+        *,
+        max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
+        isolation: int = IsolationLevel.READ_UNCOMMITTED,
+    ) -> bool:
+        """Whether ``acquire`` may find something (cheap; may say yes when it will not)."""
+        if self._avail_hint < self._speo:
+            return True
+        stop = min(self._bound(isolation), self._spso + max_in_flight)
+        return self._speo < stop
+
+    def next_lock_deadline(self) -> int | None:
+        """The earliest acquisition-lock deadline (ms), for the caller's timer; None if no lock."""
+        locks = self._locks
+        while locks and not self._lock_entry_live(locks[0]):
+            heapq.heappop(locks)
+        return locks[0][0] if locks else None
+
+    # ------------------------------------------------------------- acquisition
+
+    def acquire(
+        self,
+        member_id: str,
+        *,
+        max_records: int,
+        now_ms: int,
+        batch_size: int | None = None,
+        mode: int = AcquireMode.BATCH_OPTIMIZED,
+        lock_duration_ms: int = DEFAULT_LOCK_DURATION_MS,
+        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
+        max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
+        isolation: int = IsolationLevel.READ_UNCOMMITTED,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> list[AcquiredRange]:
+        """Lock up to ``max_records`` records for ``member_id``; nothing here is persisted.
+
+        First AVAILABLE records inside the window (released or expired: delivery
+        count +1), in offset order, then records past SPEO read from the log while
+        the window holds fewer than ``max_in_flight`` offsets. ``max_records`` is
+        the budget for the whole call. BATCH_OPTIMIZED hands out whole log
+        batches and may pass the budget up to the end of a batch; RECORD_LIMIT
+        never passes it. New records are grouped into ranges of about
+        ``batch_size`` records (at batch boundaries).
+
+        Control batches, holes between batches and, under READ_COMMITTED, records
+        of aborted transactions are never handed out: they become ARCHIVED.
+        READ_COMMITTED also stops at the last stable offset. A record whose
+        delivery count already reached ``delivery_count_limit`` (the limit was
+        lowered) is archived instead of delivered again.
+        """
+        if max_records <= 0:
+            return []
+        self._sync_log_start()
+        self._lock_duration_ms = lock_duration_ms
+        deadline = now_ms + lock_duration_ms
+        chunk = batch_size if batch_size and batch_size > 0 else max_records
+        record_limit = mode == AcquireMode.RECORD_LIMIT
+        committed = isolation == IsolationLevel.READ_COMMITTED
+        bound = self._bound(isolation)
+        self._reads_left = MAX_LOG_READS_PER_ACQUIRE
+        budget = max_records
+        out: list[AcquiredRange] = []
+        runs, starts = self._runs, self._starts
+
+        # 1. AVAILABLE records inside the window.
+        low: int | None = None  # first AVAILABLE offset left behind
+        i = bisect_left(starts, self._avail_hint)
+        while i < len(runs) and budget > 0:
+            run = runs[i]
+            if run.state != _AVAILABLE:
+                i += 1
+                continue
+            action = TRANSITIONS[(View.AVAILABLE, Event.ACQUIRE)].action
+            assert action == Action.ACQUIRE
+            if run.count == 0:
+                # Never delivered (restored state): read it like new records.
+                stop = min(run.last + 1, bound)
+                if stop <= run.first or self._reads_left <= 0:
+                    low = run.first if low is None else low
+                    i += 1
+                    continue
+                new, used, end = self._read_log(
+                    member_id, run.first, stop, budget, record_limit, chunk, deadline, committed, max_bytes, 1
+                )
+                if end == run.first:
+                    low = run.first if low is None else low
+                    i += 1
+                    continue
+                if end <= run.last:
+                    new.append(run.clone(end, run.last))
+                runs[i : i + 1] = new
+                starts[i : i + 1] = [r.first for r in new]
+                for r in new:
+                    if r.state == _ACQUIRED:
+                        heapq.heappush(self._locks, (r.deadline, r.first))
+                        out.append(AcquiredRange(r.first, r.last, r.count))
+                budget -= used
+                i += len(new) - (1 if end <= run.last else 0)
+                continue
+            if run.count >= delivery_count_limit:
+                # Spent under a lowered limit: archive; derived again after a restart.
+                run.state = _ARCHIVED
+                run.pending = 0
+                i += 1
+                continue
+            size = run.last - run.first + 1
+            if size > budget:
+                cut = run.first + budget if record_limit else self._batch_end(run.first + budget - 1) + 1
+                if cut <= run.last:
+                    self._split_index(i, cut)
+            run.state = _ACQUIRED
+            run.count += 1
+            run.member = member_id
+            run.deadline = deadline
+            run.pending = 0
+            heapq.heappush(self._locks, (deadline, run.first))
+            out.append(AcquiredRange(run.first, run.last, run.count))
+            budget -= run.last - run.first + 1
+            i += 1
+        if i < len(runs):
+            low = runs[i].first if low is None else min(low, runs[i].first)
+        self._avail_hint = self._speo if low is None else low
+
+        # 2. New records past SPEO, as far as the window limit allows.
+        if budget > 0:
+            stop = min(bound, self._spso + max_in_flight)
+            hint_at_end = self._avail_hint >= self._speo
+            if self._speo < stop and self._reads_left > 0:
+                new, used, end = self._read_log(
+                    member_id, self._speo, stop, budget, record_limit, chunk, deadline, committed, max_bytes, 1
+                )
+                for r in new:
+                    self._append(r)
+                    if r.state == _ACQUIRED:
+                        heapq.heappush(self._locks, (r.deadline, r.first))
+                        out.append(AcquiredRange(r.first, r.last, r.count))
+                self._speo = end
+                if hint_at_end:
+                    self._avail_hint = end  # the new runs hold nothing AVAILABLE
+        self._advance()
+        self._maybe_compact_locks()
+        return out
+
+    def _read_log(
+        self,
+        member_id: str,
+        start: int,
+        stop: int,
+        budget: int,
+        record_limit: bool,
+        chunk: int,
+        deadline: int,
+        committed: bool,
+        max_bytes: int,
+        count: int,
+    ) -> tuple[list[_Run], int, int]:
+        """Runs tiling ``[start, end)`` of the log: ACQUIRED for data, ARCHIVED for the rest.
+
+        Returns (runs, records acquired, end). ``end`` is where reading stopped
+        (the budget, the read limit, a batch cut, or ``stop``).
+        """
+        out: list[_Run] = []
+        used = 0
+        pos = start
+        txns: list[tuple[int, int]] = []
+        if committed:
+            txns = sorted(self._log.aborted_transactions(start, stop), key=lambda t: t[1])
+        ti = 0
+        aborting: set[int] = set()
+
+        def emit(first: int, last: int, data: bool) -> None:
+            if out:
+                prev = out[-1]
+                if data and prev.state == _ACQUIRED and prev.last - prev.first + 1 < chunk:
+                    prev.last = last
+                    return
+                if not data and prev.state == _ARCHIVED:
+                    prev.last = last
+                    return
+            if data:
+                out.append(_Run(first, last, _ACQUIRED, count, member_id, deadline))
+            else:
+                out.append(_Run(first, last, _ARCHIVED, 0))
+
+        while pos < stop and used < budget and self._reads_left > 0:
+            self._reads_left -= 1
+            batches = self._log.batch_bounds(pos, stop, budget - used, max_bytes)
+            if not batches:
+                emit(pos, stop - 1, False)  # nothing stored there: a hole
+                pos = stop
+                break
+            cut = False
+            for b in batches:
+                if b.last_offset < pos:
+                    continue
+                if b.first_offset >= stop:
+                    emit(pos, stop - 1, False)
+                    pos = stop
+                    cut = True
+                    break
+                if used >= budget:
+                    cut = True
+                    break
+                first = max(b.first_offset, pos)
+                if first > pos:
+                    emit(pos, first - 1, False)  # compacted away or never written
+                last = min(b.last_offset, stop - 1)
+                while ti < len(txns) and txns[ti][1] <= b.last_offset:
+                    aborting.add(txns[ti][0])
+                    ti += 1
+                if b.is_control:
+                    emit(first, last, False)
+                    aborting.discard(b.producer_id)  # the marker ends its transaction
+                elif committed and b.is_transactional and b.producer_id in aborting:
+                    emit(first, last, False)
+                else:
+                    if record_limit and last - first + 1 > budget - used:
+                        last = first + (budget - used) - 1
+                    emit(first, last, True)
+                    used += last - first + 1
+                pos = last + 1
+                if pos <= b.last_offset:
+                    cut = True
+                    break
+            if cut:
+                break
+        return out, used, pos
+
+    def _batch_end(self, offset: int) -> int:
+        """Last offset of the log batch holding ``offset`` (``offset`` if none does)."""
+        batches = self._log.batch_bounds(offset, offset + 1, 1, 1)
+        if batches and batches[0].first_offset <= offset <= batches[0].last_offset:
+            return batches[0].last_offset
+        return offset
+
+    def _bound(self, isolation: int) -> int:
+        log = self._log
+        return log.last_stable_offset if isolation == IsolationLevel.READ_COMMITTED else log.high_watermark
+
+    def _sync_log_start(self) -> None:
+        log_start = self._log.log_start_offset
+        if log_start > self._spso:
+            self.on_log_start_offset(log_start)
+
+    # --------------------------------------------------------- acknowledgement
+
+    def acknowledge(
+        self,
+        member_id: str,
+        batches: Sequence[tuple[int, int, Sequence[int]]],
+        now_ms: int,
+        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
+        *,
+        lock_duration_ms: int | None = None,
+    ) -> AckResult:
+        """Apply one partition's acknowledgement batches, all or nothing.
+
+        Each batch is (first offset, last offset, acknowledge types): one type for
+        the whole range or one per offset. Errors, checked before anything changes:
+        INVALID_REQUEST for a malformed batch (first > last, a types list neither
+        1 nor last-first+1 long, an unknown type, overlapping batches) or one that
+        reaches SPEO or beyond (never delivered); INVALID_RECORD_STATE for an
+        offset the member does not hold (see ``TRANSITIONS``). Offsets below SPSO
+        are final already and skipped, so a repeated acknowledgement is harmless.
+
+        Renew restarts the lock for ``lock_duration_ms`` (default: the duration of
+        the latest acquisition) and is not persisted. A lock whose deadline has
+        passed but which ``expire_locks`` has not processed yet still counts.
+        """
+        reqs: list[tuple[int, int, Sequence[int]]] = []
+        for first, last, types in batches:
+            if first < 0 or first > last:
+                return AckResult(_INVALID_REQUEST, None)
+            if len(types) != 1 and len(types) != last - first + 1:
+                return AckResult(_INVALID_REQUEST, None)
+            if any(t not in ACK_EVENTS for t in set(types)):
+                return AckResult(_INVALID_REQUEST, None)
+            reqs.append((first, last, types))
+        reqs.sort(key=lambda r: r[0])
+        for k in range(1, len(reqs)):
+            if reqs[k][0] <= reqs[k - 1][1]:
+                return AckResult(_INVALID_REQUEST, None)
+        if reqs and reqs[-1][1] >= self._speo:
+            return AckResult(_INVALID_REQUEST, None)
+
+        runs = self._runs
+        plan: list[tuple[int, int, Action]] = []
+        for first, last, types in reqs:
+            lo = max(first, self._spso)
+            if lo > last:
+                continue
+            single = len(types) == 1 or types.count(types[0]) == len(types)
+            i = self._index_of(lo)
+            while i < len(runs) and runs[i].first <= last:
+                run = runs[i]
+                a, b = max(run.first, lo), min(run.last, last)
+                view = _view(run, member_id)
+                if single:
+                    groups: Iterable[tuple[int, int, int]] = ((types[0], a, b),)
+                else:
+                    groups = _type_groups(types, first, a, b)
+                for t, ga, gb in groups:
+                    outcome = TRANSITIONS[(view, ACK_EVENTS[t])]
+                    if outcome.error:
+                        return AckResult(outcome.error, None)
+                    if outcome.action != Action.KEEP:
+                        plan.append((ga, gb, outcome.action))
+                i += 1
+        dur = self._lock_duration_ms if lock_duration_ms is None else lock_duration_ms
+        delta, _ = self._apply(plan, now_ms, delivery_count_limit, dur)
+        return AckResult(_NONE, delta)
+
+    def release_member(
+        self,
+        member_id: str,
+        now_ms: int,
+        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
+    ) -> Delta | None:
+        """Release every record ``member_id`` holds (session closed, member left, connection lost).
+
+        Released records become AVAILABLE again, or ARCHIVED once their delivery
+        count reached the limit. O(runs in the window).
+        """
+        plan: list[tuple[int, int, Action]] = []
+        for run in self._runs:
+            if run.state != _ACQUIRED:
+                continue
+            action = TRANSITIONS[(_view(run, member_id), Event.RELEASE_MEMBER)].action
+            if action != Action.KEEP:
+                plan.append((run.first, run.last, action))
+        delta, _ = self._apply(plan, now_ms, delivery_count_limit, self._lock_duration_ms)
+        return delta
+
+    def expire_locks(self, now_ms: int, delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT) -> ExpireResult:
+        """Release every record whose lock deadline is at or before ``now_ms``.
+
+        ``available`` says whether a record became AVAILABLE (rather than ARCHIVED
+        at the delivery limit), so the caller can wake fetches waiting for records.
+        """
+        locks = self._locks
+        plan: list[tuple[int, int, Action]] = []
+        seen: set[int] = set()
+        while locks and locks[0][0] <= now_ms:
+            deadline, offset = heapq.heappop(locks)
+            i = self._index_of(offset)
+            if i < 0:
+                continue
+            run = self._runs[i]
+            if run.state != _ACQUIRED or run.deadline != deadline or run.first in seen:
+                continue
+            seen.add(run.first)
+            action = TRANSITIONS[(_view(run, run.member), Event.LOCK_EXPIRY)].action
+            if action != Action.KEEP:
+                plan.append((run.first, run.last, action))
+        plan.sort(key=lambda p: p[0])
+        delta, available = self._apply(plan, now_ms, delivery_count_limit, self._lock_duration_ms)
+        return ExpireResult(delta, available)
+
+    def _apply(
+        self, plan: list[tuple[int, int, Action]], now_ms: int, limit: int, lock_ms: int
+    ) -> tuple[Delta | None, bool]:
+        """Carry out planned (first, last, action) steps, sorted by offset; build the delta."""
+        delta_id = self._next_delta_id
+        runs = self._runs
+        changes: list[StateBatch] = []
+        undo: list[tuple[int, int, int, str | None, int]] = []
+        available = False
+        for a, b, action in plan:
+            lo, hi = self._isolate(a, b)
+            for j in range(lo, hi):
+                run = runs[j]
+                if action == Action.RENEW:
+                    run.deadline = now_ms + lock_ms
+                    heapq.heappush(self._locks, (run.deadline, run.first))
+                    continue
+                undo.append((run.first, run.last, run.count, run.member, run.deadline))
+                if action == Action.RELEASE:
+                    state = _ARCHIVED if run.count >= limit else _AVAILABLE
+                else:
+                    state = _ACTION_STATE[action]
+                run.state = state
+                run.member = None
+                run.deadline = -1
+                run.pending = delta_id
+                if state == _AVAILABLE:
+                    available = True
+                    if run.first < self._avail_hint:
+                        self._avail_hint = run.first
+                changes.append(StateBatch(run.first, run.last, int(state), run.count))
+        self._maybe_compact_locks()
+        if not changes:
+            return None, False
+        self._next_delta_id += 1
+        delta = Delta(delta_id, self._delta_start(delta_id), _coalesce(changes), tuple(undo))
+        self._outstanding[delta_id] = delta
+        return delta, available
+
+    def _delta_start(self, delta_id: int) -> int:
+        """First offset not final, counting only durable finality and this delta's."""
+        for run in self._runs:
+            if run.state in FINAL_STATES and (run.pending == 0 or run.pending == delta_id):
+                continue
+            return run.first
+        return self._speo
+
+    # ------------------------------------------------------------- persistence
+
+    def on_persisted(self, delta: Delta) -> None:
+        """The caller wrote ``delta`` durably: its changes are final; SPSO may advance."""
+        if self._outstanding.pop(delta.id, None) is None:
+            return  # confirmed or rolled back already
+        runs, starts = self._runs, self._starts
+        lo_idx = len(runs)
+        hi_idx = 0
+        for first, last, *_ in delta.undo:
+            i = bisect_left(starts, first)
+            lo_idx = min(lo_idx, i)
+            while i < len(runs) and runs[i].first <= last:
+                if runs[i].pending == delta.id:
+                    runs[i].pending = 0
+                i += 1
+            hi_idx = max(hi_idx, i)
+        self._merge(lo_idx, hi_idx)
+        self._advance()
+
+    def rollback(self, delta: Delta) -> None:
+        """Writing ``delta`` failed: records still waiting on it go back into their old locks."""
+        if self._outstanding.pop(delta.id, None) is None:
+            return
+        runs, starts = self._runs, self._starts
+        for first, last, count, member, deadline in delta.undo:
+            i = bisect_left(starts, first)
+            while i < len(runs) and runs[i].first <= last:
+                run = runs[i]
+                if run.pending == delta.id:
+                    run.state = _ACQUIRED
+                    run.count = count
+                    run.member = member
+                    run.deadline = deadline
+                    run.pending = 0
+                    heapq.heappush(self._locks, (deadline, run.first))
+                i += 1
+
+    # ----------------------------------------------------------- log movement
+
+    def on_log_start_offset(self, log_start_offset: int) -> None:
+        """The log start moved (retention, DeleteRecords): archive everything below it.
+
+        Every row of ``TRANSITIONS`` for ``LOG_START_PAST`` leaves the record
+        below SPSO: non-final ones are dropped (archived, locks and all), final
+        ones stay final. A later acknowledgement of them is skipped. Nothing is
+        persisted: the log itself is the record of it; the next delta carries the
+        new start offset.
+        """
+        if log_start_offset <= self._spso:
+            return
+        i = self._split_at(log_start_offset)
+        del self._runs[:i]
+        del self._starts[:i]
+        self._spso = log_start_offset
+        if self._speo < log_start_offset:
+            self._speo = log_start_offset
+        if self._avail_hint < log_start_offset:
+            self._avail_hint = log_start_offset
+        self._advance()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _index_of(self, offset: int) -> int:
+        """Index of the run holding ``offset``, -1 if none does."""
+        i = bisect_right(self._starts, offset) - 1
+        if i >= 0 and self._runs[i].last >= offset:
+            return i
+        return -1
+
+    def _split_index(self, i: int, offset: int) -> None:
+        """Split run ``i`` so that ``offset`` (inside it, not its first) starts a new run."""
+        run = self._runs[i]
+        right = run.clone(offset, run.last)
+        run.last = offset - 1
+        self._runs.insert(i + 1, right)
+        self._starts.insert(i + 1, offset)
+        if run.state == _ACQUIRED:
+            # The lock-timer entry may point into either half; give each its own.
+            heapq.heappush(self._locks, (run.deadline, run.first))
+            heapq.heappush(self._locks, (right.deadline, right.first))
+
+    def _split_at(self, offset: int) -> int:
+        """Make ``offset`` a run boundary; return the index of the first run at or after it."""
+        i = bisect_right(self._starts, offset) - 1
+        if i < 0:
+            return 0
+        run = self._runs[i]
+        if run.first == offset:
+            return i
+        if run.last < offset:
+            return i + 1
+        self._split_index(i, offset)
+        return i + 1
+
+    def _isolate(self, first: int, last: int) -> tuple[int, int]:
+        """Split so that runs[lo:hi] cover exactly ``[first, last]``."""
+        lo = self._split_at(first)
+        hi = self._split_at(last + 1)
+        return lo, hi
+
+    def _merge(self, lo: int, hi: int) -> None:
+        """Merge neighbouring final, confirmed runs with equal state and count in runs[lo-1:hi+1]."""
+        runs, starts = self._runs, self._starts
+        j = min(hi, len(runs) - 1)
+        stop = max(lo, 1)
+        while j >= stop:
+            a, b = runs[j - 1], runs[j]
+            if (
+                a.state == b.state
+                and a.state in FINAL_STATES
+                and a.count == b.count
+                and a.pending == 0
+                and b.pending == 0
+            ):
+                a.last = b.last
+                del runs[j]
+                del starts[j]
+            j -= 1
+
+    def _advance(self) -> None:
+        """Move SPSO past the leading runs whose finality is durable or derived from the log."""
+        runs = self._runs
+        k = 0
+        while k < len(runs) and runs[k].state in FINAL_STATES and runs[k].pending == 0:
+            k += 1
+        if k:
+            del runs[:k]
+            del self._starts[:k]
+            self._spso = runs[0].first if runs else self._speo
+            if self._avail_hint < self._spso:
+                self._avail_hint = self._spso
+
+    def _lock_entry_live(self, entry: tuple[int, int]) -> bool:
+        i = self._index_of(entry[1])
+        if i < 0:
+            return False
+        run = self._runs[i]
+        return run.state == _ACQUIRED and run.deadline == entry[0]
+
+    def _maybe_compact_locks(self) -> None:
+        if len(self._locks) > 2 * len(self._runs) + _LOCK_HEAP_SLACK:
+            self._locks = [(r.deadline, r.first) for r in self._runs if r.state == _ACQUIRED]
+            heapq.heapify(self._locks)
+
+
+def _type_groups(types: Sequence[int], base: int, a: int, b: int) -> Iterable[tuple[int, int, int]]:
+    """(type, first, last) for each stretch of equal per-offset types within [a, b]."""
+    pos = a
+    for t, grp in groupby(types[a - base : b - base + 1]):
+        n = sum(1 for _ in grp)
+        yield t, pos, pos + n - 1
+        pos += n
+
+
+def _reset_offset(log: ShareLog, auto_offset_reset: str | tuple[str, int], now_ms: int) -> int:
+    if auto_offset_reset == "latest":
+        return log.high_watermark
+    if auto_offset_reset == "earliest":
+        return log.log_start_offset
+    if isinstance(auto_offset_reset, tuple) and len(auto_offset_reset) == 2 and auto_offset_reset[0] == "by_duration":
+        found = log.offset_for_timestamp(now_ms - int(auto_offset_reset[1]))
+        return log.high_watermark if found is None else found[0]
+    raise ValueError(f"unknown share.auto.offset.reset {auto_offset_reset!r}")
