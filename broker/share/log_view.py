@@ -1,0 +1,73 @@
+"""The read-only view of a partition log that a share partition needs.
+
+Adapts :class:`broker.log.partition.PartitionLog` to
+:class:`broker.share.partition.ShareLog`: batch boundaries come from the
+stored batch headers (one ``struct`` unpack per batch; records are never
+decoded here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from broker.log.partition import PartitionLog
+from broker.protocol.records import iter_batches
+from broker.share.partition import LogBatch
+
+
+class PartitionLogView:
+    __slots__ = ("log",)
+
+    def __init__(self, log: PartitionLog) -> None:
+        self.log = log
+
+    @property
+    def log_start_offset(self) -> int:
+        return self.log.log_start_offset
+
+    @property
+    def high_watermark(self) -> int:
+        return self.log.high_watermark
+
+    @property
+    def last_stable_offset(self) -> int:
+        return self.log.last_stable_offset
+
+    def batch_bounds(self, start_offset: int, end_offset: int, max_records: int, max_bytes: int) -> Sequence[LogBatch]:
+        log = self.log
+        start = max(start_offset, log.log_start_offset)
+        if start >= end_offset:
+            return []
+        # Read to the high watermark: a batch that starts below end_offset but
+        # ends past it still holds offsets in range.
+        data = log.read(start, max_bytes, max_offset=log.high_watermark).records
+        out: list[LogBatch] = []
+        for header, _ in iter_batches(data, allow_partial=True):
+            if header.base_offset >= end_offset:
+                break
+            out.append(
+                LogBatch(header.base_offset, header.last_offset, header.is_control, header.producer_id, header.is_transactional)
+            )
+            if header.last_offset - start + 1 >= max_records:
+                break
+        return out
+
+    def aborted_transactions(self, start: int, end: int) -> Sequence[tuple[int, int]]:
+        return self.log.aborted_transactions(start, end)
+
+    def offset_for_timestamp(self, timestamp: int) -> tuple[int, int] | None:
+        return self.log.offset_for_timestamp(timestamp)
+
+    def records_covering(self, first: int, last: int, max_bytes: int) -> bytes:
+        """Stored batches from the one holding ``first`` through the one holding ``last``."""
+        log = self.log
+        first = max(first, log.log_start_offset)
+        if first > last:
+            return b""
+        data = log.read(first, max_bytes, max_offset=log.high_watermark).records
+        end = 0
+        for header, _ in iter_batches(data, allow_partial=True):
+            end += header.size
+            if header.last_offset >= last:
+                break
+        return data[:end] if end < len(data) else data
