@@ -1,0 +1,264 @@
+"""Committed offsets of classic groups, and the records that persist group state.
+
+Pure: no I/O and no clock. The trio layer (:mod:`broker.group.classic_runtime`)
+writes the records built here to the internal topic ``__consumer_offsets`` and
+replays them at start-up through :func:`decode_record`.
+
+Record framing is Kafka's (``CoordinatorRecordSerde``), so the topic reads the
+same as a Kafka broker's:
+
+- key   = int16 record type, then the key message (version 0 layout);
+- value = int16 value version, then the value message; a null value is a
+  tombstone.
+
+Record types this coordinator owns: 0 and 1 (OffsetCommit; 0 is the legacy
+type, written by very old brokers, read only) and 2 (GroupMetadata). Other
+types (consumer- and share-group records, 3-15) belong to other coordinators
+and are skipped by :func:`decode_record`.
+
+Which partition of ``__consumer_offsets`` holds a group is Kafka's rule:
+``abs(javaHashCode(groupId)) % partitions`` (:func:`partition_for`), so a data
+directory's layout matches what Kafka tools expect.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+
+from broker.protocol.errors import ProtocolError
+from broker.protocol.messages.group_metadata_key import GroupMetadataKey
+from broker.protocol.messages.group_metadata_value import GroupMetadataValue
+from broker.protocol.messages.offset_commit_key import OffsetCommitKey
+from broker.protocol.messages.offset_commit_value import OffsetCommitValue
+
+__all__ = [
+    "COORDINATOR_TOPIC",
+    "CommittedOffset",
+    "CoordinatorRecord",
+    "OffsetStore",
+    "RecordType",
+    "decode_record",
+    "group_metadata_record",
+    "offset_commit_record",
+    "partition_for",
+]
+
+COORDINATOR_TOPIC = "__consumer_offsets"
+
+# Value versions written, as Kafka 4.x writes them: OffsetCommitValue v3 (v1 when
+# the commit carries an explicit expiry, OffsetCommit v2-4 retention_time_ms);
+# GroupMetadataValue v3 (the newest non-flexible version).
+OFFSET_VALUE_VERSION = 3
+OFFSET_VALUE_VERSION_WITH_EXPIRY = 1
+GROUP_VALUE_VERSION = 3
+
+_INT16 = struct.Struct(">h")
+
+
+class RecordType(IntEnum):
+    OFFSET_COMMIT_LEGACY = 0
+    OFFSET_COMMIT = 1
+    GROUP_METADATA = 2
+
+
+@dataclass(frozen=True, slots=True)
+class CommittedOffset:
+    """One committed offset. ``expire_timestamp_ms`` -1: the broker's retention applies."""
+
+    offset: int
+    leader_epoch: int = -1
+    metadata: str = ""
+    commit_timestamp_ms: int = -1
+    expire_timestamp_ms: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorRecord:
+    """A decoded record: its type, key message and value message (None: tombstone)."""
+
+    record_type: RecordType
+    key: OffsetCommitKey | GroupMetadataKey
+    value: OffsetCommitValue | GroupMetadataValue | None
+
+
+# --- partitioning -----------------------------------------------------------------------
+
+
+def java_string_hash(text: str) -> int:
+    """Java's ``String.hashCode`` (over UTF-16 code units), as a signed int32."""
+    h = 0
+    data = text.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def partition_for(group_id: str, partitions: int) -> int:
+    """The ``__consumer_offsets`` partition of ``group_id`` (Kafka's ``Utils.abs`` maps
+    Integer.MIN_VALUE to 0)."""
+    h = java_string_hash(group_id)
+    return (0 if h == -(1 << 31) else abs(h)) % partitions
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+def _prefixed(version: int, body: bytes) -> bytes:
+    return _INT16.pack(version) + body
+
+
+def offset_commit_record(
+    group: str, topic: str, partition: int, value: CommittedOffset | None
+) -> tuple[bytes, bytes | None]:
+    """(key, value) of an OffsetCommit record; ``value`` None builds the tombstone."""
+    key = _prefixed(RecordType.OFFSET_COMMIT, OffsetCommitKey(group=group, topic=topic, partition=partition).encode(0))
+    if value is None:
+        return key, None
+    version = OFFSET_VALUE_VERSION_WITH_EXPIRY if value.expire_timestamp_ms >= 0 else OFFSET_VALUE_VERSION
+    message = OffsetCommitValue(
+        offset=value.offset,
+        leader_epoch=value.leader_epoch,
+        metadata=value.metadata,
+        commit_timestamp=value.commit_timestamp_ms,
+        expire_timestamp=value.expire_timestamp_ms,
+    )
+    return key, _prefixed(version, message.encode(version))
+
+
+def group_metadata_record(group: str, value: GroupMetadataValue | None) -> tuple[bytes, bytes | None]:
+    """(key, value) of a GroupMetadata record; ``value`` None builds the tombstone."""
+    key = _prefixed(RecordType.GROUP_METADATA, GroupMetadataKey(group=group).encode(0))
+    if value is None:
+        return key, None
+    return key, _prefixed(GROUP_VALUE_VERSION, value.encode(GROUP_VALUE_VERSION))
+
+
+def decode_record(key: bytes | memoryview | None, value: bytes | memoryview | None) -> CoordinatorRecord | None:
+    """Decode one record of ``__consumer_offsets``.
+
+    Returns None for a record type another coordinator owns. Raises
+    :class:`ProtocolError` for a record this coordinator owns but cannot read.
+    """
+    if key is None or len(key) < 2:
+        raise ProtocolError("coordinator record without a record type")
+    (record_type,) = _INT16.unpack_from(key, 0)
+    if record_type in (RecordType.OFFSET_COMMIT_LEGACY, RecordType.OFFSET_COMMIT):
+        key_cls, value_cls = OffsetCommitKey, OffsetCommitValue
+    elif record_type == RecordType.GROUP_METADATA:
+        key_cls, value_cls = GroupMetadataKey, GroupMetadataValue
+    else:
+        return None
+    key_msg = key_cls.decode(memoryview(key)[2:], 0)
+    if value is None:
+        return CoordinatorRecord(RecordType(record_type), key_msg, None)
+    if len(value) < 2:
+        raise ProtocolError("coordinator record value without a version")
+    (version,) = _INT16.unpack_from(value, 0)
+    return CoordinatorRecord(RecordType(record_type), key_msg, value_cls.decode(memoryview(value)[2:], version))
+
+
+def committed_from_value(value: OffsetCommitValue) -> CommittedOffset:
+    return CommittedOffset(
+        offset=value.offset,
+        leader_epoch=value.leader_epoch,
+        metadata=value.metadata,
+        commit_timestamp_ms=value.commit_timestamp,
+        expire_timestamp_ms=value.expire_timestamp,
+    )
+
+
+# --- the store ------------------------------------------------------------------------------
+
+
+class OffsetStore:
+    """group -> topic -> partition -> :class:`CommittedOffset`.
+
+    Empty topic and group maps are dropped as soon as they empty, so
+    :meth:`has_offsets` and iteration never see husks.
+    """
+
+    def __init__(self) -> None:
+        self._by_group: dict[str, dict[str, dict[int, CommittedOffset]]] = {}
+
+    def get(self, group: str, topic: str, partition: int) -> CommittedOffset | None:
+        topics = self._by_group.get(group)
+        if topics is None:
+            return None
+        partitions = topics.get(topic)
+        return None if partitions is None else partitions.get(partition)
+
+    def put(self, group: str, topic: str, partition: int, value: CommittedOffset) -> None:
+        self._by_group.setdefault(group, {}).setdefault(topic, {})[partition] = value
+
+    def remove(self, group: str, topic: str, partition: int) -> CommittedOffset | None:
+        topics = self._by_group.get(group)
+        if topics is None:
+            return None
+        partitions = topics.get(topic)
+        if partitions is None:
+            return None
+        removed = partitions.pop(partition, None)
+        if not partitions:
+            del topics[topic]
+        if not topics:
+            del self._by_group[group]
+        return removed
+
+    def has_offsets(self, group: str) -> bool:
+        return group in self._by_group
+
+    def groups(self) -> list[str]:
+        return list(self._by_group)
+
+    def topics(self, group: str) -> dict[str, dict[int, CommittedOffset]]:
+        """The group's offsets by topic (a read-only view; empty when none)."""
+        return self._by_group.get(group, {})
+
+    def partitions(self, group: str) -> Iterator[tuple[str, int, CommittedOffset]]:
+        for topic, partitions in self._by_group.get(group, {}).items():
+            for partition, value in partitions.items():
+                yield topic, partition, value
+
+    def expired(
+        self,
+        group: str,
+        now_ms: int,
+        retention_ms: int,
+        base_timestamp: Callable[[CommittedOffset], int],
+        is_subscribed: Callable[[str], bool],
+    ) -> tuple[list[tuple[str, int]], bool]:
+        """Offsets of ``group`` past retention, and whether that is all of them.
+
+        An offset expires at its explicit expiry timestamp when it has one,
+        else ``retention_ms`` after ``base_timestamp(offset)``. Offsets of
+        topics the group is subscribed to never expire (Kafka's rule).
+        """
+        expired: list[tuple[str, int]] = []
+        everything = True
+        for topic, partitions in self._by_group.get(group, {}).items():
+            if is_subscribed(topic):
+                everything = False
+                continue
+            for partition, value in partitions.items():
+                if value.expire_timestamp_ms >= 0:
+                    gone = now_ms >= value.expire_timestamp_ms
+                else:
+                    gone = now_ms - base_timestamp(value) >= retention_ms
+                if gone:
+                    expired.append((topic, partition))
+                else:
+                    everything = False
+        return expired, everything
+
+    def apply(self, record: CoordinatorRecord) -> None:
+        """Replay one OffsetCommit record (put, or remove on a tombstone)."""
+        key = record.key
+        assert isinstance(key, OffsetCommitKey)
+        if record.value is None:
+            self.remove(key.group, key.topic, key.partition)
+        else:
+            assert isinstance(record.value, OffsetCommitValue)
+            self.put(key.group, key.topic, key.partition, committed_from_value(record.value))
