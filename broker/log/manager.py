@@ -154,6 +154,9 @@ class LogManager:
         self.set_broker_defaults(broker_configs or {}, broker_config_sources)
         self._lock_fd = -1
         self._opened = False
+        # Called with (event, topic name) after a topic is created, deleted or grows
+        # partitions; group coordinators re-target their assignments on it.
+        self.topic_listeners: list[Callable[[str, str], None]] = []
 
     @classmethod
     def from_config(
@@ -435,6 +438,7 @@ class LogManager:
         for p, part_log in enumerate(opened):
             self._logs[(name, p)] = part_log
         log.info("topic_created", topic=name, topic_id=str(topic_id), partitions=partitions, configs=stored)
+        self._notify("created", name)
         return info
 
     def delete_topic(self, name: str) -> None:
@@ -454,6 +458,7 @@ class LogManager:
         # not inherit the old log start offset.
         self.checkpoint()
         log.info("topic_deleted", topic=name, topic_id=str(info.topic_id))
+        self._notify("deleted", name)
 
     def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
         info = self._require(name)
@@ -489,7 +494,12 @@ class LogManager:
         for p, part_log in zip(range(info.partitions, new_total), opened):
             self._logs[(name, p)] = part_log
         log.info("partitions_created", topic=name, partitions=new_total)
+        self._notify("partitions", name)
         return updated
+
+    def _notify(self, event: str, name: str) -> None:
+        for listener in self.topic_listeners:
+            listener(event, name)
 
     def alter_topic_configs(
         self,

@@ -50,6 +50,10 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
         async with trio.open_nursery() as background:
             await background.start(broker.committer.run)
             background.start_soon(broker.logs.run_maintenance)
+            await broker.share_state.load()
+            await background.start(broker.share.run)
+            await background.start(broker.share_groups.run)
+            broker.classic_groups.ensure_started()
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:

@@ -39,6 +39,7 @@ class Metrics:
 
 class Broker:
     def __init__(self, config: Any) -> None:
+        from broker.group.configs import GroupConfigStore
         from broker.log.commit import GroupCommitter
         from broker.log.manager import LogManager
 
@@ -51,6 +52,8 @@ class Broker:
         self.committer = GroupCommitter.from_config(config, logs=self.logs.logs)
         self.metrics = Metrics()
         self.producer_ids = ProducerIdAllocator(self.data_dir)
+        self.group_configs = GroupConfigStore(self.data_dir, config)
+        self._coordinators(config)
         self.stopping = False
         self.stop_event = trio.Event()
         self.port = 0
@@ -60,6 +63,35 @@ class Broker:
         self._append_lots: dict[tuple[str, int], trio.Event] = {}
         self.idle_scopes: set[trio.CancelScope] = set()
         self.started_ms = _now_ms()
+
+    def _coordinators(self, config: Any) -> None:
+        """The group coordinators and the share runtime (KIP-932)."""
+        from broker.group.classic_runtime import ClassicRuntime
+        from broker.group.share_runtime import ShareGroupRuntime
+        from broker.share.manager import SharePartitionManager
+        from broker.share.state_store import ShareStateStore
+
+        self.share_state = ShareStateStore.from_broker(self)
+        self.share = SharePartitionManager(self, self.share_state)
+        self.share_groups = ShareGroupRuntime(self)
+        self.classic_groups = ClassicRuntime(self)
+        # One namespace for group ids: each coordinator refuses the other's groups.
+        self.classic_groups.other_group_type = self.share_groups.coordinator.group_type
+        self.logs.topic_listeners.append(self._topic_changed)
+
+    def _topic_changed(self, event: str, name: str) -> None:
+        if event == "deleted":
+            self.share.forget_topic(name)
+        self.share_groups.topics_changed()
+
+    def classic_group_type(self, group_id: str) -> str | None:
+        return self.classic_groups.group_type(group_id)
+
+    def classic_groups_list(self) -> list[Any]:
+        return self.classic_groups.list_groups()
+
+    async def classic_groups_delete(self, group_id: str) -> int:
+        return await self.classic_groups.delete_group(group_id)
 
     # --- identity --------------------------------------------------------------------
 
@@ -95,7 +127,10 @@ class Broker:
     # --- lifecycle -------------------------------------------------------------------
 
     def open(self) -> None:
+        """Recover the logs and rebuild coordinator state from the internal topics (blocking)."""
         self.logs.open()
+        self.classic_groups.load()
+        self.share_groups.load()
 
     def close(self) -> None:
         self.logs.close()
@@ -115,6 +150,7 @@ class Broker:
         event = self._append_lots.pop((topic, partition), None)
         if event is not None:
             event.set()
+        self.share.appended(topic, partition)
 
     def append_event(self, topic: str, partition: int) -> trio.Event:
         key = (topic, partition)

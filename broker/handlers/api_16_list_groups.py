@@ -1,0 +1,32 @@
+"""ListGroups (key 16), v0-5.
+
+Lists classic consumer groups and share groups alike. v4 adds the states
+filter (case-insensitive), v5 the types filter ("classic", "share"; KIP-848)
+and the group type in each row; share groups list with protocol type "share".
+Note librdkafka's ``list_consumer_groups`` hides share groups by design.
+"""
+
+from __future__ import annotations
+
+from broker.handlers import handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.list_groups_request import ListGroupsRequest
+from broker.protocol.messages.list_groups_response import ListedGroup, ListGroupsResponse
+from broker.server.context import RequestContext
+
+
+@handler(16, min_version=0, max_version=5)
+async def handle(ctx: RequestContext, req: ListGroupsRequest) -> ListGroupsResponse:
+    broker = ctx.broker
+    states = {s.lower() for s in req.states_filter} if ctx.api_version >= 4 else set()
+    types = {t.lower() for t in req.types_filter} if ctx.api_version >= 5 else set()
+    groups: list[ListedGroup] = []
+    if not types or "classic" in types:
+        for g in broker.classic_groups_list():
+            if states and g.state.lower() not in states:
+                continue
+            groups.append(ListedGroup(group_id=g.group_id, protocol_type=g.protocol_type, group_state=g.state,
+                                      group_type=g.group_type))
+    if not types or "share" in types:
+        groups.extend(broker.share_groups.coordinator.list_groups(req.states_filter if ctx.api_version >= 4 else ()))
+    return ListGroupsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, groups=groups)

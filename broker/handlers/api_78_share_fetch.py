@@ -1,0 +1,151 @@
+"""ShareFetch (key 78), v1-2 (KIP-932).
+
+Opens, continues or closes the member's share session (epoch 0 / N / -1, see
+:mod:`broker.share.sessions`), applies the acknowledgements piggy-backed on the
+request (each partition's ack is durable before the response), then acquires
+records for the member from the session's partitions, rotating the start so no
+partition starves. ``MaxRecords`` is one budget for the whole request; records
+go out as the stored log batches covering the acquired ranges, with
+``AcquiredRecords`` saying which offsets the member holds. When nothing can be
+acquired, the request waits up to ``MaxWaitMs`` for an append, a release or an
+expired lock. v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
+and Renew acknowledgements (``IsRenewAck``).
+
+Client contract (librdkafka): the same TopicId may appear twice (merged);
+every partition that carried acks is in the response; ``Records`` is never
+null; epoch 0 with acks is INVALID_REQUEST.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import trio
+
+from broker.handlers import handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.share_fetch_request import ShareFetchRequest
+from broker.protocol.messages.share_fetch_response import (
+    AcquiredRecords,
+    LeaderIdAndEpoch,
+    PartitionData,
+    ShareFetchableTopicResponse,
+    ShareFetchResponse,
+)
+from broker.server.context import RequestContext
+from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
+from broker.share.requests import ack_batches, check_ack_types, open_or_continue
+
+def _error(code: int, message: str | None = None) -> ShareFetchResponse:
+    return ShareFetchResponse(error_code=code, error_message=message, acquisition_lock_timeout_ms=0, responses=[])
+
+
+@handler(78, min_version=1, max_version=2)
+async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchResponse:
+    broker = ctx.broker
+    mgr = broker.share
+    v = ctx.api_version
+    if not req.group_id or not req.member_id:
+        return _error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required")
+    epoch = req.share_session_epoch
+
+    # Merge the topics (librdkafka may list a TopicId twice) into fetch and ack maps.
+    wanted: dict[tuple[uuid.UUID, int], None] = {}
+    acks: dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]] = {}
+    for topic in req.topics:
+        for p in topic.partitions:
+            key = (topic.topic_id, p.partition_index)
+            wanted.setdefault(key, None)
+            if p.acknowledgement_batches:
+                acks.setdefault(key, []).extend(ack_batches(p.acknowledgement_batches))
+    if epoch == INITIAL_EPOCH and acks:
+        return _error(ErrorCode.INVALID_REQUEST, "a ShareFetch opening a share session cannot carry acknowledgements")
+
+    session, code = await open_or_continue(ctx, req.group_id, req.member_id, epoch)
+    if code:
+        return _error(code)
+    settings = mgr.settings(req.group_id)
+    if epoch != FINAL_EPOCH:
+        session.add(list(wanted))
+        for f in req.forgotten_topics_data:
+            session.forget([(f.topic_id, p) for p in f.partitions])
+
+    # Acknowledgements first: their results go out with the fetched records.
+    results: dict[tuple[uuid.UUID, int], PartitionData] = {}
+    renew_allowed = v >= 2 and req.is_renew_ack and settings.renew_ack_enabled
+    for key, batches in acks.items():
+        code = check_ack_types(batches, renew_allowed)
+        if not code:
+            entry, code = await mgr.entry(req.group_id, *key)
+            if entry is not None:
+                code = await mgr.acknowledge(entry, req.member_id, batches)
+        results[key] = _partition(key[1], acknowledge_error_code=code)
+
+    if epoch == FINAL_EPOCH:
+        mgr.sessions.close(req.group_id, req.member_id)
+        await mgr.release_member(req.group_id, req.member_id)
+        return _response(results, settings.lock_duration_ms)
+
+    budget = req.max_records if v >= 1 else 500
+    batch_size = req.batch_size if v >= 1 and req.batch_size > 0 else None
+    mode = req.share_acquire_mode if v >= 2 else 0
+    if mode not in (0, 1):
+        return _error(ErrorCode.INVALID_REQUEST, f"unknown ShareAcquireMode {mode}")
+    bytes_left = req.max_bytes if req.max_bytes > 0 else 2**31 - 1
+    deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
+    entries = []
+    acquired_any = False
+    while True:
+        entries = []
+        for key in session.fetch_order():
+            entry, code = await mgr.entry(req.group_id, *key)
+            if entry is None:
+                results.setdefault(key, _partition(key[1])).error_code = code
+                continue
+            entries.append(entry)
+            if budget <= 0 or bytes_left <= 0:
+                continue
+            ranges = mgr.acquire(entry, req.member_id, max_records=budget, batch_size=batch_size, mode=mode,
+                                 max_bytes=bytes_left)
+            if not ranges:
+                continue
+            acquired_any = True
+            budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
+            records = entry.view.records_covering(ranges[0].first_offset, ranges[-1].last_offset, bytes_left)
+            bytes_left -= len(records)
+            part = results.setdefault(key, _partition(key[1]))
+            part.records = records
+            part.acquired_records = [AcquiredRecords(r.first_offset, r.last_offset, r.delivery_count) for r in ranges]
+        if acquired_any or results or req.max_wait_ms <= 0:
+            break
+        remaining = deadline - trio.current_time()
+        if remaining <= 0 or broker.stopping:
+            break
+        await mgr.wait_for_records(entries, remaining)
+    if acquired_any:
+        broker.metrics.bytes_out += sum(len(p.records) for p in results.values())
+    return _response(results, settings.lock_duration_ms)
+
+
+def _partition(index: int, *, acknowledge_error_code: int = 0) -> PartitionData:
+    return PartitionData(
+        partition_index=index,
+        error_code=ErrorCode.NONE,
+        acknowledge_error_code=acknowledge_error_code,
+        current_leader=LeaderIdAndEpoch(),  # defaults, as Kafka sends when there is no leader error
+        records=b"",
+        acquired_records=[],
+    )
+
+
+def _response(results: dict, lock_duration_ms: int) -> ShareFetchResponse:
+    by_topic: dict[uuid.UUID, list[PartitionData]] = {}
+    for (topic_id, _), part in results.items():
+        by_topic.setdefault(topic_id, []).append(part)
+    return ShareFetchResponse(
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        acquisition_lock_timeout_ms=lock_duration_ms,
+        responses=[ShareFetchableTopicResponse(topic_id=t, partitions=parts) for t, parts in by_topic.items()],
+        node_endpoints=[],
+    )

@@ -1,0 +1,312 @@
+"""The share-partition runtime: owns every share partition on this broker.
+
+The state machines (:mod:`broker.share.partition`) are pure; this module gives
+them a clock, a persister, wake-ups and timers:
+
+- share partitions are created on first use, from the persisted state
+  (ReadShareGroupState) or else from the group's ``share.auto.offset.reset``;
+- every durable change (acknowledgement, release, lock expiry) is written
+  through the persister **before** the caller answers, and rolled back if the
+  write fails;
+- fetches waiting for records park on a per-partition event, set by appends
+  to the partition, by released records and by expired locks;
+- one timer task expires acquisition locks.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import structlog
+import trio
+
+from broker.protocol.errors import ErrorCode
+from broker.share.log_view import PartitionLogView
+from broker.share.partition import AcquiredRange, Delta, PersistedState, SharePartition, StateBatch
+from broker.share.sessions import ShareSessionCache
+from broker.share.state_store import Persister
+
+if TYPE_CHECKING:
+    from broker.server.broker import Broker
+
+log = structlog.get_logger("sharebroker.share")
+
+Key = tuple[str, uuid.UUID, int]  # (group id, topic id, partition)
+
+# This node leads every partition at leader epoch 0 (see Metadata).
+LEADER_EPOCH = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShareSettings:
+    """The group-level settings a share partition runs with."""
+
+    auto_offset_reset: Any = "latest"
+    isolation_level: int = 0
+    lock_duration_ms: int = 30_000
+    delivery_count_limit: int = 5
+    max_record_locks: int = 2000
+    renew_ack_enabled: bool = True
+
+
+class Entry:
+    """One share partition and what the runtime keeps beside it."""
+
+    __slots__ = ("key", "topic", "partition", "sp", "view", "available", "state_epoch")
+
+    def __init__(self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int) -> None:
+        self.key = key
+        self.state_epoch = state_epoch
+        self.topic = topic
+        self.partition = key[2]
+        self.sp = sp
+        self.view = view
+        self.available = trio.Event()
+
+    def wake(self) -> None:
+        self.available.set()
+        self.available = trio.Event()
+
+
+class SharePartitionManager:
+    def __init__(self, broker: Broker, persister: Persister) -> None:
+        self.broker = broker
+        self.persister = persister
+        self.sessions = ShareSessionCache(broker.config.get("group.share.max.share.sessions"))
+        self._entries: dict[Key, Entry] = {}
+        self._by_log: dict[tuple[str, int], list[Entry]] = defaultdict(list)
+        self._init_locks: dict[Key, trio.Lock] = {}
+        self._timer_changed = trio.Event()
+        self._nursery: trio.Nursery | None = None
+        self._watched: set[int] = set()
+
+    # --- settings ---------------------------------------------------------------
+
+    def settings(self, group_id: str) -> ShareSettings:
+        store = getattr(self.broker, "group_configs", None)
+        if store is not None:
+            s = store.share_settings(group_id)
+            return ShareSettings(
+                s.auto_offset_reset,
+                s.isolation_level,
+                s.lock_duration_ms,
+                s.delivery_count_limit,
+                s.max_record_locks,
+                s.renew_ack_enabled,
+            )
+        c = self.broker.config
+        return ShareSettings(
+            lock_duration_ms=c.get("group.share.record.lock.duration.ms"),
+            delivery_count_limit=c.get("group.share.delivery.count.limit"),
+            max_record_locks=c.get("group.share.partition.max.record.locks"),
+        )
+
+    # --- share partitions -------------------------------------------------------
+
+    def entries_of_group(self, group_id: str) -> list[Entry]:
+        return [e for k, e in self._entries.items() if k[0] == group_id]
+
+    async def entry(self, group_id: str, topic_id: uuid.UUID, partition: int) -> tuple[Entry | None, int]:
+        """The share partition, loading it on first use; or (None, error code)."""
+        key = (group_id, topic_id, partition)
+        e = self._entries.get(key)
+        if e is not None:
+            return e, ErrorCode.NONE
+        info = self.broker.logs.topic_by_id(topic_id)
+        if info is None:
+            return None, ErrorCode.UNKNOWN_TOPIC_ID
+        plog = self.broker.logs.partition(info.name, partition)
+        if plog is None:
+            return None, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        lock = self._init_locks.setdefault(key, trio.Lock())
+        async with lock:
+            e = self._entries.get(key)
+            if e is not None:
+                return e, ErrorCode.NONE
+            view = PartitionLogView(plog)
+            settings = self.settings(group_id)
+            summary = await self.persister.read_summary(group_id, topic_id, partition)
+            if not summary.ok:
+                return None, summary.error_code
+            state: PersistedState | None = None
+            state_epoch = summary.state_epoch
+            if summary.start_offset >= 0:
+                read = await self.persister.read(group_id, topic_id, partition, leader_epoch=LEADER_EPOCH)
+                if not read.ok:
+                    return None, read.error_code
+                state_epoch = read.state_epoch
+                state = PersistedState(
+                    read.start_offset,
+                    tuple(StateBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                          for b in read.state_batches),
+                )
+            sp = SharePartition.initialize(state, view, settings.auto_offset_reset, self.broker.now_ms())
+            if state is None:
+                # First use: fix the start chosen by share.auto.offset.reset durably.
+                init = await self.persister.initialize(
+                    group_id, topic_id, partition, state_epoch=state_epoch, start_offset=sp.start_offset
+                )
+                if not init.ok:
+                    return None, init.error_code
+            e = Entry(key, info.name, sp, view, state_epoch)
+            self._entries[key] = e
+            self._by_log[(info.name, partition)].append(e)
+            log.info("share_partition_loaded", group=group_id, topic=info.name, partition=partition,
+                     start_offset=sp.start_offset, persisted=state is not None)
+        self._init_locks.pop(key, None)
+        return e, ErrorCode.NONE
+
+    def forget_group(self, group_id: str) -> None:
+        """Drop the group's share partitions from memory (their state was re-initialised or deleted)."""
+        for key in [k for k in self._entries if k[0] == group_id]:
+            e = self._entries.pop(key)
+            self._by_log[(e.topic, e.partition)].remove(e)
+            e.wake()
+
+    def forget_topic(self, topic: str) -> None:
+        """The topic was deleted: drop its share partitions."""
+        for (name, partition) in [k for k in self._by_log if k[0] == topic]:
+            for e in self._by_log.pop((name, partition)):
+                self._entries.pop(e.key, None)
+                e.wake()
+
+    # --- operations -------------------------------------------------------------
+
+    def acquire(self, e: Entry, member_id: str, *, max_records: int, batch_size: int | None, mode: int,
+                max_bytes: int) -> list[AcquiredRange]:
+        s = self.settings(e.key[0])
+        ranges = e.sp.acquire(
+            member_id,
+            max_records=max_records,
+            now_ms=self.broker.now_ms(),
+            batch_size=batch_size,
+            mode=mode,
+            lock_duration_ms=s.lock_duration_ms,
+            delivery_count_limit=s.delivery_count_limit,
+            max_in_flight=s.max_record_locks,
+            isolation=s.isolation_level,
+            max_bytes=max_bytes,
+        )
+        if ranges:
+            self._timer_changed.set()
+        return ranges
+
+    async def acknowledge(self, e: Entry, member_id: str, batches: list[tuple[int, int, list[int]]]) -> int:
+        s = self.settings(e.key[0])
+        result = e.sp.acknowledge(member_id, batches, self.broker.now_ms(), s.delivery_count_limit,
+                                  lock_duration_ms=s.lock_duration_ms)
+        if result.error_code:
+            return result.error_code
+        if result.delta is not None:
+            code = await self.persist(e, result.delta)
+            if code:
+                return code
+        if any(t == 2 for _, _, types in batches for t in types):  # Release: records came back
+            e.wake()
+        return ErrorCode.NONE
+
+    async def persist(self, e: Entry, delta: Delta) -> int:
+        """Write ``delta`` durably, then confirm it; undo it if the write fails."""
+        group_id, topic_id, partition = e.key
+        result = await self.persister.write(
+            group_id, topic_id, partition,
+            state_epoch=e.state_epoch, leader_epoch=LEADER_EPOCH,
+            start_offset=delta.start_offset, state_batches=delta.batches,
+        )
+        code = result.error_code
+        if code:
+            log.warning("share_state_write_failed", group=group_id, topic=e.topic, partition=partition,
+                        error=result.error_message)
+            e.sp.rollback(delta)
+            return code
+        e.sp.on_persisted(delta)
+        return ErrorCode.NONE
+
+    async def release_member(self, group_id: str, member_id: str) -> None:
+        """Give back every record the member holds in the group (session closed, left, disconnected)."""
+        limit = self.settings(group_id).delivery_count_limit
+        for e in self.entries_of_group(group_id):
+            delta = e.sp.release_member(member_id, self.broker.now_ms(), limit)
+            if delta is not None:
+                await self.persist(e, delta)
+                e.wake()
+
+    def watch_connection(self, connection: Any) -> None:
+        """Close the sessions a connection opened when it goes away (once per connection)."""
+        if connection.connection_id in self._watched:
+            return
+        self._watched.add(connection.connection_id)
+
+        def closed() -> None:
+            self._watched.discard(connection.connection_id)
+            self.connection_closed(connection.connection_id)
+
+        connection.on_close.append(closed)
+
+    def connection_closed(self, connection_id: int) -> None:
+        """Close the connection's sessions and give back what their members held."""
+        for session in self.sessions.sessions_of_connection(connection_id):
+            self.sessions.close(session.group_id, session.member_id)
+            self.spawn(self.release_member, session.group_id, session.member_id)
+
+    def spawn(self, fn: Any, *args: Any) -> None:
+        if self._nursery is None:
+            raise RuntimeError("share runtime is not running")
+        self._nursery.start_soon(fn, *args)
+
+    def appended(self, topic: str, partition: int) -> None:
+        for e in self._by_log.get((topic, partition), ()):
+            e.wake()
+
+    async def wait_for_records(self, entries: list[Entry], timeout_s: float) -> None:
+        """Return when any of ``entries`` may have records, at the timeout, or at shutdown."""
+        if timeout_s <= 0:
+            return
+        with trio.move_on_after(timeout_s):
+            async with trio.open_nursery() as nursery:
+                async def watch(event: trio.Event) -> None:
+                    await event.wait()
+                    nursery.cancel_scope.cancel()
+
+                for e in entries:
+                    nursery.start_soon(watch, e.available)
+                nursery.start_soon(watch, self.broker.stop_event)
+
+    # --- lock expiry ---------------------------------------------------------------
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Expire acquisition locks as they fall due; host background releases."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            await self._expire_locks_forever()
+
+    async def _expire_locks_forever(self) -> None:
+        while True:
+            # Reset before scanning: acquisitions during the scan's awaits set it again.
+            self._timer_changed = trio.Event()
+            now = self.broker.now_ms()
+            nearest: int | None = None
+            for e in list(self._entries.values()):
+                deadline = e.sp.next_lock_deadline()
+                if deadline is None:
+                    continue
+                if deadline <= now:
+                    limit = self.settings(e.key[0]).delivery_count_limit
+                    result = e.sp.expire_locks(now, limit)
+                    if result.delta is not None:
+                        await self.persist(e, result.delta)
+                    if result.available:
+                        e.wake()
+                    deadline = e.sp.next_lock_deadline()
+                    if deadline is None:
+                        continue
+                if nearest is None or deadline < nearest:
+                    nearest = deadline
+            delay = 3600.0 if nearest is None else max(0.0, (nearest - self.broker.now_ms()) / 1000)
+            with trio.move_on_after(delay):
+                await self._timer_changed.wait()

@@ -1,0 +1,53 @@
+"""Request handling shared by ShareFetch and ShareAcknowledge (same session rules)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from broker.protocol.errors import ErrorCode
+from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH, ShareSession
+
+if TYPE_CHECKING:
+    from broker.server.context import RequestContext
+
+# Acknowledge types on the wire (KIP-932): 0 Gap, 1 Accept, 2 Release, 3 Reject, 4 Renew.
+RENEW = 4
+MAX_ACK_TYPE = 4
+
+
+def ack_batches(batches: Any) -> list[tuple[int, int, list[int]]]:
+    return [(b.first_offset, b.last_offset, list(b.acknowledge_types)) for b in batches]
+
+
+def check_ack_types(batches: list[tuple[int, int, list[int]]], renew_allowed: bool) -> int:
+    """INVALID_REQUEST for an unknown type, or a Renew the request/group does not allow."""
+    for _, _, types in batches:
+        for t in types:
+            if t < 0 or t > MAX_ACK_TYPE or (t == RENEW and not renew_allowed):
+                return ErrorCode.INVALID_REQUEST
+    return ErrorCode.NONE
+
+
+async def open_or_continue(
+    ctx: RequestContext, group_id: str, member_id: str, epoch: int, *, may_open: bool = True
+) -> tuple[ShareSession | None, int]:
+    """Apply the session epoch rules; return (session, error code)."""
+    mgr = ctx.broker.share
+    now = ctx.broker.now_ms()
+    if epoch == INITIAL_EPOCH:
+        if not may_open:
+            return None, ErrorCode.INVALID_SHARE_SESSION_EPOCH
+        session, old, code = mgr.sessions.open(group_id, member_id, ctx.connection.connection_id, now)
+        if code:
+            return None, code
+        if old is not None:
+            # The member started over: what its old session held is given back now
+            # rather than when the locks expire.
+            await mgr.release_member(group_id, member_id)
+        mgr.watch_connection(ctx.connection)
+        return session, ErrorCode.NONE
+    if epoch == FINAL_EPOCH:
+        return mgr.sessions.check_final(group_id, member_id)
+    if epoch < FINAL_EPOCH:
+        return None, ErrorCode.INVALID_SHARE_SESSION_EPOCH
+    return mgr.sessions.continue_(group_id, member_id, epoch, now)
