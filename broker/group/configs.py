@@ -1,0 +1,636 @@
+"""Group-level configs (config resource GROUP, 32): per-group overrides of the
+group coordinator's defaults, kept durably in ``<data dir>/group-configs.json``.
+
+Clients set them with IncrementalAlterConfigs (librdkafka's share-consumer
+fixtures set ``share.auto.offset.reset`` and ``share.isolation.level`` this way,
+before the group exists) and read them with DescribeConfigs. What Kafka 4.2.2
+answers, and what this store reproduces:
+
+- Any group id except "" may carry configs, whether or not a group of that name
+  exists; describing a group without overrides lists every key with its
+  default. "" is refused: INVALID_REQUEST, "Group name must not be empty"
+  (describe) or "Default group resources are not allowed." (alter).
+- A described value is the group's override (source GROUP_CONFIG, 8) or else
+  the broker's default for it (DEFAULT_CONFIG, 5), e.g. ``share.session.timeout.ms``
+  falls back to ``group.share.session.timeout.ms``. Each row carries exactly one
+  synonym: itself, with the same value and source.
+- Unknown keys: INVALID_CONFIG "Unknown group config name: <key>". Bad values:
+  INVALID_CONFIG "Invalid value <v> for configuration <key>: <why>", and values
+  outside the broker's bounds "<key> must be greater than or equal to <broker
+  min key>" (or "less than or equal to <broker max key>"). Values are trimmed
+  and stored in canonical form (" +2000 " is stored as "2000").
+- ``share.auto.offset.reset``: ``latest``, ``earliest`` or
+  ``by_duration:<ISO-8601 duration>`` parsed as ``java.time.Duration`` does
+  (PnDTnHnMn.nS, no years, months or weeks; negative durations refused).
+- DELETE of a key the group does not set (even an unknown key) succeeds and
+  changes nothing. APPEND / SUBTRACT fail: no group config is a list.
+- Kafka 4.2.2 keeps a group's configs when the group is deleted (checked on the
+  reference peer with a classic group); :meth:`GroupConfigStore.delete_group`
+  exists for callers that want them dropped.
+
+Beyond Kafka 4.2.2, the store also serves the group-level keys the project's
+KIP-932 notes list but 4.2.2 does not define (:data:`EXTENSION_KEYS`):
+``share.delivery.count.limit``, ``share.partition.max.record.locks``,
+``share.renew.acknowledge.enable`` and ``group.type`` (consumer | share, pins
+the type a group of that name may be created as). ``kafka_42_only=True``
+serves exactly the Kafka 4.2.2 set instead.
+
+The file is rewritten whole on every change: temp file, fsync, rename, fsync of
+the directory. A change is acknowledged only once it is durable; if the write
+fails, nothing changes in memory either.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from broker.config import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
+from broker.protocol.errors import ErrorCode
+
+__all__ = [
+    "EXTENSION_KEYS",
+    "FILE_NAME",
+    "GROUP_CONFIG_KEYS",
+    "GroupConfigError",
+    "GroupConfigKey",
+    "GroupConfigStore",
+    "ShareGroupSettings",
+    "parse_auto_offset_reset",
+    "parse_iso_duration_ns",
+]
+
+log = structlog.get_logger("sharebroker.group.configs")
+
+FILE_NAME = "group-configs.json"
+_FORMAT_VERSION = 1
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+_NS_PER_S = 1_000_000_000
+
+# IncrementalAlterConfigs operations (AlterConfigOp.OpType).
+SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
+
+# Java's String.trim(): every char up to and including the space.
+_JAVA_BLANKS = "".join(map(chr, range(33)))
+
+
+class GroupConfigError(Exception):
+    """A refused describe or change: the error code and message Kafka sends."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = ErrorCode(code)
+        self.message = message
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GroupConfigError) and (self.code, self.message) == (other.code, other.message)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GroupConfigError({self.code.name}, {self.message!r})"
+
+
+# --- value parsing --------------------------------------------------------------------------
+
+_DURATION = re.compile(
+    r"([-+]?)P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?",
+    re.IGNORECASE,
+)
+
+
+def _exact(value: int) -> int:
+    """``value`` if it fits in a Java long, else OverflowError (Math.*Exact)."""
+    if not LONG_MIN <= value <= LONG_MAX:
+        raise OverflowError
+    return value
+
+
+def parse_iso_duration_ns(text: str) -> int | None:
+    """An ISO-8601 duration (PnDTnHnMn.nS) in nanoseconds, or None when
+    ``java.time.Duration.parse`` would refuse it (bad form or overflow).
+
+    Follows Java exactly: letters in any case, signs on the whole and on each
+    part, at most nine fraction digits after '.' or ',', no Y/M(onth)/W units, a
+    'T' (upper case) must be followed by a time part, and every intermediate
+    value must fit in a signed 64-bit count of seconds.
+    """
+    m = _DURATION.fullmatch(text)
+    if m is None or m.group(3) == "T":
+        return None
+    sign, days, hours, minutes, seconds, fraction = m.group(1, 2, 4, 5, 6, 7)
+    if days is None and hours is None and minutes is None and seconds is None:
+        return None
+
+    def part(digits: str | None, unit: int) -> int:
+        return 0 if digits is None else _exact(_exact(int(digits)) * unit)
+
+    try:
+        total = _exact(
+            part(days, 86_400) + _exact(part(hours, 3_600) + _exact(part(minutes, 60) + part(seconds, 1)))
+        )
+        nanos = int(fraction.ljust(9, "0")) if fraction else 0
+        if seconds is not None and seconds.startswith("-"):
+            nanos = -nanos
+        whole = _exact(total + nanos // _NS_PER_S)
+        value = whole * _NS_PER_S + nanos % _NS_PER_S
+        if sign == "-":
+            value = -value
+            _exact(value // _NS_PER_S)
+    except OverflowError:
+        return None
+    return value
+
+
+AutoOffsetReset = str | tuple[str, int]
+
+
+def parse_auto_offset_reset(text: str) -> AutoOffsetReset | None:
+    """``share.auto.offset.reset`` as the share runtime uses it: "latest",
+    "earliest" or ("by_duration", milliseconds); None when Kafka refuses it."""
+    if text in ("latest", "earliest"):
+        return text
+    if text.startswith("by_duration:"):
+        ns = parse_iso_duration_ns(text[len("by_duration:") :])
+        if ns is not None and ns >= 0:
+            return ("by_duration", ns // 1_000_000)
+    return None
+
+
+# --- the keys ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GroupConfigKey:
+    """One group config: its type, default, and the checks Kafka makes on it.
+
+    ``broker_default`` names the broker setting whose value is the default
+    (``default`` when the broker does not know that setting). ``at_least`` /
+    ``at_most`` are fixed bounds (Kafka's ConfigDef ranges); ``broker_min`` /
+    ``broker_max`` are (broker setting, value used when the broker does not
+    know it) bounds read from the broker config.
+    """
+
+    name: str
+    type: ConfigType
+    default: Any
+    doc: str
+    broker_default: str | None = None
+    at_least: int | None = None
+    at_most: int | None = None
+    choices: tuple[str, ...] | None = None
+    broker_min: tuple[str, int] | None = None
+    broker_max: tuple[str, int] | None = None
+
+
+_I, _S, _B = ConfigType.INT, ConfigType.STRING, ConfigType.BOOLEAN
+
+# In Kafka's definition order (GroupConfig): values are checked in this order,
+# so a request with several bad values reports the same one Kafka does.
+GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
+    GroupConfigKey(
+        "consumer.session.timeout.ms", _I, 45000, broker_default="group.consumer.session.timeout.ms", at_least=1,
+        broker_min=("group.consumer.min.session.timeout.ms", 45000),
+        broker_max=("group.consumer.max.session.timeout.ms", 60000),
+        doc="Consumer-group (KIP-848) members of this group that stay silent this long are removed.",
+    ),
+    GroupConfigKey(
+        "consumer.heartbeat.interval.ms", _I, 5000, broker_default="group.consumer.heartbeat.interval.ms", at_least=1,
+        broker_min=("group.consumer.min.heartbeat.interval.ms", 5000),
+        broker_max=("group.consumer.max.heartbeat.interval.ms", 15000),
+        doc="Heartbeat interval handed to this consumer group's members.",
+    ),
+    GroupConfigKey(
+        "share.session.timeout.ms", _I, 45000, broker_default="group.share.session.timeout.ms", at_least=1,
+        broker_min=("group.share.min.session.timeout.ms", 45000),
+        broker_max=("group.share.max.session.timeout.ms", 60000),
+        doc="Share-group members of this group that stay silent this long are removed.",
+    ),
+    GroupConfigKey(
+        "share.heartbeat.interval.ms", _I, 5000, broker_default="group.share.heartbeat.interval.ms", at_least=1,
+        broker_min=("group.share.min.heartbeat.interval.ms", 5000),
+        broker_max=("group.share.max.heartbeat.interval.ms", 15000),
+        doc="Heartbeat interval handed to this share group's members.",
+    ),
+    GroupConfigKey(
+        "share.record.lock.duration.ms", _I, 30000, broker_default="group.share.record.lock.duration.ms",
+        at_least=1000,
+        broker_min=("group.share.min.record.lock.duration.ms", 15000),
+        broker_max=("group.share.max.record.lock.duration.ms", 60000),
+        doc="How long a record delivered to a member of this share group stays locked to it "
+        "before it is offered again.",
+    ),
+    GroupConfigKey(
+        "share.auto.offset.reset", _S, "latest",
+        doc="Where a share-partition of this group starts when it has no state yet: latest, "
+        "earliest, or by_duration:<ISO-8601 duration> (the first record at most that old).",
+    ),
+    GroupConfigKey(
+        "share.isolation.level", _S, "read_uncommitted", choices=("read_committed", "read_uncommitted"),
+        doc="read_committed hands out only committed transactional records (never aborted ones); "
+        "read_uncommitted hands out everything. Records outside transactions are delivered either way.",
+    ),
+    GroupConfigKey(
+        "streams.session.timeout.ms", _I, 45000, broker_default="group.streams.session.timeout.ms", at_least=1,
+        broker_min=("group.streams.min.session.timeout.ms", 45000),
+        broker_max=("group.streams.max.session.timeout.ms", 60000),
+        doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed. "
+        "Stored and described only: streams groups are not implemented.",
+    ),
+    GroupConfigKey(
+        "streams.heartbeat.interval.ms", _I, 5000, broker_default="group.streams.heartbeat.interval.ms", at_least=1,
+        broker_min=("group.streams.min.heartbeat.interval.ms", 5000),
+        broker_max=("group.streams.max.heartbeat.interval.ms", 15000),
+        doc="Heartbeat interval for streams-group members (stored and described only).",
+    ),
+    GroupConfigKey(
+        "streams.num.standby.replicas", _I, 0, broker_default="group.streams.num.standby.replicas", at_least=0,
+        broker_max=("group.streams.max.standby.replicas", 2),
+        doc="Standby replicas per streams task (stored and described only).",
+    ),
+    GroupConfigKey(
+        "streams.initial.rebalance.delay.ms", _I, 3000, broker_default="group.streams.initial.rebalance.delay.ms",
+        at_least=0,
+        doc="How long a new streams group waits for more members before its first rebalance "
+        "(stored and described only).",
+    ),
+)
+
+# Keys the project's KIP-932 notes list as group-level but Kafka 4.2.2 does not define.
+EXTENSION_KEYS: tuple[GroupConfigKey, ...] = (
+    GroupConfigKey(
+        "share.delivery.count.limit", _I, 5, broker_default="group.share.delivery.count.limit",
+        at_least=2, at_most=10,
+        doc="Deliveries a record of this share group gets before it is archived instead of offered again.",
+    ),
+    GroupConfigKey(
+        "share.partition.max.record.locks", _I, 2000, broker_default="group.share.partition.max.record.locks",
+        at_least=100, broker_max=("group.share.partition.max.record.locks", 2000),
+        doc="Most records in flight per share-partition of this group; at most the broker's "
+        "group.share.partition.max.record.locks.",
+    ),
+    GroupConfigKey(
+        "share.renew.acknowledge.enable", _B, True,
+        doc="Whether members of this share group may renew their record locks (acknowledgement type Renew).",
+    ),
+    GroupConfigKey(
+        "group.type", _S, None, choices=("consumer", "share"),
+        doc="Pins the type a group of this name may be created as (consumer or share). Unset: any type.",
+    ),
+)
+
+del _I, _S, _B
+
+# (session, heartbeat): the session timeout must be greater than the interval.
+_SESSION_PAIRS = (
+    ("consumer.session.timeout.ms", "consumer.heartbeat.interval.ms"),
+    ("share.session.timeout.ms", "share.heartbeat.interval.ms"),
+    ("streams.session.timeout.ms", "streams.heartbeat.interval.ms"),
+)
+# Kafka checks broker bounds in this order (not the definition order).
+_BOUND_ORDER = (
+    "consumer.heartbeat.interval.ms",
+    "consumer.session.timeout.ms",
+    "share.heartbeat.interval.ms",
+    "share.session.timeout.ms",
+    "share.record.lock.duration.ms",
+    "streams.heartbeat.interval.ms",
+    "streams.session.timeout.ms",
+    "streams.num.standby.replicas",
+    "share.delivery.count.limit",
+    "share.partition.max.record.locks",
+)
+
+_AUTO_OFFSET_RESET_RULE = (
+    "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
+)
+
+
+def _invalid(key: str, value: Any, why: str) -> GroupConfigError:
+    return GroupConfigError(ErrorCode.INVALID_CONFIG, f"Invalid value {value} for configuration {key}: {why}")
+
+
+def _parse(spec: GroupConfigKey, raw: str) -> Any:
+    """Typed value of ``raw`` as Kafka's ConfigDef parses it, or GroupConfigError.
+
+    Kafka trims the text first; a type error quotes the raw text, a validator
+    error the trimmed (parsed) value.
+    """
+    text = raw.strip(_JAVA_BLANKS)
+    if spec.type is ConfigType.INT:
+        if not re.fullmatch(r"[+-]?[0-9]+", text) or not INT_MIN <= int(text) <= INT_MAX:
+            raise _invalid(spec.name, raw, "Not a number of type INT")
+        value: Any = int(text)
+        if spec.at_least is not None and value < spec.at_least:
+            raise _invalid(spec.name, value, f"Value must be at least {spec.at_least}")
+        if spec.at_most is not None and value > spec.at_most:
+            raise _invalid(spec.name, value, f"Value must be no more than {spec.at_most}")
+        return value
+    if spec.type is ConfigType.BOOLEAN:
+        if text.lower() not in ("true", "false"):
+            raise _invalid(spec.name, raw, "Expected value to be either true or false")
+        return text.lower() == "true"
+    if spec.choices is not None and text not in spec.choices:
+        raise _invalid(spec.name, text, f"String must be one of: {', '.join(spec.choices)}")
+    if spec.name == "share.auto.offset.reset" and parse_auto_offset_reset(text) is None:
+        raise _invalid(
+            spec.name, text, f"Invalid value `{text}` for configuration {spec.name}. {_AUTO_OFFSET_RESET_RULE}"
+        )
+    return text
+
+
+def _render(spec: GroupConfigKey, value: Any) -> str | None:
+    if value is None:
+        return None
+    if spec.type is ConfigType.BOOLEAN:
+        return "true" if value else "false"
+    return str(value)
+
+
+# --- what the share runtime reads ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShareGroupSettings:
+    """The effective settings of one share group (override, else broker default)."""
+
+    auto_offset_reset: AutoOffsetReset  # "latest" | "earliest" | ("by_duration", ms)
+    isolation_level: int  # 0 read_uncommitted, 1 read_committed (IsolationLevel ids)
+    lock_duration_ms: int
+    delivery_count_limit: int
+    max_record_locks: int
+    session_timeout_ms: int
+    heartbeat_interval_ms: int
+    renew_ack_enabled: bool
+
+
+# --- the store ----------------------------------------------------------------------------------
+
+Listener = Callable[[str, dict[str, str]], None]
+
+
+class GroupConfigStore:
+    """Per-group overrides of the group configs, durable in ``<data_dir>/group-configs.json``.
+
+    ``config`` is the broker config the defaults and bounds come from; the
+    admin handlers hand in the current one (``store.config = broker.config``)
+    since dynamic BROKER changes replace the broker's config object.
+    """
+
+    def __init__(self, data_dir: str | os.PathLike[str], config: Any, *, kafka_42_only: bool = False) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / FILE_NAME
+        self.config = config
+        specs = GROUP_CONFIG_KEYS if kafka_42_only else GROUP_CONFIG_KEYS + EXTENSION_KEYS
+        self.specs: dict[str, GroupConfigKey] = {s.name: s for s in specs}
+        self._groups: dict[str, dict[str, str]] = {}
+        self._listeners: list[Listener] = []
+        self._settings: dict[str, ShareGroupSettings] = {}
+        self._settings_config: Any = None
+        self._load()
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key this store serves, in definition order."""
+        return tuple(self.specs)
+
+    def groups(self) -> list[str]:
+        """Group ids that have at least one override, sorted."""
+        return sorted(self._groups)
+
+    def overrides(self, group_id: str) -> dict[str, str]:
+        """The values set on the group itself (canonical text), by key."""
+        return dict(self._groups.get(group_id, {}))
+
+    def _setting(self, key: str, fallback: Any) -> Any:
+        try:
+            value = self.config.get(key)
+        except (KeyError, AttributeError):
+            return fallback
+        return fallback if value is None else value
+
+    def default(self, key: str) -> Any:
+        """The typed value ``key`` has for a group that does not set it."""
+        spec = self.specs[key]
+        if spec.broker_default is None:
+            return spec.default
+        return self._setting(spec.broker_default, spec.default)
+
+    def value(self, group_id: str, key: str) -> Any:
+        """The typed effective value of ``key`` for ``group_id``."""
+        spec = self.specs[key]
+        text = self._groups.get(group_id, {}).get(key)
+        return self.default(key) if text is None else _parse(spec, text)
+
+    def group_type(self, group_id: str) -> str | None:
+        """The ``group.type`` pin of ``group_id`` ("consumer" | "share"), or None."""
+        if "group.type" not in self.specs:
+            return None
+        return self._groups.get(group_id, {}).get("group.type")
+
+    def describe(self, group_id: str, keys: Iterable[str] | None = None) -> list[ConfigEntry]:
+        """DescribeConfigs rows for ``group_id`` (every key when ``keys`` is None;
+        unknown keys are skipped), sorted by name. Raises GroupConfigError for ""."""
+        if not group_id:
+            raise GroupConfigError(ErrorCode.INVALID_REQUEST, "Group name must not be empty")
+        own = self._groups.get(group_id, {})
+        names = self.specs.keys() if keys is None else [k for k in dict.fromkeys(keys) if k in self.specs]
+        rows = []
+        for name in sorted(names):
+            spec = self.specs[name]
+            if name in own:
+                value, source = own[name], ConfigSource.GROUP_CONFIG
+            else:
+                value, source = _render(spec, self.default(name)), ConfigSource.DEFAULT_CONFIG
+            rows.append(
+                ConfigEntry(
+                    name=name,
+                    value=value,
+                    source=source,
+                    read_only=False,
+                    sensitive=False,
+                    type=spec.type,
+                    documentation=spec.doc,
+                    synonyms=(ConfigSynonym(name, value, source),),
+                )
+            )
+        return rows
+
+    def share_settings(self, group_id: str) -> ShareGroupSettings:
+        """What a share-partition of ``group_id`` runs with."""
+        if self._settings_config is not self.config:
+            self._settings.clear()
+            self._settings_config = self.config
+        cached = self._settings.get(group_id)
+        if cached is not None:
+            return cached
+
+        def get(key: str, fallback_key: str, fallback: Any) -> Any:
+            if key in self.specs:
+                return self.value(group_id, key)
+            return self._setting(fallback_key, fallback)
+
+        reset = parse_auto_offset_reset(self.value(group_id, "share.auto.offset.reset"))
+        settings = ShareGroupSettings(
+            auto_offset_reset=reset if reset is not None else "latest",
+            isolation_level=1 if self.value(group_id, "share.isolation.level") == "read_committed" else 0,
+            lock_duration_ms=self.value(group_id, "share.record.lock.duration.ms"),
+            delivery_count_limit=get("share.delivery.count.limit", "group.share.delivery.count.limit", 5),
+            max_record_locks=get("share.partition.max.record.locks", "group.share.partition.max.record.locks", 2000),
+            session_timeout_ms=self.value(group_id, "share.session.timeout.ms"),
+            heartbeat_interval_ms=self.value(group_id, "share.heartbeat.interval.ms"),
+            renew_ack_enabled=bool(get("share.renew.acknowledge.enable", "", True)),
+        )
+        self._settings[group_id] = settings
+        return settings
+
+    # --- changing --------------------------------------------------------------------
+
+    def add_listener(self, fn: Listener) -> None:
+        """Call ``fn(group_id, overrides)`` after every durable change of a group
+        (e.g. to apply a ``group.type`` pin); ``overrides`` is the new set."""
+        self._listeners.append(fn)
+
+    def alter(
+        self, group_id: str, ops: Iterable[tuple[str, int, str | None]], validate_only: bool = False
+    ) -> GroupConfigError | None:
+        """Apply IncrementalAlterConfigs operations ``(key, op, value)`` (SET 0,
+        DELETE 1) to ``group_id``, all or nothing; the error Kafka would answer,
+        or None. ``validate_only`` checks everything and changes nothing."""
+        if not group_id:
+            return GroupConfigError(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
+        current = self._groups.get(group_id, {})
+        new = dict(current)
+        for key, op, value in ops:
+            if op == SET:
+                if value is None:
+                    return GroupConfigError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {key}")
+                new[key] = value
+            elif op == DELETE:
+                new.pop(key, None)
+            elif op in (APPEND, SUBTRACT):
+                verb = "APPEND" if op == APPEND else "SUBTRACT"
+                return GroupConfigError(ErrorCode.INVALID_CONFIG, f"Can't {verb} to key {key} because its type is not LIST.")
+            else:
+                return GroupConfigError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
+        try:
+            canonical = self._validate(new)
+        except GroupConfigError as exc:
+            return exc
+        if validate_only or canonical == current:
+            return None
+        groups = dict(self._groups)
+        if canonical:
+            groups[group_id] = canonical
+        else:
+            groups.pop(group_id, None)
+        try:
+            self._write(groups)
+        except OSError as exc:
+            log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
+            return GroupConfigError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
+        self._groups = groups
+        self._changed(group_id, canonical)
+        return None
+
+    def delete_group(self, group_id: str) -> bool:
+        """Drop every override of ``group_id`` (durably); False if it had none."""
+        if group_id not in self._groups:
+            return False
+        groups = dict(self._groups)
+        del groups[group_id]
+        self._write(groups)
+        self._groups = groups
+        self._changed(group_id, {})
+        return True
+
+    def _changed(self, group_id: str, overrides: dict[str, str]) -> None:
+        self._settings.pop(group_id, None)
+        for fn in self._listeners:
+            fn(group_id, dict(overrides))
+
+    def _validate(self, overrides: dict[str, str]) -> dict[str, str]:
+        """Check a group's complete new override set the way Kafka does; return it
+        in canonical text form, in definition order."""
+        for key in overrides:
+            if key not in self.specs:
+                raise GroupConfigError(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {key}")
+        typed = {}
+        for name, spec in self.specs.items():
+            if name in overrides:
+                typed[name] = _parse(spec, overrides[name])
+        for name in _BOUND_ORDER:
+            if name not in typed:
+                continue
+            spec, value = self.specs[name], typed[name]
+            if spec.broker_min is not None and value < self._setting(*spec.broker_min):
+                raise GroupConfigError(
+                    ErrorCode.INVALID_CONFIG, f"{name} must be greater than or equal to {spec.broker_min[0]}"
+                )
+            if spec.broker_max is not None and value > self._setting(*spec.broker_max):
+                raise GroupConfigError(
+                    ErrorCode.INVALID_CONFIG, f"{name} must be less than or equal to {spec.broker_max[0]}"
+                )
+        for session, heartbeat in _SESSION_PAIRS:
+            if session not in typed and heartbeat not in typed:
+                continue
+            s = typed.get(session, self.default(session))
+            h = typed.get(heartbeat, self.default(heartbeat))
+            if s <= h:
+                raise GroupConfigError(ErrorCode.INVALID_CONFIG, f"{session} must be greater than {heartbeat}")
+        return {name: _render(self.specs[name], value) for name, value in typed.items()}  # type: ignore[misc]
+
+    # --- the file ----------------------------------------------------------------------
+
+    def _load(self) -> None:
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        if tmp.exists():
+            tmp.unlink()  # a write that never got renamed: the old file is the truth
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return
+        try:
+            doc = json.loads(text)
+            groups = doc["groups"]
+            if doc.get("version") != _FORMAT_VERSION or not isinstance(groups, dict):
+                raise ValueError(f"unsupported format version {doc.get('version')!r}")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{self.path}: not a group-configs file this broker can read ({exc})") from None
+        for group_id, values in groups.items():
+            kept = {}
+            for key, value in dict(values).items():
+                try:
+                    if not isinstance(value, str):
+                        raise TypeError
+                    kept[key] = _render(self.specs[key], _parse(self.specs[key], value))  # type: ignore[assignment]
+                except (KeyError, TypeError, GroupConfigError):
+                    log.warning("group_configs.dropped", group=group_id, key=key, value=value)
+            if kept:
+                self._groups[str(group_id)] = kept
+
+    def _write(self, groups: dict[str, dict[str, str]]) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        body = json.dumps({"version": _FORMAT_VERSION, "groups": groups}, indent=1, sort_keys=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(body + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        fd = os.open(self.data_dir, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
