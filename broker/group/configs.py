@@ -545,12 +545,17 @@ class GroupConfigStore:
         return None
 
     def delete_group(self, group_id: str) -> bool:
-        """Drop every override of ``group_id`` (durably); False if it had none."""
+        """Drop every override of ``group_id`` (durably). False if it had none, or
+        if the file could not be written (logged; the overrides then stay)."""
         if group_id not in self._groups:
             return False
         groups = dict(self._groups)
         del groups[group_id]
-        self._write(groups)
+        try:
+            self._write(groups)
+        except OSError as exc:
+            log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
+            return False
         self._groups = groups
         self._changed(group_id, {})
         return True
