@@ -1,0 +1,352 @@
+"""The log-backed share coordinator (broker.share.state_store),
+against a real LogManager and GroupCommitter on tmp_path.
+
+Restarts open a new LogManager on the same directory and a new store, as a
+broker restart does.
+"""
+
+from __future__ import annotations
+
+import uuid
+from contextlib import asynccontextmanager
+
+import pytest
+import trio
+
+import broker.log.segment as segment_module
+from broker.log.commit import GroupCommitter
+from broker.log.manager import LogManager
+from broker.protocol.errors import ErrorCode
+from broker.share.coordinator import ShareKey, StateBatch, partition_for
+from broker.share.state_store import TOPIC, ShareStateStore, persister_for
+
+B = StateBatch
+AVAILABLE, ACKNOWLEDGED, ARCHIVED = 0, 2, 4
+GROUP = "share-group"
+
+
+def open_logs(data_dir) -> LogManager:
+    logs = LogManager(data_dir)
+    logs.open()
+    if "orders" not in logs.topics:
+        logs.create_topic("orders", 4)
+    return logs
+
+
+@asynccontextmanager
+async def running(data_dir, **kw):
+    """A LogManager, a running GroupCommitter and a store over them; closed on exit."""
+    logs = open_logs(data_dir)
+    committer = GroupCommitter()
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(committer.run)
+            kw.setdefault("num_partitions", 5)
+            store = ShareStateStore(logs, committer, **kw)
+            yield store, logs, committer
+            nursery.cancel_scope.cancel()
+    finally:
+        logs.close()
+
+
+def topic_id(logs) -> uuid.UUID:
+    return logs.topics["orders"].topic_id
+
+
+def snapshot(store: ShareStateStore) -> dict:
+    return dict(store.states())
+
+
+@pytest.fixture
+def failing_fsync(monkeypatch):
+    """``fail[0] = True`` makes every segment fsync raise EIO until reset."""
+    fail = [False]
+    real = segment_module._datasync
+
+    def datasync(fd: int) -> None:
+        if fail[0]:
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(segment_module, "_datasync", datasync)
+    return fail
+
+
+# ====================================================================== the store
+
+
+async def test_write_then_restart_reads_the_same_state(tmp_path):
+    async with running(tmp_path) as (store, logs, _):
+        tid = topic_id(logs)
+        for p in range(4):
+            assert (await store.initialize(GROUP, tid, p, state_epoch=1, start_offset=-1)).ok
+        assert (await store.read(GROUP, tid, 0, leader_epoch=3)).ok
+        for i in range(12):
+            r = await store.write(
+                GROUP,
+                tid,
+                i % 4,
+                state_epoch=1,
+                leader_epoch=3,
+                start_offset=i * 10,
+                state_batches=[B(i * 10, i * 10 + 4, ACKNOWLEDGED, 1), B(i * 10 + 5, i * 10 + 9, AVAILABLE, 2)],
+                delivery_complete_count=5,
+            )
+            assert r.ok, r
+        assert (await store.delete(GROUP, tid, 3)).ok
+        before = snapshot(store)
+        reads = [await store.read(GROUP, tid, p, leader_epoch=3) for p in range(3)]
+        summaries = [await store.read_summary(GROUP, tid, p) for p in range(4)]
+    async with running(tmp_path) as (store, logs, _):
+        await store.load()
+        assert snapshot(store) == before
+        assert [await store.read(GROUP, tid, p, leader_epoch=3) for p in range(3)] == reads
+        assert [await store.read_summary(GROUP, tid, p) for p in range(4)] == summaries
+    r = reads[0]
+    assert (r.state_epoch, r.start_offset, r.delivery_complete_count) == (1, 80, 5)
+    assert r.state_batches == (B(80, 84, ACKNOWLEDGED, 1), B(85, 89, AVAILABLE, 2))
+    assert summaries[3].start_offset == -1  # deleted: reads as never initialised
+
+
+async def test_topic_is_created_on_first_write_in_the_keys_partition(tmp_path):
+    async with running(tmp_path, num_partitions=7) as (store, logs, _):
+        tid = topic_id(logs)
+        assert (await store.read_summary(GROUP, tid, 0)).start_offset == -1
+        assert TOPIC not in logs.topics  # reads write nothing
+        assert (await store.initialize(GROUP, tid, 2, state_epoch=0, start_offset=-1)).ok
+        info = logs.topics[TOPIC]
+        assert info.internal and info.partitions == 7
+        assert info.configs["cleanup.policy"] == "delete" and info.configs["retention.ms"] == "-1"
+        pid = partition_for(ShareKey(GROUP, tid, 2), 7)
+        assert store.partition_for(GROUP, tid, 2) == pid
+        ends = [logs.partition(TOPIC, p).log_end_offset for p in range(7)]
+        assert ends == [1 if p == pid else 0 for p in range(7)]
+    # An existing topic keeps its partition count whatever the setting says now.
+    async with running(tmp_path, num_partitions=3) as (store, logs, _):
+        await store.load()
+        assert store.num_partitions == 7
+        assert store.state(GROUP, tid, 2) is not None
+
+
+async def test_answers_only_once_durable_and_writes_share_fsync_rounds(tmp_path):
+    async with running(tmp_path, num_partitions=1) as (store, logs, committer):
+        tid = topic_id(logs)
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
+        part_log = logs.partition(TOPIC, 0)
+        assert part_log.recovery_point == part_log.log_end_offset == 1
+        groups = [f"g{i}" for i in range(20)]
+        async with trio.open_nursery() as nursery:
+            for g in groups:
+                nursery.start_soon(lambda g=g: store.initialize(g, tid, 1, state_epoch=0, start_offset=0))
+        rounds = committer.rounds
+        results = []
+
+        async def write(g: str) -> None:
+            results.append(
+                await store.write(
+                    g, tid, 1, state_epoch=0, leader_epoch=0, start_offset=1, state_batches=[B(1, 5, ARCHIVED, 1)]
+                )
+            )
+
+        async with trio.open_nursery() as nursery:
+            for g in groups:
+                nursery.start_soon(write, g)
+        assert len(results) == 20 and all(r.ok for r in results)
+        assert committer.rounds - rounds < 20  # concurrent writes shared fsync rounds
+        assert part_log.recovery_point == part_log.log_end_offset
+
+
+async def test_errors_are_per_partition_results(tmp_path):
+    async with running(tmp_path) as (store, logs, _):
+        tid = topic_id(logs)
+        r = await store.read(GROUP, tid, 0, leader_epoch=0)
+        assert r.error_code == ErrorCode.INVALID_REQUEST
+        assert r.error_message == "Read operation on uninitialized share partition not allowed."
+        assert (r.state_epoch, r.start_offset, r.state_batches) == (0, 0, ())
+        r = await store.write(GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=0)
+        assert r.error_code == ErrorCode.INVALID_REQUEST
+        assert (await store.initialize(GROUP, uuid.uuid4(), 0, state_epoch=0, start_offset=0)).error_code == (
+            ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        )
+        assert (await store.initialize(GROUP, tid, 4, state_epoch=0, start_offset=0)).error_code == (
+            ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        )
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=5, start_offset=0)).ok
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=4, start_offset=0)).error_code == (
+            ErrorCode.FENCED_STATE_EPOCH
+        )
+        assert (await store.read(GROUP, tid, 0, leader_epoch=2)).ok
+        r = await store.write(GROUP, tid, 0, state_epoch=5, leader_epoch=1, start_offset=0)
+        assert r.error_code == ErrorCode.FENCED_LEADER_EPOCH
+        r = await store.write(GROUP, tid, 0, state_epoch=4, leader_epoch=2, start_offset=0)
+        assert r.error_code == ErrorCode.FENCED_STATE_EPOCH
+        assert (await store.delete(GROUP, uuid.uuid4(), 0)).ok  # nothing to delete is no error
+
+
+async def test_pruning_keeps_the_topic_bounded(tmp_path):
+    """Many writes to a few share-partitions: the log start offset keeps moving, the
+    records kept stay within the prune window, whole segments are deleted, and a
+    restart replays the pruned log to the same state."""
+    kw = dict(num_partitions=1, snapshot_every=10, segment_bytes=1 << 20)
+    async with running(tmp_path, **kw) as (store, logs, _):
+        tid = topic_id(logs)
+        groups = [f"g{i}" for i in range(4)]
+        for g in groups:
+            assert (await store.initialize(g, tid, 0, state_epoch=0, start_offset=0)).ok
+        part_log = logs.partition(TOPIC, 0)
+        window = store.prune_window(0)
+        worst = 0
+
+        async def writer(g: str) -> None:
+            nonlocal worst
+            for i in range(600):
+                base = i * 100
+                batches = [B(base + 2 * j, base + 2 * j + 1, (ACKNOWLEDGED, ARCHIVED)[j % 2], 1) for j in range(50)]
+                r = await store.write(
+                    g, tid, 0, state_epoch=0, leader_epoch=0, start_offset=base, state_batches=batches
+                )
+                assert r.ok, r
+                worst = max(worst, part_log.log_end_offset - part_log.log_start_offset)
+
+        async with trio.open_nursery() as nursery:
+            for g in groups:
+                nursery.start_soon(writer, g)
+        assert part_log.log_end_offset > 2400
+        assert part_log.log_start_offset > part_log.log_end_offset - window - 50
+        assert worst <= window + 50
+        assert part_log.log_start_offset > 0 and len(part_log.segments) <= 4
+        before = snapshot(store)
+    async with running(tmp_path, **kw) as (store, logs, _):
+        await store.load()
+        assert snapshot(store) == before
+        assert (await store.read("g0", tid, 0, leader_epoch=0)).start_offset == 59900
+
+
+async def test_an_idle_share_partition_does_not_pin_the_log(tmp_path):
+    kw = dict(num_partitions=1, snapshot_every=5)
+    async with running(tmp_path, **kw) as (store, logs, _):
+        tid = topic_id(logs)
+        assert (await store.initialize("idle", tid, 0, state_epoch=2, start_offset=0)).ok
+        assert (
+            await store.write(
+                "idle", tid, 0, state_epoch=2, leader_epoch=1, start_offset=7, state_batches=[B(7, 9, ARCHIVED, 3)]
+            )
+        ).ok
+        idle = store.state("idle", tid, 0)
+        assert (await store.initialize("busy", tid, 0, state_epoch=0, start_offset=0)).ok
+        for i in range(2500):
+            assert (await store.write("busy", tid, 0, state_epoch=0, leader_epoch=0, start_offset=i)).ok
+        part_log = logs.partition(TOPIC, 0)
+        assert part_log.log_start_offset > 2  # past the idle key's first records
+        now = store.state("idle", tid, 0)
+        assert now.snapshot_epoch > idle.snapshot_epoch  # it was snapshotted again
+        assert (now.start_offset, now.leader_epoch, now.state_batches) == (7, 1, (B(7, 9, ARCHIVED, 3),))
+        before = snapshot(store)
+    async with running(tmp_path, **kw) as (store, logs, _):
+        await store.load()
+        assert snapshot(store) == before
+
+
+async def test_a_failed_fsync_rolls_back(tmp_path, failing_fsync):
+    async with running(tmp_path, num_partitions=1) as (store, logs, _):
+        tid = topic_id(logs)
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
+        assert (
+            await store.write(
+                GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=0, state_batches=[B(0, 9, AVAILABLE, 1)]
+            )
+        ).ok
+        good = await store.read(GROUP, tid, 0, leader_epoch=0)
+
+        failing_fsync[0] = True
+        r = await store.write(
+            GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=5, state_batches=[B(5, 9, ACKNOWLEDGED, 1)]
+        )
+        assert r.error_code == ErrorCode.NOT_COORDINATOR  # KAFKA_STORAGE_ERROR, as Kafka's coordinator maps it
+        assert "Input/output error" in r.error_message
+        r = await store.initialize("new", tid, 0, state_epoch=0, start_offset=0)
+        assert r.error_code == ErrorCode.NOT_COORDINATOR
+        r = await store.delete(GROUP, tid, 1)
+        assert r.ok  # nothing to delete: nothing written
+        failing_fsync[0] = False
+
+        assert await store.read(GROUP, tid, 0, leader_epoch=0) == good
+        assert (await store.read_summary("new", tid, 0)).start_offset == -1
+        # The next write builds on the rolled-back state and succeeds.
+        r = await store.write(
+            GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=2, state_batches=[B(2, 3, ARCHIVED, 1)]
+        )
+        assert r.ok
+        after = await store.read(GROUP, tid, 0, leader_epoch=0)
+        assert after.state_batches == (B(2, 3, ARCHIVED, 1), B(4, 9, AVAILABLE, 1))
+        before = snapshot(store)
+    # The failed records reached the log (and the disk, at close), yet replay ends
+    # where memory was: the failed write does not come back.
+    async with running(tmp_path, num_partitions=1) as (store, logs, _):
+        await store.load()
+        assert snapshot(store) == before
+        assert await store.read(GROUP, tid, 0, leader_epoch=0) == after
+        assert (await store.read_summary("new", tid, 0)).start_offset == -1
+
+
+async def test_a_failed_fsync_then_restart_keeps_the_rollback(tmp_path, failing_fsync):
+    async with running(tmp_path, num_partitions=1) as (store, logs, _):
+        tid = topic_id(logs)
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
+        failing_fsync[0] = True
+        assert not (await store.delete(GROUP, tid, 0)).ok
+        failing_fsync[0] = False
+        assert store.state(GROUP, tid, 0) is not None
+        before = snapshot(store)
+    async with running(tmp_path, num_partitions=1) as (store, logs, _):
+        await store.load()
+        assert snapshot(store) == before
+
+
+async def test_a_write_not_durable_in_time_is_rolled_back(tmp_path, autojump_clock):
+    class StuckCommitter:
+        async def wait_durable(self, part_log) -> None:
+            if stuck[0]:
+                await trio.sleep_forever()
+            part_log.flush()
+
+    stuck = [False]
+    logs = open_logs(tmp_path)
+    try:
+        store = ShareStateStore(logs, StuckCommitter(), num_partitions=1, write_timeout_ms=5000)
+        tid = topic_id(logs)
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
+        stuck[0] = True
+        start = trio.current_time()
+        r = await store.write(GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=3)
+        assert r.error_code == ErrorCode.COORDINATOR_NOT_AVAILABLE
+        assert trio.current_time() - start == pytest.approx(5.0)
+        assert store.state(GROUP, tid, 0).start_offset == 0
+        stuck[0] = False
+        assert (await store.write(GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=4)).ok
+        assert store.state(GROUP, tid, 0).start_offset == 4
+    finally:
+        logs.close()
+
+
+class MiniBroker:
+    """What the share coordinator uses of Broker."""
+
+    def __init__(self, logs, committer, config=None) -> None:
+        self.logs = logs
+        self.committer = committer
+        self.config = dict(config or {})
+
+    def now_ms(self) -> int:
+        return 1_700_000_000_000
+
+
+async def test_persister_for_uses_the_broker_settings(tmp_path):
+    logs = open_logs(tmp_path)
+    try:
+        broker = MiniBroker(logs, GroupCommitter(), {"share.coordinator.state.topic.num.partitions": 3})
+        store = persister_for(broker)
+        assert store is persister_for(broker) and broker.share_state is store
+        assert store.num_partitions == 3
+    finally:
+        logs.close()
