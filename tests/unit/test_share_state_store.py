@@ -1,4 +1,4 @@
-"""The log-backed share coordinator (broker.share.state_store),
+"""The log-backed share coordinator (broker.share.state_store) and handlers 83-87,
 against a real LogManager and GroupCommitter on tmp_path.
 
 Restarts open a new LogManager on the same directory and a new store, as a
@@ -14,9 +14,20 @@ import pytest
 import trio
 
 import broker.log.segment as segment_module
+from broker.handlers import api_83_initialize_share_group_state as api_83
+from broker.handlers import api_84_read_share_group_state as api_84
+from broker.handlers import api_85_write_share_group_state as api_85
+from broker.handlers import api_86_delete_share_group_state as api_86
+from broker.handlers import api_87_read_share_group_state_summary as api_87
 from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
 from broker.protocol.errors import ErrorCode
+from broker.protocol.messages import delete_share_group_state_request as m86
+from broker.protocol.messages import initialize_share_group_state_request as m83
+from broker.protocol.messages import read_share_group_state_request as m84
+from broker.protocol.messages import read_share_group_state_summary_request as m87
+from broker.protocol.messages import write_share_group_state_request as m85
+from broker.server.context import ConnectionState, RequestContext
 from broker.share.coordinator import ShareKey, StateBatch, partition_for
 from broker.share.state_store import TOPIC, ShareStateStore, persister_for
 
@@ -350,3 +361,132 @@ async def test_persister_for_uses_the_broker_settings(tmp_path):
         assert store.num_partitions == 3
     finally:
         logs.close()
+
+
+# ====================================================================== handlers 83-87
+
+
+async def call(broker, module, req, version):
+    ctx = RequestContext(broker, ConnectionState(1, "test"), None, version)
+    # The request and the response both go through the wire format of this version.
+    req = type(req).decode(req.encode(version), version)
+    resp = await module.handle(ctx, req)
+    return type(resp).decode(resp.encode(version), version)
+
+
+@asynccontextmanager
+async def handler_broker(tmp_path):
+    async with running(tmp_path) as (_, logs, committer):
+        yield MiniBroker(logs, committer, {"share.coordinator.state.topic.num.partitions": 5})
+
+
+def init_req(group, tid, *parts):
+    return m83.InitializeShareGroupStateRequest(
+        group_id=group,
+        topics=[m83.InitializeStateData(topic_id=tid, partitions=[m83.PartitionData(p, e, s) for p, e, s in parts])],
+    )
+
+
+def write_req(group, tid, partition, start, batches, count=-1, state_epoch=0, leader_epoch=0):
+    return m85.WriteShareGroupStateRequest(
+        group_id=group,
+        topics=[
+            m85.WriteStateData(
+                topic_id=tid,
+                partitions=[
+                    m85.PartitionData(
+                        partition=partition,
+                        state_epoch=state_epoch,
+                        leader_epoch=leader_epoch,
+                        start_offset=start,
+                        delivery_complete_count=count,
+                        state_batches=[m85.StateBatch(*b) for b in batches],
+                    )
+                ],
+            )
+        ],
+    )
+
+
+def read_req(group, tid, *partitions, leader_epoch=0):
+    return m84.ReadShareGroupStateRequest(
+        group_id=group,
+        topics=[m84.ReadStateData(topic_id=tid, partitions=[m84.PartitionData(p, leader_epoch) for p in partitions])],
+    )
+
+
+def summary_req(group, tid, *partitions):
+    return m87.ReadShareGroupStateSummaryRequest(
+        group_id=group,
+        topics=[m87.ReadStateSummaryData(topic_id=tid, partitions=[m87.PartitionData(p, 0) for p in partitions])],
+    )
+
+
+def delete_req(group, tid, *partitions):
+    return m86.DeleteShareGroupStateRequest(
+        group_id=group,
+        topics=[m86.DeleteStateData(topic_id=tid, partitions=[m86.PartitionData(p) for p in partitions])],
+    )
+
+
+async def test_handlers_round_trip(tmp_path):
+    async with handler_broker(tmp_path) as broker:
+        tid = topic_id(broker.logs)
+        resp = await call(broker, api_83, init_req(GROUP, tid, (0, 1, -1), (1, 1, 10), (9, 1, 0)), 0)
+        (result,) = resp.results
+        assert result.topic_id == tid
+        assert [(p.partition, p.error_code) for p in result.partitions] == [
+            (0, 0),
+            (1, 0),
+            (9, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION),
+        ]
+        assert result.partitions[0].error_message is None
+
+        req = write_req(GROUP, tid, 0, 5, [(5, 9, ACKNOWLEDGED, 1)], count=5, state_epoch=1)
+        resp = await call(broker, api_85, req, 1)
+        assert resp.results[0].partitions[0].error_code == 0
+        resp = await call(broker, api_85, write_req(GROUP, tid, 1, 12, [(12, 20, AVAILABLE, 2)], state_epoch=1), 0)
+        assert resp.results[0].partitions[0].error_code == 0
+        resp = await call(broker, api_85, write_req(GROUP, tid, 1, 12, [], state_epoch=0), 1)
+        assert resp.results[0].partitions[0].error_code == ErrorCode.FENCED_STATE_EPOCH
+
+        resp = await call(broker, api_84, read_req(GROUP, tid, 0, 1, 2), 0)
+        p0, p1, p2 = resp.results[0].partitions
+        assert (p0.error_code, p0.state_epoch, p0.start_offset) == (0, 1, 5)
+        assert [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p0.state_batches] == [
+            (5, 9, ACKNOWLEDGED, 1)
+        ]
+        assert (p1.start_offset, len(p1.state_batches)) == (12, 1)
+        assert p2.error_code == ErrorCode.INVALID_REQUEST
+        assert p2.error_message == "Read operation on uninitialized share partition not allowed."
+
+        resp = await call(broker, api_87, summary_req(GROUP, tid, 0, 1, 2), 1)
+        s0, s1, s2 = resp.results[0].partitions
+        assert (s0.error_code, s0.state_epoch, s0.leader_epoch, s0.start_offset) == (0, 1, 0, 5)
+        assert s0.delivery_complete_count == 5
+        assert (s1.start_offset, s1.delivery_complete_count) == (12, -1)  # written with v0: unknown
+        assert (s2.error_code, s2.start_offset, s2.delivery_complete_count) == (0, -1, -1)
+        resp = await call(broker, api_87, summary_req(GROUP, tid, 0), 0)
+        assert resp.results[0].partitions[0].delivery_complete_count == -1  # v0 cannot carry it
+
+        resp = await call(broker, api_86, delete_req(GROUP, tid, 0, 3), 0)
+        assert [p.error_code for p in resp.results[0].partitions] == [0, 0]
+        resp = await call(broker, api_84, read_req(GROUP, tid, 0), 0)
+        assert resp.results[0].partitions[0].error_code == ErrorCode.INVALID_REQUEST
+
+
+async def test_handlers_answer_malformed_requests_with_empty_responses(tmp_path):
+    async with handler_broker(tmp_path) as broker:
+        tid = topic_id(broker.logs)
+        assert (await call(broker, api_83, init_req("", tid, (0, 0, 0)), 0)).results == []
+        assert (await call(broker, api_84, read_req("", tid, 0), 0)).results == []
+        assert (await call(broker, api_87, summary_req("", tid, 0), 1)).results == []
+        assert (await call(broker, api_86, delete_req(GROUP, tid), 0)).results == []
+        empty = m85.WriteShareGroupStateRequest(group_id=GROUP, topics=[])
+        assert (await call(broker, api_85, empty, 1)).results == []
+        no_partitions = m84.ReadShareGroupStateRequest(
+            group_id=GROUP,
+            topics=[m84.ReadStateData(topic_id=tid, partitions=[m84.PartitionData(0, 0)]), m84.ReadStateData(tid, [])],
+        )
+        assert (await call(broker, api_84, no_partitions, 0)).results == []
+        assert TOPIC not in broker.logs.topics

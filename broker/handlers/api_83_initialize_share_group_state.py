@@ -1,0 +1,43 @@
+"""InitializeShareGroupState (key 83), v0: broker-internal, served by the share coordinator (KIP-932).
+
+The group coordinator calls it for share-partitions a share group starts
+consuming, and AlterShareGroupOffsets calls it with a new state epoch to reset
+a share-partition. Each partition becomes a fresh ``ShareSnapshot`` in
+``__share_group_state`` (start offset -1: not yet known), written durably
+before the answer. Per-partition errors: FENCED_STATE_EPOCH (124) for a state
+epoch older than the stored one, INVALID_REQUEST (42) for a negative partition
+or state epoch, UNKNOWN_TOPIC_OR_PARTITION (3) for a topic-partition that does
+not exist, NOT_COORDINATOR (16) / COORDINATOR_NOT_AVAILABLE (15) when the
+write cannot be made durable. An empty group id, no topics, or a topic without
+partitions gets an empty response, as Kafka answers.
+"""
+
+from __future__ import annotations
+
+from broker.handlers import handler
+from broker.protocol.messages.initialize_share_group_state_request import InitializeShareGroupStateRequest
+from broker.protocol.messages.initialize_share_group_state_response import (
+    InitializeShareGroupStateResponse,
+    InitializeStateResult,
+    PartitionResult,
+)
+from broker.server.context import RequestContext
+from broker.share.state_store import gather_partitions, is_empty_request, persister_for
+
+
+@handler(83, min_version=0, max_version=0)
+async def handle(ctx: RequestContext, req: InitializeShareGroupStateRequest) -> InitializeShareGroupStateResponse:
+    if is_empty_request(req.group_id, req.topics):
+        return InitializeShareGroupStateResponse(results=[])
+    store = persister_for(ctx.broker)
+
+    async def one(topic, p) -> PartitionResult:
+        r = await store.initialize(
+            req.group_id, topic.topic_id, p.partition, state_epoch=p.state_epoch, start_offset=p.start_offset
+        )
+        return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
+
+    answers = await gather_partitions(req.topics, one)
+    return InitializeShareGroupStateResponse(
+        results=[InitializeStateResult(topic_id=t.topic_id, partitions=a) for t, a in zip(req.topics, answers)]
+    )
