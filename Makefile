@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv run test test-all codegen codegen-check lint-imports bench bench-protocol bench-startup bench-produce clean
+.PHONY: help venv run test test-all codegen codegen-check lint-imports bench bench-protocol bench-startup bench-produce bench-share clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -52,7 +52,11 @@ bench-produce: $(STAMP) ## librdkafka produce throughput (1 KiB, acks=all) and b
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.produce --json $(RESULTS)/produce.json
 
-bench: bench-protocol bench-startup bench-produce ## every benchmark
+bench-share: $(STAMP) ## share-group consume throughput (1 and 4 consumers) and end-to-end latency
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.share --json $(RESULTS)/share.json
+
+bench: bench-protocol bench-startup bench-produce bench-share ## every benchmark
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

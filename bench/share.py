@@ -1,0 +1,178 @@
+"""Share-group consumption: throughput and end-to-end latency (``make bench-share``).
+
+- throughput: a topic pre-filled with N records is drained by K librdkafka
+  ShareConsumers (separate processes, implicit acknowledgement) in one share
+  group; records/s from the first record received to the last.
+- latency: a producer sends at a fixed rate (default 1000 records/s), each
+  record carrying its send time; one ShareConsumer reports p50/p99/p99.9 of
+  receive time minus send time.
+
+Every loop is bounded by a record count and a deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import platform
+import statistics
+import struct
+import tempfile
+import time
+from pathlib import Path
+
+from broker.testing import BrokerProcess
+
+# Give up on a scenario after this long (a healthy run takes a fraction).
+DEADLINE_S = 180.0
+
+
+def _admin_setup(bootstrap: str, topic: str, partitions: int, group: str, reset: str) -> None:
+    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic, ResourceType
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(topic, partitions)])[topic].result(30)
+    res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
+        ConfigEntry("share.auto.offset.reset", reset, incremental_operation=AlterConfigOpType.SET)])
+    for f in admin.incremental_alter_configs([res]).values():
+        f.result(30)
+
+
+def _fill(bootstrap: str, topic: str, partitions: int, count: int, size: int) -> None:
+    from confluent_kafka import Producer
+
+    # librdkafka's default batching (batch.size 1 MB, linger 5 ms), as an application would produce.
+    p = Producer({"bootstrap.servers": bootstrap, "queue.buffering.max.messages": 500_000})
+    payload = b"x" * size
+    for i in range(count):
+        while True:
+            try:
+                p.produce(topic, payload, partition=i % partitions)
+                break
+            except BufferError:
+                p.poll(0.01)
+    assert p.flush(120) == 0
+
+
+def _consumer(bootstrap: str, topic: str, group: str, total, started, done_at, deadline: float) -> None:
+    from confluent_kafka import ShareConsumer
+
+    c = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, "log_level": 3})
+    c.subscribe([topic])
+    try:
+        while time.time() < deadline:
+            msgs = c.poll(0.5)
+            n = sum(1 for m in msgs if m.error() is None)
+            if n:
+                with total.get_lock():
+                    if started.value == 0:
+                        started.value = time.time()
+                    total.value += n
+                    done_at.value = time.time()
+    finally:
+        c.close()
+
+
+def throughput(bootstrap: str, consumers: int, partitions: int, records: int, size: int) -> dict:
+    tag = f"{consumers}c{partitions}p-{os.getpid()}-{time.time_ns()}"
+    topic, group = f"share-bench-{tag}", f"share-bench-{tag}"
+    _admin_setup(bootstrap, topic, partitions, group, "earliest")
+    _fill(bootstrap, topic, partitions, records, size)
+    total = mp.Value("q", 0)
+    started = mp.Value("d", 0.0)
+    done_at = mp.Value("d", 0.0)
+    deadline = time.time() + DEADLINE_S
+    procs = [mp.Process(target=_consumer, args=(bootstrap, topic, group, total, started, done_at, deadline))
+             for _ in range(consumers)]
+    for p in procs:
+        p.start()
+    while total.value < records and time.time() < deadline:
+        time.sleep(0.05)
+    received = total.value
+    elapsed = max(done_at.value - started.value, 1e-9)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(10)
+    return {"consumers": consumers, "partitions": partitions, "records": records, "received": received,
+            "seconds": round(elapsed, 2), "records_per_s": round(received / elapsed)}
+
+
+def latency(bootstrap: str, rate: int, seconds: float) -> dict:
+    from confluent_kafka import Producer, ShareConsumer
+
+    tag = f"lat-{os.getpid()}-{time.time_ns()}"
+    topic, group = f"share-bench-{tag}", f"share-bench-{tag}"
+    _admin_setup(bootstrap, topic, 1, group, "latest")
+    c = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, "log_level": 3})
+    c.subscribe([topic])
+    # Wait until the consumer holds its assignment (first empty polls), so the
+    # measurement starts with a warm consumer.
+    warm_until = time.time() + 5
+    while time.time() < warm_until:
+        c.poll(0.2)
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0, "acks": "1"})
+    count = int(rate * seconds)
+    lat: list[float] = []
+    interval = 1.0 / rate
+    next_send = time.perf_counter()
+    sent = 0
+    deadline = time.time() + seconds + 30
+    while (sent < count or len(lat) < count) and time.time() < deadline:
+        now = time.perf_counter()
+        while sent < count and now >= next_send:
+            p.produce(topic, struct.pack(">d", time.time()))
+            sent += 1
+            next_send += interval
+        p.poll(0)
+        for m in c.poll(0.001):
+            if m.error() is None:
+                lat.append(time.time() - struct.unpack(">d", m.value())[0])
+    p.flush(10)
+    c.close()
+    lat.sort()
+
+    def q(x: float) -> float:
+        return round(lat[min(len(lat) - 1, int(x * len(lat)))] * 1000, 2) if lat else float("nan")
+
+    return {"rate": rate, "sent": sent, "received": len(lat), "p50_ms": q(0.50), "p99_ms": q(0.99),
+            "p999_ms": q(0.999), "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else float("nan")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=200_000)
+    parser.add_argument("--size", type=int, default=100, help="record value size in bytes")
+    parser.add_argument("--rate", type=int, default=1000, help="latency scenario: records per second")
+    parser.add_argument("--seconds", type=float, default=10.0, help="latency scenario length")
+    parser.add_argument("--bootstrap", help="measure an already running broker instead of starting one")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    results: dict = {"machine": platform.platform(), "cpus": os.cpu_count(), "throughput": [], "latency": None}
+    with tempfile.TemporaryDirectory() as tmp:
+        broker = None
+        bootstrap = args.bootstrap
+        if bootstrap is None:
+            broker = BrokerProcess(Path(tmp) / "data").start()
+            bootstrap = broker.bootstrap
+        try:
+            for consumers, partitions in ((1, 1), (4, 1)):
+                r = throughput(bootstrap, consumers, partitions, args.records, args.size)
+                results["throughput"].append(r)
+                print(f"share consume: {consumers} consumer(s), {partitions} partition(s): "
+                      f"{r['records_per_s']} records/s ({r['received']}/{r['records']} in {r['seconds']} s)")
+            results["latency"] = r = latency(bootstrap, args.rate, args.seconds)
+            print(f"latency at {r['rate']} records/s: p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
+                  f"p99.9 {r['p999_ms']} ms ({r['received']}/{r['sent']} received)")
+        finally:
+            if broker is not None:
+                broker.stop()
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
