@@ -278,7 +278,8 @@ class _Run:
         return RunView(self.first, self.last, self.state, self.count, self.member, self.deadline, self.pending != 0)
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"_Run({self.first}-{self.last} {self.state.name} n={self.count} {self.member} {self.deadline} p={self.pending})"
+        where = f"{self.first}-{self.last}"
+        return f"_Run({where} {self.state.name} n={self.count} {self.member} {self.deadline} p={self.pending})"
 
 
 def _view(run: _Run, member_id: str | None) -> View:
@@ -692,9 +693,19 @@ class SharePartition:
                 return AckResult(_INVALID_REQUEST, None)
             reqs.append((first, last, types))
         reqs.sort(key=lambda r: r[0])
-        for k in range(1, len(reqs)):
-            if reqs[k][0] <= reqs[k - 1][1]:
-                return AckResult(_INVALID_REQUEST, None)
+        joined: list[tuple[int, int, Sequence[int]]] = []
+        for req in reqs:
+            if joined:
+                prev = joined[-1]
+                if req[0] <= prev[1]:
+                    return AckResult(_INVALID_REQUEST, None)
+                # Explicit-mode clients send one batch per record: join neighbours
+                # with one and the same type, so a whole run is still one step.
+                if req[0] == prev[1] + 1 and len(req[2]) == 1 and len(prev[2]) == 1 and req[2][0] == prev[2][0]:
+                    joined[-1] = (prev[0], req[1], prev[2])
+                    continue
+            joined.append(req)
+        reqs = joined
         if reqs and reqs[-1][1] >= self._speo:
             return AckResult(_INVALID_REQUEST, None)
 

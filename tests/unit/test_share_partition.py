@@ -402,6 +402,15 @@ def test_per_offset_types():
     assert sp.state_of(5) == (ACQUIRED, 1, "a", 5 + LOCK)
 
 
+def test_explicit_mode_acks_one_batch_per_record_stay_batch_level():
+    sp = new(FakeLog().data(500))
+    get(sp, "m", 500)
+    res = ack(sp, "m", *[(o, o, [ACCEPT]) for o in range(500)])
+    assert res.error_code == 0 and res.delta is not None
+    assert res.delta.batches == (StateBatch(0, 499, 2, 1),)
+    assert len(sp.runs()) == 1
+
+
 def test_renew_restarts_the_lock_and_persists_nothing():
     sp = new(FakeLog().data(3))
     get(sp, "a", 3, now=0)
@@ -607,7 +616,8 @@ def test_log_start_moving_past_records_archives_them():
     assert states(sp)[0] == (3, 4, ACQUIRED, 2, "b")
     # the member may still acknowledge everything it got; what is gone is skipped
     res = ack(sp, "b", (0, 6, [ACCEPT]))
-    assert res.error_code == 0 and res.delta is not None and res.delta.batches == (StateBatch(3, 4, 2, 2), StateBatch(5, 6, 2, 1))
+    assert res.error_code == 0 and res.delta is not None
+    assert res.delta.batches == (StateBatch(3, 4, 2, 2), StateBatch(5, 6, 2, 1))
     persist(sp, res.delta)
     assert sp.start_offset == 7
     sp.on_log_start_offset(20)
