@@ -130,9 +130,7 @@ class ShareGroupRuntime:
                     for p in partitions:
                         await persister.delete(group_id, topic_id, p)
                 self.broker.share.forget_group(group_id)
-                store = getattr(self.broker, "group_configs", None)
-                if store is not None:
-                    store.delete_group(group_id)
+                # Group configs outlive the group, as in Kafka 4.2.
             out[group_id] = code
         return out
 

@@ -62,6 +62,8 @@ class Broker:
         # One ParkingLot per partition: fetch long-polls park here, appends wake them.
         self._append_lots: dict[tuple[str, int], trio.Event] = {}
         self.idle_scopes: set[trio.CancelScope] = set()
+        # Called with (topic, partition) after every append (share partitions wake their fetches).
+        self.append_listeners: list = [self.share.appended]
         self.started_ms = _now_ms()
 
     def _coordinators(self, config: Any) -> None:
@@ -78,6 +80,11 @@ class Broker:
         # One namespace for group ids: each coordinator refuses the other's groups.
         self.classic_groups.other_group_type = self.share_groups.coordinator.group_type
         self.logs.topic_listeners.append(self._topic_changed)
+        # The group.type group config pins which kind of group an id may become.
+        pin = self.share_groups.coordinator.pin_group_type
+        for group_id in self.group_configs.groups():
+            pin(group_id, self.group_configs.group_type(group_id))
+        self.group_configs.add_listener(lambda group_id, overrides: pin(group_id, overrides.get("group.type")))
 
     def _topic_changed(self, event: str, name: str) -> None:
         if event == "deleted":
@@ -150,7 +157,8 @@ class Broker:
         event = self._append_lots.pop((topic, partition), None)
         if event is not None:
             event.set()
-        self.share.appended(topic, partition)
+        for listener in self.append_listeners:
+            listener(topic, partition)
 
     def append_event(self, topic: str, partition: int) -> trio.Event:
         key = (topic, partition)

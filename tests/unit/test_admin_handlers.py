@@ -626,7 +626,6 @@ async def test_describe_configs_errors(broker):
             (TOPIC, "", None),
             (BROKER, "2", None),
             (BROKER, "x", None),
-            (GROUP, "g", None),
         ],
     )
     assert [(r.error_code, r.error_message, r.configs) for r in results] == [
@@ -640,7 +639,6 @@ async def test_describe_configs_errors(broker):
         (ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is invalid: the empty string is not allowed", []),
         (ErrorCode.INVALID_REQUEST, "Unexpected broker id, expected 1 or empty string, but received 2", []),
         (ErrorCode.INVALID_REQUEST, "Broker id must be an integer, but it is: x", []),
-        (ErrorCode.INVALID_REQUEST, "Unsupported resource type: GROUP", []),
     ]
     # A resource type Kafka does not know fails every resource of the request.
     results = await describe_configs(broker, [(99, "x", None), (BROKER, "1", None)])
@@ -736,7 +734,6 @@ async def test_incremental_alter_configs_errors(broker):
         (BROKER, "1", [("max.connections", APPEND, "3")]),
         (BROKER, "x", [("max.connections", SET, "3")]),
         (BROKER, "3", [("max.connections", SET, "3")]),
-        (GROUP, "g", [("share.auto.offset.reset", SET, "earliest")]),
         (99, "x", []),
     ]
     got = [(await incremental(broker, [case]))[0] for case in cases]
@@ -761,7 +758,6 @@ async def test_incremental_alter_configs_errors(broker):
         (ErrorCode.INVALID_CONFIG, "Config value append is not allowed for config key: max.connections"),
         (ErrorCode.INVALID_REQUEST, "Node id must be an integer, but it is: x"),
         (ErrorCode.INVALID_REQUEST, "Unexpected broker id, expected 1, but received 3"),
-        (ErrorCode.INVALID_REQUEST, "Unsupported resource type: GROUP"),
         (ErrorCode.INVALID_REQUEST, "Unknown resource type 99"),
         (ErrorCode.INVALID_REQUEST, "Each resource must appear at most once."),
         (ErrorCode.INVALID_REQUEST, "Each resource must appear at most once."),

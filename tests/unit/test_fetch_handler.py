@@ -46,6 +46,7 @@ class MiniBroker:
     append_event = Broker.append_event
 
     def __init__(self, logs: LogManager, config: dict | None = None) -> None:
+        self.append_listeners: list = []
         self.config = dict(config or {})
         self.node_id = 1
         self.logs = logs
