@@ -1,0 +1,71 @@
+"""OffsetCommit (key 8), v2-10: store a group's consumed positions.
+
+A member of a classic group commits with its generation (checked: ILLEGAL_GENERATION,
+UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS while the group
+completes a rebalance); a client without group management commits with
+generation -1 while the group has no members, which creates a "simple" group
+when there is none. A missing group answers GROUP_ID_NOT_FOUND from v9 and
+ILLEGAL_GENERATION before; a share group's id answers GROUP_ID_NOT_FOUND.
+Unknown topics and partitions answer UNKNOWN_TOPIC_OR_PARTITION (v10 names
+topics by id: UNKNOWN_TOPIC_ID). Metadata longer than ``offset.metadata.max.bytes``
+answers OFFSET_METADATA_TOO_LARGE. v2-4 may set a retention time for the commit.
+The answer goes out once an fsync covers the commit's record in ``__consumer_offsets``.
+"""
+
+from __future__ import annotations
+
+from broker.group.classic_runtime import CommitEntry, get_runtime
+from broker.handlers import handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.offset_commit_request import OffsetCommitRequest
+from broker.protocol.messages.offset_commit_response import (
+    OffsetCommitResponse,
+    OffsetCommitResponsePartition,
+    OffsetCommitResponseTopic,
+)
+from broker.server.context import RequestContext
+
+FIRST_VERSION_BY_TOPIC_ID = 10
+LAST_VERSION_WITH_RETENTION = 4
+
+
+@handler(8, min_version=2, max_version=10)
+async def handle(ctx: RequestContext, req: OffsetCommitRequest) -> OffsetCommitResponse:
+    v = ctx.api_version
+    logs = ctx.broker.logs
+    by_id = v >= FIRST_VERSION_BY_TOPIC_ID
+    topics: list[OffsetCommitResponseTopic] = []
+    entries: list[CommitEntry] = []
+    slots: list[OffsetCommitResponsePartition] = []  # the answer of each entry, filled in below
+    for topic in req.topics:
+        info = logs.topic_by_id(topic.topic_id) if by_id else logs.topics.get(topic.name)
+        parts: list[OffsetCommitResponsePartition] = []
+        topics.append(OffsetCommitResponseTopic(name=topic.name, topic_id=topic.topic_id, partitions=parts))
+        for p in topic.partitions:
+            answer = OffsetCommitResponsePartition(partition_index=p.partition_index)
+            parts.append(answer)
+            if info is None:
+                answer.error_code = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            elif not 0 <= p.partition_index < info.partitions:
+                answer.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                entries.append(
+                    CommitEntry(
+                        info.name, p.partition_index, p.committed_offset, p.committed_leader_epoch, p.committed_metadata
+                    )
+                )
+                slots.append(answer)
+    if entries:
+        runtime = get_runtime(ctx.broker)
+        errors = await runtime.commit_offsets(
+            req.group_id,
+            member_id=req.member_id,
+            group_instance_id=req.group_instance_id,
+            generation=req.generation_id_or_member_epoch,
+            api_version=v,
+            entries=entries,
+            retention_ms=req.retention_time_ms if v <= LAST_VERSION_WITH_RETENTION else -1,
+        )
+        for answer, error in zip(slots, errors, strict=True):
+            answer.error_code = error
+    return OffsetCommitResponse(throttle_time_ms=0, topics=topics)

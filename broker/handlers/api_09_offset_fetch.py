@@ -1,0 +1,108 @@
+"""OffsetFetch (key 9), v1-10: read a group's committed offsets.
+
+v1-7 ask for one group, v8+ for several (KIP-709), each answered on its own.
+Null topics (v2+) ask for every committed offset of the group. A partition
+with no commit answers offset -1 and metadata "". v10 names topics by id
+(UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+) needs no
+waiting here: transactional offset commits are not served, so no offset is
+ever pending. A share group's id reads as a group without offsets.
+"""
+
+from __future__ import annotations
+
+from broker.group.classic_runtime import get_runtime
+from broker.handlers import handler
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest
+from broker.protocol.messages.offset_fetch_response import (
+    OffsetFetchResponse,
+    OffsetFetchResponseGroup,
+    OffsetFetchResponsePartition,
+    OffsetFetchResponsePartitions,
+    OffsetFetchResponseTopic,
+    OffsetFetchResponseTopics,
+)
+from broker.protocol.primitives import UUID_ZERO
+from broker.server.context import RequestContext
+
+FIRST_MULTI_GROUP_VERSION = 8
+FIRST_VERSION_BY_TOPIC_ID = 10
+
+
+def _group(ctx: RequestContext, runtime, group_id: str, topics, by_id: bool) -> OffsetFetchResponseGroup:
+    logs = ctx.broker.logs
+    out: list[OffsetFetchResponseTopics] = []
+    if topics is None:
+        asked = None
+    else:
+        asked = []
+        for t in topics:
+            if by_id:
+                info = logs.topic_by_id(t.topic_id)
+                if info is None:
+                    out.append(
+                        OffsetFetchResponseTopics(
+                            topic_id=t.topic_id,
+                            partitions=[
+                                OffsetFetchResponsePartitions(
+                                    partition_index=p, committed_offset=-1, error_code=ErrorCode.UNKNOWN_TOPIC_ID
+                                )
+                                for p in t.partition_indexes
+                            ],
+                        )
+                    )
+                    continue
+                asked.append((info.name, list(t.partition_indexes)))
+            else:
+                asked.append((t.name, list(t.partition_indexes)))
+    for name, partitions in runtime.fetch_offsets(group_id, asked):
+        topic_id = UUID_ZERO
+        if by_id:
+            info = logs.topics.get(name)
+            if info is None:
+                continue  # a deleted topic has no id to answer with
+            topic_id = info.topic_id
+        out.append(
+            OffsetFetchResponseTopics(
+                name=name,
+                topic_id=topic_id,
+                partitions=[
+                    OffsetFetchResponsePartitions(
+                        partition_index=p,
+                        committed_offset=-1 if c is None else c.offset,
+                        committed_leader_epoch=-1 if c is None else c.leader_epoch,
+                        metadata="" if c is None else c.metadata,
+                    )
+                    for p, c in partitions
+                ],
+            )
+        )
+    return OffsetFetchResponseGroup(group_id=group_id, topics=out, error_code=ErrorCode.NONE)
+
+
+@handler(9, min_version=1, max_version=10)
+async def handle(ctx: RequestContext, req: OffsetFetchRequest) -> OffsetFetchResponse:
+    v = ctx.api_version
+    runtime = get_runtime(ctx.broker)
+    if v >= FIRST_MULTI_GROUP_VERSION:
+        by_id = v >= FIRST_VERSION_BY_TOPIC_ID
+        groups = [_group(ctx, runtime, g.group_id, g.topics, by_id) for g in req.groups]
+        return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
+    group = _group(ctx, runtime, req.group_id, req.topics, False)
+    topics = [
+        OffsetFetchResponseTopic(
+            name=t.name,
+            partitions=[
+                OffsetFetchResponsePartition(
+                    partition_index=p.partition_index,
+                    committed_offset=p.committed_offset,
+                    committed_leader_epoch=p.committed_leader_epoch,
+                    metadata=p.metadata,
+                    error_code=p.error_code,
+                )
+                for p in t.partitions
+            ],
+        )
+        for t in group.topics
+    ]
+    return OffsetFetchResponse(throttle_time_ms=0, topics=topics, error_code=group.error_code)
