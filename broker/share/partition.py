@@ -321,6 +321,7 @@ class SharePartition:
         self._starts: list[int] = []  # first offset of each run, for bisect
         self._runs: list[_Run] = []  # contiguous, covering [SPSO, SPEO) exactly
         self._avail_hint = start_offset  # no AVAILABLE run starts below this offset
+        self._dropped_below = log.log_start_offset  # the log dropped what is below this
         self._locks: list[tuple[int, int]] = []  # heap of (lock deadline, offset inside the run)
         self._outstanding: dict[int, Delta] = {}
         self._next_delta_id = 1
@@ -677,7 +678,11 @@ class SharePartition:
         1 nor last-first+1 long, an unknown type, overlapping batches) or one that
         reaches SPEO or beyond (never delivered); INVALID_RECORD_STATE for an
         offset the member does not hold (see ``TRANSITIONS``). Offsets below SPSO
-        are final already and skipped, so a repeated acknowledgement is harmless.
+        are final and held by nobody: they count as ARCHIVED, so a Gap there is a
+        no-op and any other type is INVALID_RECORD_STATE (a member whose lock ran
+        out and whose records another member then settled must not be told its
+        late Accept or Reject took effect). Offsets below the log start offset are
+        skipped: the log dropped them, perhaps from under the member's lock.
 
         Renew restarts the lock for ``lock_duration_ms`` (default: the duration of
         the latest acquisition) and is not persisted. A lock whose deadline has
@@ -712,6 +717,16 @@ class SharePartition:
         runs = self._runs
         plan: list[tuple[int, int, Action]] = []
         for first, last, types in reqs:
+            settled_from = max(first, self._dropped_below)
+            if settled_from <= last and settled_from < self._spso:
+                if len(types) == 1:
+                    below = types
+                else:
+                    below = types[settled_from - first: min(last, self._spso - 1) - first + 1]
+                for t in set(below):
+                    outcome = TRANSITIONS[(View.ARCHIVED, ACK_EVENTS[t])]
+                    if outcome.error:
+                        return AckResult(outcome.error, None)
             lo = max(first, self._spso)
             if lo > last:
                 continue
@@ -874,10 +889,12 @@ class SharePartition:
 
         Every row of ``TRANSITIONS`` for ``LOG_START_PAST`` leaves the record
         below SPSO: non-final ones are dropped (archived, locks and all), final
-        ones stay final. A later acknowledgement of them is skipped. Nothing is
+        ones stay final. A later acknowledgement of them is skipped (the member
+        may have held them: the log dropped them, nobody else settled them). Nothing is
         persisted: the log itself is the record of it; the next delta carries the
         new start offset.
         """
+        self._dropped_below = max(self._dropped_below, log_start_offset)
         if log_start_offset <= self._spso:
             return
         i = self._split_at(log_start_offset)

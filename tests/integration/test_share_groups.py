@@ -202,6 +202,13 @@ def test_expired_lock_redelivers_to_another_consumer(fast_broker):
         for m in got:
             b.acknowledge(m, ACCEPT)
         commit_ok(b)
+        # A's locks are gone: its late acknowledgements are refused, not applied.
+        for m in held:
+            a.acknowledge(m, RELEASE)
+        result = a.commit_sync(10)
+        assert result and all(err is not None for err in result.values()), result
+        assert {err.args[0].code() for err in result.values()} == {KafkaError.INVALID_RECORD_STATE}
+        assert poll_quiet(b, 2) == []
     finally:
         if b is not None:
             b.close()

@@ -377,15 +377,18 @@ def test_ack_of_records_not_acquired():
     assert ack(sp, "a", (2, 2, [ACCEPT])).error_code == INVALID_RECORD_STATE  # AVAILABLE
 
 
-def test_ack_below_the_start_offset_is_skipped():
+def test_ack_below_the_start_offset_counts_as_archived():
     sp = new(FakeLog().data(5).data(5))
     get(sp, "a", 5)
     persist(sp, ack(sp, "a", (0, 4, [ACCEPT])).delta)
     assert sp.start_offset == 5
-    # a repeated acknowledgement (the first response was lost) is harmless
-    assert ack(sp, "a", (0, 4, [ACCEPT])) == (0, None)
+    # Below SPSO the records are final and nobody holds them: only a Gap passes.
+    assert ack(sp, "a", (0, 4, [ACCEPT])) == (INVALID_RECORD_STATE, None)
+    assert ack(sp, "a", (0, 4, [RELEASE])) == (INVALID_RECORD_STATE, None)
+    assert ack(sp, "a", (0, 4, [GAP])) == (0, None)
     get(sp, "a", 5)
-    res = ack(sp, "a", (0, 9, [ACCEPT]))  # straddles SPSO
+    assert ack(sp, "a", (0, 9, [ACCEPT])) == (INVALID_RECORD_STATE, None)  # straddles SPSO: all or nothing
+    res = ack(sp, "a", (3, 9, [GAP, GAP, ACCEPT, ACCEPT, ACCEPT, ACCEPT, ACCEPT]))
     assert res.error_code == 0 and res.delta is not None and res.delta.batches == (StateBatch(5, 9, 2, 1),)
 
 

@@ -370,9 +370,11 @@ class SharePartitionMachine(RuleBasedStateMachine):
         if any(l >= self.sp.end_offset for _, l, _ in batches):
             return 42
         for f, l, types in batches:
-            for o in range(max(f, self.sp.start_offset), l + 1):
+            for o in range(max(f, self.log.log_start_offset), l + 1):
                 t = types[0] if len(types) == 1 else types[o - f]
-                err = TRANSITIONS[(self._view(self.sp.state_of(o), member), ACK_EVENTS[t])].error
+                # below SPSO (but still in the log): final and held by nobody, i.e. ARCHIVED
+                view = View.ARCHIVED if o < self.sp.start_offset else self._view(self.sp.state_of(o), member)
+                err = TRANSITIONS[(view, ACK_EVENTS[t])].error
                 if err:
                     return int(err)
         return 0
