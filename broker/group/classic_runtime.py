@@ -46,9 +46,9 @@ from typing import Any
 import structlog
 import trio
 
+from broker.group.coordinator_log import CoordinatorLog
 from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
 from broker.group.offsets import (
-    COORDINATOR_TOPIC,
     CommittedOffset,
     OffsetStore,
     RecordType,
@@ -56,49 +56,18 @@ from broker.group.offsets import (
     offset_commit_record,
     partition_for,
 )
-from broker.log.errors import TopicError
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_groups_response import DescribedGroup
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
-from broker.protocol.records import build_batch, iter_batches, iter_records
 
 log = structlog.get_logger("sharebroker.groups")
 
 # Kafka's offsets.retention.check.interval.ms default: how often expired offsets
 # (and empty groups without offsets) are removed.
 OFFSETS_RETENTION_CHECK_INTERVAL_MS = 600_000
-# Topic configs of __consumer_offsets (Kafka's): compacted, batches stored as
-# written, 100 MiB segments.
-COORDINATOR_TOPIC_CONFIGS = {
-    "cleanup.policy": "compact",
-    "compression.type": "producer",
-    "segment.bytes": str(100 * 1024 * 1024),
-}
-# Bytes read per step while replaying (bounded so a large log is not read at once).
-REPLAY_READ_BYTES = 4 * 1024 * 1024
-
-# Append errors -> what a group API answers (Kafka's appendGroupMetadataErrorToResponseError
-# and the offset-commit mapping).
-_APPEND_ERRORS = {
-    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
-    ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
-    ErrorCode.MESSAGE_TOO_LARGE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
-    ErrorCode.RECORD_LIST_TOO_LARGE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
-    ErrorCode.INVALID_FETCH_SIZE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
-}
-
-
-def _append_error(exc: Exception) -> ErrorCode:
-    code = getattr(exc, "error_code", None)
-    if code is None:
-        return ErrorCode.UNKNOWN_SERVER_ERROR
-    return _APPEND_ERRORS.get(ErrorCode.for_code(int(code)), ErrorCode.UNKNOWN_SERVER_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +112,7 @@ class ClassicRuntime:
             other_group_type=other_group_type,
         )
         self.offsets = OffsetStore()
-        self.num_partitions = int(_setting(broker, "offsets.topic.num.partitions", 50))
+        self.records = CoordinatorLog(broker)
         self._waiters: dict[int, _Waiter] = {}
         self._timers_changed = trio.Event()
         self.loaded = False
@@ -177,13 +146,7 @@ class ClassicRuntime:
         """Rebuild groups and offsets from ``__consumer_offsets`` (idempotent)."""
         if self.loaded:
             return
-        info = self.broker.logs.topics.get(COORDINATOR_TOPIC)
-        records = 0
-        if info is not None:
-            for p in range(info.partitions):
-                part_log = self.broker.logs.partition(COORDINATOR_TOPIC, p)
-                if part_log is not None:
-                    records += self._replay_partition(part_log)
+        records = self.records.replay(self._replay_record)
         self.coordinator.on_loaded()
         self.loaded = True
         log.info(
@@ -192,31 +155,6 @@ class ClassicRuntime:
             groups=len(self.coordinator.groups),
             groups_with_offsets=len(self.offsets.groups()),
         )
-
-    def _replay_partition(self, part_log: Any) -> int:
-        count = 0
-        offset = part_log.log_start_offset
-        end = part_log.log_end_offset
-        while offset < end:
-            result = part_log.read(offset, REPLAY_READ_BYTES)
-            if not result.records:
-                break
-            for header, view in iter_batches(result.records):
-                if header.is_control:
-                    continue
-                for record in iter_records(view):
-                    count += 1
-                    try:
-                        self._replay_record(record.key, record.value)
-                    except Exception as exc:  # one unreadable record must not stop the broker
-                        log.warning(
-                            "coordinator_record_skipped",
-                            partition=part_log.partition,
-                            offset=record.offset,
-                            error=str(exc),
-                        )
-                offset = header.next_offset
-        return count
 
     def _replay_record(self, key: bytes | None, value: bytes | None) -> None:
         record = decode_record(key, value)
@@ -234,67 +172,6 @@ class ClassicRuntime:
 
     # ================================================================== persistence
 
-    def _coordinator_log(self, group_id: str) -> Any:
-        logs = self.broker.logs
-        info = logs.topics.get(COORDINATOR_TOPIC)
-        if info is None:
-            try:
-                info = logs.create_topic(
-                    COORDINATOR_TOPIC, self.num_partitions, COORDINATOR_TOPIC_CONFIGS, internal=True
-                )
-            except TopicError:  # created meanwhile by another coordinator
-                info = logs.topics[COORDINATOR_TOPIC]
-        return logs.partition(COORDINATOR_TOPIC, partition_for(group_id, info.partitions))
-
-    def _append(self, records: list[tuple[str, bytes, bytes | None]]) -> tuple[list[Any], ErrorCode]:
-        """Append records (one batch per partition, in order); return the logs written
-        and the first error."""
-        if not records:
-            return [], ErrorCode.NONE
-        now = self.clock()
-        by_log: dict[int, tuple[Any, list[tuple[bytes, bytes | None, tuple, int]]]] = {}
-        error = ErrorCode.NONE
-        for group_id, key, value in records:
-            try:
-                part_log = self._coordinator_log(group_id)
-            except Exception as exc:
-                log.warning("coordinator_log_unavailable", error=str(exc))
-                error = error or _append_error(exc)
-                continue
-            if part_log is None:
-                error = error or ErrorCode.COORDINATOR_NOT_AVAILABLE
-                continue
-            by_log.setdefault(id(part_log), (part_log, []))[1].append((key, value, (), now))
-        written = []
-        for part_log, items in by_log.values():
-            try:
-                part_log.append(build_batch(items))
-            except Exception as exc:
-                log.warning("coordinator_append_failed", partition=part_log.partition, error=str(exc))
-                error = error or _append_error(exc)
-                continue
-            written.append(part_log)
-            self.broker.appended(COORDINATOR_TOPIC, part_log.partition)
-        return written, error
-
-    async def _wait_durable(self, logs: list[Any]) -> ErrorCode:
-        errors: list[ErrorCode] = []
-
-        async def one(part_log: Any) -> None:
-            try:
-                await self.broker.committer.wait_durable(part_log)
-            except Exception as exc:
-                log.warning("coordinator_fsync_failed", partition=part_log.partition, error=str(exc))
-                errors.append(_append_error(exc))
-
-        if len(logs) == 1:
-            await one(logs[0])
-        elif logs:
-            async with trio.open_nursery() as nursery:
-                for part_log in logs:
-                    nursery.start_soon(one, part_log)
-        return errors[0] if errors else ErrorCode.NONE
-
     async def _flush(
         self,
         extra: list[tuple[str, bytes, bytes | None]] | None = None,
@@ -311,11 +188,11 @@ class ClassicRuntime:
         records = list(extra or ()) + self.coordinator.take_records()
         outbox = self.coordinator.take_outbox()
         self._timers_changed.set()
-        written, error = self._append(records)
+        written, error = self.records.append(records)
         if on_appended is not None and not error:
             on_appended()
         if written:
-            durable_error = await self._wait_durable(written)
+            durable_error = await self.records.wait_durable(written)
             error = error or durable_error
         self._deliver(outbox)
         return error

@@ -17,7 +17,8 @@ import pytest
 import trio
 
 from broker.group.classic import GroupState
-from broker.group.classic_runtime import COORDINATOR_TOPIC, ClassicRuntime, CommitEntry
+from broker.group.classic_runtime import ClassicRuntime, CommitEntry
+from broker.group.offsets import COORDINATOR_TOPIC
 from broker.group.offsets import (
     CommittedOffset,
     OffsetStore,
