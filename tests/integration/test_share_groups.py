@@ -7,7 +7,11 @@ short record locks or quick rebalances run on a broker of their own
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException
@@ -244,14 +248,17 @@ def test_expired_lock_at_the_delivery_limit_archives(fast_broker):
 # --- 8. close without acknowledging -----------------------------------------------------
 
 
-def test_close_without_ack_redelivers_to_next_consumer(sharebroker_bootstrap):
+@pytest.mark.parametrize("mode", ["explicit", "implicit"])
+def test_close_without_ack_redelivers_to_next_consumer(sharebroker_bootstrap, mode):
+    # librdkafka's close does not accept the last poll in implicit mode either:
+    # the broker gives the records back when the session closes / the member leaves.
     bs = sharebroker_bootstrap
     topic = unique("t")
     create_topic(bs, topic)
     group = share_group(bs)
     produce(bs, topic, payloads(6))
 
-    first = share_consumer(bs, group, [topic], mode="explicit")
+    first = share_consumer(bs, group, [topic], mode=mode)
     try:
         got = poll_count(first, 6, 20)
         assert sorted(values(got)) == payloads(6)
@@ -418,6 +425,56 @@ def test_members_join_and_leave_mid_stream(fast_broker):
         assert poll_quiet(last, 2) == []
     finally:
         last.close()
+
+
+def test_killed_consumer_process_records_redelivered_at_once(sharebroker_bootstrap):
+    """A consumer that dies (kill -9, no leave, no close) gives its records back
+    when its connections drop, long before the 30 s lock or the 45 s session timeout."""
+    bs = sharebroker_bootstrap
+    topic = unique("t")
+    create_topic(bs, topic)
+    group = share_group(bs)
+    produce(bs, topic, payloads(10))
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, bs, group, topic],
+        stdout=subprocess.PIPE, text=True, cwd=str(Path(__file__).resolve().parents[2]),
+    )
+    try:
+        line = _readline(child, 30)
+        assert line.strip() == "10", f"the child consumer reported {line!r}"
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
+    t0 = time.monotonic()
+    sc = share_consumer(bs, group, [topic])
+    try:
+        got = poll_count(sc, 10, 15)
+        assert sorted(values(got)) == sorted(payloads(10))
+        assert {m.delivery_count() for m in got} == {2}
+        assert time.monotonic() - t0 < 15
+        commit_ok(sc)
+    finally:
+        sc.close()
+
+
+# Polls ten records in explicit mode, says how many, then holds them until killed.
+_HOLDER = """
+import sys, time
+from tests.integration.share_helpers import poll_count, share_consumer
+bs, group, topic = sys.argv[1:4]
+sc = share_consumer(bs, group, [topic], mode="explicit")
+print(len(poll_count(sc, 10, 20)), flush=True)
+time.sleep(120)
+"""
+
+
+def _readline(proc: subprocess.Popen, timeout: float) -> str:
+    out: list[str] = []
+    reader = threading.Thread(target=lambda: out.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return out[0] if out else ""
 
 
 # --- 11. one namespace for share and consumer groups ------------------------------------------
