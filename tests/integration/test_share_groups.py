@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,9 +22,9 @@ from tests.integration.clients import create_topic, produce
 from tests.integration.share_helpers import (
     ACCEPT,
     FAST_SHARE_SETTINGS,
-    Worker,
     REJECT,
     RELEASE,
+    Worker,
     close_quietly,
     commit_ok,
     poll_batch,
@@ -569,7 +570,7 @@ def _restart_mid_consumption(broker: BrokerProcess, how: str) -> None:
     final: dict[bytes, str] = {}  # confirmed by the broker
     delivered_after_final: list[bytes] = []
 
-    def consume(sc, until: callable, timeout: float) -> None:
+    def consume(sc, until: Callable[[], bool], timeout: float) -> None:
         end = time.monotonic() + timeout
         while not until() and time.monotonic() < end:
             batch = poll_batch(sc, 0.5, [])
