@@ -104,7 +104,12 @@ class ShareGroupRuntime:
             return HeartbeatResult(code, None, member_id, member_epoch, 0, None, [])
         self._timer_changed.set()
         if member_epoch == -1 and result.error_code == ErrorCode.NONE:
-            await self.broker.share.release_member(group_id, member_id)
+            # librdkafka sends its final ShareAcknowledge and this leave on two
+            # connections, in either order. While the member's share session is
+            # open, its close (or the connection's loss) gives the records back,
+            # after applying those acks; releasing here could beat the acks.
+            if self.broker.share.sessions.get(group_id, member_id) is None:
+                await self.broker.share.release_member(group_id, member_id)
         return result
 
     async def _initialize_partitions(self, group_id: str) -> list[Any]:
