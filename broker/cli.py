@@ -114,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--summary", action="store_true", help="only the most used settings, as a short table for the README"
     )
     docs.set_defaults(func=_cmd_config_docs)
+
+    from broker.tools import register_all
+
+    register_all(sub)
     return parser
 
 
