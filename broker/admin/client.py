@@ -1,0 +1,564 @@
+"""A small synchronous Kafka admin client over plain sockets.
+
+It speaks the wire protocol through the generated message classes and the
+sans-IO ``ClientConnection``; there is no second protocol implementation here.
+Every call has a deadline (``timeout`` seconds, default 30 s): connecting,
+sending and waiting for the response all count against it.
+
+    with AdminClient("localhost:9092") as admin:
+        admin.list_groups(types=["share"])
+
+Failures raise ``AdminError`` subclasses: ``KafkaApiError`` carries the Kafka
+error code (``code``, an ``ErrorCode``) and the broker's message;
+``AdminConnectionError`` and ``AdminTimeoutError`` cover the transport.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from broker.protocol.api_keys import ApiKey
+from broker.protocol.connection import CONNECTION_CLOSED, NEED_DATA, ClientConnection
+from broker.protocol.errors import ErrorCode, ProtocolError
+from broker.protocol.message_base import Message
+from broker.protocol.messages.alter_share_group_offsets_request import (
+    AlterShareGroupOffsetsRequest,
+    AlterShareGroupOffsetsRequestPartition,
+    AlterShareGroupOffsetsRequestTopic,
+)
+from broker.protocol.messages.api_versions_request import ApiVersionsRequest
+from broker.protocol.messages.create_partitions_request import CreatePartitionsRequest, CreatePartitionsTopic
+from broker.protocol.messages.create_topics_request import (
+    CreatableTopic,
+    CreatableTopicConfig,
+    CreateTopicsRequest,
+)
+from broker.protocol.messages.delete_groups_request import DeleteGroupsRequest
+from broker.protocol.messages.delete_share_group_offsets_request import (
+    DeleteShareGroupOffsetsRequest,
+    DeleteShareGroupOffsetsRequestTopic,
+)
+from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
+from broker.protocol.messages.describe_share_group_offsets_request import (
+    DescribeShareGroupOffsetsRequest,
+    DescribeShareGroupOffsetsRequestGroup,
+    DescribeShareGroupOffsetsRequestTopic,
+)
+from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
+from broker.protocol.messages.incremental_alter_configs_request import (
+    AlterableConfig,
+    AlterConfigsResource,
+    IncrementalAlterConfigsRequest,
+)
+from broker.protocol.messages.list_groups_request import ListGroupsRequest
+from broker.protocol.messages.list_offsets_request import (
+    ListOffsetsPartition,
+    ListOffsetsRequest,
+    ListOffsetsTopic,
+)
+from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
+
+__all__ = [
+    "COORDINATOR_GROUP",
+    "OP_APPEND",
+    "OP_DELETE",
+    "OP_SET",
+    "OP_SUBTRACT",
+    "RESOURCE_BROKER",
+    "RESOURCE_GROUP",
+    "RESOURCE_TOPIC",
+    "EARLIEST_TIMESTAMP",
+    "LATEST_TIMESTAMP",
+    "AdminClient",
+    "AdminConnectionError",
+    "AdminError",
+    "AdminTimeoutError",
+    "KafkaApiError",
+    "Node",
+    "UnsupportedApiError",
+    "check_error",
+    "parse_bootstrap",
+]
+
+DEFAULT_TIMEOUT = 30.0
+# ListOffsets special timestamps.
+LATEST_TIMESTAMP = -1
+EARLIEST_TIMESTAMP = -2
+# FindCoordinator key types; config resource types; config operations.
+COORDINATOR_GROUP = 0
+RESOURCE_TOPIC, RESOURCE_BROKER, RESOURCE_GROUP = 2, 4, 32
+OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
+
+_CLIENT_SOFTWARE_NAME = "sharebroker-admin"
+
+
+class AdminError(Exception):
+    """Base class of everything the admin client raises."""
+
+
+class AdminConnectionError(AdminError):
+    """The broker could not be reached, or the connection broke."""
+
+
+class AdminTimeoutError(AdminError):
+    """A call did not complete within its timeout."""
+
+
+class UnsupportedApiError(AdminError):
+    """The broker does not serve an API (or no version we know) that the call needs."""
+
+
+class KafkaApiError(AdminError):
+    """The broker answered with a Kafka error code."""
+
+    def __init__(self, code: int, message: str | None = None, context: str | None = None) -> None:
+        self.code = ErrorCode.for_code(code)
+        self.error_code = code
+        self.broker_message = message
+        text = message or self.code.message
+        prefix = f"{context}: " if context else ""
+        super().__init__(f"{prefix}{self.code.name} ({code}): {text}")
+
+
+def check_error(code: int, message: str | None = None, context: str | None = None) -> None:
+    """Raise ``KafkaApiError`` for a non-zero error code."""
+    if code:
+        raise KafkaApiError(code, message, context)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    node_id: int
+    host: str
+    port: int
+
+
+def parse_bootstrap(servers: str) -> list[tuple[str, int]]:
+    """``host:port[,host:port...]`` (IPv6 as ``[addr]:port``) -> list of (host, port)."""
+    out: list[tuple[str, int]] = []
+    for item in servers.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"invalid bootstrap server {item!r}: expected HOST:PORT")
+        out.append((host.strip("[]"), int(port)))
+    if not out:
+        raise ValueError("no bootstrap server given")
+    return out
+
+
+class _Deadline:
+    def __init__(self, timeout: float) -> None:
+        self.end = time.monotonic() + timeout
+        self.timeout = timeout
+
+    def remaining(self, what: str) -> float:
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise AdminTimeoutError(f"{what} timed out after {self.timeout:g} s")
+        return left
+
+
+class _BrokerConnection:
+    """One socket to one broker, with its negotiated API versions."""
+
+    def __init__(self, host: str, port: int, client_id: str, deadline: _Deadline) -> None:
+        self.host, self.port = host, port
+        try:
+            self.sock = socket.create_connection((host, port), timeout=deadline.remaining(f"connecting to {host}:{port}"))
+        except OSError as exc:
+            raise AdminConnectionError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from exc
+        self.conn = ClientConnection(client_id=client_id)
+        self.versions: dict[int, tuple[int, int]] = {}
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def negotiate(self, deadline: _Deadline) -> None:
+        req = ApiVersionsRequest(client_software_name=_CLIENT_SOFTWARE_NAME, client_software_version="1")
+        version = ApiVersionsRequest.MAX_VERSION
+        resp = self.call(req, version, deadline)
+        if resp.error_code == ErrorCode.UNSUPPORTED_VERSION:
+            # The broker answered in v0 with the ApiVersions range it serves: retry at the best shared one.
+            served = {k.api_key: k.max_version for k in resp.api_keys}
+            version = min(served.get(ApiKey.API_VERSIONS, 0), ApiVersionsRequest.MAX_VERSION)
+            resp = self.call(req, version, deadline)
+        check_error(resp.error_code, None, "ApiVersions")
+        self.versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+
+    def version_for(self, request_type: type[Message]) -> int:
+        """Highest version both we and the broker support."""
+        theirs = self.versions.get(request_type.API_KEY)
+        if theirs is None:
+            raise UnsupportedApiError(f"the broker at {self.host}:{self.port} does not support {request_type.NAME}")
+        low = max(theirs[0], request_type.MIN_VERSION)
+        high = min(theirs[1], request_type.MAX_VERSION)
+        if low > high:
+            raise UnsupportedApiError(
+                f"no common version of {request_type.NAME}: broker v{theirs[0]}-v{theirs[1]}, "
+                f"client v{request_type.MIN_VERSION}-v{request_type.MAX_VERSION}"
+            )
+        return high
+
+    def call(self, request: Message, version: int, deadline: _Deadline) -> Any:
+        what = f"{request.NAME} to {self.host}:{self.port}"
+        _, frame = self.conn.encode_request(request, version)
+        try:
+            self.sock.settimeout(deadline.remaining(what))
+            self.sock.sendall(frame)
+            while True:
+                event = self.conn.next_event()
+                if event is NEED_DATA:
+                    self.sock.settimeout(deadline.remaining(what))
+                    self.conn.receive_data(self.sock.recv(65536))
+                    continue
+                if event is CONNECTION_CLOSED:
+                    raise AdminConnectionError(f"{what}: the broker closed the connection")
+                return event.body
+        except socket.timeout as exc:
+            raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
+        except ProtocolError as exc:
+            raise AdminConnectionError(f"{what}: {exc}") from exc
+        except OSError as exc:
+            raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
+
+
+class AdminClient:
+    """Synchronous admin client: bootstrap, then route each call to the right broker."""
+
+    def __init__(self, bootstrap_servers: str, *, timeout: float = DEFAULT_TIMEOUT, client_id: str = "sharebroker-admin") -> None:
+        self.bootstrap = parse_bootstrap(bootstrap_servers)
+        self.timeout = timeout
+        self.client_id = client_id
+        self._conns: dict[tuple[str, int], _BrokerConnection] = {}
+        self._bootstrap_conn: _BrokerConnection | None = None
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def __enter__(self) -> AdminClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for conn in self._conns.values():
+            conn.close()
+        self._conns.clear()
+        self._bootstrap_conn = None
+
+    def _deadline(self, timeout: float | None) -> _Deadline:
+        return _Deadline(self.timeout if timeout is None else timeout)
+
+    def _connect(self, host: str, port: int, deadline: _Deadline) -> _BrokerConnection:
+        conn = self._conns.get((host, port))
+        if conn is None:
+            conn = _BrokerConnection(host, port, self.client_id, deadline)
+            try:
+                conn.negotiate(deadline)
+            except BaseException:
+                conn.close()
+                raise
+            self._conns[(host, port)] = conn
+        return conn
+
+    def _any(self, deadline: _Deadline) -> _BrokerConnection:
+        if self._bootstrap_conn is not None:
+            return self._bootstrap_conn
+        errors = []
+        for host, port in self.bootstrap:
+            try:
+                self._bootstrap_conn = self._connect(host, port, deadline)
+                return self._bootstrap_conn
+            except AdminConnectionError as exc:
+                errors.append(str(exc))
+        raise AdminConnectionError("; ".join(errors))
+
+    def _send(self, conn: _BrokerConnection, request: Message, deadline: _Deadline) -> Any:
+        try:
+            return conn.call(request, conn.version_for(type(request)), deadline)
+        except AdminConnectionError:
+            conn.close()
+            self._conns.pop((conn.host, conn.port), None)
+            if self._bootstrap_conn is conn:
+                self._bootstrap_conn = None
+            raise
+
+    def send(self, request: Message, *, node: Node | None = None, timeout: float | None = None) -> Any:
+        """Send any generated request (to ``node`` or a bootstrap broker) at the best shared version."""
+        deadline = self._deadline(timeout)
+        conn = self._connect(node.host, node.port, deadline) if node else self._any(deadline)
+        return self._send(conn, request, deadline)
+
+    def api_versions(self, timeout: float | None = None) -> dict[int, tuple[int, int]]:
+        return dict(self._any(self._deadline(timeout)).versions)
+
+    # -- cluster ----------------------------------------------------------------------------
+
+    def metadata(self, topics: Sequence[str] | None = None, *, timeout: float | None = None) -> Any:
+        """MetadataResponse for ``topics`` (None: all topics)."""
+        req = MetadataRequest(
+            topics=None if topics is None else [MetadataRequestTopic(name=t) for t in topics],
+            allow_auto_topic_creation=False,
+        )
+        return self.send(req, timeout=timeout)
+
+    def topic_partitions(self, topics: Sequence[str] | None = None, *, timeout: float | None = None) -> dict[str, list[int]]:
+        """Topic name -> sorted partition ids; an unknown topic raises ``KafkaApiError``."""
+        resp = self.metadata(topics, timeout=timeout)
+        out: dict[str, list[int]] = {}
+        for t in resp.topics:
+            check_error(t.error_code, None, f"topic {t.name!r}")
+            out[t.name] = sorted(p.partition_index for p in t.partitions)
+        return out
+
+    def find_coordinator(self, group: str, *, timeout: float | None = None) -> Node:
+        deadline = self._deadline(timeout)
+        conn = self._any(deadline)
+        version = conn.version_for(FindCoordinatorRequest)
+        if version >= 4:
+            req = FindCoordinatorRequest(key_type=COORDINATOR_GROUP, coordinator_keys=[group])
+        else:
+            req = FindCoordinatorRequest(key=group, key_type=COORDINATOR_GROUP)
+        resp = self._send(conn, req, deadline)
+        if version >= 4:
+            if not resp.coordinators:
+                raise KafkaApiError(ErrorCode.COORDINATOR_NOT_AVAILABLE, None, f"FindCoordinator({group!r})")
+            c = resp.coordinators[0]
+            check_error(c.error_code, c.error_message, f"FindCoordinator({group!r})")
+            return Node(c.node_id, c.host, c.port)
+        check_error(resp.error_code, resp.error_message, f"FindCoordinator({group!r})")
+        return Node(resp.node_id, resp.host, resp.port)
+
+    def _to_coordinator(self, group: str, request: Message, timeout: float | None) -> Any:
+        deadline = self._deadline(timeout)
+        node = self.find_coordinator(group, timeout=deadline.remaining("FindCoordinator"))
+        conn = self._connect(node.host, node.port, deadline)
+        return self._send(conn, request, deadline)
+
+    # -- groups -----------------------------------------------------------------------------
+
+    def list_groups(
+        self, *, types: Iterable[str] = (), states: Iterable[str] = (), timeout: float | None = None
+    ) -> list[Any]:
+        """ListGroups (v5 filters by type and state); returns the ``ListedGroup`` entries."""
+        req = ListGroupsRequest(states_filter=list(states), types_filter=list(types))
+        resp = self.send(req, timeout=timeout)
+        check_error(resp.error_code, None, "ListGroups")
+        return list(resp.groups)
+
+    def describe_share_group(self, group: str, *, timeout: float | None = None) -> Any:
+        """The ``DescribedGroup`` of one share group (error codes raised)."""
+        resp = self._to_coordinator(group, ShareGroupDescribeRequest(group_ids=[group]), timeout)
+        for g in resp.groups:
+            if g.group_id == group:
+                check_error(g.error_code, g.error_message, f"ShareGroupDescribe({group!r})")
+                return g
+        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"ShareGroupDescribe({group!r})")
+
+    def describe_share_group_offsets(
+        self, group: str, topics: Mapping[str, Sequence[int]] | None = None, *, timeout: float | None = None
+    ) -> Any:
+        """The ``DescribeShareGroupOffsetsResponseGroup`` for ``group`` (topics None: all)."""
+        req_topics = (
+            None
+            if topics is None
+            else [DescribeShareGroupOffsetsRequestTopic(topic_name=t, partitions=list(p)) for t, p in topics.items()]
+        )
+        req = DescribeShareGroupOffsetsRequest(groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=req_topics)])
+        resp = self._to_coordinator(group, req, timeout)
+        for g in resp.groups:
+            if g.group_id == group:
+                check_error(g.error_code, g.error_message, f"DescribeShareGroupOffsets({group!r})")
+                return g
+        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"DescribeShareGroupOffsets({group!r})")
+
+    def alter_share_group_offsets(
+        self, group: str, offsets: Mapping[tuple[str, int], int], *, timeout: float | None = None
+    ) -> Any:
+        """Set share-partition start offsets; raises on the first error (group or partition)."""
+        by_topic: dict[str, list[AlterShareGroupOffsetsRequestPartition]] = {}
+        for (topic, partition), offset in sorted(offsets.items()):
+            by_topic.setdefault(topic, []).append(
+                AlterShareGroupOffsetsRequestPartition(partition_index=partition, start_offset=offset)
+            )
+        req = AlterShareGroupOffsetsRequest(
+            group_id=group,
+            topics=[AlterShareGroupOffsetsRequestTopic(topic_name=t, partitions=p) for t, p in by_topic.items()],
+        )
+        resp = self._to_coordinator(group, req, timeout)
+        check_error(resp.error_code, resp.error_message, f"AlterShareGroupOffsets({group!r})")
+        for t in resp.responses:
+            for p in t.partitions:
+                check_error(p.error_code, p.error_message, f"AlterShareGroupOffsets({group!r}) {t.topic_name}-{p.partition_index}")
+        return resp
+
+    def delete_share_group_offsets(self, group: str, topics: Sequence[str], *, timeout: float | None = None) -> dict[str, KafkaApiError | None]:
+        """Delete a share group's offsets for ``topics``; topic -> error (None on success).
+
+        A group-level error is raised.
+        """
+        req = DeleteShareGroupOffsetsRequest(
+            group_id=group, topics=[DeleteShareGroupOffsetsRequestTopic(topic_name=t) for t in topics]
+        )
+        resp = self._to_coordinator(group, req, timeout)
+        check_error(resp.error_code, resp.error_message, f"DeleteShareGroupOffsets({group!r})")
+        out: dict[str, KafkaApiError | None] = {t: None for t in topics}
+        for t in resp.responses:
+            out[t.topic_name] = KafkaApiError(t.error_code, t.error_message) if t.error_code else None
+        return out
+
+    def delete_groups(self, groups: Sequence[str], *, timeout: float | None = None) -> dict[str, KafkaApiError | None]:
+        """DeleteGroups, one request per coordinator; group -> error (None on success)."""
+        out: dict[str, KafkaApiError | None] = {}
+        for group in groups:
+            resp = self._to_coordinator(group, DeleteGroupsRequest(groups_names=[group]), timeout)
+            for r in resp.results:
+                out[r.group_id] = KafkaApiError(r.error_code) if r.error_code else None
+        return out
+
+    # -- offsets ----------------------------------------------------------------------------
+
+    def list_offsets(
+        self, partitions: Mapping[tuple[str, int], int], *, timeout: float | None = None
+    ) -> dict[tuple[str, int], int]:
+        """(topic, partition) -> timestamp (or LATEST/EARLIEST_TIMESTAMP) => offset.
+
+        For a timestamp later than every record the offset is -1 (Kafka's answer).
+        Requests go to each partition's leader.
+        """
+        deadline = self._deadline(timeout)
+        topics = sorted({t for t, _ in partitions})
+        meta = self.metadata(topics, timeout=deadline.remaining("Metadata"))
+        brokers = {b.node_id: Node(b.node_id, b.host, b.port) for b in meta.brokers}
+        leaders: dict[tuple[str, int], int] = {}
+        for t in meta.topics:
+            check_error(t.error_code, None, f"topic {t.name!r}")
+            for p in t.partitions:
+                leaders[(t.name, p.partition_index)] = p.leader_id
+        by_leader: dict[int, dict[str, list[ListOffsetsPartition]]] = {}
+        for (topic, partition), ts in sorted(partitions.items()):
+            leader = leaders.get((topic, partition))
+            if leader is None:
+                raise KafkaApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None, f"{topic}-{partition}")
+            by_leader.setdefault(leader, {}).setdefault(topic, []).append(
+                ListOffsetsPartition(partition_index=partition, timestamp=ts)
+            )
+        out: dict[tuple[str, int], int] = {}
+        for leader, by_topic in by_leader.items():
+            req = ListOffsetsRequest(
+                replica_id=-1,
+                topics=[ListOffsetsTopic(name=t, partitions=p) for t, p in by_topic.items()],
+                timeout_ms=int(deadline.remaining("ListOffsets") * 1000),
+            )
+            node = brokers.get(leader)
+            conn = self._connect(node.host, node.port, deadline) if node else self._any(deadline)
+            resp = self._send(conn, req, deadline)
+            for t in resp.topics:
+                for p in t.partitions:
+                    check_error(p.error_code, None, f"ListOffsets {t.name}-{p.partition_index}")
+                    out[(t.name, p.partition_index)] = p.offset
+        return out
+
+    # -- configs ----------------------------------------------------------------------------
+
+    def describe_configs(
+        self, resource_type: int, name: str, keys: Sequence[str] | None = None, *, timeout: float | None = None
+    ) -> dict[str, str | None]:
+        req = DescribeConfigsRequest(
+            resources=[DescribeConfigsResource(resource_type=resource_type, resource_name=name,
+                                               configuration_keys=None if keys is None else list(keys))]
+        )
+        resp = self.send(req, timeout=timeout)
+        out: dict[str, str | None] = {}
+        for r in resp.results:
+            check_error(r.error_code, r.error_message, f"DescribeConfigs({name!r})")
+            out.update({c.name: c.value for c in r.configs})
+        return out
+
+    def incremental_alter_configs(
+        self,
+        resource_type: int,
+        name: str,
+        configs: Mapping[str, str | None],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> None:
+        """Set each config (value None: delete it)."""
+        req = IncrementalAlterConfigsRequest(
+            resources=[AlterConfigsResource(
+                resource_type=resource_type,
+                resource_name=name,
+                configs=[AlterableConfig(name=k, config_operation=OP_DELETE if v is None else OP_SET, value=v)
+                         for k, v in configs.items()],
+            )],
+            validate_only=validate_only,
+        )
+        resp = self.send(req, timeout=timeout)
+        for r in resp.responses:
+            check_error(r.error_code, r.error_message, f"IncrementalAlterConfigs({name!r})")
+
+    # -- topics -----------------------------------------------------------------------------
+
+    def create_topics(
+        self,
+        topics: Mapping[str, int],
+        *,
+        replication_factor: int = -1,
+        configs: Mapping[str, str] | None = None,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> Any:
+        deadline = self._deadline(timeout)
+        req = CreateTopicsRequest(
+            topics=[CreatableTopic(name=t, num_partitions=n, replication_factor=replication_factor,
+                                   configs=[CreatableTopicConfig(name=k, value=v) for k, v in (configs or {}).items()])
+                    for t, n in topics.items()],
+            timeout_ms=int(deadline.timeout * 1000),
+            validate_only=validate_only,
+        )
+        resp = self.send(req, timeout=deadline.remaining("CreateTopics"))
+        for t in resp.topics:
+            check_error(t.error_code, t.error_message, f"CreateTopics({t.name!r})")
+        return resp
+
+    def delete_topics(self, topics: Sequence[str], *, timeout: float | None = None) -> Any:
+        deadline = self._deadline(timeout)
+        conn = self._any(deadline)
+        version = conn.version_for(DeleteTopicsRequest)
+        if version >= 6:
+            req = DeleteTopicsRequest(topics=[DeleteTopicState(name=t) for t in topics], timeout_ms=int(deadline.timeout * 1000))
+        else:
+            req = DeleteTopicsRequest(topic_names=list(topics), timeout_ms=int(deadline.timeout * 1000))
+        resp = self._send(conn, req, deadline)
+        for r in resp.responses:
+            check_error(r.error_code, r.error_message, f"DeleteTopics({r.name!r})")
+        return resp
+
+    def create_partitions(self, counts: Mapping[str, int], *, validate_only: bool = False, timeout: float | None = None) -> Any:
+        deadline = self._deadline(timeout)
+        req = CreatePartitionsRequest(
+            topics=[CreatePartitionsTopic(name=t, count=n, assignments=None) for t, n in counts.items()],
+            timeout_ms=int(deadline.timeout * 1000),
+            validate_only=validate_only,
+        )
+        resp = self.send(req, timeout=deadline.remaining("CreatePartitions"))
+        for r in resp.results:
+            check_error(r.error_code, r.error_message, f"CreatePartitions({r.name!r})")
+        return resp
+
+
+
+
