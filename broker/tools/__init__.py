@@ -12,7 +12,7 @@ import argparse
 import importlib
 
 # Module names under broker.tools, in the order their commands are listed.
-TOOLS: tuple[str, ...] = ("topics",)
+TOOLS: tuple[str, ...] = ("topics", "producer_perf")
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:

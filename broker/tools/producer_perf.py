@@ -1,0 +1,245 @@
+"""``sharebroker producer-perf``: produce load and report latency, like ``kafka-producer-perf-test.sh``.
+
+    sharebroker producer-perf --bootstrap-server HOST:PORT --topic T --num-records N
+        --record-size B --throughput R [--payload-monotonic] [--acks 1|all|0]
+
+Records are packed into magic-2 batches (``build_batch``) and sent as Produce
+requests with at most ``--max-in-flight`` outstanding on one connection.
+``--throughput`` is records per second (fractional allowed, -1 unthrottled).
+Every five seconds a progress line is printed, then Kafka's summary line:
+records sent, records/sec, MB/sec, average and maximum latency and the 50th,
+95th, 99th and 99.9th latency percentiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+REPORT_INTERVAL_S = 5.0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "producer-perf",
+        help="produce test load and report throughput and latency (like kafka-producer-perf-test.sh)",
+        description="Produce --num-records records of --record-size bytes at --throughput records/sec "
+        "and report throughput and latency as kafka-producer-perf-test.sh does.",
+    )
+    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
+    p.add_argument("--topic", required=True, metavar="T", help="topic to produce to")
+    p.add_argument("--num-records", type=int, required=True, metavar="N", help="records to send")
+    p.add_argument("--record-size", type=int, default=100, metavar="B", help="record value size in bytes (default 100)")
+    p.add_argument("--throughput", type=float, required=True, metavar="R",
+                   help="records/sec to aim for (fractional allowed; -1 = unthrottled)")
+    p.add_argument("--payload-monotonic", action="store_true",
+                   help="payload is the record number as text (--record-size is ignored)")
+    p.add_argument("--acks", choices=("0", "1", "all", "-1"), default="all", help="acks for Produce (default all)")
+    p.add_argument("--batch-size", type=int, default=16384, metavar="BYTES",
+                   help="bytes of payload per record batch (default 16384)")
+    p.add_argument("--max-in-flight", type=int, default=5, metavar="K", help="Produce requests in flight (default 5)")
+    p.add_argument("--timeout-ms", type=int, default=30000, help="Produce timeout (default 30000)")
+    p.add_argument("--partition", type=int, default=None,
+                   help="produce to this partition only (default: rotate over all partitions)")
+    p.set_defaults(func=run)
+
+
+class _Stats:
+    """Per-record latencies: a window for progress lines plus totals."""
+
+    def __init__(self, now: float) -> None:
+        self.start = now
+        self.count = 0
+        self.bytes = 0
+        self.total_latency = 0.0
+        self.max_latency = 0.0
+        self.latencies: list[int] = []
+        self.window_start = now
+        self.window_count = 0
+        self.window_bytes = 0
+        self.window_total = 0.0
+        self.window_max = 0.0
+
+    def record(self, latency_ms: float, size: int) -> None:
+        self.count += 1
+        self.bytes += size
+        self.total_latency += latency_ms
+        self.max_latency = max(self.max_latency, latency_ms)
+        self.latencies.append(int(latency_ms))
+        self.window_count += 1
+        self.window_bytes += size
+        self.window_total += latency_ms
+        self.window_max = max(self.window_max, latency_ms)
+
+    def maybe_report(self, now: float) -> None:
+        if now - self.window_start >= REPORT_INTERVAL_S:
+            elapsed = now - self.window_start
+            n = self.window_count
+            print(
+                f"{n} records sent, {n / elapsed:.1f} records/sec "
+                f"({self.window_bytes / elapsed / 1024 / 1024:.2f} MB/sec), "
+                f"{(self.window_total / n) if n else 0.0:.1f} ms avg latency, "
+                f"{self.window_max:.1f} ms max latency.",
+                flush=True,
+            )
+            self.window_start = now
+            self.window_count = self.window_bytes = 0
+            self.window_total = self.window_max = 0.0
+
+    def summary(self, now: float) -> str:
+        elapsed = max(now - self.start, 1e-9)
+        n = self.count
+        lat = sorted(self.latencies)
+
+        def pct(q: float) -> int:
+            if not lat:
+                return 0
+            return lat[min(len(lat) - 1, int(q * len(lat)))]
+
+        return (
+            f"{n} records sent, {n / elapsed:.1f} records/sec ({self.bytes / elapsed / 1024 / 1024:.2f} MB/sec), "
+            f"{(self.total_latency / n) if n else 0.0:.2f} ms avg latency, {self.max_latency:.2f} ms max latency, "
+            f"{pct(0.5)} ms 50th, {pct(0.95)} ms 95th, {pct(0.99)} ms 99th, {pct(0.999)} ms 99.9th."
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    from broker.tools.wire import WireClient, WireError
+
+    if args.num_records < 0 or args.record_size < 0 or args.max_in_flight < 1:
+        print("error: --num-records and --record-size must be >= 0, --max-in-flight >= 1", file=sys.stderr)
+        return 2
+    if args.throughput == 0:
+        print("error: --throughput must be positive or -1 (unthrottled)", file=sys.stderr)
+        return 2
+    try:
+        with WireClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 10) as client:
+            return _run(client, args)
+    except WireError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _partitions(client, topic: str) -> list[int]:
+    from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+    from broker.tools.wire import WireError, error_name
+
+    import time
+
+    deadline = time.monotonic() + 10
+    while True:
+        meta = client.request(
+            MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True), 12
+        )
+        t = meta.topics[0]
+        if t.error_code == 0 and t.partitions:
+            return sorted(p.partition_index for p in t.partitions)
+        if time.monotonic() > deadline or t.error_code not in (0, 3, 5):  # retry UNKNOWN_TOPIC, LEADER_NOT_AVAILABLE
+            raise WireError(f"topic {topic}: {error_name(t.error_code)}")
+        time.sleep(0.2)
+
+
+def _run(client, args: argparse.Namespace) -> int:
+    import random
+    import socket
+    import time
+
+    from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+    from broker.protocol.records import build_batch
+    from broker.tools.wire import WireError, error_name
+
+    acks = -1 if args.acks in ("all", "-1") else int(args.acks)
+    partitions = [args.partition] if args.partition is not None else _partitions(client, args.topic)
+    # Kafka's perf test draws payloads from random uppercase letters.
+    pool = bytes(random.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(max(args.record_size, 1) * 4))
+    clock = time.monotonic
+    stats = _Stats(clock())
+    pending: dict[int, tuple[list[float], int]] = {}  # correlation id -> (enqueue times, bytes per record)
+    batch: list[tuple[None, bytes]] = []
+    batch_times: list[float] = []
+    batch_bytes = 0
+    next_partition = 0
+    errors = 0
+
+    def handle(response) -> None:
+        nonlocal errors
+        times, _ = pending.pop(response.correlation_id, ([], 0))
+        now = clock()
+        bad = [
+            p.error_code
+            for t in response.body.responses
+            for p in t.partition_responses
+            if p.error_code
+        ]
+        if bad:
+            errors += len(times)
+            print(f"Produce failed: {error_name(bad[0])}", file=sys.stderr)
+            return
+        for t0, size in times:
+            stats.record((now - t0) * 1000, size)
+        stats.maybe_report(now)
+
+    def flush() -> None:
+        nonlocal batch, batch_times, batch_bytes, next_partition
+        if not batch:
+            return
+        while client.in_flight >= args.max_in_flight:
+            handle(client.receive())
+        partition = partitions[next_partition % len(partitions)]
+        next_partition += 1
+        records = build_batch(batch, base_timestamp=int(time.time() * 1000))
+        request = ProduceRequest(
+            transactional_id=None,
+            acks=acks,
+            timeout_ms=args.timeout_ms,
+            topic_data=[TopicProduceData(name=args.topic, partition_data=[
+                PartitionProduceData(index=partition, records=records)])],
+        )
+        if acks == 0:
+            client.send(request, 9, expect_response=False)
+            now = clock()
+            for t0, size in zip(batch_times, (len(v) for _, v in batch)):
+                stats.record((now - t0) * 1000, size)
+            stats.maybe_report(now)
+        else:
+            cid = client.send(request, 9)
+            pending[cid] = (list(zip(batch_times, (len(v) for _, v in batch))), 0)
+        batch, batch_times, batch_bytes = [], [], 0
+
+    def drain() -> None:
+        while client.in_flight:
+            handle(client.receive())
+
+    start = clock()
+    interval = None if args.throughput < 0 else 1.0 / args.throughput
+    for i in range(args.num_records):
+        if interval is not None:
+            due = start + i * interval
+            if clock() < due:
+                flush()
+                drain()
+                delay = due - clock()
+                if delay > 0:
+                    time.sleep(delay)
+        if args.payload_monotonic:
+            value = str(i).encode()
+        else:
+            off = random.randrange(0, len(pool) - args.record_size + 1) if args.record_size else 0
+            value = pool[off:off + args.record_size]
+        batch.append((None, value))
+        batch_times.append(clock())
+        batch_bytes += len(value) + 20
+        if batch_bytes >= args.batch_size:
+            flush()
+    flush()
+    drain()
+    if acks == 0:
+        # Nothing comes back for acks=0; make sure the bytes left the socket buffer.
+        client.sock.shutdown(socket.SHUT_WR)
+    print(stats.summary(clock()), flush=True)
+    if errors:
+        print(f"{errors} records failed", file=sys.stderr)
+        return 1
+    return 0
