@@ -1,0 +1,220 @@
+"""ShareFetch / ShareAcknowledge rules a real client never trips, checked on the wire.
+
+Session epochs, acks at epoch 0, duplicate topic ids, both acquire modes, the
+MaxRecords budget, acks by the wrong member or outside the window, Renew, the
+long-poll woken by an append, and the release on session close.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.protocol.messages.share_acknowledge_request import (
+    AcknowledgePartition,
+    AcknowledgeTopic,
+    ShareAcknowledgeRequest,
+)
+from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckAckBatch
+from broker.protocol.messages.share_fetch_request import (
+    AcknowledgementBatch,
+    FetchPartition,
+    FetchTopic,
+    ShareFetchRequest,
+)
+from broker.protocol.records import build_batch
+from tests.integration.clients import admin, create_topic
+from tests.integration.wire import WireClient
+
+ACCEPT, RELEASE, RENEW = 1, 2, 4
+
+
+def _earliest(bootstrap: str, group: str) -> None:
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
+
+    client = admin(bootstrap)
+    res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
+        ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)])
+    for f in client.incremental_alter_configs([res]).values():
+        f.result(15)
+
+
+def _topic_id(w: WireClient, topic: str) -> uuid.UUID:
+    md = w.request(MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False), 12)
+    return md.topics[0].topic_id
+
+
+def _produce_batch(w: WireClient, topic: str, n: int, partition: int = 0) -> None:
+    batch = build_batch([(b"k%d" % i, b"v%d" % i, [], None) for i in range(n)])
+    resp = w.request(ProduceRequest(acks=-1, timeout_ms=10000, topic_data=[
+        TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])]), 9)
+    assert resp.responses[0].partition_responses[0].error_code == 0
+
+
+def _fetch(w, group, member, epoch, topic_id, *, partitions=(0,), acks=None, max_records=500, mode=0, version=2,
+           wait_ms=0, renew=False, topics=None):
+    if topics is None:
+        topics = [FetchTopic(topic_id=topic_id, partitions=[
+            FetchPartition(partition_index=p, acknowledgement_batches=list((acks or {}).get(p, [])))
+            for p in partitions])]
+    req = ShareFetchRequest(group_id=group, member_id=member, share_session_epoch=epoch, max_wait_ms=wait_ms,
+                            min_bytes=1, max_bytes=1 << 20, max_records=max_records, batch_size=max_records,
+                            topics=topics, forgotten_topics_data=[])
+    if version >= 2:
+        req.share_acquire_mode = mode
+        req.is_renew_ack = renew
+    return w.request(req, version)
+
+
+def _parts(resp):
+    return {p.partition_index: p for t in resp.responses for p in t.partitions}
+
+
+def _acquired(resp) -> list[tuple[int, int, int]]:
+    return [(a.first_offset, a.last_offset, a.delivery_count)
+            for p in _parts(resp).values() for a in p.acquired_records]
+
+
+@pytest.fixture
+def setup(sharebroker_bootstrap, topic_name):
+    create_topic(sharebroker_bootstrap, topic_name, partitions=2)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    _earliest(sharebroker_bootstrap, group)
+    with WireClient(sharebroker_bootstrap) as w:
+        yield w, topic_name, _topic_id(w, topic_name), group
+
+
+def test_session_epoch_rules(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 10)
+    member = "m-" + uuid.uuid4().hex[:8]
+    # No session yet: a continuing epoch is SHARE_SESSION_NOT_FOUND.
+    assert _fetch(w, group, member, 1, tid).error_code == ErrorCode.SHARE_SESSION_NOT_FOUND
+    first = _fetch(w, group, member, 0, tid)
+    assert first.error_code == 0 and _acquired(first) == [(0, 9, 1)]
+    assert first.acquisition_lock_timeout_ms > 0
+    assert _fetch(w, group, member, 5, tid).error_code == ErrorCode.INVALID_SHARE_SESSION_EPOCH
+    # A wrong epoch does not move the session on: epoch 1 still works.
+    acks = {0: [AcknowledgementBatch(first_offset=0, last_offset=9, acknowledge_types=[ACCEPT])]}
+    second = _fetch(w, group, member, 1, tid, acks=acks)
+    assert second.error_code == 0
+    assert _parts(second)[0].acknowledge_error_code == 0
+    assert _parts(second)[0].records == b""  # present for its acks, records never null
+    # Epoch 0 with acknowledgements is refused.
+    assert _fetch(w, group, member, 0, tid, acks=acks).error_code == ErrorCode.INVALID_REQUEST
+    # ShareAcknowledge cannot open a session.
+    ack = ShareAcknowledgeRequest(group_id=group, member_id=member, share_session_epoch=0, topics=[])
+    assert w.request(ack, 2).error_code == ErrorCode.INVALID_SHARE_SESSION_EPOCH
+
+
+def test_duplicate_topic_ids_are_merged_and_acks_reported(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 4, partition=0)
+    _produce_batch(w, topic, 4, partition=1)
+    member = "m-dup"
+    topics = [FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=0)]),
+              FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=1)])]
+    resp = _fetch(w, group, member, 0, tid, topics=topics)
+    assert resp.error_code == 0
+    assert [t.topic_id for t in resp.responses] == [tid]
+    assert sorted(_parts(resp)) == [0, 1]
+
+
+def test_max_records_budget_and_acquire_modes(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 10)
+    # record_limit (v2 mode 1): never more than MaxRecords.
+    r = _fetch(w, group, "m-limit", 0, tid, max_records=3, mode=1)
+    assert _acquired(r) == [(0, 2, 1)]
+    # batch_optimized: whole stored batches, may pass MaxRecords up to the batch end.
+    r = _fetch(w, group, "m-batch", 0, tid, max_records=3, mode=0)
+    assert _acquired(r) == [(3, 9, 1)]
+    assert _fetch(w, group, "m-bad", 0, tid, mode=7).error_code == ErrorCode.INVALID_REQUEST
+
+
+def test_acks_by_another_member_or_outside_the_window(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 5)
+    assert _acquired(_fetch(w, group, "holder", 0, tid)) == [(0, 4, 1)]
+    _fetch(w, group, "other", 0, tid)
+    wrong_member = {0: [AcknowledgementBatch(first_offset=0, last_offset=4, acknowledge_types=[ACCEPT])]}
+    r = _fetch(w, group, "other", 1, tid, acks=wrong_member)
+    assert _parts(r)[0].acknowledge_error_code == ErrorCode.INVALID_RECORD_STATE
+    beyond = {0: [AcknowledgementBatch(first_offset=100, last_offset=101, acknowledge_types=[ACCEPT])]}
+    r = _fetch(w, group, "holder", 1, tid, acks=beyond)
+    assert _parts(r)[0].acknowledge_error_code == ErrorCode.INVALID_REQUEST
+    # The holder's own ack still works after the refusals (all-or-nothing per partition).
+    r = _fetch(w, group, "holder", 2, tid, acks=wrong_member)
+    assert _parts(r)[0].acknowledge_error_code == 0
+
+
+def test_release_redelivers_with_count_two_and_close_releases(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 3)
+    assert _acquired(_fetch(w, group, "a", 0, tid)) == [(0, 2, 1)]
+    release = ShareAcknowledgeRequest(group_id=group, member_id="a", share_session_epoch=1, topics=[
+        AcknowledgeTopic(topic_id=tid, partitions=[AcknowledgePartition(partition_index=0, acknowledgement_batches=[
+            AckAckBatch(first_offset=0, last_offset=0, acknowledge_types=[RELEASE])])])])
+    resp = w.request(release, 2)
+    assert resp.error_code == 0 and resp.responses[0].partitions[0].error_code == 0
+    assert _acquired(_fetch(w, group, "b", 0, tid)) == [(0, 0, 2)]
+    # Closing a's session (epoch -1) gives back offsets 1-2.
+    close = ShareAcknowledgeRequest(group_id=group, member_id="a", share_session_epoch=-1, topics=[])
+    assert w.request(close, 2).error_code == 0
+    assert _acquired(_fetch(w, group, "b", 1, tid)) == [(1, 2, 2)]
+
+
+def test_renew_needs_v2_and_the_flag(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 2)
+    assert _acquired(_fetch(w, group, "r", 0, tid)) == [(0, 1, 1)]
+    renew = {0: [AcknowledgementBatch(first_offset=0, last_offset=1, acknowledge_types=[RENEW])]}
+    r = _fetch(w, group, "r", 1, tid, acks=renew, renew=False)
+    assert _parts(r)[0].acknowledge_error_code == ErrorCode.INVALID_REQUEST
+    r = _fetch(w, group, "r", 2, tid, acks=renew, renew=True)
+    assert _parts(r)[0].acknowledge_error_code == 0
+    accept = {0: [AcknowledgementBatch(first_offset=0, last_offset=1, acknowledge_types=[ACCEPT])]}
+    assert _parts(_fetch(w, group, "r", 3, tid, acks=accept))[0].acknowledge_error_code == 0
+
+
+def test_long_poll_is_woken_by_an_append(setup, sharebroker_bootstrap):
+    w, topic, tid, group = setup
+    assert _acquired(_fetch(w, group, "lp", 0, tid)) == []
+
+    def produce_later() -> None:
+        time.sleep(0.5)
+        with WireClient(sharebroker_bootstrap) as other:
+            _produce_batch(other, topic, 1)
+
+    t = threading.Thread(target=produce_later)
+    t.start()
+    started = time.monotonic()
+    r = _fetch(w, group, "lp", 1, tid, wait_ms=10_000)
+    elapsed = time.monotonic() - started
+    t.join()
+    assert _acquired(r) == [(0, 0, 1)]
+    assert elapsed < 5, f"the long-poll was not woken by the append ({elapsed:.1f} s)"
+
+
+def test_v1_request_shape(setup):
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 2)
+    r = _fetch(w, group, "v1", 0, tid, version=1)
+    assert r.error_code == 0 and _acquired(r) == [(0, 1, 1)]
+
+
+def test_session_limit(sharebroker_factory, topic_name):
+    broker = sharebroker_factory({"group.share.max.share.sessions": "1"})
+    create_topic(broker.bootstrap, topic_name)
+    with WireClient(broker.bootstrap) as w:
+        tid = _topic_id(w, topic_name)
+        assert _fetch(w, "g-limit", "one", 0, tid).error_code == 0
+        assert _fetch(w, "g-limit", "two", 0, tid).error_code == ErrorCode.SHARE_SESSION_LIMIT_REACHED
+        # The same member may start over within the limit.
+        assert _fetch(w, "g-limit", "one", 0, tid).error_code == 0
