@@ -1,0 +1,196 @@
+"""``sharebroker share-groups`` run as a subprocess against the real broker process.
+
+Share-group activity comes from confluent-kafka's ShareConsumer; the assertions
+are on the tool's real stdout, stderr and exit status. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.integration.clients import create_topic, produce
+from tests.integration.share_helpers import commit_ok, poll_count, share_consumer, share_group, unique
+
+CLIENT_ID = "sg-tool-test"
+
+
+def tool(bootstrap: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "broker", "share-groups", "--bootstrap-server", bootstrap, *args],
+        capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def ok(bootstrap: str, *args: str) -> str:
+    result = tool(bootstrap, *args)
+    assert result.returncode == 0, f"{args}: rc={result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def as_json(bootstrap: str, *args: str):
+    return json.loads(ok(bootstrap, *args, "--output", "json"))
+
+
+def rows(output: str) -> list[list[str]]:
+    """Non-blank lines of a table, split on whitespace."""
+    return [line.split() for line in output.splitlines() if line.strip()]
+
+
+def group_state(bootstrap: str, group: str) -> str:
+    return as_json(bootstrap, "--describe", "--group", group, "--state")[0]["state"]
+
+
+def wait_state(bootstrap: str, group: str, state: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while (current := group_state(bootstrap, group)) != state:
+        assert time.monotonic() < deadline, f"share group {group} stayed {current}, expected {state}"
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def consumed_group(sharebroker_bootstrap):
+    """A topic with 10 records on partition 0 (2 partitions) and a share group that consumed them.
+
+    Yields (bootstrap, topic, group, consumer); the consumer is still a member.
+    """
+    bs = sharebroker_bootstrap
+    topic = unique("t")
+    create_topic(bs, topic, partitions=2)
+    produce(bs, topic, [f"v-{i}".encode() for i in range(10)])
+    group = share_group(bs)
+    sc = share_consumer(bs, group, [topic], **{"client.id": CLIENT_ID})
+    try:
+        assert len(poll_count(sc, 10, timeout=30)) == 10
+        commit_ok(sc)
+        yield bs, topic, group, sc
+    finally:
+        sc.close()
+
+
+def test_list_and_describe_while_a_member_consumes(consumed_group):
+    bs, topic, group, _sc = consumed_group
+    wait_state(bs, group, "Stable")
+
+    assert group in ok(bs, "--list").split()
+    listed = rows(ok(bs, "--list", "--state"))
+    assert listed[0] == ["GROUP", "STATE"]
+    assert [group, "Stable"] in listed
+    assert group in [r[0] for r in rows(ok(bs, "--list", "--state", "Stable"))]
+    assert group not in [r[0] for r in rows(ok(bs, "--list", "--state", "empty,dead"))[1:]]
+    assert {"group": group, "state": "Stable"} in as_json(bs, "--list")
+
+    # Members: Kafka's columns; the member holds both partitions.
+    members = rows(ok(bs, "--describe", "--group", group, "--members"))
+    assert members[0] == ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT"]
+    assert len(members) == 2
+    row = members[1]
+    assert row[0] == group and row[3] == CLIENT_ID and row[4] == "2" and row[5] == f"{topic}:0,1"
+    verbose = rows(ok(bs, "--describe", "--group", group, "--members", "--verbose"))
+    assert verbose[0][5] == "MEMBER-EPOCH" and int(verbose[1][5]) > 0
+    [doc] = as_json(bs, "--describe", "--group", group, "--members")
+    [member] = doc["members"]
+    assert member["member_id"] == row[1] and member["client_id"] == CLIENT_ID
+    assert member["member_epoch"] > 0 and member["assignment"] == {topic: [0, 1]}
+
+    # State: coordinator "host:port  (id)", state and member count.
+    state_out = ok(bs, "--describe", "--group", group, "--state")
+    header, line = state_out.strip("\n").splitlines()
+    assert header.split() == ["GROUP", "COORDINATOR", "(ID)", "STATE", "#MEMBERS"]
+    assert line.split()[0] == group and line.split()[-2:] == ["Stable", "1"]
+    assert f"{bs}  (" in line
+
+    # Offsets: partition 0 acknowledged up to 10, nothing left; partition 1 empty.
+    offsets = rows(ok(bs, "--describe", "--group", group))
+    assert offsets[0] == ["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"]
+    assert [group, topic, "0", "10", "0"] in offsets
+    assert ["GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG"] == rows(
+        ok(bs, "--describe", "--group", group, "--offsets", "--verbose"))[0]
+    [doc] = as_json(bs, "--describe", "--group", group, "--offsets")
+    by_partition = {o["partition"]: o for o in doc["offsets"] if o["topic"] == topic}
+    assert by_partition[0]["start_offset"] == 10 and by_partition[0]["lag"] == 0
+
+
+def test_changes_refused_while_the_group_has_members(consumed_group):
+    bs, topic, group, _sc = consumed_group
+    wait_state(bs, group, "Stable")
+    for args in (
+        ("--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--dry-run"),
+        ("--reset-offsets", "--group", group, "--all-topics", "--to-earliest", "--execute"),
+        ("--delete-offsets", "--group", group, "--topic", topic),
+    ):
+        result = tool(bs, *args)
+        assert result.returncode == 1, result
+        assert result.stderr.strip().splitlines()[-1] == f"Error: Share group '{group}' is not empty.", result.stderr
+    result = tool(bs, "--delete", "--group", group)
+    assert result.returncode == 1
+    assert f"* Group '{group}' could not be deleted due to: Share group '{group}' is not EMPTY." in result.stdout
+    # Nothing changed.
+    assert [group, topic, "0", "10", "0"] in rows(ok(bs, "--describe", "--group", group))
+
+
+def test_reset_delete_offsets_and_delete_once_empty(consumed_group):
+    bs, topic, group, sc = consumed_group
+    sc.close()
+    wait_state(bs, group, "Empty")
+
+    # Members view of an empty group: the note on stderr, no table.
+    result = tool(bs, "--describe", "--group", group, "--members")
+    assert result.returncode == 0 and result.stdout.strip() == ""
+    assert f"Share group '{group}' has no active members." in result.stderr
+
+    # Dry run (explicit, and the default) shows the plan and changes nothing.
+    plan = rows(ok(bs, "--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--dry-run"))
+    assert plan == [["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"], [group, topic, "0", "0"], [group, topic, "1", "0"]]
+    default = tool(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-earliest")
+    assert default.returncode == 0 and "--execute" in default.stderr
+    assert rows(default.stdout)[1:] == [[group, topic, "0", "0"]]
+    assert [group, topic, "0", "10", "0"] in rows(ok(bs, "--describe", "--group", group))
+
+    # Execute: back to the start, everything is lag again.
+    ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-earliest", "--execute")
+    assert [group, topic, "0", "0", "10"] in rows(ok(bs, "--describe", "--group", group))
+
+    # Other scenarios (dry run): latest, a datetime in the future (-> latest), a duration (-> earliest).
+    assert rows(ok(bs, "--reset-offsets", "--group", group, "--all-topics", "--to-latest", "--dry-run"))[1:] == [
+        [group, topic, "0", "10"], [group, topic, "1", "0"]]
+    assert rows(ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0",
+                   "--to-datetime", "2999-01-01T00:00:00.000", "--dry-run"))[1] == [group, topic, "0", "10"]
+    assert rows(ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0",
+                   "--by-duration", "PT1H", "--dry-run"))[1] == [group, topic, "0", "0"]
+    doc = as_json(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-latest", "--execute")
+    assert doc == {"group": group, "executed": True, "offsets": [{"topic": topic, "partition": 0, "new_offset": 10}]}
+    assert [group, topic, "0", "10", "0"] in rows(ok(bs, "--describe", "--group", group))
+
+    # Delete the topic's offsets, then the group.
+    assert rows(ok(bs, "--delete-offsets", "--group", group, "--topic", topic)) == [["TOPIC", "STATUS"], [topic, "Successful"]]
+    assert f"Share group '{group}' has no offset information." in ok(bs, "--describe", "--group", group)
+    assert ok(bs, "--delete", "--group", group).strip() == f"Deletion of requested share groups ('{group}') was successful."
+    assert group not in ok(bs, "--list").split()
+    gone = tool(bs, "--describe", "--group", group)
+    assert gone.returncode == 1 and gone.stderr.strip() == f"Error: Share group '{group}' does not exist."
+
+
+def test_usage_and_connection_errors(sharebroker_bootstrap):
+    bs = sharebroker_bootstrap
+    assert tool(bs, "--help").returncode == 0
+    for args in ((), ("--list", "--describe"), ("--describe",), ("--list", "--state", "bogus"),
+                 ("--reset-offsets", "--group", "g", "--to-earliest"),
+                 ("--reset-offsets", "--group", "g", "--all-topics"),
+                 ("--reset-offsets", "--group", "g", "--all-topics", "--by-duration", "an hour")):
+        result = tool(bs, *args)
+        assert result.returncode == 2, (args, result)
+        assert "error:" in result.stderr
+    down = tool("127.0.0.1:1", "--list", "--timeout", "3000")
+    assert down.returncode == 1 and len(down.stderr.strip().splitlines()) == 1
+    assert down.stderr.startswith("Error: cannot connect to 127.0.0.1:1")
+    missing = tool(bs, "--reset-offsets", "--group", unique("g"), "--topic", unique("no-topic"),
+                   "--to-earliest", "--dry-run")
+    assert missing.returncode == 1 and "UNKNOWN_TOPIC_OR_PARTITION" in missing.stderr
