@@ -1,7 +1,7 @@
 """The ``sharebroker`` command line (also ``python -m broker``).
 
-    sharebroker serve [--config FILE] [--set KEY=VALUE ...] [--log-format console|json]
-                      [--log-level LEVEL]
+    sharebroker serve [--config FILE] [--set KEY=VALUE ...] [--metrics-listen HOST:PORT]
+                      [--log-format console|json] [--log-level LEVEL]
     sharebroker config-docs [--summary]
     sharebroker --version
 
@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="override one setting (repeatable), e.g. --set listeners=PLAINTEXT://127.0.0.1:0",
     )
     serve.add_argument(
+        "--metrics-listen",
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (sets metrics.listen; "
+        "port 0 picks a free port)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=LOG_FORMATS,
         default=_choice_from_env("SHAREBROKER_LOG_FORMAT", LOG_FORMATS, "console"),
@@ -129,7 +135,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from broker.config import ConfigError, load_config
 
     try:
-        config = load_config(args.config, args.overrides)
+        overrides = list(args.overrides)
+        if args.metrics_listen is not None:
+            overrides.append(f"metrics.listen={args.metrics_listen}")
+        config = load_config(args.config, overrides)
     except ConfigError as e:
         _error(str(e))
         return EXIT_USAGE

@@ -225,6 +225,17 @@ def _check_unlimited_or_positive(value: int | None) -> str | None:
     return f"{value} must be -1 (unlimited) or at least 1"
 
 
+def _check_host_port(value: str | None) -> str | None:
+    if value is None:
+        return None
+    host, sep, port = value.rpartition(":")
+    if not sep:
+        return f"{value!r} is not HOST:PORT"
+    if not port.isdigit() or int(port) > 65535:
+        return f"{value!r} needs a port 0..65535"
+    return None
+
+
 def _check_single_dir(value: tuple[str, ...] | None) -> str | None:
     if value is None:
         return None
@@ -426,6 +437,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "socket.listen.backlog.size", I, 50, section=NET, min=1,
         doc="Connections the operating system queues before the broker accepts them.",
+    ),
+    Setting(
+        "metrics.listen", STR, None, section=NET,
+        doc="HOST:PORT of an HTTP endpoint serving broker metrics in the Prometheus text "
+        "format at /metrics (request counts and latency per API, bytes in and out, log "
+        "sizes, and the KIP-932 share-group metrics). Unset: no endpoint. An empty host "
+        "means every interface; port 0 picks a free port (logged as `metrics_listening`). "
+        "Not a Kafka setting: Kafka exports its metrics over JMX.",
+        check=_check_host_port, check_doc="HOST:PORT",
+        why="the endpoint has no authentication, so bind it to loopback or a private address",
     ),
     Setting(
         "request.timeout.ms", I, 30000, section=NET, min=0,

@@ -58,17 +58,11 @@ class ShareGroupRuntime:
         if count:
             log.info("share_groups_loaded", records=count)
 
-    def _settings(self, group_id: str) -> Any:
-        store = getattr(self.broker, "group_configs", None)
-        return store.share_settings(group_id) if store is not None else None
-
     def _session_timeout_ms(self, group_id: str) -> int:
-        s = self._settings(group_id)
-        return getattr(s, "session_timeout_ms", None) or self.broker.config.get("group.share.session.timeout.ms")
+        return self.broker.group_configs.share_settings(group_id).session_timeout_ms
 
     def _heartbeat_interval_ms(self, group_id: str) -> int:
-        s = self._settings(group_id)
-        return getattr(s, "heartbeat_interval_ms", None) or self.broker.config.get("group.share.heartbeat.interval.ms")
+        return self.broker.group_configs.share_settings(group_id).heartbeat_interval_ms
 
     # --- requests ----------------------------------------------------------------
 
@@ -102,6 +96,7 @@ class ShareGroupRuntime:
         code = await self.records.write(group_id, records)
         if code:
             return HeartbeatResult(code, None, member_id, member_epoch, 0, None, [])
+        self.broker.metrics.rebalanced(records)
         self._timer_changed.set()
         if member_epoch == -1 and result.error_code == ErrorCode.NONE:
             # librdkafka sends its final ShareAcknowledge and this leave on two
@@ -155,7 +150,8 @@ class ShareGroupRuntime:
             group_id = getattr(rec.key, "group_id", "") if rec is not None else ""
             by_group.setdefault(group_id, []).append(r)
         for group_id, items in by_group.items():
-            await self.records.write(group_id, items)
+            if not await self.records.write(group_id, items):
+                self.broker.metrics.rebalanced(items)
 
     # --- session timeouts ----------------------------------------------------------
 

@@ -54,6 +54,11 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
             await background.start(broker.share.run)
             await background.start(broker.share_groups.run)
             broker.classic_groups.ensure_started()
+            metrics_listen = config.get("metrics.listen")
+            if metrics_listen:
+                from broker.server.metrics import parse_listen, serve_metrics
+
+                await background.start(serve_metrics, broker, *parse_listen(metrics_listen))
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:

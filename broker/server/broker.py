@@ -6,7 +6,6 @@ import base64
 import os
 import time
 import uuid
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import structlog
 import trio
 
 from broker.protocol.connection import ServerConnection, UnsupportedRequest
+from broker.server.metrics import Metrics
 from broker.server.producer_ids import ProducerIdAllocator
 
 log = structlog.get_logger("sharebroker.broker")
@@ -21,20 +21,6 @@ log = structlog.get_logger("sharebroker.broker")
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-class Metrics:
-    """Request counts and latency per API (exported over HTTP by the metrics endpoint)."""
-
-    def __init__(self) -> None:
-        self.requests: dict[str, int] = defaultdict(int)
-        self.request_seconds: dict[str, float] = defaultdict(float)
-        self.bytes_in = 0
-        self.bytes_out = 0
-
-    def observe_request(self, api: str, seconds: float) -> None:
-        self.requests[api] += 1
-        self.request_seconds[api] += seconds
 
 
 class Broker:

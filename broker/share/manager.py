@@ -18,12 +18,12 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import structlog
 import trio
 
+from broker.group.configs import ShareGroupSettings
 from broker.protocol.errors import ErrorCode
 from broker.share.log_view import PartitionLogView
 from broker.share.partition import AcquiredRange, Delta, PersistedState, SharePartition, StateBatch
@@ -39,18 +39,6 @@ Key = tuple[str, uuid.UUID, int]  # (group id, topic id, partition)
 
 # This node leads every partition at leader epoch 0 (see Metadata).
 LEADER_EPOCH = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ShareSettings:
-    """The group-level settings a share partition runs with."""
-
-    auto_offset_reset: Any = "latest"
-    isolation_level: int = 0
-    lock_duration_ms: int = 30_000
-    delivery_count_limit: int = 5
-    max_record_locks: int = 2000
-    renew_ack_enabled: bool = True
 
 
 class Entry:
@@ -86,26 +74,15 @@ class SharePartitionManager:
 
     # --- settings ---------------------------------------------------------------
 
-    def settings(self, group_id: str) -> ShareSettings:
-        store = getattr(self.broker, "group_configs", None)
-        if store is not None:
-            s = store.share_settings(group_id)
-            return ShareSettings(
-                s.auto_offset_reset,
-                s.isolation_level,
-                s.lock_duration_ms,
-                s.delivery_count_limit,
-                s.max_record_locks,
-                s.renew_ack_enabled,
-            )
-        c = self.broker.config
-        return ShareSettings(
-            lock_duration_ms=c.get("group.share.record.lock.duration.ms"),
-            delivery_count_limit=c.get("group.share.delivery.count.limit"),
-            max_record_locks=c.get("group.share.partition.max.record.locks"),
-        )
+    def settings(self, group_id: str) -> ShareGroupSettings:
+        """The group-level settings the group's share partitions run with (group configs)."""
+        return self.broker.group_configs.share_settings(group_id)
 
     # --- share partitions -------------------------------------------------------
+
+    def loaded(self) -> list[Entry]:
+        """Every share partition loaded on this broker (metrics read this)."""
+        return list(self._entries.values())
 
     def entries_of_group(self, group_id: str) -> list[Entry]:
         return [e for k, e in self._entries.items() if k[0] == group_id]
@@ -127,6 +104,7 @@ class SharePartitionManager:
             e = self._entries.get(key)
             if e is not None:
                 return e, ErrorCode.NONE
+            load_started = trio.current_time()
             view = PartitionLogView(plog)
             settings = self.settings(group_id)
             summary = await self.persister.read_summary(group_id, topic_id, partition)
@@ -155,6 +133,7 @@ class SharePartitionManager:
             e = Entry(key, info.name, sp, view, state_epoch)
             self._entries[key] = e
             self._by_log[(info.name, partition)].append(e)
+            self.broker.metrics.observe_partition_load(trio.current_time() - load_started)
             log.info("share_partition_loaded", group=group_id, topic=info.name, partition=partition,
                      start_offset=sp.start_offset, persisted=state is not None)
         self._init_locks.pop(key, None)
@@ -205,6 +184,7 @@ class SharePartitionManager:
             code = await self.persist(e, result.delta)
             if code:
                 return code
+        self.broker.metrics.acknowledged(batches)
         if any(t == 2 for _, _, types in batches for t in types):  # Release: records came back
             e.wake()
         return ErrorCode.NONE

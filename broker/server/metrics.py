@@ -1,0 +1,389 @@
+"""Broker metrics, served over HTTP in the Prometheus text format (0.0.4).
+
+Counters are plain integers bumped on the hot path (request counts and latency,
+bytes in and out, share acknowledgements, rebalances, share-partition loads);
+gauges (log sizes, groups by state, loaded share-partitions, in-flight records,
+open share sessions) are computed from the live objects when ``/metrics`` is
+scraped, so they cost nothing between scrapes.
+
+The KIP-932 broker metrics map to:
+
+=======================================  ============================================
+KIP-932                                  here
+=======================================  ============================================
+group-count (by state)                   ``sharebroker_share_groups{state}``
+rebalance-rate / rebalance-count         ``sharebroker_share_group_rebalances_total``
+num-partitions                           ``sharebroker_share_partitions_loaded``
+share-acknowledgement-rate / count       ``sharebroker_share_acknowledgements_total``
+record-acknowledgement (by ack-type)     ``sharebroker_share_acknowledged_records_total``
+partition-load-time                      ``sharebroker_share_partition_load_seconds``
+=======================================  ============================================
+
+The endpoint (``metrics.listen``) is a minimal HTTP/1.1 server: ``GET /metrics``
+answers 200, anything else 404, requests are bounded in
+size and time, one connection serves one request, and no failure in it reaches
+the broker.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import struct
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import structlog
+import trio
+
+if TYPE_CHECKING:
+    from broker.server.broker import Broker
+
+log = structlog.get_logger("sharebroker.metrics")
+
+PREFIX = "sharebroker_"
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+# Request latency buckets (seconds): sub-millisecond handlers up to long polls.
+REQUEST_BUCKETS: tuple[float, ...] = (
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+)
+LOAD_BUCKETS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+# ShareAcknowledge / ShareFetch acknowledge types, by their wire number.
+ACK_TYPES: tuple[str, ...] = ("gap", "accept", "release", "reject", "renew")
+SHARE_GROUP_STATES: tuple[str, ...] = ("Empty", "Stable", "Dead")
+
+# Coordinator record key type of ShareGroupTargetAssignmentMetadata: one such
+# (non-tombstone) record is written per new target assignment, i.e. per rebalance.
+_TARGET_ASSIGNMENT_METADATA = 12
+_REBALANCE_KEY_PREFIX = struct.pack(">h", _TARGET_ASSIGNMENT_METADATA)
+
+
+class Histogram:
+    """Counts per bucket (not cumulative; the text output accumulates), sum and count."""
+
+    __slots__ = ("bounds", "counts", "sum", "count")
+
+    def __init__(self, bounds: Sequence[float]) -> None:
+        self.bounds = tuple(bounds)
+        self.counts = [0] * (len(self.bounds) + 1)  # the last one is +Inf
+        self.sum = 0.0
+        self.count = 0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, value)] += 1
+        self.sum += value
+        self.count += 1
+
+    def cumulative(self) -> Iterator[tuple[float, int]]:
+        total = 0
+        for bound, n in zip((*self.bounds, math.inf), self.counts):
+            total += n
+            yield bound, total
+
+
+class Metrics:
+    """What the broker counts as it runs; read by :func:`collect` at scrape time."""
+
+    def __init__(self) -> None:
+        self.requests: dict[str, int] = defaultdict(int)
+        self.request_seconds: dict[str, float] = defaultdict(float)
+        self.request_latency: dict[str, Histogram] = {}
+        self.bytes_in = 0
+        self.bytes_out = 0
+        self.share_rebalances = 0
+        self.ack_requests = [0] * len(ACK_TYPES)
+        self.ack_records = [0] * len(ACK_TYPES)
+        self.partition_load = Histogram(LOAD_BUCKETS)
+
+    def observe_request(self, api: str, seconds: float) -> None:
+        self.requests[api] += 1
+        self.request_seconds[api] += seconds
+        h = self.request_latency.get(api)
+        if h is None:
+            h = self.request_latency[api] = Histogram(REQUEST_BUCKETS)
+        h.observe(seconds)
+
+    def acknowledged(self, batches: Iterable[tuple[int, int, Sequence[int]]]) -> None:
+        """One partition's acknowledgement took effect: count it once per type it
+        used, and its records per type (a batch has one type, or one per offset)."""
+        seen = 0
+        for first, last, types in batches:
+            if len(types) == 1:
+                t = types[0]
+                if 0 <= t < len(ACK_TYPES):
+                    self.ack_records[t] += last - first + 1
+                    seen |= 1 << t
+                continue
+            for t in types:
+                if 0 <= t < len(ACK_TYPES):
+                    self.ack_records[t] += 1
+                    seen |= 1 << t
+        for t in range(len(ACK_TYPES)):
+            if seen >> t & 1:
+                self.ack_requests[t] += 1
+
+    def rebalanced(self, records: Iterable[Any]) -> None:
+        """Count the new target assignments among coordinator records written."""
+        for r in records:
+            if r.value is not None and r.key[:2] == _REBALANCE_KEY_PREFIX:
+                self.share_rebalances += 1
+
+    def observe_partition_load(self, seconds: float) -> None:
+        self.partition_load.observe(seconds)
+
+
+# --------------------------------------------------------------------------- text format
+
+
+@dataclass(slots=True)
+class Family:
+    """One metric family: its samples are (name suffix, labels, value), in output order."""
+
+    name: str
+    type: str  # counter, gauge, histogram, summary, untyped
+    help: str
+    samples: list[tuple[str, tuple[tuple[str, str], ...], float]] = field(default_factory=list)
+
+    def add(self, value: float, suffix: str = "", **labels: Any) -> Family:
+        self.samples.append((suffix, tuple((k, str(v)) for k, v in labels.items()), value))
+        return self
+
+
+def escape_help(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def escape_label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def format_value(value: float) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
+def render(families: Iterable[Family]) -> str:
+    """The Prometheus text exposition (0.0.4) of ``families``, in the order given."""
+    out: list[str] = []
+    for f in families:
+        out.append(f"# HELP {f.name} {escape_help(f.help)}")
+        out.append(f"# TYPE {f.name} {f.type}")
+        for suffix, labels, value in f.samples:
+            if labels:
+                body = ",".join(f'{k}="{escape_label(v)}"' for k, v in labels)
+                out.append(f"{f.name}{suffix}{{{body}}} {format_value(value)}")
+            else:
+                out.append(f"{f.name}{suffix} {format_value(value)}")
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _histogram(f: Family, h: Histogram, **labels: Any) -> None:
+    for bound, total in h.cumulative():
+        f.add(total, "_bucket", **labels, le=format_value(float(bound)))
+    f.add(h.sum, "_sum", **labels)
+    f.add(h.count, "_count", **labels)
+
+
+def collect(broker: Broker) -> list[Family]:
+    """Every family, counters from ``broker.metrics``, gauges from the live objects.
+
+    Families come in a fixed order and samples sorted by their labels, so two
+    scrapes of an idle broker are identical.
+    """
+    m: Metrics = broker.metrics
+    p = PREFIX
+    fams: list[Family] = []
+
+    f = Family(p + "requests_total", "counter", "Requests handled, by API.")
+    for api in sorted(m.requests):
+        f.add(m.requests[api], api=api)
+    fams.append(f)
+    f = Family(p + "request_duration_seconds", "histogram",
+               "Time from a request's decoding to its response, by API (long polls included).")
+    for api in sorted(m.request_latency):
+        _histogram(f, m.request_latency[api], api=api)
+    fams.append(f)
+    fams.append(Family(p + "bytes_in_total", "counter", "Record bytes received by Produce.").add(m.bytes_in))
+    fams.append(Family(p + "bytes_out_total", "counter",
+                       "Record bytes sent by Fetch and ShareFetch.").add(m.bytes_out))
+
+    f = Family(p + "log_size_bytes", "gauge", "Size of a partition's log on disk, all segments.")
+    sizes = []
+    for plog in broker.logs.logs():
+        try:
+            sizes.append((plog.topic, plog.partition, plog.size_bytes))
+        except Exception:  # a segment closed under us: skip it this scrape
+            continue
+    for topic, partition, size in sorted(sizes):
+        f.add(size, topic=topic, partition=partition)
+    fams.append(f)
+
+    share_groups = broker.share_groups.coordinator.list_groups()
+    by_state = dict.fromkeys(SHARE_GROUP_STATES, 0)
+    for g in share_groups:
+        by_state[g.state] = by_state.get(g.state, 0) + 1
+    f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
+    for state in sorted(by_state):
+        f.add(by_state[state], state=state)
+    fams.append(f)
+    fams.append(Family(p + "share_group_count", "gauge", "Share groups, all states.").add(len(share_groups)))
+    fams.append(Family(p + "share_group_rebalances_total", "counter",
+                       "New target assignments of share groups (assignment epoch bumps).").add(m.share_rebalances))
+
+    share = broker.share
+    entries = share.loaded()
+    fams.append(Family(p + "share_partitions_loaded", "gauge",
+                       "Share-partitions loaded on this broker (KIP-932 num-partitions).").add(len(entries)))
+    in_flight = 0
+    for e in entries:
+        in_flight += e.sp.in_flight
+    fams.append(Family(p + "share_in_flight_records", "gauge",
+                       "Offsets between SPSO and SPEO over the loaded share-partitions.").add(in_flight))
+    fams.append(Family(p + "share_sessions", "gauge", "Open share sessions.").add(len(share.sessions)))
+
+    f = Family(p + "share_acknowledgements_total", "counter",
+               "Share-partition acknowledgements applied (ShareFetch and ShareAcknowledge), by acknowledge type.")
+    for t, name in sorted(enumerate(ACK_TYPES), key=lambda x: x[1]):
+        f.add(m.ack_requests[t], type=name)
+    fams.append(f)
+    f = Family(p + "share_acknowledged_records_total", "counter", "Records acknowledged, by acknowledge type.")
+    for t, name in sorted(enumerate(ACK_TYPES), key=lambda x: x[1]):
+        f.add(m.ack_records[t], type=name)
+    fams.append(f)
+    f = Family(p + "share_partition_load_seconds", "histogram",
+               "Time to load a share-partition (read its persisted state, or initialise it).")
+    _histogram(f, m.partition_load)
+    fams.append(f)
+
+    fams.append(Family(p + "classic_groups", "gauge", "Classic consumer groups.")
+                .add(len(broker.classic_groups_list())))
+    return fams
+
+
+def scrape(broker: Broker) -> str:
+    return render(collect(broker))
+
+
+# --------------------------------------------------------------------------- HTTP endpoint
+
+MAX_REQUEST_BYTES = 8192
+REQUEST_TIMEOUT_S = 10.0
+MAX_SCRAPE_CONNECTIONS = 16
+
+
+def parse_listen(value: str) -> tuple[str, int]:
+    """``host:port`` (``[v6]:port``; empty host: every interface) -> (host, port). Raises ValueError."""
+    host, sep, port = value.strip().rpartition(":")
+    if not sep:
+        raise ValueError(f"{value!r} is not HOST:PORT")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{value!r} has no port 0..65535")
+    return host, int(port)
+
+
+def _response(status: str, body: bytes, content_type: str = "text/plain; charset=utf-8") -> bytes:
+    head = (
+        f"HTTP/1.1 {status}\r\n"
+        f"Content-Type: {content_type}\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode("ascii")
+    return head + body
+
+
+def handle_request(broker: Broker, head: bytes) -> bytes:
+    """The response to one request head (everything up to the blank line)."""
+    try:
+        line = head.split(b"\r\n", 1)[0].decode("ascii")
+        method, target, version = line.split(" ")
+    except ValueError:
+        return _response("400 Bad Request", b"bad request\n")
+    if not version.startswith("HTTP/1."):
+        return _response("400 Bad Request", b"bad request\n")
+    if method != "GET" or target.split("?", 1)[0] != "/metrics":
+        return _response("404 Not Found", b"not found\n")
+    try:
+        body = scrape(broker).encode("utf-8")
+    except Exception:
+        log.exception("metrics_scrape_failed")
+        return _response("500 Internal Server Error", b"scrape failed\n")
+    return _response("200 OK", body, CONTENT_TYPE)
+
+
+async def _read_head(stream: trio.abc.Stream) -> bytes | None:
+    buf = bytearray()
+    while b"\r\n\r\n" not in buf:
+        if len(buf) > MAX_REQUEST_BYTES:
+            return None
+        data = await stream.receive_some(4096)
+        if not data:
+            return b"" if not buf else None
+        buf += data
+    return bytes(buf[: buf.index(b"\r\n\r\n")])
+
+
+async def serve_metrics(broker: Broker, host: str, port: int, *,
+                        task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve ``/metrics`` on host:port until cancelled; a bind failure is logged, not raised."""
+    try:
+        listeners = await trio.open_tcp_listeners(port, host=host or None)
+    except OSError as exc:
+        log.error("metrics_listen_failed", host=host or "*", port=port, error=str(exc))
+        task_status.started(None)
+        return
+    bound = listeners[0].socket.getsockname()[1]
+    open_connections = 0
+
+    async def handle(stream: trio.SocketStream) -> None:
+        nonlocal open_connections
+        if open_connections >= MAX_SCRAPE_CONNECTIONS:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return
+        open_connections += 1
+        try:
+            with trio.move_on_after(REQUEST_TIMEOUT_S):
+                head = await _read_head(stream)
+                if head is None:
+                    reply = _response("413 Request Entity Too Large", b"request too large\n")
+                elif not head:
+                    reply = b""
+                else:
+                    reply = handle_request(broker, head)
+                if reply:
+                    await stream.send_all(reply)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        except Exception:
+            log.exception("metrics_request_failed")
+        finally:
+            open_connections -= 1
+            with trio.CancelScope(shield=True):
+                try:
+                    await stream.aclose()
+                except Exception:
+                    pass
+
+    log.info("metrics_listening", host=host or "*", port=bound)
+    task_status.started(bound)
+    try:
+        await trio.serve_listeners(handle, listeners)
+    finally:
+        with trio.CancelScope(shield=True):
+            for listener in listeners:
+                await listener.aclose()
