@@ -9,6 +9,8 @@ v4+ looks up several keys at once (KIP-699); v0-3 one key.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import uuid
 
 from broker.handlers import handler
@@ -28,11 +30,12 @@ def _check(key_type: int, key: str) -> tuple[int, str | None]:
     if key_type == TRANSACTION:
         return ErrorCode.COORDINATOR_NOT_AVAILABLE, "transactions are not served by this broker"
     if key_type == SHARE:
-        group, _, rest = key.partition(":")
-        topic_id, _, partition = rest.partition(":")
+        # "group:topicId:partition"; the group id itself may contain ':'.
+        group, _, rest = key.rpartition(":")
+        group, _, topic_id = group.rpartition(":")
         try:
-            uuid.UUID(bytes=_b64(topic_id)) if len(topic_id) == 22 else uuid.UUID(topic_id)
-            int(partition)
+            uuid_from_kafka_string(topic_id)
+            int(rest)
         except ValueError:
             return ErrorCode.INVALID_REQUEST, f"share coordinator key {key!r} is not group:topicId:partition"
         if not group:
@@ -41,10 +44,14 @@ def _check(key_type: int, key: str) -> tuple[int, str | None]:
     return ErrorCode.INVALID_REQUEST, f"unknown coordinator key type {key_type}"
 
 
-def _b64(text: str) -> bytes:
-    import base64
-
-    return base64.urlsafe_b64decode(text + "==")
+def uuid_from_kafka_string(text: str) -> uuid.UUID:
+    """Kafka prints topic ids as 22 characters of URL-safe base64 without padding."""
+    if len(text) != 22:
+        raise ValueError(f"not a Kafka topic id: {text!r}")
+    try:
+        return uuid.UUID(bytes=base64.urlsafe_b64decode(text + "=="))
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError(f"not a Kafka topic id: {text!r}") from exc
 
 
 @handler(10, min_version=0, max_version=6)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import TYPE_CHECKING, Any
 
 from broker.protocol.errors import ErrorCode
@@ -39,6 +38,3 @@ def auto_create(broker: Broker, name: str) -> tuple[int, Any]:
         return exc.error_code, None
     return ErrorCode.NONE, info
 
-
-def lookup_id(broker: Broker, topic_id: uuid.UUID) -> Any:
-    return broker.logs.topic_by_id(topic_id)
