@@ -194,3 +194,112 @@ def test_usage_and_connection_errors(sharebroker_bootstrap):
     missing = tool(bs, "--reset-offsets", "--group", unique("g"), "--topic", unique("no-topic"),
                    "--to-earliest", "--dry-run")
     assert missing.returncode == 1 and "UNKNOWN_TOPIC_OR_PARTITION" in missing.stderr
+
+
+# ------------------------------------------------------------------ Kafka peer comparison
+
+REPO = Path(__file__).resolve().parents[2]
+PEER_SCRIPT = REPO / "peers" / "kafka.sh"
+PEER_LIBS = Path(os.environ.get("KAFKA_PEER_LIBS", REPO / "peers" / ".cache" / "kafka" / "libs"))
+
+
+def _free_port_block() -> int:
+    """A port P with P, P+1 and P+2 free (the peer's client, controller and inter-broker listeners)."""
+    import socket
+
+    for base in range(19592, 19992, 10):
+        try:
+            for port in (base, base + 1, base + 2):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
+    pytest.skip("no free port block for the Kafka peer")
+
+
+@pytest.fixture(scope="module")
+def kafka_peer_bootstrap():
+    if not PEER_SCRIPT.exists() or not any(PEER_LIBS.glob("kafka-server-*.jar")) or shutil.which("java") is None:
+        pytest.skip("Kafka peer jars (make peers) or java not available")
+    port = _free_port_block()
+    started = subprocess.run([str(PEER_SCRIPT), "start", "--port", str(port)],
+                             capture_output=True, text=True, timeout=180)
+    if started.returncode != 0:
+        pytest.skip(f"Kafka peer did not start: {started.stderr.strip() or started.stdout.strip()}")
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([str(PEER_SCRIPT), "stop", "--port", str(port)], capture_output=True, timeout=60)
+
+
+def _scenario(bs: str) -> list[tuple[str, int, list[str], list[str]]]:
+    """The same steps against one broker: (step, exit status, stdout lines, stderr lines), names normalised."""
+    topic = unique("t")
+    create_topic(bs, topic, partitions=2)
+    produce(bs, topic, [f"v-{i}".encode() for i in range(10)])
+    group = share_group(bs)
+    out: list[tuple[str, int, list[str], list[str]]] = []
+
+    def step(name: str, *args: str) -> None:
+        r = tool(bs, *args)
+        norm = lambda text: [line.replace(group, "G").replace(topic, "T").replace(bs, "HOST:PORT")  # noqa: E731
+                             for line in text.splitlines()]
+        out.append((name, r.returncode, norm(r.stdout), norm(r.stderr)))
+
+    sc = share_consumer(bs, group, [topic], **{"client.id": CLIENT_ID})
+    try:
+        assert len(poll_count(sc, 10, timeout=40)) == 10
+        commit_ok(sc)
+        wait_state(bs, group, "Stable")
+        step("list", "--list", "--state", "Stable")
+        step("members", "--describe", "--group", group, "--members", "--verbose")
+        step("state", "--describe", "--group", group, "--state", "--verbose")
+        step("offsets", "--describe", "--group", group, "--verbose")
+        step("reset while stable", "--reset-offsets", "--group", group, "--all-topics", "--to-earliest", "--dry-run")
+        step("delete-offsets while stable", "--delete-offsets", "--group", group, "--topic", topic)
+        step("delete while stable", "--delete", "--group", group)
+    finally:
+        sc.close()
+    wait_state(bs, group, "Empty")
+    step("members when empty", "--describe", "--group", group, "--members")
+    step("reset execute", "--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute")
+    step("offsets after reset", "--describe", "--group", group)
+    step("reset by duration", "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--by-duration", "PT1H",
+         "--dry-run")
+    step("reset to datetime", "--reset-offsets", "--group", group, "--topic", f"{topic}:0",
+         "--to-datetime", "2999-01-01T00:00:00", "--dry-run")
+    step("delete-offsets", "--delete-offsets", "--group", group, "--topic", topic)
+    step("delete", "--delete", "--group", group)
+    step("describe deleted", "--describe", "--group", group)
+    return out
+
+
+@pytest.mark.compat
+def test_same_scenario_reads_the_same_against_kafka(sharebroker_bootstrap, kafka_peer_bootstrap):
+    """Our tool against Kafka 4.2.2 and against sharebroker: same exit statuses, tables and messages.
+
+    Kafka's own kafka-tools jar is not in the peer's jar set, so the comparison runs our
+    tool against both brokers. Values that legitimately differ are masked: member ids
+    and epochs, and the offsets columns of a Stable group (Kafka persists share state
+    lazily, so its start offset lags behind while members are active).
+    """
+    ours = _scenario(sharebroker_bootstrap)
+    theirs = _scenario(kafka_peer_bootstrap)
+
+    def masked(name: str, lines: list[str]) -> list[list[str]]:
+        table = [line.split() for line in lines if line.strip()]
+        if name == "members":
+            table = [r[:1] + ["ID"] + r[2:5] + ["EPOCH"] + r[6:] if i else r for i, r in enumerate(table)]
+        elif name == "state":
+            table = [r[:4] + ["EPOCH", "EPOCH"] + r[6:] if i else r for i, r in enumerate(table)]
+        elif name == "offsets":
+            table = [r[:4] + ["X", "X"] if i else r for i, r in enumerate(table)]
+        return table
+
+    assert [s[0] for s in ours] == [s[0] for s in theirs]
+    for (name, rc, out, err), (_, peer_rc, peer_out, peer_err) in zip(ours, theirs):
+        assert rc == peer_rc, (name, err, peer_err)
+        assert masked(name, out) == masked(name, peer_out), name
+        assert [line.split(":")[0] for line in err if line.strip()] == [
+            line.split(":")[0] for line in peer_err if line.strip()], name
