@@ -191,6 +191,13 @@ def test_usage_and_connection_errors(sharebroker_bootstrap):
     down = tool("127.0.0.1:1", "--list", "--timeout", "3000")
     assert down.returncode == 1 and len(down.stderr.strip().splitlines()) == 1
     assert down.stderr.startswith("Error: cannot connect to 127.0.0.1:1")
+    import socket
+
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        hung = tool(f"127.0.0.1:{silent.getsockname()[1]}", "--list", "--timeout", "1000")
+    assert hung.returncode == 1 and "timed out after 1 s" in hung.stderr
     missing = tool(bs, "--reset-offsets", "--group", unique("g"), "--topic", unique("no-topic"),
                    "--to-earliest", "--dry-run")
     assert missing.returncode == 1 and "UNKNOWN_TOPIC_OR_PARTITION" in missing.stderr
