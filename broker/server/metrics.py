@@ -231,15 +231,12 @@ def collect(broker: Broker) -> list[Family]:
         f.add(size, topic=topic, partition=partition)
     fams.append(f)
 
-    share_groups = broker.share_groups.coordinator.list_groups()
-    by_state = dict.fromkeys(SHARE_GROUP_STATES, 0)
-    for g in share_groups:
-        by_state[g.state] = by_state.get(g.state, 0) + 1
+    list_share_groups = broker.share_groups.coordinator.list_groups
     f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
-    for state in sorted(by_state):
-        f.add(by_state[state], state=state)
+    for state in sorted(SHARE_GROUP_STATES):
+        f.add(len(list_share_groups((state,))), state=state)
     fams.append(f)
-    fams.append(Family(p + "share_group_count", "gauge", "Share groups, all states.").add(len(share_groups)))
+    fams.append(Family(p + "share_group_count", "gauge", "Share groups, all states.").add(len(list_share_groups())))
     fams.append(Family(p + "share_group_rebalances_total", "counter",
                        "New target assignments of share groups (assignment epoch bumps).").add(m.share_rebalances))
 

@@ -136,7 +136,12 @@ class _NS:
 
 
 def _fake_broker() -> _NS:
-    coordinator = _NS(list_groups=lambda: [_Listed("Stable"), _Listed("Empty"), _Listed("Stable")])
+    groups = [_Listed("Stable"), _Listed("Empty"), _Listed("Stable")]
+
+    def list_groups(states_filter=()):
+        return [g for g in groups if not states_filter or g.state in states_filter]
+
+    coordinator = _NS(list_groups=list_groups)
     share = _NS(loaded=lambda: [_Entry(3), _Entry(4)], sessions=[1, 2])
     return _NS(
         metrics=Metrics(),
@@ -274,3 +279,19 @@ async def test_bind_failure_is_logged_not_raised():
         port = await nursery.start(m.serve_metrics, broker, "127.0.0.1", 0)
         assert await nursery.start(m.serve_metrics, broker, "127.0.0.1", port) is None
         nursery.cancel_scope.cancel()
+
+
+def test_collect_against_a_real_broker(tmp_path):
+    from broker.config import load_config
+    from broker.server.broker import Broker
+
+    broker = Broker(load_config(None, [f"log.dirs={tmp_path}"]))
+    broker.open()
+    try:
+        s = _samples(m.scrape(broker))
+    finally:
+        broker.close()
+    assert s["sharebroker_share_group_count"] == "0"
+    assert s['sharebroker_share_groups{state="Empty"}'] == "0"
+    assert s["sharebroker_share_sessions"] == "0"
+    assert s["sharebroker_classic_groups"] == "0"
