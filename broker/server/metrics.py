@@ -380,6 +380,8 @@ async def serve_metrics(broker: Broker, host: str, port: int, *,
     task_status.started(bound)
     try:
         await trio.serve_listeners(handle, listeners)
+    except Exception:  # the endpoint dies alone; the broker keeps serving Kafka clients
+        log.exception("metrics_endpoint_failed")
     finally:
         with trio.CancelScope(shield=True):
             for listener in listeners:

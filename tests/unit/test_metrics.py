@@ -295,3 +295,21 @@ def test_collect_against_a_real_broker(tmp_path):
     assert s['sharebroker_share_groups{state="Empty"}'] == "0"
     assert s["sharebroker_share_sessions"] == "0"
     assert s["sharebroker_classic_groups"] == "0"
+
+
+def test_cli_metrics_listen_sets_the_setting(monkeypatch, tmp_path):
+    import broker.server
+    from broker import cli
+
+    seen = []
+    monkeypatch.setattr(broker.server, "run", lambda config: seen.append(config.get("metrics.listen")))
+    argv = ["serve", "--set", f"log.dirs={tmp_path}", "--metrics-listen", "127.0.0.1:0", "--log-level", "error"]
+    assert cli.main(argv) == cli.EXIT_OK
+    assert seen == ["127.0.0.1:0"]
+    assert cli.main(["serve", "--set", f"log.dirs={tmp_path}", "--metrics-listen", "nope"]) == cli.EXIT_USAGE
+
+
+def test_metrics_listen_is_off_by_default():
+    from broker.config import load_config
+
+    assert load_config(None, []).get("metrics.listen") is None
