@@ -158,7 +158,9 @@ def test_help_works_for_every_command(argv: list[str], capsys):
 def test_every_subcommand_is_listed_with_help():
     parser = cli.build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    assert set(sub.choices) == {"serve", "config-docs"}
+    from broker.tools import TOOLS
+
+    assert set(sub.choices) == {"serve", "config-docs"} | {name.replace("_", "-") for name in TOOLS}
     listed = {c.dest: c.help for c in sub._choices_actions}
     assert set(listed) == set(sub.choices) and all(listed.values())
 
