@@ -7,7 +7,7 @@ MVN ?= mvn
 GOLDEN_PY ?= $(PY)
 GOLDEN_PROXY_PORT ?= 19192
 
-.PHONY: peers peer-start peer-stop peer-status golden-capture
+.PHONY: peers peer-start peer-stop peer-status golden-capture java-tool compat-java
 
 $(KAFKA_PEER_STAMP): peers/kafka/pom.xml
 	@command -v java >/dev/null || { echo "java (17+) is required"; exit 1; }
@@ -29,3 +29,14 @@ peer-status: ## is the Kafka peer running?
 
 golden-capture: peers $(if $(filter $(PY),$(GOLDEN_PY)),$(STAMP)) ## re-record tests/protocol/golden from real clients (not in CI)
 	$(GOLDEN_PY) -m tests.tools.capture_golden --peer-port $(KAFKA_PEER_PORT) --proxy-port $(GOLDEN_PROXY_PORT)
+
+# Apache Kafka 4.2.2 Java clients (KafkaShareConsumer, Admin) driven by peers/java ShareTool.
+JAVA_TOOL_JAR := peers/.cache/java/sharetool.jar
+
+$(JAVA_TOOL_JAR): peers/java/pom.xml peers/java/build.sh $(shell find peers/java/src -name '*.java' 2>/dev/null)
+	MVN=$(MVN) peers/java/build.sh
+
+java-tool: $(JAVA_TOOL_JAR) ## build the Java-clients driver (peers/.cache/java/sharetool.jar)
+
+compat-java: $(STAMP) $(JAVA_TOOL_JAR) ## Java KafkaShareConsumer against sharebroker (pytest -m compat tests/compat)
+	$(PY) -m pytest -q -m compat tests/compat

@@ -1,0 +1,249 @@
+package sharebroker.peers;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Command-line driver for the Apache Kafka Java clients, used by tests/compat.
+ *
+ * <pre>
+ * produce       --bootstrap B --topic T --count N
+ * share-consume --bootstrap B --topic T --group G --mode implicit|explicit --max N --timeout-ms MS
+ *               [--release-first K] [--reject-first K]
+ * admin         --bootstrap B set-group-config G key value
+ * </pre>
+ *
+ * Output on stdout is one JSON object per line. {@code --wire-log} (any command) turns on
+ * the client's NetworkClient debug log on stderr, which names every request's api version.
+ */
+public final class ShareTool {
+
+    private ShareTool() {}
+
+    public static void main(String[] argv) throws Exception {
+        List<String> args = new ArrayList<>(List.of(argv));
+        boolean wireLog = args.remove("--wire-log");
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        if (wireLog) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", "debug");
+        }
+        if (args.isEmpty()) {
+            usage();
+        }
+        String command = args.remove(0);
+        int rc;
+        switch (command) {
+            case "produce":
+                rc = produce(options(args));
+                break;
+            case "share-consume":
+                rc = shareConsume(options(args));
+                break;
+            case "admin":
+                rc = admin(args);
+                break;
+            default:
+                usage();
+                rc = 2;
+        }
+        System.out.flush();
+        System.exit(rc);
+    }
+
+    private static void usage() {
+        System.err.println("usage: ShareTool [--wire-log] produce --bootstrap B --topic T --count N");
+        System.err.println("       ShareTool [--wire-log] share-consume --bootstrap B --topic T --group G"
+                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K]");
+        System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value");
+        System.exit(2);
+    }
+
+    private static Map<String, String> options(List<String> args) {
+        Map<String, String> out = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || i + 1 >= args.size()) {
+                System.err.println("bad argument: " + a);
+                usage();
+            }
+            out.put(a.substring(2), args.get(++i));
+        }
+        return out;
+    }
+
+    private static String need(Map<String, String> opts, String key) {
+        String v = opts.get(key);
+        if (v == null) {
+            System.err.println("missing --" + key);
+            usage();
+        }
+        return v;
+    }
+
+    private static int produce(Map<String, String> opts) throws Exception {
+        String topic = need(opts, "topic");
+        int count = Integer.parseInt(need(opts, "count"));
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, need(opts, "bootstrap"));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        try (KafkaProducer<String, String> producer =
+                     new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, "k-" + i, "v-" + i)));
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        }
+        System.out.println("{\"produced\":" + count + ",\"topic\":" + json(topic) + "}");
+        return 0;
+    }
+
+    private static int shareConsume(Map<String, String> opts) throws Exception {
+        String topic = need(opts, "topic");
+        String mode = opts.getOrDefault("mode", "implicit");
+        if (!mode.equals("implicit") && !mode.equals("explicit")) {
+            usage();
+        }
+        boolean explicit = mode.equals("explicit");
+        int max = Integer.parseInt(need(opts, "max"));
+        long timeoutMs = Long.parseLong(opts.getOrDefault("timeout-ms", "30000"));
+        int releaseFirst = Integer.parseInt(opts.getOrDefault("release-first", "0"));
+        int rejectFirst = Integer.parseInt(opts.getOrDefault("reject-first", "0"));
+        if (!explicit && (releaseFirst > 0 || rejectFirst > 0)) {
+            System.err.println("--release-first/--reject-first need --mode explicit");
+            return 2;
+        }
+
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, need(opts, "bootstrap"));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, need(opts, "group"));
+        props.put("share.acknowledgement.mode", mode);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sharetool");
+
+        int accepted = 0;
+        int released = 0;
+        int rejected = 0;
+        int seen = 0;
+        String error = null;
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        try (KafkaShareConsumer<String, String> consumer =
+                     new KafkaShareConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            while (accepted < max && System.currentTimeMillis() < deadline) {
+                ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
+                for (ConsumerRecord<String, String> r : records) {
+                    seen++;
+                    String action = "accept";
+                    if (explicit) {
+                        AcknowledgeType type = AcknowledgeType.ACCEPT;
+                        if (rejected < rejectFirst) {
+                            type = AcknowledgeType.REJECT;
+                            action = "reject";
+                            rejected++;
+                        } else if (released < releaseFirst) {
+                            type = AcknowledgeType.RELEASE;
+                            action = "release";
+                            released++;
+                        } else {
+                            accepted++;
+                        }
+                        consumer.acknowledge(r, type);
+                    } else {
+                        accepted++;
+                    }
+                    System.out.println("{\"topic\":" + json(r.topic())
+                            + ",\"partition\":" + r.partition()
+                            + ",\"offset\":" + r.offset()
+                            + ",\"deliveryCount\":" + r.deliveryCount().map(String::valueOf).orElse("null")
+                            + ",\"value\":" + json(r.value())
+                            + ",\"ack\":" + json(action) + "}");
+                }
+                if (explicit && !records.isEmpty()) {
+                    consumer.commitSync();
+                }
+            }
+            if (!explicit && seen > 0) {
+                // Implicit mode: the last poll's records are accepted by the next poll or commit.
+                consumer.commitSync();
+            }
+        } catch (Exception e) {
+            error = e.toString();
+        }
+        System.out.println("{\"summary\":true,\"mode\":" + json(mode)
+                + ",\"records\":" + seen + ",\"accepted\":" + accepted
+                + ",\"released\":" + released + ",\"rejected\":" + rejected
+                + ",\"timedOut\":" + (accepted < max)
+                + ",\"error\":" + (error == null ? "null" : json(error)) + "}");
+        return error == null ? 0 : 1;
+    }
+
+    private static int admin(List<String> args) throws Exception {
+        // admin --bootstrap B set-group-config G key value
+        if (args.size() != 6 || !args.get(0).equals("--bootstrap") || !args.get(2).equals("set-group-config")) {
+            usage();
+        }
+        String group = args.get(3);
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.get(1));
+        try (Admin admin = Admin.create(props)) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+            Collection<AlterConfigOp> ops = List.of(
+                    new AlterConfigOp(new ConfigEntry(args.get(4), args.get(5)), AlterConfigOp.OpType.SET));
+            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
+        }
+        System.out.println("{\"group\":" + json(group) + ",\"set\":" + json(args.get(4))
+                + ",\"value\":" + json(args.get(5)) + "}");
+        return 0;
+    }
+
+    private static String json(String s) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"': b.append("\\\""); break;
+                case '\\': b.append("\\\\"); break;
+                case '\n': b.append("\\n"); break;
+                case '\r': b.append("\\r"); break;
+                case '\t': b.append("\\t"); break;
+                default:
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+            }
+        }
+        return b.append('"').toString();
+    }
+}
