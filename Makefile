@@ -56,6 +56,10 @@ bench-share: $(STAMP) ## share-group consume throughput (1 and 4 consumers) and 
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.share --json $(RESULTS)/share.json
 
+bench-compare: $(STAMP) peers ## sharebroker vs Apache Kafka 4.2.2 (and Tansu) in one run -> docs/PERFORMANCE.md
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.compare
+
 bench: bench-protocol bench-startup bench-produce bench-share ## every benchmark
 
 clean:
