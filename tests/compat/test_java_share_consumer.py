@@ -101,3 +101,21 @@ def test_java_client_uses_share_fetch_and_acknowledge_v2(sharebroker, names):
     assert versions.get("SHARE_FETCH") == {2}, sent
     assert versions.get("SHARE_ACKNOWLEDGE") == {2}, sent
     assert versions.get("SHARE_GROUP_HEARTBEAT") == {1}, sent
+
+
+def test_record_limit_acquire_mode_caps_each_poll(sharebroker, names):
+    """share.acquire.mode=record_limit sends ShareAcquireMode=1 (v2 only): at most MaxRecords per fetch."""
+    topic, group = names
+    bootstrap = sharebroker.bootstrap
+    _prepare(bootstrap, topic, group, 10, sharebroker)
+    run = _consume(
+        bootstrap, topic, group, "explicit", 10,
+        "--prop", "share.acquire.mode=record_limit", "--prop", "max.poll.records=3",
+        wire_log=True, broker=sharebroker,
+    )  # fmt: skip
+    assert run.summary["error"] is None and not run.summary["timedOut"], run.summary
+    assert "shareAcquireMode=1" in run.stderr
+    per_poll = Counter(r["poll"] for r in run.records)
+    assert max(per_poll.values()) <= 3, per_poll
+    assert sorted(r["offset"] for r in run.records) == list(range(10))
+    assert {r["deliveryCount"] for r in run.records} == {1}

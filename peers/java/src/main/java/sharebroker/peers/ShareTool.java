@@ -36,16 +36,36 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * admin         --bootstrap B set-group-config G key value
  * </pre>
  *
- * Output on stdout is one JSON object per line. {@code --wire-log} (any command) turns on
+ * Any command also takes {@code --prop key=value} (repeatable) for extra client properties,
+ * e.g. {@code --prop share.acquire.mode=record_limit --prop max.poll.records=3}.
+ * Output on stdout is one JSON object per line (records carry the index of their poll).
+ * {@code --wire-log} (any command) turns on
  * the client's NetworkClient debug log on stderr, which names every request's api version.
  */
 public final class ShareTool {
+
+    private static final Properties EXTRA = new Properties();
 
     private ShareTool() {}
 
     public static void main(String[] argv) throws Exception {
         List<String> args = new ArrayList<>(List.of(argv));
         boolean wireLog = args.remove("--wire-log");
+        // --prop key=value (repeatable): extra client properties.
+        for (int i = 0; i < args.size() - 1; ) {
+            if (args.get(i).equals("--prop")) {
+                String kv = args.get(i + 1);
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    usage();
+                }
+                EXTRA.put(kv.substring(0, eq), kv.substring(eq + 1));
+                args.remove(i);
+                args.remove(i);
+            } else {
+                i++;
+            }
+        }
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
         if (wireLog) {
@@ -75,7 +95,7 @@ public final class ShareTool {
     }
 
     private static void usage() {
-        System.err.println("usage: ShareTool [--wire-log] produce --bootstrap B --topic T --count N");
+        System.err.println("usage: ShareTool [--wire-log] [--prop k=v ...] produce --bootstrap B --topic T --count N");
         System.err.println("       ShareTool [--wire-log] share-consume --bootstrap B --topic T --group G"
                 + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K]");
         System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value");
@@ -111,6 +131,7 @@ public final class ShareTool {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, need(opts, "bootstrap"));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.putAll(EXTRA);
         try (KafkaProducer<String, String> producer =
                      new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -147,11 +168,13 @@ public final class ShareTool {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, need(opts, "group"));
         props.put("share.acknowledgement.mode", mode);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "sharetool");
+        props.putAll(EXTRA);
 
         int accepted = 0;
         int released = 0;
         int rejected = 0;
         int seen = 0;
+        int polls = 0;
         String error = null;
         long deadline = System.currentTimeMillis() + timeoutMs;
         try (KafkaShareConsumer<String, String> consumer =
@@ -159,6 +182,9 @@ public final class ShareTool {
             consumer.subscribe(List.of(topic));
             while (accepted < max && System.currentTimeMillis() < deadline) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
+                if (!records.isEmpty()) {
+                    polls++;
+                }
                 for (ConsumerRecord<String, String> r : records) {
                     seen++;
                     String action = "accept";
@@ -184,7 +210,8 @@ public final class ShareTool {
                             + ",\"offset\":" + r.offset()
                             + ",\"deliveryCount\":" + r.deliveryCount().map(String::valueOf).orElse("null")
                             + ",\"value\":" + json(r.value())
-                            + ",\"ack\":" + json(action) + "}");
+                            + ",\"ack\":" + json(action)
+                            + ",\"poll\":" + polls + "}");
                 }
                 if (explicit && !records.isEmpty()) {
                     consumer.commitSync();
@@ -198,7 +225,7 @@ public final class ShareTool {
             error = e.toString();
         }
         System.out.println("{\"summary\":true,\"mode\":" + json(mode)
-                + ",\"records\":" + seen + ",\"accepted\":" + accepted
+                + ",\"records\":" + seen + ",\"polls\":" + polls + ",\"accepted\":" + accepted
                 + ",\"released\":" + released + ",\"rejected\":" + rejected
                 + ",\"timedOut\":" + (accepted < max)
                 + ",\"error\":" + (error == null ? "null" : json(error)) + "}");
@@ -213,6 +240,7 @@ public final class ShareTool {
         String group = args.get(3);
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.get(1));
+        props.putAll(EXTRA);
         try (Admin admin = Admin.create(props)) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
             Collection<AlterConfigOp> ops = List.of(
