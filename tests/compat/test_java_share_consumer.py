@@ -119,3 +119,20 @@ def test_record_limit_acquire_mode_caps_each_poll(sharebroker, names):
     assert max(per_poll.values()) <= 3, per_poll
     assert sorted(r["offset"] for r in run.records) == list(range(10))
     assert {r["deliveryCount"] for r in run.records} == {1}
+
+
+def test_explicit_renew_keeps_records_acquired(sharebroker, names):
+    """RENEW (ack type 4, ShareAcknowledge v2 IsRenewAck=true) extends the lock without redelivery."""
+    topic, group = names
+    bootstrap = sharebroker.bootstrap
+    _prepare(bootstrap, topic, group, 4, sharebroker)
+    run = _consume(bootstrap, topic, group, "explicit", 4, "--renew-first", "2", wire_log=True, broker=sharebroker)
+    assert run.summary["error"] is None and not run.summary["timedOut"], run.summary
+    assert "isRenewAck=true" in run.stderr
+    renewed = {r["offset"] for r in run.records if r["ack"] == "renew"}
+    assert len(renewed) == 2
+    # The client hands renewed records back itself; the broker kept them acquired (count stays 1).
+    assert sorted(r["offset"] for r in run.records if r["ack"] == "accept") == [0, 1, 2, 3]
+    assert {r["deliveryCount"] for r in run.records} == {1}
+    errors = re.findall(r"Received SHARE_\w+ response .*?errorCode=(\d+)", run.stderr)
+    assert set(errors) == {"0"}, errors

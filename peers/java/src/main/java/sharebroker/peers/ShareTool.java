@@ -32,7 +32,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <pre>
  * produce       --bootstrap B --topic T --count N
  * share-consume --bootstrap B --topic T --group G --mode implicit|explicit --max N --timeout-ms MS
- *               [--release-first K] [--reject-first K]
+ *               [--release-first K] [--reject-first K] [--renew-first K]
  * admin         --bootstrap B set-group-config G key value
  * </pre>
  *
@@ -97,7 +97,7 @@ public final class ShareTool {
     private static void usage() {
         System.err.println("usage: ShareTool [--wire-log] [--prop k=v ...] produce --bootstrap B --topic T --count N");
         System.err.println("       ShareTool [--wire-log] share-consume --bootstrap B --topic T --group G"
-                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K]");
+                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K] [--renew-first K]");
         System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value");
         System.exit(2);
     }
@@ -158,8 +158,9 @@ public final class ShareTool {
         long timeoutMs = Long.parseLong(opts.getOrDefault("timeout-ms", "30000"));
         int releaseFirst = Integer.parseInt(opts.getOrDefault("release-first", "0"));
         int rejectFirst = Integer.parseInt(opts.getOrDefault("reject-first", "0"));
-        if (!explicit && (releaseFirst > 0 || rejectFirst > 0)) {
-            System.err.println("--release-first/--reject-first need --mode explicit");
+        int renewFirst = Integer.parseInt(opts.getOrDefault("renew-first", "0"));
+        if (!explicit && (releaseFirst > 0 || rejectFirst > 0 || renewFirst > 0)) {
+            System.err.println("--release-first/--reject-first/--renew-first need --mode explicit");
             return 2;
         }
 
@@ -173,6 +174,7 @@ public final class ShareTool {
         int accepted = 0;
         int released = 0;
         int rejected = 0;
+        int renewed = 0;
         int seen = 0;
         int polls = 0;
         String error = null;
@@ -194,6 +196,10 @@ public final class ShareTool {
                             type = AcknowledgeType.REJECT;
                             action = "reject";
                             rejected++;
+                        } else if (renewed < renewFirst) {
+                            type = AcknowledgeType.RENEW;
+                            action = "renew";
+                            renewed++;
                         } else if (released < releaseFirst) {
                             type = AcknowledgeType.RELEASE;
                             action = "release";
@@ -226,7 +232,7 @@ public final class ShareTool {
         }
         System.out.println("{\"summary\":true,\"mode\":" + json(mode)
                 + ",\"records\":" + seen + ",\"polls\":" + polls + ",\"accepted\":" + accepted
-                + ",\"released\":" + released + ",\"rejected\":" + rejected
+                + ",\"released\":" + released + ",\"rejected\":" + rejected + ",\"renewed\":" + renewed
                 + ",\"timedOut\":" + (accepted < max)
                 + ",\"error\":" + (error == null ? "null" : json(error)) + "}");
         return error == null ? 0 : 1;
