@@ -9,6 +9,7 @@ and REJECT (never redelivered).
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 
 import pytest
@@ -136,3 +137,38 @@ def test_explicit_renew_keeps_records_acquired(sharebroker, names):
     assert {r["deliveryCount"] for r in run.records} == {1}
     errors = re.findall(r"Received SHARE_\w+ response .*?errorCode=(\d+)", run.stderr)
     assert set(errors) == {"0"}, errors
+
+
+def test_crashed_consumer_records_come_back_with_delivery_count_2(sharebroker, names):
+    """A JVM halted after its first poll (no acks, no close): the dropped connection releases its records."""
+    topic, group = names
+    bootstrap = sharebroker.bootstrap
+    _prepare(bootstrap, topic, group, 5, sharebroker)
+    crashed = run_tool(
+        "share-consume", "--bootstrap", bootstrap, "--topic", topic, "--group", group,
+        "--mode", "explicit", "--max", "5", "--timeout-ms", "20000", "--crash-after-polls", "1",
+    )  # fmt: skip
+    assert crashed.returncode == 3 and any(line.get("crash") for line in crashed.lines), crashed
+    assert {r["deliveryCount"] for r in crashed.records} == {1}
+    run = _consume(bootstrap, topic, group, "explicit", 5, broker=sharebroker)
+    assert run.summary["error"] is None and not run.summary["timedOut"], run.summary
+    assert sorted(r["offset"] for r in run.records) == list(range(5))
+    first = {r["offset"] for r in crashed.records}
+    assert {r["offset"]: r["deliveryCount"] for r in run.records if r["offset"] in first} == {o: 2 for o in first}
+
+
+def test_two_java_consumers_share_partitions_without_duplicates(sharebroker_factory, names):
+    broker = sharebroker_factory(settings={"num.partitions": "3"})
+    topic, group = names
+    _prepare(broker.bootstrap, topic, group, 300, broker)
+    args = ("share-consume", "--bootstrap", broker.bootstrap, "--topic", topic, "--group", group,
+            "--mode", "explicit", "--max", "300", "--timeout-ms", "10000", "--poll-sleep-ms", "100",
+            "--prop", "share.acquire.mode=record_limit", "--prop", "max.poll.records=10")  # fmt: skip
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda _: run_tool(*args), range(2)))
+    for run in runs:
+        check(run, broker)
+    accepted = Counter((r["partition"], r["offset"]) for run in runs for r in run.records if r["ack"] == "accept")
+    assert len(accepted) == 300 and set(accepted.values()) == {1}, "each record accepted exactly once"
+    assert all(run.records for run in runs), "both members got records"
+    assert sum(run.summary["accepted"] for run in runs) == 300

@@ -32,7 +32,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <pre>
  * produce       --bootstrap B --topic T --count N
  * share-consume --bootstrap B --topic T --group G --mode implicit|explicit --max N --timeout-ms MS
- *               [--release-first K] [--reject-first K] [--renew-first K]
+ *               [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P]
+ *               [--poll-sleep-ms S]
  * admin         --bootstrap B set-group-config G key value
  * </pre>
  *
@@ -97,7 +98,7 @@ public final class ShareTool {
     private static void usage() {
         System.err.println("usage: ShareTool [--wire-log] [--prop k=v ...] produce --bootstrap B --topic T --count N");
         System.err.println("       ShareTool [--wire-log] share-consume --bootstrap B --topic T --group G"
-                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K] [--renew-first K]");
+                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P] [--poll-sleep-ms S]");
         System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value");
         System.exit(2);
     }
@@ -159,6 +160,10 @@ public final class ShareTool {
         int releaseFirst = Integer.parseInt(opts.getOrDefault("release-first", "0"));
         int rejectFirst = Integer.parseInt(opts.getOrDefault("reject-first", "0"));
         int renewFirst = Integer.parseInt(opts.getOrDefault("renew-first", "0"));
+        // --crash-after-polls P: halt the JVM (no close, no acks) after P non-empty polls.
+        int crashAfterPolls = Integer.parseInt(opts.getOrDefault("crash-after-polls", "0"));
+        // --poll-sleep-ms S: simulate processing time after each non-empty poll.
+        long pollSleepMs = Long.parseLong(opts.getOrDefault("poll-sleep-ms", "0"));
         if (!explicit && (releaseFirst > 0 || rejectFirst > 0 || renewFirst > 0)) {
             System.err.println("--release-first/--reject-first/--renew-first need --mode explicit");
             return 2;
@@ -219,8 +224,16 @@ public final class ShareTool {
                             + ",\"ack\":" + json(action)
                             + ",\"poll\":" + polls + "}");
                 }
+                if (crashAfterPolls > 0 && polls >= crashAfterPolls) {
+                    System.out.println("{\"crash\":true,\"polls\":" + polls + "}");
+                    System.out.flush();
+                    Runtime.getRuntime().halt(3);
+                }
                 if (explicit && !records.isEmpty()) {
                     consumer.commitSync();
+                }
+                if (pollSleepMs > 0 && !records.isEmpty()) {
+                    Thread.sleep(pollSleepMs);
                 }
             }
             if (!explicit && seen > 0) {
