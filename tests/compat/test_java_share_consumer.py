@@ -172,3 +172,26 @@ def test_two_java_consumers_share_partitions_without_duplicates(sharebroker_fact
     assert len(accepted) == 300 and set(accepted.values()) == {1}, "each record accepted exactly once"
     assert all(run.records for run in runs), "both members got records"
     assert sum(run.summary["accepted"] for run in runs) == 300
+
+
+def test_delivery_count_limit_archives_after_five_releases(sharebroker, names):
+    topic, group = names
+    bootstrap = sharebroker.bootstrap
+    _prepare(bootstrap, topic, group, 1, sharebroker)
+    run = _consume(bootstrap, topic, group, "explicit", 1, "--release-first", "10", timeout_ms=5000, broker=sharebroker)
+    assert [r["deliveryCount"] for r in run.records] == [1, 2, 3, 4, 5]
+    assert {r["ack"] for r in run.records} == {"release"}
+
+
+def test_expired_lock_rejects_late_ack_and_redelivers(sharebroker_factory, names):
+    broker = sharebroker_factory(settings={"group.share.min.record.lock.duration.ms": "1000"})
+    topic, group = names
+    _prepare(broker.bootstrap, topic, group, 3, broker)
+    check(run_tool("admin", "--bootstrap", broker.bootstrap, "set-group-config", group, "share.record.lock.duration.ms", "1000"), broker)
+    slow = _consume(broker.bootstrap, topic, group, "explicit", 3, "--process-ms", "2500", broker=broker)
+    assert {r["deliveryCount"] for r in slow.records} == {1} and len(slow.records) == 3
+    errors = slow.summary["commitErrors"]
+    assert len(errors) == 1 and "InvalidRecordStateException" in errors[0], slow.summary
+    run = _consume(broker.bootstrap, topic, group, "explicit", 3, broker=broker)
+    assert sorted((r["offset"], r["deliveryCount"]) for r in run.records) == [(0, 2), (1, 2), (2, 2)]
+    assert run.summary["commitErrors"] == []

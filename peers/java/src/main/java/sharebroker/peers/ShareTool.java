@@ -33,7 +33,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * produce       --bootstrap B --topic T --count N
  * share-consume --bootstrap B --topic T --group G --mode implicit|explicit --max N --timeout-ms MS
  *               [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P]
- *               [--poll-sleep-ms S]
+ *               [--poll-sleep-ms S] [--process-ms S]
  * admin         --bootstrap B set-group-config G key value
  * </pre>
  *
@@ -98,7 +98,7 @@ public final class ShareTool {
     private static void usage() {
         System.err.println("usage: ShareTool [--wire-log] [--prop k=v ...] produce --bootstrap B --topic T --count N");
         System.err.println("       ShareTool [--wire-log] share-consume --bootstrap B --topic T --group G"
-                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P] [--poll-sleep-ms S]");
+                + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P] [--poll-sleep-ms S] [--process-ms S]");
         System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value");
         System.exit(2);
     }
@@ -164,6 +164,9 @@ public final class ShareTool {
         int crashAfterPolls = Integer.parseInt(opts.getOrDefault("crash-after-polls", "0"));
         // --poll-sleep-ms S: simulate processing time after each non-empty poll.
         long pollSleepMs = Long.parseLong(opts.getOrDefault("poll-sleep-ms", "0"));
+        // --process-ms S: explicit mode, sleep before acknowledging each poll (lets locks expire).
+        long processMs = Long.parseLong(opts.getOrDefault("process-ms", "0"));
+        List<String> commitErrors = new ArrayList<>();
         if (!explicit && (releaseFirst > 0 || rejectFirst > 0 || renewFirst > 0)) {
             System.err.println("--release-first/--reject-first/--renew-first need --mode explicit");
             return 2;
@@ -191,6 +194,9 @@ public final class ShareTool {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
                 if (!records.isEmpty()) {
                     polls++;
+                    if (processMs > 0) {
+                        Thread.sleep(processMs);
+                    }
                 }
                 for (ConsumerRecord<String, String> r : records) {
                     seen++;
@@ -230,7 +236,8 @@ public final class ShareTool {
                     Runtime.getRuntime().halt(3);
                 }
                 if (explicit && !records.isEmpty()) {
-                    consumer.commitSync();
+                    consumer.commitSync().forEach((tip, err) -> err.ifPresent(
+                            e -> commitErrors.add(tip.topic() + "-" + tip.partition() + ": " + e)));
                 }
                 if (pollSleepMs > 0 && !records.isEmpty()) {
                     Thread.sleep(pollSleepMs);
@@ -247,6 +254,7 @@ public final class ShareTool {
                 + ",\"records\":" + seen + ",\"polls\":" + polls + ",\"accepted\":" + accepted
                 + ",\"released\":" + released + ",\"rejected\":" + rejected + ",\"renewed\":" + renewed
                 + ",\"timedOut\":" + (accepted < max)
+                + ",\"commitErrors\":[" + String.join(",", commitErrors.stream().map(ShareTool::json).toList()) + "]"
                 + ",\"error\":" + (error == null ? "null" : json(error)) + "}");
         return error == null ? 0 : 1;
     }
