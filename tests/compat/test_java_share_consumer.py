@@ -195,3 +195,28 @@ def test_expired_lock_rejects_late_ack_and_redelivers(sharebroker_factory, names
     run = _consume(broker.bootstrap, topic, group, "explicit", 3, broker=broker)
     assert sorted((r["offset"], r["deliveryCount"]) for r in run.records) == [(0, 2), (1, 2), (2, 2)]
     assert run.summary["commitErrors"] == []
+
+
+def test_java_admin_share_group_describe_offsets_alter_delete(sharebroker, names):
+    """Admin describeShareGroups / listShareGroupOffsets / alterShareGroupOffsets / deleteShareGroups."""
+    topic, group = names
+    bootstrap = sharebroker.bootstrap
+    _prepare(bootstrap, topic, group, 6, sharebroker)
+    _consume(bootstrap, topic, group, "explicit", 6, broker=sharebroker)
+
+    described = check(run_tool("admin", "--bootstrap", bootstrap, "describe-share-group", group), sharebroker).lines
+    assert described[0]["group"] == group and described[0]["state"] == "Empty" and described[0]["members"] == []
+
+    def offsets():
+        run = check(run_tool("admin", "--bootstrap", bootstrap, "list-share-group-offsets", group), sharebroker)
+        return {(line["topic"], line["partition"]): (line["startOffset"], line["lag"]) for line in run.lines}
+
+    assert offsets() == {(topic, 0): (6, 0)}
+    check(run_tool("admin", "--bootstrap", bootstrap, "alter-share-group-offsets", group, topic, "0", "2"), sharebroker)
+    assert offsets() == {(topic, 0): (2, 4)}
+    again = _consume(bootstrap, topic, group, "explicit", 4, broker=sharebroker)
+    assert sorted((r["offset"], r["deliveryCount"]) for r in again.records) == [(o, 1) for o in range(2, 6)]
+
+    check(run_tool("admin", "--bootstrap", bootstrap, "delete-share-group", group), sharebroker)
+    gone = run_tool("admin", "--bootstrap", bootstrap, "describe-share-group", group)
+    assert gone.returncode != 0 and "GroupIdNotFoundException" in gone.stderr

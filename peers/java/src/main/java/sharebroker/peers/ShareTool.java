@@ -13,6 +13,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
+import org.apache.kafka.clients.admin.ShareMemberDescription;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,6 +26,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -35,6 +40,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *               [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P]
  *               [--poll-sleep-ms S] [--process-ms S]
  * admin         --bootstrap B set-group-config G key value
+ *               | describe-share-group G | list-share-group-offsets G
+ *               | alter-share-group-offsets G topic partition offset | delete-share-group G
  * </pre>
  *
  * Any command also takes {@code --prop key=value} (repeatable) for extra client properties,
@@ -99,7 +106,9 @@ public final class ShareTool {
         System.err.println("usage: ShareTool [--wire-log] [--prop k=v ...] produce --bootstrap B --topic T --count N");
         System.err.println("       ShareTool [--wire-log] share-consume --bootstrap B --topic T --group G"
                 + " --mode implicit|explicit --max N --timeout-ms MS [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P] [--poll-sleep-ms S] [--process-ms S]");
-        System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value");
+        System.err.println("       ShareTool [--wire-log] admin --bootstrap B set-group-config G key value"
+                + " | describe-share-group G | list-share-group-offsets G"
+                + " | alter-share-group-offsets G topic partition offset | delete-share-group G");
         System.exit(2);
     }
 
@@ -261,22 +270,87 @@ public final class ShareTool {
 
     private static int admin(List<String> args) throws Exception {
         // admin --bootstrap B set-group-config G key value
-        if (args.size() != 6 || !args.get(0).equals("--bootstrap") || !args.get(2).equals("set-group-config")) {
+        //       --bootstrap B describe-share-group G
+        //       --bootstrap B list-share-group-offsets G
+        //       --bootstrap B alter-share-group-offsets G topic partition offset
+        //       --bootstrap B delete-share-group G
+        if (args.size() < 4 || !args.get(0).equals("--bootstrap")) {
             usage();
         }
+        String sub = args.get(2);
         String group = args.get(3);
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.get(1));
         props.putAll(EXTRA);
         try (Admin admin = Admin.create(props)) {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
-            Collection<AlterConfigOp> ops = List.of(
-                    new AlterConfigOp(new ConfigEntry(args.get(4), args.get(5)), AlterConfigOp.OpType.SET));
-            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
+            switch (sub) {
+                case "set-group-config": {
+                    if (args.size() != 6) {
+                        usage();
+                    }
+                    ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+                    Collection<AlterConfigOp> ops = List.of(new AlterConfigOp(
+                            new ConfigEntry(args.get(4), args.get(5)), AlterConfigOp.OpType.SET));
+                    admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
+                    System.out.println("{\"group\":" + json(group) + ",\"set\":" + json(args.get(4))
+                            + ",\"value\":" + json(args.get(5)) + "}");
+                    return 0;
+                }
+                case "describe-share-group": {
+                    ShareGroupDescription d = admin.describeShareGroups(List.of(group)).all().get().get(group);
+                    List<String> members = new ArrayList<>();
+                    for (ShareMemberDescription m : d.members()) {
+                        List<String> parts = new ArrayList<>();
+                        for (TopicPartition tp : m.assignment().topicPartitions()) {
+                            parts.add(json(tp.topic() + "-" + tp.partition()));
+                        }
+                        members.add("{\"memberId\":" + json(m.consumerId()) + ",\"clientId\":" + json(m.clientId())
+                                + ",\"memberEpoch\":" + m.memberEpoch()
+                                + ",\"assignment\":[" + String.join(",", parts) + "]}");
+                    }
+                    System.out.println("{\"group\":" + json(d.groupId())
+                            + ",\"state\":" + json(String.valueOf(d.groupState()))
+                            + ",\"groupEpoch\":" + d.groupEpoch()
+                            + ",\"targetAssignmentEpoch\":" + d.targetAssignmentEpoch()
+                            + ",\"coordinator\":" + (d.coordinator() == null ? "null" : d.coordinator().id())
+                            + ",\"members\":[" + String.join(",", members) + "]}");
+                    return 0;
+                }
+                case "list-share-group-offsets": {
+                    Map<TopicPartition, SharePartitionOffsetInfo> offsets = admin
+                            .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
+                            .partitionsToOffsetInfo(group).get();
+                    for (Map.Entry<TopicPartition, SharePartitionOffsetInfo> e : offsets.entrySet()) {
+                        SharePartitionOffsetInfo info = e.getValue();
+                        System.out.println("{\"topic\":" + json(e.getKey().topic())
+                                + ",\"partition\":" + e.getKey().partition()
+                                + ",\"startOffset\":" + (info == null ? "null" : info.startOffset())
+                                + ",\"lag\":" + (info == null ? "null" : info.lag().map(String::valueOf).orElse("null"))
+                                + "}");
+                    }
+                    return 0;
+                }
+                case "alter-share-group-offsets": {
+                    if (args.size() != 7) {
+                        usage();
+                    }
+                    TopicPartition tp = new TopicPartition(args.get(4), Integer.parseInt(args.get(5)));
+                    long offset = Long.parseLong(args.get(6));
+                    admin.alterShareGroupOffsets(group, Map.of(tp, offset)).all().get();
+                    System.out.println("{\"group\":" + json(group) + ",\"altered\":" + json(tp.toString())
+                            + ",\"offset\":" + offset + "}");
+                    return 0;
+                }
+                case "delete-share-group": {
+                    admin.deleteShareGroups(List.of(group)).all().get();
+                    System.out.println("{\"deleted\":" + json(group) + "}");
+                    return 0;
+                }
+                default:
+                    usage();
+                    return 2;
+            }
         }
-        System.out.println("{\"group\":" + json(group) + ",\"set\":" + json(args.get(4))
-                + ",\"value\":" + json(args.get(5)) + "}");
-        return 0;
     }
 
     private static String json(String s) {
