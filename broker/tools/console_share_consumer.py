@@ -133,6 +133,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --property expects key=value, got {item!r}", file=sys.stderr)
             return 2
         props[key.strip()] = value
+    import signal
+
+    def _stop(signum, frame):
+        raise KeyboardInterrupt
+
+    # Ctrl-C and SIGTERM both end the run cleanly: acks sent, group left.
+    signal.signal(signal.SIGTERM, _stop)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _stop)
     consumer = _ShareConsumer(args, Formatter(props))
     try:
         consumer.run()

@@ -217,3 +217,35 @@ def test_producer_perf_acks_zero(sharebroker_bootstrap):
 def test_tools_report_a_missing_broker():
     proc = tool("topics", "--bootstrap-server", "127.0.0.1:1", "--list", check=False)
     assert proc.returncode == 1 and "cannot connect" in proc.stderr
+
+
+def test_sigterm_acknowledges_and_leaves(sharebroker_bootstrap):
+    """A consumer stopped by SIGTERM still sends its acks (epoch -1) and leaves the group."""
+    import signal
+
+    b = sharebroker_bootstrap
+    topic = unique("tool-term")
+    tool("topics", "--bootstrap-server", b, "--create", "--topic", topic, "--partitions", "1")
+    tool("producer-perf", "--bootstrap-server", b, "--topic", topic, "--num-records", "30",
+         "--record-size", "8", "--throughput", "-1", "--payload-monotonic")
+    group = earliest_group(b)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "broker", "console-share-consumer", "--bootstrap-server", b, "--topic", topic,
+         "--group", group, *PRINT_ALL],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        lines = [proc.stdout.readline() for _ in range(30)]
+        assert [r[1] for r in records("".join(lines))] == list(range(30))
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "Processed a total of 30 messages" in err
+    # The acks went out on close: a new member finds nothing to read.
+    again = tool("console-share-consumer", "--bootstrap-server", b, "--topic", topic, "--group", group,
+                 "--timeout-ms", "1500", *PRINT_ALL)
+    assert again.stdout == ""
