@@ -40,3 +40,23 @@ java-tool: $(JAVA_TOOL_JAR) ## build the Java-clients driver (peers/.cache/java/
 
 compat-java: $(STAMP) $(JAVA_TOOL_JAR) ## Java KafkaShareConsumer against sharebroker (pytest -m compat tests/compat)
 	$(PY) -m pytest -q -m compat tests/compat
+
+# franz-go (github.com/twmb/franz-go, pinned in peers/franz/go.mod): its own pkg/kgo
+# integration tests against a fresh sharebroker. Needs Go; modules go to peers/.cache/gomod.
+# compat-suites runs the allow-list (peers/franz/allow.txt) and fails if any of them does
+# not PASS; compat-franz-all runs every broker-facing kgo test and only reports.
+FRANZ_JOBS ?= 4
+
+.PHONY: compat-suites compat-franz-all
+
+compat-suites: $(STAMP) ## franz-go's own kgo integration tests (allow-list) against sharebroker (needs Go)
+	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/allow.txt
+
+compat-franz-all: $(STAMP) ## every broker-facing franz-go kgo test, report only (needs Go)
+	-PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/tests.txt
+
+# Differential tests: the same scenarios against Apache Kafka 4.2.2 (started on a free port) and sharebroker.
+compat-diff: $(STAMP) peers $(JAVA_TOOL_JAR) ## differential tests: Kafka 4.2.2 vs sharebroker (tests/compat/test_differential.py)
+	$(PY) -m pytest -q -m compat tests/compat/test_differential.py
+
+.PHONY: compat-diff
