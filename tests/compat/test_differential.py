@@ -1,0 +1,437 @@
+"""Differential tests: the same scenario against Apache Kafka 4.2.2 and sharebroker.
+
+Every test runs one scripted scenario on both brokers and compares what a user
+can observe: records and delivery counts (librdkafka ShareConsumer, the Java
+KafkaShareConsumer tool, raw ShareFetch), lock expiry, the delivery limit,
+error codes for bad acks and session epochs, ShareGroupDescribe and
+DescribeShareGroupOffsets output, and admin refusals. Differences that are
+accepted are listed in ``KNOWN`` and in docs/COMPAT.md ("Differential tests").
+
+The Kafka peer is started once per module on a free port (``peers/kafka.sh``);
+without Java or the peer jars (``make peers``) the tests are skipped.
+Run with ``make compat-diff``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.compat import differential as d
+from tests.compat.conftest import check, run_tool
+from tests.integration.clients import produce
+from tests.integration.share_helpers import (
+    ACCEPT,
+    RELEASE,
+    close_quietly,
+    commit_ok,
+    poll_count,
+    poll_quiet,
+    share_consumer,
+)
+from tests.integration.wire import WireClient
+
+pytestmark = pytest.mark.compat
+
+# Broker settings for sharebroker matching the peer (peers/kafka.sh): 1 s minimum lock.
+SB_SETTINGS = {"group.share.min.record.lock.duration.ms": "1000"}
+
+# Accepted differences: scenario -> {key: reason}. Keys listed here are not compared.
+STALE_START = ("Kafka 4.2.2 reports the persisted start offset, which stays behind after the last acks "
+               "(0 here); sharebroker reports the advanced SPSO. Lag agrees and is compared separately.")
+KNOWN: dict[str, dict[str, str]] = {
+    "consume_all": {"offsets": STALE_START},
+    "describe_offsets": {"after": STALE_START, "all_topics": STALE_START, "v0": STALE_START},
+    "delivery_limit": {
+        "offsets": STALE_START,
+        "acquisitions": "Kafka 4.2.2 acquires records near the delivery limit one at a time (poison-record "
+                        "isolation); sharebroker acquires the whole batch every time. Final counts agree.",
+    },
+    "group_configs": {
+        "share.delivery.count.limit=3": "Kafka 4.2.2 has no group-level share.delivery.count.limit "
+                                        "(INVALID_CONFIG); sharebroker accepts it as docs/CONFIG.md and KIP932.md list it.",
+    },
+}
+
+RESULTS: dict[str, dict] = {}
+
+
+@pytest.fixture(scope="module")
+def kafka():
+    from bench.peers import KafkaPeer
+
+    why = KafkaPeer.available()
+    if why:
+        pytest.skip(f"Kafka peer unavailable: {why}")
+    peer = KafkaPeer()
+    try:
+        peer.start()
+    except Exception as e:  # noqa: BLE001 - a peer that cannot start is a skip, not a failure
+        peer.stop()
+        pytest.skip(f"Kafka peer did not start: {e}")
+    yield peer.bootstrap
+    peer.stop()
+    peer._tmp.cleanup()
+
+
+@pytest.fixture(scope="module")
+def sb(sharebroker_factory):
+    return sharebroker_factory(SB_SETTINGS).bootstrap
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _dump_results():
+    yield
+    out = os.environ.get("COMPAT_DIFF_RESULTS")
+    if out:
+        Path(out).write_text(json.dumps(RESULTS, indent=2, sort_keys=True, default=str))
+
+
+def compare(name: str, scenario, kafka: str, sb: str, **kw) -> tuple[dict, dict]:
+    k = scenario(kafka, **kw)
+    s = scenario(sb, **kw)
+    RESULTS[name] = {"kafka": k, "sharebroker": s}
+    skip = KNOWN.get(name, {})
+    diff = {key: (k.get(key), s.get(key)) for key in sorted(set(k) | set(s))
+            if key not in skip and k.get(key) != s.get(key)}
+    assert not diff, f"{name}: kafka vs sharebroker differ: {diff}"
+    return k, s
+
+
+# ------------------------------------------------------------------ scenarios
+
+
+def sc_consume_all(bootstrap: str) -> dict:
+    """librdkafka implicit mode: 20 records, accepted; then describe offsets."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    produce(bootstrap, topic, [b"v-%d" % i for i in range(20)])
+    sc = share_consumer(bootstrap, group, [topic])
+    try:
+        got = poll_count(sc, 20, 30)
+        commit_ok(sc)
+        more = poll_quiet(sc, 1.5)
+    finally:
+        close_quietly(sc)
+    with WireClient(bootstrap) as w:
+        state = d.wait_state(w, group, "Empty")
+        offsets = d.settled_offsets(w, group, topic, 20)
+    return {
+        "values": sorted(m.value() for m in got),
+        "delivery_counts": sorted({m.delivery_count() for m in got}),
+        "redelivered_after_accept": len(more),
+        "state_after_close": state,
+        "offsets": offsets,
+        "lag": [row[2] for row in offsets["partitions"]],
+    }
+
+
+def sc_release_redelivery(bootstrap: str) -> dict:
+    """librdkafka explicit mode: release 3 of 10, accept the rest; the 3 come back with count 2."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    produce(bootstrap, topic, [b"v-%d" % i for i in range(10)])
+    sc = share_consumer(bootstrap, group, [topic], mode="explicit")
+    try:
+        first = poll_count(sc, 10, 30)
+        for m in first:
+            sc.acknowledge(m, RELEASE if m.offset() < 3 else ACCEPT)
+        commit_ok(sc)
+        again = poll_count(sc, 3, 20)
+        for m in again:
+            sc.acknowledge(m, ACCEPT)
+        commit_ok(sc)
+        rest = poll_quiet(sc, 1.5)
+    finally:
+        close_quietly(sc)
+    return {
+        "first": sorted((m.offset(), m.delivery_count()) for m in first),
+        "redelivered": sorted((m.offset(), m.delivery_count()) for m in again),
+        "after": len(rest),
+    }
+
+
+def sc_lock_expiry(bootstrap: str) -> dict:
+    """Raw ShareFetch with a 1 s group lock: unacked records come back to another member, count 2."""
+    topic, group = d.new_topic_and_group(bootstrap, share_record_lock_duration_ms="1000")
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 5)
+        a, b = d.member_id(), d.member_id()
+        d.join(w, group, a, [topic])
+        first, _ = d.fetch_acquire(w, group, a, 0, tid)
+        d.join(w, group, b, [topic])
+        # Within the lock, b gets nothing (a long-poll of 200 ms).
+        during = d.fetch(w, group, b, 0, tid, wait_ms=200)
+        time.sleep(1.6)
+        after, _ = d.fetch_acquire(w, group, b, 1, tid)
+        # a's late accept of the expired records is refused.
+        late = d.fetch(w, group, a, 1, tid, acks=[d.ack_batch(0, 4, d.ACCEPT)])
+        d.leave(w, group, a)
+        d.leave(w, group, b)
+    return {
+        "lock_timeout_ms": first.acquisition_lock_timeout_ms,
+        "first": d.acquired(first),
+        "during_lock": d.acquired(during),
+        "after_expiry": d.acquired(after),
+        "late_ack_by_old_holder": d.err(d.part0(late).acknowledge_error_code),
+    }
+
+
+def sc_delivery_limit(bootstrap: str) -> dict:
+    """Broker default limit 5: release whatever is acquired until nothing comes back -> archived."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 3)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        acquisitions, release_errors, counts, ep = [], set(), {}, 0
+        for _ in range(20):
+            r, ep = d.fetch_acquire(w, group, m, ep, tid, timeout=3)
+            got = d.acquired(r)
+            if not got:
+                break
+            acquisitions.extend(got)
+            for first, last, count in got:
+                for o in range(first, last + 1):
+                    counts[o] = max(counts.get(o, 0), count)
+            rel = d.share_ack(w, group, m, ep, tid, [(f, la, d.RELEASE) for f, la, _ in got])
+            ep += 1
+            release_errors.add(d.err(rel.responses[0].partitions[0].error_code))
+        d.produce_batch(w, topic, 1, start=3)
+        fresh, ep = d.fetch_acquire(w, group, m, ep, tid)
+        d.share_ack(w, group, m, ep, tid, [(3, 3, d.ACCEPT)])
+        d.leave(w, group, m)
+        d.wait_state(w, group, "Empty")
+        offsets = d.settled_offsets(w, group, topic, 4)
+    return {
+        "acquisitions": acquisitions,
+        "release_errors": sorted(release_errors),
+        "max_delivery_count": counts,
+        "new_record": d.acquired(fresh),
+        "offsets": offsets,
+        "lag": [row[2] for row in offsets["partitions"]],
+    }
+
+
+def sc_group_configs(bootstrap: str) -> dict:
+    """IncrementalAlterConfigs on GROUP: which share.* names each broker takes."""
+    out = {}
+    for name, value in [("share.auto.offset.reset", "earliest"), ("share.record.lock.duration.ms", "1000"),
+                        ("share.record.lock.duration.ms", "500"), ("share.delivery.count.limit", "3"),
+                        ("share.isolation.level", "read_committed"), ("share.session.timeout.ms", "45000"),
+                        ("share.heartbeat.interval.ms", "5000"), ("share.no.such.config", "1")]:
+        try:
+            d.set_group_configs(bootstrap, d.unique("cg"), {name: value})
+            out[f"{name}={value}"] = "NONE"
+        except Exception as e:  # noqa: BLE001 - the error name is the observable
+            out[f"{name}={value}"] = getattr(e.args[0], "name", lambda: str(e))() if e.args else str(e)
+    return out
+
+
+def sc_bad_acks(bootstrap: str) -> dict:
+    """Ack by a non-holder and past the window, in ShareFetch and in ShareAcknowledge."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 5)
+        holder, other = d.member_id(), d.member_id()
+        d.join(w, group, holder, [topic])
+        d.join(w, group, other, [topic])
+        got, hep = d.fetch_acquire(w, group, holder, 0, tid)
+        d.fetch(w, group, other, 0, tid)
+        out = {"holder_acquired": d.acquired(got)}
+        r = d.fetch(w, group, other, 1, tid, acks=[d.ack_batch(0, 4, d.ACCEPT)])
+        out["fetch_non_holder"] = (d.err(r.error_code), d.err(d.part0(r).acknowledge_error_code))
+        r = d.share_ack(w, group, other, 2, tid, [(0, 4, d.ACCEPT)])
+        out["ack_non_holder"] = (d.err(r.error_code), d.err(r.responses[0].partitions[0].error_code))
+        r = d.fetch(w, group, holder, hep, tid, acks=[d.ack_batch(100, 101, d.ACCEPT)])
+        hep += 1
+        out["fetch_past_window"] = (d.err(r.error_code), d.err(d.part0(r).acknowledge_error_code))
+        r = d.share_ack(w, group, holder, hep, tid, [(100, 101, d.ACCEPT)])
+        hep += 1
+        out["ack_past_window"] = (d.err(r.error_code), d.err(r.responses[0].partitions[0].error_code))
+        r = d.share_ack(w, group, holder, hep, tid, [(0, 4, d.ACCEPT)])
+        out["holder_ack_after_refusals"] = (d.err(r.error_code), d.err(r.responses[0].partitions[0].error_code))
+        d.leave(w, group, holder)
+        d.leave(w, group, other)
+    return out
+
+
+def sc_session_epochs(bootstrap: str) -> dict:
+    topic, group = d.new_topic_and_group(bootstrap)
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 4)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        out = {"no_session_epoch_1": d.err(d.fetch(w, group, m, 1, tid).error_code)}
+        ack_no_session = d.share_ack(w, group, m, 1, tid, [(0, 0, d.ACCEPT)])
+        out["ack_no_session_epoch_1"] = d.err(ack_no_session.error_code)
+        got, ep = d.fetch_acquire(w, group, m, 0, tid)
+        out["acquired"] = d.acquired(got)
+        out["wrong_epoch"] = d.err(d.fetch(w, group, m, ep + 5, tid).error_code)
+        out["ack_wrong_epoch"] = d.err(d.share_ack(w, group, m, ep + 5, tid, [(0, 0, d.ACCEPT)]).error_code)
+        out["ack_epoch_0"] = d.err(d.share_ack(w, group, m, 0, tid, [(0, 0, d.ACCEPT)]).error_code)
+        r = d.fetch(w, group, m, ep, tid, acks=[d.ack_batch(0, 3, d.ACCEPT)])
+        out["right_epoch_after_errors"] = (d.err(r.error_code), d.err(d.part0(r).acknowledge_error_code))
+        out["fetch_epoch_0_with_acks"] = d.err(d.fetch(w, group, m, 0, tid, acks=[d.ack_batch(0, 0, d.ACCEPT)]).error_code)
+        d.leave(w, group, m)
+    return out
+
+
+def sc_describe_group(bootstrap: str) -> dict:
+    """Two librdkafka members on a 3-partition topic: ShareGroupDescribe while Stable and after they leave."""
+    topic, group = d.new_topic_and_group(bootstrap, partitions=3)
+    produce(bootstrap, topic, [b"x"] * 3)
+    consumers = [share_consumer(bootstrap, group, [topic]) for _ in range(2)]
+    stable = None
+    try:
+        deadline = time.monotonic() + 30
+        with WireClient(bootstrap) as w:
+            while time.monotonic() < deadline:
+                for sc in consumers:
+                    sc.poll(0.2)
+                g = d.describe_group(w, group)
+                counts = sorted(sum(len(tp.partitions) for tp in mb.assignment.topic_partitions) for mb in g.members)
+                if g.group_state == "Stable" and len(g.members) == 2 and sum(counts) == 3:
+                    stable = g
+                    break
+    finally:
+        for sc in consumers:
+            close_quietly(sc)
+    assert stable is not None, "group never reached Stable with 2 members holding 3 partitions"
+    with WireClient(bootstrap) as w:
+        empty_state = d.wait_state(w, group, "Empty")
+        empty = d.describe_group(w, group)
+        unknown = d.describe_group(w, d.unique("nogroup"))
+    return {
+        "error": d.err(stable.error_code),
+        "state": stable.group_state,
+        "members": len(stable.members),
+        "assignor": stable.assignor_name,
+        "partitions_per_member": sorted(sum(len(tp.partitions) for tp in mb.assignment.topic_partitions)
+                                        for mb in stable.members),
+        "assigned_union": sorted(p for mb in stable.members for tp in mb.assignment.topic_partitions
+                                 for p in tp.partitions),
+        "topic_names_are_the_topic": sorted({tp.topic_name for mb in stable.members
+                                             for tp in mb.assignment.topic_partitions}) == [topic],
+        "subscribed_is_the_topic": sorted({t for mb in stable.members for t in mb.subscribed_topic_names}) == [topic],
+        "state_after_close": empty_state,
+        "members_after_close": len(empty.members),
+        "unknown_group": (d.err(unknown.error_code), unknown.group_state),
+    }
+
+
+def sc_offsets(bootstrap: str) -> dict:
+    """10 records, 6 accepted (record_limit fetch of 6), member leaves: start offset 6, lag 4."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        before = d.offsets_summary(d.describe_offsets(w, group, topic))
+        d.produce_batch(w, topic, 4)
+        d.produce_batch(w, topic, 6, start=4)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        got, ep = d.fetch_acquire(w, group, m, 0, tid, max_records=6, version=2, mode=1)
+        d.share_ack(w, group, m, ep, tid, [(0, 5, d.ACCEPT)])
+        ep += 1
+        d.share_ack(w, group, m, -1, tid, [])
+        d.leave(w, group, m)
+        d.wait_state(w, group, "Empty")
+        after = d.settled_offsets(w, group, topic, 6)
+        all_topics = d.offsets_summary(d.describe_offsets(w, group, None))
+        v0 = d.offsets_summary(d.describe_offsets(w, group, topic, version=0))
+        unknown = d.offsets_summary(d.describe_offsets(w, d.unique("nogroup"), topic))
+    return {
+        "acquired": d.acquired(got),
+        "before_consuming": before,
+        "after": after,
+        "lag_after": [row[2] for row in after["partitions"]],
+        "all_topics": all_topics,
+        "v0": v0,
+        "unknown_group": unknown,
+    }
+
+
+def sc_alter_refusals(bootstrap: str) -> dict:
+    topic, group = d.new_topic_and_group(bootstrap)
+    with WireClient(bootstrap) as w:
+        d.topic_id(w, topic)
+        d.produce_batch(w, topic, 5)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        busy = d.alter_summary(d.alter_offsets(w, group, topic, 2))
+        leave = d.err(d.leave(w, group, m))
+        state = d.wait_state(w, group, "Empty")
+        ok = d.alter_summary(d.alter_offsets(w, group, topic, 2))
+        offsets = d.offsets_summary(d.describe_offsets(w, group, topic))
+    return {"while_member": busy, "leave": leave, "state": state, "while_empty": ok, "offsets_after": offsets}
+
+
+def sc_java_release(bootstrap: str) -> dict:
+    """The Java KafkaShareConsumer (v2 RPCs): explicit mode, release the first 2 of 8, accept the rest."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "8"))
+    run = check(run_tool("share-consume", "--bootstrap", bootstrap, "--topic", topic, "--group", group,
+                         "--mode", "explicit", "--max", "8", "--timeout-ms", "30000", "--release-first", "2"))
+    return {
+        "error": run.summary and run.summary.get("error"),
+        "timed_out": run.summary and run.summary.get("timedOut"),
+        "records": sorted((r["offset"], r["deliveryCount"], r["ack"]) for r in run.records),
+    }
+
+
+# ------------------------------------------------------------------ tests
+
+
+def test_consume_all_implicit(kafka, sb):
+    k, _ = compare("consume_all", sc_consume_all, kafka, sb)
+    assert k["delivery_counts"] == [1] and len(k["values"]) == 20
+
+
+def test_release_redelivery(kafka, sb):
+    k, _ = compare("release_redelivery", sc_release_redelivery, kafka, sb)
+    assert k["redelivered"] == [(0, 2), (1, 2), (2, 2)]
+
+
+def test_lock_expiry(kafka, sb):
+    k, _ = compare("lock_expiry", sc_lock_expiry, kafka, sb)
+    assert k["after_expiry"] == [(0, 4, 2)]
+
+
+def test_delivery_limit_archives(kafka, sb):
+    k, _ = compare("delivery_limit", sc_delivery_limit, kafka, sb)
+    assert k["max_delivery_count"] == {0: 5, 1: 5, 2: 5} and k["new_record"] == [(3, 3, 1)]
+
+
+def test_group_configs(kafka, sb):
+    compare("group_configs", sc_group_configs, kafka, sb)
+
+
+def test_bad_acks(kafka, sb):
+    compare("bad_acks", sc_bad_acks, kafka, sb)
+
+
+def test_session_epochs(kafka, sb):
+    compare("session_epochs", sc_session_epochs, kafka, sb)
+
+
+def test_describe_group(kafka, sb):
+    compare("describe_group", sc_describe_group, kafka, sb)
+
+
+def test_describe_offsets(kafka, sb):
+    compare("describe_offsets", sc_offsets, kafka, sb)
+
+
+def test_alter_refused_while_not_empty(kafka, sb):
+    k, _ = compare("alter_refusals", sc_alter_refusals, kafka, sb)
+    assert k["while_member"]["error"] == "NON_EMPTY_GROUP"
+
+
+def test_java_release(kafka, sb):
+    compare("java_release", sc_java_release, kafka, sb)
