@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -385,6 +386,48 @@ def sc_java_release(bootstrap: str) -> dict:
     }
 
 
+def _java(bootstrap: str, topic: str, group: str, n: int, *extra: str, timeout_ms: int = 20000):
+    return run_tool("share-consume", "--bootstrap", bootstrap, "--topic", topic, "--group", group,
+                    "--mode", "explicit", "--max", str(n), "--timeout-ms", str(timeout_ms), *extra)
+
+
+def sc_java_crash(bootstrap: str) -> dict:
+    """A JVM halted after its first poll (default 30 s lock): do its records come back well before the lock ends?"""
+    topic, group = d.new_topic_and_group(bootstrap)
+    check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "5"))
+    crashed = _java(bootstrap, topic, group, 5, "--crash-after-polls", "1")
+    started = time.monotonic()
+    run = check(_java(bootstrap, topic, group, 5, timeout_ms=12000))
+    return {
+        "crash_exit": crashed.returncode,
+        "crashed_counts": sorted({r["deliveryCount"] for r in crashed.records}),
+        "after": sorted((r["offset"], r["deliveryCount"]) for r in run.records),
+        "back_within_15s": time.monotonic() - started < 15 and len(run.records) == 5,
+    }
+
+
+def sc_java_lock_expiry(bootstrap: str) -> dict:
+    """1 s lock, the Java consumer takes 2.5 s per batch: its commit fails, the records come back with count 2."""
+    topic, group = d.new_topic_and_group(bootstrap, share_record_lock_duration_ms="1000")
+    check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "3"))
+    slow = check(_java(bootstrap, topic, group, 3, "--process-ms", "2500"))
+    run = check(_java(bootstrap, topic, group, 3))
+    return {
+        "slow_counts": sorted((r["offset"], r["deliveryCount"]) for r in slow.records),
+        "slow_commit_errors": sorted(x for e in slow.summary["commitErrors"] for x in re.findall(r"\w+Exception", e)),
+        "after": sorted((r["offset"], r["deliveryCount"]) for r in run.records),
+        "after_commit_errors": run.summary["commitErrors"],
+    }
+
+
+def sc_java_delivery_limit(bootstrap: str) -> dict:
+    """One record released by the Java consumer on every delivery: 5 deliveries, then archived."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "1"))
+    run = check(_java(bootstrap, topic, group, 1, "--release-first", "10", timeout_ms=6000))
+    return {"deliveries": [(r["deliveryCount"], r["ack"]) for r in run.records]}
+
+
 # ------------------------------------------------------------------ tests
 
 
@@ -435,3 +478,16 @@ def test_alter_refused_while_not_empty(kafka, sb):
 
 def test_java_release(kafka, sb):
     compare("java_release", sc_java_release, kafka, sb)
+
+
+def test_java_crash_releases(kafka, sb):
+    compare("java_crash", sc_java_crash, kafka, sb)
+
+
+def test_java_lock_expiry(kafka, sb):
+    compare("java_lock_expiry", sc_java_lock_expiry, kafka, sb)
+
+
+def test_java_delivery_limit(kafka, sb):
+    k, _ = compare("java_delivery_limit", sc_java_delivery_limit, kafka, sb)
+    assert [c for c, _ in k["deliveries"]] == [1, 2, 3, 4, 5]
