@@ -1,4 +1,4 @@
-"""A small synchronous Kafka admin client for the operator tools (``broker.admin.client``).
+"""The one synchronous Kafka client of the operator tools (``broker.admin.client``).
 
 Kept import-free so that ``import broker.admin`` costs nothing; import
 ``broker.admin.client`` for ``AdminClient``.

@@ -8,6 +8,12 @@ sending and waiting for the response all count against it.
     with AdminClient("localhost:9092") as admin:
         admin.list_groups(types=["share"])
 
+The operator tools that need more than admin calls (producer-perf's in-flight
+window, the console share consumer's sessions) take a ``BrokerConnection``
+from ``AdminClient.connect`` / ``bootstrap_connection`` (or build one) and use
+``call`` or the pipelined ``send`` / ``receive``; versions are negotiated
+from ApiVersions unless given.
+
 Failures raise ``AdminError`` subclasses: ``KafkaApiError`` carries the Kafka
 error code (``code``, an ``ErrorCode``) and the broker's message;
 ``AdminConnectionError`` and ``AdminTimeoutError`` cover the transport.
@@ -22,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from broker.protocol.api_keys import ApiKey
-from broker.protocol.connection import CONNECTION_CLOSED, NEED_DATA, ClientConnection
+from broker.protocol.connection import CONNECTION_CLOSED, NEED_DATA, ClientConnection, Response
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.message_base import Message
 from broker.protocol.messages.alter_share_group_offsets_request import (
@@ -77,13 +83,16 @@ __all__ = [
     "LATEST_TIMESTAMP",
     "AdminClient",
     "AdminConnectionError",
+    "BrokerConnection",
     "AdminError",
     "AdminTimeoutError",
     "KafkaApiError",
     "Node",
     "UnsupportedApiError",
     "check_error",
+    "error_name",
     "parse_bootstrap",
+    "set_group_configs",
 ]
 
 DEFAULT_TIMEOUT = 30.0
@@ -124,6 +133,14 @@ class KafkaApiError(AdminError):
         text = message or self.code.message
         prefix = f"{context}: " if context else ""
         super().__init__(f"{prefix}{self.code.name} ({code}): {text}")
+
+
+def error_name(code: int) -> str:
+    """The Kafka name of an error code (``UNKNOWN_ERROR_<code>`` for codes this table lacks)."""
+    try:
+        return ErrorCode(code).name
+    except ValueError:
+        return f"UNKNOWN_ERROR_{code}"
 
 
 def check_error(code: int, message: str | None = None, context: str | None = None) -> None:
@@ -167,17 +184,45 @@ class _Deadline:
         return left
 
 
-class _BrokerConnection:
-    """One socket to one broker, with its negotiated API versions."""
+class BrokerConnection:
+    """One socket to one broker, with its negotiated API versions.
 
-    def __init__(self, host: str, port: int, client_id: str, deadline: _Deadline) -> None:
+    ``call`` sends a request and waits for its response; ``send`` and
+    ``receive`` pipeline (several requests in flight, responses in order).
+    A request's version is the highest both sides support unless given.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        client_id: str = "sharebroker-admin",
+        timeout: float = DEFAULT_TIMEOUT,
+        deadline: _Deadline | None = None,
+    ) -> None:
         self.host, self.port = host, port
+        self.timeout = timeout
+        deadline = deadline or _Deadline(timeout)
         try:
             self.sock = socket.create_connection((host, port), timeout=deadline.remaining(f"connecting to {host}:{port}"))
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as exc:
             raise AdminConnectionError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from exc
         self.conn = ClientConnection(client_id=client_id)
         self.versions: dict[int, tuple[int, int]] = {}
+        self._ready: list[Response] = []
+        try:
+            self._negotiate(deadline)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> BrokerConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         try:
@@ -185,15 +230,20 @@ class _BrokerConnection:
         except OSError:
             pass
 
-    def negotiate(self, deadline: _Deadline) -> None:
+    @property
+    def in_flight(self) -> int:
+        """Requests sent whose response has not been returned yet."""
+        return self.conn.in_flight + len(self._ready)
+
+    def _negotiate(self, deadline: _Deadline) -> None:
         req = ApiVersionsRequest(client_software_name=_CLIENT_SOFTWARE_NAME, client_software_version="1")
         version = ApiVersionsRequest.MAX_VERSION
-        resp = self.call(req, version, deadline)
+        resp = self._call(req, version, deadline)
         if resp.error_code == ErrorCode.UNSUPPORTED_VERSION:
             # The broker answered in v0 with the ApiVersions range it serves: retry at the best shared one.
             served = {k.api_key: k.max_version for k in resp.api_keys}
             version = min(served.get(ApiKey.API_VERSIONS, 0), ApiVersionsRequest.MAX_VERSION)
-            resp = self.call(req, version, deadline)
+            resp = self._call(req, version, deadline)
         check_error(resp.error_code, None, "ApiVersions")
         self.versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
 
@@ -211,27 +261,67 @@ class _BrokerConnection:
             )
         return high
 
-    def call(self, request: Message, version: int, deadline: _Deadline) -> Any:
+    def send(self, request: Message, version: int | None = None, *, expect_response: bool = True) -> int:
+        """Frame and send ``request`` without waiting; returns its correlation id."""
+        return self._send(request, version, expect_response, _Deadline(self.timeout))
+
+    def _send(self, request: Message, version: int | None, expect_response: bool, deadline: _Deadline) -> int:
+        if version is None:
+            version = self.version_for(type(request))
         what = f"{request.NAME} to {self.host}:{self.port}"
-        _, frame = self.conn.encode_request(request, version)
+        correlation_id, frame = self.conn.encode_request(request, version, expect_response=expect_response)
         try:
             self.sock.settimeout(deadline.remaining(what))
             self.sock.sendall(frame)
+        except socket.timeout as exc:
+            raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
+        except OSError as exc:
+            raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
+        return correlation_id
+
+    def _receive(self, deadline: _Deadline, what: str) -> Response:
+        if self._ready:
+            return self._ready.pop(0)
+        return self._read(deadline, what)
+
+    def _read(self, deadline: _Deadline, what: str) -> Response:
+        """The next response off the socket (not one already set aside)."""
+        try:
             while True:
                 event = self.conn.next_event()
-                if event is NEED_DATA:
-                    self.sock.settimeout(deadline.remaining(what))
-                    self.conn.receive_data(self.sock.recv(65536))
-                    continue
+                if isinstance(event, Response):
+                    return event
                 if event is CONNECTION_CLOSED:
                     raise AdminConnectionError(f"{what}: the broker closed the connection")
-                return event.body
+                assert event is NEED_DATA
+                self.sock.settimeout(deadline.remaining(what))
+                data = self.sock.recv(1 << 20)
+                self.conn.receive_data(data)
         except socket.timeout as exc:
             raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
         except ProtocolError as exc:
             raise AdminConnectionError(f"{what}: {exc}") from exc
         except OSError as exc:
             raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
+
+    def receive(self, timeout: float | None = None) -> Response:
+        """The next response (in the order the requests were sent)."""
+        deadline = _Deadline(self.timeout if timeout is None else timeout)
+        return self._receive(deadline, f"response from {self.host}:{self.port}")
+
+    def _call(self, request: Message, version: int | None, deadline: _Deadline) -> Any:
+        correlation_id = self._send(request, version, True, deadline)
+        what = f"{request.NAME} to {self.host}:{self.port}"
+        while True:
+            response = self._read(deadline, what)
+            if response.correlation_id == correlation_id:
+                return response.body
+            # A pipelined response that arrived first: keep it for ``receive``.
+            self._ready.append(response)
+
+    def call(self, request: Message, version: int | None = None, *, timeout: float | None = None) -> Any:
+        """Send ``request`` and return the body of its response (within ``timeout`` seconds)."""
+        return self._call(request, version, _Deadline(self.timeout if timeout is None else timeout))
 
 
 class AdminClient:
@@ -241,8 +331,8 @@ class AdminClient:
         self.bootstrap = parse_bootstrap(bootstrap_servers)
         self.timeout = timeout
         self.client_id = client_id
-        self._conns: dict[tuple[str, int], _BrokerConnection] = {}
-        self._bootstrap_conn: _BrokerConnection | None = None
+        self._conns: dict[tuple[str, int], BrokerConnection] = {}
+        self._bootstrap_conn: BrokerConnection | None = None
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -261,19 +351,14 @@ class AdminClient:
     def _deadline(self, timeout: float | None) -> _Deadline:
         return _Deadline(self.timeout if timeout is None else timeout)
 
-    def _connect(self, host: str, port: int, deadline: _Deadline) -> _BrokerConnection:
+    def _connect(self, host: str, port: int, deadline: _Deadline) -> BrokerConnection:
         conn = self._conns.get((host, port))
         if conn is None:
-            conn = _BrokerConnection(host, port, self.client_id, deadline)
-            try:
-                conn.negotiate(deadline)
-            except BaseException:
-                conn.close()
-                raise
+            conn = BrokerConnection(host, port, client_id=self.client_id, timeout=self.timeout, deadline=deadline)
             self._conns[(host, port)] = conn
         return conn
 
-    def _any(self, deadline: _Deadline) -> _BrokerConnection:
+    def _any(self, deadline: _Deadline) -> BrokerConnection:
         if self._bootstrap_conn is not None:
             return self._bootstrap_conn
         errors = []
@@ -285,15 +370,24 @@ class AdminClient:
                 errors.append(str(exc))
         raise AdminConnectionError("; ".join(errors))
 
-    def _send(self, conn: _BrokerConnection, request: Message, deadline: _Deadline) -> Any:
+    def _send(self, conn: BrokerConnection, request: Message, deadline: _Deadline) -> Any:
         try:
-            return conn.call(request, conn.version_for(type(request)), deadline)
+            return conn._call(request, None, deadline)
         except AdminConnectionError:
             conn.close()
             self._conns.pop((conn.host, conn.port), None)
             if self._bootstrap_conn is conn:
                 self._bootstrap_conn = None
             raise
+
+    def connect(self, node: Node | tuple[str, int], *, timeout: float | None = None) -> BrokerConnection:
+        """The (cached, version-negotiated) connection to ``node``; closed with the client."""
+        host, port = (node.host, node.port) if isinstance(node, Node) else node
+        return self._connect(host, port, self._deadline(timeout))
+
+    def bootstrap_connection(self, *, timeout: float | None = None) -> BrokerConnection:
+        """The connection to the first reachable bootstrap broker; closed with the client."""
+        return self._any(self._deadline(timeout))
 
     def send(self, request: Message, *, node: Node | None = None, timeout: float | None = None) -> Any:
         """Send any generated request (to ``node`` or a bootstrap broker) at the best shared version."""
@@ -473,19 +567,26 @@ class AdminClient:
 
     # -- configs ----------------------------------------------------------------------------
 
-    def describe_configs(
+    def describe_config_entries(
         self, resource_type: int, name: str, keys: Sequence[str] | None = None, *, timeout: float | None = None
-    ) -> dict[str, str | None]:
+    ) -> list[Any]:
+        """The ``DescribeConfigsResourceResult`` entries (name, value, config_source, ...) of one resource."""
         req = DescribeConfigsRequest(
             resources=[DescribeConfigsResource(resource_type=resource_type, resource_name=name,
                                                configuration_keys=None if keys is None else list(keys))]
         )
         resp = self.send(req, timeout=timeout)
-        out: dict[str, str | None] = {}
+        out: list[Any] = []
         for r in resp.results:
             check_error(r.error_code, r.error_message, f"DescribeConfigs({name!r})")
-            out.update({c.name: c.value for c in r.configs})
+            out.extend(r.configs)
         return out
+
+    def describe_configs(
+        self, resource_type: int, name: str, keys: Sequence[str] | None = None, *, timeout: float | None = None
+    ) -> dict[str, str | None]:
+        """Config name -> value of one resource."""
+        return {c.name: c.value for c in self.describe_config_entries(resource_type, name, keys, timeout=timeout)}
 
     def incremental_alter_configs(
         self,
@@ -509,6 +610,10 @@ class AdminClient:
         resp = self.send(req, timeout=timeout)
         for r in resp.responses:
             check_error(r.error_code, r.error_message, f"IncrementalAlterConfigs({name!r})")
+
+    def set_group_configs(self, group: str, configs: Mapping[str, str | None], *, timeout: float | None = None) -> None:
+        """Set group-level configs (e.g. ``share.auto.offset.reset``); value None deletes one."""
+        self.incremental_alter_configs(RESOURCE_GROUP, group, configs, timeout=timeout)
 
     # -- topics -----------------------------------------------------------------------------
 
@@ -560,5 +665,9 @@ class AdminClient:
         return resp
 
 
-
-
+def set_group_configs(
+    bootstrap_servers: str, group: str, configs: Mapping[str, str | None], *, timeout: float = DEFAULT_TIMEOUT
+) -> None:
+    """One-shot ``AdminClient.set_group_configs`` against ``bootstrap_servers``."""
+    with AdminClient(bootstrap_servers, timeout=timeout) as admin:
+        admin.set_group_configs(group, configs)

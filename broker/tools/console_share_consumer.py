@@ -26,6 +26,7 @@ import argparse
 import sys
 
 GAP, ACCEPT, RELEASE, REJECT = 0, 1, 2, 3
+_CLIENT_ID = "sharebroker-console-share-consumer"
 
 # Errors after which the member rejoins at epoch 0 with the same id.
 _REJOIN_ERRORS = (25, 110)  # UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
@@ -124,7 +125,7 @@ def _ack_batches(acks: dict[int, int]):
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.tools.wire import WireError
+    from broker.admin.client import AdminError
 
     props: dict[str, str] = {}
     for item in args.property:
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     consumer = _ShareConsumer(args, Formatter(props))
     try:
         consumer.run()
-    except WireError as exc:
+    except (AdminError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         consumer.close()
         return 1
@@ -173,9 +174,9 @@ class _ShareConsumer:
         self.assigned: set[int] = set()
         self.leaders: dict[int, int] = {}  # partition -> leader node
         self.brokers: dict[int, tuple[str, int]] = {}
-        self.coordinator = None  # WireClient to the group coordinator
-        self.bootstrap = None
-        # per leader node: WireClient, session epoch, partitions in the session
+        self.coordinator = None  # BrokerConnection to the group coordinator
+        self.bootstrap = None  # AdminClient: FindCoordinator and Metadata
+        # per leader node: BrokerConnection, session epoch, partitions in the session
         self.fetchers: dict[int, dict] = {}
         # partition -> {offset: ack type} waiting to be sent
         self.pending: dict[int, dict[int, int]] = {}
@@ -184,33 +185,34 @@ class _ShareConsumer:
     # --- membership --------------------------------------------------------
 
     def _connect(self, host: str, port: int):
-        from broker.tools.wire import WireClient
+        # Its own socket per role (coordinator, each leader), as a share consumer keeps them.
+        from broker.admin.client import BrokerConnection
 
-        return WireClient(f"{host}:{port}", timeout=30, client_id="sharebroker-console-share-consumer")
+        return BrokerConnection(host, port, timeout=30, client_id=_CLIENT_ID)
 
     def _find_coordinator(self) -> None:
         import time
 
-        from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
-        from broker.tools.wire import WireClient, WireError, error_name
+        from broker.admin.client import AdminClient, KafkaApiError
 
-        self.bootstrap = WireClient(self.args.bootstrap_server, client_id="sharebroker-console-share-consumer")
+        self.bootstrap = AdminClient(self.args.bootstrap_server, timeout=30, client_id=_CLIENT_ID)
         deadline = time.monotonic() + 30
         while True:
-            resp = self.bootstrap.request(FindCoordinatorRequest(key_type=0, coordinator_keys=[self.args.group]), 4)
-            c = resp.coordinators[0]
-            if c.error_code == 0:
-                self.coordinator = self._connect(c.host, c.port)
-                return
-            if c.error_code not in _RETRY_ERRORS or time.monotonic() > deadline:
-                raise WireError(f"FindCoordinator: {error_name(c.error_code)}")
-            time.sleep(0.2)
+            try:
+                node = self.bootstrap.find_coordinator(self.args.group)
+            except KafkaApiError as exc:
+                if exc.error_code not in _RETRY_ERRORS or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+                continue
+            self.coordinator = self._connect(node.host, node.port)
+            return
 
     def _heartbeat(self, leave: bool = False) -> None:
         import time
 
+        from broker.admin.client import KafkaApiError
         from broker.protocol.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
-        from broker.tools.wire import WireError, error_name
 
         epoch = -1 if leave else self.member_epoch
         req = ShareGroupHeartbeatRequest(
@@ -220,7 +222,7 @@ class _ShareConsumer:
             rack_id=None,
             subscribed_topic_names=[self.args.topic] if epoch == 0 else None,
         )
-        resp = self.coordinator.request(req, 1)
+        resp = self.coordinator.call(req, 1)
         now = time.monotonic()
         if leave:
             return
@@ -232,7 +234,7 @@ class _ShareConsumer:
             self.next_heartbeat = now + 0.5
             return
         if resp.error_code:
-            raise WireError(f"ShareGroupHeartbeat: {error_name(resp.error_code)}: {resp.error_message or ''}")
+            raise KafkaApiError(resp.error_code, resp.error_message, "ShareGroupHeartbeat")
         self.joined = True
         self.member_epoch = resp.member_epoch
         if resp.heartbeat_interval_ms > 0:
@@ -253,13 +255,12 @@ class _ShareConsumer:
             self._refresh_metadata()
 
     def _refresh_metadata(self) -> None:
-        from broker.tools.wire import WireError, error_name
+        from broker.admin.client import check_error
 
         meta = self.bootstrap.metadata([self.args.topic])
         self.brokers = {b.node_id: (b.host, b.port) for b in meta.brokers}
         t = meta.topics[0]
-        if t.error_code:
-            raise WireError(f"topic {self.args.topic}: {error_name(t.error_code)}")
+        check_error(t.error_code, None, f"topic {self.args.topic}")
         self.topic_id = t.topic_id
         self.leaders = {p.partition_index: p.leader_id for p in t.partitions}
 
@@ -274,7 +275,7 @@ class _ShareConsumer:
             ForgottenTopic,
             ShareFetchRequest,
         )
-        from broker.tools.wire import WireError, error_name
+        from broker.admin.client import KafkaApiError, error_name
 
         f = self.fetchers.get(node)
         if f is None:
@@ -308,14 +309,14 @@ class _ShareConsumer:
             forgotten_topics_data=[ForgottenTopic(topic_id=self.topic_id, partitions=sorted(forgotten))]
             if forgotten else [],
         )
-        resp = f["client"].request(req, 1, timeout=wait_ms / 1000 + 30)
+        resp = f["client"].call(req, 1, timeout=wait_ms / 1000 + 30)
         for p in acked:
             self.pending.pop(p, None)
         if resp.error_code in _SESSION_ERRORS:
             f["epoch"], f["partitions"] = 0, set()
             return []
         if resp.error_code:
-            raise WireError(f"ShareFetch: {error_name(resp.error_code)}: {resp.error_message or ''}")
+            raise KafkaApiError(resp.error_code, resp.error_message, "ShareFetch")
         f["epoch"] = 1 if epoch == 2**31 - 1 else epoch + 1
         f["partitions"] = set(partitions)
         out = []
@@ -370,7 +371,7 @@ class _ShareConsumer:
     def run(self) -> None:
         import time
 
-        from broker.tools.wire import WireError
+        from broker.admin.client import AdminError
 
         self._find_coordinator()
         self._refresh_metadata()
@@ -404,7 +405,7 @@ class _ShareConsumer:
             for node, parts in by_leader.items():
                 try:
                     records = self._fetch_from(node, parts, wait_ms)
-                except WireError:
+                except AdminError:
                     f = self.fetchers.pop(node, None)
                     if f:
                         f["client"].close()
@@ -443,11 +444,11 @@ class _ShareConsumer:
                         share_session_epoch=-1,
                         topics=[AcknowledgeTopic(topic_id=self.topic_id, partitions=parts)] if parts else [],
                     )
-                    resp = f["client"].request(req, 1, timeout=10)
+                    resp = f["client"].call(req, 1, timeout=10)
                     for t in resp.responses:
                         for pd in t.partitions:
                             if pd.error_code:
-                                from broker.tools.wire import error_name
+                                from broker.admin.client import error_name
 
                                 print(f"Acknowledgement on partition {pd.partition_index} failed: "
                                       f"{error_name(pd.error_code)}", file=sys.stderr)

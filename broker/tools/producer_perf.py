@@ -104,7 +104,7 @@ class _Stats:
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.tools.wire import WireClient, WireError
+    from broker.admin.client import AdminClient, AdminError
 
     if args.num_records < 0 or args.record_size < 0 or args.max_in_flight < 1:
         print("error: --num-records and --record-size must be >= 0, --max-in-flight >= 1", file=sys.stderr)
@@ -113,45 +113,46 @@ def run(args: argparse.Namespace) -> int:
         print("error: --throughput must be positive or -1 (unthrottled)", file=sys.stderr)
         return 2
     try:
-        with WireClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 10) as client:
-            return _run(client, args)
-    except WireError as exc:
+        with AdminClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 10,
+                         client_id="sharebroker-producer-perf") as admin:
+            return _run(admin.bootstrap_connection(), args)
+    except (AdminError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
 
 
-def _partitions(client, topic: str) -> list[int]:
+def _partitions(conn, topic: str) -> list[int]:
+    from broker.admin.client import KafkaApiError
+    from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
-    from broker.tools.wire import WireError, error_name
 
     import time
 
+    retry = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.LEADER_NOT_AVAILABLE)
     deadline = time.monotonic() + 10
     while True:
-        meta = client.request(
-            MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True), 12
-        )
+        meta = conn.call(MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True))
         t = meta.topics[0]
         if t.error_code == 0 and t.partitions:
             return sorted(p.partition_index for p in t.partitions)
-        if time.monotonic() > deadline or t.error_code not in (0, 3, 5):  # retry UNKNOWN_TOPIC, LEADER_NOT_AVAILABLE
-            raise WireError(f"topic {topic}: {error_name(t.error_code)}")
+        if time.monotonic() > deadline or t.error_code not in (0, *retry):
+            raise KafkaApiError(t.error_code, None, f"topic {topic}")
         time.sleep(0.2)
 
 
-def _run(client, args: argparse.Namespace) -> int:
+def _run(conn, args: argparse.Namespace) -> int:
     import random
     import socket
     import time
 
+    from broker.admin.client import error_name
     from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
     from broker.protocol.records import build_batch
-    from broker.tools.wire import WireError, error_name
 
     acks = -1 if args.acks in ("all", "-1") else int(args.acks)
-    partitions = [args.partition] if args.partition is not None else _partitions(client, args.topic)
+    partitions = [args.partition] if args.partition is not None else _partitions(conn, args.topic)
     # Kafka's perf test draws payloads from random uppercase letters.
     pool = bytes(random.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(max(args.record_size, 1) * 4))
     clock = time.monotonic
@@ -185,8 +186,8 @@ def _run(client, args: argparse.Namespace) -> int:
         nonlocal batch, batch_times, batch_bytes, next_partition
         if not batch:
             return
-        while client.in_flight >= args.max_in_flight:
-            handle(client.receive())
+        while conn.in_flight >= args.max_in_flight:
+            handle(conn.receive())
         partition = partitions[next_partition % len(partitions)]
         next_partition += 1
         records = build_batch(batch, base_timestamp=int(time.time() * 1000))
@@ -198,19 +199,19 @@ def _run(client, args: argparse.Namespace) -> int:
                 PartitionProduceData(index=partition, records=records)])],
         )
         if acks == 0:
-            client.send(request, 9, expect_response=False)
+            conn.send(request, 9, expect_response=False)
             now = clock()
             for t0, size in zip(batch_times, (len(v) for _, v in batch)):
                 stats.record((now - t0) * 1000, size)
             stats.maybe_report(now)
         else:
-            cid = client.send(request, 9)
+            cid = conn.send(request, 9)
             pending[cid] = (list(zip(batch_times, (len(v) for _, v in batch))), 0)
         batch, batch_times, batch_bytes = [], [], 0
 
     def drain() -> None:
-        while client.in_flight:
-            handle(client.receive())
+        while conn.in_flight:
+            handle(conn.receive())
 
     start = clock()
     interval = None if args.throughput < 0 else 1.0 / args.throughput
@@ -237,7 +238,7 @@ def _run(client, args: argparse.Namespace) -> int:
     drain()
     if acks == 0:
         # Nothing comes back for acks=0; make sure the bytes left the socket buffer.
-        client.sock.shutdown(socket.SHUT_WR)
+        conn.sock.shutdown(socket.SHUT_WR)
     print(stats.summary(clock()), flush=True)
     if errors:
         print(f"{errors} records failed", file=sys.stderr)

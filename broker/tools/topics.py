@@ -63,30 +63,32 @@ def _topic_id_text(topic_id: object) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.tools.wire import WireClient, WireError
+    from broker.admin.client import AdminClient, AdminError
 
     if (args.create or args.delete or args.alter) and not args.topic:
         print("error: --topic is required with --create, --delete and --alter", file=sys.stderr)
         return 2
     try:
-        with WireClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5) as client:
+        with AdminClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5,
+                         client_id="sharebroker-topics") as admin:
             if args.create:
-                return _create(client, args)
+                return _create(admin, args)
             if args.list:
-                return _list(client, args)
+                return _list(admin, args)
             if args.describe:
-                return _describe(client, args)
+                return _describe(admin, args)
             if args.delete:
-                return _delete(client, args)
-            return _alter(client, args)
-    except WireError as exc:
+                return _delete(admin, args)
+            return _alter(admin, args)
+    except (AdminError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
 
 
-def _create(client, args) -> int:
+def _create(admin, args) -> int:
+    from broker.admin.client import check_error
+    from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.create_topics_request import CreatableTopic, CreatableTopicConfig, CreateTopicsRequest
-    from broker.tools.wire import check
 
     configs = _pairs(args.config, "--config")
     topic = CreatableTopic(
@@ -96,17 +98,17 @@ def _create(client, args) -> int:
         assignments=[],
         configs=[CreatableTopicConfig(name=k, value=v) for k, v in configs.items()],
     )
-    resp = client.request(CreateTopicsRequest(topics=[topic], timeout_ms=args.timeout_ms), 7)
+    resp = admin.send(CreateTopicsRequest(topics=[topic], timeout_ms=args.timeout_ms))
     result = resp.topics[0]
-    if result.error_code == 36 and args.if_not_exists:  # TOPIC_ALREADY_EXISTS
+    if result.error_code == ErrorCode.TOPIC_ALREADY_EXISTS and args.if_not_exists:
         return 0
-    check(result.error_code, result.error_message, f"create topic {args.topic}")
+    check_error(result.error_code, result.error_message, f"create topic {args.topic}")
     print(f"Created topic {args.topic}.")
     return 0
 
 
-def _list(client, args) -> int:
-    meta = client.metadata(None)
+def _list(admin, args) -> int:
+    meta = admin.metadata(None)
     for t in sorted(meta.topics, key=lambda t: t.name or ""):
         if args.exclude_internal and t.is_internal:
             continue
@@ -114,24 +116,25 @@ def _list(client, args) -> int:
     return 0
 
 
-def _describe(client, args) -> int:
-    from broker.tools.wire import RESOURCE_TOPIC, check
+def _describe(admin, args) -> int:
+    from broker.admin.client import RESOURCE_TOPIC, AdminError, check_error
+    from broker.protocol.errors import ErrorCode
 
-    meta = client.metadata([args.topic] if args.topic else None)
+    meta = admin.metadata([args.topic] if args.topic else None)
     topics = sorted(meta.topics, key=lambda t: t.name or "")
     status = 0
     for t in topics:
         if args.exclude_internal and t.is_internal:
             continue
         if t.error_code:
-            if args.topic and t.error_code == 3 and args.if_exists:
+            if args.topic and t.error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION and args.if_exists:
                 continue
-            check(t.error_code, None, f"describe topic {t.name}")
+            check_error(t.error_code, None, f"describe topic {t.name}")
         partitions = sorted(t.partitions, key=lambda p: p.partition_index)
         rf = len(partitions[0].replica_nodes) if partitions else 0
         try:
-            configs = client.describe_configs(RESOURCE_TOPIC, t.name)
-        except Exception:  # noqa: BLE001 - configs are a best-effort extra
+            configs = admin.describe_config_entries(RESOURCE_TOPIC, t.name)
+        except AdminError:  # configs are a best-effort extra
             configs = []
         dynamic = ",".join(f"{c.name}={c.value}" for c in configs if c.config_source == 1)
         print(
@@ -146,28 +149,30 @@ def _describe(client, args) -> int:
     return status
 
 
-def _delete(client, args) -> int:
-    from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
-    from broker.tools.wire import check
+def _delete(admin, args) -> int:
+    from broker.admin.client import KafkaApiError
+    from broker.protocol.errors import ErrorCode
 
-    req = DeleteTopicsRequest(topics=[DeleteTopicState(name=args.topic)], timeout_ms=args.timeout_ms)
-    resp = client.request(req, 6)
-    result = resp.responses[0]
-    if result.error_code == 3 and args.if_exists:  # UNKNOWN_TOPIC_OR_PARTITION
-        return 0
-    check(result.error_code, result.error_message, f"delete topic {args.topic}")
+    try:
+        admin.delete_topics([args.topic])
+    except KafkaApiError as exc:
+        if exc.code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION and args.if_exists:
+            return 0
+        raise
     print(f"Deleted topic {args.topic}.")
     return 0
 
 
-def _alter(client, args) -> int:
-    from broker.tools.wire import RESOURCE_TOPIC
+def _alter(admin, args) -> int:
+    from broker.admin.client import RESOURCE_TOPIC
 
     add = _pairs(args.add_config, "--add-config")
     delete = [k.strip() for item in args.delete_config for k in item.split(",") if k.strip()]
     if not add and not delete:
         print("error: --alter needs --add-config and/or --delete-config", file=sys.stderr)
         return 2
-    client.alter_configs(RESOURCE_TOPIC, args.topic, add, delete)
+    changes: dict[str, str | None] = dict(add)
+    changes.update({k: None for k in delete})
+    admin.incremental_alter_configs(RESOURCE_TOPIC, args.topic, changes)
     print(f"Completed updating config for topic {args.topic}.")
     return 0

@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from broker.tools.wire import set_group_configs
+from broker.admin.client import set_group_configs
 
 PERF_SUMMARY = re.compile(
     r"^(\d+) records sent, [\d.]+ records/sec \([\d.]+ MB/sec\), [\d.]+ ms avg latency, "
