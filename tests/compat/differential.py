@@ -25,6 +25,7 @@ from broker.protocol.messages.describe_share_group_offsets_request import (
     DescribeShareGroupOffsetsRequestGroup,
     DescribeShareGroupOffsetsRequestTopic,
 )
+from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from broker.protocol.messages.share_acknowledge_request import (
@@ -46,6 +47,7 @@ from tests.integration.clients import admin, create_topic
 from tests.integration.wire import WireClient
 
 ACCEPT, RELEASE, REJECT = 1, 2, 3
+RETRIABLE = {14, 15, 16}  # COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR
 
 
 def unique(prefix: str) -> str:
@@ -108,12 +110,30 @@ def heartbeat(w: WireClient, group: str, member: str, epoch: int, topics: list[s
                                                 subscribed_topic_names=topics), 1)
 
 
+def find_coordinator(w: WireClient, group: str, timeout: float = 15) -> None:
+    """FindCoordinator (GROUP) until it answers; Kafka creates __consumer_offsets on the first one."""
+    deadline = time.monotonic() + timeout
+    while True:
+        resp = w.request(FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), 4)
+        code = resp.coordinators[0].error_code
+        if code == 0:
+            return
+        assert time.monotonic() < deadline, f"no coordinator for {group}: {resp}"
+        time.sleep(0.3)
+
+
 def join(w: WireClient, group: str, member: str, topics: list[str], partitions: int = 1, timeout: float = 15) -> int:
     """Join with raw heartbeats until the member holds all ``partitions``; returns its epoch."""
-    resp = heartbeat(w, group, member, 0, topics)
+    deadline = time.monotonic() + timeout
+    find_coordinator(w, group, timeout)
+    while True:
+        resp = heartbeat(w, group, member, 0, topics)
+        # A freshly started Kafka answers NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS for a while.
+        if resp.error_code not in RETRIABLE or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
     assert resp.error_code == 0, resp
     epoch = resp.member_epoch
-    deadline = time.monotonic() + timeout
     while True:
         a = resp.assignment
         got = sum(len(tp.partitions) for tp in a.topic_partitions) if a is not None else None
