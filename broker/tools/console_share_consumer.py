@@ -136,14 +136,17 @@ def run(args: argparse.Namespace) -> int:
         props[key.strip()] = value
     import signal
 
+    consumer = _ShareConsumer(args, Formatter(props))
+
     def _stop(signum, frame):
-        raise KeyboardInterrupt
+        # Only a flag: an exception raised here could land between printing a
+        # record and noting its ack, or in the middle of a request. The loop
+        # checks the flag at least once per fetch (--max-wait-ms).
+        consumer.stopping = True
 
     # Ctrl-C and SIGTERM both end the run cleanly: acks sent, group left.
     signal.signal(signal.SIGTERM, _stop)
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, _stop)
-    consumer = _ShareConsumer(args, Formatter(props))
+    signal.signal(signal.SIGINT, _stop)
     try:
         consumer.run()
     except (AdminError, ValueError) as exc:
@@ -170,6 +173,7 @@ class _ShareConsumer:
         self.next_heartbeat = 0.0
         self.ack_type = RELEASE if args.release else REJECT if args.reject else ACCEPT
         self.printed = 0
+        self.stopping = False
         self.topic_id = None
         self.assigned: set[int] = set()
         self.leaders: dict[int, int] = {}  # partition -> leader node
@@ -378,7 +382,7 @@ class _ShareConsumer:
         timeout = None if self.args.timeout_ms is None else self.args.timeout_ms / 1000
         last_record = time.monotonic()
         out = sys.stdout
-        while True:
+        while not self.stopping:
             now = time.monotonic()
             if now >= self.next_heartbeat:
                 self._heartbeat()
