@@ -9,14 +9,12 @@ for the same requests. Every wait is bounded.
 
 from __future__ import annotations
 
-import socket
 import time
 import uuid
 
 from confluent_kafka import Consumer, ShareConsumer, TopicPartition
 from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
-from broker.protocol.connection import NEED_DATA, ClientConnection, Response
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.alter_share_group_offsets_request import (
     AlterShareGroupOffsetsRequest,
@@ -35,24 +33,15 @@ from broker.protocol.messages.describe_share_group_offsets_request import (
 from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
 from broker.protocol.primitives import UUID_ZERO
 from tests.integration.clients import admin, create_topic, produce
+from tests.integration.wire import WireClient
 
 # ------------------------------------------------------------------ raw requests
 
 
 def send(bootstrap: str, message, version: int):
     """One request on a fresh connection; the decoded response body."""
-    host, port = bootstrap.rsplit(":", 1)
-    conn = ClientConnection(client_id="share-offsets-admin-test")
-    with socket.create_connection((host, int(port)), timeout=20) as sock:
-        _, frame = conn.encode_request(message, version)
-        sock.sendall(frame)
-        while True:
-            event = conn.next_event()
-            if event is NEED_DATA:
-                conn.receive_data(sock.recv(65536))
-                continue
-            assert isinstance(event, Response), f"no response: {event!r}"
-            return event.body
+    with WireClient(bootstrap, timeout=20) as w:
+        return w.request(message, version)
 
 
 def describe(bootstrap: str, group: str, topics: dict[str, list[int]] | None = None, *, version: int = 1):
