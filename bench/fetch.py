@@ -1,0 +1,46 @@
+"""Plain fetch throughput: one librdkafka Consumer drains a pre-filled topic (``bench.compare``).
+
+The topic (1 partition) is filled with ``mib`` MiB of 1 KiB records by
+``bench.produce.produce``; a Consumer with ``assign()`` (no group join, no
+commits) then reads from the first offset to the last as fast as it can.
+MB/s is counted from ``assign()`` to the last record received (librdkafka
+prefetches in the background, so timing from the first record returned would
+only measure the client's local queue). Bounded by the
+record count and a deadline.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bench.produce import RECORD, produce
+
+
+def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> dict:
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+
+    topic = f"cmp-fetch-{time.time_ns()}"
+    create_topic(bootstrap, topic)
+    records = mib * 1024 * 1024 // len(RECORD)
+    fill_s = produce(bootstrap, topic, 1, records)
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"fetch-{time.time_ns()}",
+                  "enable.auto.commit": False, "log_level": 3,
+                  "fetch.max.bytes": 64 * 1024 * 1024, "max.partition.fetch.bytes": 16 * 1024 * 1024,
+                  "queued.max.messages.kbytes": 256 * 1024})
+    first = time.perf_counter()
+    c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
+    got = nbytes = 0
+    last = 0.0
+    deadline = time.time() + deadline_s
+    try:
+        while got < records and time.time() < deadline:
+            for m in c.consume(10_000, 0.5):
+                if m.error() is None:
+                    got += 1
+                    nbytes += len(m.value())
+            last = time.perf_counter()
+    finally:
+        c.close()
+    elapsed = max(last - first, 1e-9)
+    return {"mib": mib, "records": records, "received": got, "fill_seconds": round(fill_s, 1),
+            "seconds": round(elapsed, 2), "mb_per_s": round(nbytes / 1e6 / elapsed, 1)}
