@@ -34,7 +34,7 @@ from broker.protocol.messages.share_fetch_response import (
 )
 from broker.server.context import RequestContext
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
-from broker.share.requests import ack_batches, check_ack_types, open_or_continue
+from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 
 def _error(code: int, message: str | None = None) -> ShareFetchResponse:
     return ShareFetchResponse(error_code=code, error_message=message, acquisition_lock_timeout_ms=0, responses=[])
@@ -73,12 +73,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     # Acknowledgements first: their results go out with the fetched records.
     results: dict[tuple[uuid.UUID, int], PartitionData] = {}
     renew_allowed = v >= 2 and req.is_renew_ack and settings.renew_ack_enabled
-    for key, batches in acks.items():
-        code = check_ack_types(batches, renew_allowed)
-        if not code:
-            entry, code = await mgr.entry(req.group_id, *key)
-            if entry is not None:
-                code = await mgr.acknowledge(entry, req.member_id, batches)
+    for key, code in (await acknowledge_all(ctx, req.group_id, req.member_id, acks, renew_allowed)).items():
         results[key] = _partition(key[1], acknowledge_error_code=code)
 
     if epoch == FINAL_EPOCH:
@@ -95,6 +90,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
     entries = []
     acquired_any = False
+    await mgr.load_all(req.group_id, list(session.partitions))
     while True:
         entries = []
         for key in session.fetch_order():

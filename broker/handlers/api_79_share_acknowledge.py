@@ -23,7 +23,7 @@ from broker.protocol.messages.share_acknowledge_response import (
     ShareAcknowledgeTopicResponse,
 )
 from broker.server.context import RequestContext
-from broker.share.requests import ack_batches, check_ack_types, open_or_continue
+from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH
 
 
@@ -46,12 +46,7 @@ async def handle(ctx: RequestContext, req: ShareAcknowledgeRequest) -> ShareAckn
         for p in topic.partitions:
             acks.setdefault((topic.topic_id, p.partition_index), []).extend(ack_batches(p.acknowledgement_batches))
     by_topic: dict[uuid.UUID, list[PartitionData]] = {}
-    for key, batches in acks.items():
-        code = check_ack_types(batches, renew_allowed)
-        if not code:
-            entry, code = await mgr.entry(req.group_id, *key)
-            if entry is not None:
-                code = await mgr.acknowledge(entry, req.member_id, batches)
+    for key, code in (await acknowledge_all(ctx, req.group_id, req.member_id, acks, renew_allowed)).items():
         by_topic.setdefault(key[0], []).append(
             PartitionData(partition_index=key[1], error_code=code, current_leader=LeaderIdAndEpoch())
         )

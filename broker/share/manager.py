@@ -139,6 +139,20 @@ class SharePartitionManager:
         self._init_locks.pop(key, None)
         return e, ErrorCode.NONE
 
+    async def load_all(self, group_id: str, keys: list[tuple[uuid.UUID, int]]) -> None:
+        """Load the share partitions not in memory yet, concurrently.
+
+        Each first load writes its initial state durably; loading them together
+        lets one group-commit fsync round cover all of them. Errors are left
+        for :meth:`entry` to report per partition.
+        """
+        missing = [k for k in keys if (group_id, *k) not in self._entries]
+        if len(missing) < 2:
+            return
+        async with trio.open_nursery() as nursery:
+            for topic_id, partition in missing:
+                nursery.start_soon(self.entry, group_id, topic_id, partition)
+
     def forget_group(self, group_id: str) -> None:
         """Drop the group's share partitions from memory (their state was re-initialised or deleted)."""
         for key in [k for k in self._entries if k[0] == group_id]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING, Any
+
+import trio
 
 from broker.protocol.errors import ErrorCode
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH, ShareSession
@@ -51,3 +54,37 @@ async def open_or_continue(
     if epoch < FINAL_EPOCH:
         return None, ErrorCode.INVALID_SHARE_SESSION_EPOCH
     return mgr.sessions.continue_(group_id, member_id, epoch, now)
+
+
+async def acknowledge_all(
+    ctx: RequestContext,
+    group_id: str,
+    member_id: str,
+    acks: dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]],
+    renew_allowed: bool,
+) -> dict[tuple[uuid.UUID, int], int]:
+    """Apply every partition's acknowledgements; return an error code per partition.
+
+    Partitions are handled concurrently: each one's change is still durable
+    before the response, but one group-commit fsync round covers them all
+    instead of one round per partition.
+    """
+    mgr = ctx.broker.share
+    codes: dict[tuple[uuid.UUID, int], int] = {}
+
+    async def one(key: tuple[uuid.UUID, int], batches: list[tuple[int, int, list[int]]]) -> None:
+        code = check_ack_types(batches, renew_allowed)
+        if not code:
+            entry, code = await mgr.entry(group_id, *key)
+            if entry is not None:
+                code = await mgr.acknowledge(entry, member_id, batches)
+        codes[key] = code
+
+    if len(acks) == 1:
+        (key, batches), = acks.items()
+        await one(key, batches)
+    elif acks:
+        async with trio.open_nursery() as nursery:
+            for key, batches in acks.items():
+                nursery.start_soon(one, key, batches)
+    return {key: codes[key] for key in acks}
