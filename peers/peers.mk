@@ -74,3 +74,16 @@ compat-diff: $(STAMP) peers $(JAVA_TOOL_JAR) ## differential tests: Kafka 4.2.2 
 	$(PY) -m pytest -q -m compat tests/compat/test_differential.py
 
 .PHONY: compat-diff
+
+# franz-go share consumer CLI (peers/franz/sharecli, pinned to franz-go v1.22.2) for
+# tests/compat/test_differential_franz.py. Modules come from the Go module proxy into peers/.cache/gomod.
+FRANZ_TOOL := peers/.cache/franz/sharecli
+
+$(FRANZ_TOOL): peers/franz/sharecli/main.go peers/franz/sharecli/go.mod peers/franz/sharecli/go.sum
+	@command -v go >/dev/null || { echo "go is required"; exit 1; }
+	mkdir -p $(dir $@)
+	cd peers/franz/sharecli && GOMODCACHE=$(CURDIR)/peers/.cache/gomod GOFLAGS=-modcacherw GOTOOLCHAIN=local go build -o $(CURDIR)/$@ .
+
+franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache/franz/sharecli)
+
+.PHONY: franz-tool
