@@ -29,7 +29,7 @@ except OSError as e:
     sys.exit(1)
 PYEOF
 
-if ! timeout $((BUDGET * 2 / 3)) make -s peers java-tool; then
+if ! timeout $((BUDGET * 2 / 3)) make -s peer-kafka java-tool; then
     skip "make peer-kafka java-tool failed or timed out (download unavailable?)"
 fi
 prep=$(( $(date +%s) - start ))
