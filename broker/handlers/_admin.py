@@ -269,8 +269,8 @@ def effective_topic_configs(
         return logs.effective_topic_config(name)
     # The log layer resolves only existing topics; resolve the same way here,
     # from its broker-level defaults and their sources.
-    broker_values = getattr(logs, "_broker", {})
-    broker_sources = getattr(logs, "_broker_sources", {})
+    broker_values = logs.broker_defaults
+    broker_sources = logs.broker_default_sources
     out: dict[str, tuple[str, int]] = {}
     for key in TOPIC_CONFIGS:
         _, text, source, broker_key = resolve_topic_config(key, broker_values, overrides)
@@ -387,7 +387,7 @@ def install_broker_config(broker: Any, new_config: Any) -> None:
 
     broker.config = new_config
     fresh = LogManager.from_config(broker.logs.data_dir, new_config)  # reads settings only; opens nothing
-    broker.logs.set_broker_defaults(fresh._broker, fresh._broker_sources)
+    broker.logs.set_broker_defaults(fresh.broker_defaults, fresh.broker_default_sources)
 
 
 def _from_own_name(row: ConfigEntry) -> ConfigEntry:

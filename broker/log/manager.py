@@ -25,6 +25,7 @@ import re
 import shutil
 import time
 import uuid
+from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -181,6 +182,16 @@ class LogManager:
                 except (KeyError, ValueError, AttributeError):
                     pass
         return cls(data_dir, values, now_ms=now_ms, broker_config_sources=sources)
+
+    @property
+    def broker_defaults(self) -> Mapping[str, str]:
+        """Broker-level defaults the topic configs fall back to (read-only view)."""
+        return MappingProxyType(self._broker)
+
+    @property
+    def broker_default_sources(self) -> Mapping[str, ConfigSource]:
+        """Where each broker-level default came from (DescribeConfigs sources)."""
+        return MappingProxyType(self._broker_sources)
 
     def set_broker_defaults(
         self, configs: Mapping[str, Any], sources: Mapping[str, ConfigSource] | None = None
