@@ -40,7 +40,7 @@ import os
 import threading
 import uuid
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -748,20 +748,11 @@ class PartitionLog:
         batch with an offset at or past ``max_offset`` (high watermark, LSO).
         Raises LogError(OFFSET_OUT_OF_RANGE) unless log start <= offset <= log end.
         """
-        self._check_open()
-        leo = self._leo
-        if offset < self._log_start or offset > leo:
-            raise LogError(
-                ErrorCode.OFFSET_OUT_OF_RANGE,
-                f"offset {offset} is outside [{self._log_start}, {leo}] of {self.topic}-{self.partition}",
-            )
-        limit = leo if max_offset is None else min(max_offset, leo)
-        if offset >= limit:
+        start = self._read_start(offset, max_offset)
+        if start is None:
             return ReadResult(b"", offset)
-        i = self._segment_index(offset)
+        limit, i, pos = start
         seg = self.segments[i]
-        found = self._find(seg, offset)
-        pos = seg.size if found is None else found[0]
         parts: list[bytes] = []
         budget = max_bytes
         first_offset: int | None = None
@@ -792,6 +783,49 @@ class PartitionLog:
             return ReadResult(b"", offset)
         records = parts[0] if len(parts) == 1 else b"".join(parts)
         return ReadResult(records, first_offset if first_offset is not None else offset)
+
+    def _read_start(self, offset: int, max_offset: int | None) -> tuple[int, int, int] | None:
+        """(read limit, segment index, position of the batch holding ``offset``) for a read;
+        None when nothing is readable there. Raises OFFSET_OUT_OF_RANGE like ``read``."""
+        self._check_open()
+        leo = self._leo
+        if offset < self._log_start or offset > leo:
+            raise LogError(
+                ErrorCode.OFFSET_OUT_OF_RANGE,
+                f"offset {offset} is outside [{self._log_start}, {leo}] of {self.topic}-{self.partition}",
+            )
+        limit = leo if max_offset is None else min(max_offset, leo)
+        if offset >= limit:
+            return None
+        i = self._segment_index(offset)
+        seg = self.segments[i]
+        found = self._find(seg, offset)
+        return limit, i, seg.size if found is None else found[0]
+
+    def batch_headers(self, offset: int, max_bytes: int, *, max_offset: int | None = None) -> Iterator[BatchHeader]:
+        """Headers of the batches ``read`` would return for the same arguments, in order.
+
+        Only the headers are read from disk, so callers that need batch bounds
+        (share-partition acquisition) do not pay for reading the records. Lazy:
+        stop iterating once enough batches are seen.
+        """
+        start = self._read_start(offset, max_offset)
+        if start is None:
+            return
+        limit, i, pos = start
+        budget = max_bytes
+        first = True
+        while i < len(self.segments):
+            for _, header in self.segments[i].headers_from(pos):
+                if header.last_offset >= limit or (header.size > budget and not first):
+                    return
+                yield header
+                budget -= header.size
+                first = False
+                if budget <= 0:
+                    return
+            i += 1
+            pos = 0
 
     @staticmethod
     def _whole_batches(data: bytes, limit: int) -> tuple[int, bool]:

@@ -53,6 +53,10 @@ class TornBatch(LogError):
         self.reason = reason
 
 
+# Bytes read per chunk when walking batch headers without their records.
+HEADER_WINDOW = 16 * 1024
+
+
 def _pread_exact(fd: int, n: int, pos: int) -> bytes:
     data = os.pread(fd, n, pos)
     if len(data) == n or not data:
@@ -193,6 +197,27 @@ class LogSegment:
         if position + header.size > self.size:
             raise TornBatch(position, "batch runs past the end of the segment")
         return header
+
+    def headers_from(self, position: int, window: int = HEADER_WINDOW) -> Iterator[tuple[int, BatchHeader]]:
+        """(position, header) of each stored batch from ``position`` to the end.
+
+        Reads the headers in ``window``-byte chunks and skips the records, so
+        walking many batches costs one small read per window (small batches) or
+        per batch (batches larger than the window), not a read of the data.
+        """
+        size = self.size
+        buf = b""
+        base = pos = position
+        while pos < size:
+            off = pos - base
+            if off + BATCH_HEADER_SIZE > len(buf):
+                base, off = pos, 0
+                buf = _pread_exact(self.fd, min(window, size - pos), pos)
+            header = parse_batch_header(buf, off)
+            if pos + header.size > size:
+                raise TornBatch(pos, "batch runs past the end of the segment")
+            yield pos, header
+            pos += header.size
 
     def find_batch(self, offset: int, start_position: int | None = None) -> tuple[int, BatchHeader] | None:
         """Position and header of the first batch whose last offset is >= ``offset``."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from broker.log.partition import PartitionLog
-from broker.protocol.records import iter_batches
 from broker.share.partition import LogBatch
 
 
@@ -38,11 +37,10 @@ class PartitionLogView:
         start = max(start_offset, log.log_start_offset)
         if start >= end_offset:
             return []
-        # Read to the high watermark: a batch that starts below end_offset but
-        # ends past it still holds offsets in range.
-        data = log.read(start, max_bytes, max_offset=log.high_watermark).records
+        # Walk to the high watermark: a batch that starts below end_offset but
+        # ends past it still holds offsets in range. Headers only, never records.
         out: list[LogBatch] = []
-        for header, _ in iter_batches(data, allow_partial=True):
+        for header in log.batch_headers(start, max_bytes, max_offset=log.high_watermark):
             if header.base_offset >= end_offset:
                 break
             out.append(
@@ -59,15 +57,18 @@ class PartitionLogView:
         return self.log.offset_for_timestamp(timestamp)
 
     def records_covering(self, first: int, last: int, max_bytes: int) -> bytes:
-        """Stored batches from the one holding ``first`` through the one holding ``last``."""
+        """Stored batches from the one holding ``first`` through the one holding ``last``
+        (at most ``max_bytes``, but the first batch whole)."""
         log = self.log
         first = max(first, log.log_start_offset)
         if first > last:
             return b""
-        data = log.read(first, max_bytes, max_offset=log.high_watermark).records
-        end = 0
-        for header, _ in iter_batches(data, allow_partial=True):
-            end += header.size
+        # Size the read from the headers, so only the batches sent are read from disk.
+        size = 0
+        for header in log.batch_headers(first, max_bytes, max_offset=log.high_watermark):
+            size += header.size
             if header.last_offset >= last:
                 break
-        return data[:end] if end < len(data) else data
+        if not size:
+            return b""
+        return log.read(first, size, max_offset=log.high_watermark).records

@@ -307,3 +307,36 @@ def test_offsets_property(tmp_path_factory, counts, segment_bytes, interval, pro
             assert len(result.records) <= max_bytes or len(ranges) == 1
             assert all(b == a[1] + 1 for a, (b, _) in zip(ranges, ranges[1:]))
     log.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    counts=st.lists(st.integers(min_value=1, max_value=6), min_size=1, max_size=40),
+    segment_bytes=st.integers(min_value=500, max_value=3000),
+    probes=st.lists(
+        st.tuples(st.integers(0, 10_000), st.one_of(st.integers(1, 150), st.integers(1, 5000)), st.integers(0, 10_000)),
+        min_size=1,
+        max_size=20,
+    ),
+    window=st.sampled_from([61, 100, 16 * 1024]),
+)
+def test_batch_headers_are_the_headers_of_what_read_returns(
+    tmp_path_factory, monkeypatch, counts, segment_bytes, probes, window
+):
+    import broker.log.segment as segment
+
+    # A window barely larger than one header forces a re-read for almost every batch.
+    monkeypatch.setattr(segment.LogSegment.headers_from, "__defaults__", (window,))
+    log = open_log(tmp_path_factory.mktemp("headers"), LogConfig(segment_bytes=segment_bytes))
+    for n in counts:
+        log.append(batch(n, value_size=n * 5))
+    end = log.log_end_offset
+    for probe, max_bytes, cap in probes:
+        offset, max_offset = probe % end, cap % (end + 1)
+        result = log.read(offset, max_bytes, max_offset=max_offset)
+        headers = list(log.batch_headers(offset, max_bytes, max_offset=max_offset))
+        assert [(h.base_offset, h.last_offset) for h in headers] == batch_offsets(result.records)
+        assert sum(h.size for h in headers) == len(result.records)
+    with pytest.raises(LogError):
+        list(log.batch_headers(end + 1, 100))
+    log.close()
