@@ -6,7 +6,8 @@ commits) then reads from the first offset to the last as fast as it can.
 MB/s is counted from ``assign()`` to the last record received (librdkafka
 prefetches in the background, so timing from the first record returned would
 only measure the client's local queue). Bounded by the
-record count and a deadline.
+record count and a deadline. The topic is deleted afterwards (best effort) so
+that a 1 GiB run does not keep its data around while the broker goes on.
 """
 
 from __future__ import annotations
@@ -43,4 +44,17 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> 
         c.close()
     elapsed = max(last - first, 1e-9)
     return {"mib": mib, "records": records, "received": got, "fill_seconds": round(fill_s, 1),
-            "seconds": round(elapsed, 2), "mb_per_s": round(nbytes / 1e6 / elapsed, 1)}
+            "seconds": round(elapsed, 2), "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
+            "topic_deleted": delete_topic(bootstrap, topic)}
+
+
+def delete_topic(bootstrap: str, topic: str) -> bool | str:
+    """Delete ``topic``: True, or why not (the broker's data dir goes with it on stop anyway)."""
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 3})
+    try:
+        admin.delete_topics([topic], operation_timeout=60)[topic].result(90)
+        return True
+    except Exception as e:  # reported, not fatal: the figure is already taken
+        return f"{type(e).__name__}: {e}"
