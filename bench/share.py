@@ -1,4 +1,4 @@
-"""Share-group consumption: throughput and end-to-end latency (``make bench-share``).
+"""Share-group consumption: throughput and end-to-end latency (``python -m bench.share``, sharebroker alone).
 
 - throughput: a topic pre-filled with N records is drained by K librdkafka
   ShareConsumers (separate processes, implicit acknowledgement) in one share
@@ -30,14 +30,57 @@ DEADLINE_S = 180.0
 
 
 def _admin_setup(bootstrap: str, topic: str, partitions: int, group: str, reset: str) -> None:
-    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic, ResourceType
+    from confluent_kafka.admin import AdminClient, NewTopic
 
-    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 3})
     admin.create_topics([NewTopic(topic, partitions)])[topic].result(30)
+    _admin_setup_group(bootstrap, group, reset, admin)
+
+
+def _admin_setup_group(bootstrap: str, group: str, reset: str, admin=None) -> None:
+    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
+
+    admin = admin or AdminClient({"bootstrap.servers": bootstrap, "log_level": 3})
     res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
         ConfigEntry("share.auto.offset.reset", reset, incremental_operation=AlterConfigOpType.SET)])
     for f in admin.incremental_alter_configs([res]).values():
         f.result(30)
+
+
+def first_share_record(bootstrap: str, deadline_s: float = 120.0) -> float:
+    """On a broker that has just started: create a topic, set share.auto.offset.reset=earliest
+    for a new share group, produce one record and poll a ShareConsumer until it arrives.
+    Returns time.perf_counter() at its arrival (``bench.compare`` startup scenario)."""
+    from confluent_kafka import KafkaError, KafkaException, Producer, ShareConsumer
+
+    tag = f"first-{os.getpid()}-{time.time_ns()}"
+    topic = group = f"share-bench-{tag}"
+    deadline = time.time() + deadline_s
+    while True:  # a broker that answers ApiVersions may still refuse CreateTopics for a moment
+        try:
+            _admin_setup(bootstrap, topic, 1, group, "earliest")
+            break
+        except KafkaException as e:
+            if e.args[0].code() == KafkaError.TOPIC_ALREADY_EXISTS:
+                _admin_setup_group(bootstrap, group, "earliest")
+                break
+            if time.time() > deadline:
+                raise
+            time.sleep(0.05)
+    p = Producer({"bootstrap.servers": bootstrap, "log_level": 3})
+    p.produce(topic, b"first")
+    if p.flush(max(1.0, deadline - time.time())):
+        raise RuntimeError("the first record was not delivered")
+    del p
+    c = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, "log_level": 3})
+    c.subscribe([topic])
+    try:
+        while time.time() < deadline:
+            if any(m.error() is None for m in c.poll(0.05)):
+                return time.perf_counter()
+    finally:
+        c.close()
+    raise RuntimeError(f"no share record within {deadline_s} s")
 
 
 def _fill(bootstrap: str, topic: str, partitions: int, count: int, size: int) -> None:

@@ -1,8 +1,9 @@
-"""Time from process start to the first answered ApiVersions (``make bench-startup``).
+"""Time from process start to the first answered ApiVersions (``python -m bench.startup``, sharebroker alone).
 
 Starts ``sharebroker serve`` on a fresh data directory, connects as soon as the
 port accepts, sends ApiVersions v3 and stops the clock at the response. Repeats
-and prints min / median / max.
+and prints min / median / max. ``make bench-startup`` runs the startup scenario of
+``bench.compare`` instead (every broker, and also to the first share record).
 """
 
 from __future__ import annotations
