@@ -5,10 +5,11 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv run test test-all codegen codegen-check lint-imports bench bench-protocol bench-startup bench-produce bench-share clean
+.PHONY: help venv run test test-all codegen codegen-check lint-imports clean
+.PHONY: bench bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
 
 help:
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,30 +40,54 @@ lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does
 	$(VENV)/bin/lint-imports
 
 RESULTS := bench/results
+# Every comparison target runs the scenario against sharebroker, Kafka 4.2.2 and Tansu 0.6
+# in one run: brokers on CPU 0, this process and its clients on CPU 1.
+COMPARE := taskset -c 1 $(PY) -m bench.compare
 
-bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer
+bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer (sharebroker only, no peer)
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.protocol --json $(RESULTS)/protocol.json
 
-bench-startup: $(STAMP) ## process start -> first answered ApiVersions
+# One scenario against every broker -> $(RESULTS)/<scenario>-<date>.json; docs/PERFORMANCE.md
+# is left alone (only bench-compare, which runs them all, rewrites it).
+bench-startup: $(STAMP) bench-peers ## all brokers: start -> first ApiVersions and -> first share record, fresh data dir
 	@mkdir -p $(RESULTS)
-	$(PY) -m bench.startup --json $(RESULTS)/startup.json
+	$(COMPARE) --scenarios startup
 
-bench-produce: $(STAMP) ## librdkafka produce throughput (1 KiB, acks=all) and broker RSS
+bench-memory: $(STAMP) bench-peers ## all brokers: idle RSS (peaks come with bench-produce and bench-share)
 	@mkdir -p $(RESULTS)
-	$(PY) -m bench.produce --json $(RESULTS)/produce.json
+	$(COMPARE) --scenarios memory
 
-bench-share: $(STAMP) ## share-group consume throughput (1 and 4 consumers) and end-to-end latency
+bench-produce: $(STAMP) bench-peers ## all brokers: librdkafka produce, 1 KiB, acks=all, 1 and 8 partitions; peak RSS
 	@mkdir -p $(RESULTS)
-	$(PY) -m bench.share --json $(RESULTS)/share.json
+	$(COMPARE) --scenarios produce
 
-bench-compare: $(STAMP) peers ## sharebroker vs Apache Kafka 4.2.2 (and Tansu) in one run -> docs/PERFORMANCE.md
+bench-fetch: $(STAMP) bench-peers ## all brokers: one librdkafka Consumer (assign) drains 1 GiB
 	@mkdir -p $(RESULTS)
-	taskset -c 1 $(PY) -m bench.compare
+	$(COMPARE) --scenarios fetch
 
-bench: bench-protocol bench-startup bench-produce bench-share ## every benchmark
+bench-share: $(STAMP) bench-peers ## sharebroker and Kafka: 1, 4 and 16 ShareConsumers on 1 and 4 partitions; peak RSS
+	@mkdir -p $(RESULTS)
+	$(COMPARE) --scenarios share
+
+bench-latency: $(STAMP) bench-peers ## sharebroker and Kafka: 1000 records/s producer -> ShareConsumer, p50/p99/p99.9
+	@mkdir -p $(RESULTS)
+	$(COMPARE) --scenarios latency
+
+bench-scale: $(STAMP) bench-peers ## sharebroker and Kafka: 1000 share-partitions, in-flight memory and ShareFetch/ack cost
+	@mkdir -p $(RESULTS)
+	$(COMPARE) --scenarios scale
+
+bench-compare: $(STAMP) peers ## every scenario, all brokers in one run -> bench/results/compare-<date>.json, docs/PERFORMANCE.md
+	@mkdir -p $(RESULTS)
+	$(COMPARE)
+
+bench: bench-protocol bench-compare ## every benchmark: bench-protocol, then bench-compare
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
 
 -include peers/peers.mk
+
+# The peers the bench-* comparisons start. After the include: TANSU_STAMP is defined there.
+bench-peers: peer-kafka $(TANSU_STAMP) ## fetch only what the benchmarks compare against: Kafka 4.2.2 and Tansu 0.6
