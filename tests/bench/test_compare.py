@@ -1,0 +1,117 @@
+"""bench.compare without brokers: scenario selection, file names and the report renderer."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import compare, scale
+
+ROOT = Path(__file__).resolve().parents[2]
+OLD_RESULTS = ROOT / "bench" / "results" / "compare-2026-11-22.json"
+
+
+def test_parse_scenarios():
+    assert compare.parse_scenarios("all") == list(compare.SCENARIOS)
+    assert compare.parse_scenarios("") == list(compare.SCENARIOS)
+    # Canonical order whatever the order given.
+    assert compare.parse_scenarios("scale, produce,startup") == ["startup", "produce", "scale"]
+    with pytest.raises(ValueError, match="profile"):
+        compare.parse_scenarios("produce,profile")
+
+
+def test_default_json_name():
+    assert compare.default_json_name(list(compare.SCENARIOS), "2026-01-02") == "compare-2026-01-02.json"
+    assert compare.default_json_name(["produce"], "2026-01-02") == "produce-2026-01-02.json"
+    assert compare.default_json_name(["startup", "fetch"], "2026-01-02") == "startup-fetch-2026-01-02.json"
+
+
+def _rows(doc: str) -> dict[str, list[str]]:
+    """Markdown table rows by their first cell (later rows with the same label win)."""
+    out = {}
+    for line in doc.splitlines():
+        if line.startswith("| ") and not line.startswith("| Metric") and not line.startswith("| Scale metric"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            out[f"{cells[0]} [{cells[1].split(' ')[0]}]"] = cells[2:]
+    return out
+
+
+def test_render_results_from_before_scenarios(tmp_path):
+    """The 2026-11-22 file has no --scenarios, no 8-partition produce, no first share record."""
+    path = compare.render(OLD_RESULTS, tmp_path)
+    doc = path.read_text()
+    rows = _rows(doc)
+    assert rows["Startup to first ApiVersions (median) [ms]"][:3] == ["365", "6,200", "12.0"]
+    assert rows["Startup to first share record, fresh data dir (median) [ms]"][:3] == ["n/a"] * 3
+    assert rows["Produce 1 KiB, acks=all, 8 partitions [MB/s]"][:3] == ["n/a"] * 3
+    assert rows["Produce 1 KiB, acks=all, 1 partition [MB/s]"][:3] == ["66.5", "43.8", "108"]
+    assert rows["Share latency p99.9 at 1000/s [ms]"][:2] == ["5.49", "432"]
+    assert rows["Fetch 256 MiB, 1 Consumer, 1 partition [MB/s]"][:3] == ["167", "160", "166"]
+    # Its hand-written observations belong to that run and come with it.
+    assert "## Observations (run of 2026-11-22" in doc
+    # Scale: sharebroker only, from before the heartbeat join.
+    assert "## Scale: share-partitions and in-flight records (sharebroker)" in doc
+    assert rows["Accept one 10,000-record range (ShareAcknowledge, median) [ms]"] == ["1.94"]
+    assert "Scale was not measured on Kafka in this run" in doc
+    assert path == tmp_path / "PERFORMANCE.md"
+
+
+def _scale(ms: float, heap: bool) -> dict:
+    many = {"share_partitions": 10, "records_per_partition": 10, "in_flight": 100, "join_ms": ms,
+            "share_fetches": 1, "share_fetch_ms": [ms], "acquire_all_ms": ms, "ack_all_ms": ms,
+            "bytes_per_in_flight_record": 100.0, "bytes_per_share_partition": 1000.0}
+    growth = {"step_records": 2000, "in_flight_end": 4005, "ack_5_records_ms_at_start": ms,
+              "ack_5_records_ms_at_end": ms, "bytes_per_in_flight_record": 0.0,
+              "steps": [{"in_flight": 2005, "share_fetch_ms": ms, "fetches": 1},
+                        {"in_flight": 4005, "share_fetch_ms": ms, "fetches": 1}]}
+    if heap:
+        many["heap_bytes_per_in_flight_record"] = 50.0
+        growth["heap_bytes_per_in_flight_record"] = 1.0
+    return {"many": many, "growth": growth, "peak_rss_mib": 40.0,
+            "batch": [{"batch_records": 10, "acquire_ms_all_fetches": ms, "ack_ms": ms}]}
+
+
+def test_render_subset_with_scale_on_both(tmp_path):
+    results = {
+        "date": "2026-01-02", "started_utc": "2026-01-02T00:00:00+00:00",
+        "command": "taskset -c 1 python -m bench.compare --scenarios produce,scale",
+        "machine": {"platform": "Linux", "cpus": 2, "cpu_model": "cpu", "python": "3.11", "java": "java"},
+        "client": "2.16.1", "params": {"scenarios": ["produce", "scale"], "records": 1000},
+        "brokers": [
+            {"broker": "sharebroker", "errors": {}, "idle_rss_mib": 40.0, "produce_peak_rss_mib": 50.0,
+             "run_peak_rss_mib": 50.0,
+             "produce": {"mb_per_s": 100.0, "records_per_s": 97656},
+             "produce_8p": {"mb_per_s": 120.0, "records_per_s": 117187}, "scale": _scale(1.0, False)},
+            {"broker": "kafka", "errors": {}, "idle_rss_mib": 300.0, "produce_peak_rss_mib": 400.0,
+             "run_peak_rss_mib": 400.0,
+             "produce": {"mb_per_s": 50.0, "records_per_s": 48828},
+             "produce_8p": {"mb_per_s": 60.0, "records_per_s": 58593}, "scale": _scale(4.0, True)},
+            {"broker": "tansu", "skipped": "not installed", "errors": {}},
+        ],
+    }
+    json_path = tmp_path / "produce-scale-2026-01-02.json"
+    json_path.write_text(json.dumps(results))
+    doc = compare.render(json_path, tmp_path).read_text()
+    rows = _rows(doc)
+    assert rows["Produce 1 KiB, acks=all, 8 partitions [records/s]"] == ["117,187", "58,593", "2.00x"]
+    assert rows["Peak RSS during produce [MiB]"] == ["50.0", "400", "0.12x"]
+    # Only the scenarios that ran get rows.
+    assert not any(label.startswith(("Share consume", "Share latency", "Fetch", "Startup")) for label in rows)
+    assert rows["Join: ShareGroupHeartbeat until all 10 partitions are assigned [ms]"] == ["1", "4", "0.25x"]
+    # The JVM heap has no sharebroker counterpart: no ratio.
+    assert rows["JVM live heap growth per in-flight record (10 share-partitions) [bytes]"] == ["n/a", "50.0", "-"]
+    assert "## Scale: share-partitions and in-flight records (sharebroker and kafka)" in doc
+    assert "Command: `taskset -c 1 python -m bench.compare --scenarios produce,scale`" in doc
+    assert "- tansu: skipped (not installed)" in doc
+    assert "Not run in this results file: startup, fetch, share, latency." in doc
+    assert "## Observations" not in doc
+
+
+def test_member_id_is_a_kafka_uuid_string():
+    m = scale.member_id()
+    assert len(m) == 22 and "=" not in m
+    assert len(base64.urlsafe_b64decode(m + "==")) == 16
+    assert scale.member_id() != m
