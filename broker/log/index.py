@@ -12,9 +12,9 @@
   transaction whose ABORT marker lies in the segment.
 
 Entries are kept in memory (compact ``array`` columns, loaded lazily for old
-segments) and appended to the file with ``write()``; ``fsync`` runs from the
-flush path. Kafka preallocates and mmaps these files; plain appends keep the
-file exactly ``entries * entry_size`` long, which is what recovery checks.
+segments) and buffered for the file, which the flush path writes and fsyncs.
+Kafka preallocates and mmaps these files; plain appends keep the file exactly
+``entries * entry_size`` long, which is what recovery checks.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import threading
 from array import array
 from bisect import bisect_left, bisect_right
 from pathlib import Path
@@ -33,7 +34,15 @@ _BIG_ENDIAN = sys.byteorder == "big"
 
 
 class _IndexFile:
-    """An append-only file opened lazily; tracks whether it needs an fsync."""
+    """An append-only file opened lazily; tracks whether it needs an fsync.
+
+    Appended entries are kept in a small buffer and written to the file by the
+    flush path (:meth:`fsync`, from the flush thread) or at close, not one
+    ``write()`` per entry on the request path. Lookups never read the file of
+    an index that is being appended to (its entries are in memory), and a
+    recovery point only moves after :meth:`fsync`, so an entry lost in a crash
+    belongs to a segment that recovery rebuilds anyway.
+    """
 
     entry_size = 1
 
@@ -41,16 +50,33 @@ class _IndexFile:
         self.path = path
         self._fd = -1
         self.dirty = False
+        self._pending = bytearray()
+        # Appends run on the event loop thread, the drain in the flush thread.
+        self._pending_lock = threading.Lock()
 
     def _write(self, data: bytes) -> None:
-        if self._fd < 0:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view) :]
-        self.dirty = True
+        with self._pending_lock:
+            self._pending += data
+            self.dirty = True
+
+    def write_buffered(self) -> None:
+        """Write the buffered entries to the file (in append order)."""
+        with self._pending_lock:
+            if not self._pending:
+                return
+            if self._fd < 0:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            view = memoryview(self._pending)
+            try:
+                while view:
+                    view = view[os.write(self._fd, view) :]
+            finally:
+                done = len(self._pending) - len(view)
+                view.release()
+                del self._pending[:done]
 
     def _read_file(self) -> bytes:
+        self.write_buffered()
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -62,22 +88,28 @@ class _IndexFile:
         return data[:usable]
 
     def _truncate_file(self) -> None:
+        with self._pending_lock:
+            self._pending.clear()
         self.close()
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.close(fd)
         self.dirty = True
 
     def fsync(self) -> None:
-        """Make appended entries durable (called from the flush thread)."""
+        """Write the buffered entries and make them durable (called from the flush thread)."""
+        self.write_buffered()
         if self._fd >= 0:
             os.fsync(self._fd)
 
     def close(self) -> None:
+        self.write_buffered()
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
 
     def delete(self) -> None:
+        with self._pending_lock:
+            self._pending.clear()
         self.close()
         try:
             os.unlink(self.path)

@@ -340,3 +340,24 @@ def test_batch_headers_are_the_headers_of_what_read_returns(
     with pytest.raises(LogError):
         list(log.batch_headers(end + 1, 100))
     log.close()
+
+
+def test_index_entries_reach_the_file_with_the_flush(tmp_path):
+    log = open_log(tmp_path, SMALL)
+    for k in range(12):
+        log.append(batch(2, value_size=30))
+    seg = log.active_segment
+    entries = len(seg.offset_index)
+    assert entries > 1
+    path = seg.offset_index.path
+    assert not path.exists() or path.stat().st_size == 0  # buffered: no write() per entry
+    assert batch_offsets(log.read(17, 1).records)[0] == (16, 17)  # lookups use the in-memory entries
+    log.flush()
+    assert path.stat().st_size == entries * 8
+    log.append(batch(2, value_size=30))
+    log.close()
+    assert path.stat().st_size == len(seg.offset_index) * 8  # close writes what is left
+    reopened = open_log(tmp_path, SMALL)
+    assert [o for o, _ in all_values(reopened.read(0, 1 << 20).records)] == list(range(26))
+    reopened.close()
+
