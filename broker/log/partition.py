@@ -69,6 +69,7 @@ from broker.protocol.records import (
     ControlType,
     RecordBatchError,
     TimestampType,
+    UNCHECKED_PREFIX,
     control_type,
     iter_batches,
     iter_records,
@@ -538,7 +539,9 @@ class PartitionLog:
         """
         self._check_open()
         config = self.config
-        buf = bytearray(records)
+        # The caller's bytes are never modified or copied whole: each batch is
+        # written as its rewritten prefix plus a view of the rest.
+        buf = memoryview(records)
         batches = list(iter_batches(buf))
         if not batches:
             raise LogError(ErrorCode.INVALID_RECORD, "no record batch to append")
@@ -600,13 +603,21 @@ class PartitionLog:
         incoming_max_ts = append_time if append_time >= 0 else max(h.max_timestamp for h, _, _ in plan)
         seg = self._maybe_roll_for(len(buf), next_offset - 1, incoming_max_ts)
 
+        parts: list[bytes | bytearray | memoryview] = []
         for header, view, base in plan:
-            set_base_offset(view, base)
-            if leader_epoch is not None:
-                set_partition_leader_epoch(view, leader_epoch)
             if append_time >= 0:
-                set_max_timestamp(view, TimestampType.LOG_APPEND_TIME, append_time)
-        start = seg.write(buf)
+                # LogAppendTime rewrites CRC-covered fields: this batch is copied whole.
+                patched = bytearray(view)
+                parts.append(patched)
+            else:
+                patched = bytearray(view[:UNCHECKED_PREFIX])
+                parts += (patched, view[UNCHECKED_PREFIX:])
+            set_base_offset(patched, base)
+            if leader_epoch is not None:
+                set_partition_leader_epoch(patched, leader_epoch)
+            if append_time >= 0:
+                set_max_timestamp(patched, TimestampType.LOG_APPEND_TIME, append_time)
+        start = seg.write(*parts)
 
         interval = config.index_interval_bytes
         pos = start
@@ -615,7 +626,7 @@ class PartitionLog:
             max_ts = append_time if append_time >= 0 else header.max_timestamp
             seg.track_batch(pos, header.size, last, max_ts, interval)
             pos += header.size
-        del plan, batches
+        del plan, batches, parts
         for txn in self._producers.commit(stage):
             self._record_completed(txn, seg)
         with self._lock:

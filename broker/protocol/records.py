@@ -103,6 +103,9 @@ _MAX_TIMESTAMP_OFFSET = 35
 
 # base_offset + batch_length: the bytes batch_length does not count.
 LOG_OVERHEAD = 12
+# base_offset, batch_length, partition_leader_epoch: the bytes before the magic
+# byte, which the CRC does not cover and a broker rewrites on append.
+UNCHECKED_PREFIX = _MAGIC_OFFSET
 _HEADER = struct.Struct(">qiibIhiqqqhii")
 BATCH_HEADER_SIZE = _HEADER.size  # 61
 # Smallest legal batch_length: a header with no records.

@@ -361,3 +361,20 @@ def test_index_entries_reach_the_file_with_the_flush(tmp_path):
     assert [o for o, _ in all_values(reopened.read(0, 1 << 20).records)] == list(range(26))
     reopened.close()
 
+
+def test_append_leaves_the_callers_bytes_alone_and_writes_many_batches_at_once(tmp_path):
+    log = open_log(tmp_path, LogConfig(segment_bytes=10_000_000))
+    log.append(batch(3))
+    # 700 batches in one append: 1,400 writev parts, more than one call's worth.
+    raw = bytearray(b"".join(batch(2, value_size=5) for _ in range(700)))
+    before = bytes(raw)
+    info = log.append(raw, leader_epoch=7)
+    assert raw == before
+    assert (info.base_offset, info.last_offset) == (3, 1402)
+    stored = log.read(3, 1 << 24).records
+    assert len(stored) == len(raw)
+    assert batch_offsets(stored) == [(3 + 2 * k, 4 + 2 * k) for k in range(700)]
+    for header, view in iter_batches(stored):
+        assert header.partition_leader_epoch == 7
+        check_crc(view)
+    log.close()
