@@ -198,7 +198,7 @@ def response_header_version(response_type: type[Message] | Message, api_version:
 class _FrameReader:
     """Cuts a byte stream into size-prefixed frames, one copy per frame."""
 
-    __slots__ = ("_buffered", "_chunks", "_eof", "_max_frame_size", "_size")
+    __slots__ = ("_buffered", "_chunks", "_direct", "_eof", "_max_frame_size", "_size")
 
     def __init__(self, max_frame_size: int) -> None:
         if not 0 <= max_frame_size <= CLIENT_MAX_FRAME_SIZE:
@@ -208,6 +208,9 @@ class _FrameReader:
         self._buffered = 0
         self._size = -1  # size of the frame being assembled; -1 while the prefix is incomplete
         self._eof = False
+        # The current frame's own buffer once the caller reads straight into it
+        # (see direct_buffer); its first ``_buffered`` bytes are filled.
+        self._direct: bytearray | None = None
 
     @property
     def buffered(self) -> int:
@@ -219,6 +222,17 @@ class _FrameReader:
             return
         if self._eof:
             raise RuntimeError("receive_data() got bytes after the end of stream was signalled")
+        direct = self._direct
+        if direct is not None:
+            # Mixing feed() with direct_buffer(): fill the frame, queue the rest.
+            take = min(len(direct) - self._buffered, len(data))
+            direct[self._buffered : self._buffered + take] = memoryview(data)[:take]
+            self._buffered += take
+            if take == len(data):
+                return
+            data = bytes(memoryview(data)[take:])
+            self._chunks.append(memoryview(data))
+            return  # counted in _buffered once this frame is handed out
         if data.__class__ is not bytes:
             # A caller may reuse a mutable buffer for its next read; frames (and
             # the memoryviews decoded bodies hold into them) must never change.
@@ -226,8 +240,51 @@ class _FrameReader:
         self._chunks.append(memoryview(data))
         self._buffered += len(data)
 
-    def next_frame(self) -> bytes | None:
+    def direct_buffer(self, min_missing: int) -> memoryview | None:
+        """Where to receive the rest of the current frame without a later copy.
+
+        Once a frame's size is known and at least ``min_missing`` of its bytes
+        are still to come, the frame gets its own buffer (the bytes buffered so
+        far are moved in) and this returns a writable view of its unfilled part;
+        report what was read into it with :meth:`filled`. None otherwise: feed
+        bytes with :meth:`feed`.
+        """
+        if self._direct is None:
+            if self._size < 0 or self._size - self._buffered < max(min_missing, 1):
+                return None
+            frame = bytearray(self._size)
+            pos = 0
+            for chunk in self._chunks:
+                frame[pos : pos + len(chunk)] = chunk
+                pos += len(chunk)
+            self._chunks.clear()
+            self._direct = frame
+        return memoryview(self._direct)[self._buffered :]
+
+    def filled(self, n: int) -> None:
+        """``n`` bytes were read into the view :meth:`direct_buffer` returned; 0 means end of stream."""
+        if self._direct is None:
+            raise RuntimeError("filled() without a direct_buffer()")
+        if n == 0:
+            self._eof = True
+            return
+        if not 0 < n <= len(self._direct) - self._buffered:
+            raise ValueError(f"filled({n}) but {len(self._direct) - self._buffered} bytes were free")
+        self._buffered += n
+
+    def next_frame(self) -> bytes | bytearray | None:
         """The next complete frame, or None if more data is needed (or the stream ended cleanly)."""
+        if self._direct is not None:
+            if self._buffered < self._size:
+                if self._eof:
+                    raise TruncatedFrameError(
+                        f"stream ended inside a frame: {self._buffered} of {self._size} bytes received"
+                    )
+                return None
+            frame, self._direct = self._direct, None
+            self._buffered = sum(len(c) for c in self._chunks)
+            self._size = -1
+            return frame  # nothing else refers to it: it never changes again
         if self._size < 0:
             if self._buffered < 4:
                 if self._eof and self._buffered:
@@ -321,6 +378,20 @@ class ServerConnection:
     def receive_data(self, data: bytes | bytearray | memoryview) -> None:
         """Queue bytes read from the peer; ``b""`` means the peer closed the stream."""
         self._reader.feed(data)
+
+    def receive_buffer(self, min_missing: int) -> memoryview | None:
+        """A writable view to read the rest of a large request straight into
+        (then call :meth:`received_into`), or None: use :meth:`receive_data`.
+
+        Offered while at least ``min_missing`` bytes of a frame whose size is
+        known are still to come; saves joining the received chunks into one
+        frame (a copy of every large Produce request).
+        """
+        return self._reader.direct_buffer(min_missing)
+
+    def received_into(self, n: int) -> None:
+        """``n`` bytes were read into :meth:`receive_buffer`'s view; 0 means the peer closed."""
+        self._reader.filled(n)
 
     def next_event(self) -> ServerEvent:
         """The next request event, ``NEED_DATA`` or ``CONNECTION_CLOSED``.

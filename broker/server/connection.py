@@ -34,6 +34,10 @@ log = structlog.get_logger("sharebroker.connection")
 # in a few reads, small enough that an idle connection costs little.
 RECEIVE_BYTES = 256 * 1024
 
+# Once at least this much of a request is still to come, it is read into the
+# request's own buffer (no joining of received chunks afterwards).
+DIRECT_RECEIVE_MIN = 64 * 1024
+
 _ids = itertools.count(1)
 
 
@@ -55,10 +59,18 @@ async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
                 log.warning("bad_request", peer=peer, conn=conn_id, error=str(exc))
                 return
             if event is NEED_DATA:
+                # The rest of a large request is read straight into its frame.
+                into = proto.receive_buffer(DIRECT_RECEIVE_MIN)
                 with trio.move_on_after(idle_s) as idle:
                     broker.idle_scopes.add(idle)
                     try:
-                        data = await stream.receive_some(RECEIVE_BYTES)
+                        if into is None:
+                            data = await stream.receive_some(RECEIVE_BYTES)
+                        else:
+                            try:
+                                n = await stream.socket.recv_into(into)
+                            except OSError:
+                                return  # the peer went away (what receive_some reports as broken)
                     finally:
                         broker.idle_scopes.discard(idle)
                 if idle.cancelled_caught:
@@ -66,7 +78,11 @@ async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
                         return
                     log.info("idle_connection_closed", peer=peer, conn=conn_id, idle_ms=int(idle_s * 1000))
                     return
-                proto.receive_data(data)
+                if into is None:
+                    proto.receive_data(data)
+                else:
+                    into.release()
+                    proto.received_into(n)
                 continue
             if event is CONNECTION_CLOSED:
                 return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import struct
 from pathlib import Path
 
@@ -127,6 +128,63 @@ def test_framing_is_independent_of_chunk_boundaries(data: st.DataObject) -> None
         conn.receive_data(kind(stream[start:end]))
         events.extend(drain(conn))
     assert [(e.api_key, e.api_version, e.correlation_id) for e in events] == expected  # type: ignore[attr-defined]
+
+
+@given(seed=st.integers(0, 2**32), threshold=st.integers(1, 300), max_read=st.integers(1, 4000))
+def test_reading_into_the_frames_own_buffer_gives_the_same_requests(seed: int, threshold: int, max_read: int) -> None:
+    """The server may read the rest of a large frame straight into its buffer;
+    the events are those of plain receive_data, whatever the mix of the two."""
+    rng = random.Random(seed)
+    stream, expected = golden_stream()
+    conn = ServerConnection()
+    events: list[object] = []
+    pos = 0
+    while pos < len(stream):
+        want = rng.randint(1, max_read)
+        into = conn.receive_buffer(threshold)
+        if into is not None and rng.random() < 0.7:
+            n = min(want, len(into), len(stream) - pos)
+            into[:n] = stream[pos : pos + n]
+            conn.received_into(n)
+        else:
+            n = min(want, len(stream) - pos)
+            conn.receive_data(stream[pos : pos + n])
+        pos += n
+        events.extend(drain(conn))
+    conn.receive_data(b"")
+    assert drain(conn) == [CONNECTION_CLOSED]
+    assert [(e.api_key, e.api_version, e.correlation_id) for e in events] == expected  # type: ignore[attr-defined]
+
+
+def test_a_directly_received_produce_frame_keeps_its_records_without_a_copy() -> None:
+    produce = prefixed(next(f for e, f in GOLDEN_REQUESTS if e["api_key"] == 0 and len(f) > 200))
+    conn = ServerConnection()
+    conn.receive_data(produce[:10])
+    assert conn.receive_buffer(100) is None  # the size prefix is read by next_event
+    assert conn.next_event() is NEED_DATA
+    into = conn.receive_buffer(100)
+    assert into is not None and len(into) == len(produce) - 10
+    into[:] = produce[10:]
+    conn.received_into(len(into))
+    (event,) = drain(conn)
+    records = event.body.topic_data[0].partition_data[0].records
+    assert isinstance(records, memoryview) and isinstance(records.obj, bytearray)
+    assert bytes(records) in produce
+    assert conn.receive_buffer(1) is None  # no frame in progress
+
+
+def test_end_of_stream_while_reading_into_a_frame_is_truncation() -> None:
+    conn = ServerConnection()
+    conn.receive_data(API_VERSIONS_V3_FRAME[:6])
+    assert conn.next_event() is NEED_DATA
+    into = conn.receive_buffer(1)
+    assert into is not None
+    into[:3] = API_VERSIONS_V3_FRAME[6:9]
+    conn.received_into(3)
+    assert conn.next_event() is NEED_DATA
+    conn.received_into(0)
+    with pytest.raises(TruncatedFrameError):
+        conn.next_event()
 
 
 def test_several_requests_in_one_chunk_come_out_in_order() -> None:
