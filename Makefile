@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint-imports clean
-.PHONY: bench bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
+.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
 
 help:
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -83,6 +83,10 @@ bench-compare: $(STAMP) peers ## every scenario, all brokers in one run -> bench
 	$(COMPARE)
 
 bench: bench-protocol bench-compare ## every benchmark: bench-protocol, then bench-compare
+
+bench-profile: $(STAMP) ## py-spy profile of sharebroker under produce and share consume -> bench/results/profile/
+	$(PIP) install -q -e '.[bench]'
+	taskset -c 1 $(PY) -m bench.profile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
