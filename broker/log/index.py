@@ -101,8 +101,12 @@ class _IndexFile:
         if self._fd >= 0:
             os.fsync(self._fd)
 
-    def close(self) -> None:
-        self.write_buffered()
+    def close(self, *, write_buffered: bool = True) -> None:
+        if write_buffered:
+            self.write_buffered()
+        else:
+            with self._pending_lock:
+                self._pending.clear()
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1

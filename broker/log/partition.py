@@ -21,12 +21,17 @@ is pinned so that retention cannot close its descriptors under the flush.
 Recovery (in :meth:`open`): after a clean shutdown the indexes are trusted (the
 active segment's are sanity-checked and its tail scanned from the last index
 entry) and producer state comes from the snapshot written at close. Otherwise
-every segment from the one holding the recovery point onwards is re-read: each
+every segment from the one holding the last durable offset (recovery point - 1)
+onwards is re-read: each
 batch's length, magic, CRC-32C and offset continuity are checked, the segment
 is cut at the first bad batch (one structured log line says what was cut), the
 later segments are deleted, and indexes and producer/transaction state are
 rebuilt from the batch headers. Data below the recovery point was fsynced
-before the checkpoint named it, so it is never touched.
+before the checkpoint named it, so it is never touched. Index entries are
+buffered and written by the flush, so a crash can lose the entries a segment
+got after its last flush (at the latest, its final time index entry at roll):
+hence recovery starts at the segment holding recovery point - 1, which is the
+rolled one when the point sits exactly at the new segment's base.
 
 Producer snapshots are written at each roll (not fsynced: a torn one fails its
 CRC and the previous one is used) and at close (fsynced). Loading the snapshot
@@ -221,7 +226,10 @@ class PartitionLog:
         if clean:
             first_recover = n
         else:
-            first_recover = max(bisect_right(self._bases, recovery_point) - 1, 0)
+            # From the segment holding the last durable offset (recovery point - 1):
+            # when the point sits exactly at a segment boundary, the segment before
+            # it may have rolled after its last flush, its final index entries lost.
+            first_recover = max(bisect_right(self._bases, recovery_point - 1) - 1, 0)
         for i in range(min(first_recover, n - 1)):
             self._load_trusted_inactive(self.segments[i], self._bases[i + 1])
         if first_recover >= n and not self._load_trusted_active(self.segments[-1]):
@@ -678,7 +686,6 @@ class PartitionLog:
         old = self.segments[-1]
         if old.is_empty:
             return
-        old.on_become_inactive()
         base = self._leo
         for suffix in (".log", ".index", ".timeindex", ".txnindex"):
             stale = self.path / segment_file_name(base, suffix)
@@ -687,6 +694,9 @@ class PartitionLog:
         new = LogSegment(self.path, base, index_bytes=self.config.segment_index_bytes, created_ms=self._now_ms())
         new.indexes_checked = True
         with self._lock:
+            # Atomic for a flush: it sees the old segment either still active or
+            # inactive and dirty (its last time index entry buffered), never in between.
+            old.on_become_inactive()
             self.segments.append(new)
             self._bases.append(base)
             self._dir_dirty = True
@@ -1085,13 +1095,13 @@ class PartitionLog:
         self._close_all_segments()
 
     def discard(self) -> None:
-        """Close without flushing (the files are about to be deleted)."""
-        self._close_all_segments()
+        """Close without flushing or writing anything (the files are about to be deleted)."""
+        self._close_all_segments(write_buffered=False)
 
-    def _close_all_segments(self) -> None:
+    def _close_all_segments(self, *, write_buffered: bool = True) -> None:
         with self._lock:
             self._closed = True
             for seg in self.segments:
                 seg.closing = True
                 if seg.pins == 0:
-                    seg.close()
+                    seg.close(write_buffered=write_buffered)

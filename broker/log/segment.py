@@ -301,24 +301,25 @@ class LogSegment:
     # ------------------------------------------------------------------ durability
 
     def fsync(self) -> None:
-        """fdatasync the log and fsync the index files written since the last call."""
+        """fdatasync the log; write and fsync the index entries buffered since the last call."""
         _datasync(self.fd)
         for index in (self.offset_index, self.time_index, self.txn_index):
             if index.dirty:
                 index.dirty = False
                 index.fsync()
 
-    def close_index_files(self) -> None:
-        self.offset_index.close()
-        self.time_index.close()
-        self.txn_index.close()
+    def close_index_files(self, *, write_buffered: bool = True) -> None:
+        self.offset_index.close(write_buffered=write_buffered)
+        self.time_index.close(write_buffered=write_buffered)
+        self.txn_index.close(write_buffered=write_buffered)
 
-    def close(self) -> None:
-        """Close every descriptor (the caller makes sure no flush is using them)."""
+    def close(self, *, write_buffered: bool = True) -> None:
+        """Close every descriptor (the caller makes sure no flush is using them),
+        first writing buffered index entries unless ``write_buffered`` is false."""
         if self.closed:
             return
         self.closed = True
-        self.close_index_files()
+        self.close_index_files(write_buffered=write_buffered)
         os.close(self.fd)
 
     def delete_files(self) -> None:

@@ -199,3 +199,43 @@ def test_lost_tail_before_a_later_segment_drops_what_follows(tmp_path):
     assert any(e["event"] == "log_gap_truncated" for e in logs)
     assert log.append(batch(1)).base_offset == lost_from
     log.close()
+
+
+def test_a_crash_right_after_a_roll_rebuilds_the_rolled_segments_indexes(tmp_path):
+    """Index entries reach the file with a flush. If the active segment rolls and
+    the process or machine dies before the next flush, the recovery point sits at
+    the new segment's base: recovery must still re-read the rolled segment."""
+    config = LogConfig(segment_bytes=1000, index_interval_bytes=100)
+    base_ts = 1_700_000_000_000
+    log = open_log(tmp_path, config)
+    k = 0
+    while len(log.segments) == 1:
+        log.append(batch(2, ts=base_ts + k))
+        k += 1
+    # k batches make the first roll. Start again and flush one batch short of it.
+    log.close()
+    for p in (tmp_path / "t-0").iterdir():
+        p.unlink()
+    (tmp_path / RECOVERY_POINT_CHECKPOINT).unlink(missing_ok=True)
+    log = open_log(tmp_path, config)
+    for i in range(k - 1):
+        log.append(batch(2, ts=base_ts + i))
+    log.flush()
+    first = log.active_segment
+    end = log.log_end_offset
+    write_offset_checkpoint(tmp_path / RECOVERY_POINT_CHECKPOINT, {("t", 0): log.recovery_point})
+    log.append(batch(2, ts=base_ts + k - 1))  # rolls: the recovery point is the new base
+    assert len(log.segments) == 2 and log.segments[1].base_offset == end == log.recovery_point
+    max_ts = log.max_timestamp()
+    probe = log.offset_for_timestamp(base_ts + k - 2)
+    crash(log)
+    # Damaged indexes in the rolled segment: recovery must not trust them.
+    first.offset_index.path.write_bytes(b"")
+    first.time_index.path.write_bytes(b"")
+    log = open_log(tmp_path, config)
+    rebuilt = log.segments[0]
+    assert len(rebuilt.offset_index) > 0
+    assert log.max_timestamp() == max_ts and max_ts[1] == base_ts + k - 1
+    assert log.offset_for_timestamp(base_ts + k - 2) == probe
+    assert [o for o, _ in all_values(log.read(0, 1 << 20).records)] == list(range(2 * k))
+    log.close()
