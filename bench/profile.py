@@ -2,7 +2,8 @@
 
 For each scenario a fresh ``sharebroker serve`` runs pinned to CPU 0 and
 ``py-spy record`` samples it (attached by pid, so start-up is excluded) while
-the load runs on CPU 1:
+the load runs on CPU 1 (``--cpu-only RUNS``: no sampler, broker CPU time per MB or
+per record, median of RUNS runs; ``--broker-src DIR``: the broker of another checkout):
 
 - produce: librdkafka producer, 1 KiB records, acks=all, 1 partition
   (``bench.produce.produce``);
@@ -20,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import multiprocessing as mp
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -129,22 +132,47 @@ def _plumbing(frame: str) -> bool:
                                     "serve.<locals>.handle", "run (broker/server/__init__.py)"))
 
 
-def scenario_produce(broker: Sharebroker, records: int, sample) -> str:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Meter:
+    """Broker CPU seconds over a ``with`` block, optionally under the sampler."""
+
+    def __init__(self, pid: int, sampler: Sampler | None) -> None:
+        self.pid, self.sampler, self.cpu_s = pid, sampler, 0.0
+
+    def __enter__(self) -> "Meter":
+        if self.sampler is not None:
+            self.sampler.__enter__()
+        self._t0 = cpu_seconds(self.pid)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cpu_s = cpu_seconds(self.pid) - self._t0
+        if self.sampler is not None:
+            self.sampler.__exit__(*exc)
+
+
+def scenario_produce(broker: Sharebroker, records: int, meter: Meter) -> dict:
     topic = f"profile-produce-{time.time_ns()}"
     share_bench._admin_setup(broker.bootstrap, topic, 1, f"g-{topic}", "earliest")
-    with sample():
+    with meter:
         elapsed = produce(broker.bootstrap, topic, 1, records)
     mb = records * len(RECORD) / 1e6
-    return f"produce {records} x 1 KiB, acks=all, 1 partition: {mb / elapsed:.1f} MB/s under the sampler"
+    return {"what": f"produce {records:,} x 1 KiB, acks=all, 1 partition", "mb_per_s": round(mb / elapsed, 1),
+            "broker_cpu_s": round(meter.cpu_s, 2), "broker_cpu_ms_per_mb": round(meter.cpu_s * 1000 / mb, 2)}
 
 
-def scenario_share(broker: Sharebroker, records: int, sample, consumers: int = 4, size: int = 100) -> str:
+def scenario_share(broker: Sharebroker, records: int, meter: Meter, consumers: int = 4, size: int = 100) -> dict:
     topic = group = f"profile-share-{time.time_ns()}"
     share_bench._admin_setup(broker.bootstrap, topic, 1, group, "earliest")
     share_bench._fill(broker.bootstrap, topic, 1, records, size)
     total, started, done_at = mp.Value("q", 0), mp.Value("d", 0.0), mp.Value("d", 0.0)
     deadline = time.time() + DEADLINE_S
-    with sample():
+    with meter:
         procs = [mp.Process(target=share_bench._consumer,
                             args=(broker.bootstrap, topic, group, total, started, done_at, deadline))
                  for _ in range(consumers)]
@@ -156,8 +184,11 @@ def scenario_share(broker: Sharebroker, records: int, sample, consumers: int = 4
             p.terminate()
         for p in procs:
             p.join(10)
-    rate = total.value / max(done_at.value - started.value, 1e-9)
-    return f"share consume {total.value}/{records} records, {consumers} consumers, 1 partition: {rate:,.0f} records/s under the sampler"
+    got = total.value
+    return {"what": f"share consume {records:,} x {size} B, {consumers} ShareConsumers, 1 partition",
+            "received": got, "records_per_s": round(got / max(done_at.value - started.value, 1e-9)),
+            "broker_cpu_s": round(meter.cpu_s, 2),
+            "broker_cpu_us_per_record": round(meter.cpu_s * 1e6 / max(got, 1), 2)}
 
 
 SCENARIOS = {"produce": scenario_produce, "share": scenario_share}
@@ -166,29 +197,53 @@ SCENARIOS = {"produce": scenario_produce, "share": scenario_share}
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", default="produce,share")
-    parser.add_argument("--records", type=int, default=200_000, help="records per scenario")
-    parser.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
+    parser.add_argument("--records", type=int, default=1_000_000, help="records per scenario")
+    parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "profile"))
+    parser.add_argument("--cpu-only", type=int, metavar="RUNS", default=0,
+                        help="no sampler: run each scenario RUNS times and print the medians as JSON")
+    parser.add_argument("--broker-src", metavar="DIR",
+                        help="run the broker from this checkout (before/after comparisons of a change)")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
         os.sched_setaffinity(0, {CLIENT_CPU})
+    if args.broker_src:
+        # `python -m broker` finds the package in its working directory first.
+        os.chdir(args.broker_src)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for name in args.scenarios.split(","):
         if name not in SCENARIOS:
             raise SystemExit(f"unknown scenario {name!r}; choose from {', '.join(SCENARIOS)}")
-        folded = out / f"profile-{name}.folded"
-        broker = Sharebroker(BROKER_CPU).start()
-        try:
-            time.sleep(1.0)
-            line = SCENARIOS[name](broker, args.records, lambda: Sampler(broker.pid, folded, args.rate))
-        finally:
-            broker.stop()
-        report = f"{line}\n\n" + summarise(folded, args.top)
+    summary: dict = {}
+    for name in args.scenarios.split(","):
+        runs = []
+        for _ in range(max(args.cpu_only, 1)):
+            folded = out / f"profile-{name}.folded"
+            broker = Sharebroker(BROKER_CPU).start()
+            try:
+                time.sleep(1.0)
+                sampler = None
+                if not args.cpu_only:
+                    out.mkdir(parents=True, exist_ok=True)
+                    sampler = Sampler(broker.pid, folded, args.rate)
+                runs.append(SCENARIOS[name](broker, args.records, Meter(broker.pid, sampler)))
+            finally:
+                broker.stop()
+            print(json.dumps(runs[-1]), flush=True)
+        if args.cpu_only:
+            summary[name] = {k: (statistics.median(r[k] for r in runs) if isinstance(v, (int, float)) else v)
+                             for k, v in runs[0].items()}
+            summary[name]["runs"] = len(runs)
+            continue
+        r = runs[0]
+        head = ", ".join(f"{k} {v}" for k, v in r.items() if k != "what")
+        report = f"{r['what']} (under the sampler): {head}\n\n" + summarise(folded, args.top)
         (out / f"profile-{name}.txt").write_text(report)
         print(f"== {name}: {folded}\n{report}", flush=True)
+    if args.cpu_only:
+        print(json.dumps({"broker_src": args.broker_src or str(ROOT), **summary}, indent=2))
 
 
 if __name__ == "__main__":
