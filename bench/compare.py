@@ -758,6 +758,9 @@ Raw figures: `{shown}`.
 Ratios are sharebroker (or Tansu) divided by Kafka, measured in the same run: above 1
 means a bigger number (better for throughput, worse for time and memory).
 
+Where sharebroker's CPU goes under produce and share consume, and the costs fixed
+so far with before/after figures: [PROFILING.md](PROFILING.md) (`make bench-profile`).
+
 {"![performance](performance.png)" if png else "(no plot: matplotlib missing)"}
 
 {scale_section(results)}
