@@ -4,6 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
+# The bench extra (matplotlib for the plots, py-spy for bench-profile).
+BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint-imports clean
 .PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
@@ -18,6 +20,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP) ## create .venv with the broker and dev tools
+
+$(BENCH_STAMP): $(STAMP)
+	$(PIP) install -q -e '.[dev,bench]'
+	touch $@
 
 run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
@@ -50,42 +56,41 @@ bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer (sharebrok
 
 # One scenario against every broker -> $(RESULTS)/<scenario>-<date>.json; docs/PERFORMANCE.md
 # is left alone (only bench-compare, which runs them all, rewrites it).
-bench-startup: $(STAMP) bench-peers ## all brokers: start -> first ApiVersions and -> first share record, fresh data dir
+bench-startup: $(BENCH_STAMP) bench-peers ## all brokers: start -> first ApiVersions and -> first share record, fresh data dir
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios startup
 
-bench-memory: $(STAMP) bench-peers ## all brokers: idle RSS (peaks come with bench-produce and bench-share)
+bench-memory: $(BENCH_STAMP) bench-peers ## all brokers: idle RSS (peaks come with bench-produce and bench-share)
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios memory
 
-bench-produce: $(STAMP) bench-peers ## all brokers: librdkafka produce, 1 KiB, acks=all, 1 and 8 partitions; peak RSS
+bench-produce: $(BENCH_STAMP) bench-peers ## all brokers: librdkafka produce, 1 KiB, acks=all, 1 and 8 partitions; peak RSS
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios produce
 
-bench-fetch: $(STAMP) bench-peers ## all brokers: one librdkafka Consumer (assign) drains 1 GiB
+bench-fetch: $(BENCH_STAMP) bench-peers ## all brokers: one librdkafka Consumer (assign) drains 1 GiB
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios fetch
 
-bench-share: $(STAMP) bench-peers ## sharebroker and Kafka: 1, 4 and 16 ShareConsumers on 1 and 4 partitions; peak RSS
+bench-share: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1, 4 and 16 ShareConsumers on 1 and 4 partitions; peak RSS
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios share
 
-bench-latency: $(STAMP) bench-peers ## sharebroker and Kafka: 1000 records/s producer -> ShareConsumer, p50/p99/p99.9
+bench-latency: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 records/s producer -> ShareConsumer, p50/p99/p99.9
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios latency
 
-bench-scale: $(STAMP) bench-peers ## sharebroker and Kafka: 1000 share-partitions, in-flight memory and ShareFetch/ack cost
+bench-scale: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 share-partitions, in-flight memory and ShareFetch/ack cost
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios scale
 
-bench-compare: $(STAMP) peers ## every scenario, all brokers in one run -> bench/results/compare-<date>.json, docs/PERFORMANCE.md
+bench-compare: $(BENCH_STAMP) peers ## every scenario, all brokers in one run -> bench/results/compare-<date>.json, docs/PERFORMANCE.md
 	@mkdir -p $(RESULTS)
 	$(COMPARE)
 
 bench: bench-protocol bench-compare ## every benchmark: bench-protocol, then bench-compare
 
-bench-profile: $(STAMP) ## py-spy profile of sharebroker under produce and share consume -> bench/results/profile/
-	$(PIP) install -q -e '.[bench]'
+bench-profile: $(BENCH_STAMP) ## py-spy profile of sharebroker under produce and share consume -> bench/results/profile/
 	taskset -c 1 $(PY) -m bench.profile
 
 clean:

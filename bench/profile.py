@@ -200,6 +200,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=1_000_000, help="records per scenario")
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--consumers", type=int, default=4, help="share: ShareConsumer processes")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "profile"))
     parser.add_argument("--cpu-only", type=int, metavar="RUNS", default=0,
                         help="no sampler: run each scenario RUNS times and print the medians as JSON")
@@ -228,7 +229,8 @@ def main() -> None:
                 if not args.cpu_only:
                     out.mkdir(parents=True, exist_ok=True)
                     sampler = Sampler(broker.pid, folded, args.rate)
-                runs.append(SCENARIOS[name](broker, args.records, Meter(broker.pid, sampler)))
+                extra = {"consumers": args.consumers} if name == "share" else {}
+                runs.append(SCENARIOS[name](broker, args.records, Meter(broker.pid, sampler), **extra))
             finally:
                 broker.stop()
             print(json.dumps(runs[-1]), flush=True)
