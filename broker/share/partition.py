@@ -453,7 +453,8 @@ class SharePartition:
 
         First AVAILABLE records inside the window (released or expired: delivery
         count +1), in offset order, then records past SPEO read from the log while
-        the window holds fewer than ``max_in_flight`` offsets. ``max_records`` is
+        the window holds fewer than ``max_in_flight`` offsets (at most the room
+        left, but under BATCH_OPTIMIZED the last log batch whole, as Kafka does). ``max_records`` is
         the budget for the whole call. BATCH_OPTIMIZED hands out whole log
         batches and may pass the budget up to the end of a batch; RECORD_LIMIT
         never passes it. New records are grouped into ranges of about
@@ -538,13 +539,17 @@ class SharePartition:
             low = runs[i].first if low is None else min(low, runs[i].first)
         self._avail_hint = self._speo if low is None else low
 
-        # 2. New records past SPEO, as far as the window limit allows.
-        if budget > 0:
-            stop = min(bound, self._spso + max_in_flight)
+        # 2. New records past SPEO while the window has room. As in Kafka, the room
+        # caps the records to take, and BATCH_OPTIMIZED still takes the last log
+        # batch whole: the window may pass the limit by less than one batch, and a
+        # batch is never cut at the limit (which would send it again and again).
+        room = self._spso + max_in_flight - self._speo
+        if budget > 0 and room > 0:
             hint_at_end = self._avail_hint >= self._speo
-            if self._speo < stop and self._reads_left > 0:
+            if self._speo < bound and self._reads_left > 0:
                 new, used, end = self._read_log(
-                    member_id, self._speo, stop, budget, record_limit, chunk, deadline, committed, max_bytes, 1
+                    member_id, self._speo, bound, min(budget, room), record_limit, chunk, deadline, committed,
+                    max_bytes, 1
                 )
                 for r in new:
                     self._append(r)

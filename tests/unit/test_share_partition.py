@@ -310,9 +310,20 @@ def test_window_limit():
     assert sp.in_flight == 10
 
 
-def test_window_limit_is_strict_even_for_batch_optimized():
+def test_batch_optimized_takes_the_last_batch_whole_past_the_window_limit():
+    # As Kafka: the room left in the window caps the records, but a log batch is
+    # never cut at the limit (its whole bytes go out anyway).
+    log = FakeLog().data(8).data(8)
+    sp = new(log)
+    assert get(sp, "a", 100, max_in_flight=5) == [AcquiredRange(0, 7, 1)]
+    assert sp.in_flight == 8
+    assert get(sp, "b", 100, max_in_flight=5) == []  # no room left: nothing new
+    assert not sp.can_acquire(max_in_flight=5)
+
+
+def test_record_limit_stays_inside_the_window_limit():
     sp = new(FakeLog().data(8))
-    assert get(sp, "a", 100, max_in_flight=5) == [AcquiredRange(0, 4, 1)]
+    assert get(sp, "a", 100, max_in_flight=5, mode=AcquireMode.RECORD_LIMIT) == [AcquiredRange(0, 4, 1)]
 
 
 def test_divergent_acks_split_a_batch():

@@ -299,8 +299,18 @@ class SharePartitionMachine(RuleBasedStateMachine):
                 assert not span & self.log_facts.aborted
         if mode == AcquireMode.RECORD_LIMIT:
             assert taken <= n
-        if self.sp.end_offset > speo:  # read new records: only as far as the window allows
-            assert self.sp.end_offset <= max(speo, spso + self.max_in_flight)
+        # New records only while the window had room: the room caps the records
+        # taken, except that batch_optimized takes the last log batch whole.
+        room = spso + self.max_in_flight - speo
+        new_offsets = sorted(o for r in got for o in range(max(r.first_offset, speo), r.last_offset + 1))
+        if new_offsets:
+            assert room > 0
+            per_batch = [sum(1 for o in new_offsets if b.first_offset <= o <= b.last_offset) for b in self.log.batches]
+            per_batch = [c for c in per_batch if c]
+            if mode == AcquireMode.RECORD_LIMIT:
+                assert sum(per_batch) <= room
+            else:
+                assert sum(per_batch[:-1]) < room
 
     @rule(member=st.sampled_from(MEMBERS), data=st.data())
     def acknowledge(self, member: str, data: st.DataObject) -> None:
