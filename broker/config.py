@@ -676,7 +676,9 @@ SETTINGS: tuple[Setting, ...] = (
         "group.share.partition.max.record.locks", I, 2000, section=SHARE, min=100, max=10000,
         summary=True,
         doc="Most records in flight (delivered, not yet acknowledged) per share-partition; "
-        "at the limit, only records already in the window are handed out again.",
+        "at the limit, only records already in the window are handed out again. As in Kafka, "
+        "a batch_optimized fetch that starts below the limit takes its last log batch whole, "
+        "so the window can pass the limit by less than one batch.",
         why="Kafka's bounds; it caps the memory of one share-partition's state",
     ),
     Setting(

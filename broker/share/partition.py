@@ -99,7 +99,8 @@ __all__ = [
     "StateBatch",
 ]
 
-# group.share.partition.max.record.locks: at most this many offsets in SPSO..SPEO.
+# group.share.partition.max.record.locks: new records are read only while SPSO..SPEO
+# holds fewer offsets (batch_optimized may then pass it by less than one log batch).
 # Bounds the memory and the redelivery work one slow consumer can pin per partition.
 DEFAULT_MAX_IN_FLIGHT = 2000
 # group.share.delivery.count.limit: a record handed out this many times without
