@@ -11,7 +11,8 @@ import pytest
 from bench import compare, scale
 
 ROOT = Path(__file__).resolve().parents[2]
-OLD_RESULTS = ROOT / "bench" / "results" / "compare-2026-11-22.json"
+# A results file from before the per-scenario layout (the first run of 2026-11-22, 05:15 UTC).
+OLD_RESULTS = Path(__file__).parent / "data" / "compare-2026-11-22-0515.json"
 
 
 def test_parse_scenarios():
