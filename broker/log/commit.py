@@ -141,12 +141,17 @@ class GroupCommitter:
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """The background task: start it with ``await nursery.start(committer.run)``."""
         task_status.started()
+        next_policy = trio.current_time()
         try:
             while True:
                 with trio.move_on_after(self._policy_interval_s):
                     await self._wakeup.wait()
                 self._wakeup = trio.Event()
-                self._add_policy_flushes()
+                # The policy walks every log: once per interval, not on every round
+                # that acks=all producers and share acknowledgements trigger.
+                if trio.current_time() >= next_policy:
+                    self._add_policy_flushes()
+                    next_policy = trio.current_time() + self._policy_interval_s
                 if not self._pending.logs:
                     continue
                 rnd, self._pending = self._pending, _Round()

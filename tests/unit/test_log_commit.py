@@ -213,6 +213,26 @@ async def test_rolled_segments_are_flushed_by_the_policy(tmp_path):
     log.close()
 
 
+async def test_the_flush_policy_walks_the_logs_once_per_interval_not_per_round(tmp_path):
+    log = open_log(tmp_path)
+    walks = []
+
+    def logs():
+        walks.append(trio.current_time())
+        return [log]
+
+    committer = GroupCommitter(logs, policy_interval_s=30)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        for _ in range(20):
+            log.append(batch(1))
+            await committer.wait_durable(log)
+        nursery.cancel_scope.cancel()
+    assert committer.rounds == 20
+    assert len(walks) == 1  # the first round only; the next pass is due in 30 s
+    log.close()
+
+
 async def test_log_maintenance_applies_retention_and_checkpoints(tmp_path):
     clock = Clock()
     manager = LogManager(
