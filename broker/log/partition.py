@@ -22,11 +22,10 @@ Recovery (in :meth:`open`): after a clean shutdown the indexes are trusted (the
 active segment's are sanity-checked and its tail scanned from the last index
 entry) and producer state comes from the snapshot written at close. Otherwise
 every segment from the one holding the last durable offset (recovery point - 1)
-onwards is re-read: each
-batch's length, magic, CRC-32C and offset continuity are checked, the segment
-is cut at the first bad batch (one structured log line says what was cut), the
-later segments are deleted, and indexes and producer/transaction state are
-rebuilt from the batch headers. Data below the recovery point was fsynced
+onwards is re-read: each batch's length, magic, CRC-32C and offset continuity
+are checked, the segment is cut at the first bad batch (one structured log line
+says what was cut), the later segments are deleted, and indexes and
+producer/transaction state are rebuilt from the batch headers. Data below the recovery point was fsynced
 before the checkpoint named it, so it is never touched. Index entries are
 buffered and written by the flush, so a crash can lose the entries a segment
 got after its last flush (at the latest, its final time index entry at roll):
