@@ -236,11 +236,9 @@ class LogSegment:
     def find_batch(self, offset: int, start_position: int | None = None) -> tuple[int, BatchHeader] | None:
         """Position and header of the first batch whose last offset is >= ``offset``."""
         pos = self.offset_index.lookup(offset) if start_position is None else start_position
-        while pos < self.size:
-            header = self.header_at(pos)
+        for pos, header in self.headers_from(pos):
             if header.last_offset >= offset:
                 return pos, header
-            pos += header.size
         return None
 
     def scan(
