@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import multiprocessing as mp
 import os
 import shutil
 import signal
@@ -38,7 +37,6 @@ from bench.produce import RECORD, produce
 
 BROKER_CPU = "0"
 CLIENT_CPU = 1
-DEADLINE_S = 120.0
 
 
 def py_spy() -> str:
@@ -167,27 +165,10 @@ def scenario_produce(broker: Sharebroker, records: int, meter: Meter) -> dict:
 
 
 def scenario_share(broker: Sharebroker, records: int, meter: Meter, consumers: int = 4, size: int = 100) -> dict:
-    topic = group = f"profile-share-{time.time_ns()}"
-    share_bench._admin_setup(broker.bootstrap, topic, 1, group, "earliest")
-    share_bench._fill(broker.bootstrap, topic, 1, records, size)
-    total, started, done_at = mp.Value("q", 0), mp.Value("d", 0.0), mp.Value("d", 0.0)
-    deadline = time.time() + DEADLINE_S
-    with meter:
-        procs = [mp.Process(target=share_bench._consumer,
-                            args=(broker.bootstrap, topic, group, total, started, done_at, deadline))
-                 for _ in range(consumers)]
-        for p in procs:
-            p.start()
-        while total.value < records and time.time() < deadline:
-            time.sleep(0.05)
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.join(10)
-    got = total.value
+    r = share_bench.throughput(broker.bootstrap, consumers, 1, records, size, around_drain=lambda: meter)
+    got = r["received"]
     return {"what": f"share consume {records:,} x {size} B, {consumers} ShareConsumers, 1 partition",
-            "received": got, "records_per_s": round(got / max(done_at.value - started.value, 1e-9)),
-            "broker_cpu_s": round(meter.cpu_s, 2),
+            "received": got, "records_per_s": r["records_per_s"], "broker_cpu_s": round(meter.cpu_s, 2),
             "broker_cpu_us_per_record": round(meter.cpu_s * 1e6 / max(got, 1), 2)}
 
 

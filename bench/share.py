@@ -13,6 +13,7 @@ Every loop is bounded by a record count and a deadline.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -118,11 +119,18 @@ def _consumer(bootstrap: str, topic: str, group: str, total, started, done_at, d
         c.close()
 
 
-def throughput(bootstrap: str, consumers: int, partitions: int, records: int, size: int) -> dict:
+def throughput(bootstrap: str, consumers: int, partitions: int, records: int, size: int,
+               around_drain=contextlib.nullcontext) -> dict:
+    """Pre-fill, then drain; ``around_drain()`` wraps only the drain (e.g. a profiler)."""
     tag = f"{consumers}c{partitions}p-{os.getpid()}-{time.time_ns()}"
     topic, group = f"share-bench-{tag}", f"share-bench-{tag}"
     _admin_setup(bootstrap, topic, partitions, group, "earliest")
     _fill(bootstrap, topic, partitions, records, size)
+    with around_drain():
+        return _drain(bootstrap, topic, group, consumers, partitions, records)
+
+
+def _drain(bootstrap: str, topic: str, group: str, consumers: int, partitions: int, records: int) -> dict:
     total = mp.Value("q", 0)
     started = mp.Value("d", 0.0)
     done_at = mp.Value("d", 0.0)
