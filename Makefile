@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The bench extra (matplotlib for the plots, py-spy for bench-profile).
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: help venv run test test-all codegen codegen-check lint-imports clean
+.PHONY: help venv run test test-all codegen codegen-check lint lint-imports format clean
 .PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
 
 help:
@@ -44,6 +44,16 @@ codegen-check: $(STAMP) ## regenerate and fail if the checked-in code differs
 
 lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does no I/O)
 	$(VENV)/bin/lint-imports
+
+LINT_PATHS := broker codegen bench tests
+
+lint: $(STAMP) lint-imports ## ruff (lint and format check) and the architecture contracts
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+
+format: $(STAMP) ## apply ruff's fixes and formatting
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+	$(VENV)/bin/ruff format $(LINT_PATHS)
 
 RESULTS := bench/results
 # Every comparison target runs the scenario against sharebroker, Kafka 4.2.2 and Tansu 0.6

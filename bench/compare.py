@@ -139,7 +139,7 @@ def measure_startup(cls, runs: int, share: bool = True) -> dict:
         try:
             proc = getattr(b, "_proc", None)
             proc = getattr(proc, "process", proc)
-            t1 = wait_api_versions(b.port, 120, alive=lambda: proc is None or proc.poll() is None)
+            t1 = wait_api_versions(b.port, 120, alive=lambda proc=proc: proc is None or proc.poll() is None)
             t2 = None
             if share:
                 try:
@@ -183,9 +183,13 @@ def produce_run(bootstrap: str, partitions: int, records: int) -> dict:
     topic = f"cmp-produce-{partitions}p-{time.time_ns()}"
     create_topic(bootstrap, topic, partitions)
     elapsed = produce(bootstrap, topic, partitions, records)
-    return {"partitions": partitions, "records": records, "seconds": round(elapsed, 2),
-            "mb_per_s": round(records * len(RECORD) / 1e6 / elapsed, 1),
-            "records_per_s": round(records / elapsed)}
+    return {
+        "partitions": partitions,
+        "records": records,
+        "seconds": round(elapsed, 2),
+        "mb_per_s": round(records * len(RECORD) / 1e6 / elapsed, 1),
+        "records_per_s": round(records / elapsed),
+    }
 
 
 def run_broker(cls, args, scenarios: set[str]) -> dict:
@@ -232,8 +236,10 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
                 res["share_hwm_reset"] = reset()
                 if "share" in scenarios:
                     for consumers, parts in SHARE_MATRIX:
-                        step(f"share_{consumers}c{parts}p",
-                             lambda c=consumers, p=parts: share_median(b.bootstrap, c, p, args))
+                        step(
+                            f"share_{consumers}c{parts}p",
+                            lambda c=consumers, p=parts: share_median(b.bootstrap, c, p, args),
+                        )
                 if "latency" in scenarios:
                     step("latency", lambda: latency(b.bootstrap, args.rate, args.seconds))
                 res["share_peak_rss_mib"] = hwm_mib()
@@ -253,39 +259,83 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
 
 # ---------------------------------------------------------------- report
 
+
 def _startup_share(r: dict) -> float:
     return r["startup"]["first_share_median_s"] * 1000
 
 
-METRICS = [
-    # key, scenario(s) ("a+b": either), label, unit, extractor, higher is better
-    ("startup", "startup", "Startup to first ApiVersions (median)", "ms",
-     lambda r: r["startup"]["median_s"] * 1000, False),
-    ("startup_share", "startup", "Startup to first share record, fresh data dir (median)", "ms", _startup_share, False),
-    ("idle_rss", "memory", "Idle RSS", "MiB", lambda r: r["idle_rss_mib"], False),
-    ("produce_peak_rss", "produce", "Peak RSS during produce", "MiB", lambda r: r["produce_peak_rss_mib"], False),
-    ("share_peak_rss", "share+latency", "Peak RSS during share scenarios", "MiB", lambda r: r["share_peak_rss_mib"], False),
-    # Results files before the produce reset kept "peak_rss_mib" (VmHWM since the share
-    # scenarios' reset): not the same figure, so it renders as n/a.
-    ("peak_rss", "memory", "Peak RSS over the broker's run", "MiB", lambda r: r["run_peak_rss_mib"], False),
-] + [
-    (f"{PRODUCE_KEYS[p]}_{unit_key}", "produce",
-     f"Produce 1 KiB, acks=all, {p} partition{'s' if p > 1 else ''}", unit,
-     lambda r, k=PRODUCE_KEYS[p], u=unit_key: r[k][u], True)
-    for p in PRODUCE_PARTITIONS for unit_key, unit in (("mb_per_s", "MB/s"), ("records_per_s", "records/s"))
-] + [
-    ("fetch", "fetch", "Fetch {fetch_size}, 1 Consumer, 1 partition", "MB/s",
-     lambda r: _full(r["fetch"], "mb_per_s"), True),
-] + [
-    (f"share_{c}c{p}p", "share",
-     f"Share consume, {c} consumer{'s' if c > 1 else ''}, {p} partition{'s' if p > 1 else ''}",
-     "records/s", lambda r, k=f"share_{c}c{p}p": _full(r[k]), True)
-    for c, p in SHARE_MATRIX
-] + [
-    ("lat_p50", "latency", "Share latency p50 at {rate}/s", "ms", lambda r: _lat(r, "p50_ms"), False),
-    ("lat_p99", "latency", "Share latency p99 at {rate}/s", "ms", lambda r: _lat(r, "p99_ms"), False),
-    ("lat_p999", "latency", "Share latency p99.9 at {rate}/s", "ms", lambda r: _lat(r, "p999_ms"), False),
-]
+METRICS = (
+    [
+        # key, scenario(s) ("a+b": either), label, unit, extractor, higher is better
+        (
+            "startup",
+            "startup",
+            "Startup to first ApiVersions (median)",
+            "ms",
+            lambda r: r["startup"]["median_s"] * 1000,
+            False,
+        ),
+        (
+            "startup_share",
+            "startup",
+            "Startup to first share record, fresh data dir (median)",
+            "ms",
+            _startup_share,
+            False,
+        ),
+        ("idle_rss", "memory", "Idle RSS", "MiB", lambda r: r["idle_rss_mib"], False),
+        ("produce_peak_rss", "produce", "Peak RSS during produce", "MiB", lambda r: r["produce_peak_rss_mib"], False),
+        (
+            "share_peak_rss",
+            "share+latency",
+            "Peak RSS during share scenarios",
+            "MiB",
+            lambda r: r["share_peak_rss_mib"],
+            False,
+        ),
+        # Results files before the produce reset kept "peak_rss_mib" (VmHWM since the share
+        # scenarios' reset): not the same figure, so it renders as n/a.
+        ("peak_rss", "memory", "Peak RSS over the broker's run", "MiB", lambda r: r["run_peak_rss_mib"], False),
+    ]
+    + [
+        (
+            f"{PRODUCE_KEYS[p]}_{unit_key}",
+            "produce",
+            f"Produce 1 KiB, acks=all, {p} partition{'s' if p > 1 else ''}",
+            unit,
+            lambda r, k=PRODUCE_KEYS[p], u=unit_key: r[k][u],
+            True,
+        )
+        for p in PRODUCE_PARTITIONS
+        for unit_key, unit in (("mb_per_s", "MB/s"), ("records_per_s", "records/s"))
+    ]
+    + [
+        (
+            "fetch",
+            "fetch",
+            "Fetch {fetch_size}, 1 Consumer, 1 partition",
+            "MB/s",
+            lambda r: _full(r["fetch"], "mb_per_s"),
+            True,
+        ),
+    ]
+    + [
+        (
+            f"share_{c}c{p}p",
+            "share",
+            f"Share consume, {c} consumer{'s' if c > 1 else ''}, {p} partition{'s' if p > 1 else ''}",
+            "records/s",
+            lambda r, k=f"share_{c}c{p}p": _full(r[k]),
+            True,
+        )
+        for c, p in SHARE_MATRIX
+    ]
+    + [
+        ("lat_p50", "latency", "Share latency p50 at {rate}/s", "ms", lambda r: _lat(r, "p50_ms"), False),
+        ("lat_p99", "latency", "Share latency p99 at {rate}/s", "ms", lambda r: _lat(r, "p99_ms"), False),
+        ("lat_p999", "latency", "Share latency p99.9 at {rate}/s", "ms", lambda r: _lat(r, "p999_ms"), False),
+    ]
+)
 
 
 # A share-consume drain shorter than this (first to last record, rounded to 10 ms) is
@@ -296,8 +346,10 @@ MIN_TIMED_S = 0.05
 def share_median(bootstrap: str, consumers: int, partitions: int, args) -> dict:
     """``--share-runs`` drains (each on a new topic and group), the median run by records/s;
     every run's rate is kept in ``runs_records_per_s``. A drain that did not finish ranks last."""
-    runs = [throughput(bootstrap, consumers, partitions, args.share_records, args.size)
-            for _ in range(max(getattr(args, "share_runs", 1), 1))]
+    runs = [
+        throughput(bootstrap, consumers, partitions, args.share_records, args.size)
+        for _ in range(max(getattr(args, "share_runs", 1), 1))
+    ]
     ranked = sorted(runs, key=lambda r: (r["received"] >= r["records"], r["records_per_s"]))
     out = dict(ranked[(len(ranked) - 1) // 2 if len(ranked) % 2 else len(ranked) // 2])
     out["runs_records_per_s"] = [r["records_per_s"] for r in runs]
@@ -381,14 +433,21 @@ def table(results: dict, rate: int | None = None) -> str:
     for _key, _scen, label, unit, fn, higher in _metrics(results):
         kv = value(kafka, fn)
         arrow = "higher is better" if higher else "lower is better"
-        rows.append([_label(label, results), f"{unit} ({arrow})", *(fmt(value(b, fn)) for b in brokers),
-                     *(_ratio(value(b, fn), kv) for b in others)])
+        rows.append(
+            [
+                _label(label, results),
+                f"{unit} ({arrow})",
+                *(fmt(value(b, fn)) for b in brokers),
+                *(_ratio(value(b, fn), kv) for b in others),
+            ]
+        )
     return _grid(header, rows)
 
 
 def plot(results: dict, rate: int | None, path: Path) -> bool:
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -411,15 +470,23 @@ def plot(results: dict, rate: int | None, path: Path) -> bool:
         bars = ax.bar(names, vals, color=[colors.get(n, "grey") for n in names])
         for bar, b in zip(bars, brokers):
             v = value(b, fn)
-            ax.annotate("n/a" if v is None else fmt(v), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                        ha="center", va="bottom", fontsize=8)
+            ax.annotate(
+                "n/a" if v is None else fmt(v),
+                (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                ha="center",
+                va="bottom",
+                fontsize=8,
+            )
         ax.set_title(_label(label, results), fontsize=9)
         ax.set_ylabel(f"{unit} ({'higher' if higher else 'lower'} is better)", fontsize=8)
         ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(metrics):]:
+    for ax in list(axes.flat)[len(metrics) :]:
         ax.axis("off")
-    fig.suptitle(f"sharebroker vs Apache Kafka 4.2.2 vs Tansu 0.6, {results['date']} "
-                 f"(broker on CPU 0, clients on CPU 1; noisy shared machine)", fontsize=10)
+    fig.suptitle(
+        f"sharebroker vs Apache Kafka 4.2.2 vs Tansu 0.6, {results['date']} "
+        f"(broker on CPU 0, clients on CPU 1; noisy shared machine)",
+        fontsize=10,
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -433,6 +500,7 @@ def plot_scale(results: dict, path: Path) -> bool:
         return False
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -441,8 +509,13 @@ def plot_scale(results: dict, path: Path) -> bool:
     fig, ax = plt.subplots(figsize=(8, 4))
     for b in brokers:
         steps = b["scale"]["growth"]["steps"]
-        ax.plot([st["in_flight"] for st in steps], [st["share_fetch_ms"] for st in steps], marker=".",
-                label=b["broker"], color=colors.get(b["broker"], "grey"))
+        ax.plot(
+            [st["in_flight"] for st in steps],
+            [st["share_fetch_ms"] for st in steps],
+            marker=".",
+            label=b["broker"],
+            color=colors.get(b["broker"], "grey"),
+        )
     ax.set_xlabel("records in flight (acquired, not acknowledged)")
     ax.set_ylabel("ShareFetch acquiring the next batch, ms")
     ax.set_title(f"Scale: ShareFetch cost as in-flight records grow, {results['date']}", fontsize=10)
@@ -476,6 +549,7 @@ def lat_notes(results: dict) -> str:
 
 # ------------------------------------------------------------- scale report
 
+
 def _acquire_all(s: dict) -> float:
     m = s["many"]
     if "acquire_all_ms" in m:
@@ -502,39 +576,109 @@ def _scale_rows(ref: dict) -> list:
     step = g.get("step_records", 2000)
     end = g.get("in_flight_end", 0)
     rows = [
-        (f"Join: ShareGroupHeartbeat until all {parts:,} partitions are assigned", "ms",
-         lambda s: s["many"]["join_ms"], False, True),
-        (f"First ShareFetch over the {parts:,} share-partitions", "ms",
-         lambda s: s["many"]["share_fetch_ms"][0], False, True),
-        (f"ShareFetch requests until all {records:,} records are held", "requests",
-         lambda s: s["many"]["share_fetches"], False, True),
+        (
+            f"Join: ShareGroupHeartbeat until all {parts:,} partitions are assigned",
+            "ms",
+            lambda s: s["many"]["join_ms"],
+            False,
+            True,
+        ),
+        (
+            f"First ShareFetch over the {parts:,} share-partitions",
+            "ms",
+            lambda s: s["many"]["share_fetch_ms"][0],
+            False,
+            True,
+        ),
+        (
+            f"ShareFetch requests until all {records:,} records are held",
+            "requests",
+            lambda s: s["many"]["share_fetches"],
+            False,
+            True,
+        ),
         (f"Time until all {records:,} records are held", "ms", _acquire_all, False, True),
-        (f"One ShareAcknowledge accepting all {parts:,} share-partitions", "ms",
-         lambda s: s["many"]["ack_all_ms"], False, True),
-        (f"RSS growth per in-flight record ({parts:,} share-partitions)", "bytes",
-         lambda s: s["many"]["bytes_per_in_flight_record"], False, True),
+        (
+            f"One ShareAcknowledge accepting all {parts:,} share-partitions",
+            "ms",
+            lambda s: s["many"]["ack_all_ms"],
+            False,
+            True,
+        ),
+        (
+            f"RSS growth per in-flight record ({parts:,} share-partitions)",
+            "bytes",
+            lambda s: s["many"]["bytes_per_in_flight_record"],
+            False,
+            True,
+        ),
         ("RSS growth per share-partition", "bytes", lambda s: s["many"]["bytes_per_share_partition"], False, True),
-        (f"JVM live heap growth per in-flight record ({parts:,} share-partitions)", "bytes",
-         lambda s: s["many"]["heap_bytes_per_in_flight_record"], False, False),
+        (
+            f"JVM live heap growth per in-flight record ({parts:,} share-partitions)",
+            "bytes",
+            lambda s: s["many"]["heap_bytes_per_in_flight_record"],
+            False,
+            False,
+        ),
     ]
     for b in ref.get("batch", []):
         n = b["batch_records"]
-        rows.append((f"Acquire one {n:,}-record batch (ShareFetch, median)", "ms",
-                     lambda s, n=n: _batch(s, n, "acquire_ms_all_fetches"), False, True))
-        rows.append((f"Accept one {n:,}-record range (ShareAcknowledge, median)", "ms",
-                     lambda s, n=n: _batch(s, n, "ack_ms"), False, True))
+        rows.append(
+            (
+                f"Acquire one {n:,}-record batch (ShareFetch, median)",
+                "ms",
+                lambda s, n=n: _batch(s, n, "acquire_ms_all_fetches"),
+                False,
+                True,
+            )
+        )
+        rows.append(
+            (
+                f"Accept one {n:,}-record range (ShareAcknowledge, median)",
+                "ms",
+                lambda s, n=n: _batch(s, n, "ack_ms"),
+                False,
+                True,
+            )
+        )
     rows += [
-        (f"ShareFetch of a {step:,}-record batch, first step ({step:,} in flight)", "ms",
-         lambda s: s["growth"]["steps"][0]["share_fetch_ms"], False, True),
+        (
+            f"ShareFetch of a {step:,}-record batch, first step ({step:,} in flight)",
+            "ms",
+            lambda s: s["growth"]["steps"][0]["share_fetch_ms"],
+            False,
+            True,
+        ),
         (f"ShareFetch of a {step:,}-record batch, median over all steps", "ms", _step_median, False, True),
-        (f"ShareFetch of a {step:,}-record batch, last step ({end:,} in flight)", "ms",
-         lambda s: s["growth"]["steps"][-1]["share_fetch_ms"], False, True),
+        (
+            f"ShareFetch of a {step:,}-record batch, last step ({end:,} in flight)",
+            "ms",
+            lambda s: s["growth"]["steps"][-1]["share_fetch_ms"],
+            False,
+            True,
+        ),
         ("Accept 5 records with 5 in flight", "ms", lambda s: s["growth"]["ack_5_records_ms_at_start"], False, True),
-        (f"Accept 5 records with {end:,} in flight", "ms", lambda s: s["growth"]["ack_5_records_ms_at_end"], False, True),
-        (f"RSS growth per in-flight record (up to {end:,} in flight)", "bytes",
-         lambda s: s["growth"]["bytes_per_in_flight_record"], False, True),
-        (f"JVM live heap growth per in-flight record (up to {end:,} in flight)", "bytes",
-         lambda s: s["growth"]["heap_bytes_per_in_flight_record"], False, False),
+        (
+            f"Accept 5 records with {end:,} in flight",
+            "ms",
+            lambda s: s["growth"]["ack_5_records_ms_at_end"],
+            False,
+            True,
+        ),
+        (
+            f"RSS growth per in-flight record (up to {end:,} in flight)",
+            "bytes",
+            lambda s: s["growth"]["bytes_per_in_flight_record"],
+            False,
+            True,
+        ),
+        (
+            f"JVM live heap growth per in-flight record (up to {end:,} in flight)",
+            "bytes",
+            lambda s: s["growth"]["heap_bytes_per_in_flight_record"],
+            False,
+            False,
+        ),
         ("Peak RSS over the scale scenarios", "MiB", lambda s: s["peak_rss_mib"], False, True),
     ]
     return rows
@@ -544,7 +688,7 @@ def _steps_line(name: str, g: dict) -> str:
     steps = g.get("steps") or []
     if not steps:
         return f"{name}: no steps"
-    pick = steps[max(len(steps) // 10, 1) - 1::max(len(steps) // 10, 1)]
+    pick = steps[max(len(steps) // 10, 1) - 1 :: max(len(steps) // 10, 1)]
     return f"{name}: " + ", ".join(f"{s['in_flight'] / 1000:.0f}k: {s['share_fetch_ms']}" for s in pick)
 
 
@@ -555,8 +699,12 @@ def scale_section(results: dict) -> str:
     ref = brokers[0]["scale"]
     kafka = next((b for b in brokers if b["broker"] == "kafka"), None)
     others = [b for b in brokers if b["broker"] != "kafka"]
-    header = ["Scale metric", "Unit", *(b["broker"] for b in brokers),
-              *(f"{b['broker']} / kafka" for b in others if kafka)]
+    header = [
+        "Scale metric",
+        "Unit",
+        *(b["broker"] for b in brokers),
+        *(f"{b['broker']} / kafka" for b in others if kafka),
+    ]
     rows = []
     for label, unit, fn, higher, ratio in _scale_rows(ref):
         vals = [value(b["scale"], fn) for b in brokers]
@@ -568,10 +716,13 @@ def scale_section(results: dict) -> str:
         rows.append([label, f"{unit} ({arrow})", *(fmt(v) for v in vals), *ratios])
     m, g = ref.get("many", {}), ref.get("growth", {})
     settings = ref.get("settings")
-    limits = (f"Run with `{', '.join(f'{k}={v}' for k, v in settings.items())}`." if settings else
-              """Both brokers run with their defaults, including at most
+    limits = (
+        f"Run with `{', '.join(f'{k}={v}' for k, v in settings.items())}`."
+        if settings
+        else """Both brokers run with their defaults, including at most
 2,000 in-flight records per share-partition (`group.share.partition.max.record.locks`:
-Kafka 4.2 does not allow changing it at run time), so every batch fits within it.""")
+Kafka 4.2 does not allow changing it at run time), so every batch fits within it."""
+    )
     who = " and ".join(b["broker"] for b in brokers)
     steps = "\n".join(f"  - {_steps_line(b['broker'], b['scale'].get('growth', {}))}" for b in brokers)
     if "join_ms" in m:
@@ -582,24 +733,24 @@ state for the assigned partitions asynchronously, so the join waits until the
 assignment covers every partition and fetches repeat (bounded) until the records
 come."""
         growth = f"""one member, one share session; a
-  {g.get('step_records', 0):,}-record batch is appended to the next partition and acquired, nothing
-  acked, up to {g.get('in_flight_end', 0):,} records in flight; 5 records of another partition
+  {g.get("step_records", 0):,}-record batch is appended to the next partition and acquired, nothing
+  acked, up to {g.get("in_flight_end", 0):,} records in flight; 5 records of another partition
   are accepted at the start and at the end."""
     else:  # results files from before the heartbeat join
         join = """Members
 sent ShareFetch without joining through ShareGroupHeartbeat (which Kafka requires, so
 only sharebroker was measured)."""
-        growth = f"""{g.get('step_records', 0):,}-record batches, one per
+        growth = f"""{g.get("step_records", 0):,}-record batches, one per
   partition, each acquired by one ShareFetch of a new member, nothing acked, up to
-  {g.get('in_flight_end', 0):,} records in flight; 5 records are accepted at the start and at the end."""
+  {g.get("in_flight_end", 0):,} records in flight; 5 records are accepted at the start and at the end."""
     return f"""## Scale: share-partitions and in-flight records ({who})
 
 `bench/scale.py`: raw ShareFetch / ShareAcknowledge requests (the integration tests'
 wire client) against a freshly started broker on CPU 0. {limits} {join}
 Single runs, times in ms, each phase inside the 30 s acquisition lock.
 
-- **Many share-partitions**: 1 topic of {m.get('share_partitions', 0):,} partitions,
-  {m.get('records_per_partition', 'n/a')} records each written as one batch; one member acquires every
+- **Many share-partitions**: 1 topic of {m.get("share_partitions", 0):,} partitions,
+  {m.get("records_per_partition", "n/a")} records each written as one batch; one member acquires every
   record and acknowledges nothing until one ShareAcknowledge accepts them all.
 - **Batch-level ranges**: one stored batch of N records acquired (record-limit mode,
   repeated until held) and accepted as one offset range, median of 5.
@@ -681,30 +832,43 @@ def not_measured(results: dict) -> list[str]:
     done = set(ran(results))
     out = [f"- {b['broker']}: skipped ({b['skipped']})" for b in results["brokers"] if "skipped" in b]
     out += [f"- {b['broker']} / {k}: {v}" for b in results["brokers"] for k, v in b.get("errors", {}).items()]
-    out += [f"- {b['broker']} / startup to first share record: {e}" for b in results["brokers"]
-            for e in (b.get("startup") or {}).get("first_share_errors", [])]
+    out += [
+        f"- {b['broker']} / startup to first share record: {e}"
+        for b in results["brokers"]
+        for e in (b.get("startup") or {}).get("first_share_errors", [])
+    ]
     started = done & {"produce", "share", "latency", "fetch"}  # idle RSS comes with these
     missing = [s for s in SCENARIOS if s not in done and not (s == "memory" and started)]
     if missing:
         out.append(f"- Not run in this results file: {', '.join(missing)}.")
     if done & {"startup", "share", "latency", "scale"}:
-        out.append("- Tansu has no share groups (KIP-932): startup to first share record, share consume, "
-                   "latency and scale are Kafka vs sharebroker only.")
+        out.append(
+            "- Tansu has no share groups (KIP-932): startup to first share record, share consume, "
+            "latency and scale are Kafka vs sharebroker only."
+        )
     if "scale" in done:
         kafka = next((b for b in results["brokers"] if b["broker"] == "kafka" and "skipped" not in b), None)
         if kafka is not None and not kafka.get("scale"):
-            out.append("- Scale was not measured on Kafka in this run"
-                       + (" (see the failure above)." if "scale" in kafka.get("errors", {}) else
-                          " (results file from before Kafka was covered: raw requests without a "
-                          "ShareGroupHeartbeat join, which Kafka requires)."))
-        out.append("- Per-in-flight-record memory on Kafka: its RSS does not separate in-flight state "
-                   "from the heap the JVM already reserved; the live heap after a full GC is the "
-                   "figure to read, and it has no sharebroker counterpart (no ratio).")
+            out.append(
+                "- Scale was not measured on Kafka in this run"
+                + (
+                    " (see the failure above)."
+                    if "scale" in kafka.get("errors", {})
+                    else " (results file from before Kafka was covered: raw requests without a "
+                    "ShareGroupHeartbeat join, which Kafka requires)."
+                )
+            )
+        out.append(
+            "- Per-in-flight-record memory on Kafka: its RSS does not separate in-flight state "
+            "from the heap the JVM already reserved; the live heap after a full GC is the "
+            "figure to read, and it has no sharebroker counterpart (no ratio)."
+        )
     return out or ["- Every scenario ran for every broker that supports it."]
 
 
-def write_doc(results: dict, args, json_path: Path, png: bool, out_dir: Path | None = None,
-              scale_png: bool = False) -> Path:
+def write_doc(
+    results: dict, args, json_path: Path, png: bool, out_dir: Path | None = None, scale_png: bool = False
+) -> Path:
     out_dir = out_dir or ROOT / "docs"
     m = results["machine"]
     done = set(ran(results))
@@ -721,37 +885,39 @@ def write_doc(results: dict, args, json_path: Path, png: bool, out_dir: Path | N
     command = results.get("command") or "make bench-compare (the command line is not recorded in this results file)"
     method = []
     if "startup" in done:
-        method.append(f"""- Startup: fresh data dir, {startup_runs} run{'s' if startup_runs != 1 else ''}, median, from process start to (a) the
+        method.append(f"""- Startup: fresh data dir, {startup_runs} run{"s" if startup_runs != 1 else ""}, median, from process start to (a) the
   first answered ApiVersions v3 and (b) the first record received by a librdkafka
   ShareConsumer, measured in the same runs: once ApiVersions is answered the client
   creates a topic, sets `share.auto.offset.reset=earliest` for a new share group,
   produces one record and polls a ShareConsumer (`bench.share.first_share_record`;
   brokers with share groups only). For Kafka both include the mandatory
   `kafka-storage format` of the fresh data dir (a separate JVM); from the launch of
-  the `kafka.Kafka` JVM alone the ApiVersions median was {fmt(after_format * 1000) + ' ms' if after_format else 'n/a'}.""")
+  the `kafka.Kafka` JVM alone the ApiVersions median was {fmt(after_format * 1000) + " ms" if after_format else "n/a"}.""")
     if done & {"memory", "produce", "share", "latency", "fetch"}:
         method.append("""- Memory: idle RSS 1.5 s after start; peak RSS (VmHWM) during produce and during the
   share scenarios (share consume and latency), each reset by writing `5` to
   `/proc/PID/clear_refs` just before; and the peak over the broker's whole run. For
   Kafka, the JVM's figures.""")
     if "produce" in done:
-        method.append(f"""- Produce: librdkafka (confluent-kafka {results['client']}), {records:,} records of 1 KiB,
+        method.append(f"""- Produce: librdkafka (confluent-kafka {results["client"]}), {records:,} records of 1 KiB,
   acks=all, idempotent, linger.ms=5, into a topic of 1 and of 8 partitions (records
   spread round-robin), MB/s and records/s from first send to last delivery report
   (`bench.produce.produce`).""")
     if "fetch" in done:
-        method.append(f"""- Fetch: {_size(fetch_mib)} of 1 KiB records pre-filled (by the same producer) in
+        method.append(
+            f"""- Fetch: {_size(fetch_mib)} of 1 KiB records pre-filled (by the same producer) in
   1 partition, drained by one librdkafka Consumer with `assign()` from the first offset
   (no group, no commits; fetch.max.bytes 64 MiB, max.partition.fetch.bytes 16 MiB),
   from `assign()` to the last record received (`bench.fetch.fetch`); the topic is
-  deleted afterwards.""" + ("" if fetch_mib >= 1024 else
-                            f" The issue's figure is 1 GiB: this run used {fetch_mib} MiB."))
+  deleted afterwards."""
+            + ("" if fetch_mib >= 1024 else f" The issue's figure is 1 GiB: this run used {fetch_mib} MiB.")
+        )
     if "share" in done:
-        method.append(f"""- Share consume: {getattr(args, 'share_records', 0):,} records of {getattr(args, 'size', 100)} bytes pre-filled in 1 and in 4
+        method.append(f"""- Share consume: {getattr(args, "share_records", 0):,} records of {getattr(args, "size", 100)} bytes pre-filled in 1 and in 4
   partitions, drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes,
   implicit acknowledgement, all on the one client core), first to last record received
   (`bench.share.throughput`: group join and assignment time are excluded). Each row is
-  the median of {getattr(args, 'share_runs', 1)} drain{'s' if getattr(args, 'share_runs', 1) != 1 else ''}, each on a new topic and group (every run's
+  the median of {getattr(args, "share_runs", 1)} drain{"s" if getattr(args, "share_runs", 1) != 1 else ""}, each on a new topic and group (every run's
   rate is in the JSON as `runs_records_per_s`); a drain lasts one to a few seconds,
   so these rows are still the noisiest. Kafka is the only peer with share groups.""")
     if "latency" in done:
@@ -765,14 +931,14 @@ def write_doc(results: dict, args, json_path: Path, png: bool, out_dir: Path | N
     notes = NOTES.get(results.get("started_utc", ""), "")
     doc = f"""# Performance: sharebroker vs Apache Kafka 4.2.2 (and Tansu 0.6)
 
-Generated by `bench/compare.py` on {results['date']}; do not edit by hand
+Generated by `bench/compare.py` on {results["date"]}; do not edit by hand
 (`make bench-compare` reruns every scenario and rewrites this page,
 `python -m bench.compare --render {shown}` re-renders it).
 Raw figures: `{shown}`.
 
 ## Machine, command and method
 
-- {m['platform']}, {m['cpus']} CPUs ({m['cpu_model']}), Python {m['python']}, {m['java']}.
+- {m["platform"]}, {m["cpus"]} CPUs ({m["cpu_model"]}), Python {m["python"]}, {m["java"]}.
 - Command: `{command}`.
 - Each broker runs alone, one after the other, **in the same run**: sharebroker
   (`sharebroker serve`), Apache Kafka 4.2.2 (single KRaft node via `peers/kafka.sh`,
@@ -809,7 +975,7 @@ so far with before/after figures: [PROFILING.md](PROFILING.md) (`make bench-prof
 ## Noise
 
 This is a 2-core VM shared with other engineers' test runs while the benchmark ran
-(load average at start {results.get('loadavg_start', 'n/a')}, at end {results.get('loadavg_end', 'n/a')}). Absolute
+(load average at start {results.get("loadavg_start", "n/a")}, at end {results.get("loadavg_end", "n/a")}). Absolute
 figures move by tens of percent between runs; the ratios, taken within one run with
 the brokers measured back to back, are the figures to quote, and even they are
 rough (single runs except startup and the share rows, which are medians of a few drains).
@@ -857,8 +1023,11 @@ def render(json_path: Path, out_dir: Path | None = None) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenarios", default="all",
-                        help=f"comma list from {','.join(SCENARIOS)} (default: all); memory is the idle RSS")
+    parser.add_argument(
+        "--scenarios",
+        default="all",
+        help=f"comma list from {','.join(SCENARIOS)} (default: all); memory is the idle RSS",
+    )
     parser.add_argument("--brokers", default="sharebroker,kafka,tansu")
     parser.add_argument("--startup-runs", type=int, default=3)
     parser.add_argument("--records", type=int, default=300_000, help="produce: 1 KiB records per partition count")
@@ -870,9 +1039,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deadline", type=float, default=60.0, help="per share scenario (fetch: twice this)")
     parser.add_argument("--fetch-mib", type=int, default=1024, help="fetch: MiB of 1 KiB records to drain (0: skip)")
     parser.add_argument("--scale-partitions", type=int, default=1000, help="scale: share-partitions (0: skip)")
-    parser.add_argument("--json", help="default bench/results/compare-<date>.json, or <scenarios>-<date>.json for a subset")
+    parser.add_argument(
+        "--json", help="default bench/results/compare-<date>.json, or <scenarios>-<date>.json for a subset"
+    )
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/PERFORMANCE.md and the plot")
-    parser.add_argument("--render", metavar="JSON", help="only rewrite docs/PERFORMANCE.md and the plot from a results file")
+    parser.add_argument(
+        "--render", metavar="JSON", help="only rewrite docs/PERFORMANCE.md and the plot from a results file"
+    )
     parser.add_argument("--doc-dir", type=Path, help="write PERFORMANCE.md and performance.png here instead of docs/")
     args = parser.parse_args(argv)
     if args.render:
@@ -894,15 +1067,29 @@ def main(argv: list[str] | None = None) -> None:
         os.sched_setaffinity(0, {CLIENT_CPU})
     import confluent_kafka
 
-    date = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
+    date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
     params = vars(args) | {"scenarios": scenarios, "doc_dir": None}
     results: dict = {
         "date": date,
-        "started_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "command": shlex.join(["taskset", "-c", str(CLIENT_CPU), "python", "-m", "bench.compare",
-                               *(sys.argv[1:] if argv is None else argv)]),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "cpu_model": _cpu_model(),
-                    "python": platform.python_version(), "java": _java_version()},
+        "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "command": shlex.join(
+            [
+                "taskset",
+                "-c",
+                str(CLIENT_CPU),
+                "python",
+                "-m",
+                "bench.compare",
+                *(sys.argv[1:] if argv is None else argv),
+            ]
+        ),
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "cpu_model": _cpu_model(),
+            "python": platform.python_version(),
+            "java": _java_version(),
+        },
         "client": f"{confluent_kafka.__version__} (librdkafka {confluent_kafka.libversion()[0]})",
         "pinning": {"broker": f"taskset -c {BROKER_CPU}", "clients": f"taskset -c {CLIENT_CPU}"},
         "params": params,
@@ -922,8 +1109,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.no_doc:
         return
     if scenarios != list(SCENARIOS):
-        print(f"docs/PERFORMANCE.md left as it is: only {', '.join(scenarios)} ran "
-              f"(render this file with --render {json_path} if you mean it)")
+        print(
+            f"docs/PERFORMANCE.md left as it is: only {', '.join(scenarios)} ran "
+            f"(render this file with --render {json_path} if you mean it)"
+        )
         return
     render(json_path, args.doc_dir)
 

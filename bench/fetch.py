@@ -24,10 +24,17 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> 
     create_topic(bootstrap, topic)
     records = mib * 1024 * 1024 // len(RECORD)
     fill_s = produce(bootstrap, topic, 1, records)
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"fetch-{time.time_ns()}",
-                  "enable.auto.commit": False, "log_level": 3,
-                  "fetch.max.bytes": 64 * 1024 * 1024, "max.partition.fetch.bytes": 16 * 1024 * 1024,
-                  "queued.max.messages.kbytes": 256 * 1024})
+    c = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": f"fetch-{time.time_ns()}",
+            "enable.auto.commit": False,
+            "log_level": 3,
+            "fetch.max.bytes": 64 * 1024 * 1024,
+            "max.partition.fetch.bytes": 16 * 1024 * 1024,
+            "queued.max.messages.kbytes": 256 * 1024,
+        }
+    )
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
     got = nbytes = 0
@@ -43,9 +50,15 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> 
     finally:
         c.close()
     elapsed = max(last - first, 1e-9)
-    return {"mib": mib, "records": records, "received": got, "fill_seconds": round(fill_s, 1),
-            "seconds": round(elapsed, 2), "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
-            "topic_deleted": delete_topic(bootstrap, topic)}
+    return {
+        "mib": mib,
+        "records": records,
+        "received": got,
+        "fill_seconds": round(fill_s, 1),
+        "seconds": round(elapsed, 2),
+        "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
+        "topic_deleted": delete_topic(bootstrap, topic),
+    }
 
 
 def delete_topic(bootstrap: str, topic: str) -> bool | str:

@@ -80,11 +80,12 @@ class Sharebroker:
         self._proc = _PinnedBrokerProcess(Path(self._tmp.name) / "data", self.cpus, port=self.port)
         self._proc.data_dir.mkdir(parents=True)
         log = open(self._proc.log_path, "ab")
-        self._proc.process = subprocess.Popen(self._proc.command(), stdout=log, stderr=subprocess.STDOUT,
-                                              stdin=subprocess.DEVNULL)
+        self._proc.process = subprocess.Popen(
+            self._proc.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
         log.close()
 
-    def start(self) -> "Sharebroker":
+    def start(self) -> Sharebroker:
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
         self._proc = _PinnedBrokerProcess(Path(self._tmp.name) / "data", self.cpus, port=self.port).start()
         return self
@@ -135,9 +136,13 @@ class KafkaPeer:
 
     def launch(self) -> None:
         """Run ``kafka.sh start`` (format + start, fresh data dir) without waiting for it."""
-        self._launcher = subprocess.Popen(taskset(self.cpus) + ["bash", str(KAFKA_SH), "start", "--port", str(self.port)],
-                                          env=self._env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                          stdin=subprocess.DEVNULL)
+        self._launcher = subprocess.Popen(
+            taskset(self.cpus) + ["bash", str(KAFKA_SH), "start", "--port", str(self.port)],
+            env=self._env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
 
     def wait_launched(self, timeout: float = 120.0) -> None:
         assert self._launcher is not None
@@ -146,7 +151,7 @@ class KafkaPeer:
             raise RuntimeError(f"kafka.sh start failed: {out.decode(errors='replace')[-2000:]}")
         self._launcher = None
 
-    def start(self) -> "KafkaPeer":
+    def start(self) -> KafkaPeer:
         self.launch()
         self.wait_launched()
         return self
@@ -172,8 +177,13 @@ class KafkaPeer:
                 self._launcher.wait(120)
             except subprocess.TimeoutExpired:
                 self._launcher.kill()
-        subprocess.run(["bash", str(KAFKA_SH), "stop", "--port", str(self.port)], env=self._env(),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        subprocess.run(
+            ["bash", str(KAFKA_SH), "stop", "--port", str(self.port)],
+            env=self._env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -207,12 +217,22 @@ class TansuPeer:
 
     def launch(self) -> None:
         url = f"tcp://127.0.0.1:{self.port}"
-        cmd = taskset(self.cpus) + [self.binary, "broker", "--listener-url", url, "--advertised-listener-url", url,
-                                    "--storage-engine", "memory://tansu/", "--silent"]
-        self._proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                      stdin=subprocess.DEVNULL)
+        cmd = taskset(self.cpus) + [
+            self.binary,
+            "broker",
+            "--listener-url",
+            url,
+            "--advertised-listener-url",
+            url,
+            "--storage-engine",
+            "memory://tansu/",
+            "--silent",
+        ]
+        self._proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
+        )
 
-    def start(self) -> "TansuPeer":
+    def start(self) -> TansuPeer:
         self.launch()
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -221,7 +241,7 @@ class TansuPeer:
                 return self
             except OSError:
                 if self._proc.poll() is not None:
-                    raise RuntimeError(f"tansu exited with {self._proc.returncode}")
+                    raise RuntimeError(f"tansu exited with {self._proc.returncode}") from None
                 time.sleep(0.02)
         self.stop()
         raise RuntimeError("tansu did not start")

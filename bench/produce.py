@@ -32,14 +32,16 @@ def rss_kib(pid: int, field: str = "VmRSS") -> int:
 
 
 def produce(bootstrap: str, topic: str, partitions: int, count: int) -> float:
-    p = Producer({
-        "bootstrap.servers": bootstrap,
-        "acks": "all",
-        "linger.ms": 5,
-        "batch.size": 1_000_000,
-        "queue.buffering.max.messages": 200_000,
-        "enable.idempotence": True,
-    })
+    p = Producer(
+        {
+            "bootstrap.servers": bootstrap,
+            "acks": "all",
+            "linger.ms": 5,
+            "batch.size": 1_000_000,
+            "queue.buffering.max.messages": 200_000,
+            "enable.idempotence": True,
+        }
+    )
     errors = []
 
     def on_delivery(err, _msg):

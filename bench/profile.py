@@ -50,11 +50,10 @@ class Sampler:
     """``py-spy record --pid`` for the duration of a ``with`` block."""
 
     def __init__(self, pid: int, out: Path, rate: int) -> None:
-        self.cmd = [py_spy(), "record", "--pid", str(pid), "--format", "raw", "--rate", str(rate),
-                    "--output", str(out)]
+        self.cmd = [py_spy(), "record", "--pid", str(pid), "--format", "raw", "--rate", str(rate), "--output", str(out)]
         self.proc: subprocess.Popen | None = None
 
-    def __enter__(self) -> "Sampler":
+    def __enter__(self) -> Sampler:
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(0.5)  # attached before the load starts
         if self.proc.poll() is not None:
@@ -100,12 +99,17 @@ def summarise(folded: Path, top: int) -> str:
         else:
             workers += n
             worker_self[frames[-1]] += n
-    out = [f"event loop thread: {loop} samples on CPU; worker threads: {workers}; "
-           f"parked in a wait (left out): {waiting}", "", f"event loop, self (top {top}):"]
+    out = [
+        f"event loop thread: {loop} samples on CPU; worker threads: {workers}; parked in a wait (left out): {waiting}",
+        "",
+        f"event loop, self (top {top}):",
+    ]
     out += [f"{n / max(loop, 1):7.1%}  {f}" for f, n in loop_self.most_common(top)]
     out += ["", f"event loop, inclusive (top {top}, without the event loop's own frames):"]
-    out += [f"{n / max(loop, 1):7.1%}  {f}" for f, n in
-            [(f, n) for f, n in loop_incl.most_common() if not _plumbing(f)][:top]]
+    out += [
+        f"{n / max(loop, 1):7.1%}  {f}"
+        for f, n in [(f, n) for f, n in loop_incl.most_common() if not _plumbing(f)][:top]
+    ]
     out += ["", f"worker threads, self (top {min(top, 10)}; mostly time in fsync/pread system calls):"]
     out += [f"{n / max(workers, 1):7.1%}  {f}" for f, n in worker_self.most_common(min(top, 10))]
     return "\n".join(out) + "\n"
@@ -120,14 +124,24 @@ def _frame(f: str) -> str:
     name, _, where = f.partition(" (")
     path = where.rstrip(")").rsplit(":", 1)[0]
     parts = Path(path).parts
-    short = "/".join(parts[parts.index("broker"):]) if "broker" in parts else Path(path).name
+    short = "/".join(parts[parts.index("broker") :]) if "broker" in parts else Path(path).name
     return f"{name} ({short})"
 
 
 def _plumbing(frame: str) -> bool:
     """Frames every stack of the event loop thread passes through."""
-    return any(s in frame for s in ("(trio/", "_run.py", "<module>", "<frozen runpy>", "(broker/cli.py)",
-                                    "serve.<locals>.handle", "run (broker/server/__init__.py)"))
+    return any(
+        s in frame
+        for s in (
+            "(trio/",
+            "_run.py",
+            "<module>",
+            "<frozen runpy>",
+            "(broker/cli.py)",
+            "serve.<locals>.handle",
+            "run (broker/server/__init__.py)",
+        )
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -142,7 +156,7 @@ class Meter:
     def __init__(self, pid: int, sampler: Sampler | None) -> None:
         self.pid, self.sampler, self.cpu_s = pid, sampler, 0.0
 
-    def __enter__(self) -> "Meter":
+    def __enter__(self) -> Meter:
         if self.sampler is not None:
             self.sampler.__enter__()
         self._t0 = cpu_seconds(self.pid)
@@ -160,16 +174,24 @@ def scenario_produce(broker: Sharebroker, records: int, meter: Meter) -> dict:
     with meter:
         elapsed = produce(broker.bootstrap, topic, 1, records)
     mb = records * len(RECORD) / 1e6
-    return {"what": f"produce {records:,} x 1 KiB, acks=all, 1 partition", "mb_per_s": round(mb / elapsed, 1),
-            "broker_cpu_s": round(meter.cpu_s, 2), "broker_cpu_ms_per_mb": round(meter.cpu_s * 1000 / mb, 2)}
+    return {
+        "what": f"produce {records:,} x 1 KiB, acks=all, 1 partition",
+        "mb_per_s": round(mb / elapsed, 1),
+        "broker_cpu_s": round(meter.cpu_s, 2),
+        "broker_cpu_ms_per_mb": round(meter.cpu_s * 1000 / mb, 2),
+    }
 
 
 def scenario_share(broker: Sharebroker, records: int, meter: Meter, consumers: int = 4, size: int = 100) -> dict:
     r = share_bench.throughput(broker.bootstrap, consumers, 1, records, size, around_drain=lambda: meter)
     got = r["received"]
-    return {"what": f"share consume {records:,} x {size} B, {consumers} ShareConsumers, 1 partition",
-            "received": got, "records_per_s": r["records_per_s"], "broker_cpu_s": round(meter.cpu_s, 2),
-            "broker_cpu_us_per_record": round(meter.cpu_s * 1e6 / max(got, 1), 2)}
+    return {
+        "what": f"share consume {records:,} x {size} B, {consumers} ShareConsumers, 1 partition",
+        "received": got,
+        "records_per_s": r["records_per_s"],
+        "broker_cpu_s": round(meter.cpu_s, 2),
+        "broker_cpu_us_per_record": round(meter.cpu_s * 1e6 / max(got, 1), 2),
+    }
 
 
 SCENARIOS = {"produce": scenario_produce, "share": scenario_share}
@@ -183,10 +205,16 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--consumers", type=int, default=4, help="share: ShareConsumer processes")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "profile"))
-    parser.add_argument("--cpu-only", type=int, metavar="RUNS", default=0,
-                        help="no sampler: run each scenario RUNS times and print the medians as JSON")
-    parser.add_argument("--broker-src", metavar="DIR",
-                        help="run the broker from this checkout (before/after comparisons of a change)")
+    parser.add_argument(
+        "--cpu-only",
+        type=int,
+        metavar="RUNS",
+        default=0,
+        help="no sampler: run each scenario RUNS times and print the medians as JSON",
+    )
+    parser.add_argument(
+        "--broker-src", metavar="DIR", help="run the broker from this checkout (before/after comparisons of a change)"
+    )
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
@@ -216,8 +244,10 @@ def main() -> None:
                 broker.stop()
             print(json.dumps(runs[-1]), flush=True)
         if args.cpu_only:
-            summary[name] = {k: (statistics.median(r[k] for r in runs) if isinstance(v, (int, float)) else v)
-                             for k, v in runs[0].items()}
+            summary[name] = {
+                k: (statistics.median(r[k] for r in runs) if isinstance(v, (int, float)) else v)
+                for k, v in runs[0].items()
+            }
             summary[name]["runs"] = len(runs)
             continue
         r = runs[0]

@@ -135,13 +135,15 @@ def main() -> None:
         view = memoryview(wire)
         decoded = cls.decode(view, version)
         assert decoded.encode(version) == wire
-        d = rate(lambda: cls.decode(view, version), args.seconds)
-        e = rate(lambda: msg.encode(version), args.seconds)
+        d = rate(lambda cls=cls, view=view, version=version: cls.decode(view, version), args.seconds)
+        e = rate(lambda msg=msg, version=version: msg.encode(version), args.seconds)
         results.append({"message": name, "bytes": len(wire), "decode_per_s": round(d), "encode_per_s": round(e)})
         print(f"{name:42} {len(wire):9d} {d:10.0f} {e:10.0f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"machine": platform.platform(), "python": platform.python_version(), "results": results}, f, indent=2)
+            json.dump(
+                {"machine": platform.platform(), "python": platform.python_version(), "results": results}, f, indent=2
+            )
 
 
 if __name__ == "__main__":

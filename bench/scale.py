@@ -50,12 +50,12 @@ from bench.produce import rss_kib
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckBatch
 from broker.protocol.messages.share_acknowledge_request import (
     AcknowledgePartition,
     AcknowledgeTopic,
     ShareAcknowledgeRequest,
 )
-from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckBatch
 from broker.protocol.messages.share_fetch_request import FetchPartition, FetchTopic, ShareFetchRequest
 from broker.protocol.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
 from broker.protocol.records import build_batch
@@ -83,8 +83,9 @@ def jvm_heap_used_kib(pid: int) -> int | None:
     """Live heap of a JVM after a full GC (jcmd), or None if jcmd is unavailable."""
     try:
         subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=60, check=True)
-        out = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True,
-                             timeout=60, check=True).stdout
+        out = subprocess.run(
+            ["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     m = re.search(r"heap\s+total \d+K, used (\d+)K", out)
@@ -105,8 +106,12 @@ class ShareMember:
         self._thread: threading.Thread | None = None
 
     def _beat(self, epoch: int, topics: list[str] | None = None):
-        return self._w.request(ShareGroupHeartbeatRequest(
-            group_id=self.group, member_id=self.member_id, member_epoch=epoch, subscribed_topic_names=topics), 1)
+        return self._w.request(
+            ShareGroupHeartbeatRequest(
+                group_id=self.group, member_id=self.member_id, member_epoch=epoch, subscribed_topic_names=topics
+            ),
+            1,
+        )
 
     def join(self, partitions: int, timeout_s: float = 60.0) -> float:
         """Join, and heartbeat until the assignment covers ``partitions`` partitions; ms taken."""
@@ -196,8 +201,18 @@ def _produce(w: WireClient, topic: str, batches: dict[int, bytes], timeout_s: fl
     deadline = time.time() + timeout_s
     left = dict(batches)
     while left:
-        resp = w.request(ProduceRequest(acks=-1, timeout_ms=30000, topic_data=[TopicProduceData(name=topic, partition_data=[
-            PartitionProduceData(index=p, records=b) for p, b in left.items()])]), 9)
+        resp = w.request(
+            ProduceRequest(
+                acks=-1,
+                timeout_ms=30000,
+                topic_data=[
+                    TopicProduceData(
+                        name=topic, partition_data=[PartitionProduceData(index=p, records=b) for p, b in left.items()]
+                    )
+                ],
+            ),
+            9,
+        )
         failed = {}
         for t in resp.responses:
             for p in t.partition_responses:
@@ -218,10 +233,23 @@ def _batch(n: int, size: int = 100) -> bytes:
 
 def _fetch(w, group, member, epoch, tid, *, partitions=(), max_records=500, wait_ms=0, mode=RECORD_LIMIT):
     """One ShareFetch v2; ``partitions`` are added to the session (all of them at epoch 0)."""
-    topics = [FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=p) for p in partitions])] if partitions else []
-    req = ShareFetchRequest(group_id=group, member_id=member, share_session_epoch=epoch, max_wait_ms=wait_ms,
-                            min_bytes=1, max_bytes=64 << 20, max_records=max_records, batch_size=max_records,
-                            topics=topics, forgotten_topics_data=[])
+    topics = (
+        [FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=p) for p in partitions])]
+        if partitions
+        else []
+    )
+    req = ShareFetchRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        max_wait_ms=wait_ms,
+        min_bytes=1,
+        max_bytes=64 << 20,
+        max_records=max_records,
+        batch_size=max_records,
+        topics=topics,
+        forgotten_topics_data=[],
+    )
     req.share_acquire_mode = mode
     resp = w.request(req, 2)
     if resp.error_code:
@@ -243,10 +271,25 @@ def _count(ranges: dict[int, list[tuple[int, int]]]) -> int:
 
 
 def _ack(w, group, member, epoch, tid, ranges: dict[int, list[tuple[int, int]]]) -> float:
-    req = ShareAcknowledgeRequest(group_id=group, member_id=member, share_session_epoch=epoch, topics=[
-        AcknowledgeTopic(topic_id=tid, partitions=[AcknowledgePartition(partition_index=p, acknowledgement_batches=[
-            AckBatch(first_offset=a, last_offset=b, acknowledge_types=[ACCEPT]) for a, b in rs])
-            for p, rs in ranges.items()])])
+    req = ShareAcknowledgeRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        topics=[
+            AcknowledgeTopic(
+                topic_id=tid,
+                partitions=[
+                    AcknowledgePartition(
+                        partition_index=p,
+                        acknowledgement_batches=[
+                            AckBatch(first_offset=a, last_offset=b, acknowledge_types=[ACCEPT]) for a, b in rs
+                        ],
+                    )
+                    for p, rs in ranges.items()
+                ],
+            )
+        ],
+    )
     t0 = time.perf_counter()
     resp = w.request(req, 2)
     ms = _ms(t0)
@@ -265,8 +308,16 @@ class _Session:
         self.epoch = 0
 
     def fetch(self, max_records: int, wait_ms: int = 0):
-        r = _fetch(self.w, self.group, self.member, self.epoch, self.tid,
-                   partitions=self.partitions if self.epoch == 0 else (), max_records=max_records, wait_ms=wait_ms)
+        r = _fetch(
+            self.w,
+            self.group,
+            self.member,
+            self.epoch,
+            self.tid,
+            partitions=self.partitions if self.epoch == 0 else (),
+            max_records=max_records,
+            wait_ms=wait_ms,
+        )
         self.epoch += 1
         return r
 
@@ -305,7 +356,7 @@ def many(bootstrap: str, pid: int, partitions: int = 1000, per_partition: int = 
         join_ms = m.join(partitions)
         tid = _topic_id(w, topic)
         batch = _batch(per_partition)
-        _produce(w, topic, {p: batch for p in range(partitions)})
+        _produce(w, topic, dict.fromkeys(range(partitions), batch))
         time.sleep(0.5)
         rss0, heap0 = _memory(pid, jvm)
         total = partitions * per_partition
@@ -318,17 +369,29 @@ def many(bootstrap: str, pid: int, partitions: int = 1000, per_partition: int = 
         ack_ms = s.ack(got) if got else None
         hb_errors = list(m.errors)
     delta = rss1 - rss0
-    out = {"share_partitions": partitions, "records_per_partition": per_partition, "in_flight": n,
-           "join_ms": round(join_ms, 1),
-           "rss_before_mib": round(rss0 / 1024, 1), "rss_after_mib": round(rss1 / 1024, 1),
-           "bytes_per_in_flight_record": _per(delta, n), "bytes_per_share_partition": _per(delta, partitions),
-           "share_fetches": len(times), "share_fetch_ms": [round(t, 1) for t in times],
-           "acquire_all_ms": round(acquire_all, 1) if n == total else None,
-           "ack_all_ms": None if ack_ms is None else round(ack_ms, 1)}
+    out = {
+        "share_partitions": partitions,
+        "records_per_partition": per_partition,
+        "in_flight": n,
+        "join_ms": round(join_ms, 1),
+        "rss_before_mib": round(rss0 / 1024, 1),
+        "rss_after_mib": round(rss1 / 1024, 1),
+        "bytes_per_in_flight_record": _per(delta, n),
+        "bytes_per_share_partition": _per(delta, partitions),
+        "share_fetches": len(times),
+        "share_fetch_ms": [round(t, 1) for t in times],
+        "acquire_all_ms": round(acquire_all, 1) if n == total else None,
+        "ack_all_ms": None if ack_ms is None else round(ack_ms, 1),
+    }
     if jvm:
         hd = None if heap0 is None or heap1 is None else heap1 - heap0
-        out.update({"heap_before_mib": heap0 and round(heap0 / 1024, 1), "heap_after_mib": heap1 and round(heap1 / 1024, 1),
-                    "heap_bytes_per_in_flight_record": _per(hd, n)})
+        out.update(
+            {
+                "heap_before_mib": heap0 and round(heap0 / 1024, 1),
+                "heap_after_mib": heap1 and round(heap1 / 1024, 1),
+                "heap_bytes_per_in_flight_record": _per(hd, n),
+            }
+        )
     if hb_errors:
         out["heartbeat_errors"] = hb_errors
     return out
@@ -356,8 +419,13 @@ def batch_sizes(bootstrap: str, sizes=BATCH_SIZES, rounds: int = 5) -> list[dict
                     raise RuntimeError(f"acquired {got} for a {n}-record batch")
                 rs = got[0]
                 ack.append(s.ack({0: [(min(a for a, _ in rs), max(b for _, b in rs))]}))
-        out.append({"batch_records": n, "acquire_ms_all_fetches": round(statistics.median(acq), 2),
-                    "ack_ms": round(statistics.median(ack), 2)})
+        out.append(
+            {
+                "batch_records": n,
+                "acquire_ms_all_fetches": round(statistics.median(acq), 2),
+                "ack_ms": round(statistics.median(ack), 2),
+            }
+        )
     return out
 
 
@@ -390,9 +458,15 @@ def growth(bootstrap: str, pid: int, step: int = 2000, partitions: int = 50, jvm
         rss1, heap1 = _memory(pid, jvm)
         ack_end = s.ack({0: [(5, 9)]})
         hb_errors = list(m.errors)
-    out = {"step_records": step, "steps": steps, "ack_5_records_ms_at_start": round(ack_start, 2),
-           "ack_5_records_ms_at_end": round(ack_end, 2), "in_flight_end": inflight,
-           "rss_growth_kib": rss1 - rss0, "bytes_per_in_flight_record": _per(rss1 - rss0, inflight - 5)}
+    out = {
+        "step_records": step,
+        "steps": steps,
+        "ack_5_records_ms_at_start": round(ack_start, 2),
+        "ack_5_records_ms_at_end": round(ack_end, 2),
+        "in_flight_end": inflight,
+        "rss_growth_kib": rss1 - rss0,
+        "bytes_per_in_flight_record": _per(rss1 - rss0, inflight - 5),
+    }
     if jvm:
         hd = None if heap0 is None or heap1 is None else heap1 - heap0
         out.update({"heap_growth_kib": hd, "heap_bytes_per_in_flight_record": _per(hd, inflight - 5)})
@@ -402,8 +476,11 @@ def growth(bootstrap: str, pid: int, step: int = 2000, partitions: int = 50, jvm
 
 
 def scale(bootstrap: str, pid: int, partitions: int = 1000, jvm: bool = False) -> dict:
-    return {"many": many(bootstrap, pid, partitions, jvm=jvm), "batch": batch_sizes(bootstrap),
-            "growth": growth(bootstrap, pid, jvm=jvm)}
+    return {
+        "many": many(bootstrap, pid, partitions, jvm=jvm),
+        "batch": batch_sizes(bootstrap),
+        "growth": growth(bootstrap, pid, jvm=jvm),
+    }
 
 
 def run(cls, cpus: str | None, partitions: int = 1000) -> dict:

@@ -42,8 +42,13 @@ def _admin_setup_group(bootstrap: str, group: str, reset: str, admin=None) -> No
     from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
     admin = admin or AdminClient({"bootstrap.servers": bootstrap, "log_level": 3})
-    res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
-        ConfigEntry("share.auto.offset.reset", reset, incremental_operation=AlterConfigOpType.SET)])
+    res = ConfigResource(
+        ResourceType.GROUP,
+        group,
+        incremental_configs=[
+            ConfigEntry("share.auto.offset.reset", reset, incremental_operation=AlterConfigOpType.SET)
+        ],
+    )
     for f in admin.incremental_alter_configs([res]).values():
         f.result(30)
 
@@ -119,8 +124,9 @@ def _consumer(bootstrap: str, topic: str, group: str, total, started, done_at, d
         c.close()
 
 
-def throughput(bootstrap: str, consumers: int, partitions: int, records: int, size: int,
-               around_drain=contextlib.nullcontext) -> dict:
+def throughput(
+    bootstrap: str, consumers: int, partitions: int, records: int, size: int, around_drain=contextlib.nullcontext
+) -> dict:
     """Pre-fill, then drain; ``around_drain()`` wraps only the drain (e.g. a profiler)."""
     tag = f"{consumers}c{partitions}p-{os.getpid()}-{time.time_ns()}"
     topic, group = f"share-bench-{tag}", f"share-bench-{tag}"
@@ -135,8 +141,10 @@ def _drain(bootstrap: str, topic: str, group: str, consumers: int, partitions: i
     started = mp.Value("d", 0.0)
     done_at = mp.Value("d", 0.0)
     deadline = time.time() + DEADLINE_S
-    procs = [mp.Process(target=_consumer, args=(bootstrap, topic, group, total, started, done_at, deadline))
-             for _ in range(consumers)]
+    procs = [
+        mp.Process(target=_consumer, args=(bootstrap, topic, group, total, started, done_at, deadline))
+        for _ in range(consumers)
+    ]
     for p in procs:
         p.start()
     while total.value < records and time.time() < deadline:
@@ -147,8 +155,14 @@ def _drain(bootstrap: str, topic: str, group: str, consumers: int, partitions: i
         p.terminate()
     for p in procs:
         p.join(10)
-    return {"consumers": consumers, "partitions": partitions, "records": records, "received": received,
-            "seconds": round(elapsed, 2), "records_per_s": round(received / elapsed)}
+    return {
+        "consumers": consumers,
+        "partitions": partitions,
+        "records": records,
+        "received": received,
+        "seconds": round(elapsed, 2),
+        "records_per_s": round(received / elapsed),
+    }
 
 
 def latency(bootstrap: str, rate: int, seconds: float) -> dict:
@@ -188,8 +202,15 @@ def latency(bootstrap: str, rate: int, seconds: float) -> dict:
     def q(x: float) -> float:
         return round(lat[min(len(lat) - 1, int(x * len(lat)))] * 1000, 2) if lat else float("nan")
 
-    return {"rate": rate, "sent": sent, "received": len(lat), "p50_ms": q(0.50), "p99_ms": q(0.99),
-            "p999_ms": q(0.999), "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else float("nan")}
+    return {
+        "rate": rate,
+        "sent": sent,
+        "received": len(lat),
+        "p50_ms": q(0.50),
+        "p99_ms": q(0.99),
+        "p999_ms": q(0.999),
+        "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else float("nan"),
+    }
 
 
 def main() -> None:
@@ -213,11 +234,15 @@ def main() -> None:
             for consumers, partitions in ((1, 1), (4, 1)):
                 r = throughput(bootstrap, consumers, partitions, args.records, args.size)
                 results["throughput"].append(r)
-                print(f"share consume: {consumers} consumer(s), {partitions} partition(s): "
-                      f"{r['records_per_s']} records/s ({r['received']}/{r['records']} in {r['seconds']} s)")
+                print(
+                    f"share consume: {consumers} consumer(s), {partitions} partition(s): "
+                    f"{r['records_per_s']} records/s ({r['received']}/{r['records']} in {r['seconds']} s)"
+                )
             results["latency"] = r = latency(bootstrap, args.rate, args.seconds)
-            print(f"latency at {r['rate']} records/s: p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
-                  f"p99.9 {r['p999_ms']} ms ({r['received']}/{r['sent']} received)")
+            print(
+                f"latency at {r['rate']} records/s: p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
+                f"p99.9 {r['p999_ms']} ms ({r['received']}/{r['sent']} received)"
+            )
         finally:
             if broker is not None:
                 broker.stop()

@@ -81,8 +81,10 @@ def main() -> None:
     cmd = [args.python, "-m", "broker"]
     one_start(cmd)  # warm-up: writes the bytecode caches, not counted
     times = [one_start(cmd) for _ in range(args.runs)]
-    print(f"start -> first ApiVersions response over {args.runs} runs: "
-          f"min {min(times)*1000:.0f} ms, median {statistics.median(times)*1000:.0f} ms, max {max(times)*1000:.0f} ms")
+    print(
+        f"start -> first ApiVersions response over {args.runs} runs: "
+        f"min {min(times) * 1000:.0f} ms, median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
+    )
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"runs_s": times, "median_s": statistics.median(times)}, f, indent=2)

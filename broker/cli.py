@@ -50,7 +50,9 @@ class _VersionAction(argparse.Action):
     """``--version`` that looks the version up only when asked."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kw: object) -> None:
-        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help="print the version and exit")
+        super().__init__(
+            option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help="print the version and exit"
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kw: object) -> None:
         print(f"{PROG} {_version()}")
@@ -77,9 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         "defaults, then --config, then SHAREBROKER_* environment variables, then --set "
         "(see docs/CONFIG.md or `sharebroker config-docs`).",
     )
-    serve.add_argument(
-        "-c", "--config", metavar="FILE", help="properties file in Kafka's server.properties format"
-    )
+    serve.add_argument("-c", "--config", metavar="FILE", help="properties file in Kafka's server.properties format")
     serve.add_argument(
         "--set",
         dest="overrides",
@@ -91,15 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--metrics-listen",
         metavar="HOST:PORT",
-        help="serve Prometheus metrics at http://HOST:PORT/metrics (sets metrics.listen; "
-        "port 0 picks a free port)",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (sets metrics.listen; port 0 picks a free port)",
     )
     serve.add_argument(
         "--log-format",
         choices=LOG_FORMATS,
         default=_choice_from_env("SHAREBROKER_LOG_FORMAT", LOG_FORMATS, "console"),
-        help="console lines for people or JSON lines for machines "
-        "(default: $SHAREBROKER_LOG_FORMAT or console)",
+        help="console lines for people or JSON lines for machines (default: $SHAREBROKER_LOG_FORMAT or console)",
     )
     serve.add_argument(
         "--log-level",

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import jinja2
 
-from codegen.model import Message, load_all
-from codegen.plan import ModulePlan, plan_message
 from broker.protocol import primitives
 from broker.protocol.registry import ApiInfo
+from codegen.model import Message, load_all
+from codegen.plan import ModulePlan, plan_message
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "protocol" / "schemas"
@@ -89,9 +89,7 @@ def generate() -> dict[Path, str]:
     for m in messages:
         files[OUT / f"{m.module_name}.py"] = render_module(env, plan_message(m))
     modules = sorted((m.module_name, m.name) for m in messages)
-    files[OUT / "__init__.py"] = _tidy(
-        env.get_template("init.py.j2").render(apis=api_index(messages), modules=modules)
-    )
+    files[OUT / "__init__.py"] = _tidy(env.get_template("init.py.j2").render(apis=api_index(messages), modules=modules))
     return files
 
 

@@ -29,7 +29,7 @@ class Versions:
     hi: int
 
     @classmethod
-    def parse(cls, text: str | None, default: "Versions | None" = None) -> "Versions":
+    def parse(cls, text: str | None, default: Versions | None = None) -> Versions:
         if text is None:
             if default is None:
                 raise ValueError("missing versions")
@@ -73,7 +73,7 @@ class Field:
     ignorable: bool
     flexible_override: Versions | None
     about: str
-    fields: list["Field"] | None  # inline struct definition, if any
+    fields: list[Field] | None  # inline struct definition, if any
 
     @property
     def py_name(self) -> str:
@@ -192,8 +192,10 @@ def _collect_structs(msg: Message) -> None:
                     raise ValueError(f"{msg.source}: struct {name} defined twice")
                 msg.structs[name] = Struct(name, f.fields, f.versions)
                 walk(f.fields)
-            elif f.is_struct and f.element_type not in msg.structs and not any(
-                s.name == f.element_type for s in msg.common_structs
+            elif (
+                f.is_struct
+                and f.element_type not in msg.structs
+                and not any(s.name == f.element_type for s in msg.common_structs)
             ):
                 raise ValueError(f"{msg.source}: field {f.name} refers to unknown struct {f.element_type}")
 

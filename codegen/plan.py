@@ -258,9 +258,22 @@ class Planner:
             ]
         else:
             item_lines = self._decode_field(
-                Field(f.name, t, f.versions, Versions(1, 0), Versions(1, 0), None, None, False,
-                      f.flexible_override, "", None),
-                v, "item", p,
+                Field(
+                    f.name,
+                    t,
+                    f.versions,
+                    Versions(1, 0),
+                    Versions(1, 0),
+                    None,
+                    None,
+                    False,
+                    f.flexible_override,
+                    "",
+                    None,
+                ),
+                v,
+                "item",
+                p,
             )
             body = [f"{target} = []", f"append = {target}.append", "for _ in range(n):"]
             body += ["    " + x for x in item_lines] + ["    append(item)"]
@@ -374,9 +387,22 @@ class Planner:
             body = [f"{o} += pack('>%d{code}' % len(value), *value)"]
         else:
             item_lines = self._encode_field(
-                Field(f.name, t, f.versions, Versions(1, 0), Versions(1, 0), None, None, False,
-                      f.flexible_override, "", None),
-                v, "item", o,
+                Field(
+                    f.name,
+                    t,
+                    f.versions,
+                    Versions(1, 0),
+                    Versions(1, 0),
+                    None,
+                    None,
+                    False,
+                    f.flexible_override,
+                    "",
+                    None,
+                ),
+                v,
+                "item",
+                o,
             )
             body = ["for item in value:"] + ["    " + x for x in item_lines]
         if nullable:
@@ -492,9 +518,11 @@ class Planner:
                         return r
             return None
 
-        return walk(self.msg.fields) or next(
-            (walk(s.fields) for s in self.msg.common_structs if walk(s.fields)), None
-        ) or f"Common structure {name}."
+        return (
+            walk(self.msg.fields)
+            or next((walk(s.fields) for s in self.msg.common_structs if walk(s.fields)), None)
+            or f"Common structure {name}."
+        )
 
     def plan(self) -> ModulePlan:
         classes = self.classes()

@@ -72,6 +72,8 @@ from broker.protocol.messages.share_group_describe_request import ShareGroupDesc
 
 __all__ = [
     "COORDINATOR_GROUP",
+    "EARLIEST_TIMESTAMP",
+    "LATEST_TIMESTAMP",
     "OP_APPEND",
     "OP_DELETE",
     "OP_SET",
@@ -79,13 +81,11 @@ __all__ = [
     "RESOURCE_BROKER",
     "RESOURCE_GROUP",
     "RESOURCE_TOPIC",
-    "EARLIEST_TIMESTAMP",
-    "LATEST_TIMESTAMP",
     "AdminClient",
     "AdminConnectionError",
-    "BrokerConnection",
     "AdminError",
     "AdminTimeoutError",
+    "BrokerConnection",
     "KafkaApiError",
     "Node",
     "UnsupportedApiError",
@@ -205,7 +205,9 @@ class BrokerConnection:
         self.timeout = timeout
         deadline = deadline or _Deadline(timeout)
         try:
-            self.sock = socket.create_connection((host, port), timeout=deadline.remaining(f"connecting to {host}:{port}"))
+            self.sock = socket.create_connection(
+                (host, port), timeout=deadline.remaining(f"connecting to {host}:{port}")
+            )
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as exc:
             raise AdminConnectionError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from exc
@@ -273,7 +275,7 @@ class BrokerConnection:
         try:
             self.sock.settimeout(deadline.remaining(what))
             self.sock.sendall(frame)
-        except socket.timeout as exc:
+        except TimeoutError as exc:
             raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
         except OSError as exc:
             raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
@@ -297,7 +299,7 @@ class BrokerConnection:
                 self.sock.settimeout(deadline.remaining(what))
                 data = self.sock.recv(1 << 20)
                 self.conn.receive_data(data)
-        except socket.timeout as exc:
+        except TimeoutError as exc:
             raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
         except ProtocolError as exc:
             raise AdminConnectionError(f"{what}: {exc}") from exc
@@ -327,7 +329,9 @@ class BrokerConnection:
 class AdminClient:
     """Synchronous admin client: bootstrap, then route each call to the right broker."""
 
-    def __init__(self, bootstrap_servers: str, *, timeout: float = DEFAULT_TIMEOUT, client_id: str = "sharebroker-admin") -> None:
+    def __init__(
+        self, bootstrap_servers: str, *, timeout: float = DEFAULT_TIMEOUT, client_id: str = "sharebroker-admin"
+    ) -> None:
         self.bootstrap = parse_bootstrap(bootstrap_servers)
         self.timeout = timeout
         self.client_id = client_id
@@ -408,7 +412,9 @@ class AdminClient:
         )
         return self.send(req, timeout=timeout)
 
-    def topic_partitions(self, topics: Sequence[str] | None = None, *, timeout: float | None = None) -> dict[str, list[int]]:
+    def topic_partitions(
+        self, topics: Sequence[str] | None = None, *, timeout: float | None = None
+    ) -> dict[str, list[int]]:
         """Topic name -> sorted partition ids; an unknown topic raises ``KafkaApiError``."""
         resp = self.metadata(topics, timeout=timeout)
         out: dict[str, list[int]] = {}
@@ -470,7 +476,9 @@ class AdminClient:
             if topics is None
             else [DescribeShareGroupOffsetsRequestTopic(topic_name=t, partitions=list(p)) for t, p in topics.items()]
         )
-        req = DescribeShareGroupOffsetsRequest(groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=req_topics)])
+        req = DescribeShareGroupOffsetsRequest(
+            groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=req_topics)]
+        )
         resp = self._to_coordinator(group, req, timeout)
         for g in resp.groups:
             if g.group_id == group:
@@ -495,10 +503,16 @@ class AdminClient:
         check_error(resp.error_code, resp.error_message, f"AlterShareGroupOffsets({group!r})")
         for t in resp.responses:
             for p in t.partitions:
-                check_error(p.error_code, p.error_message, f"AlterShareGroupOffsets({group!r}) {t.topic_name}-{p.partition_index}")
+                check_error(
+                    p.error_code,
+                    p.error_message,
+                    f"AlterShareGroupOffsets({group!r}) {t.topic_name}-{p.partition_index}",
+                )
         return resp
 
-    def delete_share_group_offsets(self, group: str, topics: Sequence[str], *, timeout: float | None = None) -> dict[str, KafkaApiError | None]:
+    def delete_share_group_offsets(
+        self, group: str, topics: Sequence[str], *, timeout: float | None = None
+    ) -> dict[str, KafkaApiError | None]:
         """Delete a share group's offsets for ``topics``; topic -> error (None on success).
 
         A group-level error is raised.
@@ -508,7 +522,7 @@ class AdminClient:
         )
         resp = self._to_coordinator(group, req, timeout)
         check_error(resp.error_code, resp.error_message, f"DeleteShareGroupOffsets({group!r})")
-        out: dict[str, KafkaApiError | None] = {t: None for t in topics}
+        out: dict[str, KafkaApiError | None] = dict.fromkeys(topics)
         for t in resp.responses:
             out[t.topic_name] = KafkaApiError(t.error_code, t.error_message) if t.error_code else None
         return out
@@ -572,8 +586,13 @@ class AdminClient:
     ) -> list[Any]:
         """The ``DescribeConfigsResourceResult`` entries (name, value, config_source, ...) of one resource."""
         req = DescribeConfigsRequest(
-            resources=[DescribeConfigsResource(resource_type=resource_type, resource_name=name,
-                                               configuration_keys=None if keys is None else list(keys))]
+            resources=[
+                DescribeConfigsResource(
+                    resource_type=resource_type,
+                    resource_name=name,
+                    configuration_keys=None if keys is None else list(keys),
+                )
+            ]
         )
         resp = self.send(req, timeout=timeout)
         out: list[Any] = []
@@ -599,12 +618,16 @@ class AdminClient:
     ) -> None:
         """Set each config (value None: delete it)."""
         req = IncrementalAlterConfigsRequest(
-            resources=[AlterConfigsResource(
-                resource_type=resource_type,
-                resource_name=name,
-                configs=[AlterableConfig(name=k, config_operation=OP_DELETE if v is None else OP_SET, value=v)
-                         for k, v in configs.items()],
-            )],
+            resources=[
+                AlterConfigsResource(
+                    resource_type=resource_type,
+                    resource_name=name,
+                    configs=[
+                        AlterableConfig(name=k, config_operation=OP_DELETE if v is None else OP_SET, value=v)
+                        for k, v in configs.items()
+                    ],
+                )
+            ],
             validate_only=validate_only,
         )
         resp = self.send(req, timeout=timeout)
@@ -628,9 +651,15 @@ class AdminClient:
     ) -> Any:
         deadline = self._deadline(timeout)
         req = CreateTopicsRequest(
-            topics=[CreatableTopic(name=t, num_partitions=n, replication_factor=replication_factor,
-                                   configs=[CreatableTopicConfig(name=k, value=v) for k, v in (configs or {}).items()])
-                    for t, n in topics.items()],
+            topics=[
+                CreatableTopic(
+                    name=t,
+                    num_partitions=n,
+                    replication_factor=replication_factor,
+                    configs=[CreatableTopicConfig(name=k, value=v) for k, v in (configs or {}).items()],
+                )
+                for t, n in topics.items()
+            ],
             timeout_ms=int(deadline.timeout * 1000),
             validate_only=validate_only,
         )
@@ -644,7 +673,9 @@ class AdminClient:
         conn = self._any(deadline)
         version = conn.version_for(DeleteTopicsRequest)
         if version >= 6:
-            req = DeleteTopicsRequest(topics=[DeleteTopicState(name=t) for t in topics], timeout_ms=int(deadline.timeout * 1000))
+            req = DeleteTopicsRequest(
+                topics=[DeleteTopicState(name=t) for t in topics], timeout_ms=int(deadline.timeout * 1000)
+            )
         else:
             req = DeleteTopicsRequest(topic_names=list(topics), timeout_ms=int(deadline.timeout * 1000))
         resp = self._send(conn, req, deadline)
@@ -652,7 +683,9 @@ class AdminClient:
             check_error(r.error_code, r.error_message, f"DeleteTopics({r.name!r})")
         return resp
 
-    def create_partitions(self, counts: Mapping[str, int], *, validate_only: bool = False, timeout: float | None = None) -> Any:
+    def create_partitions(
+        self, counts: Mapping[str, int], *, validate_only: bool = False, timeout: float | None = None
+    ) -> Any:
         deadline = self._deadline(timeout)
         req = CreatePartitionsRequest(
             topics=[CreatePartitionsTopic(name=t, count=n, assignments=None) for t, n in counts.items()],

@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
 from broker.group.offsets import CommittedOffset, group_metadata_record
 from broker.protocol.errors import ErrorCode, ProtocolError
@@ -52,6 +52,7 @@ from broker.protocol.messages.join_group_response import JoinGroupResponse, Join
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 
 __all__ = [
+    "VALID_PREVIOUS",
     "ClassicGroup",
     "ClassicGroupCoordinator",
     "CoordinatorConfig",
@@ -59,7 +60,6 @@ __all__ = [
     "ListedGroup",
     "Member",
     "Pending",
-    "VALID_PREVIOUS",
 ]
 
 INT32_MAX = 2**31 - 1
@@ -548,7 +548,7 @@ class ClassicGroupCoordinator:
 
     def _prune(self) -> None:
         while self._heap:
-            deadline, seq, key = self._heap[0]
+            _deadline, seq, key = self._heap[0]
             timer = self._timers.get(key)
             if timer is not None and timer[1] == seq:
                 return
@@ -929,7 +929,7 @@ class ClassicGroupCoordinator:
         elif group.state is GroupState.PREPARING_REBALANCE and group.has_all_members_joined():
             self._complete_join(group)
 
-    _ACTIONS: dict[str, Callable[..., None]] = {
+    _ACTIONS: ClassVar[dict[str, Callable[..., None]]] = {
         "initial_rebalance": _timer_initial_rebalance,
         "complete_join": _timer_complete_join,
         "expire_sync": _timer_expire_sync,

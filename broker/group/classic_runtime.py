@@ -46,15 +46,14 @@ from typing import Any
 import structlog
 import trio
 
-from broker.group.coordinator_log import CoordinatorLog
 from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
+from broker.group.coordinator_log import CoordinatorLog
 from broker.group.offsets import (
     CommittedOffset,
     OffsetStore,
     RecordType,
     decode_record,
     offset_commit_record,
-    partition_for,
 )
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_groups_response import DescribedGroup
@@ -395,10 +394,7 @@ class ClassicRuntime:
         if topics is None:
             if not visible:
                 return []
-            return [
-                (topic, sorted(partitions.items()))
-                for topic, partitions in self.offsets.topics(group_id).items()
-            ]
+            return [(topic, sorted(partitions.items())) for topic, partitions in self.offsets.topics(group_id).items()]
         return [
             (topic, [(p, self.offsets.get(group_id, topic, p) if visible else None) for p in partitions])
             for topic, partitions in topics

@@ -135,9 +135,7 @@ def parse_iso_duration_ns(text: str) -> int | None:
         return 0 if digits is None else _exact(_exact(int(digits)) * unit)
 
     try:
-        total = _exact(
-            part(days, 86_400) + _exact(part(hours, 3_600) + _exact(part(minutes, 60) + part(seconds, 1)))
-        )
+        total = _exact(part(days, 86_400) + _exact(part(hours, 3_600) + _exact(part(minutes, 60) + part(seconds, 1))))
         nanos = int(fraction.ljust(9, "0")) if fraction else 0
         if seconds is not None and seconds.startswith("-"):
             nanos = -nanos
@@ -198,31 +196,50 @@ _I, _S, _B = ConfigType.INT, ConfigType.STRING, ConfigType.BOOLEAN
 # so a request with several bad values reports the same one Kafka does.
 GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
     GroupConfigKey(
-        "consumer.session.timeout.ms", _I, 45000, broker_default="group.consumer.session.timeout.ms", at_least=1,
+        "consumer.session.timeout.ms",
+        _I,
+        45000,
+        broker_default="group.consumer.session.timeout.ms",
+        at_least=1,
         broker_min=("group.consumer.min.session.timeout.ms", 45000),
         broker_max=("group.consumer.max.session.timeout.ms", 60000),
         doc="Consumer-group (KIP-848) members of this group that stay silent this long are removed.",
     ),
     GroupConfigKey(
-        "consumer.heartbeat.interval.ms", _I, 5000, broker_default="group.consumer.heartbeat.interval.ms", at_least=1,
+        "consumer.heartbeat.interval.ms",
+        _I,
+        5000,
+        broker_default="group.consumer.heartbeat.interval.ms",
+        at_least=1,
         broker_min=("group.consumer.min.heartbeat.interval.ms", 5000),
         broker_max=("group.consumer.max.heartbeat.interval.ms", 15000),
         doc="Heartbeat interval handed to this consumer group's members.",
     ),
     GroupConfigKey(
-        "share.session.timeout.ms", _I, 45000, broker_default="group.share.session.timeout.ms", at_least=1,
+        "share.session.timeout.ms",
+        _I,
+        45000,
+        broker_default="group.share.session.timeout.ms",
+        at_least=1,
         broker_min=("group.share.min.session.timeout.ms", 45000),
         broker_max=("group.share.max.session.timeout.ms", 60000),
         doc="Share-group members of this group that stay silent this long are removed.",
     ),
     GroupConfigKey(
-        "share.heartbeat.interval.ms", _I, 5000, broker_default="group.share.heartbeat.interval.ms", at_least=1,
+        "share.heartbeat.interval.ms",
+        _I,
+        5000,
+        broker_default="group.share.heartbeat.interval.ms",
+        at_least=1,
         broker_min=("group.share.min.heartbeat.interval.ms", 5000),
         broker_max=("group.share.max.heartbeat.interval.ms", 15000),
         doc="Heartbeat interval handed to this share group's members.",
     ),
     GroupConfigKey(
-        "share.record.lock.duration.ms", _I, 30000, broker_default="group.share.record.lock.duration.ms",
+        "share.record.lock.duration.ms",
+        _I,
+        30000,
+        broker_default="group.share.record.lock.duration.ms",
         at_least=1000,
         broker_min=("group.share.min.record.lock.duration.ms", 15000),
         broker_max=("group.share.max.record.lock.duration.ms", 60000),
@@ -230,35 +247,55 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         "before it is offered again.",
     ),
     GroupConfigKey(
-        "share.auto.offset.reset", _S, "latest",
+        "share.auto.offset.reset",
+        _S,
+        "latest",
         doc="Where a share-partition of this group starts when it has no state yet: latest, "
         "earliest, or by_duration:<ISO-8601 duration> (the first record at most that old).",
     ),
     GroupConfigKey(
-        "share.isolation.level", _S, "read_uncommitted", choices=("read_committed", "read_uncommitted"),
+        "share.isolation.level",
+        _S,
+        "read_uncommitted",
+        choices=("read_committed", "read_uncommitted"),
         doc="read_committed hands out only committed transactional records (never aborted ones); "
         "read_uncommitted hands out everything. Records outside transactions are delivered either way.",
     ),
     GroupConfigKey(
-        "streams.session.timeout.ms", _I, 45000, broker_default="group.streams.session.timeout.ms", at_least=1,
+        "streams.session.timeout.ms",
+        _I,
+        45000,
+        broker_default="group.streams.session.timeout.ms",
+        at_least=1,
         broker_min=("group.streams.min.session.timeout.ms", 45000),
         broker_max=("group.streams.max.session.timeout.ms", 60000),
         doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed. "
         "Stored and described only: streams groups are not implemented.",
     ),
     GroupConfigKey(
-        "streams.heartbeat.interval.ms", _I, 5000, broker_default="group.streams.heartbeat.interval.ms", at_least=1,
+        "streams.heartbeat.interval.ms",
+        _I,
+        5000,
+        broker_default="group.streams.heartbeat.interval.ms",
+        at_least=1,
         broker_min=("group.streams.min.heartbeat.interval.ms", 5000),
         broker_max=("group.streams.max.heartbeat.interval.ms", 15000),
         doc="Heartbeat interval for streams-group members (stored and described only).",
     ),
     GroupConfigKey(
-        "streams.num.standby.replicas", _I, 0, broker_default="group.streams.num.standby.replicas", at_least=0,
+        "streams.num.standby.replicas",
+        _I,
+        0,
+        broker_default="group.streams.num.standby.replicas",
+        at_least=0,
         broker_max=("group.streams.max.standby.replicas", 2),
         doc="Standby replicas per streams task (stored and described only).",
     ),
     GroupConfigKey(
-        "streams.initial.rebalance.delay.ms", _I, 3000, broker_default="group.streams.initial.rebalance.delay.ms",
+        "streams.initial.rebalance.delay.ms",
+        _I,
+        3000,
+        broker_default="group.streams.initial.rebalance.delay.ms",
         at_least=0,
         doc="How long a new streams group waits for more members before its first rebalance "
         "(stored and described only).",
@@ -268,22 +305,35 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
 # Keys the project's KIP-932 notes list as group-level but Kafka 4.2.2 does not define.
 EXTENSION_KEYS: tuple[GroupConfigKey, ...] = (
     GroupConfigKey(
-        "share.delivery.count.limit", _I, 5, broker_default="group.share.delivery.count.limit",
-        at_least=2, at_most=10,
+        "share.delivery.count.limit",
+        _I,
+        5,
+        broker_default="group.share.delivery.count.limit",
+        at_least=2,
+        at_most=10,
         doc="Deliveries a record of this share group gets before it is archived instead of offered again.",
     ),
     GroupConfigKey(
-        "share.partition.max.record.locks", _I, 2000, broker_default="group.share.partition.max.record.locks",
-        at_least=100, broker_max=("group.share.partition.max.record.locks", 2000),
+        "share.partition.max.record.locks",
+        _I,
+        2000,
+        broker_default="group.share.partition.max.record.locks",
+        at_least=100,
+        broker_max=("group.share.partition.max.record.locks", 2000),
         doc="Most records in flight per share-partition of this group; at most the broker's "
         "group.share.partition.max.record.locks.",
     ),
     GroupConfigKey(
-        "share.renew.acknowledge.enable", _B, True,
+        "share.renew.acknowledge.enable",
+        _B,
+        True,
         doc="Whether members of this share group may renew their record locks (acknowledgement type Renew).",
     ),
     GroupConfigKey(
-        "group.type", _S, None, choices=("consumer", "share"),
+        "group.type",
+        _S,
+        None,
+        choices=("consumer", "share"),
         doc="Pins the type a group of this name may be created as (consumer or share). Unset: any type.",
     ),
 )
@@ -310,9 +360,7 @@ _BOUND_ORDER = (
     "share.partition.max.record.locks",
 )
 
-_AUTO_OFFSET_RESET_RULE = (
-    "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
-)
+_AUTO_OFFSET_RESET_RULE = "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
 
 
 def _invalid(key: str, value: Any, why: str) -> GroupConfigError:
@@ -521,7 +569,9 @@ class GroupConfigStore:
                 new.pop(key, None)
             elif op in (APPEND, SUBTRACT):
                 verb = "APPEND" if op == APPEND else "SUBTRACT"
-                return GroupConfigError(ErrorCode.INVALID_CONFIG, f"Can't {verb} to key {key} because its type is not LIST.")
+                return GroupConfigError(
+                    ErrorCode.INVALID_CONFIG, f"Can't {verb} to key {key} because its type is not LIST."
+                )
             else:
                 return GroupConfigError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
         try:

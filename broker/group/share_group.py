@@ -890,4 +890,3 @@ class ShareGroupCoordinator:
             }
             for group in sorted(self._groups.values(), key=lambda g: g.group_id)
         }
-

@@ -98,7 +98,9 @@ def _build() -> dict[int, Handler]:
     for api_key, (module, lo, hi) in ROUTES.items():
         info = API_INDEX[api_key]
         if not (info.min_version <= lo <= hi <= info.max_version):
-            raise ValueError(f"{info.name}: versions {lo}-{hi} outside the schema's {info.min_version}-{info.max_version}")
+            raise ValueError(
+                f"{info.name}: versions {lo}-{hi} outside the schema's {info.min_version}-{info.max_version}"
+            )
         table[api_key] = Handler(api_key, info.name, module, lo, hi)
     return table
 

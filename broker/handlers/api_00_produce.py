@@ -57,7 +57,9 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 parts.append(_error(pd.index, ErrorCode.INVALID_REQUIRED_ACKS))
                 continue
             if info is None:
-                parts.append(_error(pd.index, ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
+                parts.append(
+                    _error(pd.index, ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                )
                 continue
             log = broker.logs.partition(info.name, pd.index)
             if log is None:

@@ -108,14 +108,24 @@ def session_cache(broker: Any) -> FetchSessionCache:
 def _unknown(code: int) -> PartitionData:
     """A partition refused before any read (Kafka's ``partitionResponse``)."""
     return PartitionData(
-        error_code=code, high_watermark=-1, last_stable_offset=-1, log_start_offset=-1, aborted_transactions=[], records=_EMPTY
+        error_code=code,
+        high_watermark=-1,
+        last_stable_offset=-1,
+        log_start_offset=-1,
+        aborted_transactions=[],
+        records=_EMPTY,
     )
 
 
 def _read_error(code: int) -> PartitionData:
     """A partition whose read failed: offsets unknown, no aborted-transaction list."""
     return PartitionData(
-        error_code=code, high_watermark=-1, last_stable_offset=-1, log_start_offset=-1, aborted_transactions=None, records=_EMPTY
+        error_code=code,
+        high_watermark=-1,
+        last_stable_offset=-1,
+        log_start_offset=-1,
+        aborted_transactions=None,
+        records=_EMPTY,
     )
 
 
@@ -192,9 +202,7 @@ class _Read:
                 )
         committed = self.isolation == READ_COMMITTED
         try:
-            result = log.read(
-                offset, min(cp.max_bytes, limit), max_offset=lso if committed else hw, min_one=min_one
-            )
+            result = log.read(offset, min(cp.max_bytes, limit), max_offset=lso if committed else hw, min_one=min_one)
         except Exception as exc:
             code = getattr(exc, "error_code", None)
             if code is None:
@@ -241,7 +249,9 @@ def _error_response(req: FetchRequest, version: int, code: int) -> FetchResponse
         for t in req.topics:
             responses.append(
                 FetchableTopicResponse(
-                    topic=t.topic, topic_id=t.topic_id, partitions=[_with_index(_unknown(code), p.partition) for p in t.partitions]
+                    topic=t.topic,
+                    topic_id=t.topic_id,
+                    partitions=[_with_index(_unknown(code), p.partition) for p in t.partitions],
                 )
             )
     return FetchResponse(throttle_time_ms=0, error_code=code, session_id=req.session_id, responses=responses)
@@ -361,4 +371,3 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         session_id=session_id,
         responses=responses,
     )
-

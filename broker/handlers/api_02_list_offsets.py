@@ -65,7 +65,9 @@ def _error(p: ListOffsetsPartition, code: int) -> ListOffsetsPartitionResponse:
     return ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=code, timestamp=-1, offset=-1)
 
 
-def _found(p: ListOffsetsPartition, offset: int, timestamp: int, epoch: int, version: int) -> ListOffsetsPartitionResponse:
+def _found(
+    p: ListOffsetsPartition, offset: int, timestamp: int, epoch: int, version: int
+) -> ListOffsetsPartitionResponse:
     return ListOffsetsPartitionResponse(
         partition_index=p.partition_index,
         error_code=0,
@@ -114,7 +116,9 @@ async def handle(ctx: RequestContext, req: ListOffsetsRequest) -> ListOffsetsRes
             answers[p.partition_index] = _answer(logs, t.name, p, v, isolation, seen[(t.name, p.partition_index)] > 1)
     return ListOffsetsResponse(
         throttle_time_ms=0,
-        topics=[ListOffsetsTopicResponse(name=name, partitions=list(parts.values())) for name, parts in by_topic.items()],
+        topics=[
+            ListOffsetsTopicResponse(name=name, partitions=list(parts.values())) for name, parts in by_topic.items()
+        ],
     )
 
 

@@ -20,9 +20,9 @@ from broker.protocol.messages.metadata_response import (
     MetadataResponsePartition,
     MetadataResponseTopic,
 )
+from broker.protocol.primitives import UUID_ZERO
 from broker.server.context import RequestContext
 from broker.server.topics import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS, auto_create
-from broker.protocol.primitives import UUID_ZERO
 
 LEADER_EPOCH = 0
 

@@ -25,8 +25,11 @@ async def handle(ctx: RequestContext, req: ListGroupsRequest) -> ListGroupsRespo
         for g in broker.classic_groups_list():
             if states and g.state.lower() not in states:
                 continue
-            groups.append(ListedGroup(group_id=g.group_id, protocol_type=g.protocol_type, group_state=g.state,
-                                      group_type=g.group_type))
+            groups.append(
+                ListedGroup(
+                    group_id=g.group_id, protocol_type=g.protocol_type, group_state=g.state, group_type=g.group_type
+                )
+            )
     if not types or "share" in types:
         groups.extend(broker.share_groups.coordinator.list_groups(req.states_filter if ctx.api_version >= 4 else ()))
     return ListGroupsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, groups=groups)

@@ -42,7 +42,9 @@ FINALIZED_FEATURES_EPOCH = 1
 
 def api_keys() -> list[ApiVersion]:
     return [
-        ApiVersion(api_key=h.api_key, min_version=_ADVERTISED_MIN.get(h.api_key, h.min_version), max_version=h.max_version)
+        ApiVersion(
+            api_key=h.api_key, min_version=_ADVERTISED_MIN.get(h.api_key, h.min_version), max_version=h.max_version
+        )
         for h in sorted(HANDLERS.values(), key=lambda h: h.api_key)
     ]
 

@@ -44,7 +44,9 @@ async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsR
     requested = _requested(ctx, req)
     if not setting(ctx.broker, "delete.topic.enable", True):
         code = ErrorCode.INVALID_REQUEST if ctx.api_version < 3 else ErrorCode.TOPIC_DELETION_DISABLED
-        return DeleteTopicsResponse(throttle_time_ms=0, responses=[_result(t.name, t.topic_id, code) for t in requested])
+        return DeleteTopicsResponse(
+            throttle_time_ms=0, responses=[_result(t.name, t.topic_id, code) for t in requested]
+        )
 
     results: list[DeletableTopicResult] = []
     names: list[str] = []

@@ -33,8 +33,9 @@ from broker.protocol.messages.share_fetch_response import (
     ShareFetchResponse,
 )
 from broker.server.context import RequestContext
-from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
+from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
+
 
 def _error(code: int, message: str | None = None) -> ShareFetchResponse:
     return ShareFetchResponse(error_code=code, error_message=message, acquisition_lock_timeout_ms=0, responses=[])
@@ -101,8 +102,9 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
             entries.append(entry)
             if budget <= 0 or bytes_left <= 0:
                 continue
-            ranges = mgr.acquire(entry, req.member_id, max_records=budget, batch_size=batch_size, mode=mode,
-                                 max_bytes=bytes_left)
+            ranges = mgr.acquire(
+                entry, req.member_id, max_records=budget, batch_size=batch_size, mode=mode, max_bytes=bytes_left
+            )
             if not ranges:
                 continue
             acquired_any = True

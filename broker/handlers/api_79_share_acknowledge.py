@@ -36,7 +36,7 @@ async def handle(ctx: RequestContext, req: ShareAcknowledgeRequest) -> ShareAckn
     mgr = ctx.broker.share
     if not req.group_id or not req.member_id:
         return _error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required")
-    session, code = await open_or_continue(ctx, req.group_id, req.member_id, req.share_session_epoch, may_open=False)
+    _session, code = await open_or_continue(ctx, req.group_id, req.member_id, req.share_session_epoch, may_open=False)
     if code:
         return _error(code)
     settings = mgr.settings(req.group_id)

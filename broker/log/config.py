@@ -24,9 +24,9 @@ from broker.log.errors import TopicError
 from broker.protocol.errors import ErrorCode
 
 __all__ = [
+    "TOPIC_CONFIGS",
     "ConfigSource",
     "LogConfig",
-    "TOPIC_CONFIGS",
     "TopicConfigDef",
     "parse_topic_config",
     "validate_topic_configs",
@@ -92,9 +92,7 @@ def _ms(name: str, default: str, *synonyms: tuple[str, int], min: int | None = 0
 TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
     d.name: d
     for d in (
-        TopicConfigDef(
-            "cleanup.policy", "list", "delete", (("log.cleanup.policy", 1),), choices=("compact", "delete")
-        ),
+        TopicConfigDef("cleanup.policy", "list", "delete", (("log.cleanup.policy", 1),), choices=("compact", "delete")),
         TopicConfigDef("compression.gzip.level", "int", "-1", (("compression.gzip.level", 1),), check=_gzip_level),
         TopicConfigDef("compression.lz4.level", "int", "9", (("compression.lz4.level", 1),), min=1, max=17),
         TopicConfigDef(
@@ -104,22 +102,14 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
             (("compression.type", 1),),
             choices=("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
         ),
-        TopicConfigDef(
-            "compression.zstd.level", "int", "3", (("compression.zstd.level", 1),), min=-131072, max=22
-        ),
+        TopicConfigDef("compression.zstd.level", "int", "3", (("compression.zstd.level", 1),), min=-131072, max=22),
         _ms("delete.retention.ms", "86400000", ("log.cleaner.delete.retention.ms", 1)),
         _ms("file.delete.delay.ms", "60000", ("log.segment.delete.delay.ms", 1)),
-        TopicConfigDef(
-            "flush.messages", "long", str(LONG_MAX), (("log.flush.interval.messages", 1),), min=1
-        ),
+        TopicConfigDef("flush.messages", "long", str(LONG_MAX), (("log.flush.interval.messages", 1),), min=1),
         _ms("flush.ms", str(LONG_MAX), ("log.flush.interval.ms", 1), ("log.flush.scheduler.interval.ms", 1)),
-        TopicConfigDef(
-            "follower.replication.throttled.replicas", "list", "", check=_throttled_replicas
-        ),
+        TopicConfigDef("follower.replication.throttled.replicas", "list", "", check=_throttled_replicas),
         TopicConfigDef("index.interval.bytes", "int", "4096", (("log.index.interval.bytes", 1),), min=0),
-        TopicConfigDef(
-            "leader.replication.throttled.replicas", "list", "", check=_throttled_replicas
-        ),
+        TopicConfigDef("leader.replication.throttled.replicas", "list", "", check=_throttled_replicas),
         TopicConfigDef("local.retention.bytes", "long", "-2", (("log.local.retention.bytes", 1),), min=-2),
         _ms("local.retention.ms", "-2", ("log.local.retention.ms", 1), min=-2),
         _ms("max.compaction.lag.ms", str(LONG_MAX), ("log.cleaner.max.compaction.lag.ms", 1), min=1),

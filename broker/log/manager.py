@@ -25,10 +25,10 @@ import re
 import shutil
 import time
 import uuid
-from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import structlog
@@ -108,7 +108,7 @@ def validate_topic_name(name: str) -> None:
     if not name:
         raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
     if name in (".", ".."):
-        raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name cannot be \".\" or \"..\"")
+        raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, 'Topic name cannot be "." or ".."')
     if len(name) > MAX_TOPIC_NAME_LENGTH:
         raise TopicError(
             ErrorCode.INVALID_TOPIC_EXCEPTION,
@@ -421,8 +421,7 @@ class LogManager:
         if replication_factor not in (-1, 1):
             raise TopicError(
                 ErrorCode.INVALID_REPLICATION_FACTOR,
-                f"Unable to replicate the partition {replication_factor} time(s): "
-                "only 1 broker is registered.",
+                f"Unable to replicate the partition {replication_factor} time(s): only 1 broker is registered.",
             )
         stored = validate_topic_configs(configs or {})
         config = LogConfig.from_configs(self._broker, stored)
@@ -515,7 +514,7 @@ class LogManager:
     def alter_topic_configs(
         self,
         name: str,
-        set: Mapping[str, Any] | None = None,  # noqa: A002 - the brief's parameter name
+        set: Mapping[str, Any] | None = None,
         delete: Iterable[str] = (),
         *,
         validate_only: bool = False,
@@ -569,9 +568,7 @@ class LogManager:
 
         def write() -> None:
             with CHECKPOINT_LOCK:
-                write_offset_checkpoint(
-                    data_dir / RECOVERY_POINT_CHECKPOINT, {k: v.recovery_point for k, v in logs}
-                )
+                write_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT, {k: v.recovery_point for k, v in logs})
                 write_offset_checkpoint(
                     data_dir / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
                 )

@@ -69,11 +69,11 @@ from broker.log.segment import LogSegment, TornBatch, segment_file_name
 from broker.protocol.errors import ErrorCode
 from broker.protocol.records import (
     BATCH_HEADER_SIZE,
+    UNCHECKED_PREFIX,
     BatchHeader,
     ControlType,
     RecordBatchError,
     TimestampType,
-    UNCHECKED_PREFIX,
     control_type,
     iter_batches,
     iter_records,
@@ -611,7 +611,7 @@ class PartitionLog:
         seg = self._maybe_roll_for(len(buf), next_offset - 1, incoming_max_ts)
 
         parts: list[bytes | bytearray | memoryview] = []
-        for header, view, base in plan:
+        for _header, view, base in plan:
             if append_time >= 0:
                 # LogAppendTime rewrites CRC-covered fields: this batch is copied whole.
                 patched = bytearray(view)
@@ -954,9 +954,7 @@ class PartitionLog:
         deleted = 0
         if config.delete_retention_enabled:
             if config.retention_ms >= 0:
-                deleted += self._delete_oldest(
-                    lambda seg: now_ms - seg.largest_time_ms() > config.retention_ms
-                )
+                deleted += self._delete_oldest(lambda seg: now_ms - seg.largest_time_ms() > config.retention_ms)
             if config.retention_bytes >= 0:
                 excess = [self.size_bytes - config.retention_bytes]
 

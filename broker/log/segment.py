@@ -170,9 +170,7 @@ class LogSegment:
         self.dirty = True
         return start
 
-    def track_batch(
-        self, position: int, size: int, last_offset: int, max_timestamp: int, index_interval: int
-    ) -> None:
+    def track_batch(self, position: int, size: int, last_offset: int, max_timestamp: int, index_interval: int) -> None:
         """Account for a batch now stored at ``position``: indexes and timestamps."""
         if self.first_batch_timestamp is None:
             self.first_batch_timestamp = max_timestamp
@@ -235,8 +233,8 @@ class LogSegment:
 
     def find_batch(self, offset: int, start_position: int | None = None) -> tuple[int, BatchHeader] | None:
         """Position and header of the first batch whose last offset is >= ``offset``."""
-        pos = self.offset_index.lookup(offset) if start_position is None else start_position
-        for pos, header in self.headers_from(pos):
+        start = self.offset_index.lookup(offset) if start_position is None else start_position
+        for pos, header in self.headers_from(start):
             if header.last_offset >= offset:
                 return pos, header
         return None
@@ -326,4 +324,3 @@ class LogSegment:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
-

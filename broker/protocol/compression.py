@@ -28,8 +28,8 @@ payload cannot expand without bound.
 from __future__ import annotations
 
 import struct
-from enum import IntEnum
 from collections.abc import Callable
+from enum import IntEnum
 from typing import ClassVar
 
 import cramjam

@@ -414,8 +414,7 @@ class ServerConnection:
         frame_size = len(frame)
         if frame_size < _REQUEST_PREFIX_SIZE:
             raise MalformedFrameError(
-                f"request frame of {frame_size} bytes is shorter than the "
-                f"{_REQUEST_PREFIX_SIZE}-byte header prefix"
+                f"request frame of {frame_size} bytes is shorter than the {_REQUEST_PREFIX_SIZE}-byte header prefix"
             )
         api_key, api_version, correlation_id = _REQUEST_PREFIX.unpack_from(frame, 0)
         view = memoryview(frame)
@@ -438,8 +437,7 @@ class ServerConnection:
             body, _ = request_type.decode_at(view, pos, api_version)
         except ProtocolError as exc:
             raise MalformedFrameError(
-                f"malformed {request_type.NAME} v{api_version} body "
-                f"(correlation id {correlation_id}): {exc}",
+                f"malformed {request_type.NAME} v{api_version} body (correlation id {correlation_id}): {exc}",
                 header,
             ) from exc
         return Request(header, body, api_key, api_version, frame_size)

@@ -44,8 +44,7 @@ class FrameTooLargeError(ProtocolError):
 
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(
-            f"invalid receive: frame size {size} is larger than the limit {limit} "
-            "(socket.request.max.bytes)"
+            f"invalid receive: frame size {size} is larger than the limit {limit} (socket.request.max.bytes)"
         )
         self.size = size
         self.limit = limit

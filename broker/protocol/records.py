@@ -287,9 +287,7 @@ def parse_batch_header(buf: BytesLike, pos: int = 0) -> BatchHeader:
     header = BatchHeader._make(_HEADER.unpack_from(buf, pos))
     _check_magic(header.magic)
     if header.batch_length < MIN_BATCH_LENGTH:
-        raise CorruptRecordError(
-            f"record batch length {header.batch_length} is below the minimum {MIN_BATCH_LENGTH}"
-        )
+        raise CorruptRecordError(f"record batch length {header.batch_length} is below the minimum {MIN_BATCH_LENGTH}")
     return header
 
 
@@ -327,16 +325,12 @@ def iter_batches(
             magic = mv[pos + _MAGIC_OFFSET]
             _check_magic(magic - 256 if magic > 127 else magic)
         if batch_length < MIN_BATCH_LENGTH:
-            raise CorruptRecordError(
-                f"record batch length {batch_length} is below the minimum {MIN_BATCH_LENGTH}"
-            )
+            raise CorruptRecordError(f"record batch length {batch_length} is below the minimum {MIN_BATCH_LENGTH}")
         size = batch_length + LOG_OVERHEAD
         if remaining < size:
             if allow_partial:
                 return
-            raise TruncatedBatchError(
-                f"record batch of {size} bytes at position {pos} has only {remaining} bytes"
-            )
+            raise TruncatedBatchError(f"record batch of {size} bytes at position {pos} has only {remaining} bytes")
         view = mv[pos : pos + size]
         header = make(unpack(view))
         if check_crc:
@@ -350,9 +344,7 @@ def _whole_batch(buf: BytesLike, pos: int = 0) -> tuple[BatchHeader, memoryview]
     mv = _byte_view(buf)
     header = parse_batch_header(mv, pos)
     if len(mv) - pos < header.size:
-        raise TruncatedBatchError(
-            f"record batch of {header.size} bytes has only {len(mv) - pos} bytes"
-        )
+        raise TruncatedBatchError(f"record batch of {header.size} bytes has only {len(mv) - pos} bytes")
     return header, mv[pos : pos + header.size]
 
 
@@ -365,9 +357,7 @@ def compute_crc(batch: BytesLike) -> int:
 def _verify_crc(view: memoryview, stored: int) -> None:
     computed = crc32c(view[_ATTRIBUTES_OFFSET:])
     if computed != stored:
-        raise CorruptRecordError(
-            f"record batch is corrupt (stored crc {stored:#010x}, computed {computed:#010x})"
-        )
+        raise CorruptRecordError(f"record batch is corrupt (stored crc {stored:#010x}, computed {computed:#010x})")
 
 
 def check_crc(batch: BytesLike) -> None:
@@ -413,9 +403,7 @@ def assign_offsets(
     return next_offset
 
 
-def set_max_timestamp(
-    buf: bytearray | memoryview, timestamp_type: int, max_timestamp: int, *, pos: int = 0
-) -> None:
+def set_max_timestamp(buf: bytearray | memoryview, timestamp_type: int, max_timestamp: int, *, pos: int = 0) -> None:
     """Set the timestamp type bit and max timestamp, then recompute the CRC.
 
     Used for topics with LogAppendTime: both fields are CRC-covered, so this
@@ -474,9 +462,7 @@ def validate_produce_records(
         if header.base_offset != 0:
             raise InvalidRecordError(f"client batch base offset must be 0, got {header.base_offset}")
         if max_batch_size is not None and header.size > max_batch_size:
-            raise RecordTooLargeError(
-                f"record batch of {header.size} bytes exceeds the maximum of {max_batch_size}"
-            )
+            raise RecordTooLargeError(f"record batch of {header.size} bytes exceeds the maximum of {max_batch_size}")
         _verify_crc(view, header.crc)
         if header.last_offset_delta < 0:
             raise InvalidRecordError(f"invalid last offset delta {header.last_offset_delta}")
@@ -484,8 +470,7 @@ def validate_produce_records(
             raise InvalidRecordError(f"invalid record count {header.records_count}")
         if header.records_count != header.last_offset_delta + 1:
             raise InvalidRecordError(
-                f"record count {header.records_count} does not match last offset delta "
-                f"{header.last_offset_delta}"
+                f"record count {header.records_count} does not match last offset delta {header.last_offset_delta}"
             )
         if header.is_control:
             raise InvalidRecordError("clients may not write control batches")
@@ -511,9 +496,7 @@ class Record(NamedTuple):
     headers: list[tuple[str, bytes | None]]
 
 
-def iter_records(
-    batch: BytesLike, *, max_uncompressed_size: int = MAX_DECOMPRESSED_SIZE
-) -> Iterator[Record]:
+def iter_records(batch: BytesLike, *, max_uncompressed_size: int = MAX_DECOMPRESSED_SIZE) -> Iterator[Record]:
     """Decode the records of one batch (decompressing first if needed).
 
     ``batch`` starts at the batch header; bytes after the batch are ignored.
@@ -540,9 +523,7 @@ def iter_records(
 def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Record]:
     base_offset = header.base_offset
     base_timestamp = header.base_timestamp
-    log_append_time = (
-        header.max_timestamp if header.attributes & _TIMESTAMP_TYPE_BIT else None
-    )
+    log_append_time = header.max_timestamp if header.attributes & _TIMESTAMP_TYPE_BIT else None
     end = len(data)
     pos = 0
     try:
@@ -606,9 +587,7 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
     except IndexError:
         raise InvalidRecordError("record runs past the end of the batch, premature EOF reached") from None
     if pos != end:
-        raise InvalidRecordError(
-            f"incorrect declared batch size: {end - pos} bytes remain after {count} records"
-        )
+        raise InvalidRecordError(f"incorrect declared batch size: {end - pos} bytes remain after {count} records")
 
 
 def _read_varint(data: bytes, pos: int, max_bytes: int) -> tuple[int, int]:
@@ -772,9 +751,7 @@ def control_type(key: BytesLike | None) -> int:
     ids are returned as is, for the caller to ignore.
     """
     if key is None or len(key) < _CONTROL_KEY.size:
-        raise InvalidRecordError(
-            f"control record key must have at least {_CONTROL_KEY.size} bytes"
-        )
+        raise InvalidRecordError(f"control record key must have at least {_CONTROL_KEY.size} bytes")
     version, type_id = _CONTROL_KEY.unpack_from(key)
     if version < 0:
         raise InvalidRecordError(f"invalid control record key version {version}")
@@ -787,9 +764,7 @@ def parse_end_txn_marker(key: BytesLike | None, value: BytesLike | None) -> EndT
     if type_id not in (ControlType.ABORT, ControlType.COMMIT):
         raise InvalidRecordError(f"control record type {type_id} is not a transaction marker")
     if value is None or len(value) < _END_TXN_VALUE.size:
-        raise InvalidRecordError(
-            f"transaction marker value must have at least {_END_TXN_VALUE.size} bytes"
-        )
+        raise InvalidRecordError(f"transaction marker value must have at least {_END_TXN_VALUE.size} bytes")
     version, coordinator_epoch = _END_TXN_VALUE.unpack_from(value)
     if version < 0:
         raise InvalidRecordError(f"invalid transaction marker version {version}")

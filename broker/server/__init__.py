@@ -13,6 +13,7 @@ from typing import Any
 
 import structlog
 import trio
+import trio.lowlevel
 
 log = structlog.get_logger("sharebroker.server")
 
@@ -94,7 +95,7 @@ async def _warm_handlers() -> None:
     from broker.handlers import HANDLERS
 
     for h in list(HANDLERS.values()):
-        await trio.sleep(0)
+        await trio.lowlevel.checkpoint()
         h.load()
 
 

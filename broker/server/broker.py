@@ -97,14 +97,14 @@ class Broker:
             )
             stored_node = int(props.get("node.id", self.node_id))
             if stored_node != self.node_id:
-                raise SystemExit(
-                    f"sharebroker: error: {path} belongs to node.id {stored_node}, not {self.node_id}"
-                )
+                raise SystemExit(f"sharebroker: error: {path} belongs to node.id {stored_node}, not {self.node_id}")
             return props["cluster.id"]
         cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         tmp = path.with_suffix(".tmp")
         with open(tmp, "w") as f:
-            f.write(f"# written by sharebroker on first start\nversion=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
+            f.write(
+                f"# written by sharebroker on first start\nversion=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n"
+            )
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -14,7 +14,7 @@ from broker.server.context import RequestContext
 log = structlog.get_logger("sharebroker.dispatch")
 
 
-async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> bytearray | None | bool:
+async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> bytearray | bool | None:
     """Handle one request.
 
     Returns the framed response, ``None`` when the request gets no response

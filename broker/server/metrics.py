@@ -48,7 +48,21 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 # Request latency buckets (seconds): sub-millisecond handlers up to long polls.
 REQUEST_BUCKETS: tuple[float, ...] = (
-    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+    30.0,
 )
 LOAD_BUCKETS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -65,7 +79,7 @@ _REBALANCE_KEY_PREFIX = struct.pack(">h", _TARGET_ASSIGNMENT_METADATA)
 class Histogram:
     """Counts per bucket (not cumulative; the text output accumulates), sum and count."""
 
-    __slots__ = ("bounds", "counts", "sum", "count")
+    __slots__ = ("bounds", "count", "counts", "sum")
 
     def __init__(self, bounds: Sequence[float]) -> None:
         self.bounds = tuple(bounds)
@@ -211,14 +225,16 @@ def collect(broker: Broker) -> list[Family]:
     for api in sorted(m.requests):
         f.add(m.requests[api], api=api)
     fams.append(f)
-    f = Family(p + "request_duration_seconds", "histogram",
-               "Time from a request's decoding to its response, by API (long polls included).")
+    f = Family(
+        p + "request_duration_seconds",
+        "histogram",
+        "Time from a request's decoding to its response, by API (long polls included).",
+    )
     for api in sorted(m.request_latency):
         _histogram(f, m.request_latency[api], api=api)
     fams.append(f)
     fams.append(Family(p + "bytes_in_total", "counter", "Record bytes received by Produce.").add(m.bytes_in))
-    fams.append(Family(p + "bytes_out_total", "counter",
-                       "Record bytes sent by Fetch and ShareFetch.").add(m.bytes_out))
+    fams.append(Family(p + "bytes_out_total", "counter", "Record bytes sent by Fetch and ShareFetch.").add(m.bytes_out))
 
     f = Family(p + "log_size_bytes", "gauge", "Size of a partition's log on disk, all segments.")
     sizes = []
@@ -237,22 +253,36 @@ def collect(broker: Broker) -> list[Family]:
         f.add(len(list_share_groups((state,))), state=state)
     fams.append(f)
     fams.append(Family(p + "share_group_count", "gauge", "Share groups, all states.").add(len(list_share_groups())))
-    fams.append(Family(p + "share_group_rebalances_total", "counter",
-                       "New target assignments of share groups (assignment epoch bumps).").add(m.share_rebalances))
+    fams.append(
+        Family(
+            p + "share_group_rebalances_total",
+            "counter",
+            "New target assignments of share groups (assignment epoch bumps).",
+        ).add(m.share_rebalances)
+    )
 
     share = broker.share
     entries = share.loaded()
-    fams.append(Family(p + "share_partitions_loaded", "gauge",
-                       "Share-partitions loaded on this broker (KIP-932 num-partitions).").add(len(entries)))
+    fams.append(
+        Family(
+            p + "share_partitions_loaded", "gauge", "Share-partitions loaded on this broker (KIP-932 num-partitions)."
+        ).add(len(entries))
+    )
     in_flight = 0
     for e in entries:
         in_flight += e.sp.in_flight
-    fams.append(Family(p + "share_in_flight_records", "gauge",
-                       "Offsets between SPSO and SPEO over the loaded share-partitions.").add(in_flight))
+    fams.append(
+        Family(
+            p + "share_in_flight_records", "gauge", "Offsets between SPSO and SPEO over the loaded share-partitions."
+        ).add(in_flight)
+    )
     fams.append(Family(p + "share_sessions", "gauge", "Open share sessions.").add(len(share.sessions)))
 
-    f = Family(p + "share_acknowledgements_total", "counter",
-               "Share-partition acknowledgements applied (ShareFetch and ShareAcknowledge), by acknowledge type.")
+    f = Family(
+        p + "share_acknowledgements_total",
+        "counter",
+        "Share-partition acknowledgements applied (ShareFetch and ShareAcknowledge), by acknowledge type.",
+    )
     for t, name in sorted(enumerate(ACK_TYPES), key=lambda x: x[1]):
         f.add(m.ack_requests[t], type=name)
     fams.append(f)
@@ -260,13 +290,17 @@ def collect(broker: Broker) -> list[Family]:
     for t, name in sorted(enumerate(ACK_TYPES), key=lambda x: x[1]):
         f.add(m.ack_records[t], type=name)
     fams.append(f)
-    f = Family(p + "share_partition_load_seconds", "histogram",
-               "Time to load a share-partition (read its persisted state, or initialise it).")
+    f = Family(
+        p + "share_partition_load_seconds",
+        "histogram",
+        "Time to load a share-partition (read its persisted state, or initialise it).",
+    )
     _histogram(f, m.partition_load)
     fams.append(f)
 
-    fams.append(Family(p + "classic_groups", "gauge", "Classic consumer groups.")
-                .add(len(broker.classic_groups_list())))
+    fams.append(
+        Family(p + "classic_groups", "gauge", "Classic consumer groups.").add(len(broker.classic_groups_list()))
+    )
     return fams
 
 
@@ -295,10 +329,7 @@ def parse_listen(value: str) -> tuple[str, int]:
 
 def _response(status: str, body: bytes, content_type: str = "text/plain; charset=utf-8") -> bytes:
     head = (
-        f"HTTP/1.1 {status}\r\n"
-        f"Content-Type: {content_type}\r\n"
-        f"Content-Length: {len(body)}\r\n"
-        "Connection: close\r\n\r\n"
+        f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     ).encode("ascii")
     return head + body
 
@@ -334,8 +365,7 @@ async def _read_head(stream: trio.abc.Stream) -> bytes | None:
     return bytes(buf[: buf.index(b"\r\n\r\n")])
 
 
-async def serve_metrics(broker: Broker, host: str, port: int, *,
-                        task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+async def serve_metrics(broker: Broker, host: str, port: int, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
     """Serve ``/metrics`` on host:port until cancelled; a bind failure is logged, not raised."""
     try:
         listeners = await trio.open_tcp_listeners(port, host=host or None)

@@ -37,4 +37,3 @@ def auto_create(broker: Broker, name: str) -> tuple[int, Any]:
             return ErrorCode.NONE, broker.logs.topics[name]
         return exc.error_code, None
     return ErrorCode.NONE, info
-

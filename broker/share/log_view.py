@@ -44,7 +44,13 @@ class PartitionLogView:
             if header.base_offset >= end_offset:
                 break
             out.append(
-                LogBatch(header.base_offset, header.last_offset, header.is_control, header.producer_id, header.is_transactional)
+                LogBatch(
+                    header.base_offset,
+                    header.last_offset,
+                    header.is_control,
+                    header.producer_id,
+                    header.is_transactional,
+                )
             )
             if header.last_offset - start + 1 >= max_records:
                 break

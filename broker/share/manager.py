@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -44,7 +43,7 @@ LEADER_EPOCH = 0
 class Entry:
     """One share partition and what the runtime keeps beside it."""
 
-    __slots__ = ("key", "topic", "partition", "sp", "view", "available", "state_epoch")
+    __slots__ = ("available", "key", "partition", "sp", "state_epoch", "topic", "view")
 
     def __init__(self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int) -> None:
         self.key = key
@@ -119,8 +118,10 @@ class SharePartitionManager:
                 state_epoch = read.state_epoch
                 state = PersistedState(
                     read.start_offset,
-                    tuple(StateBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
-                          for b in read.state_batches),
+                    tuple(
+                        StateBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                        for b in read.state_batches
+                    ),
                 )
             sp = SharePartition.initialize(state, view, settings.auto_offset_reset, self.broker.now_ms())
             if state is None:
@@ -134,8 +135,14 @@ class SharePartitionManager:
             self._entries[key] = e
             self._by_log[(info.name, partition)].append(e)
             self.broker.metrics.observe_partition_load(trio.current_time() - load_started)
-            log.info("share_partition_loaded", group=group_id, topic=info.name, partition=partition,
-                     start_offset=sp.start_offset, persisted=state is not None)
+            log.info(
+                "share_partition_loaded",
+                group=group_id,
+                topic=info.name,
+                partition=partition,
+                start_offset=sp.start_offset,
+                persisted=state is not None,
+            )
         self._init_locks.pop(key, None)
         return e, ErrorCode.NONE
 
@@ -162,15 +169,16 @@ class SharePartitionManager:
 
     def forget_topic(self, topic: str) -> None:
         """The topic was deleted: drop its share partitions."""
-        for (name, partition) in [k for k in self._by_log if k[0] == topic]:
+        for name, partition in [k for k in self._by_log if k[0] == topic]:
             for e in self._by_log.pop((name, partition)):
                 self._entries.pop(e.key, None)
                 e.wake()
 
     # --- operations -------------------------------------------------------------
 
-    def acquire(self, e: Entry, member_id: str, *, max_records: int, batch_size: int | None, mode: int,
-                max_bytes: int) -> list[AcquiredRange]:
+    def acquire(
+        self, e: Entry, member_id: str, *, max_records: int, batch_size: int | None, mode: int, max_bytes: int
+    ) -> list[AcquiredRange]:
         s = self.settings(e.key[0])
         ranges = e.sp.acquire(
             member_id,
@@ -190,8 +198,9 @@ class SharePartitionManager:
 
     async def acknowledge(self, e: Entry, member_id: str, batches: list[tuple[int, int, list[int]]]) -> int:
         s = self.settings(e.key[0])
-        result = e.sp.acknowledge(member_id, batches, self.broker.now_ms(), s.delivery_count_limit,
-                                  lock_duration_ms=s.lock_duration_ms)
+        result = e.sp.acknowledge(
+            member_id, batches, self.broker.now_ms(), s.delivery_count_limit, lock_duration_ms=s.lock_duration_ms
+        )
         if result.error_code:
             return result.error_code
         if result.delta is not None:
@@ -207,14 +216,23 @@ class SharePartitionManager:
         """Write ``delta`` durably, then confirm it; undo it if the write fails."""
         group_id, topic_id, partition = e.key
         result = await self.persister.write(
-            group_id, topic_id, partition,
-            state_epoch=e.state_epoch, leader_epoch=LEADER_EPOCH,
-            start_offset=delta.start_offset, state_batches=delta.batches,
+            group_id,
+            topic_id,
+            partition,
+            state_epoch=e.state_epoch,
+            leader_epoch=LEADER_EPOCH,
+            start_offset=delta.start_offset,
+            state_batches=delta.batches,
         )
         code = result.error_code
         if code:
-            log.warning("share_state_write_failed", group=group_id, topic=e.topic, partition=partition,
-                        error=result.error_message)
+            log.warning(
+                "share_state_write_failed",
+                group=group_id,
+                topic=e.topic,
+                partition=partition,
+                error=result.error_message,
+            )
             e.sp.rollback(delta)
             return code
         e.sp.on_persisted(delta)
@@ -266,6 +284,7 @@ class SharePartitionManager:
             return
         with trio.move_on_after(timeout_s):
             async with trio.open_nursery() as nursery:
+
                 async def watch(event: trio.Event) -> None:
                     await event.wait()
                     nursery.cancel_scope.cancel()

@@ -171,7 +171,9 @@ async def _gather(calls: Sequence[Any]) -> list[Any]:
 # ====================================================================== describe
 
 
-async def _describe_partition(broker: Any, group_id: str, info: Any, partition: int) -> DescribeShareGroupOffsetsResponsePartition:
+async def _describe_partition(
+    broker: Any, group_id: str, info: Any, partition: int
+) -> DescribeShareGroupOffsetsResponsePartition:
     summary = await broker.share_state.read_summary(group_id, info.topic_id, partition)
     if not summary.ok:
         # Kafka treats a failed read as absence of data, not as an error.
@@ -218,7 +220,9 @@ async def _describe_topics(
     ]
 
 
-async def describe_group(broker: Any, group: DescribeShareGroupOffsetsRequestGroup) -> DescribeShareGroupOffsetsResponseGroup:
+async def describe_group(
+    broker: Any, group: DescribeShareGroupOffsetsRequestGroup
+) -> DescribeShareGroupOffsetsResponseGroup:
     """One group of a DescribeShareGroupOffsets request."""
     group_id = group.group_id
     if group.topics is None:
@@ -270,9 +274,7 @@ async def describe_group(broker: Any, group: DescribeShareGroupOffsetsRequestGro
 
 
 def _alter_error(code: ErrorCode, message: str | None = None) -> AlterShareGroupOffsetsResponse:
-    return AlterShareGroupOffsetsResponse(
-        error_code=int(code), error_message=message or code.message, responses=[]
-    )
+    return AlterShareGroupOffsetsResponse(error_code=int(code), error_message=message or code.message, responses=[])
 
 
 def _ensure_share_group(broker: Any, group_id: str) -> list[Any]:
@@ -342,8 +344,10 @@ async def _alter_locked(broker: Any, group_id: str, topics: Sequence[Any]) -> Al
     if work:
         records = _ensure_share_group(broker, group_id)
         results = await _gather(
-            [(lambda info=info, p=p, offset=offset: _reinitialize(broker, group_id, info, p, offset))
-             for info, p, offset in work]
+            [
+                (lambda info=info, p=p, offset=offset: _reinitialize(broker, group_id, info, p, offset))
+                for info, p, offset in work
+            ]
         )
         failed: dict[tuple[uuid.UUID, int], Any] = {}
         done: dict[uuid.UUID, list[int]] = {}
@@ -382,9 +386,7 @@ async def _reinitialize(broker: Any, group_id: str, info: Any, partition: int, s
 
 
 def _delete_error(code: ErrorCode, message: str | None = None) -> DeleteShareGroupOffsetsResponse:
-    return DeleteShareGroupOffsetsResponse(
-        error_code=int(code), error_message=message or code.message, responses=[]
-    )
+    return DeleteShareGroupOffsetsResponse(error_code=int(code), error_message=message or code.message, responses=[])
 
 
 async def delete_offsets(broker: Any, req: DeleteShareGroupOffsetsRequest) -> DeleteShareGroupOffsetsResponse:
@@ -413,7 +415,10 @@ async def _delete_locked(broker: Any, group_id: str, names: Iterable[str]) -> De
         if info is None:
             refused.append(
                 DeleteShareGroupOffsetsResponseTopic(
-                    topic_name=name, topic_id=UUID_ZERO, error_code=int(unknown_code), error_message=unknown_code.message
+                    topic_name=name,
+                    topic_id=UUID_ZERO,
+                    error_code=int(unknown_code),
+                    error_message=unknown_code.message,
                 )
             )
         elif info.topic_id in chosen:
@@ -423,7 +428,10 @@ async def _delete_locked(broker: Any, group_id: str, names: Iterable[str]) -> De
         else:
             refused.append(
                 DeleteShareGroupOffsetsResponseTopic(
-                    topic_name=name, topic_id=UUID_ZERO, error_code=int(unknown_code), error_message=NO_OFFSETS_TO_DELETE
+                    topic_name=name,
+                    topic_id=UUID_ZERO,
+                    error_code=int(unknown_code),
+                    error_message=NO_OFFSETS_TO_DELETE,
                 )
             )
     if not chosen:

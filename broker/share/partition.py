@@ -94,8 +94,8 @@ __all__ = [
     "PersistedState",
     "RecordView",
     "RunView",
-    "SharePartition",
     "ShareLog",
+    "SharePartition",
     "StateBatch",
 ]
 
@@ -549,8 +549,16 @@ class SharePartition:
             hint_at_end = self._avail_hint >= self._speo
             if self._speo < bound and self._reads_left > 0:
                 new, used, end = self._read_log(
-                    member_id, self._speo, bound, min(budget, room), record_limit, chunk, deadline, committed,
-                    max_bytes, 1
+                    member_id,
+                    self._speo,
+                    bound,
+                    min(budget, room),
+                    record_limit,
+                    chunk,
+                    deadline,
+                    committed,
+                    max_bytes,
+                    1,
                 )
                 for r in new:
                     self._append(r)
@@ -728,7 +736,7 @@ class SharePartition:
                 if len(types) == 1:
                     below = types
                 else:
-                    below = types[settled_from - first: min(last, self._spso - 1) - first + 1]
+                    below = types[settled_from - first : min(last, self._spso - 1) - first + 1]
                 for t in set(below):
                     outcome = TRANSITIONS[(View.ARCHIVED, ACK_EVENTS[t])]
                     if outcome.error:

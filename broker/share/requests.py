@@ -81,7 +81,7 @@ async def acknowledge_all(
         codes[key] = code
 
     if len(acks) == 1:
-        (key, batches), = acks.items()
+        ((key, batches),) = acks.items()
         await one(key, batches)
     elif acks:
         async with trio.open_nursery() as nursery:

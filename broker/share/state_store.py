@@ -62,8 +62,8 @@ from broker.share.coordinator import (
     ShareStateError,
     StateBatch,
     StateRecord,
-    encode_record,
     decode_record,
+    encode_record,
     partition_for,
 )
 

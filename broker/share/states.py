@@ -26,6 +26,7 @@ from broker.protocol.errors import ErrorCode
 __all__ = [
     "ACK_EVENTS",
     "FINAL_STATES",
+    "TRANSITIONS",
     "AckType",
     "AcquireMode",
     "Action",
@@ -33,7 +34,6 @@ __all__ = [
     "IsolationLevel",
     "Outcome",
     "RecordState",
-    "TRANSITIONS",
     "View",
 ]
 

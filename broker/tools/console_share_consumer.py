@@ -49,11 +49,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--release", action="store_true", help="release printed records (they are delivered again)")
     mode.add_argument("--reject", action="store_true", help="reject printed records (they are archived)")
     p.add_argument("--max-messages", type=int, default=None, metavar="N", help="exit after printing N records")
-    p.add_argument("--timeout-ms", type=int, default=None, metavar="MS",
-                   help="exit when no record arrives for MS milliseconds")
-    p.add_argument("--property", action="append", default=[], metavar="K=V",
-                   help="formatter property: print.key, print.offset, print.partition, print.delivery, "
-                   "print.headers, print.timestamp, print.value, key.separator, line.separator")
+    p.add_argument(
+        "--timeout-ms", type=int, default=None, metavar="MS", help="exit when no record arrives for MS milliseconds"
+    )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="formatter property: print.key, print.offset, print.partition, print.delivery, "
+        "print.headers, print.timestamp, print.value, key.separator, line.separator",
+    )
     p.add_argument("--max-wait-ms", type=int, default=500, help="ShareFetch MaxWaitMs (default 500)")
     p.add_argument("--max-records", type=int, default=500, help="ShareFetch MaxRecords (default 500)")
     p.set_defaults(func=run)
@@ -272,6 +278,7 @@ class _ShareConsumer:
 
     def _fetch_from(self, node: int, partitions: set[int], wait_ms: int) -> list[tuple[int, object, int, int]]:
         """One ShareFetch to ``node``; returns (partition, record, delivery count, timestamp type) to print."""
+        from broker.admin.client import KafkaApiError, error_name
         from broker.protocol.messages.share_fetch_request import (
             AcknowledgementBatch,
             FetchPartition,
@@ -279,7 +286,6 @@ class _ShareConsumer:
             ForgottenTopic,
             ShareFetchRequest,
         )
-        from broker.admin.client import KafkaApiError, error_name
 
         f = self.fetchers.get(node)
         if f is None:
@@ -295,8 +301,14 @@ class _ShareConsumer:
         forgotten = f["partitions"] - partitions if epoch else set()
         fetch_parts = []
         for p in sorted(send_parts | acked):
-            batches = [AcknowledgementBatch(first_offset=a, last_offset=b, acknowledge_types=[k])
-                       for a, b, k in _ack_batches(self.pending.get(p, {}))] if epoch else []
+            batches = (
+                [
+                    AcknowledgementBatch(first_offset=a, last_offset=b, acknowledge_types=[k])
+                    for a, b, k in _ack_batches(self.pending.get(p, {}))
+                ]
+                if epoch
+                else []
+            )
             fetch_parts.append(FetchPartition(partition_index=p, acknowledgement_batches=batches))
         # Past the message budget we only deliver acks: ask for nothing new.
         budget_left = self.args.max_messages is None or self.printed < self.args.max_messages
@@ -311,7 +323,8 @@ class _ShareConsumer:
             batch_size=self.args.max_records,
             topics=[FetchTopic(topic_id=self.topic_id, partitions=fetch_parts)] if fetch_parts else [],
             forgotten_topics_data=[ForgottenTopic(topic_id=self.topic_id, partitions=sorted(forgotten))]
-            if forgotten else [],
+            if forgotten
+            else [],
         )
         resp = f["client"].call(req, 1, timeout=wait_ms / 1000 + 30)
         for p in acked:
@@ -329,8 +342,11 @@ class _ShareConsumer:
                 continue
             for pd in topic.partitions:
                 if pd.acknowledge_error_code:
-                    print(f"Acknowledgement on partition {pd.partition_index} failed: "
-                          f"{error_name(pd.acknowledge_error_code)}", file=sys.stderr)
+                    print(
+                        f"Acknowledgement on partition {pd.partition_index} failed: "
+                        f"{error_name(pd.acknowledge_error_code)}",
+                        file=sys.stderr,
+                    )
                 if pd.error_code:
                     if pd.error_code in (6, 74, 3):  # NOT_LEADER, FENCED_LEADER_EPOCH, UNKNOWN_TOPIC
                         self._refresh_metadata()
@@ -432,16 +448,22 @@ class _ShareConsumer:
             ShareAcknowledgeRequest,
         )
 
-        for node, f in list(self.fetchers.items()):
+        for _node, f in list(self.fetchers.items()):
             try:
                 if f["epoch"] > 0:
                     parts = []
                     for p in sorted(f["partitions"]):
                         runs = _ack_batches(self.pending.pop(p, {}))
                         if runs:
-                            parts.append(AcknowledgePartition(partition_index=p, acknowledgement_batches=[
-                                AcknowledgementBatch(first_offset=a, last_offset=b, acknowledge_types=[k])
-                                for a, b, k in runs]))
+                            parts.append(
+                                AcknowledgePartition(
+                                    partition_index=p,
+                                    acknowledgement_batches=[
+                                        AcknowledgementBatch(first_offset=a, last_offset=b, acknowledge_types=[k])
+                                        for a, b, k in runs
+                                    ],
+                                )
+                            )
                     req = ShareAcknowledgeRequest(
                         group_id=self.args.group,
                         member_id=self.member_id,
@@ -454,9 +476,12 @@ class _ShareConsumer:
                             if pd.error_code:
                                 from broker.admin.client import error_name
 
-                                print(f"Acknowledgement on partition {pd.partition_index} failed: "
-                                      f"{error_name(pd.error_code)}", file=sys.stderr)
-            except Exception as exc:  # noqa: BLE001 - closing is best effort
+                                print(
+                                    f"Acknowledgement on partition {pd.partition_index} failed: "
+                                    f"{error_name(pd.error_code)}",
+                                    file=sys.stderr,
+                                )
+            except Exception as exc:
                 print(f"Closing the share session failed: {exc}", file=sys.stderr)
             finally:
                 f["client"].close()
@@ -465,7 +490,7 @@ class _ShareConsumer:
             try:
                 if self.joined:
                     self._heartbeat(leave=True)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 print(f"Leaving the group failed: {exc}", file=sys.stderr)
             finally:
                 self.coordinator.close()

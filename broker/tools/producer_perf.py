@@ -30,17 +30,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--topic", required=True, metavar="T", help="topic to produce to")
     p.add_argument("--num-records", type=int, required=True, metavar="N", help="records to send")
     p.add_argument("--record-size", type=int, default=100, metavar="B", help="record value size in bytes (default 100)")
-    p.add_argument("--throughput", type=float, required=True, metavar="R",
-                   help="records/sec to aim for (fractional allowed; -1 = unthrottled)")
-    p.add_argument("--payload-monotonic", action="store_true",
-                   help="payload is the record number as text (--record-size is ignored)")
+    p.add_argument(
+        "--throughput",
+        type=float,
+        required=True,
+        metavar="R",
+        help="records/sec to aim for (fractional allowed; -1 = unthrottled)",
+    )
+    p.add_argument(
+        "--payload-monotonic",
+        action="store_true",
+        help="payload is the record number as text (--record-size is ignored)",
+    )
     p.add_argument("--acks", choices=("0", "1", "all", "-1"), default="all", help="acks for Produce (default all)")
-    p.add_argument("--batch-size", type=int, default=16384, metavar="BYTES",
-                   help="bytes of payload per record batch (default 16384)")
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=16384,
+        metavar="BYTES",
+        help="bytes of payload per record batch (default 16384)",
+    )
     p.add_argument("--max-in-flight", type=int, default=5, metavar="K", help="Produce requests in flight (default 5)")
     p.add_argument("--timeout-ms", type=int, default=30000, help="Produce timeout (default 30000)")
-    p.add_argument("--partition", type=int, default=None,
-                   help="produce to this partition only (default: rotate over all partitions)")
+    p.add_argument(
+        "--partition",
+        type=int,
+        default=None,
+        help="produce to this partition only (default: rotate over all partitions)",
+    )
     p.set_defaults(func=run)
 
 
@@ -113,8 +130,9 @@ def run(args: argparse.Namespace) -> int:
         print("error: --throughput must be positive or -1 (unthrottled)", file=sys.stderr)
         return 2
     try:
-        with AdminClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 10,
-                         client_id="sharebroker-producer-perf") as admin:
+        with AdminClient(
+            args.bootstrap_server, timeout=args.timeout_ms / 1000 + 10, client_id="sharebroker-producer-perf"
+        ) as admin:
             return _run(admin.bootstrap_connection(), args)
     except (AdminError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
@@ -124,11 +142,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _partitions(conn, topic: str) -> list[int]:
+    import time
+
     from broker.admin.client import KafkaApiError
     from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
-
-    import time
 
     retry = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.LEADER_NOT_AVAILABLE)
     deadline = time.monotonic() + 10
@@ -168,12 +186,7 @@ def _run(conn, args: argparse.Namespace) -> int:
         nonlocal errors
         times, _ = pending.pop(response.correlation_id, ([], 0))
         now = clock()
-        bad = [
-            p.error_code
-            for t in response.body.responses
-            for p in t.partition_responses
-            if p.error_code
-        ]
+        bad = [p.error_code for t in response.body.responses for p in t.partition_responses if p.error_code]
         if bad:
             errors += len(times)
             print(f"Produce failed: {error_name(bad[0])}", file=sys.stderr)
@@ -195,8 +208,11 @@ def _run(conn, args: argparse.Namespace) -> int:
             transactional_id=None,
             acks=acks,
             timeout_ms=args.timeout_ms,
-            topic_data=[TopicProduceData(name=args.topic, partition_data=[
-                PartitionProduceData(index=partition, records=records)])],
+            topic_data=[
+                TopicProduceData(
+                    name=args.topic, partition_data=[PartitionProduceData(index=partition, records=records)]
+                )
+            ],
         )
         if acks == 0:
             conn.send(request, 9, expect_response=False)
@@ -228,7 +244,7 @@ def _run(conn, args: argparse.Namespace) -> int:
             value = str(i).encode()
         else:
             off = random.randrange(0, len(pool) - args.record_size + 1) if args.record_size else 0
-            value = pool[off:off + args.record_size]
+            value = pool[off : off + args.record_size]
         batch.append((None, value))
         batch_times.append(clock())
         batch_bytes += len(value) + 20

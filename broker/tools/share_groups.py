@@ -41,46 +41,69 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT",
-                   help="REQUIRED: the server(s) to connect to")
+    p.add_argument(
+        "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
+    )
     actions = p.add_argument_group("actions (exactly one)")
     actions.add_argument("--list", action="store_true", help="list all share groups")
-    actions.add_argument("--describe", action="store_true",
-                         help="describe share group(s): offsets (default), --members or --state")
-    actions.add_argument("--reset-offsets", action="store_true",
-                         help="reset the start offsets of a share group that has no members")
+    actions.add_argument(
+        "--describe", action="store_true", help="describe share group(s): offsets (default), --members or --state"
+    )
+    actions.add_argument(
+        "--reset-offsets", action="store_true", help="reset the start offsets of a share group that has no members"
+    )
     actions.add_argument("--delete", action="store_true", help="delete share group(s) that have no members")
-    actions.add_argument("--delete-offsets", action="store_true",
-                         help="delete a share group's offsets for the given topics")
+    actions.add_argument(
+        "--delete-offsets", action="store_true", help="delete a share group's offsets for the given topics"
+    )
     p.add_argument("--group", action="append", default=[], metavar="GROUP", help="the share group id (repeatable)")
     p.add_argument("--all-groups", action="store_true", help="apply to all share groups (--describe, --delete)")
-    p.add_argument("--topic", action="append", default=[], metavar="TOPIC[:P,P...]",
-                   help="topic (optionally with partitions) for --reset-offsets or --delete-offsets")
+    p.add_argument(
+        "--topic",
+        action="append",
+        default=[],
+        metavar="TOPIC[:P,P...]",
+        help="topic (optionally with partitions) for --reset-offsets or --delete-offsets",
+    )
     p.add_argument("--all-topics", action="store_true", help="reset every topic the group has offsets for")
     p.add_argument("--members", action="store_true", help="with --describe: show the members")
-    p.add_argument("--state", nargs="*", metavar="STATE",
-                   help="with --describe: show the group state; with --list: show states, "
-                   "optionally only these (Empty, Stable, Dead; also comma-separated)")
+    p.add_argument(
+        "--state",
+        nargs="*",
+        metavar="STATE",
+        help="with --describe: show the group state; with --list: show states, "
+        "optionally only these (Empty, Stable, Dead; also comma-separated)",
+    )
     p.add_argument("--offsets", action="store_true", help="with --describe: show start offsets and lag (default)")
     p.add_argument("--verbose", action="store_true", help="with --describe: more columns")
     scen = p.add_argument_group("reset scenarios (one, with --reset-offsets)")
     scen.add_argument("--to-earliest", action="store_true", help="reset to the earliest offset")
     scen.add_argument("--to-latest", action="store_true", help="reset to the latest offset")
     scen.add_argument("--to-offset", type=int, metavar="OFFSET", help="reset to this offset")
-    scen.add_argument("--to-datetime", metavar="DATETIME",
-                      help="reset to the first offset at or after this time, e.g. 2026-01-01T00:00:00.000 "
-                      "(ISO 8601; local time unless a zone is given)")
-    scen.add_argument("--by-duration", metavar="DURATION",
-                      help="reset to the offset of this long ago, ISO 8601 duration 'PnDTnHnMnS'")
+    scen.add_argument(
+        "--to-datetime",
+        metavar="DATETIME",
+        help="reset to the first offset at or after this time, e.g. 2026-01-01T00:00:00.000 "
+        "(ISO 8601; local time unless a zone is given)",
+    )
+    scen.add_argument(
+        "--by-duration", metavar="DURATION", help="reset to the offset of this long ago, ISO 8601 duration 'PnDTnHnMnS'"
+    )
     p.add_argument("--dry-run", action="store_true", help="only show the offsets --reset-offsets would set")
     p.add_argument("--execute", action="store_true", help="apply --reset-offsets")
-    p.add_argument("--timeout", type=int, default=30000, metavar="MS",
-                   help="timeout in milliseconds for each request (default 30000)")
+    p.add_argument(
+        "--timeout",
+        type=int,
+        default=30000,
+        metavar="MS",
+        help="timeout in milliseconds for each request (default 30000)",
+    )
     p.add_argument("--output", choices=("table", "json"), default="table", help="output format (default table)")
     p.set_defaults(func=main, _share_groups_parser=p)
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
 
 def _err(message: str) -> None:
     print(f"Error: {message}", file=sys.stderr)
@@ -113,7 +136,9 @@ def _states(values: list[str]) -> list[str]:
                 continue
             state = by_lower.get(part.lower())
             if state is None:
-                raise UsageError(f"Invalid state list '{','.join(values)}'. Valid states are: {', '.join(SHARE_STATES)}")
+                raise UsageError(
+                    f"Invalid state list '{','.join(values)}'. Valid states are: {', '.join(SHARE_STATES)}"
+                )
             out.append(state)
     return out
 
@@ -164,6 +189,7 @@ def _parse_topics(specs: list[str]) -> list[tuple[str, list[int] | None]]:
 
 # -- entry point -----------------------------------------------------------------------------
 
+
 def main(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args._share_groups_parser
     try:
@@ -200,7 +226,9 @@ def main(args: argparse.Namespace) -> int:
 def _check_args(args: argparse.Namespace) -> None:
     actions = [a for a in ("list", "describe", "reset_offsets", "delete", "delete_offsets") if getattr(args, a)]
     if len(actions) != 1:
-        raise UsageError("Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets.")
+        raise UsageError(
+            "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets."
+        )
     action = actions[0]
     if action == "list":
         if args.group or args.all_groups:
@@ -225,11 +253,16 @@ def _check_args(args: argparse.Namespace) -> None:
     if action == "reset_offsets":
         if bool(args.topic) == bool(args.all_topics):
             raise UsageError("--reset-offsets needs one of --topic or --all-topics")
-        scenarios = [s for s in ("to_earliest", "to_latest", "to_datetime", "by_duration", "to_offset")
-                     if getattr(args, s) not in (None, False)]
+        scenarios = [
+            s
+            for s in ("to_earliest", "to_latest", "to_datetime", "by_duration", "to_offset")
+            if getattr(args, s) not in (None, False)
+        ]
         if len(scenarios) != 1:
-            raise UsageError("--reset-offsets needs exactly one of --to-earliest, --to-latest, --to-offset, "
-                             "--to-datetime, --by-duration")
+            raise UsageError(
+                "--reset-offsets needs exactly one of --to-earliest, --to-latest, --to-offset, "
+                "--to-datetime, --by-duration"
+            )
         if args.dry_run and args.execute:
             raise UsageError("--dry-run and --execute are mutually exclusive")
         if args.to_datetime is not None:
@@ -244,6 +277,7 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 # -- actions ---------------------------------------------------------------------------------
+
 
 def _list(admin: Any, args: argparse.Namespace) -> int:
     states = _states(args.state or [])
@@ -294,18 +328,25 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
         desc = _describe_group(admin, group)
         if args.members:
             members = sorted(desc.members, key=lambda m: m.member_id)
-            docs.append({
-                "group": group,
-                "state": desc.group_state,
-                "members": [{
-                    "member_id": m.member_id,
-                    "host": m.client_host,
-                    "client_id": m.client_id,
-                    "member_epoch": m.member_epoch,
-                    "partitions": sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
-                    "assignment": {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
-                } for m in members],
-            })
+            docs.append(
+                {
+                    "group": group,
+                    "state": desc.group_state,
+                    "members": [
+                        {
+                            "member_id": m.member_id,
+                            "host": m.client_host,
+                            "client_id": m.client_id,
+                            "member_epoch": m.member_epoch,
+                            "partitions": sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
+                            "assignment": {
+                                tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions
+                            },
+                        }
+                        for m in members
+                    ],
+                }
+            )
             if args.output == "json":
                 continue
             if desc.group_state == "Empty" or not members:
@@ -317,8 +358,13 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
             header.append("ASSIGNMENT")
             rows = [header]
             for m in members:
-                row = [group, m.member_id, m.client_host, m.client_id,
-                       sum(len(tp.partitions) for tp in m.assignment.topic_partitions)]
+                row = [
+                    group,
+                    m.member_id,
+                    m.client_host,
+                    m.client_id,
+                    sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
+                ]
                 if args.verbose:
                     row.append(m.member_epoch)
                 row.append(_assignment_string(m))
@@ -328,25 +374,31 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
         elif args.state is not None:
             coordinator = admin.find_coordinator(group)
             coord = f"{coordinator.host}:{coordinator.port}  ({coordinator.node_id})"
-            docs.append({
-                "group": group,
-                "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
-                "state": desc.group_state,
-                "group_epoch": desc.group_epoch,
-                "assignment_epoch": desc.assignment_epoch,
-                "members": len(desc.members),
-            })
+            docs.append(
+                {
+                    "group": group,
+                    "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+                    "state": desc.group_state,
+                    "group_epoch": desc.group_epoch,
+                    "assignment_epoch": desc.assignment_epoch,
+                    "members": len(desc.members),
+                }
+            )
             if args.output == "json":
                 continue
             if desc.group_state == "Empty":
                 print(f"\nShare group '{group}' has no active members.", file=sys.stderr)
             if args.verbose:
-                rows = [["GROUP", "COORDINATOR (ID)", "STATE", "GROUP-EPOCH", "ASSIGNMENT-EPOCH", "#MEMBERS"],
-                        [group, coord, desc.group_state, desc.group_epoch, desc.assignment_epoch, len(desc.members)]]
+                rows = [
+                    ["GROUP", "COORDINATOR (ID)", "STATE", "GROUP-EPOCH", "ASSIGNMENT-EPOCH", "#MEMBERS"],
+                    [group, coord, desc.group_state, desc.group_epoch, desc.assignment_epoch, len(desc.members)],
+                ]
                 out.append(_table(rows, [15, 25, 15, 12, 17, 0]))
             else:
-                rows = [["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"],
-                        [group, coord, desc.group_state, len(desc.members)]]
+                rows = [
+                    ["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"],
+                    [group, coord, desc.group_state, len(desc.members)],
+                ]
                 out.append(_table(rows, [15, 25, 15, 0]))
         else:
             offsets = admin.describe_share_group_offsets(group)
@@ -356,20 +408,29 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                     if p.error_code:
                         from broker.admin.client import KafkaApiError
 
-                        raise KafkaApiError(p.error_code, p.error_message,
-                                            f"offsets of {group!r} for {t.topic_name}-{p.partition_index}")
+                        raise KafkaApiError(
+                            p.error_code,
+                            p.error_message,
+                            f"offsets of {group!r} for {t.topic_name}-{p.partition_index}",
+                        )
                     parts.append((t.topic_name, p.partition_index, p.start_offset, p.leader_epoch, p.lag))
             parts.sort()
-            docs.append({
-                "group": group,
-                "state": desc.group_state,
-                "offsets": [{
-                    "topic": t, "partition": pi,
-                    "start_offset": so if so >= 0 else None,
-                    "leader_epoch": le if le >= 0 else None,
-                    "lag": lag if lag >= 0 else None,
-                } for t, pi, so, le, lag in parts],
-            })
+            docs.append(
+                {
+                    "group": group,
+                    "state": desc.group_state,
+                    "offsets": [
+                        {
+                            "topic": t,
+                            "partition": pi,
+                            "start_offset": so if so >= 0 else None,
+                            "leader_epoch": le if le >= 0 else None,
+                            "lag": lag if lag >= 0 else None,
+                        }
+                        for t, pi, so, le, lag in parts
+                    ],
+                }
+            )
             if args.output == "json":
                 continue
             if not parts:
@@ -425,8 +486,8 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
 
     new: dict[tuple[str, int], int] = {}
     if partitions:
-        earliest = admin.list_offsets({tp: EARLIEST_TIMESTAMP for tp in partitions})
-        latest = admin.list_offsets({tp: LATEST_TIMESTAMP for tp in partitions})
+        earliest = admin.list_offsets(dict.fromkeys(partitions, EARLIEST_TIMESTAMP))
+        latest = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP))
         if args.to_earliest:
             new = earliest
         elif args.to_latest:
@@ -438,20 +499,28 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
                 ts = parse_datetime_ms(args.to_datetime)
             else:
                 ts = int(time.time() * 1000) - parse_duration_ms(args.by_duration)
-            found = admin.list_offsets({tp: ts for tp in partitions})
+            found = admin.list_offsets(dict.fromkeys(partitions, ts))
             new = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
 
     execute = args.execute and not args.dry_run
     if not args.execute and not args.dry_run:
-        print("WARN: No action will be performed as the --execute option is missing. "
-              "Add --dry-run to keep this behaviour explicitly, or --execute to apply the reset.", file=sys.stderr)
+        print(
+            "WARN: No action will be performed as the --execute option is missing. "
+            "Add --dry-run to keep this behaviour explicitly, or --execute to apply the reset.",
+            file=sys.stderr,
+        )
     if execute and new:
         admin.alter_share_group_offsets(group, new)
 
     rows_sorted = sorted(new.items())
     if args.output == "json":
-        _dump({"group": group, "executed": bool(execute),
-               "offsets": [{"topic": t, "partition": p, "new_offset": o} for (t, p), o in rows_sorted]})
+        _dump(
+            {
+                "group": group,
+                "executed": bool(execute),
+                "offsets": [{"topic": t, "partition": p, "new_offset": o} for (t, p), o in rows_sorted],
+            }
+        )
         return EXIT_OK
     if rows_sorted:
         lines = [f"{'GROUP':<30} {'TOPIC':<30} {'PARTITION':<10} {'NEW-OFFSET':<15}".rstrip()]
@@ -516,12 +585,20 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
         raise
     failed = {t: e for t, e in results.items() if e is not None}
     if args.output == "json":
-        _dump({"group": group, "topics": [
-            {"topic": t, "error": None if e is None else e.code.name} for t, e in sorted(results.items())]})
+        _dump(
+            {
+                "group": group,
+                "topics": [
+                    {"topic": t, "error": None if e is None else e.code.name} for t, e in sorted(results.items())
+                ],
+            }
+        )
     else:
         rows = [["TOPIC", "STATUS"]]
-        rows += [[t, "Successful" if e is None else f"Error: {e.broker_message or e.code.message}"]
-                 for t, e in sorted(results.items())]
+        rows += [
+            [t, "Successful" if e is None else f"Error: {e.broker_message or e.code.message}"]
+            for t, e in sorted(results.items())
+        ]
         sys.stdout.write(_table(rows, [15, 0]))
     if failed:
         t, e = sorted(failed.items())[0]

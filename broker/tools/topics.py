@@ -29,11 +29,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     action.add_argument("--delete", action="store_true", help="delete a topic")
     action.add_argument("--alter", action="store_true", help="change topic configs")
     p.add_argument("--topic", metavar="T", help="topic name")
-    p.add_argument("--partitions", type=int, default=None, metavar="N", help="partition count for --create (default: broker's)")
+    p.add_argument(
+        "--partitions", type=int, default=None, metavar="N", help="partition count for --create (default: broker's)"
+    )
     p.add_argument("--replication-factor", type=int, default=None, metavar="R", help="replication factor for --create")
-    p.add_argument("--config", action="append", default=[], metavar="K=V", help="topic config for --create (repeatable)")
+    p.add_argument(
+        "--config", action="append", default=[], metavar="K=V", help="topic config for --create (repeatable)"
+    )
     p.add_argument("--add-config", action="append", default=[], metavar="K=V[,K=V]", help="configs to set with --alter")
-    p.add_argument("--delete-config", action="append", default=[], metavar="K[,K]", help="configs to remove with --alter")
+    p.add_argument(
+        "--delete-config", action="append", default=[], metavar="K[,K]", help="configs to remove with --alter"
+    )
     p.add_argument("--exclude-internal", action="store_true", help="leave internal topics out of --list/--describe")
     p.add_argument("--if-not-exists", action="store_true", help="--create: no error if the topic exists")
     p.add_argument("--if-exists", action="store_true", help="--delete/--alter: no error if the topic is missing")
@@ -69,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
         print("error: --topic is required with --create, --delete and --alter", file=sys.stderr)
         return 2
     try:
-        with AdminClient(args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5,
-                         client_id="sharebroker-topics") as admin:
+        with AdminClient(
+            args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5, client_id="sharebroker-topics"
+        ) as admin:
             if args.create:
                 return _create(admin, args)
             if args.list:
@@ -144,8 +151,10 @@ def _describe(admin, args) -> int:
         for p in partitions:
             replicas = ",".join(map(str, p.replica_nodes))
             isr = ",".join(map(str, p.isr_nodes))
-            print(f"\tTopic: {t.name}\tPartition: {p.partition_index}\tLeader: {p.leader_id}"
-                  f"\tReplicas: {replicas}\tIsr: {isr}")
+            print(
+                f"\tTopic: {t.name}\tPartition: {p.partition_index}\tLeader: {p.leader_id}"
+                f"\tReplicas: {replicas}\tIsr: {isr}"
+            )
     return status
 
 
@@ -172,7 +181,7 @@ def _alter(admin, args) -> int:
         print("error: --alter needs --add-config and/or --delete-config", file=sys.stderr)
         return 2
     changes: dict[str, str | None] = dict(add)
-    changes.update({k: None for k in delete})
+    changes.update(dict.fromkeys(delete))
     admin.incremental_alter_configs(RESOURCE_TOPIC, args.topic, changes)
     print(f"Completed updating config for topic {args.topic}.")
     return 0

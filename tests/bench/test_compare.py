@@ -61,35 +61,69 @@ def test_render_results_from_before_scenarios(tmp_path):
 
 
 def _scale(ms: float, heap: bool) -> dict:
-    many = {"share_partitions": 10, "records_per_partition": 10, "in_flight": 100, "join_ms": ms,
-            "share_fetches": 1, "share_fetch_ms": [ms], "acquire_all_ms": ms, "ack_all_ms": ms,
-            "bytes_per_in_flight_record": 100.0, "bytes_per_share_partition": 1000.0}
-    growth = {"step_records": 2000, "in_flight_end": 4005, "ack_5_records_ms_at_start": ms,
-              "ack_5_records_ms_at_end": ms, "bytes_per_in_flight_record": 0.0,
-              "steps": [{"in_flight": 2005, "share_fetch_ms": ms, "fetches": 1},
-                        {"in_flight": 4005, "share_fetch_ms": ms, "fetches": 1}]}
+    many = {
+        "share_partitions": 10,
+        "records_per_partition": 10,
+        "in_flight": 100,
+        "join_ms": ms,
+        "share_fetches": 1,
+        "share_fetch_ms": [ms],
+        "acquire_all_ms": ms,
+        "ack_all_ms": ms,
+        "bytes_per_in_flight_record": 100.0,
+        "bytes_per_share_partition": 1000.0,
+    }
+    growth = {
+        "step_records": 2000,
+        "in_flight_end": 4005,
+        "ack_5_records_ms_at_start": ms,
+        "ack_5_records_ms_at_end": ms,
+        "bytes_per_in_flight_record": 0.0,
+        "steps": [
+            {"in_flight": 2005, "share_fetch_ms": ms, "fetches": 1},
+            {"in_flight": 4005, "share_fetch_ms": ms, "fetches": 1},
+        ],
+    }
     if heap:
         many["heap_bytes_per_in_flight_record"] = 50.0
         growth["heap_bytes_per_in_flight_record"] = 1.0
-    return {"many": many, "growth": growth, "peak_rss_mib": 40.0,
-            "batch": [{"batch_records": 10, "acquire_ms_all_fetches": ms, "ack_ms": ms}]}
+    return {
+        "many": many,
+        "growth": growth,
+        "peak_rss_mib": 40.0,
+        "batch": [{"batch_records": 10, "acquire_ms_all_fetches": ms, "ack_ms": ms}],
+    }
 
 
 def test_render_subset_with_scale_on_both(tmp_path):
     results = {
-        "date": "2026-01-02", "started_utc": "2026-01-02T00:00:00+00:00",
+        "date": "2026-01-02",
+        "started_utc": "2026-01-02T00:00:00+00:00",
         "command": "taskset -c 1 python -m bench.compare --scenarios produce,scale",
         "machine": {"platform": "Linux", "cpus": 2, "cpu_model": "cpu", "python": "3.11", "java": "java"},
-        "client": "2.16.1", "params": {"scenarios": ["produce", "scale"], "records": 1000},
+        "client": "2.16.1",
+        "params": {"scenarios": ["produce", "scale"], "records": 1000},
         "brokers": [
-            {"broker": "sharebroker", "errors": {}, "idle_rss_mib": 40.0, "produce_peak_rss_mib": 50.0,
-             "run_peak_rss_mib": 50.0,
-             "produce": {"mb_per_s": 100.0, "records_per_s": 97656},
-             "produce_8p": {"mb_per_s": 120.0, "records_per_s": 117187}, "scale": _scale(1.0, False)},
-            {"broker": "kafka", "errors": {}, "idle_rss_mib": 300.0, "produce_peak_rss_mib": 400.0,
-             "run_peak_rss_mib": 400.0,
-             "produce": {"mb_per_s": 50.0, "records_per_s": 48828},
-             "produce_8p": {"mb_per_s": 60.0, "records_per_s": 58593}, "scale": _scale(4.0, True)},
+            {
+                "broker": "sharebroker",
+                "errors": {},
+                "idle_rss_mib": 40.0,
+                "produce_peak_rss_mib": 50.0,
+                "run_peak_rss_mib": 50.0,
+                "produce": {"mb_per_s": 100.0, "records_per_s": 97656},
+                "produce_8p": {"mb_per_s": 120.0, "records_per_s": 117187},
+                "scale": _scale(1.0, False),
+            },
+            {
+                "broker": "kafka",
+                "errors": {},
+                "idle_rss_mib": 300.0,
+                "produce_peak_rss_mib": 400.0,
+                "run_peak_rss_mib": 400.0,
+                "produce": {"mb_per_s": 50.0, "records_per_s": 48828},
+                "produce_8p": {"mb_per_s": 60.0, "records_per_s": 58593},
+                "scale": _scale(4.0, True),
+            },
             {"broker": "tansu", "skipped": "not installed", "errors": {}},
         ],
     }

@@ -28,12 +28,12 @@ from broker.protocol.messages.describe_share_group_offsets_request import (
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckBatch
 from broker.protocol.messages.share_acknowledge_request import (
     AcknowledgePartition,
     AcknowledgeTopic,
     ShareAcknowledgeRequest,
 )
-from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckBatch
 from broker.protocol.messages.share_fetch_request import (
     AcknowledgementBatch,
     FetchPartition,
@@ -69,8 +69,13 @@ def err(code: int) -> str:
 
 def set_group_configs(bootstrap: str, group: str, configs: dict[str, str]) -> None:
     client = admin(bootstrap)
-    res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
-        ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in configs.items()])
+    res = ConfigResource(
+        ResourceType.GROUP,
+        group,
+        incremental_configs=[
+            ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in configs.items()
+        ],
+    )
     for f in client.incremental_alter_configs([res]).values():
         f.result(15)
 
@@ -100,14 +105,24 @@ def topic_id(w: WireClient, topic: str, timeout: float = 15) -> uuid.UUID:
 
 def produce_batch(w: WireClient, topic: str, n: int, partition: int = 0, start: int = 0) -> None:
     batch = build_batch([(b"k%d" % i, b"v%d" % i, [], None) for i in range(start, start + n)])
-    resp = w.request(ProduceRequest(acks=-1, timeout_ms=10000, topic_data=[
-        TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])]), 9)
+    resp = w.request(
+        ProduceRequest(
+            acks=-1,
+            timeout_ms=10000,
+            topic_data=[
+                TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])
+            ],
+        ),
+        9,
+    )
     assert resp.responses[0].partition_responses[0].error_code == 0, resp
 
 
 def heartbeat(w: WireClient, group: str, member: str, epoch: int, topics: list[str] | None = None):
-    return w.request(ShareGroupHeartbeatRequest(group_id=group, member_id=member, member_epoch=epoch,
-                                                subscribed_topic_names=topics), 1)
+    return w.request(
+        ShareGroupHeartbeatRequest(group_id=group, member_id=member, member_epoch=epoch, subscribed_topic_names=topics),
+        1,
+    )
 
 
 def find_coordinator(w: WireClient, group: str, timeout: float = 15) -> None:
@@ -152,9 +167,18 @@ def leave(w: WireClient, group: str, member: str) -> int:
 
 def fetch(w, group, member, epoch, tid, *, acks=None, max_records=500, wait_ms=0, version=1, mode=0):
     parts = [FetchPartition(partition_index=0, acknowledgement_batches=list(acks or []))]
-    req = ShareFetchRequest(group_id=group, member_id=member, share_session_epoch=epoch, max_wait_ms=wait_ms,
-                            min_bytes=1, max_bytes=1 << 20, max_records=max_records, batch_size=max_records,
-                            topics=[FetchTopic(topic_id=tid, partitions=parts)], forgotten_topics_data=[])
+    req = ShareFetchRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        max_wait_ms=wait_ms,
+        min_bytes=1,
+        max_bytes=1 << 20,
+        max_records=max_records,
+        batch_size=max_records,
+        topics=[FetchTopic(topic_id=tid, partitions=parts)],
+        forgotten_topics_data=[],
+    )
     if version >= 2:
         req.share_acquire_mode = mode
     return w.request(req, version)
@@ -193,9 +217,24 @@ def ack_batch(first: int, last: int, kind: int) -> AcknowledgementBatch:
 
 
 def share_ack(w, group, member, epoch, tid, batches: list[tuple[int, int, int]], version: int = 1):
-    req = ShareAcknowledgeRequest(group_id=group, member_id=member, share_session_epoch=epoch, topics=[
-        AcknowledgeTopic(topic_id=tid, partitions=[AcknowledgePartition(partition_index=0, acknowledgement_batches=[
-            AckBatch(first_offset=f, last_offset=la, acknowledge_types=[k]) for f, la, k in batches])])])
+    req = ShareAcknowledgeRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        topics=[
+            AcknowledgeTopic(
+                topic_id=tid,
+                partitions=[
+                    AcknowledgePartition(
+                        partition_index=0,
+                        acknowledgement_batches=[
+                            AckBatch(first_offset=f, last_offset=la, acknowledge_types=[k]) for f, la, k in batches
+                        ],
+                    )
+                ],
+            )
+        ],
+    )
     return w.request(req, version)
 
 
@@ -217,8 +256,10 @@ def wait_state(w: WireClient, group: str, state: str, timeout: float = 20) -> st
 
 def describe_offsets(w: WireClient, group: str, topic: str | None = None, version: int = 1):
     topics = None if topic is None else [DescribeShareGroupOffsetsRequestTopic(topic_name=topic, partitions=[0])]
-    resp = w.request(DescribeShareGroupOffsetsRequest(groups=[DescribeShareGroupOffsetsRequestGroup(
-        group_id=group, topics=topics)]), version)
+    resp = w.request(
+        DescribeShareGroupOffsetsRequest(groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=topics)]),
+        version,
+    )
     return resp.groups[0]
 
 
@@ -229,13 +270,25 @@ def offsets_summary(g) -> dict:
 
 
 def alter_offsets(w: WireClient, group: str, topic: str, offset: int):
-    return w.request(AlterShareGroupOffsetsRequest(group_id=group, topics=[AlterShareGroupOffsetsRequestTopic(
-        topic_name=topic, partitions=[AlterShareGroupOffsetsRequestPartition(partition_index=0, start_offset=offset)])]), 0)
+    return w.request(
+        AlterShareGroupOffsetsRequest(
+            group_id=group,
+            topics=[
+                AlterShareGroupOffsetsRequestTopic(
+                    topic_name=topic,
+                    partitions=[AlterShareGroupOffsetsRequestPartition(partition_index=0, start_offset=offset)],
+                )
+            ],
+        ),
+        0,
+    )
 
 
 def alter_summary(resp) -> dict:
-    return {"error": err(resp.error_code),
-            "partitions": sorted((p.partition_index, err(p.error_code)) for t in resp.responses for p in t.partitions)}
+    return {
+        "error": err(resp.error_code),
+        "partitions": sorted((p.partition_index, err(p.error_code)) for t in resp.responses for p in t.partitions),
+    }
 
 
 def settled_offsets(w: WireClient, group: str, topic: str, expect_start: int, timeout: float = 10) -> dict:

@@ -42,19 +42,21 @@ pytestmark = pytest.mark.compat
 SB_SETTINGS = {"group.share.min.record.lock.duration.ms": "1000"}
 
 # Accepted differences: scenario -> {key: reason}. Keys listed here are not compared.
-STALE_START = ("Kafka 4.2.2 reports the persisted start offset, which stays behind after the last acks "
-               "(0 here); sharebroker reports the advanced SPSO. Lag agrees and is compared separately.")
+STALE_START = (
+    "Kafka 4.2.2 reports the persisted start offset, which stays behind after the last acks "
+    "(0 here); sharebroker reports the advanced SPSO. Lag agrees and is compared separately."
+)
 KNOWN: dict[str, dict[str, str]] = {
     "consume_all": {"offsets": STALE_START},
     "describe_offsets": {"after": STALE_START, "all_topics": STALE_START, "v0": STALE_START},
     "delivery_limit": {
         "offsets": STALE_START,
         "acquisitions": "Kafka 4.2.2 acquires records near the delivery limit one at a time (poison-record "
-                        "isolation); sharebroker acquires the whole batch every time. Final counts agree.",
+        "isolation); sharebroker acquires the whole batch every time. Final counts agree.",
     },
     "group_configs": {
         "share.delivery.count.limit=3": "Kafka 4.2.2 has no group-level share.delivery.count.limit "
-                                        "(INVALID_CONFIG); sharebroker accepts it as docs/CONFIG.md and KIP932.md list it.",
+        "(INVALID_CONFIG); sharebroker accepts it as docs/CONFIG.md and KIP932.md list it.",
     },
 }
 
@@ -71,7 +73,7 @@ def kafka():
     peer = KafkaPeer()
     try:
         peer.start()
-    except Exception as e:  # noqa: BLE001 - a peer that cannot start is a skip, not a failure
+    except Exception as e:
         peer.stop()
         pytest.skip(f"Kafka peer did not start: {e}")
     yield peer.bootstrap
@@ -97,8 +99,9 @@ def compare(name: str, scenario, kafka: str, sb: str, **kw) -> tuple[dict, dict]
     s = scenario(sb, **kw)
     RESULTS[name] = {"kafka": k, "sharebroker": s}
     skip = KNOWN.get(name, {})
-    diff = {key: (k.get(key), s.get(key)) for key in sorted(set(k) | set(s))
-            if key not in skip and k.get(key) != s.get(key)}
+    diff = {
+        key: (k.get(key), s.get(key)) for key in sorted(set(k) | set(s)) if key not in skip and k.get(key) != s.get(key)
+    }
     assert not diff, f"{name}: kafka vs sharebroker differ: {diff}"
     return k, s
 
@@ -221,15 +224,21 @@ def sc_delivery_limit(bootstrap: str) -> dict:
 def sc_group_configs(bootstrap: str) -> dict:
     """IncrementalAlterConfigs on GROUP: which share.* names each broker takes."""
     out = {}
-    for name, value in [("share.auto.offset.reset", "earliest"), ("share.record.lock.duration.ms", "1000"),
-                        ("share.record.lock.duration.ms", "500"), ("share.delivery.count.limit", "3"),
-                        ("share.isolation.level", "read_committed"), ("share.session.timeout.ms", "45000"),
-                        ("share.heartbeat.interval.ms", "5000"), ("share.no.such.config", "1")]:
+    for name, value in [
+        ("share.auto.offset.reset", "earliest"),
+        ("share.record.lock.duration.ms", "1000"),
+        ("share.record.lock.duration.ms", "500"),
+        ("share.delivery.count.limit", "3"),
+        ("share.isolation.level", "read_committed"),
+        ("share.session.timeout.ms", "45000"),
+        ("share.heartbeat.interval.ms", "5000"),
+        ("share.no.such.config", "1"),
+    ]:
         try:
             d.set_group_configs(bootstrap, d.unique("cg"), {name: value})
             out[f"{name}={value}"] = "NONE"
-        except Exception as e:  # noqa: BLE001 - the error name is the observable
-            out[f"{name}={value}"] = getattr(e.args[0], "name", lambda: str(e))() if e.args else str(e)
+        except Exception as e:
+            out[f"{name}={value}"] = getattr(e.args[0], "name", lambda e=e: str(e))() if e.args else str(e)
     return out
 
 
@@ -279,7 +288,9 @@ def sc_session_epochs(bootstrap: str) -> dict:
         out["ack_epoch_0"] = d.err(d.share_ack(w, group, m, 0, tid, [(0, 0, d.ACCEPT)]).error_code)
         r = d.fetch(w, group, m, ep, tid, acks=[d.ack_batch(0, 3, d.ACCEPT)])
         out["right_epoch_after_errors"] = (d.err(r.error_code), d.err(d.part0(r).acknowledge_error_code))
-        out["fetch_epoch_0_with_acks"] = d.err(d.fetch(w, group, m, 0, tid, acks=[d.ack_batch(0, 0, d.ACCEPT)]).error_code)
+        out["fetch_epoch_0_with_acks"] = d.err(
+            d.fetch(w, group, m, 0, tid, acks=[d.ack_batch(0, 0, d.ACCEPT)]).error_code
+        )
         d.leave(w, group, m)
     return out
 
@@ -314,12 +325,16 @@ def sc_describe_group(bootstrap: str) -> dict:
         "state": stable.group_state,
         "members": len(stable.members),
         "assignor": stable.assignor_name,
-        "partitions_per_member": sorted(sum(len(tp.partitions) for tp in mb.assignment.topic_partitions)
-                                        for mb in stable.members),
-        "assigned_union": sorted(p for mb in stable.members for tp in mb.assignment.topic_partitions
-                                 for p in tp.partitions),
-        "topic_names_are_the_topic": sorted({tp.topic_name for mb in stable.members
-                                             for tp in mb.assignment.topic_partitions}) == [topic],
+        "partitions_per_member": sorted(
+            sum(len(tp.partitions) for tp in mb.assignment.topic_partitions) for mb in stable.members
+        ),
+        "assigned_union": sorted(
+            p for mb in stable.members for tp in mb.assignment.topic_partitions for p in tp.partitions
+        ),
+        "topic_names_are_the_topic": sorted(
+            {tp.topic_name for mb in stable.members for tp in mb.assignment.topic_partitions}
+        )
+        == [topic],
         "subscribed_is_the_topic": sorted({t for mb in stable.members for t in mb.subscribed_topic_names}) == [topic],
         "state_after_close": empty_state,
         "members_after_close": len(empty.members),
@@ -377,8 +392,25 @@ def sc_java_release(bootstrap: str) -> dict:
     """The Java KafkaShareConsumer (v2 RPCs): explicit mode, release the first 2 of 8, accept the rest."""
     topic, group = d.new_topic_and_group(bootstrap)
     check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "8"))
-    run = check(run_tool("share-consume", "--bootstrap", bootstrap, "--topic", topic, "--group", group,
-                         "--mode", "explicit", "--max", "8", "--timeout-ms", "30000", "--release-first", "2"))
+    run = check(
+        run_tool(
+            "share-consume",
+            "--bootstrap",
+            bootstrap,
+            "--topic",
+            topic,
+            "--group",
+            group,
+            "--mode",
+            "explicit",
+            "--max",
+            "8",
+            "--timeout-ms",
+            "30000",
+            "--release-first",
+            "2",
+        )
+    )
     return {
         "error": run.summary and run.summary.get("error"),
         "timed_out": run.summary and run.summary.get("timedOut"),
@@ -387,8 +419,22 @@ def sc_java_release(bootstrap: str) -> dict:
 
 
 def _java(bootstrap: str, topic: str, group: str, n: int, *extra: str, timeout_ms: int = 20000):
-    return run_tool("share-consume", "--bootstrap", bootstrap, "--topic", topic, "--group", group,
-                    "--mode", "explicit", "--max", str(n), "--timeout-ms", str(timeout_ms), *extra)
+    return run_tool(
+        "share-consume",
+        "--bootstrap",
+        bootstrap,
+        "--topic",
+        topic,
+        "--group",
+        group,
+        "--mode",
+        "explicit",
+        "--max",
+        str(n),
+        "--timeout-ms",
+        str(timeout_ms),
+        *extra,
+    )
 
 
 def sc_java_crash(bootstrap: str) -> dict:

@@ -31,9 +31,26 @@ pytestmark = [
 
 
 def franz(bootstrap: str, topic: str, group: str, n: int, *extra: str, timeout_ms: int = 30000) -> tuple[list, dict]:
-    proc = subprocess.run([str(TOOL), "consume", "--seeds", bootstrap, "--topic", topic, "--group", group,
-                           "--max", str(n), "--timeout-ms", str(timeout_ms), *extra],
-                          capture_output=True, text=True, timeout=timeout_ms / 1000 + 30)
+    proc = subprocess.run(
+        [
+            str(TOOL),
+            "consume",
+            "--seeds",
+            bootstrap,
+            "--topic",
+            topic,
+            "--group",
+            group,
+            "--max",
+            str(n),
+            "--timeout-ms",
+            str(timeout_ms),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout_ms / 1000 + 30,
+    )
     lines = [json.loads(x) for x in proc.stdout.splitlines() if x.startswith("{")]
     assert proc.returncode == 0, (proc.returncode, lines, proc.stderr[-3000:])
     summary = next(x for x in lines if x.get("summary"))
@@ -73,7 +90,7 @@ def sc_franz_release_redelivery(bootstrap: str) -> dict:
 
 def test_franz_consume_all(kafka, sb):  # noqa: F811
     k, _ = compare("franz_consume_all", sc_franz_consume_all, kafka, sb)
-    assert k["records"] == sorted((i, 1, "v-%d" % i) for i in range(20))
+    assert k["records"] == sorted((i, 1, f"v-{i}") for i in range(20))
     assert k["redelivered_after_accept"] == 0
 
 

@@ -9,8 +9,8 @@ and REJECT (never redelivered).
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -21,13 +21,28 @@ pytestmark = pytest.mark.compat
 
 def _prepare(bootstrap: str, topic: str, group: str, count: int, broker=None) -> None:
     check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", str(count)), broker)
-    check(run_tool("admin", "--bootstrap", bootstrap, "set-group-config", group, "share.auto.offset.reset", "earliest"), broker)
+    check(
+        run_tool("admin", "--bootstrap", bootstrap, "set-group-config", group, "share.auto.offset.reset", "earliest"),
+        broker,
+    )
 
 
 def _consume(bootstrap, topic, group, mode, max_records, *extra, timeout_ms=20000, wire_log=False, broker=None):
     run = run_tool(
-        "share-consume", "--bootstrap", bootstrap, "--topic", topic, "--group", group,
-        "--mode", mode, "--max", str(max_records), "--timeout-ms", str(timeout_ms), *extra,
+        "share-consume",
+        "--bootstrap",
+        bootstrap,
+        "--topic",
+        topic,
+        "--group",
+        group,
+        "--mode",
+        mode,
+        "--max",
+        str(max_records),
+        "--timeout-ms",
+        str(timeout_ms),
+        *extra,
         wire_log=wire_log,
     )
     return check(run, broker)
@@ -68,8 +83,10 @@ def test_explicit_release_redelivers_with_delivery_count_2(sharebroker, names):
     released = [r["offset"] for r in run.records if r["ack"] == "release"]
     assert len(released) == 3
     assert all(r["deliveryCount"] == 1 for r in run.records if r["ack"] == "release")
-    redelivered = {r["offset"]: r["deliveryCount"] for r in run.records if r["offset"] in released and r["ack"] == "accept"}
-    assert redelivered == {offset: 2 for offset in released}
+    redelivered = {
+        r["offset"]: r["deliveryCount"] for r in run.records if r["offset"] in released and r["ack"] == "accept"
+    }
+    assert redelivered == dict.fromkeys(released, 2)
     accepted = Counter(r["offset"] for r in run.records if r["ack"] == "accept")
     assert sorted(accepted) == list(range(10)) and set(accepted.values()) == {1}
 
@@ -97,7 +114,9 @@ def test_java_client_uses_share_fetch_and_acknowledge_v2(sharebroker, names):
     run = _consume(bootstrap, topic, group, "explicit", 5, "--release-first", "1", wire_log=True, broker=sharebroker)
     assert run.summary["error"] is None and not run.summary["timedOut"], run.summary
     # NetworkClient debug: "Sending SHARE_FETCH request with header RequestHeader(apiKey=SHARE_FETCH, apiVersion=2, ..."
-    sent = Counter(re.findall(r"Sending (\w+) request with header RequestHeader\(apiKey=\w+, apiVersion=(\d+)", run.stderr))
+    sent = Counter(
+        re.findall(r"Sending (\w+) request with header RequestHeader\(apiKey=\w+, apiVersion=(\d+)", run.stderr)
+    )
     versions = {api: {int(v) for (a, v) in sent if a == api} for api, _ in sent}
     assert versions.get("SHARE_FETCH") == {2}, sent
     assert versions.get("SHARE_ACKNOWLEDGE") == {2}, sent
@@ -154,7 +173,7 @@ def test_crashed_consumer_records_come_back_with_delivery_count_2(sharebroker, n
     assert run.summary["error"] is None and not run.summary["timedOut"], run.summary
     assert sorted(r["offset"] for r in run.records) == list(range(5))
     first = {r["offset"] for r in crashed.records}
-    assert {r["offset"]: r["deliveryCount"] for r in run.records if r["offset"] in first} == {o: 2 for o in first}
+    assert {r["offset"]: r["deliveryCount"] for r in run.records if r["offset"] in first} == dict.fromkeys(first, 2)
 
 
 def test_two_java_consumers_share_partitions_without_duplicates(sharebroker_factory, names):
@@ -187,7 +206,12 @@ def test_expired_lock_rejects_late_ack_and_redelivers(sharebroker_factory, names
     broker = sharebroker_factory(settings={"group.share.min.record.lock.duration.ms": "1000"})
     topic, group = names
     _prepare(broker.bootstrap, topic, group, 3, broker)
-    check(run_tool("admin", "--bootstrap", broker.bootstrap, "set-group-config", group, "share.record.lock.duration.ms", "1000"), broker)
+    check(
+        run_tool(
+            "admin", "--bootstrap", broker.bootstrap, "set-group-config", group, "share.record.lock.duration.ms", "1000"
+        ),
+        broker,
+    )
     slow = _consume(broker.bootstrap, topic, group, "explicit", 3, "--process-ms", "2500", broker=broker)
     assert {r["deliveryCount"] for r in slow.records} == {1} and len(slow.records) == 3
     errors = slow.summary["commitErrors"]

@@ -38,10 +38,19 @@ def produce(bootstrap: str, topic: str, values: list[bytes], *, partition: int =
     return delivered
 
 
-def consume(bootstrap: str, topic: str, count: int, *, partition: int = 0, offset: int = 0, timeout: float = 20, **conf) -> list:
+def consume(
+    bootstrap: str, topic: str, count: int, *, partition: int = 0, offset: int = 0, timeout: float = 20, **conf
+) -> list:
     """Read ``count`` records with assign + seek (no consumer group)."""
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "sharebroker-tests", "enable.auto.commit": False,
-                  "enable.partition.eof": False, **conf})
+    c = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": "sharebroker-tests",
+            "enable.auto.commit": False,
+            "enable.partition.eof": False,
+            **conf,
+        }
+    )
     try:
         c.assign([TopicPartition(topic, partition, offset)])
         out = []

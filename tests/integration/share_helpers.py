@@ -60,15 +60,18 @@ def share_group(bootstrap: str, *, earliest: bool = True, **configs: str) -> str
     return group
 
 
-def share_consumer(bootstrap: str, group: str, topics: Iterable[str], *, mode: str = "implicit",
-                   **conf: object) -> ShareConsumer:
-    sc = ShareConsumer({
-        "bootstrap.servers": bootstrap,
-        "broker.address.family": "v4",
-        "group.id": group,
-        "share.acknowledgement.mode": mode,
-        **conf,
-    })
+def share_consumer(
+    bootstrap: str, group: str, topics: Iterable[str], *, mode: str = "implicit", **conf: object
+) -> ShareConsumer:
+    sc = ShareConsumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "broker.address.family": "v4",
+            "group.id": group,
+            "share.acknowledgement.mode": mode,
+            **conf,
+        }
+    )
     sc.subscribe(list(topics))
     return sc
 
@@ -92,8 +95,14 @@ def poll_batch(sc: ShareConsumer, timeout: float = 1.0, errors: list | None = No
     return out
 
 
-def poll_until(sc: ShareConsumer, done: Callable[[list], bool], timeout: float,
-               *, on_batch: Callable[[list], None] | None = None, errors: list | None = None) -> list:
+def poll_until(
+    sc: ShareConsumer,
+    done: Callable[[list], bool],
+    timeout: float,
+    *,
+    on_batch: Callable[[list], None] | None = None,
+    errors: list | None = None,
+) -> list:
     """Poll until ``done(all messages so far)`` or ``timeout`` seconds; return the messages."""
     got: list = []
     deadline = time.monotonic() + timeout
@@ -135,8 +144,9 @@ class Worker:
     to release).
     """
 
-    def __init__(self, bootstrap: str, group: str, topics: Iterable[str], name: str,
-                 delay_per_batch: float = 0.0, **conf: object) -> None:
+    def __init__(
+        self, bootstrap: str, group: str, topics: Iterable[str], name: str, delay_per_batch: float = 0.0, **conf: object
+    ) -> None:
         self.name = name
         self.received: list = []
         self.unacked: list = []  # the last batch, not yet accepted
@@ -171,7 +181,7 @@ class Worker:
                 commit_ok(self._sc)
                 self.unacked = []
             self._sc.close()
-        except BaseException as e:  # noqa: BLE001 - reported by stop()
+        except BaseException as e:
             self.failure = e
             close_quietly(self._sc)
 
@@ -199,17 +209,17 @@ def ids(msgs: Iterable) -> list[tuple[int, int]]:
 def close_quietly(sc: ShareConsumer) -> None:
     try:
         sc.close()
-    except Exception:  # noqa: BLE001 - best effort in teardown
+    except Exception:
         pass
 
 
 __all__ = [
     "ACCEPT",
     "FAST_SHARE_SETTINGS",
+    "REJECT",
+    "RELEASE",
     "KafkaError",
     "PollErrors",
-    "RELEASE",
-    "REJECT",
     "Worker",
     "close_quietly",
     "commit_ok",

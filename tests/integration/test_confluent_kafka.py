@@ -13,7 +13,9 @@ from tests.integration.clients import admin, consume, create_topic, produce
 def test_produce_acks_then_consume(sharebroker_bootstrap, topic_name, acks):
     create_topic(sharebroker_bootstrap, topic_name)
     values = [f"value-{i}".encode() * 10 for i in range(200)]
-    produce(sharebroker_bootstrap, topic_name, values, acks=acks, **({"enable.idempotence": False} if acks != "all" else {}))
+    produce(
+        sharebroker_bootstrap, topic_name, values, acks=acks, **({"enable.idempotence": False} if acks != "all" else {})
+    )
     got = consume(sharebroker_bootstrap, topic_name, len(values))
     assert [m.value() for m in got] == values
     assert [m.offset() for m in got] == list(range(len(values)))
@@ -24,7 +26,11 @@ def test_compressed_idempotent_produce(sharebroker_bootstrap, topic_name, codec)
     create_topic(sharebroker_bootstrap, topic_name)
     values = [(f"{codec}-{i}-" * 30).encode() for i in range(500)]
     delivered = produce(
-        sharebroker_bootstrap, topic_name, values, acks="all", **{"compression.codec": codec, "enable.idempotence": True}
+        sharebroker_bootstrap,
+        topic_name,
+        values,
+        acks="all",
+        **{"compression.codec": codec, "enable.idempotence": True},
     )
     assert [m.offset() for m in delivered] == list(range(500))
     got = consume(sharebroker_bootstrap, topic_name, 500)

@@ -40,15 +40,17 @@ def group_name() -> str:
 
 
 def ck_consumer(bootstrap: str, group: str, **conf) -> Consumer:
-    return Consumer({
-        "bootstrap.servers": bootstrap,
-        "group.id": group,
-        "auto.offset.reset": "earliest",
-        "enable.auto.commit": False,
-        "enable.partition.eof": False,
-        **CK_FAST,
-        **conf,
-    })
+    return Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": group,
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+            "enable.partition.eof": False,
+            **CK_FAST,
+            **conf,
+        }
+    )
 
 
 def poll_until(consumers: list[Consumer], done, timeout: float = 30.0) -> list[list]:
@@ -352,8 +354,15 @@ def test_kafka_python_and_librdkafka_share_one_group(groups_bootstrap, topic_nam
     bs = groups_bootstrap
     create_topic(bs, topic_name, partitions=4)
     ck = ck_consumer(bs, group_name, **{"partition.assignment.strategy": "range"})
-    kp = KafkaConsumer(topic_name, bootstrap_servers=bs, group_id=group_name, auto_offset_reset="earliest",
-                       enable_auto_commit=False, session_timeout_ms=6000, heartbeat_interval_ms=300)
+    kp = KafkaConsumer(
+        topic_name,
+        bootstrap_servers=bs,
+        group_id=group_name,
+        auto_offset_reset="earliest",
+        enable_auto_commit=False,
+        session_timeout_ms=6000,
+        heartbeat_interval_ms=300,
+    )
     try:
         ck.subscribe([topic_name])
         deadline = time.monotonic() + 40

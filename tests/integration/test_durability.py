@@ -48,8 +48,15 @@ def test_kill_9_during_acks_all_loses_nothing_acknowledged(tmp_path: Path):
         create_topic(broker.bootstrap, "crash")
 
         def run_producer() -> None:
-            p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 2,
-                          "enable.idempotence": True, "message.timeout.ms": 5000})
+            p = Producer(
+                {
+                    "bootstrap.servers": broker.bootstrap,
+                    "acks": "all",
+                    "linger.ms": 2,
+                    "enable.idempotence": True,
+                    "message.timeout.ms": 5000,
+                }
+            )
 
             def on_delivery(err, msg):
                 if err is None:

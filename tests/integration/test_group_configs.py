@@ -40,7 +40,10 @@ def test_set_then_describe_group_configs(sharebroker_bootstrap):
     got = describe(client, group)
     reset = got["share.auto.offset.reset"]
     assert (reset.value, reset.source, reset.is_default, reset.is_read_only) == (
-        "earliest", ConfigSource.GROUP_CONFIG.value, False, False
+        "earliest",
+        ConfigSource.GROUP_CONFIG.value,
+        False,
+        False,
     )
     assert got["share.isolation.level"].value == "read_committed"
     lock = got["share.record.lock.duration.ms"]
@@ -71,4 +74,7 @@ def test_group_configs_survive_a_restart(sharebroker_factory):
     broker.stop()
     broker.start()
     got = describe(admin(broker.bootstrap), "g-durable")
-    assert (got["share.auto.offset.reset"].value, got["share.auto.offset.reset"].is_default) == ("by_duration:PT1H", False)
+    assert (got["share.auto.offset.reset"].value, got["share.auto.offset.reset"].is_default) == (
+        "by_duration:PT1H",
+        False,
+    )

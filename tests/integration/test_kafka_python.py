@@ -18,7 +18,9 @@ def test_kafka_python_produce_consume(sharebroker_bootstrap, topic_name):
         producer.close(timeout=10)
     assert offsets == list(range(100))
 
-    consumer = KafkaConsumer(bootstrap_servers=sharebroker_bootstrap, enable_auto_commit=False, consumer_timeout_ms=10000)
+    consumer = KafkaConsumer(
+        bootstrap_servers=sharebroker_bootstrap, enable_auto_commit=False, consumer_timeout_ms=10000
+    )
     try:
         tp = TopicPartition(topic_name, 0)
         consumer.assign([tp])
@@ -43,8 +45,13 @@ def test_kafka_python_compressed(sharebroker_bootstrap, topic_name):
         producer.flush(30)
     finally:
         producer.close(timeout=10)
-    consumer = KafkaConsumer(topic_name, bootstrap_servers=sharebroker_bootstrap, group_id=None,
-                             auto_offset_reset="earliest", consumer_timeout_ms=10000)
+    consumer = KafkaConsumer(
+        topic_name,
+        bootstrap_servers=sharebroker_bootstrap,
+        group_id=None,
+        auto_offset_reset="earliest",
+        consumer_timeout_ms=10000,
+    )
     try:
         values = []
         for msg in consumer:

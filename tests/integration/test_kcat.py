@@ -30,5 +30,7 @@ def test_kcat_produce_consume(sharebroker_bootstrap, topic_name):
     create_topic(sharebroker_bootstrap, topic_name)
     lines = [f"line {i}" for i in range(50)]
     kcat("-b", sharebroker_bootstrap, "-P", "-t", topic_name, "-p", "0", stdin=("\n".join(lines) + "\n").encode())
-    out = kcat("-b", sharebroker_bootstrap, "-C", "-t", topic_name, "-p", "0", "-o", "beginning", "-e", "-q", "-f", "%o %s\n")
+    out = kcat(
+        "-b", sharebroker_bootstrap, "-C", "-t", topic_name, "-p", "0", "-o", "beginning", "-e", "-q", "-f", "%o %s\n"
+    )
     assert out.stdout.decode().splitlines() == [f"{i} line {i}" for i in range(50)]

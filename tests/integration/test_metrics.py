@@ -91,8 +91,13 @@ def test_metrics_reflect_produce_and_share_consumption(metrics_broker):
             sc.acknowledge(msg, RELEASE if i == 8 else REJECT if i == 9 else ACCEPT)
         commit_ok(sc)
 
-        live = sample_until(port, lambda s: s.get("sharebroker_share_sessions", 0) >= 1
-                            and s.get('sharebroker_share_groups{state="Stable"}', 0) >= 1)
+        live = sample_until(
+            port,
+            lambda s: (
+                s.get("sharebroker_share_sessions", 0) >= 1
+                and s.get('sharebroker_share_groups{state="Stable"}', 0) >= 1
+            ),
+        )
         assert live["sharebroker_share_sessions"] >= 1
         assert live['sharebroker_share_groups{state="Stable"}'] >= 1
         assert live["sharebroker_share_partitions_loaded"] >= 1
@@ -101,14 +106,20 @@ def test_metrics_reflect_produce_and_share_consumption(metrics_broker):
     finally:
         close_quietly(sc)
 
-    s = sample_until(port, lambda s: s.get('sharebroker_share_groups{state="Empty"}', 0) >= 1
-                     and s.get("sharebroker_share_sessions", 1) == 0)
+    s = sample_until(
+        port,
+        lambda s: (
+            s.get('sharebroker_share_groups{state="Empty"}', 0) >= 1 and s.get("sharebroker_share_sessions", 1) == 0
+        ),
+    )
     assert s['sharebroker_share_groups{state="Empty"}'] >= 1
     assert s["sharebroker_share_sessions"] == 0
     assert s['sharebroker_requests_total{api="Produce"}'] > 0
     assert s['sharebroker_requests_total{api="ShareFetch"}'] > 0
     assert s['sharebroker_requests_total{api="ShareGroupHeartbeat"}'] > 0
-    assert s['sharebroker_request_duration_seconds_count{api="Produce"}'] == s['sharebroker_requests_total{api="Produce"}']
+    assert (
+        s['sharebroker_request_duration_seconds_count{api="Produce"}'] == s['sharebroker_requests_total{api="Produce"}']
+    )
     assert s['sharebroker_share_acknowledged_records_total{type="accept"}'] >= 8
     assert s['sharebroker_share_acknowledged_records_total{type="release"}'] >= 1
     assert s['sharebroker_share_acknowledged_records_total{type="reject"}'] >= 1

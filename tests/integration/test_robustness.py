@@ -7,9 +7,9 @@ import struct
 
 import pytest
 
+from broker.protocol.messages import RequestHeader, ResponseHeader
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.protocol.messages.api_versions_response import ApiVersionsResponse
-from broker.protocol.messages import RequestHeader, ResponseHeader
 from tests.integration.clients import admin
 
 

@@ -21,7 +21,7 @@ def _closed_by_peer(sock: socket.socket, within: float) -> bool:
         return sock.recv(1) == b""
     except ConnectionResetError:
         return True
-    except socket.timeout:
+    except TimeoutError:
         return False
 
 
@@ -64,9 +64,18 @@ def test_sigterm_during_a_long_poll_exits_zero_within_five_seconds(tmp_path: Pat
         create_topic(broker.bootstrap, "quiet")
         produce(broker.bootstrap, "quiet", [b"x"], acks="all")
         w = WireClient(broker.bootstrap, timeout=30)
-        fetch = FetchRequest(replica_id=-1, max_wait_ms=30_000, min_bytes=1 << 20, max_bytes=1 << 20,
-                             isolation_level=0, topics=[FetchTopic(topic="quiet", partitions=[
-                                 FetchPartition(partition=0, fetch_offset=1, partition_max_bytes=1 << 20)])])
+        fetch = FetchRequest(
+            replica_id=-1,
+            max_wait_ms=30_000,
+            min_bytes=1 << 20,
+            max_bytes=1 << 20,
+            isolation_level=0,
+            topics=[
+                FetchTopic(
+                    topic="quiet", partitions=[FetchPartition(partition=0, fetch_offset=1, partition_max_bytes=1 << 20)]
+                )
+            ],
+        )
         answered = []
         t = threading.Thread(target=lambda: answered.append(w.request(fetch, 11)))
         t.start()

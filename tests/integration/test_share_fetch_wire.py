@@ -16,12 +16,12 @@ import pytest
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckAckBatch
 from broker.protocol.messages.share_acknowledge_request import (
     AcknowledgePartition,
     AcknowledgeTopic,
     ShareAcknowledgeRequest,
 )
-from broker.protocol.messages.share_acknowledge_request import AcknowledgementBatch as AckAckBatch
 from broker.protocol.messages.share_fetch_request import (
     AcknowledgementBatch,
     FetchPartition,
@@ -39,8 +39,13 @@ def _earliest(bootstrap: str, group: str) -> None:
     from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
     client = admin(bootstrap)
-    res = ConfigResource(ResourceType.GROUP, group, incremental_configs=[
-        ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)])
+    res = ConfigResource(
+        ResourceType.GROUP,
+        group,
+        incremental_configs=[
+            ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)
+        ],
+    )
     for f in client.incremental_alter_configs([res]).values():
         f.result(15)
 
@@ -52,20 +57,57 @@ def _topic_id(w: WireClient, topic: str) -> uuid.UUID:
 
 def _produce_batch(w: WireClient, topic: str, n: int, partition: int = 0) -> None:
     batch = build_batch([(b"k%d" % i, b"v%d" % i, [], None) for i in range(n)])
-    resp = w.request(ProduceRequest(acks=-1, timeout_ms=10000, topic_data=[
-        TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])]), 9)
+    resp = w.request(
+        ProduceRequest(
+            acks=-1,
+            timeout_ms=10000,
+            topic_data=[
+                TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])
+            ],
+        ),
+        9,
+    )
     assert resp.responses[0].partition_responses[0].error_code == 0
 
 
-def _fetch(w, group, member, epoch, topic_id, *, partitions=(0,), acks=None, max_records=500, mode=0, version=2,
-           wait_ms=0, renew=False, topics=None):
+def _fetch(
+    w,
+    group,
+    member,
+    epoch,
+    topic_id,
+    *,
+    partitions=(0,),
+    acks=None,
+    max_records=500,
+    mode=0,
+    version=2,
+    wait_ms=0,
+    renew=False,
+    topics=None,
+):
     if topics is None:
-        topics = [FetchTopic(topic_id=topic_id, partitions=[
-            FetchPartition(partition_index=p, acknowledgement_batches=list((acks or {}).get(p, [])))
-            for p in partitions])]
-    req = ShareFetchRequest(group_id=group, member_id=member, share_session_epoch=epoch, max_wait_ms=wait_ms,
-                            min_bytes=1, max_bytes=1 << 20, max_records=max_records, batch_size=max_records,
-                            topics=topics, forgotten_topics_data=[])
+        topics = [
+            FetchTopic(
+                topic_id=topic_id,
+                partitions=[
+                    FetchPartition(partition_index=p, acknowledgement_batches=list((acks or {}).get(p, [])))
+                    for p in partitions
+                ],
+            )
+        ]
+    req = ShareFetchRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        max_wait_ms=wait_ms,
+        min_bytes=1,
+        max_bytes=1 << 20,
+        max_records=max_records,
+        batch_size=max_records,
+        topics=topics,
+        forgotten_topics_data=[],
+    )
     if version >= 2:
         req.share_acquire_mode = mode
         req.is_renew_ack = renew
@@ -77,8 +119,9 @@ def _parts(resp):
 
 
 def _acquired(resp) -> list[tuple[int, int, int]]:
-    return [(a.first_offset, a.last_offset, a.delivery_count)
-            for p in _parts(resp).values() for a in p.acquired_records]
+    return [
+        (a.first_offset, a.last_offset, a.delivery_count) for p in _parts(resp).values() for a in p.acquired_records
+    ]
 
 
 @pytest.fixture
@@ -118,8 +161,10 @@ def test_duplicate_topic_ids_are_merged_and_acks_reported(setup):
     _produce_batch(w, topic, 4, partition=0)
     _produce_batch(w, topic, 4, partition=1)
     member = "m-dup"
-    topics = [FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=0)]),
-              FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=1)])]
+    topics = [
+        FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=0)]),
+        FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=1)]),
+    ]
     resp = _fetch(w, group, member, 0, tid, topics=topics)
     assert resp.error_code == 0
     assert [t.topic_id for t in resp.responses] == [tid]
@@ -158,9 +203,24 @@ def test_release_redelivers_with_count_two_and_close_releases(setup):
     w, topic, tid, group = setup
     _produce_batch(w, topic, 3)
     assert _acquired(_fetch(w, group, "a", 0, tid)) == [(0, 2, 1)]
-    release = ShareAcknowledgeRequest(group_id=group, member_id="a", share_session_epoch=1, topics=[
-        AcknowledgeTopic(topic_id=tid, partitions=[AcknowledgePartition(partition_index=0, acknowledgement_batches=[
-            AckAckBatch(first_offset=0, last_offset=0, acknowledge_types=[RELEASE])])])])
+    release = ShareAcknowledgeRequest(
+        group_id=group,
+        member_id="a",
+        share_session_epoch=1,
+        topics=[
+            AcknowledgeTopic(
+                topic_id=tid,
+                partitions=[
+                    AcknowledgePartition(
+                        partition_index=0,
+                        acknowledgement_batches=[
+                            AckAckBatch(first_offset=0, last_offset=0, acknowledge_types=[RELEASE])
+                        ],
+                    )
+                ],
+            )
+        ],
+    )
     resp = w.request(release, 2)
     assert resp.error_code == 0 and resp.responses[0].partitions[0].error_code == 0
     assert _acquired(_fetch(w, group, "b", 0, tid)) == [(0, 0, 2)]

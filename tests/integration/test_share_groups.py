@@ -168,7 +168,7 @@ def test_delivery_count_limit_archives_released_records(sharebroker_bootstrap):
     sc = share_consumer(bs, group, [topic], mode="explicit")
     try:
         counts = []
-        for expected_count in (1, 2):
+        for _expected_count in (1, 2):
             got = poll_count(sc, 3, 15)
             assert sorted(values(got)) == payloads(3)
             counts.append({m.delivery_count() for m in got})
@@ -438,7 +438,9 @@ def test_killed_consumer_process_records_redelivered_at_once(sharebroker_bootstr
     produce(bs, topic, payloads(10))
     child = subprocess.Popen(
         [sys.executable, "-c", _HOLDER, bs, group, topic],
-        stdout=subprocess.PIPE, text=True, cwd=str(Path(__file__).resolve().parents[2]),
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=str(Path(__file__).resolve().parents[2]),
     )
     try:
         line = _readline(child, 30)

@@ -46,7 +46,11 @@ def send(bootstrap: str, message, version: int):
 
 def describe(bootstrap: str, group: str, topics: dict[str, list[int]] | None = None, *, version: int = 1):
     """The one group of a DescribeShareGroupOffsets response (``topics=None``: all initialised)."""
-    wire = None if topics is None else [DescribeShareGroupOffsetsRequestTopic(topic_name=t, partitions=ps) for t, ps in topics.items()]
+    wire = (
+        None
+        if topics is None
+        else [DescribeShareGroupOffsetsRequestTopic(topic_name=t, partitions=ps) for t, ps in topics.items()]
+    )
     response = send(
         bootstrap,
         DescribeShareGroupOffsetsRequest(groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=wire)]),
@@ -60,7 +64,9 @@ def alter(bootstrap: str, group: str, offsets: dict[str, dict[int, int]]):
     topics = [
         AlterShareGroupOffsetsRequestTopic(
             topic_name=t,
-            partitions=[AlterShareGroupOffsetsRequestPartition(partition_index=p, start_offset=o) for p, o in parts.items()],
+            partitions=[
+                AlterShareGroupOffsetsRequestPartition(partition_index=p, start_offset=o) for p, o in parts.items()
+            ],
         )
         for t, parts in offsets.items()
     ]
@@ -112,7 +118,9 @@ def earliest_share_group(bootstrap: str) -> str:
     resource = ConfigResource(
         ResourceType.GROUP,
         group,
-        incremental_configs=[ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)],
+        incremental_configs=[
+            ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)
+        ],
     )
     client = admin(bootstrap)
     client.incremental_alter_configs([resource])[resource].result(timeout=15)
@@ -120,12 +128,14 @@ def earliest_share_group(bootstrap: str) -> str:
 
 
 def share_consumer(bootstrap: str, group: str, topic: str) -> ShareConsumer:
-    sc = ShareConsumer({
-        "bootstrap.servers": bootstrap,
-        "broker.address.family": "v4",
-        "group.id": group,
-        "share.acknowledgement.mode": "implicit",
-    })
+    sc = ShareConsumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "broker.address.family": "v4",
+            "group.id": group,
+            "share.acknowledgement.mode": "implicit",
+        }
+    )
     sc.subscribe([topic])
     return sc
 
@@ -313,7 +323,10 @@ def test_group_level_errors(sharebroker_bootstrap):
 
     missing = unique("nobody")
     response = delete(bs, missing, [topic])
-    assert (response.error_code, response.error_message) == (ErrorCode.GROUP_ID_NOT_FOUND, f"Group {missing} not found.")
+    assert (response.error_code, response.error_message) == (
+        ErrorCode.GROUP_ID_NOT_FOUND,
+        f"Group {missing} not found.",
+    )
 
     assert alter(bs, "", {topic: {0: 0}}).error_code == ErrorCode.INVALID_GROUP_ID
     assert delete(bs, "", [topic]).error_code == ErrorCode.INVALID_GROUP_ID

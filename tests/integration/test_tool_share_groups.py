@@ -25,7 +25,9 @@ CLIENT_ID = "sg-tool-test"
 def tool(bootstrap: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "broker", "share-groups", "--bootstrap-server", bootstrap, *args],
-        capture_output=True, text=True, timeout=timeout,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
@@ -112,7 +114,8 @@ def test_list_and_describe_while_a_member_consumes(consumed_group):
     assert offsets[0] == ["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"]
     assert [group, topic, "0", "10", "0"] in offsets
     assert ["GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG"] == rows(
-        ok(bs, "--describe", "--group", group, "--offsets", "--verbose"))[0]
+        ok(bs, "--describe", "--group", group, "--offsets", "--verbose")
+    )[0]
     [doc] = as_json(bs, "--describe", "--group", group, "--offsets")
     by_partition = {o["partition"]: o for o in doc["offsets"] if o["topic"] == topic}
     assert by_partition[0]["start_offset"] == 10 and by_partition[0]["lag"] == 0
@@ -160,19 +163,39 @@ def test_reset_delete_offsets_and_delete_once_empty(consumed_group):
 
     # Other scenarios (dry run): latest, a datetime in the future (-> latest), a duration (-> earliest).
     assert rows(ok(bs, "--reset-offsets", "--group", group, "--all-topics", "--to-latest", "--dry-run"))[1:] == [
-        [group, topic, "0", "10"], [group, topic, "1", "0"]]
-    assert rows(ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0",
-                   "--to-datetime", "2999-01-01T00:00:00.000", "--dry-run"))[1] == [group, topic, "0", "10"]
-    assert rows(ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0",
-                   "--by-duration", "PT1H", "--dry-run"))[1] == [group, topic, "0", "0"]
+        [group, topic, "0", "10"],
+        [group, topic, "1", "0"],
+    ]
+    assert rows(
+        ok(
+            bs,
+            "--reset-offsets",
+            "--group",
+            group,
+            "--topic",
+            f"{topic}:0",
+            "--to-datetime",
+            "2999-01-01T00:00:00.000",
+            "--dry-run",
+        )
+    )[1] == [group, topic, "0", "10"]
+    assert rows(
+        ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--by-duration", "PT1H", "--dry-run")
+    )[1] == [group, topic, "0", "0"]
     doc = as_json(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-latest", "--execute")
     assert doc == {"group": group, "executed": True, "offsets": [{"topic": topic, "partition": 0, "new_offset": 10}]}
     assert [group, topic, "0", "10", "0"] in rows(ok(bs, "--describe", "--group", group))
 
     # Delete the topic's offsets, then the group.
-    assert rows(ok(bs, "--delete-offsets", "--group", group, "--topic", topic)) == [["TOPIC", "STATUS"], [topic, "Successful"]]
+    assert rows(ok(bs, "--delete-offsets", "--group", group, "--topic", topic)) == [
+        ["TOPIC", "STATUS"],
+        [topic, "Successful"],
+    ]
     assert f"Share group '{group}' has no offset information." in ok(bs, "--describe", "--group", group)
-    assert ok(bs, "--delete", "--group", group).strip() == f"Deletion of requested share groups ('{group}') was successful."
+    assert (
+        ok(bs, "--delete", "--group", group).strip()
+        == f"Deletion of requested share groups ('{group}') was successful."
+    )
     assert group not in ok(bs, "--list").split()
     gone = tool(bs, "--describe", "--group", group)
     assert gone.returncode == 1 and gone.stderr.strip() == f"Error: Share group '{group}' does not exist."
@@ -181,10 +204,15 @@ def test_reset_delete_offsets_and_delete_once_empty(consumed_group):
 def test_usage_and_connection_errors(sharebroker_bootstrap):
     bs = sharebroker_bootstrap
     assert tool(bs, "--help").returncode == 0
-    for args in ((), ("--list", "--describe"), ("--describe",), ("--list", "--state", "bogus"),
-                 ("--reset-offsets", "--group", "g", "--to-earliest"),
-                 ("--reset-offsets", "--group", "g", "--all-topics"),
-                 ("--reset-offsets", "--group", "g", "--all-topics", "--by-duration", "an hour")):
+    for args in (
+        (),
+        ("--list", "--describe"),
+        ("--describe",),
+        ("--list", "--state", "bogus"),
+        ("--reset-offsets", "--group", "g", "--to-earliest"),
+        ("--reset-offsets", "--group", "g", "--all-topics"),
+        ("--reset-offsets", "--group", "g", "--all-topics", "--by-duration", "an hour"),
+    ):
         result = tool(bs, *args)
         assert result.returncode == 2, (args, result)
         assert "error:" in result.stderr
@@ -198,8 +226,9 @@ def test_usage_and_connection_errors(sharebroker_bootstrap):
         silent.listen()
         hung = tool(f"127.0.0.1:{silent.getsockname()[1]}", "--list", "--timeout", "1000")
     assert hung.returncode == 1 and "timed out after 1 s" in hung.stderr
-    missing = tool(bs, "--reset-offsets", "--group", unique("g"), "--topic", unique("no-topic"),
-                   "--to-earliest", "--dry-run")
+    missing = tool(
+        bs, "--reset-offsets", "--group", unique("g"), "--topic", unique("no-topic"), "--to-earliest", "--dry-run"
+    )
     assert missing.returncode == 1 and "UNKNOWN_TOPIC_OR_PARTITION" in missing.stderr
 
 
@@ -230,8 +259,9 @@ def kafka_peer_bootstrap():
     if not PEER_SCRIPT.exists() or not any(PEER_LIBS.glob("kafka-server-*.jar")) or shutil.which("java") is None:
         pytest.skip("Kafka peer jars (make peers) or java not available")
     port = _free_port_block()
-    started = subprocess.run([str(PEER_SCRIPT), "start", "--port", str(port)],
-                             capture_output=True, text=True, timeout=180)
+    started = subprocess.run(
+        [str(PEER_SCRIPT), "start", "--port", str(port)], capture_output=True, text=True, timeout=180
+    )
     if started.returncode != 0:
         pytest.skip(f"Kafka peer did not start: {started.stderr.strip() or started.stdout.strip()}")
     try:
@@ -250,8 +280,10 @@ def _scenario(bs: str) -> list[tuple[str, int, list[str], list[str]]]:
 
     def step(name: str, *args: str) -> None:
         r = tool(bs, *args)
-        norm = lambda text: [line.replace(group, "G").replace(topic, "T").replace(bs, "HOST:PORT")  # noqa: E731
-                             for line in text.splitlines()]
+
+        def norm(text):
+            return [line.replace(group, "G").replace(topic, "T").replace(bs, "HOST:PORT") for line in text.splitlines()]
+
         out.append((name, r.returncode, norm(r.stdout), norm(r.stderr)))
 
     sc = share_consumer(bs, group, [topic], **{"client.id": CLIENT_ID})
@@ -272,10 +304,28 @@ def _scenario(bs: str) -> list[tuple[str, int, list[str], list[str]]]:
     step("members when empty", "--describe", "--group", group, "--members")
     step("reset execute", "--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute")
     step("offsets after reset", "--describe", "--group", group)
-    step("reset by duration", "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--by-duration", "PT1H",
-         "--dry-run")
-    step("reset to datetime", "--reset-offsets", "--group", group, "--topic", f"{topic}:0",
-         "--to-datetime", "2999-01-01T00:00:00", "--dry-run")
+    step(
+        "reset by duration",
+        "--reset-offsets",
+        "--group",
+        group,
+        "--topic",
+        f"{topic}:0",
+        "--by-duration",
+        "PT1H",
+        "--dry-run",
+    )
+    step(
+        "reset to datetime",
+        "--reset-offsets",
+        "--group",
+        group,
+        "--topic",
+        f"{topic}:0",
+        "--to-datetime",
+        "2999-01-01T00:00:00",
+        "--dry-run",
+    )
     step("delete-offsets", "--delete-offsets", "--group", group, "--topic", topic)
     step("delete", "--delete", "--group", group)
     step("describe deleted", "--describe", "--group", group)
@@ -309,4 +359,5 @@ def test_same_scenario_reads_the_same_against_kafka(sharebroker_bootstrap, kafka
         assert rc == peer_rc, (name, err, peer_err)
         assert masked(name, out) == masked(name, peer_out), name
         assert [line.split(":")[0] for line in err if line.strip()] == [
-            line.split(":")[0] for line in peer_err if line.strip()], name
+            line.split(":")[0] for line in peer_err if line.strip()
+        ], name

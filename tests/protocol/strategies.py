@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from broker.protocol.message_base import Message
 from codegen.__main__ import SCHEMAS
-from codegen.model import Field, Message as Schema, load_all
+from codegen.model import Field, load_all
+from codegen.model import Message as Schema
 
 MAX_ARRAY = 3
 MAX_STRING = 8
@@ -154,9 +155,7 @@ def normalise(value: Any) -> Any:
     (memoryviews) become bytes; lists become lists.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {
-            f.name: normalise(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare
-        }
+        out = {f.name: normalise(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare}
         out["_unknown_tagged_fields"] = [(t, bytes(p)) for t, p in value._unknown_tagged_fields]
         return type(value).__name__, out
     if isinstance(value, (list, tuple)):
@@ -169,8 +168,8 @@ def normalise(value: Any) -> Any:
 __all__ = [
     "INT_RANGES",
     "MAX_ARRAY",
-    "Override",
     "UUID_ZERO",
+    "Override",
     "known_tags",
     "message_class",
     "message_strategy",

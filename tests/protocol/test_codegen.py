@@ -181,7 +181,12 @@ def test_load_message(tmp_path: Path) -> None:
 def test_struct_defined_twice_is_refused(tmp_path: Path) -> None:
     raw = json.loads("\n".join(x for x in _SCHEMA.splitlines() if not x.startswith("//")))
     raw["fields"].append(
-        {"name": "More", "type": "[]Part", "versions": "0+", "fields": [{"name": "X", "type": "int8", "versions": "0+"}]}
+        {
+            "name": "More",
+            "type": "[]Part",
+            "versions": "0+",
+            "fields": [{"name": "X", "type": "int8", "versions": "0+"}],
+        }
     )
     with pytest.raises(ValueError, match="defined twice"):
         load_message(_write(tmp_path, json.dumps(raw)))

@@ -50,12 +50,7 @@ ProduceRequest = REQUESTS[0]
 # api key 18, version 3, correlation id 7, client id (int16 length), header tags,
 # then compact strings (length + 1) and the body's empty tag section.
 API_VERSIONS_V3_FRAME = (
-    b"\x00\x00\x00\x14"
-    + b"\x00\x12\x00\x03\x00\x00\x00\x07"
-    + b"\x00\x03adm"
-    + b"\x00"
-    + b"\x03sb\x021"
-    + b"\x00"
+    b"\x00\x00\x00\x14" + b"\x00\x12\x00\x03\x00\x00\x00\x07" + b"\x00\x03adm" + b"\x00" + b"\x03sb\x021" + b"\x00"
 )
 
 

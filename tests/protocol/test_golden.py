@@ -32,10 +32,18 @@ def test_golden_frame_round_trips(entry: dict, side: str) -> None:
     version = entry["api_version"]
     if side == "request":
         raw = (GOLDEN / entry["file"]).read_bytes()
-        header_type, header_version, body_type = RequestHeader, api.request_header_version(version), REQUESTS[api.api_key]
+        header_type, header_version, body_type = (
+            RequestHeader,
+            api.request_header_version(version),
+            REQUESTS[api.api_key],
+        )
     else:
         raw = (GOLDEN / entry["response_file"]).read_bytes()
-        header_type, header_version, body_type = ResponseHeader, api.response_header_version(version), RESPONSES[api.api_key]
+        header_type, header_version, body_type = (
+            ResponseHeader,
+            api.response_header_version(version),
+            RESPONSES[api.api_key],
+        )
     view = memoryview(raw)
     header, pos = header_type.decode_at(view, 0, header_version)
     assert header.correlation_id == entry["correlation_id"]

@@ -50,7 +50,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from broker.protocol.messages import API_INDEX
-from codegen.model import Field, Message as Schema
+from codegen.model import Field
+from codegen.model import Message as Schema
 from tests.protocol.strategies import (
     UUID_ZERO,
     message_class,
@@ -183,12 +184,12 @@ def _plan() -> tuple[list[tuple[str, int]], dict[tuple[str, int], str]]:
 CASES, SKIPPED = _plan()
 
 COORDINATOR_RECORDS = {
-    "GroupMetadataKey": range(0, 1),
-    "GroupMetadataValue": range(0, 5),
-    "OffsetCommitKey": range(0, 1),
-    "OffsetCommitValue": range(0, 5),
+    "GroupMetadataKey": range(1),
+    "GroupMetadataValue": range(5),
+    "OffsetCommitKey": range(1),
+    "OffsetCommitValue": range(5),
     **{
-        n: range(0, 1)
+        n: range(1)
         for n in (
             "ShareGroupCurrentMemberAssignmentKey",
             "ShareGroupCurrentMemberAssignmentValue",

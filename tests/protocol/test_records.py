@@ -225,9 +225,7 @@ def test_kafka_python_batches_parse_equal(codec: int) -> None:
 
 @pytest.mark.parametrize("codec", CODECS)
 def test_our_batches_parse_equal_in_kafka_python(codec: int) -> None:
-    batch = build_batch(
-        SAMPLE, base_offset=42, compression=codec, producer_id=8, producer_epoch=2, base_sequence=0
-    )
+    batch = build_batch(SAMPLE, base_offset=42, compression=codec, producer_id=8, producer_epoch=2, base_sequence=0)
     with kafka_python_codecs():
         theirs = kp_records(batch)
     assert theirs == as_tuples(iter_records(batch)) == expected(SAMPLE, 42)
@@ -332,9 +330,9 @@ def test_crc_corruption_is_detected() -> None:
         bad = bytearray(batch)
         bad[pos] ^= 0x01
         for call in (
-            lambda: check_crc(bad),
-            lambda: list(iter_batches(bad, check_crc=True)),
-            lambda: validate_produce_records(bytes(bad)),
+            lambda bad=bad: check_crc(bad),
+            lambda bad=bad: list(iter_batches(bad, check_crc=True)),
+            lambda bad=bad: validate_produce_records(bytes(bad)),
         ):
             with pytest.raises(ProtocolError) as info:
                 call()
@@ -347,7 +345,7 @@ def test_crc_corruption_is_detected() -> None:
 
 def test_fields_outside_the_crc() -> None:
     batch = bytearray(build_batch(SAMPLE))
-    for pos in list(range(0, 8)) + list(range(12, 16)):
+    for pos in list(range(8)) + list(range(12, 16)):
         bad = bytearray(batch)
         bad[pos] ^= 0xFF
         check_crc(bad)  # base offset and leader epoch are not covered
@@ -355,7 +353,7 @@ def test_fields_outside_the_crc() -> None:
 
 def test_truncated_input() -> None:
     batch = build_batch(SAMPLE)
-    for cut in range(0, len(batch)):
+    for cut in range(len(batch)):
         part = batch[:cut]
         if cut:
             with pytest.raises(TruncatedBatchError) as info:
@@ -615,7 +613,10 @@ def exercise(blob: bytes) -> None:
 def test_fuzz_bit_flips_and_random_bytes() -> None:
     rng = random.Random(4932)
     seeds = [build_batch(SAMPLE * 3, compression=c) for c in CODECS]
-    seeds += [kp_build(SAMPLE, 1), build_end_txn_marker(commit=True, coordinator_epoch=1, producer_id=1, producer_epoch=0, timestamp=0)]
+    seeds += [
+        kp_build(SAMPLE, 1),
+        build_end_txn_marker(commit=True, coordinator_epoch=1, producer_id=1, producer_epoch=0, timestamp=0),
+    ]
     for _ in range(3000):
         if rng.random() < 0.2:
             blob = rng.randbytes(rng.randrange(0, 150))

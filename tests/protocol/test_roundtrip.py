@@ -24,7 +24,8 @@ from broker.protocol.messages.fetch_response import FetchableTopicResponse, Fetc
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from broker.protocol.primitives import write_uvarint
-from codegen.model import Field, Message as Schema
+from codegen.model import Field
+from codegen.model import Message as Schema
 from tests.protocol.strategies import (
     INT_RANGES,
     message_class,
@@ -52,7 +53,7 @@ def _cuts(n: int) -> list[int]:
     if n <= 48:
         return list(range(n))
     step = n // 32
-    return sorted(set(range(0, 16)) | set(range(16, n, step)) | set(range(n - 16, n)))
+    return sorted(set(range(16)) | set(range(16, n, step)) | set(range(n - 16, n)))
 
 
 def test_registry_covers_every_schema() -> None:
@@ -313,9 +314,7 @@ def test_produce_records_decode_zero_copy(version: int, kind: type) -> None:
 
 
 def test_fetch_records_decode_zero_copy_from_a_memoryview() -> None:
-    msg = FetchResponse(
-        responses=[FetchableTopicResponse(topic="t", partitions=[PartitionData(records=b"abc")])]
-    )
+    msg = FetchResponse(responses=[FetchableTopicResponse(topic="t", partitions=[PartitionData(records=b"abc")])])
     frame = bytearray(b"\x00" * 4 + msg.encode(11))
     view = memoryview(frame)
     decoded, _ = FetchResponse.decode_at(view, 4, 11)

@@ -17,6 +17,7 @@ representative selection of request/response pairs to the output directory:
 Previous *.bin files and index.json in the output directory are replaced.
 Every wait is bounded; the whole run takes about a minute.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,8 @@ import time
 import uuid
 from collections import defaultdict
 
-from tests.tools.capture_proxy import CaptureProxy, Exchange
 from tests.tools import kafka_decode as kd
+from tests.tools.capture_proxy import CaptureProxy, Exchange
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KAFKA_SH = os.path.join(REPO, "peers", "kafka.sh")
@@ -52,33 +53,49 @@ def log(*a):
 # traffic
 # --------------------------------------------------------------------------
 def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
-    from confluent_kafka import (AcknowledgeType, Consumer, Producer, ShareConsumer,
-                                 TopicPartition, OFFSET_BEGINNING)
-    from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry,
-                                       ConfigResource, NewTopic, ResourceType)
+    from confluent_kafka import OFFSET_BEGINNING, AcknowledgeType, Consumer, Producer, ShareConsumer, TopicPartition
+    from confluent_kafka.admin import (
+        AdminClient,
+        AlterConfigOpType,
+        ConfigEntry,
+        ConfigResource,
+        NewTopic,
+        ResourceType,
+    )
 
     base = {"bootstrap.servers": bootstrap, "broker.address.family": "v4"}
     admin = AdminClient({**base, "client.id": f"{CK}-admin"})
-    futs = admin.create_topics([NewTopic(t, num_partitions=1, replication_factor=1)
-                                for t in (topics["ck"], topics["share"])],
-                               operation_timeout=10, request_timeout=15)
+    futs = admin.create_topics(
+        [NewTopic(t, num_partitions=1, replication_factor=1) for t in (topics["ck"], topics["share"])],
+        operation_timeout=10,
+        request_timeout=15,
+    )
     for t, f in futs.items():
         f.result(timeout=20)
         log("created topic", t)
     for g in (groups["implicit"], groups["explicit"]):
-        res = ConfigResource(ResourceType.GROUP, g, incremental_configs=[
-            ConfigEntry("share.auto.offset.reset", "earliest",
-                        incremental_operation=AlterConfigOpType.SET)])
+        res = ConfigResource(
+            ResourceType.GROUP,
+            g,
+            incremental_configs=[
+                ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)
+            ],
+        )
         for _, f in admin.incremental_alter_configs([res], request_timeout=15).items():
             f.result(timeout=20)
         log("share.auto.offset.reset=earliest on group", g)
 
     def produce(client_id: str, topic: str, n: int, extra: dict | None = None, tag: str = ""):
-        p = Producer({**base, "client.id": client_id, "acks": "all",
-                      "enable.idempotence": True, "linger.ms": 5, **(extra or {})})
+        p = Producer(
+            {**base, "client.id": client_id, "acks": "all", "enable.idempotence": True, "linger.ms": 5, **(extra or {})}
+        )
         for i in range(n):
-            p.produce(topic, key=f"k{i}".encode(), value=f"{tag} value {i} ".encode() * 4,
-                      headers=[("h", b"golden")] if i == 0 else None)
+            p.produce(
+                topic,
+                key=f"k{i}".encode(),
+                value=f"{tag} value {i} ".encode() * 4,
+                headers=[("h", b"golden")] if i == 0 else None,
+            )
         left = p.flush(20)
         assert left == 0, f"{client_id}: {left} records not delivered"
 
@@ -89,8 +106,9 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
     # A committed transaction leaves a control record in the share topic: the
     # share consumer must Gap-acknowledge its offset.
     try:
-        tp = Producer({**base, "client.id": f"{CK}-txn-producer",
-                       "transactional.id": f"golden-txn-{uuid.uuid4().hex[:8]}"})
+        tp = Producer(
+            {**base, "client.id": f"{CK}-txn-producer", "transactional.id": f"golden-txn-{uuid.uuid4().hex[:8]}"}
+        )
         tp.init_transactions(20)
         tp.begin_transaction()
         for i in range(2):
@@ -101,8 +119,15 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
         log("transactional producer failed:", e)
 
     # Classic consumer with manual assignment.
-    c = Consumer({**base, "client.id": f"{CK}-consumer", "group.id": "golden-ck-assign",
-                  "enable.auto.commit": False, "fetch.wait.max.ms": 100})
+    c = Consumer(
+        {
+            **base,
+            "client.id": f"{CK}-consumer",
+            "group.id": "golden-ck-assign",
+            "enable.auto.commit": False,
+            "fetch.wait.max.ms": 100,
+        }
+    )
     c.assign([TopicPartition(topics["ck"], 0, OFFSET_BEGINNING)])
     got, deadline = [], time.monotonic() + 20
     while len(got) < 3 * len(CODECS) and time.monotonic() < deadline:
@@ -115,8 +140,7 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
     c.close()
 
     def share_consumer(mode: str, client_id: str, group: str):
-        sc = ShareConsumer({**base, "client.id": client_id, "group.id": group,
-                            "share.acknowledgement.mode": mode})
+        sc = ShareConsumer({**base, "client.id": client_id, "group.id": group, "share.acknowledgement.mode": mode})
         sc.subscribe([topics["share"]])
         return sc
 
@@ -137,13 +161,13 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
     first = poll_some(sc)
     log("implicit share consumer: first poll", len(first), "records")
     produce(f"{CK}-producer-zstd", topics["share"], 2, {"compression.type": "zstd"}, "more")
-    second = poll_some(sc)          # this ShareFetch piggy-backs the acks of `first`
+    second = poll_some(sc)  # this ShareFetch piggy-backs the acks of `first`
     log("implicit share consumer: second poll", len(second))
-    log("implicit commit_sync:", sc.commit_sync(15))   # ShareAcknowledge
+    log("implicit commit_sync:", sc.commit_sync(15))  # ShareAcknowledge
     produce(f"{CK}-producer-lz4", topics["share"], 2, {"compression.type": "lz4"}, "last")
     third = poll_some(sc, seconds=10)
     log("implicit share consumer: third poll", len(third))
-    sc.close()                      # leave heartbeat + epoch -1
+    sc.close()  # leave heartbeat + epoch -1
     log("implicit share consumer closed")
 
     # -- explicit acknowledgement: accept / release / reject -----------------
@@ -153,18 +177,21 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
     kinds = [AcknowledgeType.ACCEPT, AcknowledgeType.RELEASE, AcknowledgeType.REJECT]
     for i, m in enumerate(batch):
         sc.acknowledge(m, kinds[i % 3] if i < 3 else AcknowledgeType.ACCEPT)
-    batch = poll_some(sc)           # ShareFetch with mixed acks; released record returns
-    log("explicit share consumer: second poll", len(batch),
-        [(m.offset(), m.delivery_count() if hasattr(m, "delivery_count") else None) for m in batch])
+    batch = poll_some(sc)  # ShareFetch with mixed acks; released record returns
+    log(
+        "explicit share consumer: second poll",
+        len(batch),
+        [(m.offset(), m.delivery_count() if hasattr(m, "delivery_count") else None) for m in batch],
+    )
     for m in batch:
         sc.acknowledge(m, AcknowledgeType.ACCEPT)
-    log("explicit commit_sync:", sc.commit_sync(15))   # ShareAcknowledge
+    log("explicit commit_sync:", sc.commit_sync(15))  # ShareAcknowledge
     produce(f"{CK}-producer-gzip", topics["share"], 2, {"compression.type": "gzip"}, "final")
     batch = poll_some(sc, seconds=10)
     log("explicit share consumer: third poll", len(batch))
     for i, m in enumerate(batch):
         sc.acknowledge(m, AcknowledgeType.RELEASE if i == 0 else AcknowledgeType.ACCEPT)
-    sc.close()                      # ShareAcknowledge epoch -1 carrying these acks
+    sc.close()  # ShareAcknowledge epoch -1 carrying these acks
     log("explicit share consumer closed")
 
     try:
@@ -182,14 +209,18 @@ def drive_kafka_python(bootstrap: str, topics: dict) -> None:
     from kafka import KafkaConsumer, KafkaProducer
     from kafka.admin import ConfigResource, ConfigResourceType, KafkaAdminClient, NewTopic
 
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id=f"{KP}-admin",
-                             request_timeout_ms=15000)
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id=f"{KP}-admin", request_timeout_ms=15000)
     admin.create_topics([NewTopic(topics["kp"], 1, 1)], timeout_ms=10000)
     log("kafka-python created topic", topics["kp"])
     try:
-        admin.alter_configs([ConfigResource(ConfigResourceType.GROUP, "golden-kp-share",
-                                            configs={"share.auto.offset.reset": "earliest"})],
-                            incremental=True)
+        admin.alter_configs(
+            [
+                ConfigResource(
+                    ConfigResourceType.GROUP, "golden-kp-share", configs={"share.auto.offset.reset": "earliest"}
+                )
+            ],
+            incremental=True,
+        )
         log("kafka-python incremental alter_configs on GROUP ok")
     except Exception as e:
         log("kafka-python alter_configs failed:", e)
@@ -198,17 +229,27 @@ def drive_kafka_python(bootstrap: str, topics: dict) -> None:
     except Exception as e:
         log("kafka-python list_groups failed:", e)
 
-    p = KafkaProducer(bootstrap_servers=bootstrap, client_id=f"{KP}-producer",
-                      acks="all", linger_ms=5)
+    p = KafkaProducer(bootstrap_servers=bootstrap, client_id=f"{KP}-producer", acks="all", linger_ms=5)
     for i in range(4):
-        p.send(topics["kp"], key=f"k{i}".encode(), value=f"kafka-python value {i}".encode(),
-               headers=[("h", b"golden")] if i == 0 else None)
+        p.send(
+            topics["kp"],
+            key=f"k{i}".encode(),
+            value=f"kafka-python value {i}".encode(),
+            headers=[("h", b"golden")] if i == 0 else None,
+        )
     p.flush(20)
     p.close(10)
     log("kafka-python produced")
-    c = KafkaConsumer(topics["kp"], bootstrap_servers=bootstrap, client_id=f"{KP}-consumer",
-                      group_id="golden-kp-group", auto_offset_reset="earliest",
-                      enable_auto_commit=False, consumer_timeout_ms=1000, fetch_max_wait_ms=100)
+    c = KafkaConsumer(
+        topics["kp"],
+        bootstrap_servers=bootstrap,
+        client_id=f"{KP}-consumer",
+        group_id="golden-kp-group",
+        auto_offset_reset="earliest",
+        enable_auto_commit=False,
+        consumer_timeout_ms=1000,
+        fetch_max_wait_ms=100,
+    )
     got, deadline = 0, time.monotonic() + 25
     while got < 4 and time.monotonic() < deadline:
         for _ in c:
@@ -248,8 +289,7 @@ def classify(ex: Exchange) -> tuple[int, str, str]:
     name = kd.api_name(ex.api_key)
     try:
         req = kd.decode_request(ex.request)["body"]
-        resp = (kd.decode_response(ex.response, ex.api_key, ex.api_version)["body"]
-                if ex.response is not None else None)
+        resp = kd.decode_response(ex.response, ex.api_key, ex.api_version)["body"] if ex.response is not None else None
     except Exception as e:  # schema mismatch: still keep one example
         return 9, "undecoded", f"{role}: {name} (not decodable with protocol/schemas: {e})"
     err = (resp or {}).get("ErrorCode")
@@ -258,8 +298,9 @@ def classify(ex: Exchange) -> tuple[int, str, str]:
     if name == "ShareFetch":
         epoch = req["ShareSessionEpoch"]
         acks, kinds = _acks_text(p for t in req["Topics"] for p in t["Partitions"])
-        acquired = sum(len(p.get("AcquiredRecords") or []) for t in (resp or {}).get("Responses", [])
-                       for p in t["Partitions"])
+        acquired = sum(
+            len(p.get("AcquiredRecords") or []) for t in (resp or {}).get("Responses", []) for p in t["Partitions"]
+        )
         ntopics = len(req["Topics"])
         note = f"{role}: epoch={epoch} topics={ntopics} acks={acks or 'none'} acquired_ranges={acquired}{errs}"
         if epoch == 0:
@@ -267,7 +308,11 @@ def classify(ex: Exchange) -> tuple[int, str, str]:
         if epoch == -1:
             return 1, "close", note
         if acks:
-            return 1 if len(kinds) > 1 else 2, "acks:" + ",".join(sorted(kinds)) + ("+records" if acquired else ""), note
+            return (
+                1 if len(kinds) > 1 else 2,
+                "acks:" + ",".join(sorted(kinds)) + ("+records" if acquired else ""),
+                note,
+            )
         return 5, "poll" + ("+records" if acquired else ""), note
     if name == "ShareAcknowledge":
         epoch = req["ShareSessionEpoch"]
@@ -277,8 +322,10 @@ def classify(ex: Exchange) -> tuple[int, str, str]:
     if name == "ShareGroupHeartbeat":
         epoch = req["MemberEpoch"]
         asg = (resp or {}).get("Assignment")
-        note = (f"{role}: member_epoch={epoch} subscribed={req.get('SubscribedTopicNames')} "
-                f"-> epoch={(resp or {}).get('MemberEpoch')} assignment={'yes' if asg else 'no'}{errs}")
+        note = (
+            f"{role}: member_epoch={epoch} subscribed={req.get('SubscribedTopicNames')} "
+            f"-> epoch={(resp or {}).get('MemberEpoch')} assignment={'yes' if asg else 'no'}{errs}"
+        )
         if epoch == 0:
             return 0, "join", note
         if epoch == -1:
@@ -307,19 +354,24 @@ def classify(ex: Exchange) -> tuple[int, str, str]:
         share = role.startswith("share")
         return (0 if share else 1), f"{kind}{'/share' if share else ''}", f"{role}: {kind}"
     if name == "Fetch":
-        nrec = sum(len(p.get("Records") or b"") for t in (resp or {}).get("Responses", [])
-                   for p in t.get("Partitions", []))
+        nrec = sum(
+            len(p.get("Records") or b"") for t in (resp or {}).get("Responses", []) for p in t.get("Partitions", [])
+        )
         return (0 if nrec else 1), "records" if nrec else "empty", f"{role}: response records bytes={nrec}{errs}"
     if name == "FindCoordinator":
         kt = req.get("KeyType", 0)
         keys = req.get("CoordinatorKeys") or [req.get("Key")]
         return 0, f"{role}/{kt}", f"{role}: key_type={kt} keys={keys}"
     if name == "ListGroups":
-        return 0, str(req.get("TypesFilter")), f"{role}: states={req.get('StatesFilter')} types={req.get('TypesFilter')}"
+        return (
+            0,
+            str(req.get("TypesFilter")),
+            f"{role}: states={req.get('StatesFilter')} types={req.get('TypesFilter')}",
+        )
     if name == "IncrementalAlterConfigs":
         res = [(r["ResourceType"], r["ResourceName"]) for r in req["Resources"]]
         return 0, role, f"{role}: resources={res}"
-    kind = role.split("-")[0]          # admin / producer / consumer / share / txn
+    kind = role.split("-")[0]  # admin / producer / consumer / share / txn
     return 3, kind + errs, f"{role}: {name}{errs}"
 
 
@@ -354,7 +406,7 @@ def select(exchanges: list[Exchange]) -> list[tuple[str, Exchange, str]]:
     chosen = []
     for (client, _, _), cats in sorted(groups.items()):
         best = sorted(cats.values(), key=lambda x: (x[0], x[1]))[:MAX_PER_GROUP]
-        for rank, seq, ex, note in sorted(best, key=lambda x: x[1]):
+        for _rank, _seq, ex, note in sorted(best, key=lambda x: x[1]):
             chosen.append((client, ex, note))
     return chosen
 
@@ -372,19 +424,32 @@ def write_out(out: str, chosen, versions: dict, peer: str) -> dict:
         stem = f"{client}_{name}_v{ex.api_version}_{counter[(client, name, ex.api_version)]}"
         with open(os.path.join(out, stem + ".req.bin"), "wb") as f:
             f.write(ex.request)
-        entry = {"file": stem + ".req.bin", "client": client,
-                 "client_version": versions[client], "client_id": ex.client_id,
-                 "api_key": ex.api_key, "api_name": name, "api_version": ex.api_version,
-                 "correlation_id": ex.correlation_id, "connection": ex.conn,
-                 "direction": "client->broker", "response_file": None, "note": note}
+        entry = {
+            "file": stem + ".req.bin",
+            "client": client,
+            "client_version": versions[client],
+            "client_id": ex.client_id,
+            "api_key": ex.api_key,
+            "api_name": name,
+            "api_version": ex.api_version,
+            "correlation_id": ex.correlation_id,
+            "connection": ex.conn,
+            "direction": "client->broker",
+            "response_file": None,
+            "note": note,
+        }
         if ex.response is not None:
             with open(os.path.join(out, stem + ".resp.bin"), "wb") as f:
                 f.write(ex.response)
             entry["response_file"] = stem + ".resp.bin"
         entries.append(entry)
-    index = {"peer": peer, "clients": versions,
-             "format": "frame payload without the 4-byte size prefix (header + body)",
-             "captured_at": time.strftime("%Y-%m-%d"), "frames": entries}
+    index = {
+        "peer": peer,
+        "clients": versions,
+        "format": "frame payload without the 4-byte size prefix (header + body)",
+        "captured_at": time.strftime("%Y-%m-%d"),
+        "frames": entries,
+    }
     with open(os.path.join(out, "index.json"), "w") as f:
         json.dump(index, f, indent=1)
         f.write("\n")
@@ -396,19 +461,24 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--peer-port", type=int, default=19092)
     ap.add_argument("--proxy-port", type=int, default=19192)
-    ap.add_argument("--use-running", action="store_true",
-                    help="use a peer already started with --advertise-port PROXY_PORT")
+    ap.add_argument(
+        "--use-running", action="store_true", help="use a peer already started with --advertise-port PROXY_PORT"
+    )
     ap.add_argument("--out", default=DEFAULT_OUT)
     a = ap.parse_args(argv)
 
     import confluent_kafka
     import kafka
-    versions = {"confluent-kafka": f"{confluent_kafka.version()[0]} (librdkafka {confluent_kafka.libversion()[0]})",
-                "kafka-python": kafka.__version__}
+
+    versions = {
+        "confluent-kafka": f"{confluent_kafka.version()[0]} (librdkafka {confluent_kafka.libversion()[0]})",
+        "kafka-python": kafka.__version__,
+    }
     started = False
     if not a.use_running:
-        subprocess.run([KAFKA_SH, "start", "--port", str(a.peer_port),
-                        "--advertise-port", str(a.proxy_port)], check=True)
+        subprocess.run(
+            [KAFKA_SH, "start", "--port", str(a.peer_port), "--advertise-port", str(a.proxy_port)], check=True
+        )
         started = True
     proxy = CaptureProxy(a.proxy_port, ("127.0.0.1", a.peer_port)).start()
     bootstrap = f"127.0.0.1:{a.proxy_port}"

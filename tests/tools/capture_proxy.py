@@ -21,6 +21,7 @@ CLI (dumps every pair to a directory)::
 
     python -m tests.tools.capture_proxy --listen 19192 --upstream 127.0.0.1:19092 --out /tmp/cap
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,23 +31,23 @@ import socket
 import struct
 import threading
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 MAX_FRAME = 256 * 1024 * 1024
 
 
 @dataclasses.dataclass
 class Exchange:
-    seq: int                      # global order in which requests were seen
-    conn: int                     # connection number (1-based)
+    seq: int  # global order in which requests were seen
+    conn: int  # connection number (1-based)
     api_key: int
     api_version: int
     correlation_id: int
-    client_id: Optional[str]
-    request: bytes                # header + body, no size prefix
-    response: Optional[bytes]     # header + body, no size prefix; None if none came
+    client_id: str | None
+    request: bytes  # header + body, no size prefix
+    response: bytes | None  # header + body, no size prefix; None if none came
     t_request: float
-    t_response: Optional[float]
+    t_response: float | None
 
 
 def parse_request_header(frame: bytes):
@@ -59,11 +60,11 @@ def parse_request_header(frame: bytes):
     if len(frame) >= 10:
         (n,) = struct.unpack_from(">h", frame, 8)
         if n >= 0 and 10 + n <= len(frame):
-            client_id = frame[10:10 + n].decode("utf-8", "replace")
+            client_id = frame[10 : 10 + n].decode("utf-8", "replace")
     return key, ver, corr, client_id
 
 
-def _recv_exact(sock: socket.socket, n: int) -> Optional[bytes]:
+def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
     buf = bytearray()
     while len(buf) < n:
         chunk = sock.recv(min(n - len(buf), 1 << 20))
@@ -73,7 +74,7 @@ def _recv_exact(sock: socket.socket, n: int) -> Optional[bytes]:
     return bytes(buf)
 
 
-def _read_frame(sock: socket.socket) -> Optional[bytes]:
+def _read_frame(sock: socket.socket) -> bytes | None:
     head = _recv_exact(sock, 4)
     if head is None:
         return None
@@ -84,9 +85,13 @@ def _read_frame(sock: socket.socket) -> Optional[bytes]:
 
 
 class CaptureProxy:
-    def __init__(self, listen_port: int, upstream: tuple[str, int],
-                 on_exchange: Optional[Callable[[Exchange], None]] = None,
-                 listen_host: str = "127.0.0.1"):
+    def __init__(
+        self,
+        listen_port: int,
+        upstream: tuple[str, int],
+        on_exchange: Callable[[Exchange], None] | None = None,
+        listen_host: str = "127.0.0.1",
+    ):
         self.listen = (listen_host, listen_port)
         self.upstream = upstream
         self.on_exchange = on_exchange
@@ -97,10 +102,10 @@ class CaptureProxy:
         self._sockets: set[socket.socket] = set()
         self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
-        self._lsock: Optional[socket.socket] = None
+        self._lsock: socket.socket | None = None
 
     # -- public -----------------------------------------------------------
-    def start(self) -> "CaptureProxy":
+    def start(self) -> CaptureProxy:
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(self.listen)
@@ -146,7 +151,7 @@ class CaptureProxy:
         while not self._stopping.is_set():
             try:
                 csock, _ = self._lsock.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError:
                 return
@@ -212,7 +217,7 @@ class CaptureProxy:
             with plock:
                 left = list(pending.items())
                 pending.clear()
-            for corr, req in left:      # e.g. Produce acks=0: no response
+            for corr, req in left:  # e.g. Produce acks=0: no response
                 self._record(conn, corr, req, None, None)
             with self._lock:
                 self._sockets.discard(csock)
@@ -239,9 +244,12 @@ def main(argv=None) -> int:
     host, _, port = a.upstream.rpartition(":")
 
     def dump(ex: Exchange) -> None:
-        print(f"conn={ex.conn} key={ex.api_key} v{ex.api_version} corr={ex.correlation_id} "
-              f"client={ex.client_id} req={len(ex.request)}B "
-              f"resp={'-' if ex.response is None else len(ex.response)}B", flush=True)
+        print(
+            f"conn={ex.conn} key={ex.api_key} v{ex.api_version} corr={ex.correlation_id} "
+            f"client={ex.client_id} req={len(ex.request)}B "
+            f"resp={'-' if ex.response is None else len(ex.response)}B",
+            flush=True,
+        )
         if a.out:
             base = os.path.join(a.out, f"{ex.seq:05d}_k{ex.api_key}_v{ex.api_version}")
             with open(base + ".req.bin", "wb") as f:

@@ -5,6 +5,7 @@ request or response frame (header + body, no size prefix) into plain dicts.
 It is deliberately independent of the broker's generated code, so the golden
 frames can be used to cross-check it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -22,7 +23,7 @@ def _strip_comments(text: str) -> str:
     return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("//"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def schemas() -> dict[tuple[int, str], dict]:
     out = {}
     for name in os.listdir(SCHEMA_DIR):
@@ -59,7 +60,7 @@ class Reader:
     def take(self, n: int) -> bytes:
         if n < 0 or self.pos + n > len(self.buf):
             raise ValueError(f"short buffer at {self.pos} (+{n})")
-        b = self.buf[self.pos:self.pos + n]
+        b = self.buf[self.pos : self.pos + n]
         self.pos += n
         return b
 
@@ -85,8 +86,7 @@ class Reader:
         return out
 
 
-_PRIM = {"int8": ">b", "int16": ">h", "uint16": ">H", "int32": ">i", "uint32": ">I",
-         "int64": ">q", "float64": ">d"}
+_PRIM = {"int8": ">b", "int16": ">h", "uint16": ">H", "int32": ">i", "uint32": ">I", "int64": ">q", "float64": ">d"}
 
 
 def _len(r: Reader, flexible: bool, int32: bool) -> int:
@@ -177,7 +177,7 @@ def decode_response(frame: bytes, key: int, ver: int) -> dict:
     spec, common = _spec(key, "response")
     flexible = _in(spec.get("flexibleVersions"), ver)
     header = {"correlation_id": corr}
-    if flexible and key != 18:      # ApiVersions responses always use header v0
+    if flexible and key != 18:  # ApiVersions responses always use header v0
         header["tags"] = r.tagged()
     body = _struct(r, spec["fields"], ver, flexible, common)
     return {"header": header, "body": body, "trailing": len(frame) - r.pos}

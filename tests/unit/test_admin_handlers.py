@@ -245,13 +245,19 @@ async def test_create_topics_errors_match_kafka(broker):
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
             "The manual partition assignment includes broker 7, but no such broker is registered.",
         ),
-        "asg-gap": (ErrorCode.INVALID_REPLICA_ASSIGNMENT, "partitions should be a consecutive 0-based integer sequence"),
+        "asg-gap": (
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            "partitions should be a consecutive 0-based integer sequence",
+        ),
         "asg-twice": (
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
             "Found multiple manual partition assignments for partition 0",
         ),
         "cfg-unknown": (ErrorCode.INVALID_CONFIG, "Unknown topic config name: foo.bar"),
-        "cfg-bad": (ErrorCode.INVALID_CONFIG, "Invalid value abc for configuration retention.ms: Not a number of type LONG"),
+        "cfg-bad": (
+            ErrorCode.INVALID_CONFIG,
+            "Invalid value abc for configuration retention.ms: Not a number of type LONG",
+        ),
         "cfg-null": (ErrorCode.INVALID_CONFIG, "Null value not supported for topic configs: retention.ms"),
         "cfg-first": (
             ErrorCode.INVALID_CONFIG,
@@ -333,7 +339,10 @@ async def test_delete_topics_by_name_and_id(broker):
                 (ErrorCode.INVALID_REQUEST, "The provided topic name maps to an ID that was already supplied."),
             ),
             (("d4", str(created["d4"].topic_id)), (ErrorCode.NONE, None)),
-            (("nope", str(UUID_ZERO)), (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.message)),
+            (
+                ("nope", str(UUID_ZERO)),
+                (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.message),
+            ),
         ]
     )
     assert got == expected
@@ -374,7 +383,11 @@ async def test_delete_topics_disabled(broker):
     await create(broker, "x")
     broker.config = DeletionDisabled(broker.config)
     for version, code in ((2, ErrorCode.INVALID_REQUEST), (6, ErrorCode.TOPIC_DELETION_DISABLED)):
-        req = DeleteTopicsRequest(topics=[DeleteTopicState(name="x")]) if version >= 6 else DeleteTopicsRequest(topic_names=["x"])
+        req = (
+            DeleteTopicsRequest(topics=[DeleteTopicState(name="x")])
+            if version >= 6
+            else DeleteTopicsRequest(topic_names=["x"])
+        )
         resp = await call(broker, req, version)
         assert [(r.name, r.error_code) for r in resp.responses] == [("x", code)]
     assert "x" in broker.logs.topics
@@ -492,7 +505,9 @@ async def test_delete_records(broker):
         0,
     )
     assert [(p.error_code, p.low_watermark) for p in resp.topics[0].partitions] == [(0, 4), (0, 10)]
-    resp = await call(broker, DeleteRecordsRequest(topics=[R(name="r1", partitions=[P(partition_index=0, offset=-7)])]), 1)
+    resp = await call(
+        broker, DeleteRecordsRequest(topics=[R(name="r1", partitions=[P(partition_index=0, offset=-7)])]), 1
+    )
     assert (resp.topics[0].partitions[0].error_code, resp.topics[0].partitions[0].low_watermark) == (1, -1)
 
 
@@ -553,7 +568,11 @@ async def test_describe_topic_partitions(broker):
     ]
     assert nxt is None
     a = by_name(resp.topics)["dtp-a"]
-    assert (a.topic_id, a.is_internal, a.topic_authorized_operations) == (created["dtp-a"].topic_id, False, TOPIC_OPERATIONS)
+    assert (a.topic_id, a.is_internal, a.topic_authorized_operations) == (
+        created["dtp-a"].topic_id,
+        False,
+        TOPIC_OPERATIONS,
+    )
     p = a.partitions[1]
     assert (p.leader_id, p.leader_epoch, p.replica_nodes, p.isr_nodes) == (1, 0, [1], [1])
     assert (p.eligible_leader_replicas, p.last_known_elr, p.offline_replicas) == ([], [], [])
@@ -562,9 +581,13 @@ async def test_describe_topic_partitions(broker):
     three = ["dtp-b", "dtp-a", "dtp-c"]
     assert (await describe_partitions(broker, three, limit=2))[1:] == ([("dtp-a", 0, [0, 1])], ("dtp-a", 2))
     assert (await describe_partitions(broker, three, limit=3))[1:] == ([("dtp-a", 0, [0, 1, 2])], ("dtp-b", 0))
-    _, shape, nxt = await describe_partitions(broker, three, limit=5, cursor=Cursor(topic_name="dtp-a", partition_index=2))
+    _, shape, nxt = await describe_partitions(
+        broker, three, limit=5, cursor=Cursor(topic_name="dtp-a", partition_index=2)
+    )
     assert (shape, nxt) == ([("dtp-a", 0, [2]), ("dtp-b", 0, [0, 1]), ("dtp-c", 0, [0, 1])], ("dtp-c", 2))
-    _, shape, nxt = await describe_partitions(broker, three, limit=5, cursor=Cursor(topic_name="dtp-a", partition_index=9))
+    _, shape, nxt = await describe_partitions(
+        broker, three, limit=5, cursor=Cursor(topic_name="dtp-a", partition_index=9)
+    )
     assert (shape, nxt) == ([("dtp-a", 0, []), ("dtp-b", 0, [0, 1]), ("dtp-c", 0, [0, 1, 2])], ("dtp-c", 3))
     # The limit is at least 1; every topic when none are named.
     assert (await describe_partitions(broker, three, limit=0))[1:] == ([("dtp-a", 0, [0])], ("dtp-a", 1))
@@ -588,7 +611,9 @@ async def test_describe_topic_partitions_bad_cursor_fails_every_topic(broker):
 
 async def describe_configs(broker, resources, version=4, synonyms=True, documentation=False):
     req = DescribeConfigsRequest(
-        resources=[DescribeConfigsResource(resource_type=t, resource_name=n, configuration_keys=k) for t, n, k in resources],
+        resources=[
+            DescribeConfigsResource(resource_type=t, resource_name=n, configuration_keys=k) for t, n, k in resources
+        ],
         include_synonyms=synonyms,
         include_documentation=documentation,
     )
@@ -613,7 +638,9 @@ async def test_describe_topic_configs(broker):
     # retention.ms: log.retention.ms is unset, so Kafka lists no synonyms.
     assert configs["retention.ms"].synonyms == []
 
-    (res,) = await describe_configs(broker, [(TOPIC, "c1", ["retention.ms", "nope", "segment.ms"])], version=1, synonyms=False)
+    (res,) = await describe_configs(
+        broker, [(TOPIC, "c1", ["retention.ms", "nope", "segment.ms"])], version=1, synonyms=False
+    )
     assert [(c.name, c.synonyms) for c in res.configs] == [("retention.ms", []), ("segment.ms", [])]
 
 
@@ -701,7 +728,9 @@ async def test_incremental_alter_topic_configs(broker):
     )
     assert ok == [(TOPIC, "r1", 0, None)]
     assert broker.logs.topics["r1"].configs == {"cleanup.policy": "compact,delete", "retention.ms": "7000"}
-    await incremental(broker, [(TOPIC, "r1", [("cleanup.policy", SUBTRACT, "compact"), ("retention.ms", DELETE, None)])])
+    await incremental(
+        broker, [(TOPIC, "r1", [("cleanup.policy", SUBTRACT, "compact"), ("retention.ms", DELETE, None)])]
+    )
     assert broker.logs.topics["r1"].configs == {"cleanup.policy": "delete"}
     # APPEND starts from the default ("delete") when the topic does not set the key.
     await incremental(broker, [(TOPIC, "p2", [("cleanup.policy", APPEND, "compact")])])
@@ -769,9 +798,9 @@ async def test_incremental_alter_configs_errors(broker):
 async def test_incremental_alter_broker_configs_reach_topics(broker):
     await create(broker, "r1")
     assert await incremental(broker, [(BROKER, "1", [("max.connections", SET, "300")])]) == [(BROKER, "1", 0, None)]
-    assert await incremental(broker, [(BROKER, "", [("max.connections", SET, "400"), ("log.retention.ms", SET, "5000")])]) == [
-        (BROKER, "", 0, None)
-    ]
+    assert await incremental(
+        broker, [(BROKER, "", [("max.connections", SET, "400"), ("log.retention.ms", SET, "5000")])]
+    ) == [(BROKER, "", 0, None)]
     assert broker.config.get("max.connections") == 300 and broker.config.get("log.retention.ms") == 5000
     node, cluster, topic = await describe_configs(
         broker,

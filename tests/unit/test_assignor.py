@@ -117,7 +117,7 @@ def scenarios(draw, homogeneous=None):
         homogeneous = draw(st.booleans())
     if homogeneous:
         common = draw(subscribable)
-        members = {m: common for m in member_ids}
+        members = dict.fromkeys(member_ids, common)
     else:
         members = {m: draw(subscribable) for m in member_ids}
     previous = draw(
@@ -189,7 +189,7 @@ def test_deterministic_whatever_the_input_order(scenario, rnd):
         return dict(items)
 
     again = assign(
-        {m: list(reversed(sorted(s))) for m, s in shuffled(members).items()},
+        {m: sorted(s, reverse=True) for m, s in shuffled(members).items()},
         shuffled(topics),
         {m: shuffled(a) for m, a in shuffled(previous).items()},
     )

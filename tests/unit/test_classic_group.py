@@ -70,8 +70,19 @@ class Harness:
         self.c.tick()
         self.drain()
 
-    def join(self, member_id="", group="g", *, protocols=(("range", SUB),), session=10_000, rebalance=30_000,
-             instance=None, version=9, protocol_type="consumer", client_id="client"):
+    def join(
+        self,
+        member_id="",
+        group="g",
+        *,
+        protocols=(("range", SUB),),
+        session=10_000,
+        rebalance=30_000,
+        instance=None,
+        version=9,
+        protocol_type="consumer",
+        client_id="client",
+    ):
         result = self.c.join(
             group,
             member_id,
@@ -99,11 +110,24 @@ class Harness:
         assert first.error_code == E.MEMBER_ID_REQUIRED
         return first.member_id
 
-    def sync(self, member_id, generation, group="g", assignments=None, protocol_type="consumer", protocol_name="range",
-             instance=None):
+    def sync(
+        self,
+        member_id,
+        generation,
+        group="g",
+        assignments=None,
+        protocol_type="consumer",
+        protocol_name="range",
+        instance=None,
+    ):
         result = self.c.sync(
-            group, generation, member_id, group_instance_id=instance, protocol_type=protocol_type,
-            protocol_name=protocol_name, assignments=assignments,
+            group,
+            generation,
+            member_id,
+            group_instance_id=instance,
+            protocol_type=protocol_type,
+            protocol_name=protocol_name,
+            assignments=assignments,
         )
         self.drain()
         return result
@@ -128,8 +152,10 @@ class Harness:
         assert all(a is not None and a.error_code == E.NONE for a in answers), answers
         leader = answers[0].leader
         gen = answers[0].generation_id
-        syncs = {m: self.sync(m, gen, group, assignments=[(x, x.encode()) for x in ids] if m == leader else None)
-                 for m in ids}
+        syncs = {
+            m: self.sync(m, gen, group, assignments=[(x, x.encode()) for x in ids] if m == leader else None)
+            for m in ids
+        }
         for m, s in syncs.items():
             assert self.answer(s).assignment == m.encode()
         assert self.state(group) is GroupState.STABLE
@@ -200,8 +226,9 @@ def test_initial_delay_is_extended_while_members_keep_arriving():
 
 def test_protocol_selection_takes_the_one_all_members_support():
     h = Harness()
-    a = h.join(h.new_member(protocols=[("range", SUB), ("roundrobin", SUB)]),
-               protocols=[("range", SUB), ("roundrobin", SUB)])
+    a = h.join(
+        h.new_member(protocols=[("range", SUB), ("roundrobin", SUB)]), protocols=[("range", SUB), ("roundrobin", SUB)]
+    )
     b = h.join(h.new_member(protocols=[("roundrobin", SUB)]), protocols=[("roundrobin", SUB)])
     h.run_due()
     assert h.answer(a).protocol_name == h.answer(b).protocol_name == "roundrobin"
@@ -216,8 +243,15 @@ def test_join_with_unsupported_protocol_or_type_is_inconsistent():
     assert h2.join("", protocols=[]).error_code == E.INCONSISTENT_GROUP_PROTOCOL
 
 
-@pytest.mark.parametrize("session, code", [(5999, E.INVALID_SESSION_TIMEOUT), (6000, E.MEMBER_ID_REQUIRED),
-                                           (1_800_000, E.MEMBER_ID_REQUIRED), (1_800_001, E.INVALID_SESSION_TIMEOUT)])
+@pytest.mark.parametrize(
+    "session, code",
+    [
+        (5999, E.INVALID_SESSION_TIMEOUT),
+        (6000, E.MEMBER_ID_REQUIRED),
+        (1_800_000, E.MEMBER_ID_REQUIRED),
+        (1_800_001, E.INVALID_SESSION_TIMEOUT),
+    ],
+)
 def test_session_timeout_bounds(session, code):
     h = Harness(min_session_timeout_ms=6000, max_session_timeout_ms=1_800_000)
     assert h.join("", session=session).error_code == code
@@ -280,7 +314,7 @@ def test_group_ids_of_share_groups_are_refused():
 def test_followers_wait_for_the_leaders_assignment_which_is_persisted_first():
     h = Harness()
     a, b = h.new_member(), h.new_member()
-    pa, pb = h.join(a), h.join(b)
+    pa, _pb = h.join(a), h.join(b)
     h.run_due()
     leader = h.answer(pa).leader
     follower = b if leader == a else a
@@ -300,7 +334,7 @@ def test_followers_wait_for_the_leaders_assignment_which_is_persisted_first():
 
 def test_sync_errors():
     h = Harness()
-    leader, follower = h.stable_group(2)
+    _leader, follower = h.stable_group(2)
     assert h.sync(follower, 0).error_code == E.ILLEGAL_GENERATION
     assert h.sync("ghost", 1).error_code == E.UNKNOWN_MEMBER_ID
     assert h.sync(follower, 1, protocol_name="roundrobin").error_code == E.INCONSISTENT_GROUP_PROTOCOL
@@ -314,7 +348,7 @@ def test_sync_errors():
 def test_members_missing_sync_are_removed_after_the_rebalance_timeout():
     h = Harness()
     a, b = h.new_member(), h.new_member()
-    pa, pb = h.join(a, rebalance=5000), h.join(b, rebalance=5000)
+    pa, _pb = h.join(a, rebalance=5000), h.join(b, rebalance=5000)
     h.run_due()
     leader = h.answer(pa).leader
     follower = b if leader == a else a
@@ -329,7 +363,7 @@ def test_members_missing_sync_are_removed_after_the_rebalance_timeout():
 
 def test_heartbeat_answers():
     h = Harness()
-    leader, follower = h.stable_group(2)
+    _leader, follower = h.stable_group(2)
     assert h.c.heartbeat("g", 1, follower) == E.NONE
     assert h.c.heartbeat("g", 2, follower) == E.ILLEGAL_GENERATION
     assert h.c.heartbeat("g", 1, "ghost") == E.UNKNOWN_MEMBER_ID
@@ -376,7 +410,7 @@ def test_pending_member_that_never_rejoins_expires():
 
 def test_new_member_join_timeout_answers_a_vanished_joiner():
     h = Harness(new_member_join_timeout_ms=300_000)
-    leader, follower = h.stable_group(2, session=600_000, rebalance=600_000)
+    _leader, _follower = h.stable_group(2, session=600_000, rebalance=600_000)
     newcomer = h.join(h.new_member(session=600_000, rebalance=600_000), session=600_000, rebalance=600_000)
     assert h.state() is GroupState.PREPARING_REBALANCE
     h.advance(300_000)  # the newcomer's JoinGroup is answered UNKNOWN_MEMBER_ID and it is removed
@@ -405,11 +439,14 @@ def test_leave_rebalances_and_last_leave_empties_the_group():
 
 def test_leave_batch_reports_each_member():
     h = Harness()
-    leader, follower = h.stable_group(2)
+    _leader, follower = h.stable_group(2)
     error, results = h.c.leave("g", [("ghost", None), ("", "no-such-instance"), (follower, None)])
     assert error == E.NONE
-    assert results == [("ghost", None, E.UNKNOWN_MEMBER_ID), ("", "no-such-instance", E.UNKNOWN_MEMBER_ID),
-                       (follower, None, E.NONE)]
+    assert results == [
+        ("ghost", None, E.UNKNOWN_MEMBER_ID),
+        ("", "no-such-instance", E.UNKNOWN_MEMBER_ID),
+        (follower, None, E.NONE),
+    ]
     assert h.c.leave("missing", [("m", None)]) == (E.NONE, [("m", None, E.UNKNOWN_MEMBER_ID)])
 
 
@@ -459,7 +496,7 @@ def test_static_leader_restart_v9_skips_assignment():
 
 def test_static_member_removed_by_instance_id():
     h = Harness()
-    a = h.join("", instance="i-a")
+    h.join("", instance="i-a")
     h.run_due()
     assert h.c.leave("g", [("", "i-a")]) == (E.NONE, [("", "i-a", E.NONE)])
     assert h.state() is GroupState.EMPTY
@@ -595,8 +632,9 @@ class GroupMachine(RuleBasedStateMachine):
     def join(self, who, static, protocol):
         instance = f"i-{who}" if static else None
         member_id = self.ids.get(who, "")
-        result = self._record(self.h.join(member_id, instance=instance, protocols=[(protocol, SUB)],
-                                          session=10_000, rebalance=20_000))
+        result = self._record(
+            self.h.join(member_id, instance=instance, protocols=[(protocol, SUB)], session=10_000, rebalance=20_000)
+        )
         if not isinstance(result, Pending):
             if result.error_code == E.MEMBER_ID_REQUIRED:
                 self.ids[who] = result.member_id
@@ -608,8 +646,11 @@ class GroupMachine(RuleBasedStateMachine):
         if who in self.ids and "g" in self.h.c.groups:
             g = self.h.c.groups["g"]
             assignments = [(m, b"x") for m in g.members] if g.leader_id == self.ids[who] else None
-            self._record(self.h.sync(self.ids[who], g.generation, protocol_type=None, protocol_name=None,
-                                     assignments=assignments))
+            self._record(
+                self.h.sync(
+                    self.ids[who], g.generation, protocol_type=None, protocol_name=None, assignments=assignments
+                )
+            )
 
     @rule(who=st.sampled_from(MEMBERS))
     def heartbeat(self, who):
@@ -659,5 +700,6 @@ class GroupMachine(RuleBasedStateMachine):
 
 
 TestGroupMachine = GroupMachine.TestCase
-TestGroupMachine.settings = settings(max_examples=150, stateful_step_count=40, deadline=None,
-                                     suppress_health_check=[HealthCheck.too_slow])
+TestGroupMachine.settings = settings(
+    max_examples=150, stateful_step_count=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)

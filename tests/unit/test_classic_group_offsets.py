@@ -18,8 +18,8 @@ import trio
 
 from broker.group.classic import GroupState
 from broker.group.classic_runtime import ClassicRuntime, CommitEntry
-from broker.group.offsets import COORDINATOR_TOPIC
 from broker.group.offsets import (
+    COORDINATOR_TOPIC,
     CommittedOffset,
     OffsetStore,
     RecordType,
@@ -66,7 +66,7 @@ from broker.protocol.messages.offset_fetch_request import (
     OffsetFetchRequestTopics,
 )
 from broker.protocol.messages.sync_group_request import SyncGroupRequest, SyncGroupRequestAssignment
-from broker.protocol.records import build_batch, iter_batches, iter_records
+from broker.protocol.records import iter_batches, iter_records
 from broker.server.context import ConnectionState, RequestContext
 
 E = ErrorCode
@@ -124,7 +124,11 @@ def test_offset_commit_record_framing_is_kafkas():
     assert rec.record_type == RecordType.OFFSET_COMMIT
     assert (rec.key.group, rec.key.topic, rec.key.partition) == ("g", "t", 3)
     assert (rec.value.offset, rec.value.leader_epoch, rec.value.metadata, rec.value.commit_timestamp) == (
-        42, 7, "meta", 1234)
+        42,
+        7,
+        "meta",
+        1234,
+    )
     _, with_expiry = offset_commit_record("g", "t", 3, CommittedOffset(42, expire_timestamp_ms=99))
     assert with_expiry[:2] == b"\x00\x01" and decode_record(key, with_expiry).value.expire_timestamp == 99
     assert offset_commit_record("g", "t", 3, None)[1] is None
@@ -173,7 +177,6 @@ class MiniBroker:
         self.stop_event = trio.Event()
         self.woken: list[tuple[str, int]] = []
         self.skew_ms = 0  # tests move the broker's clock forward with this
-
 
     def appended(self, topic: str, partition: int) -> None:
         self.woken.append((topic, partition))
@@ -227,7 +230,11 @@ async def test_commits_are_durable_and_replayed(tmp_path):
     async with running(tmp_path) as (broker, rt):
         broker.logs.create_topic("t", 2)
         errors = await rt.commit_offsets(
-            "simple", member_id="", group_instance_id=None, generation=-1, api_version=9,
+            "simple",
+            member_id="",
+            group_instance_id=None,
+            generation=-1,
+            api_version=9,
             entries=[CommitEntry("t", 0, 10, 1, "a"), CommitEntry("t", 1, 20, 1, None), CommitEntry("t", 0, 11)],
         )
         assert errors == [E.NONE] * 3
@@ -240,7 +247,11 @@ async def test_commits_are_durable_and_replayed(tmp_path):
             ("t", [(0, CommittedOffset(11, -1, "", now)), (1, CommittedOffset(20, 1, "", now)), (2, None)])
         ]
         too_long = await rt.commit_offsets(
-            "simple", member_id="", group_instance_id=None, generation=-1, api_version=9,
+            "simple",
+            member_id="",
+            group_instance_id=None,
+            generation=-1,
+            api_version=9,
             entries=[CommitEntry("t", 0, 12, -1, "x" * 4097)],
         )
         assert too_long == [E.OFFSET_METADATA_TOO_LARGE]
@@ -256,11 +267,25 @@ async def test_group_membership_survives_a_restart(tmp_path):
         answers = {}
 
         async def member(name):
-            first = await rt.join("g", "", protocol_type="consumer", protocols=[("range", SUB)],
-                                  session_timeout_ms=30_000, rebalance_timeout_ms=30_000, client_id=name)
+            first = await rt.join(
+                "g",
+                "",
+                protocol_type="consumer",
+                protocols=[("range", SUB)],
+                session_timeout_ms=30_000,
+                rebalance_timeout_ms=30_000,
+                client_id=name,
+            )
             assert first.error_code == E.MEMBER_ID_REQUIRED
-            answers[name] = await rt.join("g", first.member_id, protocol_type="consumer", protocols=[("range", SUB)],
-                                          session_timeout_ms=30_000, rebalance_timeout_ms=30_000, client_id=name)
+            answers[name] = await rt.join(
+                "g",
+                first.member_id,
+                protocol_type="consumer",
+                protocols=[("range", SUB)],
+                session_timeout_ms=30_000,
+                rebalance_timeout_ms=30_000,
+                client_id=name,
+            )
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(member, "a")
@@ -296,8 +321,14 @@ async def test_group_membership_survives_a_restart(tmp_path):
 async def test_delete_group_and_offsets_are_gone_after_restart(tmp_path):
     async with running(tmp_path) as (broker, rt):
         broker.logs.create_topic("t", 1)
-        await rt.commit_offsets("doomed", member_id="", group_instance_id=None, generation=-1, api_version=9,
-                                entries=[CommitEntry("t", 0, 5)])
+        await rt.commit_offsets(
+            "doomed",
+            member_id="",
+            group_instance_id=None,
+            generation=-1,
+            api_version=9,
+            entries=[CommitEntry("t", 0, 5)],
+        )
         assert await rt.delete_group("missing") == E.GROUP_ID_NOT_FOUND
         assert await rt.delete_group("doomed") == E.NONE
         assert rt.fetch_offsets("doomed", None) == [] and rt.group_type("doomed") is None
@@ -309,11 +340,19 @@ async def test_delete_group_and_offsets_are_gone_after_restart(tmp_path):
 async def test_offsets_expire_and_the_empty_group_goes(tmp_path):
     async with running(tmp_path) as (broker, rt):
         broker.logs.create_topic("t", 2)
-        await rt.commit_offsets("g", member_id="", group_instance_id=None, generation=-1, api_version=9,
-                                entries=[CommitEntry("t", 0, 5)])
+        await rt.commit_offsets(
+            "g", member_id="", group_instance_id=None, generation=-1, api_version=9, entries=[CommitEntry("t", 0, 5)]
+        )
         broker.skew_ms += 5 * 60_000
-        await rt.commit_offsets("g", member_id="", group_instance_id=None, generation=-1, api_version=3,
-                                entries=[CommitEntry("t", 1, 6)], retention_ms=60_000)
+        await rt.commit_offsets(
+            "g",
+            member_id="",
+            group_instance_id=None,
+            generation=-1,
+            api_version=3,
+            entries=[CommitEntry("t", 1, 6)],
+            retention_ms=60_000,
+        )
         broker.skew_ms += 2 * 60_000  # t-1 had a one-minute retention of its own
         assert await rt.expire_offsets() == 1
         assert rt.offsets.get("g", "t", 1) is None and rt.offsets.get("g", "t", 0).offset == 5
@@ -341,13 +380,17 @@ async def call(broker, module, req, version):
 
 def join_req(member_id="", instance=None, group="hg"):
     return JoinGroupRequest(
-        group_id=group, session_timeout_ms=10_000, rebalance_timeout_ms=10_000, member_id=member_id,
-        group_instance_id=instance, protocol_type="consumer",
+        group_id=group,
+        session_timeout_ms=10_000,
+        rebalance_timeout_ms=10_000,
+        member_id=member_id,
+        group_instance_id=instance,
+        protocol_type="consumer",
         protocols=[JoinGroupRequestProtocol(name="range", metadata=SUB)],
     )
 
 
-@pytest.mark.parametrize("version", range(0, 10))
+@pytest.mark.parametrize("version", range(10))
 async def test_join_sync_heartbeat_leave_every_version(tmp_path, version):
     async with running(tmp_path) as (broker, rt):
         group = f"g{version}"
@@ -359,22 +402,32 @@ async def test_join_sync_heartbeat_leave_every_version(tmp_path, version):
         assert first.error_code == E.NONE and first.member_id.startswith("client-1-")
         assert first.protocol_name == "range" and first.leader == first.member_id
         mid, gen = first.member_id, first.generation_id
-        sync = SyncGroupRequest(group_id=group, generation_id=gen, member_id=mid,
-                                assignments=[SyncGroupRequestAssignment(member_id=mid, assignment=b"A")])
+        sync = SyncGroupRequest(
+            group_id=group,
+            generation_id=gen,
+            member_id=mid,
+            assignments=[SyncGroupRequestAssignment(member_id=mid, assignment=b"A")],
+        )
         sync_version = min(version, 5)
         if sync_version >= 5:
             sync.protocol_type, sync.protocol_name = "consumer", "range"
         answer = await call(broker, api_14_sync_group, sync, sync_version)
         assert (answer.error_code, answer.assignment) == (E.NONE, b"A")
-        hb = await call(broker, api_12_heartbeat, HeartbeatRequest(group_id=group, generation_id=gen, member_id=mid),
-                        min(version, 4))
+        hb = await call(
+            broker,
+            api_12_heartbeat,
+            HeartbeatRequest(group_id=group, generation_id=gen, member_id=mid),
+            min(version, 4),
+        )
         assert hb.error_code == E.NONE
         desc_version = min(version, 6)
         desc = await call(broker, api_15_describe_groups, DescribeGroupsRequest(groups=[group, "nope"]), desc_version)
         assert desc.groups[0].group_state == "Stable" and desc.groups[0].members[0].member_assignment == b"A"
         if desc_version >= 6:
-            assert (desc.groups[1].error_code, desc.groups[1].error_message) == (E.GROUP_ID_NOT_FOUND,
-                                                                                 "Group nope not found.")
+            assert (desc.groups[1].error_code, desc.groups[1].error_message) == (
+                E.GROUP_ID_NOT_FOUND,
+                "Group nope not found.",
+            )
         else:
             assert (desc.groups[1].error_code, desc.groups[1].group_state) == (E.NONE, "Dead")
         leave_version = min(version, 5)
@@ -387,14 +440,15 @@ async def test_join_sync_heartbeat_leave_every_version(tmp_path, version):
             req = LeaveGroupRequest(group_id=group, member_id=mid)
             left = await call(broker, api_13_leave_group, req, leave_version)
             assert left.error_code == E.NONE
-            again = await call(broker, api_13_leave_group, LeaveGroupRequest(group_id=group, member_id=mid),
-                               leave_version)
+            again = await call(
+                broker, api_13_leave_group, LeaveGroupRequest(group_id=group, member_id=mid), leave_version
+            )
             assert again.error_code == E.UNKNOWN_MEMBER_ID
         assert rt.coordinator.groups[group].state is GroupState.EMPTY
 
 
 async def test_sync_v5_without_protocol_is_inconsistent(tmp_path):
-    async with running(tmp_path) as (broker, rt):
+    async with running(tmp_path) as (broker, _rt):
         req = SyncGroupRequest(group_id="g", generation_id=1, member_id="m")
         answer = await call(broker, api_14_sync_group, req, 5)
         assert answer.error_code == E.INCONSISTENT_GROUP_PROTOCOL
@@ -411,22 +465,28 @@ async def test_join_of_a_share_group_id(tmp_path):
 
 def commit_req(version, topic_name, topic_id, offsets, **kw):
     topic = OffsetCommitRequestTopic(
-        name=topic_name if version < 10 else "", topic_id=topic_id if version >= 10 else uuid.UUID(int=0),
-        partitions=[OffsetCommitRequestPartition(partition_index=p, committed_offset=o, committed_metadata="m")
-                    for p, o in offsets],
+        name=topic_name if version < 10 else "",
+        topic_id=topic_id if version >= 10 else uuid.UUID(int=0),
+        partitions=[
+            OffsetCommitRequestPartition(partition_index=p, committed_offset=o, committed_metadata="m")
+            for p, o in offsets
+        ],
     )
     return OffsetCommitRequest(group_id="cg", topics=[topic], **kw)
 
 
 @pytest.mark.parametrize("version", range(2, 11))
 async def test_offset_commit_and_fetch_every_version(tmp_path, version):
-    async with running(tmp_path) as (broker, rt):
+    async with running(tmp_path) as (broker, _rt):
         info = broker.logs.create_topic("t", 2)
         req = commit_req(version, "t", info.topic_id, [(0, 7), (1, 8), (5, 1)])
         resp = await call(broker, api_08_offset_commit, req, version)
         (topic,) = resp.topics
         assert [(p.partition_index, p.error_code) for p in topic.partitions] == [
-            (0, E.NONE), (1, E.NONE), (5, E.UNKNOWN_TOPIC_OR_PARTITION)]
+            (0, E.NONE),
+            (1, E.NONE),
+            (5, E.UNKNOWN_TOPIC_OR_PARTITION),
+        ]
         if version >= 10:
             assert topic.topic_id == info.topic_id
             req = commit_req(version, "x", uuid.uuid4(), [(0, 1)])
@@ -437,11 +497,15 @@ async def test_offset_commit_and_fetch_every_version(tmp_path, version):
             unknown = await call(broker, api_08_offset_commit, commit_req(version, "x", None, [(0, 1)]), version)
             assert unknown.topics[0].partitions[0].error_code == E.UNKNOWN_TOPIC_OR_PARTITION
         # A member-less group with a generation: GROUP_ID_NOT_FOUND from v9, ILLEGAL_GENERATION before.
-        stale = await call(broker, api_08_offset_commit, commit_req(
-            version, "t", info.topic_id, [(0, 1)], generation_id_or_member_epoch=3, member_id="m"), version)
+        stale = await call(
+            broker,
+            api_08_offset_commit,
+            commit_req(version, "t", info.topic_id, [(0, 1)], generation_id_or_member_epoch=3, member_id="m"),
+            version,
+        )
         assert stale.topics[0].partitions[0].error_code == E.UNKNOWN_MEMBER_ID  # the group exists now (Empty)
 
-    async with running(tmp_path) as (broker, rt):
+    async with running(tmp_path) as (broker, _rt):
         info = broker.logs.topics["t"]
         for fetch_version in range(1, 11):
             if fetch_version < 8:
@@ -451,10 +515,19 @@ async def test_offset_commit_and_fetch_every_version(tmp_path, version):
                 got = [(p.partition_index, p.committed_offset, p.metadata) for p in resp.topics[0].partitions]
             else:
                 by_id = fetch_version >= 10
-                topics = [OffsetFetchRequestTopics(name="" if by_id else "t", topic_id=info.topic_id if by_id else
-                                                   uuid.UUID(int=0), partition_indexes=[0, 1])]
-                req = OffsetFetchRequest(groups=[OffsetFetchRequestGroup(group_id="cg", topics=topics),
-                                                 OffsetFetchRequestGroup(group_id="other", topics=None)])
+                topics = [
+                    OffsetFetchRequestTopics(
+                        name="" if by_id else "t",
+                        topic_id=info.topic_id if by_id else uuid.UUID(int=0),
+                        partition_indexes=[0, 1],
+                    )
+                ]
+                req = OffsetFetchRequest(
+                    groups=[
+                        OffsetFetchRequestGroup(group_id="cg", topics=topics),
+                        OffsetFetchRequestGroup(group_id="other", topics=None),
+                    ]
+                )
                 resp = await call(broker, api_09_offset_fetch, req, fetch_version)
                 assert resp.groups[1].topics == []
                 got = [(p.partition_index, p.committed_offset, p.metadata) for p in resp.groups[0].topics[0].partitions]
@@ -468,15 +541,22 @@ async def test_offset_delete(tmp_path):
     async with running(tmp_path) as (broker, rt):
         info = broker.logs.create_topic("t", 2)
         await call(broker, api_08_offset_commit, commit_req(9, "t", info.topic_id, [(0, 7), (1, 8)]), 9)
-        req = OffsetDeleteRequest(group_id="cg", topics=[
-            OffsetDeleteRequestTopic(name="t", partitions=[OffsetDeleteRequestPartition(0),
-                                                           OffsetDeleteRequestPartition(9)]),
-            OffsetDeleteRequestTopic(name="nope", partitions=[OffsetDeleteRequestPartition(0)]),
-        ])
+        req = OffsetDeleteRequest(
+            group_id="cg",
+            topics=[
+                OffsetDeleteRequestTopic(
+                    name="t", partitions=[OffsetDeleteRequestPartition(0), OffsetDeleteRequestPartition(9)]
+                ),
+                OffsetDeleteRequestTopic(name="nope", partitions=[OffsetDeleteRequestPartition(0)]),
+            ],
+        )
         resp = await call(broker, api_47_offset_delete, req, 0)
         assert resp.error_code == E.NONE
         assert {(t.name, p.partition_index, p.error_code) for t in resp.topics for p in t.partitions} == {
-            ("t", 9, E.UNKNOWN_TOPIC_OR_PARTITION), ("t", 0, E.NONE), ("nope", 0, E.UNKNOWN_TOPIC_OR_PARTITION)}
+            ("t", 9, E.UNKNOWN_TOPIC_OR_PARTITION),
+            ("t", 0, E.NONE),
+            ("nope", 0, E.UNKNOWN_TOPIC_OR_PARTITION),
+        }
         assert rt.offsets.get("cg", "t", 0) is None and rt.offsets.get("cg", "t", 1).offset == 8
         missing = await call(broker, api_47_offset_delete, OffsetDeleteRequest(group_id="missing"), 0)
         assert missing.error_code == E.GROUP_ID_NOT_FOUND
@@ -486,10 +566,12 @@ async def test_offset_delete(tmp_path):
         # A consumer group still subscribed to "t" may not drop its offsets; a stable
         # group of another protocol may not drop any.
         first = await call(broker, api_11_join_group, join_req(group="cg2"), 3)
-        await call(broker, api_14_sync_group, SyncGroupRequest(group_id="cg2", generation_id=1,
-                                                               member_id=first.member_id), 3)
-        req = OffsetDeleteRequest(group_id="cg2", topics=[
-            OffsetDeleteRequestTopic(name="t", partitions=[OffsetDeleteRequestPartition(0)])])
+        await call(
+            broker, api_14_sync_group, SyncGroupRequest(group_id="cg2", generation_id=1, member_id=first.member_id), 3
+        )
+        req = OffsetDeleteRequest(
+            group_id="cg2", topics=[OffsetDeleteRequestTopic(name="t", partitions=[OffsetDeleteRequestPartition(0)])]
+        )
         resp = await call(broker, api_47_offset_delete, req, 0)
         assert resp.topics[0].partitions[0].error_code == E.GROUP_SUBSCRIBED_TO_TOPIC
 
@@ -521,7 +603,7 @@ async def replay(broker, module, name: str):
 
 async def test_kafka_python_group_session_matches_kafka(tmp_path):
     """kafka-python's recorded join / sync / commit / fetch / leave, answered as Kafka 4.2 answered."""
-    async with running(tmp_path) as (broker, rt):
+    async with running(tmp_path) as (broker, _rt):
         broker.logs.create_topic("golden-kp-1", 1)
         _, fetched, expected = await replay(broker, api_09_offset_fetch, "kafka-python_OffsetFetch_v8_1.req.bin")
         assert fetched == expected
@@ -554,8 +636,9 @@ async def test_kafka_python_group_session_matches_kafka(tmp_path):
         header, request, expected = golden("kafka-python_OffsetCommit_v8_1.req.bin")
         request.member_id = ours(request.member_id)
         request.generation_id_or_member_epoch = joined.generation_id
-        committed = await api_08_offset_commit.handle(RequestContext(broker, ConnectionState(1, "x:1"), header, 8),
-                                                      request)
+        committed = await api_08_offset_commit.handle(
+            RequestContext(broker, ConnectionState(1, "x:1"), header, 8), request
+        )
         assert committed == expected
 
         header, request, expected = golden("kafka-python_LeaveGroup_v5_1.req.bin")
@@ -568,11 +651,12 @@ async def test_kafka_python_group_session_matches_kafka(tmp_path):
 
 
 async def test_librdkafka_simple_commit_and_describe_match_kafka(tmp_path):
-    async with running(tmp_path) as (broker, rt):
+    async with running(tmp_path) as (broker, _rt):
         broker.logs.create_topic("golden-ck-1", 1)
         _, committed, expected = await replay(broker, api_08_offset_commit, "confluent-kafka_OffsetCommit_v9_1.req.bin")
         assert committed == expected
-        _, described, expected = await replay(broker, api_15_describe_groups,
-                                              "confluent-kafka_DescribeGroups_v0_1.req.bin")
+        _, described, expected = await replay(
+            broker, api_15_describe_groups, "confluent-kafka_DescribeGroups_v0_1.req.bin"
+        )
         # Kafka answers in coordinator-partition order; compare per group.
         assert sorted(described.groups, key=lambda g: g.group_id) == sorted(expected.groups, key=lambda g: g.group_id)

@@ -163,14 +163,20 @@ def test_later_set_wins_over_earlier_set():
 
 
 def test_env_ignores_other_variables_and_cli_options():
-    env = {"PATH": "/bin", "SHAREBROKER_LOG_FORMAT": "json", "SHAREBROKER_LOG_LEVEL": "debug",
-           "SHAREBROKER_LOG_DIRS": "/var/lib/sb"}
+    env = {
+        "PATH": "/bin",
+        "SHAREBROKER_LOG_FORMAT": "json",
+        "SHAREBROKER_LOG_LEVEL": "debug",
+        "SHAREBROKER_LOG_DIRS": "/var/lib/sb",
+    }
     assert load(env=env).log_dirs == (Path("/var/lib/sb"),)
 
 
 def test_unknown_env_variable_is_an_error():
     msg = error_of(env={"SHAREBROKER_LOG_DIRZ": "x"})
-    assert msg == "SHAREBROKER_LOG_DIRZ: no setting is named by this environment variable (from env SHAREBROKER_LOG_DIRZ)"
+    assert (
+        msg == "SHAREBROKER_LOG_DIRZ: no setting is named by this environment variable (from env SHAREBROKER_LOG_DIRZ)"
+    )
 
 
 # --------------------------------------------------------------------------- properties syntax
@@ -219,7 +225,9 @@ def test_file_errors_name_file_and_line(tmp_path: Path):
     props.write_text("num.partitions=1\nmax.connections = lots\n")
     assert error_of(file=props) == f"max.connections: 'lots' is not an integer (from {props}:2)"
     props.write_text("log.segmnt.bytes=1\n")
-    assert error_of(file=props) == f"log.segmnt.bytes: unknown setting; did you mean log.segment.bytes? (from {props}:1)"
+    assert (
+        error_of(file=props) == f"log.segmnt.bytes: unknown setting; did you mean log.segment.bytes? (from {props}:1)"
+    )
 
 
 def test_missing_file(tmp_path: Path):
@@ -258,13 +266,23 @@ def test_kafka_style_file_is_accepted(tmp_path: Path):
         ("log.segment.bytes=abc", "log.segment.bytes: 'abc' is not an integer (from --set)"),
         ("log.segment.bytes=1.5", "log.segment.bytes: '1.5' is not an integer (from --set)"),
         ("log.segment.bytes=1000", "log.segment.bytes: 1000 is below the minimum 1048576 (from --set)"),
-        ("log.segment.bytes=4294967296", "log.segment.bytes: 4294967296 does not fit in a int (-2147483648..2147483647) (from --set)"),
-        ("auto.create.topics.enable=yes", "auto.create.topics.enable: 'yes' is not a boolean (true or false) (from --set)"),
-        ("default.replication.factor=3",
-         "default.replication.factor: 3 is above the maximum 1 (a single node holds the only copy, "
-         "so 1 is the only possible value) (from --set)"),
-        ("group.coordinator.rebalance.protocols=classic,streams",
-         "group.coordinator.rebalance.protocols: 'streams' is not one of: classic, consumer, share (from --set)"),
+        (
+            "log.segment.bytes=4294967296",
+            "log.segment.bytes: 4294967296 does not fit in a int (-2147483648..2147483647) (from --set)",
+        ),
+        (
+            "auto.create.topics.enable=yes",
+            "auto.create.topics.enable: 'yes' is not a boolean (true or false) (from --set)",
+        ),
+        (
+            "default.replication.factor=3",
+            "default.replication.factor: 3 is above the maximum 1 (a single node holds the only copy, "
+            "so 1 is the only possible value) (from --set)",
+        ),
+        (
+            "group.coordinator.rebalance.protocols=classic,streams",
+            "group.coordinator.rebalance.protocols: 'streams' is not one of: classic, consumer, share (from --set)",
+        ),
         ("log.retention.ms=0", "log.retention.ms: 0 must be -1 (unlimited) or at least 1 (from --set)"),
         ("bogus=1", "bogus: unknown setting (from --set)"),
         ("novalue", "--set 'novalue': expected key=value"),
@@ -402,7 +420,10 @@ def test_share_group_bounds(key: str, low: int, high: int):
     assert (setting.min, setting.max) == (low, high)
     assert f"{low - 1} is below the minimum {low}" in error_of(f"{key}={low - 1}")
     assert f"{high + 1} is above the maximum {high}" in error_of(f"{key}={high + 1}")
-    lock_bounds = {"group.share.min.record.lock.duration.ms": "1000", "group.share.max.record.lock.duration.ms": "3600000"}
+    lock_bounds = {
+        "group.share.min.record.lock.duration.ms": "1000",
+        "group.share.max.record.lock.duration.ms": "3600000",
+    }
     extra = [f"{k}={v}" for k, v in lock_bounds.items() if k != key]
     load(f"{key}={low}", *extra)
     load(f"{key}={high}", *extra)

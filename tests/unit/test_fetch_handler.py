@@ -31,7 +31,6 @@ from broker.protocol.messages.list_offsets_request import (
     ListOffsetsTopic,
 )
 from broker.protocol.messages.list_offsets_response import ListOffsetsResponse
-from broker.protocol.primitives import UUID_ZERO
 from broker.protocol.records import build_batch, build_end_txn_marker, iter_batches
 from broker.server.broker import Broker, Metrics
 from broker.server.context import ConnectionState, RequestContext
@@ -222,7 +221,10 @@ async def test_last_fetched_epoch(broker, topic):
     ]
     resp = await call(broker, api_01_fetch, fetch_request(12, parts), 12)
     diverging, too_new, fine = (only(resp, i) for i in range(3))
-    assert diverging.error_code == 0 and (diverging.diverging_epoch.epoch, diverging.diverging_epoch.end_offset) == (0, 3)
+    assert diverging.error_code == 0 and (diverging.diverging_epoch.epoch, diverging.diverging_epoch.end_offset) == (
+        0,
+        3,
+    )
     assert diverging.high_watermark == 3 and bytes(diverging.records) == b""
     assert too_new.error_code == ErrorCode.OFFSET_OUT_OF_RANGE
     assert fine.error_code == 0 and fine.diverging_epoch.epoch == -1
@@ -260,9 +262,20 @@ def txn_topic(broker):
     broker.logs.create_topic("x", 1)
     log = broker.logs.partition("x", 0)
     append(broker, "x", 0, rec(b"p0", 1))
-    append(broker, "x", 0, rec(b"a1", 2), rec(b"a2", 2), producer_id=7, producer_epoch=0, base_sequence=0, transactional=True)
+    append(
+        broker,
+        "x",
+        0,
+        rec(b"a1", 2),
+        rec(b"a2", 2),
+        producer_id=7,
+        producer_epoch=0,
+        base_sequence=0,
+        transactional=True,
+    )
     log.append(
-        build_end_txn_marker(commit=False, coordinator_epoch=0, producer_id=7, producer_epoch=0, timestamp=3), leader_epoch=0
+        build_end_txn_marker(commit=False, coordinator_epoch=0, producer_id=7, producer_epoch=0, timestamp=3),
+        leader_epoch=0,
     )
     append(broker, "x", 0, rec(b"p1", 4))
     append(broker, "x", 0, rec(b"open", 9), producer_id=7, producer_epoch=0, base_sequence=2, transactional=True)
@@ -273,7 +286,9 @@ def txn_topic(broker):
 async def test_read_committed_stops_at_lso_and_lists_aborted_transactions(broker, txn_topic):
     for version in (4, 12, 13, 18):
         ids = {"x": broker.logs.topics["x"].topic_id}
-        committed = only(await call(broker, api_01_fetch, fetch_request(version, [part("x", 0)], ids, isolation_level=1), version))
+        committed = only(
+            await call(broker, api_01_fetch, fetch_request(version, [part("x", 0)], ids, isolation_level=1), version)
+        )
         assert offsets(committed.records) == [0, 1, 3, 4]
         assert [(a.producer_id, a.first_offset) for a in committed.aborted_transactions] == [(7, 1)]
         assert (committed.high_watermark, committed.last_stable_offset) == (6, 5)
@@ -345,7 +360,12 @@ async def test_long_poll_ends_on_broker_stop(broker, topic, autojump_clock):
 
 async def test_no_long_poll_on_errors_or_when_nothing_can_be_read(broker, topic, autojump_clock):
     start = trio.current_time()
-    await call(broker, api_01_fetch, fetch_request(12, [part("t", 2), part("t", 0, offset=99)], max_wait_ms=9000, min_bytes=1), 12)
+    await call(
+        broker,
+        api_01_fetch,
+        fetch_request(12, [part("t", 2), part("t", 0, offset=99)], max_wait_ms=9000, min_bytes=1),
+        12,
+    )
     await call(broker, api_01_fetch, fetch_request(12, [part("nope", 0)], max_wait_ms=9000, min_bytes=1), 12)
     assert trio.current_time() == start
 
@@ -354,7 +374,9 @@ async def test_no_long_poll_on_errors_or_when_nothing_can_be_read(broker, topic,
 
 
 async def test_incremental_session_through_the_handler(broker, topic):
-    full = await call(broker, api_01_fetch, fetch_request(12, [part("t", 0, offset=3), part("t", 1, offset=1)], session_epoch=0), 12)
+    full = await call(
+        broker, api_01_fetch, fetch_request(12, [part("t", 0, offset=3), part("t", 1, offset=1)], session_epoch=0), 12
+    )
     sid = full.session_id
     assert sid != 0 and flat(full) == [("t", 0, 0), ("t", 1, 0)]
     # nothing new: an empty incremental response
@@ -365,17 +387,24 @@ async def test_incremental_session_through_the_handler(broker, topic):
     inc = await call(broker, api_01_fetch, fetch_request(12, [], session_id=sid, session_epoch=2), 12)
     assert flat(inc) == [("t", 1, 0)] and offsets(only(inc).records) == [1]
     # the client moves its offset by listing the partition; p2 is added
-    inc = await call(broker, api_01_fetch, fetch_request(12, [part("t", 1, offset=2), part("t", 2)], session_id=sid, session_epoch=3), 12)
+    inc = await call(
+        broker,
+        api_01_fetch,
+        fetch_request(12, [part("t", 1, offset=2), part("t", 2)], session_id=sid, session_epoch=3),
+        12,
+    )
     assert flat(inc) == [("t", 2, 0)]
     # forgetting a partition, then a wrong epoch
     inc = await call(
         broker,
         api_01_fetch,
-        fetch_request(12, [], session_id=sid, session_epoch=4, forgotten_topics_data=[ForgottenTopic(topic="t", partitions=[0])]),
+        fetch_request(
+            12, [], session_id=sid, session_epoch=4, forgotten_topics_data=[ForgottenTopic(topic="t", partitions=[0])]
+        ),
         12,
     )
     assert inc.error_code == 0
-    assert [k for k in broker.fetch_sessions.get(sid).partitions] == [("t", 1), ("t", 2)]
+    assert list(broker.fetch_sessions.get(sid).partitions) == [("t", 1), ("t", 2)]
     bad = await call(broker, api_01_fetch, fetch_request(12, [], session_id=sid, session_epoch=4), 12)
     assert (bad.error_code, bad.session_id, bad.responses) == (ErrorCode.INVALID_FETCH_SESSION_EPOCH, 0, [])
     gone = await call(broker, api_01_fetch, fetch_request(12, [], session_id=sid + 1, session_epoch=1), 12)
@@ -387,7 +416,9 @@ async def test_incremental_session_through_the_handler(broker, topic):
 
 async def test_topic_id_session_echoes_ids(broker, topic):
     ids = {"t": topic.topic_id}
-    full = await call(broker, api_01_fetch, fetch_request(13, [part("t", 0, offset=3), part("ghost", 0)], ids, session_epoch=0), 13)
+    full = await call(
+        broker, api_01_fetch, fetch_request(13, [part("t", 0, offset=3), part("ghost", 0)], ids, session_epoch=0), 13
+    )
     assert flat(full, ids) == [("t", 0, 0), (str(uuid.UUID(int=99)), 0, ErrorCode.UNKNOWN_TOPIC_ID)]
     inc = await call(broker, api_01_fetch, fetch_request(13, [], session_id=full.session_id, session_epoch=1), 13)
     # the unknown id is an error, so it is sent every time; topics are named by id
@@ -408,7 +439,9 @@ async def list_offsets(broker, version, parts, **kw):
     """``parts``: [(topic, partition, timestamp, current_leader_epoch)] -> [(topic, p, err, offset, ts, epoch)]."""
     topics: dict[str, list] = {}
     for topic, index, ts, epoch in parts:
-        topics.setdefault(topic, []).append(ListOffsetsPartition(partition_index=index, timestamp=ts, current_leader_epoch=epoch))
+        topics.setdefault(topic, []).append(
+            ListOffsetsPartition(partition_index=index, timestamp=ts, current_leader_epoch=epoch)
+        )
     kw.setdefault("replica_id", -1)
     req = ListOffsetsRequest(topics=[ListOffsetsTopic(name=n, partitions=ps) for n, ps in topics.items()], **kw)
     resp = await call(broker, api_02_list_offsets, req, version)
@@ -426,12 +459,51 @@ SPECIAL = (-1, -2, -3, -4, -5, -6, -7, 999, 1001, 1003)
 @pytest.mark.parametrize(
     ("version", "expected"),
     [
-        (1, [(0, 3, -1, -1), (0, 0, -1, -1)] + [(35, -1, -1, -1)] * 5 + [(0, 0, 1000, -1), (0, 1, 1001, -1), (0, -1, -1, -1)]),
-        (4, [(0, 3, -1, 0), (0, 0, -1, 0)] + [(35, -1, -1, -1)] * 5 + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)]),
-        (7, [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0)] + [(35, -1, -1, -1)] * 4 + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)]),
-        (8, [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0), (0, 0, -1, 0)] + [(35, -1, -1, -1)] * 3 + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)]),
-        (9, [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0), (0, 0, -1, 0), (0, -1, -1, -1)] + [(35, -1, -1, -1)] * 2 + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)]),
-        (11, [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0), (0, 0, -1, 0), (0, -1, -1, -1), (0, -1, -1, -1), (35, -1, -1, -1), (0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)]),
+        (
+            1,
+            [(0, 3, -1, -1), (0, 0, -1, -1)]
+            + [(35, -1, -1, -1)] * 5
+            + [(0, 0, 1000, -1), (0, 1, 1001, -1), (0, -1, -1, -1)],
+        ),
+        (
+            4,
+            [(0, 3, -1, 0), (0, 0, -1, 0)]
+            + [(35, -1, -1, -1)] * 5
+            + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)],
+        ),
+        (
+            7,
+            [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0)]
+            + [(35, -1, -1, -1)] * 4
+            + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)],
+        ),
+        (
+            8,
+            [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0), (0, 0, -1, 0)]
+            + [(35, -1, -1, -1)] * 3
+            + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)],
+        ),
+        (
+            9,
+            [(0, 3, -1, 0), (0, 0, -1, 0), (0, 2, 1002, 0), (0, 0, -1, 0), (0, -1, -1, -1)]
+            + [(35, -1, -1, -1)] * 2
+            + [(0, 0, 1000, 0), (0, 1, 1001, 0), (0, -1, -1, -1)],
+        ),
+        (
+            11,
+            [
+                (0, 3, -1, 0),
+                (0, 0, -1, 0),
+                (0, 2, 1002, 0),
+                (0, 0, -1, 0),
+                (0, -1, -1, -1),
+                (0, -1, -1, -1),
+                (35, -1, -1, -1),
+                (0, 0, 1000, 0),
+                (0, 1, 1001, 0),
+                (0, -1, -1, -1),
+            ],
+        ),
     ],
 )
 async def test_list_offsets_special_timestamps_per_version(broker, topic, version, expected):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import uuid
 
-
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.fetch_response import EpochEndOffset, PartitionData
 from broker.server.fetch_sessions import (
@@ -17,9 +16,10 @@ from broker.server.fetch_sessions import (
 )
 
 
-
 def part(topic: str, p: int, offset: int = 0, topic_id: uuid.UUID | None = None) -> CachedPartition:
-    return CachedPartition(topic=topic, topic_id=topic_id or uuid.UUID(int=0), partition=p, fetch_offset=offset, max_bytes=1 << 20)
+    return CachedPartition(
+        topic=topic, topic_id=topic_id or uuid.UUID(int=0), partition=p, fetch_offset=offset, max_bytes=1 << 20
+    )
 
 
 def req(*parts: CachedPartition, by_id: bool = False) -> dict:
@@ -85,7 +85,11 @@ def test_full_fetch_opens_session_and_incremental_sends_only_changes():
     assert ctx.kind == "incremental"
     # every session partition is read ...
     assert [k for k, _ in ctx.partitions()] == [("a", 0), ("a", 1), ("b", 0)]
-    results = {("a", 0): data(), ("a", 1): data(hw=11), ("b", 0): data(lso=9), }
+    results = {
+        ("a", 0): data(),
+        ("a", 1): data(hw=11),
+        ("b", 0): data(lso=9),
+    }
     err, sid2, items = ctx.respond(results, 0)
     # ... but only the changed ones are sent: a-1 (high watermark), b-0 (last stable offset)
     assert (err, sid2) == (0, sid)
@@ -106,7 +110,12 @@ def test_records_errors_and_log_start_changes_are_always_sent():
         ("a", 0): data(records=b"x" * 70),
         ("a", 1): data(error=ErrorCode.OFFSET_OUT_OF_RANGE, hw=-1, lso=-1, lss=-1),
         ("a", 2): data(lss=5),
-        ("a", 3): PartitionData(high_watermark=10, last_stable_offset=10, log_start_offset=0, diverging_epoch=EpochEndOffset(epoch=0, end_offset=3)),
+        ("a", 3): PartitionData(
+            high_watermark=10,
+            last_stable_offset=10,
+            log_start_offset=0,
+            diverging_epoch=EpochEndOffset(epoch=0, end_offset=3),
+        ),
     }
     _, _, items = ctx.respond(results, 0)
     assert [k for k, _, _ in items] == [("a", 0), ("a", 1), ("a", 2), ("a", 3)]
@@ -172,12 +181,16 @@ def test_duplicate_in_flight_request_gets_invalid_epoch_at_response_time():
 def test_final_epoch_closes_session_and_fetches_sessionless():
     cache = FetchSessionCache()
     _, sid, _ = open_session(cache, req(part("a", 0)))
-    ctx = cache.new_context(version=12, session_id=sid, epoch=-1, is_follower=False, fetch_data=req(part("a", 0)), forgotten=(), now_ms=0)
+    ctx = cache.new_context(
+        version=12, session_id=sid, epoch=-1, is_follower=False, fetch_data=req(part("a", 0)), forgotten=(), now_ms=0
+    )
     assert ctx.kind == "sessionless"
     assert cache.get(sid) is None
     # epoch 0 with an id closes the old session and opens a new one
     _, sid1, _ = open_session(cache, req(part("a", 0)))
-    ctx = cache.new_context(version=12, session_id=sid1, epoch=0, is_follower=False, fetch_data=req(part("a", 0)), forgotten=(), now_ms=0)
+    ctx = cache.new_context(
+        version=12, session_id=sid1, epoch=0, is_follower=False, fetch_data=req(part("a", 0)), forgotten=(), now_ms=0
+    )
     _, sid2, _ = ctx.respond({("a", 0): data()}, 0)
     assert cache.get(sid1) is None and cache.get(sid2) is not None and sid2 != sid1
 
@@ -188,7 +201,13 @@ def test_topic_id_sessions_resolve_names_later():
     unknown = CachedPartition(topic=None, topic_id=tid, partition=0, fetch_offset=0, max_bytes=100)
     _, sid, _ = open_session(cache, req(unknown, by_id=True), version=13)
     ctx = cache.new_context(
-        version=13, session_id=sid, epoch=1, is_follower=False, fetch_data={}, forgotten=(), now_ms=0,
+        version=13,
+        session_id=sid,
+        epoch=1,
+        is_follower=False,
+        fetch_data={},
+        forgotten=(),
+        now_ms=0,
         resolve_topic=lambda i: "late" if i == tid else None,
     )
     [(key, cp)] = ctx.partitions()

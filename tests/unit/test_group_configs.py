@@ -107,8 +107,22 @@ def test_iso_durations_parse_as_java_does(text, ns):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "P", "PT", "P1DT", "P1W", "P1Y", "PT.5S", "PT1.1234567891S", "PT1H1H", "P1D2H", "PT1S1M", " PT1H",
-     "P106751991167301D", "PT9223372036854775808S"],
+    [
+        "",
+        "P",
+        "PT",
+        "P1DT",
+        "P1W",
+        "P1Y",
+        "PT.5S",
+        "PT1.1234567891S",
+        "PT1H1H",
+        "P1D2H",
+        "PT1S1M",
+        " PT1H",
+        "P106751991167301D",
+        "PT9223372036854775808S",
+    ],
 )
 def test_iso_durations_java_refuses(text):
     assert parse_iso_duration_ns(text) is None
@@ -216,8 +230,13 @@ def test_delete_and_validate_only(store, tmp_path):
     ok(store, "g", ("share.heartbeat.interval.ms", DELETE, None))
     assert store.overrides("g") == {"share.auto.offset.reset": "earliest"}
     before = (tmp_path / FILE_NAME).read_bytes()
-    ok(store, "g", ("share.auto.offset.reset", DELETE, None), ("share.isolation.level", SET, "read_committed"),
-       validate_only=True)
+    ok(
+        store,
+        "g",
+        ("share.auto.offset.reset", DELETE, None),
+        ("share.isolation.level", SET, "read_committed"),
+        validate_only=True,
+    )
     assert store.overrides("g") == {"share.auto.offset.reset": "earliest"}
     assert (tmp_path / FILE_NAME).read_bytes() == before
     # A validate_only request still reports what is wrong.
@@ -236,7 +255,9 @@ def test_set_for_a_group_that_does_not_exist_yet(store):
 
 def test_changes_are_all_or_nothing(store):
     ok(store, "g", ("share.auto.offset.reset", SET, "earliest"))
-    error = store.alter("g", [("share.isolation.level", SET, "read_committed"), ("share.heartbeat.interval.ms", SET, "1")])
+    error = store.alter(
+        "g", [("share.isolation.level", SET, "read_committed"), ("share.heartbeat.interval.ms", SET, "1")]
+    )
     assert error.code == ErrorCode.INVALID_CONFIG
     assert store.overrides("g") == {"share.auto.offset.reset": "earliest"}
 
@@ -259,63 +280,172 @@ GE, LE = "greater than or equal to", "less than or equal to"
     ("key", "value", "expected"),
     [
         ("nope", "1", (ErrorCode.INVALID_CONFIG, "Unknown group config name: nope")),
-        ("group.share.record.lock.duration.ms", "20000",
-         (ErrorCode.INVALID_CONFIG, "Unknown group config name: group.share.record.lock.duration.ms")),
-        ("share.auto.offset.reset", "none",
-         invalid("share.auto.offset.reset", "none",
-                 f"Invalid value `none` for configuration share.auto.offset.reset. {RESET_RULE}")),
-        ("share.auto.offset.reset", " Earliest ",
-         invalid("share.auto.offset.reset", "Earliest",
-                 f"Invalid value `Earliest` for configuration share.auto.offset.reset. {RESET_RULE}")),
-        ("share.auto.offset.reset", "by_duration:-PT1H",
-         invalid("share.auto.offset.reset", "by_duration:-PT1H",
-                 f"Invalid value `by_duration:-PT1H` for configuration share.auto.offset.reset. {RESET_RULE}")),
-        ("share.auto.offset.reset", "",
-         invalid("share.auto.offset.reset", "",
-                 f"Invalid value `` for configuration share.auto.offset.reset. {RESET_RULE}")),
-        ("share.isolation.level", "READ_COMMITTED",
-         invalid("share.isolation.level", "READ_COMMITTED", "String must be one of: read_committed, read_uncommitted")),
-        ("share.record.lock.duration.ms", " abc ", invalid("share.record.lock.duration.ms", " abc ", "Not a number of type INT")),
-        ("share.record.lock.duration.ms", "2147483648",
-         invalid("share.record.lock.duration.ms", "2147483648", "Not a number of type INT")),
-        ("share.record.lock.duration.ms", "5000.0", invalid("share.record.lock.duration.ms", "5000.0", "Not a number of type INT")),
-        ("share.record.lock.duration.ms", " 999 ", invalid("share.record.lock.duration.ms", "999", "Value must be at least 1000")),
-        ("share.record.lock.duration.ms", "14999",
-         bound("share.record.lock.duration.ms", GE, "group.share.min.record.lock.duration.ms")),
-        ("share.record.lock.duration.ms", "60001",
-         bound("share.record.lock.duration.ms", LE, "group.share.max.record.lock.duration.ms")),
+        (
+            "group.share.record.lock.duration.ms",
+            "20000",
+            (ErrorCode.INVALID_CONFIG, "Unknown group config name: group.share.record.lock.duration.ms"),
+        ),
+        (
+            "share.auto.offset.reset",
+            "none",
+            invalid(
+                "share.auto.offset.reset",
+                "none",
+                f"Invalid value `none` for configuration share.auto.offset.reset. {RESET_RULE}",
+            ),
+        ),
+        (
+            "share.auto.offset.reset",
+            " Earliest ",
+            invalid(
+                "share.auto.offset.reset",
+                "Earliest",
+                f"Invalid value `Earliest` for configuration share.auto.offset.reset. {RESET_RULE}",
+            ),
+        ),
+        (
+            "share.auto.offset.reset",
+            "by_duration:-PT1H",
+            invalid(
+                "share.auto.offset.reset",
+                "by_duration:-PT1H",
+                f"Invalid value `by_duration:-PT1H` for configuration share.auto.offset.reset. {RESET_RULE}",
+            ),
+        ),
+        (
+            "share.auto.offset.reset",
+            "",
+            invalid(
+                "share.auto.offset.reset",
+                "",
+                f"Invalid value `` for configuration share.auto.offset.reset. {RESET_RULE}",
+            ),
+        ),
+        (
+            "share.isolation.level",
+            "READ_COMMITTED",
+            invalid(
+                "share.isolation.level", "READ_COMMITTED", "String must be one of: read_committed, read_uncommitted"
+            ),
+        ),
+        (
+            "share.record.lock.duration.ms",
+            " abc ",
+            invalid("share.record.lock.duration.ms", " abc ", "Not a number of type INT"),
+        ),
+        (
+            "share.record.lock.duration.ms",
+            "2147483648",
+            invalid("share.record.lock.duration.ms", "2147483648", "Not a number of type INT"),
+        ),
+        (
+            "share.record.lock.duration.ms",
+            "5000.0",
+            invalid("share.record.lock.duration.ms", "5000.0", "Not a number of type INT"),
+        ),
+        (
+            "share.record.lock.duration.ms",
+            " 999 ",
+            invalid("share.record.lock.duration.ms", "999", "Value must be at least 1000"),
+        ),
+        (
+            "share.record.lock.duration.ms",
+            "14999",
+            bound("share.record.lock.duration.ms", GE, "group.share.min.record.lock.duration.ms"),
+        ),
+        (
+            "share.record.lock.duration.ms",
+            "60001",
+            bound("share.record.lock.duration.ms", LE, "group.share.max.record.lock.duration.ms"),
+        ),
         ("share.session.timeout.ms", "0", invalid("share.session.timeout.ms", "0", "Value must be at least 1")),
-        ("share.session.timeout.ms", "44999", bound("share.session.timeout.ms", GE, "group.share.min.session.timeout.ms")),
-        ("share.session.timeout.ms", "60001", bound("share.session.timeout.ms", LE, "group.share.max.session.timeout.ms")),
-        ("share.heartbeat.interval.ms", "4999",
-         bound("share.heartbeat.interval.ms", GE, "group.share.min.heartbeat.interval.ms")),
-        ("share.heartbeat.interval.ms", "15001",
-         bound("share.heartbeat.interval.ms", LE, "group.share.max.heartbeat.interval.ms")),
-        ("share.heartbeat.interval.ms", "-5000", invalid("share.heartbeat.interval.ms", "-5000", "Value must be at least 1")),
-        ("consumer.session.timeout.ms", "1",
-         bound("consumer.session.timeout.ms", GE, "group.consumer.min.session.timeout.ms")),
-        ("consumer.session.timeout.ms", "70000",
-         bound("consumer.session.timeout.ms", LE, "group.consumer.max.session.timeout.ms")),
-        ("consumer.heartbeat.interval.ms", "15001",
-         bound("consumer.heartbeat.interval.ms", LE, "group.consumer.max.heartbeat.interval.ms")),
-        ("streams.session.timeout.ms", "1",
-         bound("streams.session.timeout.ms", GE, "group.streams.min.session.timeout.ms")),
-        ("streams.heartbeat.interval.ms", "1",
-         bound("streams.heartbeat.interval.ms", GE, "group.streams.min.heartbeat.interval.ms")),
-        ("streams.num.standby.replicas", "3",
-         bound("streams.num.standby.replicas", LE, "group.streams.max.standby.replicas")),
-        ("streams.num.standby.replicas", "-1", invalid("streams.num.standby.replicas", "-1", "Value must be at least 0")),
-        ("streams.initial.rebalance.delay.ms", "-1",
-         invalid("streams.initial.rebalance.delay.ms", "-1", "Value must be at least 0")),
+        (
+            "share.session.timeout.ms",
+            "44999",
+            bound("share.session.timeout.ms", GE, "group.share.min.session.timeout.ms"),
+        ),
+        (
+            "share.session.timeout.ms",
+            "60001",
+            bound("share.session.timeout.ms", LE, "group.share.max.session.timeout.ms"),
+        ),
+        (
+            "share.heartbeat.interval.ms",
+            "4999",
+            bound("share.heartbeat.interval.ms", GE, "group.share.min.heartbeat.interval.ms"),
+        ),
+        (
+            "share.heartbeat.interval.ms",
+            "15001",
+            bound("share.heartbeat.interval.ms", LE, "group.share.max.heartbeat.interval.ms"),
+        ),
+        (
+            "share.heartbeat.interval.ms",
+            "-5000",
+            invalid("share.heartbeat.interval.ms", "-5000", "Value must be at least 1"),
+        ),
+        (
+            "consumer.session.timeout.ms",
+            "1",
+            bound("consumer.session.timeout.ms", GE, "group.consumer.min.session.timeout.ms"),
+        ),
+        (
+            "consumer.session.timeout.ms",
+            "70000",
+            bound("consumer.session.timeout.ms", LE, "group.consumer.max.session.timeout.ms"),
+        ),
+        (
+            "consumer.heartbeat.interval.ms",
+            "15001",
+            bound("consumer.heartbeat.interval.ms", LE, "group.consumer.max.heartbeat.interval.ms"),
+        ),
+        (
+            "streams.session.timeout.ms",
+            "1",
+            bound("streams.session.timeout.ms", GE, "group.streams.min.session.timeout.ms"),
+        ),
+        (
+            "streams.heartbeat.interval.ms",
+            "1",
+            bound("streams.heartbeat.interval.ms", GE, "group.streams.min.heartbeat.interval.ms"),
+        ),
+        (
+            "streams.num.standby.replicas",
+            "3",
+            bound("streams.num.standby.replicas", LE, "group.streams.max.standby.replicas"),
+        ),
+        (
+            "streams.num.standby.replicas",
+            "-1",
+            invalid("streams.num.standby.replicas", "-1", "Value must be at least 0"),
+        ),
+        (
+            "streams.initial.rebalance.delay.ms",
+            "-1",
+            invalid("streams.initial.rebalance.delay.ms", "-1", "Value must be at least 0"),
+        ),
         # Beyond Kafka 4.2.2.
         ("share.delivery.count.limit", "1", invalid("share.delivery.count.limit", "1", "Value must be at least 2")),
-        ("share.delivery.count.limit", "11", invalid("share.delivery.count.limit", "11", "Value must be no more than 10")),
-        ("share.partition.max.record.locks", "99",
-         invalid("share.partition.max.record.locks", "99", "Value must be at least 100")),
-        ("share.partition.max.record.locks", "2001",
-         bound("share.partition.max.record.locks", LE, "group.share.partition.max.record.locks")),
-        ("share.renew.acknowledge.enable", "yes",
-         invalid("share.renew.acknowledge.enable", "yes", "Expected value to be either true or false")),
+        (
+            "share.delivery.count.limit",
+            "11",
+            invalid("share.delivery.count.limit", "11", "Value must be no more than 10"),
+        ),
+        (
+            "share.partition.max.record.locks",
+            "99",
+            invalid("share.partition.max.record.locks", "99", "Value must be at least 100"),
+        ),
+        (
+            "share.partition.max.record.locks",
+            "2001",
+            bound("share.partition.max.record.locks", LE, "group.share.partition.max.record.locks"),
+        ),
+        (
+            "share.renew.acknowledge.enable",
+            "yes",
+            invalid("share.renew.acknowledge.enable", "yes", "Expected value to be either true or false"),
+        ),
         ("group.type", "classic", invalid("group.type", "classic", "String must be one of: consumer, share")),
     ],
 )
@@ -365,12 +495,16 @@ def test_several_problems_report_the_one_kafka_reports(store):
     assert store.alter("g", [("share.isolation.level", SET, "x"), ("nope", SET, "1")]).message == (
         "Unknown group config name: nope"
     )
-    assert store.alter(
-        "g", [("share.isolation.level", SET, "x"), ("share.record.lock.duration.ms", SET, "1")]
-    ).message == "Invalid value 1 for configuration share.record.lock.duration.ms: Value must be at least 1000"
-    assert store.alter(
-        "g", [("share.record.lock.duration.ms", SET, "99999"), ("share.heartbeat.interval.ms", SET, "1")]
-    ).message == "share.heartbeat.interval.ms must be greater than or equal to group.share.min.heartbeat.interval.ms"
+    assert (
+        store.alter("g", [("share.isolation.level", SET, "x"), ("share.record.lock.duration.ms", SET, "1")]).message
+        == "Invalid value 1 for configuration share.record.lock.duration.ms: Value must be at least 1000"
+    )
+    assert (
+        store.alter(
+            "g", [("share.record.lock.duration.ms", SET, "99999"), ("share.heartbeat.interval.ms", SET, "1")]
+        ).message
+        == "share.heartbeat.interval.ms must be greater than or equal to group.share.min.heartbeat.interval.ms"
+    )
 
 
 def test_session_timeout_must_exceed_heartbeat_interval(tmp_path):
@@ -382,9 +516,9 @@ def test_session_timeout_must_exceed_heartbeat_interval(tmp_path):
     assert store.alter("g", [("share.heartbeat.interval.ms", SET, "45000")]).message == (
         "share.session.timeout.ms must be greater than share.heartbeat.interval.ms"
     )
-    assert store.alter("g", [("consumer.heartbeat.interval.ms", SET, "50000"), ("consumer.session.timeout.ms", SET, "50000")]).message == (
-        "consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms"
-    )
+    assert store.alter(
+        "g", [("consumer.heartbeat.interval.ms", SET, "50000"), ("consumer.session.timeout.ms", SET, "50000")]
+    ).message == ("consumer.session.timeout.ms must be greater than consumer.heartbeat.interval.ms")
 
 
 def test_operation_and_group_id_errors(store):
@@ -394,7 +528,10 @@ def test_operation_and_group_id_errors(store):
     assert store.alter("g", [("share.auto.offset.reset", APPEND, "earliest")]) == GroupConfigError(
         ErrorCode.INVALID_CONFIG, "Can't APPEND to key share.auto.offset.reset because its type is not LIST."
     )
-    assert store.alter("g", [("nope", SUBTRACT, "x")]).message == "Can't SUBTRACT to key nope because its type is not LIST."
+    assert (
+        store.alter("g", [("nope", SUBTRACT, "x")]).message
+        == "Can't SUBTRACT to key nope because its type is not LIST."
+    )
     assert store.alter("g", [("share.auto.offset.reset", SET, None)]).code == ErrorCode.INVALID_REQUEST
     assert store.alter("g", [("share.auto.offset.reset", 9, "x")]).code == ErrorCode.INVALID_REQUEST
 
@@ -446,7 +583,7 @@ def test_load_drops_what_it_cannot_use_and_a_stale_temp_file(tmp_path):
 
 def test_unreadable_file_stops_the_start(tmp_path):
     (tmp_path / FILE_NAME).write_text("{not json")
-    with pytest.raises(ValueError, match="group-configs.json"):
+    with pytest.raises(ValueError, match=r"group-configs\.json"):
         GroupConfigStore(tmp_path, config())
     (tmp_path / FILE_NAME).write_text(json.dumps({"version": 99, "groups": {}}))
     with pytest.raises(ValueError, match="version"):
@@ -613,7 +750,9 @@ async def legacy(broker, name, configs, validate_only=False, version=2):
     req = AlterConfigsRequest(
         resources=[
             LegacyResource(
-                resource_type=GROUP, resource_name=name, configs=[LegacyConfig(name=k, value=v) for k, v in configs.items()]
+                resource_type=GROUP,
+                resource_name=name,
+                configs=[LegacyConfig(name=k, value=v) for k, v in configs.items()],
             )
         ],
         validate_only=validate_only,
@@ -632,7 +771,11 @@ async def test_handlers_set_then_describe(broker):
     assert [c.name for c in res.configs] == sorted(by) and KAFKA_42_KEYS <= set(by)
     reset = by["share.auto.offset.reset"]
     assert (reset.value, reset.config_source, reset.config_type, reset.read_only, reset.is_sensitive) == (
-        "earliest", 8, 2, False, False
+        "earliest",
+        8,
+        2,
+        False,
+        False,
     )
     assert [(s.name, s.value, s.source) for s in reset.synonyms] == [("share.auto.offset.reset", "earliest", 8)]
     assert reset.documentation
@@ -648,21 +791,46 @@ async def test_handlers_set_then_describe(broker):
 
 async def test_handlers_errors(broker):
     res = await describe(broker, "")
-    assert (res.error_code, res.error_message, res.configs) == (ErrorCode.INVALID_REQUEST, "Group name must not be empty", [])
+    assert (res.error_code, res.error_message, res.configs) == (
+        ErrorCode.INVALID_REQUEST,
+        "Group name must not be empty",
+        [],
+    )
     cases = [
-        ("", [("share.auto.offset.reset", SET, "earliest")],
-         (ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")),
+        (
+            "",
+            [("share.auto.offset.reset", SET, "earliest")],
+            (ErrorCode.INVALID_REQUEST, "Default group resources are not allowed."),
+        ),
         ("g", [("nope", SET, "1")], (ErrorCode.INVALID_CONFIG, "Unknown group config name: nope")),
-        ("g", [("share.isolation.level", SET, "x")],
-         invalid("share.isolation.level", "x", "String must be one of: read_committed, read_uncommitted")),
-        ("g", [("share.record.lock.duration.ms", SET, "60001")],
-         bound("share.record.lock.duration.ms", LE, "group.share.max.record.lock.duration.ms")),
-        ("g", [("share.isolation.level", SET, "x"), ("nope", APPEND, "x")],
-         (ErrorCode.INVALID_CONFIG, "Can't APPEND to key nope because its type is not LIST.")),
-        ("g", [("share.heartbeat.interval.ms", SUBTRACT, "1")],
-         (ErrorCode.INVALID_CONFIG, "Can't SUBTRACT to key share.heartbeat.interval.ms because its type is not LIST.")),
-        ("g", [("share.auto.offset.reset", SET, None)],
-         (ErrorCode.INVALID_REQUEST, "Null value not supported for : share.auto.offset.reset")),
+        (
+            "g",
+            [("share.isolation.level", SET, "x")],
+            invalid("share.isolation.level", "x", "String must be one of: read_committed, read_uncommitted"),
+        ),
+        (
+            "g",
+            [("share.record.lock.duration.ms", SET, "60001")],
+            bound("share.record.lock.duration.ms", LE, "group.share.max.record.lock.duration.ms"),
+        ),
+        (
+            "g",
+            [("share.isolation.level", SET, "x"), ("nope", APPEND, "x")],
+            (ErrorCode.INVALID_CONFIG, "Can't APPEND to key nope because its type is not LIST."),
+        ),
+        (
+            "g",
+            [("share.heartbeat.interval.ms", SUBTRACT, "1")],
+            (
+                ErrorCode.INVALID_CONFIG,
+                "Can't SUBTRACT to key share.heartbeat.interval.ms because its type is not LIST.",
+            ),
+        ),
+        (
+            "g",
+            [("share.auto.offset.reset", SET, None)],
+            (ErrorCode.INVALID_REQUEST, "Null value not supported for : share.auto.offset.reset"),
+        ),
         ("g", [("nope", DELETE, None)], (ErrorCode.NONE, None)),
     ]
     for name, ops, expected in cases:
@@ -681,12 +849,15 @@ async def test_handlers_validate_only_and_delete(broker):
 
 
 async def test_legacy_alter_configs_replaces_the_groups_set(broker):
-    await incremental(broker, "g", [("share.auto.offset.reset", SET, "earliest"), ("share.isolation.level", SET, "read_committed")])
+    await incremental(
+        broker, "g", [("share.auto.offset.reset", SET, "earliest"), ("share.isolation.level", SET, "read_committed")]
+    )
     assert await legacy(broker, "g", {"share.session.timeout.ms": "50000"}) == (0, None)
     assert broker.group_configs.overrides("g") == {"share.session.timeout.ms": "50000"}
     assert await legacy(broker, "g", {"nope": "1"}) == (ErrorCode.INVALID_CONFIG, "Unknown group config name: nope")
     assert await legacy(broker, "", {"share.session.timeout.ms": "50000"}) == (
-        ErrorCode.INVALID_REQUEST, "Default group resources are not allowed."
+        ErrorCode.INVALID_REQUEST,
+        "Default group resources are not allowed.",
     )
     assert await legacy(broker, "g", {}, validate_only=True, version=0) == (0, None)
     assert broker.group_configs.overrides("g") == {"share.session.timeout.ms": "50000"}

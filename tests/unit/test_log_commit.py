@@ -254,9 +254,10 @@ async def test_log_maintenance_applies_retention_and_checkpoints(tmp_path):
     async with trio.open_nursery() as nursery:
         await nursery.start(manager.run_maintenance)
         with trio.fail_after(5):
-            while log.log_start_offset < 5 or read_offset_checkpoint(
-                tmp_path / RECOVERY_POINT_CHECKPOINT
-            ).get(("m", 0)) != log.recovery_point:
+            while (
+                log.log_start_offset < 5
+                or read_offset_checkpoint(tmp_path / RECOVERY_POINT_CHECKPOINT).get(("m", 0)) != log.recovery_point
+            ):
                 await trio.sleep(0.01)
         nursery.cancel_scope.cancel()
     manager.close()

@@ -344,7 +344,7 @@ def test_batch_headers_are_the_headers_of_what_read_returns(
 
 def test_index_entries_reach_the_file_with_the_flush(tmp_path):
     log = open_log(tmp_path, SMALL)
-    for k in range(12):
+    for _k in range(12):
         log.append(batch(2, value_size=30))
     seg = log.active_segment
     entries = len(seg.offset_index)

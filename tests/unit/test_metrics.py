@@ -44,8 +44,16 @@ def test_help_is_escaped():
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0, "0"), (7, "7"), (2.0, "2"), (0.25, "0.25"), (math.inf, "+Inf"), (-math.inf, "-Inf"),
-     (math.nan, "NaN"), (True, "1")],
+    [
+        (0, "0"),
+        (7, "7"),
+        (2.0, "2"),
+        (0.25, "0.25"),
+        (math.inf, "+Inf"),
+        (-math.inf, "-Inf"),
+        (math.nan, "NaN"),
+        (True, "1"),
+    ],
 )
 def test_values(value, text):
     assert format_value(value) == text
@@ -99,11 +107,13 @@ def test_unknown_ack_type_is_ignored():
 def test_rebalances_count_new_target_assignments_only():
     assert m._TARGET_ASSIGNMENT_METADATA == ShareGroupTargetAssignmentMetadataKey.API_KEY
     metrics = Metrics()
-    metrics.rebalanced([
-        rec.encode(rec.target_assignment_epoch("g", 1)),
-        rec.encode(rec.target_assignment_epoch("g", 2)),
-        rec.encode(rec.target_assignment_epoch_tombstone("g")),
-    ])
+    metrics.rebalanced(
+        [
+            rec.encode(rec.target_assignment_epoch("g", 1)),
+            rec.encode(rec.target_assignment_epoch("g", 2)),
+            rec.encode(rec.target_assignment_epoch_tombstone("g")),
+        ]
+    )
     assert metrics.share_rebalances == 2
 
 

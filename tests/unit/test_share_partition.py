@@ -685,5 +685,5 @@ def test_lock_heap_stays_bounded():
     for k in range(2000):
         assert get(sp, "m", 1) == [AcquiredRange(k, k, 1)]
         persist(sp, ack(sp, "m", (k, k, [ACCEPT])).delta)
-    assert len(sp._locks) <= 64 + 2  # noqa: SLF001 - the bound is the point of the test
+    assert len(sp._locks) <= 64 + 2
     assert sp.next_lock_deadline() is None

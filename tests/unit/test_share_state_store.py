@@ -198,7 +198,7 @@ async def test_pruning_keeps_the_topic_bounded(tmp_path):
     """Many writes to a few share-partitions: the log start offset keeps moving, the
     records kept stay within the prune window, whole segments are deleted, and a
     restart replays the pruned log to the same state."""
-    kw = dict(num_partitions=1, snapshot_every=10, segment_bytes=1 << 20)
+    kw = {"num_partitions": 1, "snapshot_every": 10, "segment_bytes": 1 << 20}
     async with running(tmp_path, **kw) as (store, logs, _):
         tid = topic_id(logs)
         groups = [f"g{i}" for i in range(4)]
@@ -234,7 +234,7 @@ async def test_pruning_keeps_the_topic_bounded(tmp_path):
 
 
 async def test_an_idle_share_partition_does_not_pin_the_log(tmp_path):
-    kw = dict(num_partitions=1, snapshot_every=5)
+    kw = {"num_partitions": 1, "snapshot_every": 5}
     async with running(tmp_path, **kw) as (store, logs, _):
         tid = topic_id(logs)
         assert (await store.initialize("idle", tid, 0, state_epoch=2, start_offset=0)).ok
