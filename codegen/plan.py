@@ -492,6 +492,13 @@ class Planner:
             is_msg = name == self.msg.name
             about = f"{name}, api key {self.msg.api_key}." if is_msg else self._struct_about(name)
             dc = DataClass(name, about, fields, is_message=is_msg)
+            # The versions each field exists at (dropped fields included), for code that
+            # builds messages generically (error responses) and must stay within a version.
+            spans = ", ".join(
+                f"{f.py_name!r}: ({f.versions.lo}, {min(f.versions.hi, self.msg.valid.hi)})"
+                for f in self.struct_fields(name)
+            )
+            field_versions = ("FIELD_VERSIONS", "dict[str, tuple[int, int]]", "{" + spans + "}")
             if is_msg:
                 m = self.msg
                 flex_min = None if m.flexible.empty else max(m.flexible.lo, m.valid.lo)
@@ -504,6 +511,7 @@ class Planner:
                     ("FLEXIBLE_MIN", "int | None", repr(flex_min)),
                     ("LATEST_VERSION_UNSTABLE", "bool", repr(m.latest_unstable)),
                 ]
+            dc.classvars.append(field_versions)
             out.append(dc)
         return out
 

@@ -53,13 +53,12 @@ from typing import Any
 import structlog
 
 from broker.config import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
     "EXTENSION_KEYS",
     "FILE_NAME",
     "GROUP_CONFIG_KEYS",
-    "GroupConfigError",
     "GroupConfigKey",
     "GroupConfigStore",
     "ShareGroupSettings",
@@ -81,23 +80,6 @@ SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 
 # Java's String.trim(): every char up to and including the space.
 _JAVA_BLANKS = "".join(map(chr, range(33)))
-
-
-class GroupConfigError(Exception):
-    """A refused describe or change: the error code and message Kafka sends."""
-
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = ErrorCode(code)
-        self.message = message
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GroupConfigError) and (self.code, self.message) == (other.code, other.message)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"GroupConfigError({self.code.name}, {self.message!r})"
 
 
 # --- value parsing --------------------------------------------------------------------------
@@ -363,12 +345,12 @@ _BOUND_ORDER = (
 _AUTO_OFFSET_RESET_RULE = "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
 
 
-def _invalid(key: str, value: Any, why: str) -> GroupConfigError:
-    return GroupConfigError(ErrorCode.INVALID_CONFIG, f"Invalid value {value} for configuration {key}: {why}")
+def _invalid(key: str, value: Any, why: str) -> KafkaError:
+    return KafkaError(ErrorCode.INVALID_CONFIG, f"Invalid value {value} for configuration {key}: {why}")
 
 
 def _parse(spec: GroupConfigKey, raw: str) -> Any:
-    """Typed value of ``raw`` as Kafka's ConfigDef parses it, or GroupConfigError.
+    """Typed value of ``raw`` as Kafka's ConfigDef parses it, or KafkaError.
 
     Kafka trims the text first; a type error quotes the raw text, a validator
     error the trimmed (parsed) value.
@@ -489,9 +471,9 @@ class GroupConfigStore:
 
     def describe(self, group_id: str, keys: Iterable[str] | None = None) -> list[ConfigEntry]:
         """DescribeConfigs rows for ``group_id`` (every key when ``keys`` is None;
-        unknown keys are skipped), sorted by name. Raises GroupConfigError for ""."""
+        unknown keys are skipped), sorted by name. Raises KafkaError for ""."""
         if not group_id:
-            raise GroupConfigError(ErrorCode.INVALID_REQUEST, "Group name must not be empty")
+            raise KafkaError(ErrorCode.INVALID_REQUEST, "Group name must not be empty")
         own = self._groups.get(group_id, {})
         names = self.specs.keys() if keys is None else [k for k in dict.fromkeys(keys) if k in self.specs]
         rows = []
@@ -552,31 +534,29 @@ class GroupConfigStore:
 
     def alter(
         self, group_id: str, ops: Iterable[tuple[str, int, str | None]], validate_only: bool = False
-    ) -> GroupConfigError | None:
+    ) -> KafkaError | None:
         """Apply IncrementalAlterConfigs operations ``(key, op, value)`` (SET 0,
         DELETE 1) to ``group_id``, all or nothing; the error Kafka would answer,
         or None. ``validate_only`` checks everything and changes nothing."""
         if not group_id:
-            return GroupConfigError(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
+            return KafkaError(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
         current = self._groups.get(group_id, {})
         new = dict(current)
         for key, op, value in ops:
             if op == SET:
                 if value is None:
-                    return GroupConfigError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {key}")
+                    return KafkaError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {key}")
                 new[key] = value
             elif op == DELETE:
                 new.pop(key, None)
             elif op in (APPEND, SUBTRACT):
                 verb = "APPEND" if op == APPEND else "SUBTRACT"
-                return GroupConfigError(
-                    ErrorCode.INVALID_CONFIG, f"Can't {verb} to key {key} because its type is not LIST."
-                )
+                return KafkaError(ErrorCode.INVALID_CONFIG, f"Can't {verb} to key {key} because its type is not LIST.")
             else:
-                return GroupConfigError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
+                return KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
         try:
             canonical = self._validate(new)
-        except GroupConfigError as exc:
+        except KafkaError as exc:
             return exc
         if validate_only or canonical == current:
             return None
@@ -589,7 +569,7 @@ class GroupConfigStore:
             self._write(groups)
         except OSError as exc:
             log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
-            return GroupConfigError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
+            return KafkaError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
         self._groups = groups
         self._changed(group_id, canonical)
         return None
@@ -620,7 +600,7 @@ class GroupConfigStore:
         in canonical text form, in definition order."""
         for key in overrides:
             if key not in self.specs:
-                raise GroupConfigError(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {key}")
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {key}")
         typed = {}
         for name, spec in self.specs.items():
             if name in overrides:
@@ -630,20 +610,18 @@ class GroupConfigStore:
                 continue
             spec, value = self.specs[name], typed[name]
             if spec.broker_min is not None and value < self._setting(*spec.broker_min):
-                raise GroupConfigError(
+                raise KafkaError(
                     ErrorCode.INVALID_CONFIG, f"{name} must be greater than or equal to {spec.broker_min[0]}"
                 )
             if spec.broker_max is not None and value > self._setting(*spec.broker_max):
-                raise GroupConfigError(
-                    ErrorCode.INVALID_CONFIG, f"{name} must be less than or equal to {spec.broker_max[0]}"
-                )
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"{name} must be less than or equal to {spec.broker_max[0]}")
         for session, heartbeat in _SESSION_PAIRS:
             if session not in typed and heartbeat not in typed:
                 continue
             s = typed.get(session, self.default(session))
             h = typed.get(heartbeat, self.default(heartbeat))
             if s <= h:
-                raise GroupConfigError(ErrorCode.INVALID_CONFIG, f"{session} must be greater than {heartbeat}")
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"{session} must be greater than {heartbeat}")
         return {name: _render(self.specs[name], value) for name, value in typed.items()}  # type: ignore[misc]
 
     # --- the file ----------------------------------------------------------------------
@@ -670,7 +648,7 @@ class GroupConfigStore:
                     if not isinstance(value, str):
                         raise TypeError
                     kept[key] = _render(self.specs[key], _parse(self.specs[key], value))  # type: ignore[assignment]
-                except (KeyError, TypeError, GroupConfigError):
+                except (KeyError, TypeError, KafkaError):
                     log.warning("group_configs.dropped", group=group_id, key=key, value=value)
             if kept:
                 self._groups[str(group_id)] = kept

@@ -17,8 +17,7 @@ import structlog
 import trio
 
 from broker.group.offsets import COORDINATOR_TOPIC, partition_for
-from broker.log.errors import TopicError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import build_batch, iter_batches, iter_records
 
 if TYPE_CHECKING:
@@ -67,7 +66,7 @@ class CoordinatorLog:
         if info is None:
             try:
                 info = logs.create_topic(COORDINATOR_TOPIC, self.num_partitions, TOPIC_CONFIGS, internal=True)
-            except TopicError:  # created meanwhile by another coordinator
+            except KafkaError:  # created meanwhile by another coordinator
                 info = logs.topics[COORDINATOR_TOPIC]
         return logs.partition(COORDINATOR_TOPIC, partition_for(group_id, info.partitions))
 

@@ -24,23 +24,9 @@ from typing import Any, Protocol
 
 from broker.config import SETTINGS_BY_KEY, ConfigEntry, ConfigError, ConfigSource, ConfigSynonym, ConfigType
 from broker.log.config import TOPIC_CONFIGS, resolve_topic_config, validate_topic_configs
-from broker.log.errors import TopicError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 
 # --- errors ----------------------------------------------------------------------------
-
-
-class AdminError(Exception):
-    """A per-resource failure: an error code and the message Kafka would send.
-
-    ``message`` None sends the response's default message (Kafka does that for
-    errors whose default text says it all).
-    """
-
-    def __init__(self, code: int, message: str | None = None) -> None:
-        super().__init__(message or ErrorCode(code).name)
-        self.code = ErrorCode(code)
-        self.message = message
 
 
 def setting(broker: Any, key: str, default: Any) -> Any:
@@ -162,7 +148,7 @@ def resource_label(resource_type: int) -> str:
 class ConfigResource(Protocol):
     """What DescribeConfigs / AlterConfigs / IncrementalAlterConfigs need of a resource type.
 
-    Every method raises :class:`AdminError` for a bad or unknown resource name,
+    Every method raises :class:`KafkaError` for a bad or unknown resource name,
     an unknown key or a bad value, with the code and message Kafka uses.
     """
 
@@ -199,7 +185,7 @@ def config_resource(resource_type: int) -> ConfigResource:
     """The registered implementation, else INVALID_REQUEST naming the type."""
     impl = CONFIG_RESOURCES.get(resource_type)
     if impl is None:
-        raise AdminError(ErrorCode.INVALID_REQUEST, f"Unsupported resource type: {resource_label(resource_type)}")
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unsupported resource type: {resource_label(resource_type)}")
     return impl
 
 
@@ -237,7 +223,7 @@ def incremental_changes(
                 items = [item for item in items if item not in given]
             set_[key] = ",".join(items)
         else:
-            raise AdminError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
+            raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
     return set_, delete
 
 
@@ -303,7 +289,7 @@ class TopicConfigs:
     def _check_name(self, name: str) -> None:
         problem = topic_name_error(name)
         if problem is not None:
-            raise AdminError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
+            raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
 
     def describe(
         self, broker: Any, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
@@ -311,7 +297,7 @@ class TopicConfigs:
         self._check_name(name)
         info = broker.logs.topics.get(name)
         if info is None:
-            raise AdminError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         effective = effective_topic_configs(broker.logs, name)
         rows = []
         for key in sorted(effective if keys is None else set(keys) & effective.keys()):
@@ -342,20 +328,20 @@ class TopicConfigs:
     def list_default(self, broker: Any, key: str, op: AlterOp) -> str | None:
         d = TOPIC_CONFIGS.get(key)
         if d is None or d.type != "list":
-            raise AdminError(ErrorCode.INVALID_CONFIG, f"Can't {op.name} to key {key} because its type is not LIST.")
+            raise KafkaError(ErrorCode.INVALID_CONFIG, f"Can't {op.name} to key {key} because its type is not LIST.")
         return d.default
 
     def alter(self, broker: Any, name: str, set_: dict[str, str], delete: list[str], validate_only: bool) -> None:
         if not name:
-            raise AdminError(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.")
+            raise KafkaError(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.")
         self._check_name(name)
         try:
             validate_topic_configs(set_)
             if name not in broker.logs.topics:
-                raise AdminError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
+                raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
             broker.logs.alter_topic_configs(name, set_, delete, validate_only=validate_only)
-        except TopicError as exc:
-            raise AdminError(exc.error_code, exc.detail) from None
+        except KafkaError as exc:
+            raise KafkaError(exc.error_code, exc.detail) from None
 
 
 # --- BROKER ----------------------------------------------------------------------------------
@@ -370,10 +356,10 @@ def broker_resource_is_node(name: str, node_id: int, *, describing: bool) -> boo
         requested = int(name)
     except ValueError:
         label = "Broker" if describing else "Node"
-        raise AdminError(ErrorCode.INVALID_REQUEST, f"{label} id must be an integer, but it is: {name}") from None
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"{label} id must be an integer, but it is: {name}") from None
     if requested != node_id:
         expected = f"{node_id} or empty string" if describing else f"{node_id}"
-        raise AdminError(ErrorCode.INVALID_REQUEST, f"Unexpected broker id, expected {expected}, but received {name}")
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unexpected broker id, expected {expected}, but received {name}")
     return True
 
 
@@ -447,9 +433,9 @@ class BrokerConfigs:
     def list_default(self, broker: Any, key: str, op: AlterOp) -> str | None:
         s = SETTINGS_BY_KEY.get(key)
         if s is None:
-            raise AdminError(ErrorCode.INVALID_CONFIG, f"Unknown config name: {key}")
+            raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown config name: {key}")
         if s.type is not ConfigType.LIST:
-            raise AdminError(
+            raise KafkaError(
                 ErrorCode.INVALID_CONFIG, f"Config value {op.name.lower()} is not allowed for config key: {key}"
             )
         return s.render(s.default)
@@ -458,18 +444,18 @@ class BrokerConfigs:
         per_node = broker_resource_is_node(name, broker.node_id, describing=False)
         for key in set_:
             if key not in SETTINGS_BY_KEY:
-                raise AdminError(ErrorCode.INVALID_CONFIG, f"Unknown config name: {key}")
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown config name: {key}")
         static = [key for key in set_ if not SETTINGS_BY_KEY[key].dynamic]
         if static:
             # Kafka answers INVALID_REQUEST for broker configs it cannot apply (KAFKA-13609).
-            raise AdminError(
+            raise KafkaError(
                 ErrorCode.INVALID_REQUEST, f"Cannot update these configs dynamically: Set({', '.join(static)})"
             )
         changes: dict[str, str | None] = {**set_, **dict.fromkeys(delete)}
         try:
             new_config = broker.config.with_dynamic(changes, cluster_default=not per_node)
         except ConfigError as exc:
-            raise AdminError(ErrorCode.INVALID_REQUEST, str(exc)) from None
+            raise KafkaError(ErrorCode.INVALID_REQUEST, str(exc)) from None
         if not validate_only:
             install_broker_config(broker, new_config)
 
@@ -481,7 +467,7 @@ register_config_resource(ResourceType.BROKER, BrokerConfigs())
 # --- AlterConfigs / IncrementalAlterConfigs ---------------------------------------------------
 
 
-def resource_problems(resources: list[Any], *, null_ok: Any, known_types: Iterable[int]) -> list[AdminError | None]:
+def resource_problems(resources: list[Any], *, null_ok: Any, known_types: Iterable[int]) -> list[KafkaError | None]:
     """The checks Kafka's broker makes before a config change (ConfigAdminManager.preprocess).
 
     For each resource, in request order: the error that refuses it, or None.
@@ -492,21 +478,21 @@ def resource_problems(resources: list[Any], *, null_ok: Any, known_types: Iterab
     for res in resources:
         key = (res.resource_type, res.resource_name)
         seen[key] = seen.get(key, 0) + 1
-    problems: list[AdminError | None] = []
+    problems: list[KafkaError | None] = []
     for res in resources:
         if seen[(res.resource_type, res.resource_name)] > 1:
-            problems.append(AdminError(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once."))
+            problems.append(KafkaError(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once."))
             continue
         names = [c.name for c in res.configs]
         if len(set(names)) != len(names):
-            problems.append(AdminError(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys"))
+            problems.append(KafkaError(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys"))
             continue
         nulls = [c.name for c in res.configs if c.value is None and not null_ok(c)]
         if nulls:
-            problems.append(AdminError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {', '.join(nulls)}"))
+            problems.append(KafkaError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {', '.join(nulls)}"))
             continue
         if res.resource_type not in known_types:
-            problems.append(AdminError(ErrorCode.INVALID_REQUEST, f"Unknown resource type {res.resource_type}"))
+            problems.append(KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown resource type {res.resource_type}"))
             continue
         problems.append(None)
     return problems

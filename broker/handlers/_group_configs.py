@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from broker.config import ConfigEntry
-from broker.group.configs import DELETE, SET, GroupConfigError, GroupConfigStore
-from broker.handlers._admin import AdminError, AlterOp, ResourceType, register_config_resource
-from broker.protocol.errors import ErrorCode
+from broker.group.configs import DELETE, SET, GroupConfigStore
+from broker.handlers._admin import AlterOp, ResourceType, register_config_resource
+from broker.protocol.errors import ErrorCode, KafkaError
 
 
 def _store(broker: Any) -> GroupConfigStore:
@@ -33,20 +33,20 @@ class GroupConfigs:
     ) -> list[ConfigEntry]:
         try:
             return _store(broker).describe(name, keys)
-        except GroupConfigError as exc:
-            raise AdminError(exc.code, exc.message) from None
+        except KafkaError as exc:
+            raise KafkaError(exc.code, exc.message) from None
 
     def current(self, broker: Any, name: str) -> dict[str, str]:
         return _store(broker).overrides(name)
 
     def list_default(self, broker: Any, key: str, op: AlterOp) -> str | None:
-        raise AdminError(ErrorCode.INVALID_CONFIG, f"Can't {op.name} to key {key} because its type is not LIST.")
+        raise KafkaError(ErrorCode.INVALID_CONFIG, f"Can't {op.name} to key {key} because its type is not LIST.")
 
     def alter(self, broker: Any, name: str, set_: dict[str, str], delete: list[str], validate_only: bool) -> None:
         ops = [(key, SET, value) for key, value in set_.items()] + [(key, DELETE, None) for key in delete]
         error = _store(broker).alter(name, ops, validate_only)
         if error is not None:
-            raise AdminError(error.code, error.message)
+            raise KafkaError(error.code, error.message)
 
 
 register_config_resource(ResourceType.GROUP, GroupConfigs())

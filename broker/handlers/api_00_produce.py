@@ -18,14 +18,14 @@ from __future__ import annotations
 import trio
 
 from broker.handlers import handler
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import ProduceRequest
 from broker.protocol.messages.produce_response import (
     PartitionProduceResponse,
     ProduceResponse,
     TopicProduceResponse,
 )
-from broker.protocol.records import RecordBatchError, TimestampType, set_max_timestamp, validate_produce_records
+from broker.protocol.records import TimestampType, set_max_timestamp, validate_produce_records
 from broker.server.context import RequestContext
 
 _ACKS = (0, 1, -1)
@@ -78,14 +78,8 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                     records = bytearray(records)
                     set_max_timestamp(records, TimestampType.LOG_APPEND_TIME, append_time)
                 result = log.append(records, log_append_time_ms=append_time, leader_epoch=LEADER_EPOCH)
-            except RecordBatchError as exc:
-                parts.append(_error(pd.index, exc.error_code, str(exc)))
-                continue
-            except Exception as exc:
-                code = getattr(exc, "error_code", None)
-                if code is None:
-                    raise
-                parts.append(_error(pd.index, code, str(exc)))
+            except KafkaError as exc:
+                parts.append(_error(pd.index, exc.code, str(exc)))
                 continue
             parts.append(
                 PartitionProduceResponse(

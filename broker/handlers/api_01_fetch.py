@@ -55,7 +55,7 @@ from typing import Any
 import trio
 
 from broker.handlers import handler
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.fetch_request import FetchRequest
 from broker.protocol.messages.fetch_response import (
     AbortedTransaction,
@@ -203,11 +203,8 @@ class _Read:
         committed = self.isolation == READ_COMMITTED
         try:
             result = log.read(offset, min(cp.max_bytes, limit), max_offset=lso if committed else hw, min_one=min_one)
-        except Exception as exc:
-            code = getattr(exc, "error_code", None)
-            if code is None:
-                raise
-            return _read_error(code)
+        except KafkaError as exc:
+            return _read_error(exc.code)
         records = result.records if result.records is not None else _EMPTY
         aborted = None
         if committed:

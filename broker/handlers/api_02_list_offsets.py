@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 
 from broker.handlers import handler
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest
 from broker.protocol.messages.list_offsets_response import (
     ListOffsetsPartitionResponse,
@@ -139,8 +139,5 @@ def _answer(logs, topic: str, p: ListOffsetsPartition, version: int, isolation: 
             return _error(p, ErrorCode.FENCED_LEADER_EPOCH)
     try:
         return _lookup(log, p, isolation, version)
-    except Exception as exc:
-        code = getattr(exc, "error_code", None)
-        if code is None:
-            raise
-        return _error(p, code)
+    except KafkaError as exc:
+        return _error(p, exc.code)

@@ -33,7 +33,6 @@ from broker.handlers import handler
 from broker.handlers._admin import (
     CLUSTER_METADATA_TOPIC,
     INTERNAL_TOPICS,
-    AdminError,
     colliding_topic,
     effective_topic_configs,
     manual_assignment_error,
@@ -41,8 +40,7 @@ from broker.handlers._admin import (
     topic_name_error,
 )
 from broker.log.config import validate_topic_configs
-from broker.log.errors import TopicError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 from broker.protocol.messages.create_topics_response import (
     CreatableTopicConfigs,
@@ -60,12 +58,12 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
     node = ctx.broker.node_id
     if topic.assignments:
         if topic.replication_factor != -1:
-            raise AdminError(
+            raise KafkaError(
                 ErrorCode.INVALID_REQUEST,
                 "A manual partition assignment was specified, but replication factor was not set to -1.",
             )
         if topic.num_partitions != -1:
-            raise AdminError(
+            raise KafkaError(
                 ErrorCode.INVALID_REQUEST,
                 "A manual partition assignment was specified, but numPartitions was not set to -1.",
             )
@@ -73,32 +71,32 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
         replicas: int | None = None
         for assignment in topic.assignments:
             if assignment.partition_index in seen:
-                raise AdminError(
+                raise KafkaError(
                     ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                     f"Found multiple manual partition assignments for partition {assignment.partition_index}",
                 )
             problem = manual_assignment_error(assignment.broker_ids, node, replicas)
             if problem is not None:
-                raise AdminError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
             seen.add(assignment.partition_index)
             replicas = len(assignment.broker_ids)
         if seen != set(range(len(seen))):
-            raise AdminError(
+            raise KafkaError(
                 ErrorCode.INVALID_REPLICA_ASSIGNMENT, "partitions should be a consecutive 0-based integer sequence"
             )
         return len(seen)
     if topic.replication_factor < -1 or topic.replication_factor == 0:
-        raise AdminError(
+        raise KafkaError(
             ErrorCode.INVALID_REPLICATION_FACTOR,
             "Replication factor must be larger than 0, or -1 to use the default value.",
         )
     if topic.num_partitions < -1 or topic.num_partitions == 0:
-        raise AdminError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
     factor = topic.replication_factor
     if factor == -1:
         factor = int(setting(ctx.broker, "default.replication.factor", 1))
     if factor > BROKERS:
-        raise AdminError(
+        raise KafkaError(
             ErrorCode.INVALID_REPLICATION_FACTOR,
             f"Unable to replicate the partition {factor} time(s): The target replication factor of {factor} "
             f"cannot be reached because only {BROKERS} broker(s) are registered.",
@@ -111,15 +109,15 @@ def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> 
     name = topic.name
     problem = topic_name_error(name)
     if problem is not None:
-        raise AdminError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
     if name in logs.topics:
-        raise AdminError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
     other = colliding_topic(name, logs.topics)
     if other is not None:
-        raise AdminError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}")
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}")
     nulls = [c.name for c in topic.configs if c.value is None]
     if nulls:
-        raise AdminError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
+        raise KafkaError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
     configs = {c.name: c.value for c in topic.configs}
     try:
         validate_topic_configs(configs)
@@ -132,8 +130,8 @@ def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> 
             validate_only=validate_only,
             replication_factor=BROKERS,
         )
-    except TopicError as exc:
-        raise AdminError(exc.error_code, exc.detail) from None
+    except KafkaError as exc:
+        raise KafkaError(exc.error_code, exc.detail) from None
     effective = effective_topic_configs(logs, name, dict(info.configs) if validate_only else None)
     return CreatableTopicResult(
         name=name,
@@ -165,7 +163,7 @@ async def handle(ctx: RequestContext, req: CreateTopicsRequest) -> CreateTopicsR
             continue
         try:
             results.append(_create(ctx, topic, req.validate_only))
-        except AdminError as exc:
+        except KafkaError as exc:
             results.append(_failed(topic.name, exc.code, exc.message))
     for name, count in counts.items():
         if count > 1:

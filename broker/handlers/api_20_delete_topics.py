@@ -20,8 +20,7 @@ from collections import Counter
 
 from broker.handlers import handler
 from broker.handlers._admin import setting
-from broker.log.errors import TopicError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 from broker.protocol.messages.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
 from broker.protocol.primitives import UUID_ZERO
@@ -105,7 +104,7 @@ async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsR
     for topic_id, name in to_delete.items():
         try:
             logs.delete_topic(name)
-        except TopicError as exc:
+        except KafkaError as exc:
             results.append(_result(name, topic_id, exc.error_code, exc.detail))
         else:
             results.append(_result(name, topic_id, ErrorCode.NONE))

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._admin import INTERNAL_TOPICS
-from broker.log.errors import LogError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_records_request import DeleteRecordsRequest
 from broker.protocol.messages.delete_records_response import (
     DeleteRecordsPartitionResult,
@@ -47,7 +46,7 @@ def _delete(ctx: RequestContext, topic: str, index: int, offset: int) -> tuple[i
         return ErrorCode.OFFSET_OUT_OF_RANGE, INVALID_LOW_WATERMARK
     try:
         return ErrorCode.NONE, part.delete_records(target)
-    except LogError as exc:
+    except KafkaError as exc:
         return exc.error_code, INVALID_LOW_WATERMARK
 
 

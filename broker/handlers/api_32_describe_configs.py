@@ -23,8 +23,8 @@ resource). As in Kafka (ConfigHelper):
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import AdminError, ResourceType, config_resource
-from broker.protocol.errors import ErrorCode
+from broker.handlers._admin import ResourceType, config_resource
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
 from broker.protocol.messages.describe_configs_response import (
     DescribeConfigsResourceResult,
@@ -44,7 +44,7 @@ def _describe(ctx: RequestContext, req: DescribeConfigsRequest, res: DescribeCon
         rows = config_resource(res.resource_type).describe(
             ctx.broker, res.resource_name, res.configuration_keys or None, synonyms, documentation
         )
-    except AdminError as exc:
+    except KafkaError as exc:
         return DescribeConfigsResult(
             error_code=exc.code,
             error_message=exc.message if exc.message is not None else "",

@@ -18,8 +18,8 @@ settings live in memory: they are lost when the broker restarts.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import AdminError, ResourceType, config_resource, resource_problems
-from broker.protocol.errors import ErrorCode
+from broker.handlers._admin import ResourceType, config_resource, resource_problems
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.alter_configs_request import AlterConfigsRequest, AlterConfigsResource
 from broker.protocol.messages.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
 from broker.server.context import RequestContext
@@ -44,7 +44,7 @@ async def handle(ctx: RequestContext, req: AlterConfigsRequest) -> AlterConfigsR
             if problem is not None:
                 raise problem
             _alter(ctx, res, req.validate_only)
-        except AdminError as exc:
+        except KafkaError as exc:
             code, message = exc.code, exc.message
         else:
             code, message = ErrorCode.NONE, None

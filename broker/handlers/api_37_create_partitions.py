@@ -13,9 +13,8 @@ changes nothing. Internal topics may grow, as in Kafka.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import AdminError, manual_assignment_error
-from broker.log.errors import TopicError
-from broker.protocol.errors import ErrorCode
+from broker.handlers._admin import manual_assignment_error
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.create_partitions_request import CreatePartitionsRequest, CreatePartitionsTopic
 from broker.protocol.messages.create_partitions_response import (
     CreatePartitionsResponse,
@@ -31,19 +30,19 @@ def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool
     broker = ctx.broker
     info = broker.logs.topics.get(topic.name)
     if info is None:
-        raise AdminError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
     current = info.partitions
     if topic.count == current:
-        raise AdminError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
     if topic.count < current:
-        raise AdminError(
+        raise KafkaError(
             ErrorCode.INVALID_PARTITIONS,
             f"The topic {topic.name} currently has {current} partition(s); {topic.count} would not be an increase.",
         )
     additional = topic.count - current
     if topic.assignments is not None:
         if len(topic.assignments) != additional:
-            raise AdminError(
+            raise KafkaError(
                 ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                 f"Attempted to add {additional} additional partition(s), but only "
                 f"{len(topic.assignments)} assignment(s) were specified.",
@@ -51,11 +50,11 @@ def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool
         for assignment in topic.assignments:
             problem = manual_assignment_error(assignment.broker_ids, broker.node_id, REPLICATION_FACTOR)
             if problem is not None:
-                raise AdminError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
     try:
         broker.logs.create_partitions(topic.name, topic.count, validate_only=validate_only)
-    except TopicError as exc:
-        raise AdminError(exc.error_code, exc.detail) from None
+    except KafkaError as exc:
+        raise KafkaError(exc.error_code, exc.detail) from None
 
 
 @handler(37, min_version=0, max_version=3)
@@ -75,7 +74,7 @@ async def handle(ctx: RequestContext, req: CreatePartitionsRequest) -> CreatePar
             continue
         try:
             _grow(ctx, topic, req.validate_only)
-        except AdminError as exc:
+        except KafkaError as exc:
             results.append(CreatePartitionsTopicResult(name=topic.name, error_code=exc.code, error_message=exc.message))
         else:
             results.append(CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.NONE, error_message=None))

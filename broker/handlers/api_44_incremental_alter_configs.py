@@ -28,15 +28,8 @@ CLIENT_METRICS (16) are not served (INVALID_REQUEST).
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import (
-    AdminError,
-    AlterOp,
-    ResourceType,
-    config_resource,
-    incremental_changes,
-    resource_problems,
-)
-from broker.protocol.errors import ErrorCode
+from broker.handlers._admin import AlterOp, ResourceType, config_resource, incremental_changes, resource_problems
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.incremental_alter_configs_request import (
     AlterConfigsResource,
     IncrementalAlterConfigsRequest,
@@ -68,7 +61,7 @@ async def handle(ctx: RequestContext, req: IncrementalAlterConfigsRequest) -> In
             if problem is not None:
                 raise problem
             _alter(ctx, res, req.validate_only)
-        except AdminError as exc:
+        except KafkaError as exc:
             code, message = exc.code, exc.message
         else:
             code, message = ErrorCode.NONE, None

@@ -6,7 +6,6 @@ here that uses trio) turns fsyncs into shared rounds.
 """
 
 from broker.log.config import ConfigSource, LogConfig
-from broker.log.errors import LogError, TopicError
 from broker.log.manager import LogManager, TopicInfo
 from broker.log.partition import AppendInfo, PartitionLog, ReadResult
 
@@ -14,10 +13,8 @@ __all__ = [
     "AppendInfo",
     "ConfigSource",
     "LogConfig",
-    "LogError",
     "LogManager",
     "PartitionLog",
     "ReadResult",
-    "TopicError",
     "TopicInfo",
 ]

@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
-from broker.log.errors import LogError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
     from broker.log.manager import LogManager
@@ -57,19 +56,19 @@ class _Round:
     def __init__(self) -> None:
         self.logs: dict[int, PartitionLog] = {}
         self.done = trio.Event()
-        self.errors: dict[int, LogError] = {}
+        self.errors: dict[int, KafkaError] = {}
 
 
-def _flush_all(logs: list[PartitionLog]) -> dict[int, LogError]:
+def _flush_all(logs: list[PartitionLog]) -> dict[int, KafkaError]:
     """Runs in the worker thread: flush each log, collecting failures per log."""
-    errors: dict[int, LogError] = {}
+    errors: dict[int, KafkaError] = {}
     for part_log in logs:
         try:
             part_log.flush()
-        except LogError as exc:
+        except KafkaError as exc:
             errors[id(part_log)] = exc
         except Exception as exc:  # a bug in one log must not strand every waiter
-            errors[id(part_log)] = LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"flush failed: {exc!r}")
+            errors[id(part_log)] = KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"flush failed: {exc!r}")
     return errors
 
 
@@ -112,7 +111,7 @@ class GroupCommitter:
     async def wait_durable(self, part_log: PartitionLog) -> None:
         """Return once an fsync that started after this call has covered ``part_log``.
 
-        The caller's appends must already be written. Raises LogError
+        The caller's appends must already be written. Raises KafkaError
         (KAFKA_STORAGE_ERROR 56 if the fsync failed, NOT_LEADER_OR_FOLLOWER 6 if
         the committer stopped first).
         """
@@ -169,7 +168,7 @@ class GroupCommitter:
                 if rnd is not None and not rnd.done.is_set():
                     for key in rnd.logs:
                         rnd.errors.setdefault(
-                            key, LogError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "the broker is shutting down")
+                            key, KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "the broker is shutting down")
                         )
                     rnd.done.set()
 

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from broker.log.errors import TopicError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
     "TOPIC_CONFIGS",
@@ -159,18 +158,18 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
 }
 
 
-def _invalid(name: str, value: object, why: str) -> TopicError:
-    return TopicError(ErrorCode.INVALID_CONFIG, f"Invalid value {value} for configuration {name}: {why}")
+def _invalid(name: str, value: object, why: str) -> KafkaError:
+    return KafkaError(ErrorCode.INVALID_CONFIG, f"Invalid value {value} for configuration {name}: {why}")
 
 
 def parse_topic_config(name: str, value: object) -> Any:
-    """Parse and check one value for topic key ``name``; TopicError(INVALID_CONFIG) if bad.
+    """Parse and check one value for topic key ``name``; KafkaError(INVALID_CONFIG) if bad.
 
     Returns the typed value: int, float, bool, str, or a tuple of str for lists.
     """
     d = TOPIC_CONFIGS.get(name)
     if d is None:
-        raise TopicError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
+        raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
     if value is None:
         raise _invalid(name, value, "a value is required")
     text = value if isinstance(value, str) else _to_text(value)
@@ -315,13 +314,13 @@ class LogConfig:
         """Topic ``overrides`` (topic key -> value) over ``broker_defaults`` (broker keys
         such as ``log.segment.bytes``, ``log.retention.hours``) over Kafka's defaults.
 
-        Raises TopicError(INVALID_CONFIG) for an unknown override key or a bad value.
+        Raises KafkaError(INVALID_CONFIG) for an unknown override key or a bad value.
         """
         broker = broker_defaults or {}
         topic = overrides or {}
         for name in topic:
             if name not in TOPIC_CONFIGS:
-                raise TopicError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
 
         def get(name: str) -> Any:
             return resolve_topic_config(name, broker, topic)[0]

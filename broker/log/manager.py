@@ -50,9 +50,8 @@ from broker.log.config import (
     resolve_topic_config,
     validate_topic_configs,
 )
-from broker.log.errors import LogError, TopicError
 from broker.log.partition import PartitionLog
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["LogManager", "TopicInfo"]
 
@@ -104,18 +103,18 @@ class TopicInfo:
 
 
 def validate_topic_name(name: str) -> None:
-    """Kafka's rules; TopicError(INVALID_TOPIC_EXCEPTION) when broken."""
+    """Kafka's rules; KafkaError(INVALID_TOPIC_EXCEPTION) when broken."""
     if not name:
-        raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
     if name in (".", ".."):
-        raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, 'Topic name cannot be "." or ".."')
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, 'Topic name cannot be "." or ".."')
     if len(name) > MAX_TOPIC_NAME_LENGTH:
-        raise TopicError(
+        raise KafkaError(
             ErrorCode.INVALID_TOPIC_EXCEPTION,
             f"Topic name is illegal, it can't be longer than {MAX_TOPIC_NAME_LENGTH} characters, topic name: {name}",
         )
     if not _LEGAL_TOPIC_NAME.match(name):
-        raise TopicError(
+        raise KafkaError(
             ErrorCode.INVALID_TOPIC_EXCEPTION,
             f"Topic name {name} is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'",
         )
@@ -213,7 +212,7 @@ class LogManager:
         except OSError as exc:
             os.close(self._lock_fd)
             self._lock_fd = -1
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.KAFKA_STORAGE_ERROR, f"data directory {self.data_dir} is in use by another process"
             ) from exc
         clean = (self.data_dir / CLEAN_SHUTDOWN_FILE).exists()
@@ -247,7 +246,7 @@ class LogManager:
         for part_log in self._logs.values():
             try:
                 part_log.close()
-            except LogError as exc:
+            except KafkaError as exc:
                 failed = True
                 log.error("log_close_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
         self.checkpoint()
@@ -274,9 +273,9 @@ class LogManager:
             return
         except (OSError, ValueError) as exc:
             # Refuse to start rather than treat every topic as gone and delete its data.
-            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} is unreadable: {exc}") from exc
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} is unreadable: {exc}") from exc
         if doc.get("version") != CATALOG_VERSION:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.KAFKA_STORAGE_ERROR, f"topic catalog {path} has unknown version {doc.get('version')}"
             )
         for item in doc["topics"]:
@@ -305,7 +304,7 @@ class LogManager:
         try:
             atomic_write(self.data_dir / CATALOG_FILE, data)
         except OSError as exc:
-            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write the topic catalog: {exc}") from exc
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write the topic catalog: {exc}") from exc
 
     def _remove_orphans(self) -> None:
         """Remove deleted-topic leftovers and partition directories the catalog does not know."""
@@ -379,7 +378,7 @@ class LogManager:
     def _require(self, name: str) -> TopicInfo:
         info = self._topics.get(name)
         if info is None:
-            raise TopicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name} does not exist")
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name} does not exist")
         return info
 
     # ================================================================== changes
@@ -396,30 +395,30 @@ class LogManager:
         replication_factor: int = -1,
     ) -> TopicInfo:
         """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
-        -1 or 1: this is a single node). Raises TopicError."""
+        -1 or 1: this is a single node). Raises KafkaError."""
         validate_topic_name(name)
         if name in self._topics:
-            raise TopicError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+            raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
         key = _collision_key(name)
         for other in self._topics:
             if _collision_key(other) == key:
-                raise TopicError(
+                raise KafkaError(
                     ErrorCode.INVALID_TOPIC_EXCEPTION,
                     f"Topic '{name}' collides with existing topic: {other}",
                 )
         if partitions == -1:
             partitions = int(self._broker.get("num.partitions", "1"))
         if partitions <= 0:
-            raise TopicError(
+            raise KafkaError(
                 ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value."
             )
         if partitions > MAX_PARTITIONS_PER_TOPIC:
-            raise TopicError(
+            raise KafkaError(
                 ErrorCode.INVALID_PARTITIONS,
                 f"Number of partitions {partitions} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
             )
         if replication_factor not in (-1, 1):
-            raise TopicError(
+            raise KafkaError(
                 ErrorCode.INVALID_REPLICATION_FACTOR,
                 f"Unable to replicate the partition {replication_factor} time(s): only 1 broker is registered.",
             )
@@ -428,7 +427,7 @@ class LogManager:
         if topic_id is None:
             topic_id = uuid.uuid4()
         elif topic_id in self._by_id or topic_id.int == 0:
-            raise TopicError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"topic id {topic_id} is already in use or invalid")
+            raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"topic id {topic_id} is already in use or invalid")
         info = TopicInfo(name, topic_id, partitions, stored, internal)
         if validate_only:
             return info
@@ -473,14 +472,14 @@ class LogManager:
     def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
         info = self._require(name)
         if new_total < info.partitions:
-            raise TopicError(
+            raise KafkaError(
                 ErrorCode.INVALID_PARTITIONS,
                 f"Topic currently has {info.partitions} partitions, which is higher than the requested {new_total}.",
             )
         if new_total == info.partitions:
-            raise TopicError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {info.partitions} partitions.")
+            raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {info.partitions} partitions.")
         if new_total > MAX_PARTITIONS_PER_TOPIC:
-            raise TopicError(
+            raise KafkaError(
                 ErrorCode.INVALID_PARTITIONS,
                 f"Number of partitions {new_total} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
             )
@@ -524,7 +523,7 @@ class LogManager:
         configs = dict(info.configs)
         for key in delete:
             if key not in TOPIC_CONFIGS:
-                raise TopicError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {key}")
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {key}")
             configs.pop(key, None)
         configs.update(validate_topic_configs(set or {}))
         LogConfig.from_configs(self._broker, configs)
@@ -555,7 +554,7 @@ class LogManager:
                 continue
             try:
                 deleted += part_log.apply_retention(now_ms)
-            except LogError as exc:
+            except KafkaError as exc:
                 log.error("retention_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
         return deleted
 

@@ -62,11 +62,10 @@ from broker.log.checkpoint import (
     write_partition_metadata,
 )
 from broker.log.config import LogConfig
-from broker.log.errors import LogError
 from broker.log.index import AbortedTxn
 from broker.log.producer_state import CompletedTxn, ProducerStateManager
 from broker.log.segment import LogSegment, TornBatch, segment_file_name
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import (
     BATCH_HEADER_SIZE,
     UNCHECKED_PREFIX,
@@ -168,15 +167,15 @@ class PartitionLog:
     ) -> PartitionLog:
         """Open (creating if needed) and recover the log in ``path``.
 
-        Raises LogError(INCONSISTENT_TOPIC_ID) if the directory belongs to another
-        topic id, LogError(KAFKA_STORAGE_ERROR) if the files cannot be read.
+        Raises KafkaError(INCONSISTENT_TOPIC_ID) if the directory belongs to another
+        topic id, KafkaError(KAFKA_STORAGE_ERROR) if the files cannot be read.
         """
         self = cls(Path(path), topic, partition, topic_id, config, now_ms)
         try:
             self._open()
         except OSError as exc:
             self._close_all_segments()
-            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot open log {path}: {exc}") from exc
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot open log {path}: {exc}") from exc
         except BaseException:
             self._close_all_segments()
             raise
@@ -196,7 +195,7 @@ class PartitionLog:
             write_partition_metadata(path, self.topic_id, durable=False)
             self._dir_dirty = True
         elif stored != self.topic_id:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.INCONSISTENT_TOPIC_ID,
                 f"{path} holds topic id {stored}, expected {self.topic_id}",
             )
@@ -525,7 +524,7 @@ class PartitionLog:
 
     def _check_open(self) -> None:
         if self._closed:
-            raise LogError(ErrorCode.NOT_LEADER_OR_FOLLOWER, f"log {self.topic}-{self.partition} is closed")
+            raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, f"log {self.topic}-{self.partition} is closed")
 
     # ================================================================== append
 
@@ -541,7 +540,7 @@ class PartitionLog:
         The batches are stored as given except for their base offset (and the
         leader epoch, and for LogAppendTime topics the timestamp type, max
         timestamp and CRC). Writes reach the page cache only; durability is the
-        group committer's job. Raises LogError / RecordBatchError carrying
+        group committer's job. Raises KafkaError / RecordBatchError carrying
         ``error_code`` (see the module and producer-state docs).
         """
         self._check_open()
@@ -551,9 +550,9 @@ class PartitionLog:
         buf = memoryview(records)
         batches = list(iter_batches(buf))
         if not batches:
-            raise LogError(ErrorCode.INVALID_RECORD, "no record batch to append")
+            raise KafkaError(ErrorCode.INVALID_RECORD, "no record batch to append")
         if len(buf) > config.segment_bytes:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.RECORD_LIST_TOO_LARGE,
                 f"{len(buf)} bytes of batches exceed the segment size {config.segment_bytes}",
             )
@@ -568,13 +567,13 @@ class PartitionLog:
         records_count = 0
         for header, view in batches:
             if header.size > config.max_message_bytes:
-                raise LogError(
+                raise KafkaError(
                     ErrorCode.MESSAGE_TOO_LARGE,
                     f"batch of {header.size} bytes exceeds max.message.bytes {config.max_message_bytes}",
                 )
             if header.records_count != header.last_offset_delta + 1 or header.records_count <= 0:
                 if not (header.is_control and header.records_count == 0):
-                    raise LogError(
+                    raise KafkaError(
                         ErrorCode.INVALID_RECORD,
                         f"record count {header.records_count} does not match "
                         f"last offset delta {header.last_offset_delta}",
@@ -766,7 +765,7 @@ class PartitionLog:
 
         At most ``max_bytes`` (but the first batch whole when ``min_one``), never a
         batch with an offset at or past ``max_offset`` (high watermark, LSO).
-        Raises LogError(OFFSET_OUT_OF_RANGE) unless log start <= offset <= log end.
+        Raises KafkaError(OFFSET_OUT_OF_RANGE) unless log start <= offset <= log end.
         """
         start = self._read_start(offset, max_offset)
         if start is None:
@@ -810,7 +809,7 @@ class PartitionLog:
         self._check_open()
         leo = self._leo
         if offset < self._log_start or offset > leo:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.OFFSET_OUT_OF_RANGE,
                 f"offset {offset} is outside [{self._log_start}, {leo}] of {self.topic}-{self.partition}",
             )
@@ -924,13 +923,13 @@ class PartitionLog:
         """Advance the log start offset to ``before_offset`` (-1: the high watermark),
         durably, and delete whole segments below it. Returns the new log start.
 
-        Raises LogError(OFFSET_OUT_OF_RANGE) past the high watermark.
+        Raises KafkaError(OFFSET_OUT_OF_RANGE) past the high watermark.
         """
         self._check_open()
         if before_offset == -1:
             before_offset = self.high_watermark
         if before_offset < 0 or before_offset > self.high_watermark:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.OFFSET_OUT_OF_RANGE,
                 f"cannot delete records before {before_offset}: high watermark is {self.high_watermark}",
             )
@@ -940,7 +939,7 @@ class PartitionLog:
                     self.path.parent / LOG_START_OFFSET_CHECKPOINT, self.topic, self.partition, before_offset
                 )
             except OSError as exc:
-                raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot persist log start offset: {exc}") from exc
+                raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot persist log start offset: {exc}") from exc
             self._log_start = before_offset
             self._delete_below_log_start()
             self._after_head_moved()
@@ -1028,7 +1027,7 @@ class PartitionLog:
         then advance the recovery point to the log end captured at the start.
 
         Safe to call from a worker thread while appends continue; raises
-        LogError(KAFKA_STORAGE_ERROR) if an fsync fails.
+        KafkaError(KAFKA_STORAGE_ERROR) if an fsync fails.
         """
         with self._flush_lock:
             self._flush()
@@ -1072,7 +1071,7 @@ class PartitionLog:
                     self._unflushed_messages -= messages
         if failed is not None:
             log.error("log_flush_failed", topic=self.topic, partition=self.partition, error=str(failed))
-            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"fsync of {self.path} failed: {failed}") from failed
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"fsync of {self.path} failed: {failed}") from failed
 
     def close(self) -> None:
         """Flush everything, write a producer snapshot, and close the files."""

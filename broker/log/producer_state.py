@@ -32,8 +32,7 @@ from typing import NamedTuple
 
 from crc32c import crc32c
 
-from broker.log.errors import LogError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import BatchHeader
 
 __all__ = ["BatchMetadata", "CompletedTxn", "ProducerEntry", "ProducerStateManager"]
@@ -164,7 +163,7 @@ class AppendStage:
         entry = self._entry(pid)
         epoch = header.producer_epoch
         if epoch < entry.epoch:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.INVALID_PRODUCER_EPOCH,
                 f"epoch {epoch} of producer {pid} at offset {first_offset} is older "
                 f"than the last seen epoch {entry.epoch}",
@@ -173,7 +172,7 @@ class AppendStage:
         current_epoch = current.epoch if current is not None else NO_PRODUCER_EPOCH
         if epoch != entry.epoch:
             if first_seq != 0 and entry.epoch != NO_PRODUCER_EPOCH:
-                raise LogError(
+                raise KafkaError(
                     ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
                     f"producer {pid} started epoch {epoch} at sequence {first_seq}; a new epoch starts at 0",
                 )
@@ -185,7 +184,7 @@ class AppendStage:
             else:
                 last_seq = NO_SEQUENCE
             if current_epoch != NO_PRODUCER_EPOCH and not _in_sequence(last_seq, first_seq):
-                raise LogError(
+                raise KafkaError(
                     ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
                     f"out of order sequence for producer {pid} at offset {first_offset}: "
                     f"{first_seq} (incoming), {last_seq} (last appended)",
@@ -202,7 +201,7 @@ class AppendStage:
         )
         self._added.add(pid)
         if entry.txn_first_offset is not None and not header.is_transactional:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.INVALID_TXN_STATE,
                 f"producer {pid} sent a non-transactional batch while its transaction is open",
             )
@@ -213,12 +212,12 @@ class AppendStage:
         pid = header.producer_id
         entry = self._entry(pid)
         if header.producer_epoch < entry.epoch:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.INVALID_PRODUCER_EPOCH,
                 f"marker epoch {header.producer_epoch} of producer {pid} is older than {entry.epoch}",
             )
         if coordinator_epoch < entry.coordinator_epoch:
-            raise LogError(
+            raise KafkaError(
                 ErrorCode.TRANSACTION_COORDINATOR_FENCED,
                 f"marker for producer {pid} has coordinator epoch {coordinator_epoch}, "
                 f"older than {entry.coordinator_epoch}",

@@ -12,9 +12,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from broker.log.errors import LogError
 from broker.log.index import OffsetIndex, TimeIndex, TxnIndex
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import (
     BATCH_HEADER_SIZE,
     BatchHeader,
@@ -43,7 +42,7 @@ def segment_file_name(base_offset: int, suffix: str) -> str:
     return f"{base_offset:020d}{suffix}"
 
 
-class TornBatch(LogError):
+class TornBatch(KafkaError):
     """Bytes at ``position`` are not a valid batch. Recovery cuts the segment there;
     met anywhere else it is KAFKA_STORAGE_ERROR (56): the files are damaged."""
 
@@ -165,7 +164,7 @@ class LogSegment:
                 os.ftruncate(self.fd, start)
             except OSError:
                 pass
-            raise LogError(ErrorCode.KAFKA_STORAGE_ERROR, f"write to {self.log_path} failed: {exc}") from exc
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"write to {self.log_path} failed: {exc}") from exc
         self.size = start + total
         self.dirty = True
         return start

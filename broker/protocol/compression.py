@@ -86,19 +86,19 @@ class CompressionType(IntEnum):
 class CorruptCompressedDataError(KafkaError):
     """Compressed records could not be decompressed (CORRUPT_MESSAGE)."""
 
-    error_code: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
+    CODE: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
 
     def __init__(self, message: str) -> None:
-        super().__init__(self.error_code, message)
+        super().__init__(self.CODE, message)
 
 
 class UnsupportedCompressionTypeError(KafkaError):
     """The codec id is not one Kafka defines (UNSUPPORTED_COMPRESSION_TYPE)."""
 
-    error_code: ClassVar[ErrorCode] = ErrorCode.UNSUPPORTED_COMPRESSION_TYPE
+    CODE: ClassVar[ErrorCode] = ErrorCode.UNSUPPORTED_COMPRESSION_TYPE
 
     def __init__(self, codec: int) -> None:
-        super().__init__(self.error_code, f"unknown compression codec id {codec}")
+        super().__init__(self.CODE, f"unknown compression codec id {codec}")
         self.codec = codec
 
 

@@ -244,16 +244,38 @@ class ErrorCode(IntEnum):
 
 
 class KafkaError(ProtocolError):
-    """A failure that maps onto a Kafka error code for the response.
+    """The one exception that carries a Kafka error code to a response.
 
-    Raised by handlers and domain code; the server turns it into an error
-    response carrying ``code``, never a traceback on the wire.
+    Raised by handlers and domain code alike; the dispatcher turns one that
+    escapes a handler into that API's error response (the connection stays
+    open). ``message`` is the text to send, or None where Kafka sends the
+    code's default text; ``detail`` is always a readable text.
     """
 
-    def __init__(self, code: ErrorCode, message: str | None = None) -> None:
-        super().__init__(f"{code.name} ({int(code)}): {message or code.message}")
-        self.code = code
+    def __init__(self, code: ErrorCode | int, message: str | None = None) -> None:
+        error = code if isinstance(code, ErrorCode) else ErrorCode.for_code(int(code))
+        super().__init__(f"{error.name} ({int(error)}): {message or error.message}")
+        self.code = error
+        self.message = message
+
+    @property
+    def error_code(self) -> int:
+        """The code as the wire carries it."""
+        return int(self.code)
+
+    @property
+    def detail(self) -> str:
+        return self.message or self.code.message
 
     @property
     def retriable(self) -> bool:
         return self.code.retriable
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (self.code, self.message) == (other.code, other.message)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.code, self.message))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code.name}, {self.message!r})"

@@ -160,24 +160,24 @@ class ControlType(IntEnum):
 
 
 class RecordBatchError(KafkaError):
-    """Base for malformed or refused record batches; ``error_code`` is the Kafka code."""
+    """Base for malformed or refused record batches; ``CODE`` is its Kafka code."""
 
-    error_code: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
+    CODE: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
 
     def __init__(self, message: str) -> None:
-        super().__init__(self.error_code, message)
+        super().__init__(self.CODE, message)
 
 
 class CorruptRecordError(RecordBatchError):
     """Bad CRC, impossible batch length or unknown magic (CORRUPT_MESSAGE, 2)."""
 
-    error_code = ErrorCode.CORRUPT_MESSAGE
+    CODE = ErrorCode.CORRUPT_MESSAGE
 
 
 class InvalidRecordError(RecordBatchError):
     """A batch or record the broker refuses to take (INVALID_RECORD, 87)."""
 
-    error_code = ErrorCode.INVALID_RECORD
+    CODE = ErrorCode.INVALID_RECORD
 
 
 class TruncatedBatchError(InvalidRecordError):
@@ -191,7 +191,7 @@ class TruncatedBatchError(InvalidRecordError):
 class RecordTooLargeError(RecordBatchError):
     """A batch is larger than the configured maximum (MESSAGE_TOO_LARGE, 10)."""
 
-    error_code = ErrorCode.MESSAGE_TOO_LARGE
+    CODE = ErrorCode.MESSAGE_TOO_LARGE
 
 
 # --------------------------------------------------------------------------

@@ -6,9 +6,11 @@ import time
 
 import structlog
 
-from broker.handlers import HANDLERS
+from broker.handlers import HANDLERS, Handler
 from broker.protocol.connection import Request, ServerConnection
-from broker.protocol.errors import ProtocolError
+from broker.protocol.error_response import error_response
+from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
+from broker.protocol.messages import RESPONSES
 from broker.server.context import RequestContext
 
 log = structlog.get_logger("sharebroker.dispatch")
@@ -19,7 +21,10 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
 
     Returns the framed response, ``None`` when the request gets no response
     (Produce with acks=0), or ``False`` when the connection must be closed
-    (an API or version we do not serve, as Kafka does, or a handler failure).
+    (an API or version we do not serve, as Kafka does, or a request that
+    cannot be decoded). A :class:`KafkaError` escaping the handler becomes
+    the API's error response carrying its code; any other failure is logged
+    and answered UNKNOWN_SERVER_ERROR, as Kafka does. The connection lives on.
     """
     handler = HANDLERS.get(request.api_key)
     if handler is None or not handler.supports(request.api_version):
@@ -33,11 +38,16 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     started = time.perf_counter()
     try:
         response = await handler.handle(ctx, request.body)
+    except KafkaError as exc:
+        log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
+        response = _error_response(handler, request, exc.code, exc.message)
     except ProtocolError as exc:
         log.warning("invalid_request", api=handler.name, version=request.api_version, error=str(exc))
         return False
     except Exception:
         log.exception("handler_failed", api=handler.name, version=request.api_version, peer=ctx.connection.peer)
+        response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
+    if response is False:
         return False
     ctx.broker.metrics.observe_request(handler.name, time.perf_counter() - started)
     if response is None:
@@ -46,4 +56,15 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
         return proto.encode_response(request, response, request.api_version)
     except ProtocolError:
         log.exception("response_encoding_failed", api=handler.name, version=request.api_version)
+        return False
+
+
+def _error_response(handler: Handler, request: Request, code: ErrorCode, message: str | None) -> object:
+    """The API's error response, or False (close) when one cannot be built."""
+    if request.api_key == 0 and getattr(request.body, "acks", None) == 0:
+        return None  # acks=0 gets no response, failed or not
+    try:
+        return error_response(request.body, RESPONSES[request.api_key], request.api_version, code, message)
+    except Exception:
+        log.exception("error_response_failed", api=handler.name, version=request.api_version)
         return False

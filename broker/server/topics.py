@@ -26,13 +26,13 @@ def auto_create(broker: Broker, name: str) -> tuple[int, Any]:
 
     Returns (error_code, TopicInfo | None).
     """
-    from broker.log.manager import TopicError
+    from broker.log.manager import KafkaError
 
     if not broker.config.get("auto.create.topics.enable"):
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None
     try:
         info = broker.logs.create_topic(name, broker.config.get("num.partitions"), {})
-    except TopicError as exc:
+    except KafkaError as exc:
         if exc.error_code == ErrorCode.TOPIC_ALREADY_EXISTS:
             return ErrorCode.NONE, broker.logs.topics[name]
         return exc.error_code, None

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.share_snapshot_key import ShareSnapshotKey
 from broker.protocol.messages.share_snapshot_value import ShareSnapshotValue
 from broker.protocol.messages.share_snapshot_value import StateBatch as SnapshotBatch
@@ -75,7 +75,6 @@ __all__ = [
     "ShareCoordinatorShard",
     "ShareKey",
     "ShareState",
-    "ShareStateError",
     "StateBatch",
     "StateRecord",
     "StateSummary",
@@ -179,16 +178,6 @@ class StateRecord(NamedTuple):
     @property
     def is_tombstone(self) -> bool:
         return self.value is None
-
-
-class ShareStateError(Exception):
-    """An operation was refused; ``error_code`` is the per-partition Kafka error."""
-
-    def __init__(self, error_code: int, message: str | None = None) -> None:
-        code = ErrorCode.for_code(int(error_code))
-        super().__init__(message or code.message)
-        self.error_code = int(code)
-        self.message = message or code.message
 
 
 # ====================================================================== keys and partitions
@@ -343,21 +332,21 @@ class ShareCoordinatorShard:
 
     def _check_partition(self, key: ShareKey) -> None:
         if key.partition < 0:
-            raise ShareStateError(ErrorCode.INVALID_REQUEST, NEGATIVE_PARTITION_ID)
+            raise KafkaError(ErrorCode.INVALID_REQUEST, NEGATIVE_PARTITION_ID)
 
     def _check_topic(self, key: ShareKey) -> None:
         if self.known_partition is not None and not self.known_partition(key.topic_id, key.partition):
-            raise ShareStateError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_OR_PARTITION_MESSAGE)
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_OR_PARTITION_MESSAGE)
 
     @staticmethod
     def _check_leader_epoch(state: ShareState, leader_epoch: int) -> None:
         if leader_epoch >= 0 and state.leader_epoch > leader_epoch:
-            raise ShareStateError(ErrorCode.FENCED_LEADER_EPOCH, FENCED_LEADER_EPOCH_MESSAGE)
+            raise KafkaError(ErrorCode.FENCED_LEADER_EPOCH, FENCED_LEADER_EPOCH_MESSAGE)
 
     @staticmethod
     def _check_state_epoch(state: ShareState, state_epoch: int) -> None:
         if state_epoch >= 0 and state.state_epoch > state_epoch:
-            raise ShareStateError(ErrorCode.FENCED_STATE_EPOCH, FENCED_STATE_EPOCH_MESSAGE)
+            raise KafkaError(ErrorCode.FENCED_STATE_EPOCH, FENCED_STATE_EPOCH_MESSAGE)
 
     # ------------------------------------------------------------------ operations
 
@@ -365,7 +354,7 @@ class ShareCoordinatorShard:
         """InitializeShareGroupState: a fresh snapshot (start offset -1: not yet known)."""
         self._check_partition(key)
         if state_epoch < 0:
-            raise ShareStateError(ErrorCode.INVALID_REQUEST, NEGATIVE_STATE_EPOCH)
+            raise KafkaError(ErrorCode.INVALID_REQUEST, NEGATIVE_STATE_EPOCH)
         current = self.states.get(key)
         if current is not None:
             self._check_state_epoch(current, state_epoch)
@@ -403,7 +392,7 @@ class ShareCoordinatorShard:
         self._check_partition(key)
         current = self.states.get(key)
         if current is None:
-            raise ShareStateError(ErrorCode.INVALID_REQUEST, WRITE_UNINITIALIZED)
+            raise KafkaError(ErrorCode.INVALID_REQUEST, WRITE_UNINITIALIZED)
         self._check_leader_epoch(current, leader_epoch)
         self._check_state_epoch(current, state_epoch)
         self._check_topic(key)
@@ -424,7 +413,7 @@ class ShareCoordinatorShard:
         self._check_partition(key)
         current = self.states.get(key)
         if current is None:
-            raise ShareStateError(ErrorCode.INVALID_REQUEST, READ_UNINITIALIZED)
+            raise KafkaError(ErrorCode.INVALID_REQUEST, READ_UNINITIALIZED)
         self._check_leader_epoch(current, leader_epoch)
         self._check_topic(key)
         answer = ReadState(

@@ -51,7 +51,6 @@ from typing import Any, Protocol
 import structlog
 import trio
 
-from broker.log.errors import LogError
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import build_batch, iter_batches, iter_records
 from broker.share.coordinator import (
@@ -59,7 +58,6 @@ from broker.share.coordinator import (
     ShareCoordinatorShard,
     ShareKey,
     ShareState,
-    ShareStateError,
     StateBatch,
     StateRecord,
     decode_record,
@@ -184,9 +182,9 @@ class Persister(Protocol):
 # ====================================================================== helpers
 
 
-def _coordinator_error(exc: BaseException) -> tuple[int, str]:
+def _coordinator_error(exc: KafkaError) -> tuple[int, str]:
     """Kafka's CoordinatorOperationExceptionHelper mapping of a failed append/commit."""
-    code = int(getattr(exc, "error_code", ErrorCode.UNKNOWN_SERVER_ERROR))
+    code = exc.code
     if code in (ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.NOT_LEADER_OR_FOLLOWER):
         mapped = ErrorCode.NOT_COORDINATOR
     elif code in (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT):
@@ -195,8 +193,7 @@ def _coordinator_error(exc: BaseException) -> tuple[int, str]:
         mapped = ErrorCode.UNKNOWN_SERVER_ERROR
     else:
         mapped = ErrorCode.for_code(code)
-    detail = getattr(exc, "detail", None) or str(exc) or ErrorCode.for_code(code).message
-    return int(mapped), f"Unable to write share group state: {detail}"
+    return int(mapped), f"Unable to write share group state: {exc.detail}"
 
 
 def _setting(config: Any, key: str, default: Any) -> Any:
@@ -315,7 +312,7 @@ class ShareStateStore:
     async def load(self) -> None:
         """Replay ``__share_group_state`` into memory (once; later calls return at once).
 
-        Raises ShareStateError(COORDINATOR_LOAD_IN_PROGRESS) if the topic cannot be
+        Raises KafkaError(COORDINATOR_LOAD_IN_PROGRESS) if the topic cannot be
         read; the next call tries again.
         """
         if self._loaded:
@@ -327,7 +324,7 @@ class ShareStateStore:
                 shards, records = await trio.to_thread.run_sync(self._load_sync)
             except (KafkaError, OSError) as exc:
                 log.error("share_state_load_failed", error=str(exc))
-                raise ShareStateError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, f"cannot load {TOPIC}: {exc}") from exc
+                raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, f"cannot load {TOPIC}: {exc}") from exc
             self._shards = shards
             self._durable = [{k: st.snapshot_offset for k, st in shard.states.items()} for shard in shards]
             self._unsafe = [{} for _ in shards]
@@ -378,11 +375,11 @@ class ShareStateStore:
             try:
                 self._logs.create_topic(TOPIC, self._num_partitions, configs, internal=True)
             except KafkaError as exc:
-                raise ShareStateError(ErrorCode.COORDINATOR_NOT_AVAILABLE, f"cannot create {TOPIC}: {exc}") from exc
+                raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, f"cannot create {TOPIC}: {exc}") from exc
             log.info("share_state_topic_created", partitions=self._num_partitions)
         part_log = self._logs.partition(TOPIC, pid)
         if part_log is None:
-            raise ShareStateError(ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{TOPIC}-{pid} is not available")
+            raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{TOPIC}-{pid} is not available")
         return part_log
 
     # ------------------------------------------------------------------ Persister
@@ -395,16 +392,16 @@ class ShareStateStore:
             await self._operate(
                 key, lambda shard, now: (None, shard.initialize(key, state_epoch, start_offset, now_ms=now))
             )
-        except ShareStateError as exc:
-            return PartitionResult(exc.error_code, exc.message)
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
         return PartitionResult()
 
     async def read(self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int) -> ReadResult:
         key = ShareKey(group_id, topic_id, partition)
         try:
             state = await self._operate(key, lambda shard, now: shard.read(key, leader_epoch, now_ms=now))
-        except ShareStateError as exc:
-            return ReadResult(exc.error_code, exc.message)
+        except KafkaError as exc:
+            return ReadResult(exc.code, exc.detail)
         return ReadResult(
             state_epoch=state.state_epoch,
             start_offset=state.start_offset,
@@ -440,16 +437,16 @@ class ShareStateStore:
 
         try:
             await self._operate(key, op)
-        except ShareStateError as exc:
-            return PartitionResult(exc.error_code, exc.message)
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
         return PartitionResult()
 
     async def delete(self, group_id: str, topic_id: uuid.UUID, partition: int) -> PartitionResult:
         key = ShareKey(group_id, topic_id, partition)
         try:
             await self._operate(key, lambda shard, now: (None, shard.delete(key)))
-        except ShareStateError as exc:
-            return PartitionResult(exc.error_code, exc.message)
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
         return PartitionResult()
 
     async def read_summary(
@@ -459,8 +456,8 @@ class ShareStateStore:
         key = ShareKey(group_id, topic_id, partition)
         try:
             summary = await self._operate(key, lambda shard, now: (shard.read_summary(key), []))
-        except ShareStateError as exc:
-            return SummaryResult(exc.error_code, exc.message)
+        except KafkaError as exc:
+            return SummaryResult(exc.code, exc.detail)
         return SummaryResult(
             state_epoch=summary.state_epoch,
             leader_epoch=summary.leader_epoch,
@@ -500,7 +497,7 @@ class ShareStateStore:
     async def _commit(self, pid: int, records: list[StateRecord], *, prune: bool = True) -> None:
         """Append ``records`` as one batch, apply them, and wait until they are durable.
 
-        On failure the keys' state is rolled back and ShareStateError raised.
+        On failure the keys' state is rolled back and KafkaError raised.
         """
         shard = self._shards[pid]
         part_log = self._state_log(pid)
@@ -510,24 +507,26 @@ class ShareStateStore:
         except KafkaError as exc:
             code, message = _coordinator_error(exc)
             log.error("share_state_append_failed", partition=pid, error=str(exc))
-            raise ShareStateError(code, message) from exc
+            raise KafkaError(code, message) from exc
         for i, record in enumerate(records):
             shard.replay(record, info.base_offset + i)
-        failure: BaseException | None = None
+        failure: KafkaError | None = None
         with trio.move_on_after(self._write_timeout_s) as scope:
             try:
                 await self._committer.wait_durable(part_log)
-            except LogError as exc:
+            except KafkaError as exc:
                 failure = exc
         if scope.cancelled_caught:
-            failure = LogError(ErrorCode.REQUEST_TIMED_OUT, f"not durable within {self._write_timeout_s * 1000:.0f} ms")
+            failure = KafkaError(
+                ErrorCode.REQUEST_TIMED_OUT, f"not durable within {self._write_timeout_s * 1000:.0f} ms"
+            )
         if failure is not None:
             for key, state in saved.items():
                 shard.restore(key, state)
             self._override(pid, part_log, list(saved))
             code, message = _coordinator_error(failure)
             log.error("share_state_write_failed", partition=pid, error=str(failure), keys=len(saved))
-            raise ShareStateError(code, message) from failure
+            raise KafkaError(code, message) from failure
         durable = self._durable[pid]
         wrote_snapshot = False
         for i, record in enumerate(records):
@@ -585,7 +584,7 @@ class ShareStateStore:
                 now = self._now_ms()
                 try:
                     await self._commit(pid, [shard.snapshot_record(k, now_ms=now) for k, _ in grabbed], prune=False)
-                except ShareStateError:
+                except KafkaError:
                     return  # try again after the next snapshot
         finally:
             for key, lock in grabbed:

@@ -21,8 +21,8 @@ from broker.group.configs import (
     GROUP_CONFIG_KEYS,
     SET,
     SUBTRACT,
-    GroupConfigError,
     GroupConfigStore,
+    KafkaError,
     ShareGroupSettings,
     parse_auto_offset_reset,
     parse_iso_duration_ns,
@@ -174,7 +174,7 @@ def test_describe_selected_keys_skips_unknown_ones(store):
 
 
 def test_describe_empty_group_id_is_refused(store):
-    with pytest.raises(GroupConfigError) as info:
+    with pytest.raises(KafkaError) as info:
         store.describe("")
     assert (info.value.code, info.value.message) == (ErrorCode.INVALID_REQUEST, "Group name must not be empty")
 
@@ -183,7 +183,7 @@ def test_kafka_42_only_serves_exactly_kafka_keys(tmp_path):
     store = GroupConfigStore(tmp_path, config(), kafka_42_only=True)
     assert set(store.keys) == KAFKA_42_KEYS == {k.name for k in GROUP_CONFIG_KEYS}
     for key, value in [("share.delivery.count.limit", "3"), ("group.type", "share")]:
-        assert store.alter("g", [(key, SET, value)]) == GroupConfigError(
+        assert store.alter("g", [(key, SET, value)]) == KafkaError(
             ErrorCode.INVALID_CONFIG, f"Unknown group config name: {key}"
         )
     assert store.share_settings("g").delivery_count_limit == 5 and store.group_type("g") is None
@@ -522,10 +522,10 @@ def test_session_timeout_must_exceed_heartbeat_interval(tmp_path):
 
 
 def test_operation_and_group_id_errors(store):
-    assert store.alter("", [("share.auto.offset.reset", SET, "earliest")]) == GroupConfigError(
+    assert store.alter("", [("share.auto.offset.reset", SET, "earliest")]) == KafkaError(
         ErrorCode.INVALID_REQUEST, "Default group resources are not allowed."
     )
-    assert store.alter("g", [("share.auto.offset.reset", APPEND, "earliest")]) == GroupConfigError(
+    assert store.alter("g", [("share.auto.offset.reset", APPEND, "earliest")]) == KafkaError(
         ErrorCode.INVALID_CONFIG, "Can't APPEND to key share.auto.offset.reset because its type is not LIST."
     )
     assert (

@@ -11,9 +11,8 @@ import broker.log.segment as segment_module
 from broker.log.checkpoint import RECOVERY_POINT_CHECKPOINT, read_offset_checkpoint
 from broker.log.commit import GroupCommitter
 from broker.log.config import LogConfig
-from broker.log.errors import LogError
 from broker.log.manager import LogManager
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import Clock, batch, open_log
 
 
@@ -131,7 +130,7 @@ async def test_fsync_failure_reaches_the_waiters(tmp_path, monkeypatch):
         await nursery.start(committer.run)
         log.append(batch(1))
         monkeypatch.setattr(segment_module, "_datasync", broken)
-        with pytest.raises(LogError) as err:
+        with pytest.raises(KafkaError) as err:
             await committer.wait_durable(log)
         assert err.value.error_code == ErrorCode.KAFKA_STORAGE_ERROR == 56
         assert log.recovery_point == 0
@@ -160,7 +159,7 @@ async def test_stopping_the_committer_wakes_pending_waiters(tmp_path):
         log.append(batch(1))
         try:
             await committer.wait_durable(log)
-        except LogError as exc:
+        except KafkaError as exc:
             errors.append(exc.error_code)
 
     async with trio.open_nursery() as outer:

@@ -10,9 +10,8 @@ import pytest
 
 from broker.log.checkpoint import CLEAN_SHUTDOWN_FILE, LOG_START_OFFSET_CHECKPOINT, read_offset_checkpoint
 from broker.log.config import ConfigSource, LogConfig
-from broker.log.errors import LogError, TopicError
 from broker.log.manager import LogManager
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import Clock, batch, batch_offsets
 
 
@@ -88,7 +87,7 @@ def test_restart_keeps_topics_ids_configs_and_offsets(tmp_path):
     ],
 )
 def test_invalid_topic_names(manager, name, code):
-    with pytest.raises(TopicError) as err:
+    with pytest.raises(KafkaError) as err:
         manager.create_topic(name, 1, {})
     assert _code(err) == code == ErrorCode.INVALID_TOPIC_EXCEPTION
 
@@ -112,7 +111,7 @@ def test_create_topic_errors(manager):
         (("c", 1, {"preallocate": "yes"}), {}, ErrorCode.INVALID_CONFIG),
     ]
     for args, kwargs, code in cases:
-        with pytest.raises(TopicError) as err:
+        with pytest.raises(KafkaError) as err:
             manager.create_topic(*args, **kwargs)
         assert _code(err) == code, (args, kwargs)
     assert set(manager.topics) == {"a.b", "x" * 249}
@@ -137,7 +136,7 @@ def test_delete_topic_removes_directories_and_recreate_starts_over(manager):
     assert manager.partition("gone", 0) is None
     assert not any(p.name.startswith("gone-") for p in manager.data_dir.iterdir())
     assert ("gone", 0) not in read_offset_checkpoint(manager.data_dir / LOG_START_OFFSET_CHECKPOINT)
-    with pytest.raises(TopicError) as err:
+    with pytest.raises(KafkaError) as err:
         manager.delete_topic("gone")
     assert _code(err) == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     second = manager.create_topic("gone", 1, {})
@@ -149,10 +148,10 @@ def test_delete_topic_removes_directories_and_recreate_starts_over(manager):
 def test_create_partitions(manager):
     manager.create_topic("p", 2, {"retention.ms": "5000"})
     for bad in (1, 2, 10_001):
-        with pytest.raises(TopicError) as err:
+        with pytest.raises(KafkaError) as err:
             manager.create_partitions("p", bad)
         assert _code(err) == ErrorCode.INVALID_PARTITIONS
-    with pytest.raises(TopicError) as err:
+    with pytest.raises(KafkaError) as err:
         manager.create_partitions("nope", 3)
     assert _code(err) == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     assert manager.create_partitions("p", 5, validate_only=True).partitions == 5
@@ -169,7 +168,7 @@ def test_alter_topic_configs(manager):
     config = manager.partition("c", 0).config
     assert (config.retention_bytes, config.segment_ms) == (1000, LogConfig().segment_ms)
     for bad_set, bad_delete in (({"retention.ms": "x"}, []), ({}, ["not.a.key"]), ({"unknown": "1"}, [])):
-        with pytest.raises(TopicError) as err:
+        with pytest.raises(KafkaError) as err:
             manager.alter_topic_configs("c", bad_set, bad_delete)
         assert _code(err) == ErrorCode.INVALID_CONFIG
     manager.alter_topic_configs("c", {"retention.ms": "1"}, [], validate_only=True)
@@ -195,7 +194,7 @@ def test_effective_topic_config_sources(tmp_path):
     assert eff["flush.messages"] == (str(2**63 - 1), ConfigSource.DEFAULT_CONFIG)
     assert eff["message.timestamp.type"] == ("CreateTime", ConfigSource.DEFAULT_CONFIG)
     assert m.partition("e", 0).config.retention_ms == 86_400_000
-    with pytest.raises(TopicError):
+    with pytest.raises(KafkaError):
         m.effective_topic_config("missing")
     m.close()
 
@@ -235,7 +234,7 @@ def test_catalog_write_is_atomic(manager, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         manager.create_topic("new", 2, {})
     assert _code(err) == ErrorCode.KAFKA_STORAGE_ERROR
     monkeypatch.undo()
@@ -263,7 +262,7 @@ def test_orphan_directories_are_removed_at_open(tmp_path):
 
 def test_data_directory_is_locked(tmp_path, manager):
     other = LogManager(manager.data_dir, now_ms=Clock())
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         other.open()
     assert _code(err) == ErrorCode.KAFKA_STORAGE_ERROR
 

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from broker.log.checkpoint import LOG_START_OFFSET_CHECKPOINT, read_offset_checkpoint
 from broker.log.config import LogConfig
-from broker.log.errors import LogError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import check_crc, iter_batches, parse_batch_header
 from tests.unit.test_log_helpers import Clock, all_values, batch, batch_offsets, crash, open_log
 
@@ -93,7 +92,7 @@ def test_read_out_of_range(tmp_path):
     log.append(batch(3))
     assert log.read(3, 100) == (b"", 3)  # the log end: nothing yet
     for offset in (4, 100, -1):
-        with pytest.raises(LogError) as err:
+        with pytest.raises(KafkaError) as err:
             log.read(offset, 100)
         assert err.value.error_code == ErrorCode.OFFSET_OUT_OF_RANGE == 1
     log.close()
@@ -154,10 +153,10 @@ def test_log_append_time(tmp_path):
 
 def test_size_limits(tmp_path):
     log = open_log(tmp_path, LogConfig(max_message_bytes=200, segment_bytes=1000))
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, value_size=300))
     assert err.value.error_code == ErrorCode.MESSAGE_TOO_LARGE
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(b"".join(batch(1, value_size=100) for _ in range(10)))
     assert err.value.error_code == ErrorCode.RECORD_LIST_TOO_LARGE
     assert log.log_end_offset == 0
@@ -193,7 +192,7 @@ def test_retention_by_time_deletes_old_segments_and_advances_log_start(tmp_path)
     assert log.log_start_offset == log.segments[0].base_offset
     assert all(s.max_timestamp >= clock.now - 10_000 for s in log.segments)
     assert log.log_start_offset <= first_new
-    with pytest.raises(LogError):
+    with pytest.raises(KafkaError):
         log.read(0, 100)
     assert log.read(log.log_start_offset, 100).records
     assert not (tmp_path / "t-0" / "00000000000000000000.log").exists()
@@ -240,13 +239,13 @@ def test_delete_records(tmp_path):
     assert log.delete_records(7) == 7
     assert log.log_start_offset == 7
     assert log.segments[0].base_offset <= 7 < log.segments[0].next_offset
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.read(6, 100)
     assert err.value.error_code == ErrorCode.OFFSET_OUT_OF_RANGE
     assert batch_offsets(log.read(7, 1).records) == [(6, 7)]  # the batch holding 7
     assert read_offset_checkpoint(tmp_path / LOG_START_OFFSET_CHECKPOINT) == {("t", 0): 7}
     assert log.delete_records(3) == 7  # never moves back
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.delete_records(21)
     assert err.value.error_code == ErrorCode.OFFSET_OUT_OF_RANGE
     assert log.delete_records(-1) == 20  # -1: the high watermark
@@ -261,7 +260,7 @@ def test_delete_records(tmp_path):
 def test_closed_log_refuses_calls(tmp_path):
     log = open_log(tmp_path)
     log.close()
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1))
     assert err.value.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
     log.close()  # idempotent
@@ -337,7 +336,7 @@ def test_batch_headers_are_the_headers_of_what_read_returns(
         headers = list(log.batch_headers(offset, max_bytes, max_offset=max_offset))
         assert [(h.base_offset, h.last_offset) for h in headers] == batch_offsets(result.records)
         assert sum(h.size for h in headers) == len(result.records)
-    with pytest.raises(LogError):
+    with pytest.raises(KafkaError):
         list(log.batch_headers(end + 1, 100))
     log.close()
 

@@ -6,8 +6,7 @@ import pytest
 
 from broker.log.checkpoint import CLEAN_SHUTDOWN_FILE
 from broker.log.config import LogConfig
-from broker.log.errors import LogError
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import batch, batch_offsets, crash, marker, open_log
 
 PID = 4242
@@ -38,7 +37,7 @@ def test_only_the_last_five_batches_are_remembered(tmp_path):
         log.append(batch(1, pid=PID, epoch=0, seq=seq))
     for seq in range(2, 7):
         assert log.append(batch(1, pid=PID, epoch=0, seq=seq)).duplicate
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, pid=PID, epoch=0, seq=1))
     assert _code(err) == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
     log.close()
@@ -48,7 +47,7 @@ def test_out_of_order_sequence(tmp_path):
     log = open_log(tmp_path)
     log.append(batch(2, pid=PID, epoch=0, seq=0))
     for bad in (3, 5, 1):
-        with pytest.raises(LogError) as err:
+        with pytest.raises(KafkaError) as err:
             log.append(batch(1, pid=PID, epoch=0, seq=bad))
         assert _code(err) == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER == 45
     assert log.log_end_offset == 2
@@ -58,10 +57,10 @@ def test_out_of_order_sequence(tmp_path):
 def test_stale_epoch_and_new_epoch_rules(tmp_path):
     log = open_log(tmp_path)
     log.append(batch(1, pid=PID, epoch=3, seq=0))
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, pid=PID, epoch=2, seq=1))
     assert _code(err) == ErrorCode.INVALID_PRODUCER_EPOCH == 47
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, pid=PID, epoch=4, seq=5))  # a new epoch starts at 0
     assert _code(err) == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
     assert not log.append(batch(1, pid=PID, epoch=4, seq=0)).duplicate
@@ -88,7 +87,7 @@ def test_refused_append_leaves_state_untouched(tmp_path):
     log = open_log(tmp_path)
     log.append(batch(1, pid=PID, epoch=0, seq=0))
     blob = batch(1, pid=PID, epoch=0, seq=1) + batch(1, pid=PID, epoch=0, seq=7)
-    with pytest.raises(LogError):
+    with pytest.raises(KafkaError):
         log.append(blob)
     assert log.log_end_offset == 1
     assert log.append(batch(1, pid=PID, epoch=0, seq=1)).base_offset == 1
@@ -110,10 +109,10 @@ def test_duplicate_detection_survives_restart(tmp_path, clean):
     log = open_log(tmp_path, config)
     again = log.append(batch(2, pid=PID, epoch=1, seq=10, value_size=50))
     assert again.duplicate and (again.base_offset, again.last_offset) == (10, 11)
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, pid=PID, epoch=1, seq=13))
     assert _code(err) == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, pid=PID, epoch=0, seq=12))
     assert _code(err) == ErrorCode.INVALID_PRODUCER_EPOCH
     assert log.append(batch(1, pid=PID, epoch=1, seq=12)).base_offset == 12
@@ -184,15 +183,15 @@ def test_transaction_state_survives_restart(tmp_path, clean):
 def test_transaction_rules(tmp_path):
     log = open_log(tmp_path)
     log.append(batch(1, pid=PID, epoch=2, seq=0, txn=True))
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(batch(1, pid=PID, epoch=2, seq=1))  # non-transactional inside a transaction
     assert _code(err) == ErrorCode.INVALID_TXN_STATE == 48
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(marker(PID, 1, commit=True))
     assert _code(err) == ErrorCode.INVALID_PRODUCER_EPOCH
     log.append(marker(PID, 2, commit=True, coordinator_epoch=5))
     log.append(batch(1, pid=PID, epoch=2, seq=1, txn=True))
-    with pytest.raises(LogError) as err:
+    with pytest.raises(KafkaError) as err:
         log.append(marker(PID, 2, commit=False, coordinator_epoch=4))
     assert _code(err) == ErrorCode.TRANSACTION_COORDINATOR_FENCED == 52
     # A marker for a producer with no open transaction is accepted and changes nothing.

@@ -19,9 +19,9 @@ from broker.protocol.errors import ErrorCode
 from broker.share.coordinator import (
     SHARE_SNAPSHOT,
     SHARE_UPDATE,
+    KafkaError,
     ShareCoordinatorShard,
     ShareKey,
-    ShareStateError,
     StateBatch,
     StateRecord,
     StateSummary,
@@ -93,7 +93,7 @@ def refused(code: int):
             return self
 
         def __exit__(self, kind, exc, tb):
-            assert kind is ShareStateError, f"expected error {code}, got {kind}"
+            assert kind is KafkaError, f"expected error {code}, got {kind}"
             assert exc.error_code == code, f"expected error {code}, got {exc.error_code}: {exc.message}"
             return True
 
@@ -280,7 +280,7 @@ def test_initialize_validation():
 
 def test_write_on_uninitialized_key_is_invalid_request():
     shard = ShareCoordinatorShard()
-    with pytest.raises(ShareStateError) as info:
+    with pytest.raises(KafkaError) as info:
         shard.write(KEY, state_epoch=0, leader_epoch=0, start_offset=0)
     assert info.value.error_code == ErrorCode.INVALID_REQUEST
     assert info.value.message == "Write operation on uninitialized share partition not allowed."
@@ -496,7 +496,7 @@ def run_history(a: Applied, ops) -> dict:
                 a.delete(key)
             else:
                 a.apply([a.shard.snapshot_record(key)])
-        except ShareStateError:
+        except KafkaError:
             pass
         for state in a.shard.states.values():
             batches = state.state_batches

@@ -36,6 +36,7 @@ class AddOffsetsToTxnRequest(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (0, 4), 'producer_id': (0, 4), 'producer_epoch': (0, 4), 'group_id': (0, 4)}
 
     transactional_id: str = ''
     """Transactional id identifying which transaction this entry belongs to."""

@@ -43,6 +43,8 @@ _S2p = _S2.pack
 class AddPartitionsToTxnTopic:
     """Common structure AddPartitionsToTxnTopic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 5), 'partitions': (0, 5)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -57,6 +59,8 @@ class AddPartitionsToTxnTopic:
 @dataclass(slots=True)
 class AddPartitionsToTxnTransaction:
     """Transactions whose partition sets should be extended."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (4, 5), 'producer_id': (4, 5), 'producer_epoch': (4, 5), 'verify_only': (4, 5), 'topics': (4, 5)}
 
     transactional_id: str = ''
     """Transactional id identifying which transaction this entry belongs to."""
@@ -89,6 +93,7 @@ class AddPartitionsToTxnRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactions': (4, 5), 'v3_and_below_transactional_id': (0, 3), 'v3_and_below_producer_id': (0, 3), 'v3_and_below_producer_epoch': (0, 3), 'v3_and_below_topics': (0, 3)}
 
     transactions: list[AddPartitionsToTxnTransaction] = field(default_factory=list)
     """Transactions whose partition sets should be extended."""

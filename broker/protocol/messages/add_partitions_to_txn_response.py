@@ -40,6 +40,8 @@ _S1p = _S1.pack
 class AddPartitionsToTxnPartitionResult:
     """Common structure AddPartitionsToTxnPartitionResult."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 5), 'partition_error_code': (0, 5)}
+
     partition_index: int = 0
     """Indexes of the partitions."""
 
@@ -55,6 +57,8 @@ class AddPartitionsToTxnPartitionResult:
 class AddPartitionsToTxnTopicResult:
     """Common structure AddPartitionsToTxnTopicResult."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 5), 'results_by_partition': (0, 5)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -69,6 +73,8 @@ class AddPartitionsToTxnTopicResult:
 @dataclass(slots=True)
 class AddPartitionsToTxnResult:
     """Per-transaction results, keyed by transactional ID."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (4, 5), 'topic_results': (4, 5)}
 
     transactional_id: str = ''
     """Transactional id identifying which transaction this entry belongs to."""
@@ -92,6 +98,7 @@ class AddPartitionsToTxnResponse(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 5), 'error_code': (4, 5), 'results_by_transaction': (4, 5), 'results_by_topic_v3_and_below': (0, 3)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

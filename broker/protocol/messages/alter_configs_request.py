@@ -45,6 +45,8 @@ _S2p = _S2.pack
 class AlterableConfig:
     """Configuration entries."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 2), 'value': (0, 2)}
+
     name: str = ''
     """Name of the configuration key."""
 
@@ -59,6 +61,8 @@ class AlterableConfig:
 @dataclass(slots=True)
 class AlterConfigsResource:
     """Resources whose configurations are being updated."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type': (0, 2), 'resource_name': (0, 2), 'configs': (0, 2)}
 
     resource_type: int = 0
     """Type of the resource."""
@@ -85,6 +89,7 @@ class AlterConfigsRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resources': (0, 2), 'validate_only': (0, 2)}
 
     resources: list[AlterConfigsResource] = field(default_factory=list)
     """Resources whose configurations are being updated."""

@@ -31,6 +31,8 @@ _S0p = _S0.pack
 class AlterShareGroupOffsetsRequestPartition:
     """Partitions whose offsets are being altered."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 0), 'start_offset': (0, 0)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -45,6 +47,8 @@ class AlterShareGroupOffsetsRequestPartition:
 @dataclass(slots=True)
 class AlterShareGroupOffsetsRequestTopic:
     """Topics whose offsets are being altered."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 0), 'partitions': (0, 0)}
 
     topic_name: str = ''
     """Name of the topic."""
@@ -68,6 +72,7 @@ class AlterShareGroupOffsetsRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'topics': (0, 0)}
 
     group_id: str = ''
     """Identifier of the group."""

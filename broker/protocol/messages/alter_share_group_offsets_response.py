@@ -37,6 +37,8 @@ _S0p = _S0.pack
 class AlterShareGroupOffsetsResponsePartition:
     """Common structure AlterShareGroupOffsetsResponsePartition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -54,6 +56,8 @@ class AlterShareGroupOffsetsResponsePartition:
 @dataclass(slots=True)
 class AlterShareGroupOffsetsResponseTopic:
     """Per-topic results."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 0), 'topic_id': (0, 0), 'partitions': (0, 0)}
 
     topic_name: str = ''
     """Name of the topic."""
@@ -80,6 +84,7 @@ class AlterShareGroupOffsetsResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0), 'responses': (0, 0)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

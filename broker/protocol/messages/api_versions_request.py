@@ -31,6 +31,7 @@ class ApiVersionsRequest(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'client_software_name': (3, 4), 'client_software_version': (3, 4)}
 
     client_software_name: str = ''
     """Name of the client software."""

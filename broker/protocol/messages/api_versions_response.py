@@ -54,6 +54,8 @@ _S6p = _S6.pack
 class ApiVersion:
     """APIs that the broker supports."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'api_key': (0, 4), 'min_version': (0, 4), 'max_version': (0, 4)}
+
     api_key: int = 0
     """Key identifying the API."""
 
@@ -72,6 +74,8 @@ class ApiVersion:
 class SupportedFeatureKey:
     """Features the broker supports; in versions 0-3, features whose MinSupportedVersion is 0 are left out."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (3, 4), 'min_version': (3, 4), 'max_version': (3, 4)}
+
     name: str = ''
     """Name of the feature."""
 
@@ -89,6 +93,8 @@ class SupportedFeatureKey:
 @dataclass(slots=True)
 class FinalizedFeatureKey:
     """Features finalized across the cluster; only meaningful when FinalizedFeaturesEpoch >= 0."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (3, 4), 'max_version_level': (3, 4), 'min_version_level': (3, 4)}
 
     name: str = ''
     """Name of the feature."""
@@ -115,6 +121,7 @@ class ApiVersionsResponse(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 4), 'api_keys': (0, 4), 'throttle_time_ms': (1, 4), 'supported_features': (3, 4), 'finalized_features_epoch': (3, 4), 'finalized_features': (3, 4), 'zk_migration_ready': (3, 4)}
 
     error_code: int = 0
     """Error code for the whole response."""

@@ -39,6 +39,7 @@ class ConsumerGroupDescribeRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_ids': (0, 1), 'include_authorized_operations': (0, 1)}
 
     group_ids: list[str] = field(default_factory=list)
     """Ids of the groups that should be described."""

@@ -40,6 +40,8 @@ _S0p = _S0.pack
 class TopicPartitions:
     """Partitions the member owns, or null when unchanged since the previous heartbeat."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 1), 'partitions': (0, 1)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
 
@@ -62,6 +64,7 @@ class ConsumerGroupHeartbeatRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'member_id': (0, 1), 'member_epoch': (0, 1), 'instance_id': (0, 1), 'rack_id': (0, 1), 'rebalance_timeout_ms': (0, 1), 'subscribed_topic_names': (0, 1), 'subscribed_topic_regex': (1, 1), 'server_assignor': (0, 1), 'topic_partitions': (0, 1)}
 
     group_id: str = ''
     """Identifier of the group."""

@@ -39,6 +39,8 @@ _S1p = _S1.pack
 class TopicPartitions:
     """Common structure TopicPartitions."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 1), 'partitions': (0, 1)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
 
@@ -53,6 +55,8 @@ class TopicPartitions:
 @dataclass(slots=True)
 class Assignment:
     """Assignment for the member, or null when none is provided."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_partitions': (0, 1)}
 
     topic_partitions: list[TopicPartitions] = field(default_factory=list)
     """Partitions assigned to the member that it may start using right away."""
@@ -73,6 +77,7 @@ class ConsumerGroupHeartbeatResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'error_code': (0, 1), 'error_message': (0, 1), 'member_id': (0, 1), 'member_epoch': (0, 1), 'heartbeat_interval_ms': (0, 1), 'assignment': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -28,6 +28,8 @@ __all__ = [
 class TopicPartition:
     """Topics and partitions that are assigned to this consumer."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 3), 'partitions': (0, 3)}
+
     topic: str = ''
     """Name of the topic."""
 
@@ -50,6 +52,7 @@ class ConsumerProtocolAssignment(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'assigned_partitions': (0, 3), 'user_data': (0, 3)}
 
     assigned_partitions: list[TopicPartition] = field(default_factory=list)
     """Topics and partitions that are assigned to this consumer."""

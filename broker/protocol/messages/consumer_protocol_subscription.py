@@ -33,6 +33,8 @@ _S0p = _S0.pack
 class TopicPartition:
     """Partitions currently owned by the member."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (1, 3), 'partitions': (1, 3)}
+
     topic: str = ''
     """Name of the topic."""
 
@@ -55,6 +57,7 @@ class ConsumerProtocolSubscription(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 3), 'user_data': (0, 3), 'owned_partitions': (1, 3), 'generation_id': (2, 3), 'rack_id': (3, 3)}
 
     topics: list[str] = field(default_factory=list)
     """Topics the member wishes to consume."""

@@ -37,6 +37,8 @@ _S1p = _S1.pack
 class AclCreation:
     """ACLs to be created."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type': (0, 3), 'resource_name': (0, 3), 'resource_pattern_type': (1, 3), 'principal': (0, 3), 'host': (0, 3), 'operation': (0, 3), 'permission_type': (0, 3)}
+
     resource_type: int = 0
     """Type of the resource."""
 
@@ -74,6 +76,7 @@ class CreateAclsRequest(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'creations': (0, 3)}
 
     creations: list[AclCreation] = field(default_factory=list)
     """ACLs to be created."""

@@ -46,6 +46,8 @@ _S2p = _S2.pack
 class CreatePartitionsAssignment:
     """Replica assignments for the new partitions."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'broker_ids': (0, 3)}
+
     broker_ids: list[int] = field(default_factory=list)
     """IDs of the brokers assigned."""
 
@@ -57,6 +59,8 @@ class CreatePartitionsAssignment:
 @dataclass(slots=True)
 class CreatePartitionsTopic:
     """Topics in which new partitions should be created."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 3), 'count': (0, 3), 'assignments': (0, 3)}
 
     name: str = ''
     """Name of the topic."""
@@ -83,6 +87,7 @@ class CreatePartitionsRequest(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 3), 'timeout_ms': (0, 3), 'validate_only': (0, 3)}
 
     topics: list[CreatePartitionsTopic] = field(default_factory=list)
     """Topics in which new partitions should be created."""

@@ -41,6 +41,8 @@ _S1p = _S1.pack
 class CreatePartitionsTopicResult:
     """Per-topic results of partition creation."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 3), 'error_code': (0, 3), 'error_message': (0, 3)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -66,6 +68,7 @@ class CreatePartitionsResponse(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 3), 'results': (0, 3)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

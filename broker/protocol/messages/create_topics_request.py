@@ -50,6 +50,8 @@ _S3p = _S3.pack
 class CreatableReplicaAssignment:
     """Explicit partition assignment, or an empty array when assignment is automatic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 7), 'broker_ids': (0, 7)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -65,6 +67,8 @@ class CreatableReplicaAssignment:
 class CreatableTopicConfig:
     """Custom configurations to apply to the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 7), 'value': (0, 7)}
+
     name: str = ''
     """Name of the configuration."""
 
@@ -79,6 +83,8 @@ class CreatableTopicConfig:
 @dataclass(slots=True)
 class CreatableTopic:
     """Topics that should be created."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 7), 'num_partitions': (0, 7), 'replication_factor': (0, 7), 'assignments': (0, 7), 'configs': (0, 7)}
 
     name: str = ''
     """Name of the topic."""
@@ -111,6 +117,7 @@ class CreateTopicsRequest(Message):
     MAX_VERSION: ClassVar[int] = 7
     FLEXIBLE_MIN: ClassVar[int | None] = 5
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 7), 'timeout_ms': (0, 7), 'validate_only': (1, 7)}
 
     topics: list[CreatableTopic] = field(default_factory=list)
     """Topics that should be created."""

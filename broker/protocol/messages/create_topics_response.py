@@ -59,6 +59,8 @@ _S4p = _S4.pack
 class CreatableTopicConfigs:
     """Configuration entries of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (5, 7), 'value': (5, 7), 'read_only': (5, 7), 'config_source': (5, 7), 'is_sensitive': (5, 7)}
+
     name: str = ''
     """Name of the configuration."""
 
@@ -82,6 +84,8 @@ class CreatableTopicConfigs:
 @dataclass(slots=True)
 class CreatableTopicResult:
     """Result for each topic creation attempt."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 7), 'topic_id': (7, 7), 'error_code': (0, 7), 'error_message': (1, 7), 'topic_config_error_code': (5, 7), 'num_partitions': (5, 7), 'replication_factor': (5, 7), 'configs': (5, 7)}
 
     name: str = ''
     """Name of the topic."""
@@ -123,6 +127,7 @@ class CreateTopicsResponse(Message):
     MAX_VERSION: ClassVar[int] = 7
     FLEXIBLE_MIN: ClassVar[int | None] = 5
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (2, 7), 'topics': (0, 7)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

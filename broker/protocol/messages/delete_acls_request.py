@@ -37,6 +37,8 @@ _S1p = _S1.pack
 class DeleteAclsFilter:
     """Filters that select which ACLs to delete."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type_filter': (0, 3), 'resource_name_filter': (0, 3), 'pattern_type_filter': (1, 3), 'principal_filter': (0, 3), 'host_filter': (0, 3), 'operation': (0, 3), 'permission_type': (0, 3)}
+
     resource_type_filter: int = 0
     """Type of the resource."""
 
@@ -74,6 +76,7 @@ class DeleteAclsRequest(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'filters': (0, 3)}
 
     filters: list[DeleteAclsFilter] = field(default_factory=list)
     """Filters that select which ACLs to delete."""

@@ -48,6 +48,8 @@ _S3p = _S3.pack
 class DeleteAclsMatchingAcl:
     """ACLs that this filter matched."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 3), 'error_message': (0, 3), 'resource_type': (0, 3), 'resource_name': (0, 3), 'pattern_type': (1, 3), 'principal': (0, 3), 'host': (0, 3), 'operation': (0, 3), 'permission_type': (0, 3)}
+
     error_code: int = 0
     """Error code from the deletion; 0 when it succeeded."""
 
@@ -84,6 +86,8 @@ class DeleteAclsMatchingAcl:
 class DeleteAclsFilterResult:
     """Result for each filter."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 3), 'error_message': (0, 3), 'matching_acls': (0, 3)}
+
     error_code: int = 0
     """Error code; 0 when the filter succeeded."""
 
@@ -109,6 +113,7 @@ class DeleteAclsResponse(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 3), 'filter_results': (0, 3)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -37,6 +37,7 @@ class DeleteGroupsRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'groups_names': (0, 2)}
 
     groups_names: list[str] = field(default_factory=list)
     """Names of the groups that should be deleted."""

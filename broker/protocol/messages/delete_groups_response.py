@@ -37,6 +37,8 @@ _S1p = _S1.pack
 class DeletableGroupResult:
     """Results of the deletions."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 2), 'error_code': (0, 2)}
+
     group_id: str = ''
     """ID of the group."""
 
@@ -59,6 +61,7 @@ class DeleteGroupsResponse(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 2), 'results': (0, 2)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -38,6 +38,8 @@ _S1p = _S1.pack
 class DeleteRecordsPartition:
     """Partitions from which records should be deleted."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 2), 'offset': (0, 2)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -52,6 +54,8 @@ class DeleteRecordsPartition:
 @dataclass(slots=True)
 class DeleteRecordsTopic:
     """Topics from which records should be deleted."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 2), 'partitions': (0, 2)}
 
     name: str = ''
     """Name of the topic."""
@@ -75,6 +79,7 @@ class DeleteRecordsRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 2), 'timeout_ms': (0, 2)}
 
     topics: list[DeleteRecordsTopic] = field(default_factory=list)
     """Topics from which records should be deleted."""

@@ -38,6 +38,8 @@ _S1p = _S1.pack
 class DeleteRecordsPartitionResult:
     """Partitions from which record deletion was requested."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 2), 'low_watermark': (0, 2), 'error_code': (0, 2)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -55,6 +57,8 @@ class DeleteRecordsPartitionResult:
 @dataclass(slots=True)
 class DeleteRecordsTopicResult:
     """Topics from which record deletion was requested."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 2), 'partitions': (0, 2)}
 
     name: str = ''
     """Name of the topic."""
@@ -78,6 +82,7 @@ class DeleteRecordsResponse(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 2), 'topics': (0, 2)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -27,6 +27,8 @@ __all__ = [
 class DeleteShareGroupOffsetsRequestTopic:
     """Topics whose offsets should be deleted."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 0)}
+
     topic_name: str = ''
     """Name of the topic."""
 
@@ -46,6 +48,7 @@ class DeleteShareGroupOffsetsRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'topics': (0, 0)}
 
     group_id: str = ''
     """Identifier of the group."""

@@ -39,6 +39,8 @@ _S1p = _S1.pack
 class DeleteShareGroupOffsetsResponseTopic:
     """Per-topic results."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 0), 'topic_id': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0)}
+
     topic_name: str = ''
     """Name of the topic."""
 
@@ -67,6 +69,7 @@ class DeleteShareGroupOffsetsResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0), 'responses': (0, 0)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

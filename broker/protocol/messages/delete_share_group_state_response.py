@@ -35,6 +35,8 @@ _S0p = _S0.pack
 class PartitionResult:
     """Per-partition results."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0)}
+
     partition: int = 0
     """Index of the partition."""
 
@@ -52,6 +54,8 @@ class PartitionResult:
 @dataclass(slots=True)
 class DeleteStateResult:
     """Outcome of each deletion."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'partitions': (0, 0)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
@@ -75,6 +79,7 @@ class DeleteShareGroupStateResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'results': (0, 0)}
 
     results: list[DeleteStateResult] = field(default_factory=list)
     """Outcome of each deletion."""

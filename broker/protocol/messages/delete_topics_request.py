@@ -41,6 +41,8 @@ _S0p = _S0.pack
 class DeleteTopicState:
     """Topic to act on, given either by name or by topic ID."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (6, 6), 'topic_id': (6, 6)}
+
     name: str | None = None
     """Name of the topic."""
 
@@ -63,6 +65,7 @@ class DeleteTopicsRequest(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (6, 6), 'topic_names': (0, 5), 'timeout_ms': (0, 6)}
 
     topics: list[DeleteTopicState] = field(default_factory=list)
     """Topic to act on, given either by name or by topic ID."""

@@ -43,6 +43,8 @@ _S1p = _S1.pack
 class DeletableTopicResult:
     """Outcome for every topic whose deletion was attempted."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 6), 'topic_id': (6, 6), 'error_code': (0, 6), 'error_message': (5, 6)}
+
     name: str | None = ''
     """Name of the topic."""
 
@@ -71,6 +73,7 @@ class DeleteTopicsResponse(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 6), 'responses': (0, 6)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -39,6 +39,7 @@ class DescribeAclsRequest(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type_filter': (0, 3), 'resource_name_filter': (0, 3), 'pattern_type_filter': (1, 3), 'principal_filter': (0, 3), 'host_filter': (0, 3), 'operation': (0, 3), 'permission_type': (0, 3)}
 
     resource_type_filter: int = 0
     """Type of the resource."""

@@ -45,6 +45,8 @@ _S2p = _S2.pack
 class AclDescription:
     """List of ACL entries."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'principal': (0, 3), 'host': (0, 3), 'operation': (0, 3), 'permission_type': (0, 3)}
+
     principal: str = ''
     """Principal of the ACL."""
 
@@ -65,6 +67,8 @@ class AclDescription:
 @dataclass(slots=True)
 class DescribeAclsResource:
     """Every resource referenced by an ACL."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type': (0, 3), 'resource_name': (0, 3), 'pattern_type': (1, 3), 'acls': (0, 3)}
 
     resource_type: int = 0
     """Type of the resource."""
@@ -94,6 +98,7 @@ class DescribeAclsResponse(Message):
     MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 3), 'error_code': (0, 3), 'error_message': (0, 3), 'resources': (0, 3)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -48,6 +48,7 @@ class DescribeClusterRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'include_cluster_authorized_operations': (0, 2), 'endpoint_type': (1, 2), 'include_fenced_brokers': (2, 2)}
 
     include_cluster_authorized_operations: bool = False
     """Set to true to have the cluster's authorized operations returned."""

@@ -45,6 +45,8 @@ _S4p = _S4.pack
 class DescribeClusterBroker:
     """One entry per broker in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'broker_id': (0, 2), 'host': (0, 2), 'port': (0, 2), 'rack': (0, 2), 'is_fenced': (2, 2)}
+
     broker_id: int = 0
     """ID of the broker."""
 
@@ -76,6 +78,7 @@ class DescribeClusterResponse(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 2), 'error_code': (0, 2), 'error_message': (0, 2), 'endpoint_type': (1, 2), 'cluster_id': (0, 2), 'controller_id': (0, 2), 'brokers': (0, 2), 'cluster_authorized_operations': (0, 2)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -51,6 +51,8 @@ _S4p = _S4.pack
 class DescribeConfigsResource:
     """Resources whose configuration should be described."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type': (0, 4), 'resource_name': (0, 4), 'configuration_keys': (0, 4)}
+
     resource_type: int = 0
     """Type of the resource."""
 
@@ -76,6 +78,7 @@ class DescribeConfigsRequest(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resources': (0, 4), 'include_synonyms': (1, 4), 'include_documentation': (3, 4)}
 
     resources: list[DescribeConfigsResource] = field(default_factory=list)
     """Resources whose configuration should be described."""

@@ -52,6 +52,8 @@ _S4p = _S4.pack
 class DescribeConfigsSynonym:
     """Synonyms that exist for this configuration key."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (1, 4), 'value': (1, 4), 'source': (1, 4)}
+
     name: str = ''
     """Name of the synonym."""
 
@@ -69,6 +71,8 @@ class DescribeConfigsSynonym:
 @dataclass(slots=True)
 class DescribeConfigsResourceResult:
     """One entry per returned configuration."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 4), 'value': (0, 4), 'read_only': (0, 4), 'config_source': (1, 4), 'is_sensitive': (0, 4), 'synonyms': (1, 4), 'config_type': (3, 4), 'documentation': (3, 4)}
 
     name: str = ''
     """Name of the configuration."""
@@ -103,6 +107,8 @@ class DescribeConfigsResourceResult:
 class DescribeConfigsResult:
     """Per-resource results."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 4), 'error_message': (0, 4), 'resource_type': (0, 4), 'resource_name': (0, 4), 'configs': (0, 4)}
+
     error_code: int = 0
     """Error code for describing the configurations, or 0 on success."""
 
@@ -134,6 +140,7 @@ class DescribeConfigsResponse(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 4), 'results': (0, 4)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

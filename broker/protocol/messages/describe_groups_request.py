@@ -44,6 +44,7 @@ class DescribeGroupsRequest(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 5
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'groups': (0, 6), 'include_authorized_operations': (3, 6)}
 
     groups: list[str] = field(default_factory=list)
     """Names of the groups that should be described."""

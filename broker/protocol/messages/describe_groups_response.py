@@ -47,6 +47,8 @@ _S1p = _S1.pack
 class DescribedGroupMember:
     """Members belonging to the group."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (0, 6), 'group_instance_id': (4, 6), 'client_id': (0, 6), 'client_host': (0, 6), 'member_metadata': (0, 6), 'member_assignment': (0, 6)}
+
     member_id: str = ''
     """ID of the member."""
 
@@ -73,6 +75,8 @@ class DescribedGroupMember:
 @dataclass(slots=True)
 class DescribedGroup:
     """Descriptions of the requested groups."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 6), 'error_message': (6, 6), 'group_id': (0, 6), 'group_state': (0, 6), 'protocol_type': (0, 6), 'protocol_data': (0, 6), 'members': (0, 6), 'authorized_operations': (3, 6)}
 
     error_code: int = 0
     """Error code from describing the group; 0 means success."""
@@ -114,6 +118,7 @@ class DescribeGroupsResponse(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 5
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 6), 'groups': (0, 6)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -31,6 +31,8 @@ __all__ = [
 class DescribeShareGroupOffsetsRequestTopic:
     """Topics whose offsets should be described; null means every topic-partition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 1), 'partitions': (0, 1)}
+
     topic_name: str = ''
     """Name of the topic."""
 
@@ -45,6 +47,8 @@ class DescribeShareGroupOffsetsRequestTopic:
 @dataclass(slots=True)
 class DescribeShareGroupOffsetsRequestGroup:
     """Groups whose offsets should be described."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'topics': (0, 1)}
 
     group_id: str = ''
     """Identifier of the group."""
@@ -68,6 +72,7 @@ class DescribeShareGroupOffsetsRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'groups': (0, 1)}
 
     groups: list[DescribeShareGroupOffsetsRequestGroup] = field(default_factory=list)
     """Groups whose offsets should be described."""

@@ -47,6 +47,8 @@ _S3p = _S3.pack
 class DescribeShareGroupOffsetsResponsePartition:
     """Common structure DescribeShareGroupOffsetsResponsePartition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 1), 'start_offset': (0, 1), 'leader_epoch': (0, 1), 'lag': (1, 1), 'error_code': (0, 1), 'error_message': (0, 1)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -74,6 +76,8 @@ class DescribeShareGroupOffsetsResponsePartition:
 class DescribeShareGroupOffsetsResponseTopic:
     """Per-topic results."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 1), 'topic_id': (0, 1), 'partitions': (0, 1)}
+
     topic_name: str = ''
     """Name of the topic."""
 
@@ -91,6 +95,8 @@ class DescribeShareGroupOffsetsResponseTopic:
 @dataclass(slots=True)
 class DescribeShareGroupOffsetsResponseGroup:
     """Per-group results."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'topics': (0, 1), 'error_code': (0, 1), 'error_message': (0, 1)}
 
     group_id: str = ''
     """Identifier of the group."""
@@ -120,6 +126,7 @@ class DescribeShareGroupOffsetsResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'groups': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -31,6 +31,8 @@ _S0p = _S0.pack
 class TopicRequest:
     """Topics whose details should be fetched."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -42,6 +44,8 @@ class TopicRequest:
 @dataclass(slots=True)
 class Cursor:
     """Topic and partition index from which fetching of details begins."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 0), 'partition_index': (0, 0)}
 
     topic_name: str = ''
     """Name of the topic where processing starts."""
@@ -65,6 +69,7 @@ class DescribeTopicPartitionsRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 0), 'response_partition_limit': (0, 0), 'cursor': (0, 0)}
 
     topics: list[TopicRequest] = field(default_factory=list)
     """Topics whose details should be fetched."""

@@ -53,6 +53,8 @@ _S4p = _S4.pack
 class DescribeTopicPartitionsResponsePartition:
     """One entry per partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 0), 'partition_index': (0, 0), 'leader_id': (0, 0), 'leader_epoch': (0, 0), 'replica_nodes': (0, 0), 'isr_nodes': (0, 0), 'eligible_leader_replicas': (0, 0), 'last_known_elr': (0, 0), 'offline_replicas': (0, 0)}
+
     error_code: int = 0
     """Error code for the partition, or 0 when there was no error."""
 
@@ -89,6 +91,8 @@ class DescribeTopicPartitionsResponsePartition:
 class DescribeTopicPartitionsResponseTopic:
     """One entry per topic in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 0), 'name': (0, 0), 'topic_id': (0, 0), 'is_internal': (0, 0), 'partitions': (0, 0), 'topic_authorized_operations': (0, 0)}
+
     error_code: int = 0
     """Error code for the topic, or 0 when there was no error."""
 
@@ -116,6 +120,8 @@ class DescribeTopicPartitionsResponseTopic:
 class Cursor:
     """Topic and partition index from which the next fetch of details should continue."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_name': (0, 0), 'partition_index': (0, 0)}
+
     topic_name: str = ''
     """Name of the topic where processing starts."""
 
@@ -138,6 +144,7 @@ class DescribeTopicPartitionsResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 0), 'topics': (0, 0), 'next_cursor': (0, 0)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -28,6 +28,7 @@ class EndTxnMarker(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'coordinator_epoch': (0, 0)}
 
     coordinator_epoch: int = 0
     """Epoch of the coordinator at the time the record was appended."""

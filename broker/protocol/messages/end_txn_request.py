@@ -39,6 +39,7 @@ class EndTxnRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (0, 5), 'producer_id': (0, 5), 'producer_epoch': (0, 5), 'committed': (0, 5)}
 
     transactional_id: str = ''
     """Transactional ID of the transaction being ended."""

@@ -83,6 +83,8 @@ _S12p = _S12.pack
 class ReplicaState:
     """Replica state as tracked by the follower."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'replica_id': (15, 18), 'replica_epoch': (15, 18)}
+
     replica_id: int = -1
     """Replica ID of the follower, or -1 when a consumer sent the request."""
 
@@ -97,6 +99,8 @@ class ReplicaState:
 @dataclass(slots=True)
 class FetchPartition:
     """Partitions to be fetched."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 18), 'current_leader_epoch': (9, 18), 'fetch_offset': (0, 18), 'last_fetched_epoch': (12, 18), 'log_start_offset': (5, 18), 'partition_max_bytes': (0, 18), 'replica_directory_id': (17, 18), 'high_watermark': (18, 18)}
 
     partition: int = 0
     """Index of the partition."""
@@ -131,6 +135,8 @@ class FetchPartition:
 class FetchTopic:
     """Topics to be fetched."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 12), 'topic_id': (13, 18), 'partitions': (0, 18)}
+
     topic: str = ''
     """Name of the topic to be fetched."""
 
@@ -148,6 +154,8 @@ class FetchTopic:
 @dataclass(slots=True)
 class ForgottenTopic:
     """Partitions to drop from the session in an incremental fetch request."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (7, 12), 'topic_id': (13, 18), 'partitions': (7, 18)}
 
     topic: str = ''
     """Name of the topic."""
@@ -174,6 +182,7 @@ class FetchRequest(Message):
     MAX_VERSION: ClassVar[int] = 18
     FLEXIBLE_MIN: ClassVar[int | None] = 12
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'cluster_id': (12, 18), 'replica_id': (0, 14), 'replica_state': (15, 18), 'max_wait_ms': (0, 18), 'min_bytes': (0, 18), 'max_bytes': (3, 18), 'isolation_level': (4, 18), 'session_id': (7, 18), 'session_epoch': (7, 18), 'topics': (0, 18), 'forgotten_topics_data': (7, 18), 'rack_id': (11, 18)}
 
     cluster_id: str | None = None
     """Cluster ID, if known; used to validate metadata fetches made before the broker registers."""

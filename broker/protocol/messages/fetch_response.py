@@ -78,6 +78,8 @@ _S7p = _S7.pack
 class EpochEndOffset:
     """When the LastFetchedEpoch and FetchOffset in the request reveal divergence, gives the largest epoch and its end offset beyond which subsequent records are known to diverge."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'epoch': (12, 18), 'end_offset': (12, 18)}
+
     epoch: int = -1
     """Largest epoch value."""
 
@@ -92,6 +94,8 @@ class EpochEndOffset:
 @dataclass(slots=True)
 class LeaderIdAndEpoch:
     """Partition leader at present."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'leader_id': (12, 18), 'leader_epoch': (12, 18)}
 
     leader_id: int = -1
     """ID of the current leader, or -1 when the leader is unknown."""
@@ -108,6 +112,8 @@ class LeaderIdAndEpoch:
 class SnapshotId:
     """When the fetched offset is below LogStartOffset, the end offset and epoch to use in the FetchSnapshot request."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'end_offset': (0, 18), 'epoch': (0, 18)}
+
     end_offset: int = -1
     """Offset at which the epoch ends."""
 
@@ -123,6 +129,8 @@ class SnapshotId:
 class AbortedTransaction:
     """Transactions that were aborted."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'producer_id': (4, 18), 'first_offset': (4, 18)}
+
     producer_id: int = 0
     """ID of the producer that owns the aborted transaction."""
 
@@ -137,6 +145,8 @@ class AbortedTransaction:
 @dataclass(slots=True)
 class PartitionData:
     """Partitions of the topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 18), 'error_code': (0, 18), 'high_watermark': (0, 18), 'last_stable_offset': (4, 18), 'log_start_offset': (5, 18), 'diverging_epoch': (12, 18), 'current_leader': (12, 18), 'snapshot_id': (12, 18), 'aborted_transactions': (4, 18), 'preferred_read_replica': (11, 18), 'records': (0, 18)}
 
     partition_index: int = 0
     """Index of the partition."""
@@ -180,6 +190,8 @@ class PartitionData:
 class FetchableTopicResponse:
     """Topics in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 12), 'topic_id': (13, 18), 'partitions': (0, 18)}
+
     topic: str = ''
     """Name of the topic."""
 
@@ -197,6 +209,8 @@ class FetchableTopicResponse:
 @dataclass(slots=True)
 class NodeEndpoint:
     """Endpoints of every current leader listed in PartitionData with a NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH error."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'node_id': (16, 18), 'host': (16, 18), 'port': (16, 18), 'rack': (16, 18)}
 
     node_id: int = 0
     """ID of the node this entry refers to."""
@@ -226,6 +240,7 @@ class FetchResponse(Message):
     MAX_VERSION: ClassVar[int] = 18
     FLEXIBLE_MIN: ClassVar[int | None] = 12
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 18), 'error_code': (7, 18), 'session_id': (7, 18), 'responses': (0, 18), 'node_endpoints': (16, 18)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

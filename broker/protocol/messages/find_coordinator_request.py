@@ -39,6 +39,7 @@ class FindCoordinatorRequest(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (0, 3), 'key_type': (1, 6), 'coordinator_keys': (4, 6)}
 
     key: str = ''
     """Key identifying the coordinator."""

@@ -43,6 +43,8 @@ _S2p = _S2.pack
 class Coordinator:
     """One entry per coordinator result in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (4, 6), 'node_id': (4, 6), 'host': (4, 6), 'port': (4, 6), 'error_code': (4, 6), 'error_message': (4, 6)}
+
     key: str = ''
     """Key identifying the coordinator."""
 
@@ -77,6 +79,7 @@ class FindCoordinatorResponse(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 6), 'error_code': (0, 3), 'error_message': (1, 3), 'node_id': (0, 3), 'host': (0, 3), 'port': (0, 3), 'coordinators': (4, 6)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -48,6 +48,8 @@ _S2p = _S2.pack
 class MemberMetadata:
     """Common structure MemberMetadata."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (0, 4), 'group_instance_id': (3, 4), 'client_id': (0, 4), 'client_host': (0, 4), 'rebalance_timeout': (1, 4), 'session_timeout': (0, 4), 'subscription': (0, 4), 'assignment': (0, 4)}
+
     member_id: str = ''
     """ID of the member."""
 
@@ -88,6 +90,7 @@ class GroupMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'protocol_type': (0, 4), 'generation': (0, 4), 'protocol': (0, 4), 'leader': (0, 4), 'current_state_timestamp': (2, 4), 'members': (0, 4)}
 
     protocol_type: str = ''
     """Type of the protocol."""

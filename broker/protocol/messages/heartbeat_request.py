@@ -41,6 +41,7 @@ class HeartbeatRequest(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 4), 'generation_id': (0, 4), 'member_id': (0, 4), 'group_instance_id': (3, 4)}
 
     group_id: str = ''
     """ID of the group."""

@@ -35,6 +35,7 @@ class HeartbeatResponse(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 4), 'error_code': (0, 4)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -45,6 +45,8 @@ _S2p = _S2.pack
 class AlterableConfig:
     """Configuration entries."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 1), 'config_operation': (0, 1), 'value': (0, 1)}
+
     name: str = ''
     """Name of the configuration key."""
 
@@ -62,6 +64,8 @@ class AlterableConfig:
 @dataclass(slots=True)
 class AlterConfigsResource:
     """Incremental changes to apply to each resource."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resource_type': (0, 1), 'resource_name': (0, 1), 'configs': (0, 1)}
 
     resource_type: int = 0
     """Type of the resource."""
@@ -88,6 +92,7 @@ class IncrementalAlterConfigsRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'resources': (0, 1), 'validate_only': (0, 1)}
 
     resources: list[AlterConfigsResource] = field(default_factory=list)
     """Incremental changes to apply to each resource."""

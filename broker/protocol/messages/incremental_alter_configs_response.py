@@ -44,6 +44,8 @@ _S2p = _S2.pack
 class AlterConfigsResourceResponse:
     """Per-resource responses."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 1), 'error_message': (0, 1), 'resource_type': (0, 1), 'resource_name': (0, 1)}
+
     error_code: int = 0
     """Error code for this resource."""
 
@@ -72,6 +74,7 @@ class IncrementalAlterConfigsResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'responses': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

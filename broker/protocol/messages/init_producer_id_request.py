@@ -46,6 +46,7 @@ class InitProducerIdRequest(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = True
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (0, 6), 'transaction_timeout_ms': (0, 6), 'producer_id': (3, 6), 'producer_epoch': (3, 6), 'enable2_pc': (6, 6), 'keep_prepared_txn': (6, 6)}
 
     transactional_id: str | None = ''
     """Transactional ID, or null for a non-transactional producer."""

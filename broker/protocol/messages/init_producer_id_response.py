@@ -36,6 +36,7 @@ class InitProducerIdResponse(Message):
     MAX_VERSION: ClassVar[int] = 6
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 6), 'error_code': (0, 6), 'producer_id': (0, 6), 'producer_epoch': (0, 6), 'ongoing_txn_producer_id': (6, 6), 'ongoing_txn_producer_epoch': (6, 6)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

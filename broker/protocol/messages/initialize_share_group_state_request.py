@@ -35,6 +35,8 @@ _S0p = _S0.pack
 class PartitionData:
     """Per-partition data for this topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 0), 'state_epoch': (0, 0), 'start_offset': (0, 0)}
+
     partition: int = 0
     """Index of the partition."""
 
@@ -52,6 +54,8 @@ class PartitionData:
 @dataclass(slots=True)
 class InitializeStateData:
     """Per-topic data."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'partitions': (0, 0)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
@@ -75,6 +79,7 @@ class InitializeShareGroupStateRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'topics': (0, 0)}
 
     group_id: str = ''
     """Identifier of the group."""

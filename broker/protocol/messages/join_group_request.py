@@ -46,6 +46,8 @@ _S1p = _S1.pack
 class JoinGroupRequestProtocol:
     """Protocols this member is able to support, listed in order of preference."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 9), 'metadata': (0, 9)}
+
     name: str = ''
     """Name of the protocol."""
 
@@ -68,6 +70,7 @@ class JoinGroupRequest(Message):
     MAX_VERSION: ClassVar[int] = 9
     FLEXIBLE_MIN: ClassVar[int | None] = 6
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 9), 'session_timeout_ms': (0, 9), 'rebalance_timeout_ms': (1, 9), 'member_id': (0, 9), 'group_instance_id': (5, 9), 'protocol_type': (0, 9), 'protocols': (0, 9), 'reason': (8, 9)}
 
     group_id: str = ''
     """Identifier of the group."""

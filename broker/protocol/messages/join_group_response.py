@@ -52,6 +52,8 @@ _S3p = _S3.pack
 class JoinGroupResponseMember:
     """Members belonging to the group."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (0, 9), 'group_instance_id': (5, 9), 'metadata': (0, 9)}
+
     member_id: str = ''
     """ID of the member within the group."""
 
@@ -77,6 +79,7 @@ class JoinGroupResponse(Message):
     MAX_VERSION: ClassVar[int] = 9
     FLEXIBLE_MIN: ClassVar[int | None] = 6
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (2, 9), 'error_code': (0, 9), 'generation_id': (0, 9), 'protocol_type': (7, 9), 'protocol_name': (0, 9), 'leader': (0, 9), 'skip_assignment': (9, 9), 'member_id': (0, 9), 'members': (0, 9)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -36,6 +36,8 @@ __all__ = [
 class MemberIdentity:
     """Identities of the members that are leaving the group."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (3, 5), 'group_instance_id': (3, 5), 'reason': (5, 5)}
+
     member_id: str = ''
     """ID of the member to be removed from the group."""
 
@@ -61,6 +63,7 @@ class LeaveGroupRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 5), 'member_id': (0, 2), 'members': (3, 5)}
 
     group_id: str = ''
     """ID of the group that the member is leaving."""

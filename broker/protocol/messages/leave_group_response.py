@@ -42,6 +42,8 @@ _S1p = _S1.pack
 class MemberResponse:
     """Per-member results for the members that left the group."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (3, 5), 'group_instance_id': (3, 5), 'error_code': (3, 5)}
+
     member_id: str = ''
     """ID of the member to be removed from the group."""
 
@@ -67,6 +69,7 @@ class LeaveGroupResponse(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 5), 'error_code': (0, 5), 'members': (3, 5)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

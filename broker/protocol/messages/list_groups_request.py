@@ -34,6 +34,7 @@ class ListGroupsRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'states_filter': (4, 5), 'types_filter': (5, 5)}
 
     states_filter: list[str] = field(default_factory=list)
     """Group states to filter the listing by; when empty, every group is returned together with its state."""

@@ -37,6 +37,8 @@ _S1p = _S1.pack
 class ListedGroup:
     """One entry for every group in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 5), 'protocol_type': (0, 5), 'group_state': (4, 5), 'group_type': (5, 5)}
+
     group_id: str = ''
     """Identifier of the group."""
 
@@ -65,6 +67,7 @@ class ListGroupsResponse(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 5), 'error_code': (0, 5), 'groups': (0, 5)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -45,6 +45,8 @@ _S3p = _S3.pack
 class ListOffsetsPartition:
     """One entry for every partition in the request."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 11), 'current_leader_epoch': (4, 11), 'timestamp': (0, 11)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -62,6 +64,8 @@ class ListOffsetsPartition:
 @dataclass(slots=True)
 class ListOffsetsTopic:
     """One entry for every topic in the request."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 11), 'partitions': (0, 11)}
 
     name: str = ''
     """Name of the topic."""
@@ -85,6 +89,7 @@ class ListOffsetsRequest(Message):
     MAX_VERSION: ClassVar[int] = 11
     FLEXIBLE_MIN: ClassVar[int | None] = 6
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'replica_id': (0, 11), 'isolation_level': (2, 11), 'topics': (0, 11), 'timeout_ms': (10, 11)}
 
     replica_id: int = 0
     """Broker ID of the replica making the request, or -1 when a regular consumer sends it."""

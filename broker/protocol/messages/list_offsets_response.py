@@ -42,6 +42,8 @@ _S2p = _S2.pack
 class ListOffsetsPartitionResponse:
     """One entry for every partition in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 11), 'error_code': (0, 11), 'timestamp': (1, 11), 'offset': (1, 11), 'leader_epoch': (4, 11)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -66,6 +68,8 @@ class ListOffsetsPartitionResponse:
 class ListOffsetsTopicResponse:
     """One entry per topic in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 11), 'partitions': (0, 11)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -88,6 +92,7 @@ class ListOffsetsResponse(Message):
     MAX_VERSION: ClassVar[int] = 11
     FLEXIBLE_MIN: ClassVar[int | None] = 6
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (2, 11), 'topics': (0, 11)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -55,6 +55,8 @@ _S4p = _S4.pack
 class MetadataRequestTopic:
     """Topics whose metadata is being requested."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (10, 13), 'name': (0, 13)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
 
@@ -77,6 +79,7 @@ class MetadataRequest(Message):
     MAX_VERSION: ClassVar[int] = 13
     FLEXIBLE_MIN: ClassVar[int | None] = 9
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 13), 'allow_auto_topic_creation': (4, 13), 'include_cluster_authorized_operations': (8, 10), 'include_topic_authorized_operations': (8, 13)}
 
     topics: list[MetadataRequestTopic] | None = field(default_factory=list)
     """Topics whose metadata is being requested."""

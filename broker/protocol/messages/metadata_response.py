@@ -61,6 +61,8 @@ _S5p = _S5.pack
 class MetadataResponseBroker:
     """Brokers that are currently part of the cluster."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'node_id': (0, 13), 'host': (0, 13), 'port': (0, 13), 'rack': (1, 13)}
+
     node_id: int = 0
     """ID of the broker."""
 
@@ -81,6 +83,8 @@ class MetadataResponseBroker:
 @dataclass(slots=True)
 class MetadataResponsePartition:
     """One entry per partition of the topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 13), 'partition_index': (0, 13), 'leader_id': (0, 13), 'leader_epoch': (7, 13), 'replica_nodes': (0, 13), 'isr_nodes': (0, 13), 'offline_replicas': (5, 13)}
 
     error_code: int = 0
     """Error code for the partition, or 0 when there was no error."""
@@ -111,6 +115,8 @@ class MetadataResponsePartition:
 @dataclass(slots=True)
 class MetadataResponseTopic:
     """One entry per topic in the response."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 13), 'name': (0, 13), 'topic_id': (10, 13), 'is_internal': (1, 13), 'partitions': (0, 13), 'topic_authorized_operations': (8, 13)}
 
     error_code: int = 0
     """Error code for the topic, or 0 when there was no error."""
@@ -146,6 +152,7 @@ class MetadataResponse(Message):
     MAX_VERSION: ClassVar[int] = 13
     FLEXIBLE_MIN: ClassVar[int | None] = 9
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (3, 13), 'brokers': (0, 13), 'cluster_id': (2, 13), 'controller_id': (1, 13), 'topics': (0, 13), 'cluster_authorized_operations': (8, 10), 'error_code': (13, 13)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

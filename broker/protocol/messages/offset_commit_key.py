@@ -32,6 +32,7 @@ class OffsetCommitKey(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group': (0, 0), 'topic': (0, 0), 'partition': (0, 0)}
 
     group: str = ''
     """ID of the consumer group."""

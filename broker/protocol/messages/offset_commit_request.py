@@ -53,6 +53,8 @@ _S3p = _S3.pack
 class OffsetCommitRequestPartition:
     """One entry for every partition whose offset is being committed."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 10), 'committed_offset': (0, 10), 'committed_leader_epoch': (6, 10), 'committed_metadata': (0, 10)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -73,6 +75,8 @@ class OffsetCommitRequestPartition:
 @dataclass(slots=True)
 class OffsetCommitRequestTopic:
     """Topics whose offsets are being committed."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 9), 'topic_id': (10, 10), 'partitions': (0, 10)}
 
     name: str = ''
     """Name of the topic."""
@@ -99,6 +103,7 @@ class OffsetCommitRequest(Message):
     MAX_VERSION: ClassVar[int] = 10
     FLEXIBLE_MIN: ClassVar[int | None] = 8
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 10), 'generation_id_or_member_epoch': (1, 10), 'member_id': (1, 10), 'group_instance_id': (7, 10), 'retention_time_ms': (2, 4), 'topics': (0, 10)}
 
     group_id: str = ''
     """Identifier that uniquely names the group."""

@@ -42,6 +42,8 @@ _S1p = _S1.pack
 class OffsetCommitResponsePartition:
     """Results for every partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 10), 'error_code': (0, 10)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -56,6 +58,8 @@ class OffsetCommitResponsePartition:
 @dataclass(slots=True)
 class OffsetCommitResponseTopic:
     """Results for every topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 9), 'topic_id': (10, 10), 'partitions': (0, 10)}
 
     name: str = ''
     """Name of the topic."""
@@ -82,6 +86,7 @@ class OffsetCommitResponse(Message):
     MAX_VERSION: ClassVar[int] = 10
     FLEXIBLE_MIN: ClassVar[int | None] = 8
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (3, 10), 'topics': (0, 10)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

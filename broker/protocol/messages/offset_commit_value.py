@@ -47,6 +47,7 @@ class OffsetCommitValue(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'offset': (0, 4), 'leader_epoch': (3, 4), 'metadata': (0, 4), 'commit_timestamp': (0, 4), 'expire_timestamp': (1, 1), 'topic_id': (4, 4)}
 
     offset: int = 0
     """Offset the consumer wishes to store for this partition."""

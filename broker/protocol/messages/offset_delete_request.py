@@ -29,6 +29,8 @@ _S0p = _S0.pack
 class OffsetDeleteRequestPartition:
     """One entry for every partition whose offsets are to be deleted."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 0)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -40,6 +42,8 @@ class OffsetDeleteRequestPartition:
 @dataclass(slots=True)
 class OffsetDeleteRequestTopic:
     """Topics whose offsets should be deleted."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'partitions': (0, 0)}
 
     name: str = ''
     """Name of the topic."""
@@ -63,6 +67,7 @@ class OffsetDeleteRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'topics': (0, 0)}
 
     group_id: str = ''
     """Identifier that uniquely names the group."""

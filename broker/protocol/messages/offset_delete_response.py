@@ -32,6 +32,8 @@ _S1p = _S1.pack
 class OffsetDeleteResponsePartition:
     """Results for every partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 0), 'error_code': (0, 0)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -46,6 +48,8 @@ class OffsetDeleteResponsePartition:
 @dataclass(slots=True)
 class OffsetDeleteResponseTopic:
     """Results for every topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'partitions': (0, 0)}
 
     name: str = ''
     """Name of the topic."""
@@ -69,6 +73,7 @@ class OffsetDeleteResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 0), 'throttle_time_ms': (0, 0), 'topics': (0, 0)}
 
     error_code: int = 0
     """Error code for the whole response; 0 means success."""

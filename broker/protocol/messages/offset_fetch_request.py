@@ -54,6 +54,8 @@ _S2p = _S2.pack
 class OffsetFetchRequestTopic:
     """Topics to fetch offsets for, or null to fetch offsets for every topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 7), 'partition_indexes': (0, 7)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -68,6 +70,8 @@ class OffsetFetchRequestTopic:
 @dataclass(slots=True)
 class OffsetFetchRequestTopics:
     """Topics to fetch offsets for, or null to fetch offsets for every topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (8, 9), 'topic_id': (10, 10), 'partition_indexes': (8, 10)}
 
     name: str = ''
     """Name of the topic."""
@@ -86,6 +90,8 @@ class OffsetFetchRequestTopics:
 @dataclass(slots=True)
 class OffsetFetchRequestGroup:
     """One entry for every group whose offsets are being fetched."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (8, 10), 'member_id': (9, 10), 'member_epoch': (9, 10), 'topics': (8, 10)}
 
     group_id: str = ''
     """Identifier of the group."""
@@ -115,6 +121,7 @@ class OffsetFetchRequest(Message):
     MAX_VERSION: ClassVar[int] = 10
     FLEXIBLE_MIN: ClassVar[int | None] = 6
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 7), 'topics': (0, 7), 'groups': (8, 10), 'require_stable': (7, 10)}
 
     group_id: str = ''
     """Group whose offsets are being fetched."""

@@ -56,6 +56,8 @@ _S3p = _S3.pack
 class OffsetFetchResponsePartition:
     """Results for each partition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 7), 'committed_offset': (0, 7), 'committed_leader_epoch': (5, 7), 'metadata': (0, 7), 'error_code': (0, 7)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -80,6 +82,8 @@ class OffsetFetchResponsePartition:
 class OffsetFetchResponseTopic:
     """Results for each topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 7), 'partitions': (0, 7)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -94,6 +98,8 @@ class OffsetFetchResponseTopic:
 @dataclass(slots=True)
 class OffsetFetchResponsePartitions:
     """Results for each partition."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (8, 10), 'committed_offset': (8, 10), 'committed_leader_epoch': (8, 10), 'metadata': (8, 10), 'error_code': (8, 10)}
 
     partition_index: int = 0
     """Index of the partition."""
@@ -119,6 +125,8 @@ class OffsetFetchResponsePartitions:
 class OffsetFetchResponseTopics:
     """Results for each topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (8, 9), 'topic_id': (10, 10), 'partitions': (8, 10)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -136,6 +144,8 @@ class OffsetFetchResponseTopics:
 @dataclass(slots=True)
 class OffsetFetchResponseGroup:
     """Results for each group ID."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (8, 10), 'topics': (8, 10), 'error_code': (8, 10)}
 
     group_id: str = ''
     """Identifier of the group."""
@@ -162,6 +172,7 @@ class OffsetFetchResponse(Message):
     MAX_VERSION: ClassVar[int] = 10
     FLEXIBLE_MIN: ClassVar[int | None] = 6
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (3, 10), 'topics': (0, 7), 'error_code': (2, 7), 'groups': (8, 10)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

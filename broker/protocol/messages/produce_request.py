@@ -50,6 +50,8 @@ _S1p = _S1.pack
 class PartitionProduceData:
     """One entry for every partition being produced to."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'index': (0, 13), 'records': (0, 13)}
+
     index: int = 0
     """Index of the partition."""
 
@@ -64,6 +66,8 @@ class PartitionProduceData:
 @dataclass(slots=True)
 class TopicProduceData:
     """One entry for every topic being produced to."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 12), 'topic_id': (13, 13), 'partition_data': (0, 13)}
 
     name: str = ''
     """Name of the topic."""
@@ -90,6 +94,7 @@ class ProduceRequest(Message):
     MAX_VERSION: ClassVar[int] = 13
     FLEXIBLE_MIN: ClassVar[int | None] = 9
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (3, 13), 'acks': (0, 13), 'timeout_ms': (0, 13), 'topic_data': (0, 13)}
 
     transactional_id: str | None = None
     """Transactional ID of the producer, or null when the producer does not use transactions."""

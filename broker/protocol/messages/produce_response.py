@@ -58,6 +58,8 @@ _S3p = _S3.pack
 class BatchIndexAndErrorMessage:
     """Batch indices of the records that caused the batch to be rejected."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'batch_index': (8, 13), 'batch_index_error_message': (8, 13)}
+
     batch_index: int = 0
     """Index within the batch of the record that caused the batch to be rejected."""
 
@@ -73,6 +75,8 @@ class BatchIndexAndErrorMessage:
 class LeaderIdAndEpoch:
     """Leader broker the producer should send subsequent requests to."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'leader_id': (10, 13), 'leader_epoch': (10, 13)}
+
     leader_id: int = -1
     """ID of the current leader, or -1 when the leader is unknown."""
 
@@ -87,6 +91,8 @@ class LeaderIdAndEpoch:
 @dataclass(slots=True)
 class PartitionProduceResponse:
     """One entry for every partition of the topic that was produced to."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'index': (0, 13), 'error_code': (0, 13), 'base_offset': (0, 13), 'log_append_time_ms': (2, 13), 'log_start_offset': (5, 13), 'record_errors': (8, 13), 'error_message': (8, 13), 'current_leader': (10, 13)}
 
     index: int = 0
     """Index of the partition."""
@@ -121,6 +127,8 @@ class PartitionProduceResponse:
 class TopicProduceResponse:
     """One entry for every produce result."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 12), 'topic_id': (13, 13), 'partition_responses': (0, 13)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -138,6 +146,8 @@ class TopicProduceResponse:
 @dataclass(slots=True)
 class NodeEndpoint:
     """Endpoints of every current leader referenced in PartitionProduceResponses that carry the NOT_LEADER_OR_FOLLOWER error."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'node_id': (10, 13), 'host': (10, 13), 'port': (10, 13), 'rack': (10, 13)}
 
     node_id: int = 0
     """ID of the node this entry refers to."""
@@ -167,6 +177,7 @@ class ProduceResponse(Message):
     MAX_VERSION: ClassVar[int] = 13
     FLEXIBLE_MIN: ClassVar[int | None] = 9
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'responses': (0, 13), 'throttle_time_ms': (1, 13), 'node_endpoints': (10, 13)}
 
     responses: list[TopicProduceResponse] = field(default_factory=list)
     """One entry for every produce result."""

@@ -42,6 +42,8 @@ _S2p = _S2.pack
 class StateBatch:
     """State batches belonging to this share-partition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'first_offset': (0, 0), 'last_offset': (0, 0), 'delivery_state': (0, 0), 'delivery_count': (0, 0)}
+
     first_offset: int = 0
     """Offset at which this state batch begins."""
 
@@ -62,6 +64,8 @@ class StateBatch:
 @dataclass(slots=True)
 class PartitionResult:
     """Per-partition results."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0), 'state_epoch': (0, 0), 'start_offset': (0, 0), 'state_batches': (0, 0)}
 
     partition: int = 0
     """Index of the partition."""
@@ -90,6 +94,8 @@ class PartitionResult:
 class ReadStateResult:
     """Results of the read operation."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'partitions': (0, 0)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
 
@@ -112,6 +118,7 @@ class ReadShareGroupStateResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'results': (0, 0)}
 
     results: list[ReadStateResult] = field(default_factory=list)
     """Results of the read operation."""

@@ -35,6 +35,8 @@ _S0p = _S0.pack
 class PartitionData:
     """Per-partition data for this topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 1), 'leader_epoch': (0, 1)}
+
     partition: int = 0
     """Index of the partition."""
 
@@ -49,6 +51,8 @@ class PartitionData:
 @dataclass(slots=True)
 class ReadStateSummaryData:
     """Per-topic data."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 1), 'partitions': (0, 1)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
@@ -72,6 +76,7 @@ class ReadShareGroupStateSummaryRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'topics': (0, 1)}
 
     group_id: str = ''
     """Identifier of the group."""

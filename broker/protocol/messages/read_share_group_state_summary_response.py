@@ -41,6 +41,8 @@ _S2p = _S2.pack
 class PartitionResult:
     """Per-partition results."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 1), 'error_code': (0, 1), 'error_message': (0, 1), 'state_epoch': (0, 1), 'leader_epoch': (0, 1), 'start_offset': (0, 1), 'delivery_complete_count': (1, 1)}
+
     partition: int = 0
     """Index of the partition."""
 
@@ -71,6 +73,8 @@ class PartitionResult:
 class ReadStateSummaryResult:
     """Results of the read operation."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 1), 'partitions': (0, 1)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
 
@@ -93,6 +97,7 @@ class ReadShareGroupStateSummaryResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'results': (0, 1)}
 
     results: list[ReadStateSummaryResult] = field(default_factory=list)
     """Results of the read operation."""

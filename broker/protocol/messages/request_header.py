@@ -34,6 +34,7 @@ class RequestHeader(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'request_api_key': (0, 2), 'request_api_version': (0, 2), 'correlation_id': (0, 2), 'client_id': (1, 2)}
 
     request_api_key: int = 0
     """API key identifying this request."""

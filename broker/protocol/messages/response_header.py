@@ -32,6 +32,7 @@ class ResponseHeader(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'correlation_id': (0, 1)}
 
     correlation_id: int = 0
     """Correlation ID of this response."""

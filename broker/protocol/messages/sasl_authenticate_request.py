@@ -33,6 +33,7 @@ class SaslAuthenticateRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'auth_bytes': (0, 2)}
 
     auth_bytes: bytes = b''
     """SASL authentication bytes sent by the client, in the format defined by the SASL mechanism."""

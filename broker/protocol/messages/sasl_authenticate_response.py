@@ -43,6 +43,7 @@ class SaslAuthenticateResponse(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 2), 'error_message': (0, 2), 'auth_bytes': (0, 2), 'session_lifetime_ms': (1, 2)}
 
     error_code: int = 0
     """Error code; 0 means success."""

@@ -29,6 +29,7 @@ class SaslHandshakeRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'mechanism': (0, 1)}
 
     mechanism: str = ''
     """SASL mechanism selected by the client."""

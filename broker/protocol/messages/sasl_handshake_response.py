@@ -34,6 +34,7 @@ class SaslHandshakeResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 1), 'mechanisms': (0, 1)}
 
     error_code: int = 0
     """Error code; 0 means success."""

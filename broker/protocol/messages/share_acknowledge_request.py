@@ -47,6 +47,8 @@ _S3p = _S3.pack
 class AcknowledgementBatch:
     """Batches of records being acknowledged."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'first_offset': (0, 2), 'last_offset': (0, 2), 'acknowledge_types': (0, 2)}
+
     first_offset: int = 0
     """Offset of the first record in the batch being acknowledged."""
 
@@ -65,6 +67,8 @@ class AcknowledgementBatch:
 class AcknowledgePartition:
     """Partitions that contain records being acknowledged."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 2), 'acknowledgement_batches': (0, 2)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -79,6 +83,8 @@ class AcknowledgePartition:
 @dataclass(slots=True)
 class AcknowledgeTopic:
     """Topics that contain records being acknowledged."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 2), 'partitions': (0, 2)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
@@ -102,6 +108,7 @@ class ShareAcknowledgeRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 2), 'member_id': (0, 2), 'share_session_epoch': (0, 2), 'is_renew_ack': (2, 2), 'topics': (0, 2)}
 
     group_id: str | None = None
     """Identifier of the group."""

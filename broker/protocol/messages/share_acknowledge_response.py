@@ -45,6 +45,8 @@ _S2p = _S2.pack
 class LeaderIdAndEpoch:
     """Partition leader at present."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'leader_id': (0, 2), 'leader_epoch': (0, 2)}
+
     leader_id: int = 0
     """ID of the current leader, or -1 when the leader is unknown."""
 
@@ -59,6 +61,8 @@ class LeaderIdAndEpoch:
 @dataclass(slots=True)
 class PartitionData:
     """Partitions of the topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 2), 'error_code': (0, 2), 'error_message': (0, 2), 'current_leader': (0, 2)}
 
     partition_index: int = 0
     """Index of the partition."""
@@ -81,6 +85,8 @@ class PartitionData:
 class ShareAcknowledgeTopicResponse:
     """Topics in the response."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 2), 'partitions': (0, 2)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
 
@@ -95,6 +101,8 @@ class ShareAcknowledgeTopicResponse:
 @dataclass(slots=True)
 class NodeEndpoint:
     """Endpoints of every current leader referenced in PartitionData with the NOT_LEADER_OR_FOLLOWER error."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'node_id': (0, 2), 'host': (0, 2), 'port': (0, 2), 'rack': (0, 2)}
 
     node_id: int = 0
     """ID of the node this entry refers to."""
@@ -124,6 +132,7 @@ class ShareAcknowledgeResponse(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 2), 'error_code': (0, 2), 'error_message': (0, 2), 'acquisition_lock_timeout_ms': (2, 2), 'responses': (0, 2), 'node_endpoints': (0, 2)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -51,6 +51,8 @@ _S4p = _S4.pack
 class AcknowledgementBatch:
     """Batches of records being acknowledged."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'first_offset': (0, 2), 'last_offset': (0, 2), 'acknowledge_types': (0, 2)}
+
     first_offset: int = 0
     """Offset of the first record in the batch being acknowledged."""
 
@@ -68,6 +70,8 @@ class AcknowledgementBatch:
 @dataclass(slots=True)
 class FetchPartition:
     """Partitions to be fetched."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 2), 'partition_max_bytes': (0, 0), 'acknowledgement_batches': (0, 2)}
 
     partition_index: int = 0
     """Index of the partition."""
@@ -87,6 +91,8 @@ class FetchPartition:
 class FetchTopic:
     """Topics to be fetched."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 2), 'partitions': (0, 2)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
 
@@ -101,6 +107,8 @@ class FetchTopic:
 @dataclass(slots=True)
 class ForgottenTopic:
     """Partitions to be dropped from this share session."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 2), 'partitions': (0, 2)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
@@ -124,6 +132,7 @@ class ShareFetchRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 2), 'member_id': (0, 2), 'share_session_epoch': (0, 2), 'max_wait_ms': (0, 2), 'min_bytes': (0, 2), 'max_bytes': (0, 2), 'max_records': (1, 2), 'batch_size': (1, 2), 'share_acquire_mode': (2, 2), 'is_renew_ack': (2, 2), 'topics': (0, 2), 'forgotten_topics_data': (0, 2)}
 
     group_id: str | None = None
     """Identifier of the group."""

@@ -46,6 +46,8 @@ _S2p = _S2.pack
 class TopicPartitions:
     """Common structure TopicPartitions."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 1), 'topic_name': (0, 1), 'partitions': (0, 1)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
 
@@ -64,6 +66,8 @@ class TopicPartitions:
 class Assignment:
     """Common structure Assignment."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_partitions': (0, 1)}
+
     topic_partitions: list[TopicPartitions] = field(default_factory=list)
     """Topic-partitions assigned to the member."""
 
@@ -75,6 +79,8 @@ class Assignment:
 @dataclass(slots=True)
 class Member:
     """Members of the group."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (0, 1), 'rack_id': (0, 1), 'member_epoch': (0, 1), 'client_id': (0, 1), 'client_host': (0, 1), 'subscribed_topic_names': (0, 1), 'assignment': (0, 1)}
 
     member_id: str = ''
     """ID of the member."""
@@ -105,6 +111,8 @@ class Member:
 @dataclass(slots=True)
 class DescribedGroup:
     """Descriptions of the requested groups."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 1), 'error_message': (0, 1), 'group_id': (0, 1), 'group_state': (0, 1), 'group_epoch': (0, 1), 'assignment_epoch': (0, 1), 'assignor_name': (0, 1), 'members': (0, 1), 'authorized_operations': (0, 1)}
 
     error_code: int = 0
     """Error code from describing the group; 0 means success."""
@@ -149,6 +157,7 @@ class ShareGroupDescribeResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'groups': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

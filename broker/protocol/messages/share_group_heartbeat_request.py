@@ -38,6 +38,7 @@ class ShareGroupHeartbeatRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 1
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'member_id': (0, 1), 'member_epoch': (0, 1), 'rack_id': (0, 1), 'subscribed_topic_names': (0, 1)}
 
     group_id: str = ''
     """Identifier of the group."""

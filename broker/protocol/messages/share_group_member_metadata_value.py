@@ -35,6 +35,7 @@ class ShareGroupMemberMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'rack_id': (0, 0), 'client_id': (0, 0), 'client_host': (0, 0), 'subscribed_topic_names': (0, 0)}
 
     rack_id: str | None = ''
     """Optional rack ID of the member."""

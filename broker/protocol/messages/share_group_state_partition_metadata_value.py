@@ -33,6 +33,8 @@ __all__ = [
 class TopicPartitionsInfo:
     """Common structure TopicPartitionsInfo."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'topic_name': (0, 0), 'partitions': (0, 0)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
 
@@ -50,6 +52,8 @@ class TopicPartitionsInfo:
 @dataclass(slots=True)
 class TopicInfo:
     """Common structure TopicInfo."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'topic_name': (0, 0)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
@@ -73,6 +77,7 @@ class ShareGroupStatePartitionMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'initializing_topics': (0, 0), 'initialized_topics': (0, 0), 'deleting_topics': (0, 0)}
 
     initializing_topics: list[TopicPartitionsInfo] = field(default_factory=list)
     """Topic-partitions whose share-group state is currently being initialized."""

@@ -36,6 +36,8 @@ _S2p = _S2.pack
 class StateBatch:
     """State batches that were modified."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'first_offset': (0, 0), 'last_offset': (0, 0), 'delivery_state': (0, 0), 'delivery_count': (0, 0)}
+
     first_offset: int = 0
     """Offset at which this state batch begins."""
 
@@ -64,6 +66,7 @@ class ShareUpdateValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'snapshot_epoch': (0, 0), 'leader_epoch': (0, 0), 'start_offset': (0, 0), 'delivery_complete_count': (0, 0), 'state_batches': (0, 0)}
 
     snapshot_epoch: int = 0
     """Epoch of the snapshot."""

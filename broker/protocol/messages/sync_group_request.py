@@ -43,6 +43,8 @@ _S0p = _S0.pack
 class SyncGroupRequestAssignment:
     """One entry for every assignment."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (0, 5), 'assignment': (0, 5)}
+
     member_id: str = ''
     """ID of the member receiving the assignment."""
 
@@ -65,6 +67,7 @@ class SyncGroupRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 5), 'generation_id': (0, 5), 'member_id': (0, 5), 'group_instance_id': (3, 5), 'protocol_type': (5, 5), 'protocol_name': (5, 5), 'assignments': (0, 5)}
 
     group_id: str = ''
     """Identifier that uniquely names the group."""

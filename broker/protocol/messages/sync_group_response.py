@@ -41,6 +41,7 @@ class SyncGroupResponse(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (1, 5), 'error_code': (0, 5), 'protocol_type': (5, 5), 'protocol_name': (5, 5), 'assignment': (0, 5)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

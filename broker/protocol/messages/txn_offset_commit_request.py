@@ -49,6 +49,8 @@ _S3p = _S3.pack
 class TxnOffsetCommitRequestPartition:
     """Partitions of the topic whose offsets are being committed."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 5), 'committed_offset': (0, 5), 'committed_leader_epoch': (2, 5), 'committed_metadata': (0, 5)}
+
     partition_index: int = 0
     """Index of the partition in its topic."""
 
@@ -69,6 +71,8 @@ class TxnOffsetCommitRequestPartition:
 @dataclass(slots=True)
 class TxnOffsetCommitRequestTopic:
     """One entry for every topic whose offsets are being committed."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 5), 'partitions': (0, 5)}
 
     name: str = ''
     """Name of the topic."""
@@ -92,6 +96,7 @@ class TxnOffsetCommitRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'transactional_id': (0, 5), 'group_id': (0, 5), 'producer_id': (0, 5), 'producer_epoch': (0, 5), 'generation_id': (3, 5), 'member_id': (3, 5), 'group_instance_id': (3, 5), 'topics': (0, 5)}
 
     transactional_id: str = ''
     """Transactional ID of the transaction."""

@@ -38,6 +38,8 @@ _S1p = _S1.pack
 class TxnOffsetCommitResponsePartition:
     """Results for every partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 5), 'error_code': (0, 5)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -52,6 +54,8 @@ class TxnOffsetCommitResponsePartition:
 @dataclass(slots=True)
 class TxnOffsetCommitResponseTopic:
     """Results for every topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 5), 'partitions': (0, 5)}
 
     name: str = ''
     """Name of the topic."""
@@ -75,6 +79,7 @@ class TxnOffsetCommitResponse(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 5), 'topics': (0, 5)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -42,6 +42,8 @@ _S2p = _S2.pack
 class StateBatch:
     """State batches belonging to the share-partition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'first_offset': (0, 1), 'last_offset': (0, 1), 'delivery_state': (0, 1), 'delivery_count': (0, 1)}
+
     first_offset: int = 0
     """Offset at which this state batch begins."""
 
@@ -62,6 +64,8 @@ class StateBatch:
 @dataclass(slots=True)
 class PartitionData:
     """Per-partition data for this topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 1), 'state_epoch': (0, 1), 'leader_epoch': (0, 1), 'start_offset': (0, 1), 'delivery_complete_count': (1, 1), 'state_batches': (0, 1)}
 
     partition: int = 0
     """Index of the partition."""
@@ -90,6 +94,8 @@ class PartitionData:
 class WriteStateData:
     """Per-topic data."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 1), 'partitions': (0, 1)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """Unique identifier of the topic."""
 
@@ -112,6 +118,7 @@ class WriteShareGroupStateRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'topics': (0, 1)}
 
     group_id: str = ''
     """Identifier of the group."""
