@@ -676,6 +676,40 @@ SETTINGS: tuple[Setting, ...] = (
         summary=True,
         doc="Largest record batch (after compression) accepted by Produce.",
     ),
+    Setting(
+        "delete.topic.enable",
+        B,
+        True,
+        section=TOPIC,
+        doc="Whether DeleteTopics may delete topics; off, it answers TOPIC_DELETION_DISABLED.",
+    ),
+    Setting(
+        "fetch.max.bytes",
+        I,
+        57_671_680,
+        section=TOPIC,
+        min=1,
+        doc="Most bytes one Fetch response carries, whatever the client asks (the first partition "
+        "with data still returns one whole batch).",
+        why="Kafka refuses values below 1024; any positive cap works the same way here (the first "
+        "batch is always whole), so small values are allowed for tight test setups",
+    ),
+    Setting(
+        "max.incremental.fetch.session.cache.slots",
+        I,
+        1000,
+        section=TOPIC,
+        min=0,
+        doc="Incremental fetch sessions (KIP-227) this broker keeps; 0 disables them.",
+    ),
+    Setting(
+        "max.request.partition.size.limit",
+        I,
+        2000,
+        section=TOPIC,
+        min=1,
+        doc="Most partitions one DescribeTopicPartitions response lists before it pages with a cursor.",
+    ),
     # ---- groups
     Setting(
         "group.coordinator.rebalance.protocols",
@@ -1491,6 +1525,35 @@ class BrokerConfig:
 
 def _rank(origin: Origin) -> int:
     return {"default": 0, "file": 1, "env": 2, "set": 3, "dynamic-default": 4, "dynamic": 5}[origin.kind]
+
+
+class LiveConfig:
+    """The broker's current settings: a :class:`BrokerConfig` that dynamic changes replace.
+
+    Services hold this, not a BrokerConfig, so they always read the values in force
+    (``get``); ``update`` swaps in a new config and tells the subscribers.
+    """
+
+    __slots__ = ("_current", "_listeners")
+
+    def __init__(self, config: BrokerConfig) -> None:
+        self._current = config
+        self._listeners: list[Callable[[BrokerConfig], None]] = []
+
+    @property
+    def current(self) -> BrokerConfig:
+        return self._current
+
+    def get(self, key: str) -> Any:
+        return self._current.get(key)
+
+    def update(self, config: BrokerConfig) -> None:
+        self._current = config
+        for listener in list(self._listeners):
+            listener(config)
+
+    def subscribe(self, listener: Callable[[BrokerConfig], None]) -> None:
+        self._listeners.append(listener)
 
 
 # --------------------------------------------------------------------------- loading

@@ -3,7 +3,7 @@ pure state machine, following Apache Kafka 4.2's ``GroupMetadataManager`` classi
 
 Nothing here does I/O or reads a clock: the coordinator takes ``clock()`` (ms)
 from its owner and keeps its timers as data. The owner
-(:mod:`broker.group.classic_runtime`) drives it:
+(:mod:`broker.group.coordinator`) drives it:
 
 - every operation returns a response, or :class:`Pending` with a token when
   the request must wait (JoinGroup until the join phase completes, SyncGroup

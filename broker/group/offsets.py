@@ -1,6 +1,6 @@
 """Committed offsets of classic groups, and the records that persist group state.
 
-Pure: no I/O and no clock. The trio layer (:mod:`broker.group.classic_runtime`)
+Pure: no I/O and no clock. The trio layer (:mod:`broker.group.coordinator`)
 writes the records built here to the internal topic ``__consumer_offsets`` and
 replays them at start-up through :func:`decode_record`.
 
@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from broker.metadata.image import coordinator_partition
 from broker.protocol.errors import ProtocolError
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
@@ -87,20 +88,9 @@ class CoordinatorRecord:
 # --- partitioning -----------------------------------------------------------------------
 
 
-def java_string_hash(text: str) -> int:
-    """Java's ``String.hashCode`` (over UTF-16 code units), as a signed int32."""
-    h = 0
-    data = text.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h >= 1 << 31 else h
-
-
 def partition_for(group_id: str, partitions: int) -> int:
-    """The ``__consumer_offsets`` partition of ``group_id`` (Kafka's ``Utils.abs`` maps
-    Integer.MIN_VALUE to 0)."""
-    h = java_string_hash(group_id)
-    return (0 if h == -(1 << 31) else abs(h)) % partitions
+    """The ``__consumer_offsets`` partition of ``group_id``."""
+    return coordinator_partition(group_id, partitions)
 
 
 # --- records ------------------------------------------------------------------------------

@@ -299,8 +299,10 @@ def _error(code: ErrorCode, message: str | None = None) -> HeartbeatResult:
 class ShareGroupCoordinator:
     """All share groups this broker coordinates."""
 
-    def __init__(self, topics: TopicMetadata) -> None:
+    def __init__(self, topics: TopicMetadata, *, other_group_type: Callable[[str], str | None] | None = None) -> None:
         self._topics = topics
+        # The type of a group another core of the same shard owns (classic groups).
+        self.other_group_type = other_group_type
         self._groups: dict[str, _Group] = {}
         self._foreign: dict[str, GroupType] = {}  # consumer / classic groups owned elsewhere
         self._pinned: dict[str, GroupType] = {}  # group.type configs
@@ -328,7 +330,9 @@ class ShareGroupCoordinator:
         if group_id in self._groups:
             return GroupType.SHARE.value
         foreign = self._foreign.get(group_id)
-        return foreign.value if foreign is not None else None
+        if foreign is not None:
+            return foreign.value
+        return self.other_group_type(group_id) if self.other_group_type is not None else None
 
     def register_group(self, group_id: str, group_type: str) -> None:
         """Record that another coordinator created a consumer or classic group."""

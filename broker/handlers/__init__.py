@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from broker.protocol.messages import API_INDEX
 
 if TYPE_CHECKING:
-    from broker.server.context import RequestContext
+    from broker.handlers.context import RequestContext
 
 HandlerFn = Callable[["RequestContext", Any], Awaitable[Any]]
 

@@ -2,7 +2,7 @@
 
 - :func:`topic_name_error`: Kafka's topic-name rules (``Topic.validate``) with
   its wording, so clients see the messages they would see from Kafka.
-- Manual replica assignment checks, for a cluster of one registered broker.
+- Manual replica assignment checks against the registered brokers.
 - The config-resource registry :data:`CONFIG_RESOURCES`, the extension point
   shared by DescribeConfigs, AlterConfigs and IncrementalAlterConfigs: one
   :class:`ConfigResource` per resource type. TOPIC (2) and BROKER (4) are
@@ -17,22 +17,24 @@ type the broker config already describes itself with.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 from dataclasses import replace
 from enum import IntEnum
 from typing import Any, Protocol
 
 from broker.config import SETTINGS_BY_KEY, ConfigEntry, ConfigError, ConfigSource, ConfigSynonym, ConfigType
+from broker.handlers.context import Services
 from broker.log.config import TOPIC_CONFIGS, resolve_topic_config, validate_topic_configs
 from broker.protocol.errors import ErrorCode, KafkaError
 
 # --- errors ----------------------------------------------------------------------------
 
 
-def setting(broker: Any, key: str, default: Any) -> Any:
+def setting(services: Any, key: str, default: Any) -> Any:
     """A broker setting, or ``default`` when the config does not know the key."""
     try:
-        value = broker.config.get(key)
+        value = services.config.get(key)
     except (KeyError, AttributeError):
         return default
     return default if value is None else value
@@ -76,17 +78,16 @@ def colliding_topic(name: str, existing: Iterable[str]) -> str | None:
     return None
 
 
-def manual_assignment_error(replicas: list[int], node_id: int, replication_factor: int | None) -> str | None:
-    """Why a manual replica assignment cannot be placed (Kafka's messages), or None.
-
-    This node is the only registered broker, so the only assignment that can
-    work is ``[node_id]``.
-    """
+def manual_assignment_error(
+    replicas: list[int], registered: Iterable[int], replication_factor: int | None
+) -> str | None:
+    """Why a manual replica assignment cannot be placed (Kafka's messages), or None."""
     if not replicas:
         return "The manual partition assignment includes an empty replica list."
+    known = frozenset(registered)
     previous = None
     for broker_id in sorted(replicas):
-        if broker_id != node_id:
+        if broker_id not in known:
             return f"The manual partition assignment includes broker {broker_id}, but no such broker is registered."
         if broker_id == previous:
             return f"The manual partition assignment includes the broker {broker_id} more than once."
@@ -153,27 +154,38 @@ class ConfigResource(Protocol):
     """
 
     def describe(
-        self, broker: Any, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
+        self, services: Services, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
     ) -> list[ConfigEntry]:
         """The resource's configs (every one when ``keys`` is None), sorted by name."""
         ...
 
-    def current(self, broker: Any, name: str) -> dict[str, str]:
+    def current(self, services: Services, name: str) -> dict[str, str]:
         """The values set on the resource itself: what AlterConfigs replaces and
         what APPEND / SUBTRACT start from."""
         ...
 
-    def list_default(self, broker: Any, key: str, op: AlterOp) -> str | None:
+    def list_default(self, services: Services, key: str, op: AlterOp) -> str | None:
         """The default of a LIST config (the base of APPEND / SUBTRACT when the
         resource does not set it); INVALID_CONFIG when ``key`` is not a list."""
         ...
 
-    def alter(self, broker: Any, name: str, set_: dict[str, str], delete: list[str], validate_only: bool) -> None:
+    async def alter(
+        self, services: Services, name: str, set_: dict[str, str], delete: list[str], validate_only: bool
+    ) -> None:
         """Set and remove values on the resource, all or nothing."""
         ...
 
 
 CONFIG_RESOURCES: dict[int, ConfigResource] = {}
+
+
+async def apply_alter(
+    impl: ConfigResource, services: Services, name: str, set_: dict[str, str], delete: list[str], validate_only: bool
+) -> None:
+    """Run ``impl.alter``; a registered resource may implement it plainly or as a coroutine."""
+    result = impl.alter(services, name, set_, delete, validate_only)
+    if inspect.isawaitable(result):
+        await result
 
 
 def register_config_resource(resource_type: int, impl: ConfigResource) -> None:
@@ -195,7 +207,7 @@ def split_list(value: str | None) -> list[str]:
 
 
 def incremental_changes(
-    impl: ConfigResource, broker: Any, name: str, ops: list[tuple[str, int, str | None]]
+    impl: ConfigResource, services: Services, name: str, ops: list[tuple[str, int, str | None]]
 ) -> tuple[dict[str, str], list[str]]:
     """Turn IncrementalAlterConfigs operations into (set, delete) for ``impl.alter``.
 
@@ -204,7 +216,7 @@ def incremental_changes(
     Deleting a key the resource does not set changes nothing (Kafka answers
     success, even for a key it does not know).
     """
-    current = impl.current(broker, name)
+    current = impl.current(services, name)
     set_: dict[str, str] = {}
     delete: list[str] = []
     for key, op, value in ops:
@@ -214,7 +226,7 @@ def incremental_changes(
             if key in current:
                 delete.append(key)
         elif op in (AlterOp.APPEND, AlterOp.SUBTRACT):
-            base = current[key] if key in current else impl.list_default(broker, key, AlterOp(op))
+            base = current[key] if key in current else impl.list_default(services, key, AlterOp(op))
             items = split_list(base)
             given = (value or "").split(",")
             if op == AlterOp.APPEND:
@@ -268,7 +280,7 @@ def effective_topic_configs(
     return out
 
 
-def _broker_synonyms(broker: Any, key: str) -> list[ConfigSynonym]:
+def _broker_synonyms(services: Services, key: str) -> list[ConfigSynonym]:
     """The broker-level synonyms of topic config ``key``, as Kafka lists them: the
     chain of its first broker key, starting where that key itself appears."""
     if not TOPIC_CONFIGS[key].synonyms:
@@ -277,7 +289,9 @@ def _broker_synonyms(broker: Any, key: str) -> list[ConfigSynonym]:
     if broker_key not in SETTINGS_BY_KEY:
         # A broker key this broker does not take: only its default applies.
         return [ConfigSynonym(broker_key, TOPIC_CONFIGS[key].default, ConfigSource.DEFAULT_CONFIG)]
-    chain = list(broker.config.describe([broker_key], include_synonyms=True, include_documentation=False)[0].synonyms)
+    chain = list(
+        services.config.current.describe([broker_key], include_synonyms=True, include_documentation=False)[0].synonyms
+    )
     while chain and chain[0].name != broker_key:
         chain.pop(0)
     return chain
@@ -292,13 +306,13 @@ class TopicConfigs:
             raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
 
     def describe(
-        self, broker: Any, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
+        self, services: Services, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
     ) -> list[ConfigEntry]:
         self._check_name(name)
-        info = broker.logs.topics.get(name)
+        info = services.metadata.image.topic(name)
         if info is None:
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        effective = effective_topic_configs(broker.logs, name)
+        effective = effective_topic_configs(services.logs, name)
         rows = []
         for key in sorted(effective if keys is None else set(keys) & effective.keys()):
             value, source = effective[key]
@@ -306,7 +320,7 @@ class TopicConfigs:
             if synonyms:
                 if key in info.configs:
                     chain.append(ConfigSynonym(key, value, ConfigSource.TOPIC_CONFIG))
-                chain += _broker_synonyms(broker, key)
+                chain += _broker_synonyms(services, key)
             rows.append(
                 ConfigEntry(
                     name=key,
@@ -321,27 +335,29 @@ class TopicConfigs:
             )
         return rows
 
-    def current(self, broker: Any, name: str) -> dict[str, str]:
-        info = broker.logs.topics.get(name)
+    def current(self, services: Services, name: str) -> dict[str, str]:
+        info = services.metadata.image.topic(name)
         return dict(info.configs) if info is not None else {}
 
-    def list_default(self, broker: Any, key: str, op: AlterOp) -> str | None:
+    def list_default(self, services: Services, key: str, op: AlterOp) -> str | None:
         d = TOPIC_CONFIGS.get(key)
         if d is None or d.type != "list":
             raise KafkaError(ErrorCode.INVALID_CONFIG, f"Can't {op.name} to key {key} because its type is not LIST.")
         return d.default
 
-    def alter(self, broker: Any, name: str, set_: dict[str, str], delete: list[str], validate_only: bool) -> None:
+    async def alter(
+        self, services: Services, name: str, set_: dict[str, str], delete: list[str], validate_only: bool
+    ) -> None:
         if not name:
             raise KafkaError(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.")
         self._check_name(name)
         try:
             validate_topic_configs(set_)
-            if name not in broker.logs.topics:
+            if services.metadata.image.topic(name) is None:
                 raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
-            broker.logs.alter_topic_configs(name, set_, delete, validate_only=validate_only)
+            await services.metadata.alter_topic_configs(name, set_, delete, validate_only=validate_only)
         except KafkaError as exc:
-            raise KafkaError(exc.error_code, exc.detail) from None
+            raise KafkaError(exc.code, exc.detail) from None
 
 
 # --- BROKER ----------------------------------------------------------------------------------
@@ -363,19 +379,6 @@ def broker_resource_is_node(name: str, node_id: int, *, describing: bool) -> boo
     return True
 
 
-def install_broker_config(broker: Any, new_config: Any) -> None:
-    """Make ``new_config`` (a BrokerConfig with changed dynamic values) current.
-
-    Topic configs follow the broker's log.* defaults, so the log layer gets the
-    new defaults, computed exactly as at start-up.
-    """
-    from broker.log.manager import LogManager
-
-    broker.config = new_config
-    fresh = LogManager.from_config(broker.logs.data_dir, new_config)  # reads settings only; opens nothing
-    broker.logs.set_broker_defaults(fresh.broker_defaults, fresh.broker_default_sources)
-
-
 def _from_own_name(row: ConfigEntry) -> ConfigEntry:
     """Kafka lists a config's synonyms from the first one carrying the config's own
     name (``log.retention.ms`` unset lists none, not ``log.retention.hours``)."""
@@ -389,12 +392,12 @@ class BrokerConfigs:
     """BROKER (4): "<node id>" is this node's settings, "" the cluster-wide dynamic defaults."""
 
     def describe(
-        self, broker: Any, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
+        self, services: Services, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
     ) -> list[ConfigEntry]:
-        per_node = broker_resource_is_node(name, broker.node_id, describing=True)
+        per_node = broker_resource_is_node(name, services.node_id, describing=True)
         rows = [
             _from_own_name(row)
-            for row in broker.config.describe(
+            for row in services.config.current.describe(
                 keys, include_synonyms=synonyms or not per_node, include_documentation=documentation
             )
         ]
@@ -420,17 +423,17 @@ class BrokerConfigs:
             rows = defaults
         return sorted(rows, key=lambda r: r.name)
 
-    def current(self, broker: Any, name: str) -> dict[str, str]:
-        per_node = broker_resource_is_node(name, broker.node_id, describing=False)
+    def current(self, services: Services, name: str) -> dict[str, str]:
+        per_node = broker_resource_is_node(name, services.node_id, describing=False)
         level = ConfigSource.DYNAMIC_BROKER_CONFIG if per_node else ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
         out = {}
-        for row in broker.config.describe(None, include_synonyms=True, include_documentation=False):
+        for row in services.config.current.describe(None, include_synonyms=True, include_documentation=False):
             for syn in row.synonyms:
                 if syn.name == row.name and syn.source == level and syn.value is not None:
                     out[row.name] = syn.value
         return out
 
-    def list_default(self, broker: Any, key: str, op: AlterOp) -> str | None:
+    def list_default(self, services: Services, key: str, op: AlterOp) -> str | None:
         s = SETTINGS_BY_KEY.get(key)
         if s is None:
             raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown config name: {key}")
@@ -440,8 +443,10 @@ class BrokerConfigs:
             )
         return s.render(s.default)
 
-    def alter(self, broker: Any, name: str, set_: dict[str, str], delete: list[str], validate_only: bool) -> None:
-        per_node = broker_resource_is_node(name, broker.node_id, describing=False)
+    async def alter(
+        self, services: Services, name: str, set_: dict[str, str], delete: list[str], validate_only: bool
+    ) -> None:
+        per_node = broker_resource_is_node(name, services.node_id, describing=False)
         for key in set_:
             if key not in SETTINGS_BY_KEY:
                 raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown config name: {key}")
@@ -453,11 +458,12 @@ class BrokerConfigs:
             )
         changes: dict[str, str | None] = {**set_, **dict.fromkeys(delete)}
         try:
-            new_config = broker.config.with_dynamic(changes, cluster_default=not per_node)
+            new_config = services.config.current.with_dynamic(changes, cluster_default=not per_node)
         except ConfigError as exc:
             raise KafkaError(ErrorCode.INVALID_REQUEST, str(exc)) from None
         if not validate_only:
-            install_broker_config(broker, new_config)
+            # Topic defaults and group-config bounds follow (see broker.server.app).
+            services.config.update(new_config)
 
 
 register_config_resource(ResourceType.TOPIC, TopicConfigs())

@@ -18,6 +18,7 @@ from __future__ import annotations
 import trio
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import ProduceRequest
 from broker.protocol.messages.produce_response import (
@@ -26,11 +27,9 @@ from broker.protocol.messages.produce_response import (
     TopicProduceResponse,
 )
 from broker.protocol.records import TimestampType, set_max_timestamp, validate_produce_records
-from broker.server.context import RequestContext
+from broker.replica.partition import Partition
 
 _ACKS = (0, 1, -1)
-# Stored batches carry the leader epoch the broker advertises (always 0 on one node).
-LEADER_EPOCH = 0
 
 
 def _error(index: int, code: int, message: str | None = None) -> PartitionProduceResponse:
@@ -41,15 +40,17 @@ def _error(index: int, code: int, message: str | None = None) -> PartitionProduc
 
 @handler(0, min_version=3, max_version=13)
 async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | None:
-    broker = ctx.broker
+    services = ctx.services
+    image = services.metadata.image
+    replicas = services.replicas
     v = ctx.api_version
     by_id = v >= 13
-    durable: list = []  # partition logs that must be fsynced before answering acks=all
+    durable: list[Partition] = []  # partitions whose appends must be replicated before answering acks=all
     responses: list[TopicProduceResponse] = []
     bad_acks = req.acks not in _ACKS
-    max_message_bytes = broker.config.get("message.max.bytes")
+    max_message_bytes = services.config.get("message.max.bytes")
     for topic in req.topic_data:
-        info = broker.logs.topic_by_id(topic.topic_id) if by_id else broker.logs.topics.get(topic.name)
+        info = image.topic_by_id(topic.topic_id) if by_id else image.topic(topic.name)
         parts: list[PartitionProduceResponse] = []
         responses.append(TopicProduceResponse(name=topic.name, topic_id=topic.topic_id, partition_responses=parts))
         for pd in topic.partition_data:
@@ -61,23 +62,24 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                     _error(pd.index, ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
                 )
                 continue
-            log = broker.logs.partition(info.name, pd.index)
-            if log is None:
-                parts.append(_error(pd.index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
-                continue
             if info.internal:
                 parts.append(_error(pd.index, ErrorCode.INVALID_TOPIC_EXCEPTION, "cannot write to an internal topic"))
                 continue
             limit = int(info.configs.get("max.message.bytes", max_message_bytes))
             try:
+                partition = replicas.leader(info.name, pd.index)
+            except KafkaError as exc:
+                parts.append(_error(pd.index, exc.code))
+                continue
+            try:
                 validate_produce_records(pd.records, api_version=v, max_batch_size=limit)
                 records = pd.records
                 append_time = None
                 if info.configs.get("message.timestamp.type") == "LogAppendTime":
-                    append_time = broker.now_ms()
+                    append_time = services.now_ms()
                     records = bytearray(records)
                     set_max_timestamp(records, TimestampType.LOG_APPEND_TIME, append_time)
-                result = log.append(records, log_append_time_ms=append_time, leader_epoch=LEADER_EPOCH)
+                result = partition.append(records, log_append_time_ms=append_time)
             except KafkaError as exc:
                 parts.append(_error(pd.index, exc.code, str(exc)))
                 continue
@@ -91,16 +93,15 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 )
             )
             if not result.duplicate:
-                broker.metrics.bytes_in += len(records)
-                broker.appended(info.name, pd.index)
+                services.metrics.bytes_in += len(records)
             if req.acks == -1:
-                durable.append(log)
+                durable.append(partition)
             else:
-                broker.committer.note_append(log)
+                partition.note_append()
     if req.acks == 0:
         return None
     if req.acks == -1 and durable:
         async with trio.open_nursery() as nursery:
-            for log in durable:
-                nursery.start_soon(broker.committer.wait_durable, log)
+            for partition in durable:
+                nursery.start_soon(partition.wait_replicated)
     return ProduceResponse(responses=responses, throttle_time_ms=0)

@@ -16,11 +16,11 @@ offset and lists the aborted transactions overlapping the returned range.
 Every partition carries high watermark, last stable offset and log start
 offset; ``preferred_read_replica`` is -1 (one broker, no follower fetching).
 
-Leader epochs: this broker's leader epoch is always 0. A
-``current_leader_epoch`` above it is UNKNOWN_LEADER_EPOCH; -1 (absent) is not
-checked; FENCED_LEADER_EPOCH (an epoch below ours) cannot occur.
-``last_fetched_epoch`` (v12+) is checked the way Kafka checks it against the
-epoch cache: epoch 0 past the log end gives a diverging epoch, a later epoch
+Leader epochs come from the metadata image. A ``current_leader_epoch`` above
+the partition's is UNKNOWN_LEADER_EPOCH, one below FENCED_LEADER_EPOCH; -1
+(absent) is not checked. ``last_fetched_epoch`` (v12+) is checked the way
+Kafka checks it against the epoch cache: a known epoch that ends before the
+fetch offset gives a diverging epoch, an unknown later epoch
 OFFSET_OUT_OF_RANGE.
 
 Replicas: a request with ``replica_id`` >= 0 (``replica_state`` from v15) is
@@ -34,7 +34,7 @@ not passed, the request parks on the append events of the partitions it
 reads (no polling), then reads again; a read error, a diverging epoch or
 broker shutdown answer at once.
 
-Fetch sessions (KIP-227, :mod:`broker.server.fetch_sessions`): incremental
+Fetch sessions (KIP-227, :mod:`broker.replica.fetch_sessions`): incremental
 fetches list only what changed; responses echo topics by name or id as the
 request named them. Partitions refused before reading (unknown topic, id or
 partition) come after the partitions read, with an empty aborted-transaction
@@ -55,6 +55,7 @@ from typing import Any
 import trio
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.fetch_request import FetchRequest
 from broker.protocol.messages.fetch_response import (
@@ -67,16 +68,9 @@ from broker.protocol.messages.fetch_response import (
 )
 from broker.protocol.primitives import UUID_ZERO
 from broker.protocol.records import iter_batches
-from broker.server.context import RequestContext
-from broker.server.fetch_sessions import (
-    DEFAULT_MAX_SESSIONS,
-    CachedPartition,
-    FetchSessionCache,
-    SessionKey,
-)
+from broker.replica.fetch_sessions import CachedPartition, SessionKey
+from broker.replica.manager import ReplicaManager
 
-# The only leader epoch this single-node broker ever has.
-LEADER_EPOCH = 0
 READ_COMMITTED = 1
 # Kafka's fetch.max.bytes default (55 MiB): the most one response carries.
 DEFAULT_FETCH_MAX_BYTES = 57_671_680
@@ -84,22 +78,12 @@ DEFAULT_FETCH_MAX_BYTES = 57_671_680
 _EMPTY = b""
 
 
-def _config_int(broker: Any, key: str, default: int) -> int:
+def _config_int(config: Any, key: str, default: int) -> int:
     try:
-        value = broker.config.get(key)
+        value = config.get(key)
     except (KeyError, LookupError):
         value = None
     return default if value is None else int(value)
-
-
-def session_cache(broker: Any) -> FetchSessionCache:
-    """The broker's fetch-session cache, made on first use."""
-    cache = getattr(broker, "fetch_sessions", None)
-    if cache is None:
-        slots = _config_int(broker, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
-        cache = FetchSessionCache(max_sessions=slots)
-        broker.fetch_sessions = cache
-    return cache
 
 
 # --- partition responses ----------------------------------------------------------------
@@ -140,10 +124,12 @@ def _next_offset(records: Any) -> int:
 class _Read:
     """One request's partitions to read, and how (the part of a fetch that is retried)."""
 
-    __slots__ = ("by_id", "fetch_max", "follower", "isolation", "logs", "targets")
+    __slots__ = ("by_id", "fetch_max", "follower", "isolation", "replicas", "targets")
 
-    def __init__(self, logs: Any, targets: list, fetch_max: int, isolation: int, follower: bool, by_id: bool) -> None:
-        self.logs = logs
+    def __init__(
+        self, replicas: ReplicaManager, targets: list, fetch_max: int, isolation: int, follower: bool, by_id: bool
+    ) -> None:
+        self.replicas = replicas
         self.targets = targets  # [(key, CachedPartition)]
         self.fetch_max = fetch_max
         self.isolation = isolation
@@ -170,33 +156,38 @@ class _Read:
         return results, total, urgent
 
     def one(self, cp: CachedPartition, limit: int, min_one: bool) -> PartitionData:
-        info = self.logs.topics.get(cp.topic)
-        log = self.logs.partition(cp.topic, cp.partition) if info is not None else None
-        if log is None:  # deleted while the request waited
+        partition = self.replicas.partition(cp.topic, cp.partition)
+        if partition is None:  # deleted while the request waited
             return _read_error(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        if self.by_id and info.topic_id != cp.topic_id:
+        if self.by_id and partition.topic_id != cp.topic_id:
             return _read_error(ErrorCode.INCONSISTENT_TOPIC_ID)
         epoch = cp.current_leader_epoch
-        # A negative epoch means "not given"; one below ours (FENCED_LEADER_EPOCH) cannot exist.
-        if epoch > LEADER_EPOCH:
+        leader_epoch = partition.leader_epoch
+        # A negative epoch means "not given".
+        if epoch > leader_epoch:
             return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH)
+        if 0 <= epoch < leader_epoch:
+            return _read_error(ErrorCode.FENCED_LEADER_EPOCH)
         if self.follower:
             return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH if epoch >= 0 else ErrorCode.NOT_LEADER_OR_FOLLOWER)
+        if not partition.is_leader:
+            return _read_error(ErrorCode.NOT_LEADER_OR_FOLLOWER)
+        log = partition.log
         # Offsets as they were before the read (an append during it must not show).
-        hw = log.high_watermark
-        lso = log.last_stable_offset
-        start = log.log_start_offset
-        end = log.log_end_offset
+        hw = partition.high_watermark
+        lso = partition.last_stable_offset
+        start = partition.log_start_offset
         offset = cp.fetch_offset
         if cp.last_fetched_epoch >= 0:
-            if cp.last_fetched_epoch > LEADER_EPOCH or offset < start:
+            known_epoch, epoch_end = partition.end_offset_for_epoch(cp.last_fetched_epoch)
+            if known_epoch < 0 or cp.last_fetched_epoch > leader_epoch or offset < start:
                 return _read_error(ErrorCode.OFFSET_OUT_OF_RANGE)
-            if end < offset:
+            if epoch_end < offset:
                 return PartitionData(
                     high_watermark=hw,
                     last_stable_offset=lso,
                     log_start_offset=start,
-                    diverging_epoch=EpochEndOffset(epoch=LEADER_EPOCH, end_offset=end),
+                    diverging_epoch=EpochEndOffset(epoch=known_epoch, end_offset=epoch_end),
                     aborted_transactions=None,
                     records=_EMPTY,
                 )
@@ -261,9 +252,9 @@ def _with_index(pd: PartitionData, index: int) -> PartitionData:
 
 @handler(1, min_version=4, max_version=18)
 async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
-    broker = ctx.broker
+    services = ctx.services
     v = ctx.api_version
-    logs = broker.logs
+    image = services.metadata.image
     if req.isolation_level not in (0, 1):
         return _error_response(req, v, ErrorCode.UNKNOWN_SERVER_ERROR)
     replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
@@ -274,7 +265,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     fetch_data: dict[SessionKey, CachedPartition] = {}
     for t in req.topics:
         if by_id:
-            info = logs.topic_by_id(t.topic_id)
+            info = image.topic_by_id(t.topic_id)
             name, topic_id, key_topic = (info.name if info is not None else None), t.topic_id, t.topic_id
         else:
             name, topic_id, key_topic = t.topic, UUID_ZERO, t.topic
@@ -295,17 +286,17 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     ]
 
     def resolve(topic_id: uuid.UUID) -> str | None:
-        info = logs.topic_by_id(topic_id)
+        info = services.metadata.image.topic_by_id(topic_id)
         return info.name if info is not None else None
 
-    fctx = session_cache(broker).new_context(
+    fctx = services.fetch_sessions.new_context(
         version=v,
         session_id=req.session_id,
         epoch=req.session_epoch,
         is_follower=follower,
         fetch_data=fetch_data,
         forgotten=forgotten,
-        now_ms=broker.now_ms(),
+        now_ms=services.now_ms(),
         resolve_topic=resolve,
     )
 
@@ -315,35 +306,35 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     for key, cp in fctx.partitions():
         if cp.topic is None:
             refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_ID)
-        elif logs.topics.get(cp.topic) is None or logs.partition(cp.topic, cp.partition) is None:
+        elif image.partition(cp.topic, cp.partition) is None:
             refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         else:
             targets.append((key, cp))
 
-    fetch_max = min(req.max_bytes, _config_int(broker, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
+    fetch_max = min(req.max_bytes, _config_int(services.config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
     min_bytes = min(req.min_bytes, fetch_max)
-    reader = _Read(logs, targets, fetch_max, req.isolation_level, follower, by_id)
+    reader = _Read(services.replicas, targets, fetch_max, req.isolation_level, follower, by_id)
     results, total, urgent = reader.all() if targets else ({}, 0, False)
 
-    if targets and req.max_wait_ms > 0 and total < min_bytes and not urgent and not broker.stopping:
+    if targets and req.max_wait_ms > 0 and total < min_bytes and not urgent and not services.lifecycle.stopping:
         fresh = False
         with trio.move_on_after(req.max_wait_ms / 1000):
             while True:
                 # Taken right after a read with no await in between: no append is missed.
                 events = {(cp.topic, cp.partition): None for _, cp in targets}
-                waits = [broker.append_event(topic, index) for topic, index in events]
-                waits.append(broker.stop_event)
+                waits = [services.replicas.append_event(topic, index) for topic, index in events]
+                waits.append(services.lifecycle.stopped)
                 fresh = False
                 await _wait_any(waits)
                 results, total, urgent = reader.all()
                 fresh = True
-                if total >= min_bytes or urgent or broker.stopping:
+                if total >= min_bytes or urgent or services.lifecycle.stopping:
                     break
         if not fresh:  # the wait ran out: answer with what is there now
             results, total, urgent = reader.all()
 
     results.update(refused)
-    error, session_id, items = fctx.respond(results, broker.now_ms())
+    error, session_id, items = fctx.respond(results, services.now_ms())
 
     responses: list[FetchableTopicResponse] = []
     last_topic: object = object()
@@ -353,15 +344,17 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         if pd.error_code == ErrorCode.KAFKA_STORAGE_ERROR and v <= 5:
             pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # older clients would not retry
         if v >= 16 and pd.error_code in (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH):
-            # Kafka 4.2 names the leader (itself) but sends no endpoint for it.
-            pd.current_leader = LeaderIdAndEpoch(leader_id=broker.node_id, leader_epoch=LEADER_EPOCH)
+            # KIP-951: name the current leader.
+            state = image.partition(cp.topic, cp.partition) if cp.topic is not None else None
+            if state is not None:
+                pd.current_leader = LeaderIdAndEpoch(leader_id=state.leader, leader_epoch=state.leader_epoch)
         sent += len(pd.records)
         if key[0] == last_topic:
             responses[-1].partitions.append(pd)
         else:
             responses.append(FetchableTopicResponse(topic=cp.topic or "", topic_id=cp.topic_id, partitions=[pd]))
             last_topic = key[0]
-    broker.metrics.bytes_out += sent
+    services.metrics.bytes_out += sent
     return FetchResponse(
         throttle_time_ms=0,
         error_code=error,

@@ -18,8 +18,9 @@
 A special timestamp the request version does not carry, or any other
 negative one, is UNSUPPORTED_VERSION for that partition. A partition listed
 more than once in one request gets one INVALID_REQUEST entry. An unknown topic
-or partition is UNKNOWN_TOPIC_OR_PARTITION. Leader epochs: ours is always 0
-and is returned with every offset found (v4+); a ``current_leader_epoch``
+or partition is UNKNOWN_TOPIC_OR_PARTITION, one this broker does not lead
+NOT_LEADER_OR_FOLLOWER. Leader epochs: the partition's (from the metadata
+image) is returned with every offset found (v4+); a ``current_leader_epoch``
 above it is UNKNOWN_LEADER_EPOCH, any other value but -1 (not given) below it
 FENCED_LEADER_EPOCH. Partitions come back grouped by topic in request order.
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest
 from broker.protocol.messages.list_offsets_response import (
@@ -36,7 +38,8 @@ from broker.protocol.messages.list_offsets_response import (
     ListOffsetsResponse,
     ListOffsetsTopicResponse,
 )
-from broker.server.context import RequestContext
+from broker.replica.manager import ReplicaManager
+from broker.replica.partition import Partition
 
 LATEST = -1
 EARLIEST = -2
@@ -56,7 +59,6 @@ _MIN_VERSION = {
 }
 
 CONSUMER_REPLICA_ID = -1
-LEADER_EPOCH = 0
 READ_COMMITTED = 1
 UNKNOWN_EPOCH = -1
 
@@ -77,18 +79,22 @@ def _found(
     )
 
 
-def _lookup(log, p: ListOffsetsPartition, isolation: int | None, version: int) -> ListOffsetsPartitionResponse:
+def _lookup(
+    partition: Partition, p: ListOffsetsPartition, isolation: int | None, version: int
+) -> ListOffsetsPartitionResponse:
     ts = p.timestamp
+    log = partition.log
+    epoch = partition.leader_epoch
     if isolation is None:
-        fetchable = log.log_end_offset
+        fetchable = partition.log_end_offset
     elif isolation == READ_COMMITTED:
-        fetchable = log.last_stable_offset
+        fetchable = partition.last_stable_offset
     else:
-        fetchable = log.high_watermark
+        fetchable = partition.high_watermark
     if ts == LATEST:
-        return _found(p, fetchable, -1, LEADER_EPOCH, version)
+        return _found(p, fetchable, -1, epoch, version)
     if ts in (EARLIEST, EARLIEST_LOCAL):
-        return _found(p, log.log_start_offset, -1, LEADER_EPOCH, version)
+        return _found(p, partition.log_start_offset, -1, epoch, version)
     if ts in (LATEST_TIERED, EARLIEST_PENDING_UPLOAD):
         return _found(p, -1, -1, UNKNOWN_EPOCH, version)
     hit = log.max_timestamp() if ts == MAX_TIMESTAMP else log.offset_for_timestamp(ts)
@@ -98,12 +104,12 @@ def _lookup(log, p: ListOffsetsPartition, isolation: int | None, version: int) -
     if offset < 0 or offset >= fetchable:
         # Nothing found, or not visible to this reader yet.
         return _error(p, ErrorCode.NONE)
-    return _found(p, offset, timestamp, LEADER_EPOCH, version)
+    return _found(p, offset, timestamp, epoch, version)
 
 
 @handler(2, min_version=1, max_version=11)
 async def handle(ctx: RequestContext, req: ListOffsetsRequest) -> ListOffsetsResponse:
-    logs = ctx.broker.logs
+    replicas = ctx.services.replicas
     v = ctx.api_version
     isolation = req.isolation_level if req.replica_id == CONSUMER_REPLICA_ID else None
     seen = Counter((t.name, p.partition_index) for t in req.topics for p in t.partitions)
@@ -113,7 +119,9 @@ async def handle(ctx: RequestContext, req: ListOffsetsRequest) -> ListOffsetsRes
         for p in t.partitions:
             if p.partition_index in answers:
                 continue
-            answers[p.partition_index] = _answer(logs, t.name, p, v, isolation, seen[(t.name, p.partition_index)] > 1)
+            answers[p.partition_index] = _answer(
+                replicas, t.name, p, v, isolation, seen[(t.name, p.partition_index)] > 1
+            )
     return ListOffsetsResponse(
         throttle_time_ms=0,
         topics=[
@@ -122,22 +130,26 @@ async def handle(ctx: RequestContext, req: ListOffsetsRequest) -> ListOffsetsRes
     )
 
 
-def _answer(logs, topic: str, p: ListOffsetsPartition, version: int, isolation: int | None, duplicate: bool):
+def _answer(
+    replicas: ReplicaManager, topic: str, p: ListOffsetsPartition, version: int, isolation: int | None, duplicate: bool
+):
     if duplicate:
         return _error(p, ErrorCode.INVALID_REQUEST)
     ts = p.timestamp
     if ts < 0 and (ts not in _MIN_VERSION or version < _MIN_VERSION[ts]):
         return _error(p, ErrorCode.UNSUPPORTED_VERSION)
-    log = logs.partition(topic, p.partition_index) if logs.topics.get(topic) is not None else None
-    if log is None:
+    partition = replicas.partition(topic, p.partition_index)
+    if partition is None:
         return _error(p, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
     epoch = p.current_leader_epoch
     if epoch != UNKNOWN_EPOCH:
-        if epoch > LEADER_EPOCH:
+        if epoch > partition.leader_epoch:
             return _error(p, ErrorCode.UNKNOWN_LEADER_EPOCH)
-        if epoch < LEADER_EPOCH:
+        if epoch < partition.leader_epoch:
             return _error(p, ErrorCode.FENCED_LEADER_EPOCH)
+    if not partition.is_leader:
+        return _error(p, ErrorCode.NOT_LEADER_OR_FOLLOWER)
     try:
-        return _lookup(log, p, isolation, version)
+        return _lookup(partition, p, isolation, version)
     except KafkaError as exc:
         return _error(p, exc.code)

@@ -1,8 +1,9 @@
 """Metadata (key 3), v0-13.
 
-Lists this node as the only broker and the controller, and every topic asked
-for (or all, when the topic list is null, or empty before v1) with its
-partitions, all led by this node at leader epoch 0. v10+ carries topic ids and
+Lists the live brokers (with their endpoints on the listener the client came
+in on), the controller, and every topic asked for (or all, when the topic list
+is null, or empty before v1) with its partitions' leaders, epochs, replicas and
+in-sync replicas, all from the metadata image. v10+ carries topic ids and
 v12+ lets clients ask by id alone (the share consumer does: KIP-516); an
 unknown id gets UNKNOWN_TOPIC_ID. Topics are auto-created with
 ``num.partitions`` when the client allows it (always before v4) and
@@ -12,6 +13,9 @@ unknown id gets UNKNOWN_TOPIC_ID. Topics are auto-created with
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._topics import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS, auto_create
+from broker.handlers.context import RequestContext
+from broker.metadata.image import MetadataImage, TopicImage
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.metadata_request import MetadataRequest
 from broker.protocol.messages.metadata_response import (
@@ -21,50 +25,55 @@ from broker.protocol.messages.metadata_response import (
     MetadataResponseTopic,
 )
 from broker.protocol.primitives import UUID_ZERO
-from broker.server.context import RequestContext
-from broker.server.topics import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS, auto_create
-
-LEADER_EPOCH = 0
 
 
-def topic_entry(ctx: RequestContext, info, include_ops: bool) -> MetadataResponseTopic:
-    node = ctx.broker.node_id
+def topic_entry(topic: TopicImage, include_ops: bool) -> MetadataResponseTopic:
     return MetadataResponseTopic(
         error_code=ErrorCode.NONE,
-        name=info.name,
-        topic_id=info.topic_id,
-        is_internal=info.internal,
+        name=topic.name,
+        topic_id=topic.topic_id,
+        is_internal=topic.internal,
         partitions=[
             MetadataResponsePartition(
                 error_code=ErrorCode.NONE,
-                partition_index=p,
-                leader_id=node,
-                leader_epoch=LEADER_EPOCH,
-                replica_nodes=[node],
-                isr_nodes=[node],
-                offline_replicas=[],
+                partition_index=index,
+                leader_id=state.leader,
+                leader_epoch=state.leader_epoch,
+                replica_nodes=list(state.replicas),
+                isr_nodes=list(state.isr),
+                offline_replicas=list(state.offline_replicas),
             )
-            for p in range(info.partitions)
+            for index, state in enumerate(topic.partitions)
         ],
         topic_authorized_operations=TOPIC_OPERATIONS if include_ops else OPERATIONS_OMITTED,
     )
 
 
+def brokers_for(image: MetadataImage, listener: str | None) -> list[MetadataResponseBroker]:
+    """Every live broker with its endpoint on the client's listener."""
+    out = []
+    for b in image.live_brokers():
+        endpoint = b.endpoint(listener) or b.endpoint()
+        if endpoint is not None:
+            out.append(MetadataResponseBroker(node_id=b.node_id, host=endpoint.host, port=endpoint.port, rack=b.rack))
+    return out
+
+
 @handler(3, min_version=0, max_version=13)
 async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
-    broker = ctx.broker
+    services = ctx.services
+    image = services.metadata.image
     v = ctx.api_version
     include_ops = req.include_topic_authorized_operations
     topics: list[MetadataResponseTopic] = []
     all_topics = req.topics is None or (v == 0 and not req.topics)
     if all_topics:
-        for info in list(broker.logs.topics.values()):
-            topics.append(topic_entry(ctx, info, include_ops))
+        topics.extend(topic_entry(t, include_ops) for t in image.topics.values())
     else:
         allow_create = req.allow_auto_topic_creation if v >= 4 else True
         for t in req.topics:
             if t.name is None:
-                info = broker.logs.topic_by_id(t.topic_id)
+                info = image.topic_by_id(t.topic_id)
                 if info is None:
                     topics.append(
                         MetadataResponseTopic(
@@ -76,11 +85,11 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
                     )
                     continue
             else:
-                info = broker.logs.topics.get(t.name)
+                info = image.topic(t.name)
                 if info is None:
                     error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                     if allow_create and not t.name.startswith("__"):
-                        error, info = auto_create(broker, t.name)
+                        error, info = await auto_create(services, t.name)
                     if info is None:
                         topics.append(
                             MetadataResponseTopic(
@@ -91,16 +100,13 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
                             )
                         )
                         continue
-            topics.append(topic_entry(ctx, info, include_ops))
+            topics.append(topic_entry(info, include_ops))
+        image = services.metadata.image
     return MetadataResponse(
         throttle_time_ms=0,
-        brokers=[
-            MetadataResponseBroker(
-                node_id=broker.node_id, host=broker.advertised_host, port=broker.advertised_port, rack=None
-            )
-        ],
-        cluster_id=broker.cluster_id,
-        controller_id=broker.node_id,
+        brokers=brokers_for(image, ctx.connection.listener),
+        cluster_id=image.cluster_id,
+        controller_id=image.controller_id,
         topics=topics,
         cluster_authorized_operations=(
             CLUSTER_OPERATIONS if req.include_cluster_authorized_operations else OPERATIONS_OMITTED

@@ -14,8 +14,9 @@ The answer goes out once an fsync covers the commit's record in ``__consumer_off
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import CommitEntry, get_runtime
+from broker.group.coordinator import CommitEntry
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.offset_commit_request import OffsetCommitRequest
 from broker.protocol.messages.offset_commit_response import (
@@ -23,7 +24,6 @@ from broker.protocol.messages.offset_commit_response import (
     OffsetCommitResponsePartition,
     OffsetCommitResponseTopic,
 )
-from broker.server.context import RequestContext
 
 FIRST_VERSION_BY_TOPIC_ID = 10
 LAST_VERSION_WITH_RETENTION = 4
@@ -32,13 +32,13 @@ LAST_VERSION_WITH_RETENTION = 4
 @handler(8, min_version=2, max_version=10)
 async def handle(ctx: RequestContext, req: OffsetCommitRequest) -> OffsetCommitResponse:
     v = ctx.api_version
-    logs = ctx.broker.logs
+    image = ctx.services.metadata.image
     by_id = v >= FIRST_VERSION_BY_TOPIC_ID
     topics: list[OffsetCommitResponseTopic] = []
     entries: list[CommitEntry] = []
     slots: list[OffsetCommitResponsePartition] = []  # the answer of each entry, filled in below
     for topic in req.topics:
-        info = logs.topic_by_id(topic.topic_id) if by_id else logs.topics.get(topic.name)
+        info = image.topic_by_id(topic.topic_id) if by_id else image.topic(topic.name)
         parts: list[OffsetCommitResponsePartition] = []
         topics.append(OffsetCommitResponseTopic(name=topic.name, topic_id=topic.topic_id, partitions=parts))
         for p in topic.partitions:
@@ -46,7 +46,7 @@ async def handle(ctx: RequestContext, req: OffsetCommitRequest) -> OffsetCommitR
             parts.append(answer)
             if info is None:
                 answer.error_code = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            elif not 0 <= p.partition_index < info.partitions:
+            elif not 0 <= p.partition_index < len(info.partitions):
                 answer.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             else:
                 entries.append(
@@ -56,7 +56,7 @@ async def handle(ctx: RequestContext, req: OffsetCommitRequest) -> OffsetCommitR
                 )
                 slots.append(answer)
     if entries:
-        runtime = get_runtime(ctx.broker)
+        runtime = ctx.services.groups
         errors = await runtime.commit_offsets(
             req.group_id,
             member_id=req.member_id,

@@ -10,9 +10,10 @@ ever pending. A share group's id reads as a group without offsets.
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import get_runtime
+from broker.group.coordinator import GroupCoordinator
 from broker.handlers import handler
-from broker.protocol.errors import ErrorCode
+from broker.handlers.context import RequestContext
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest
 from broker.protocol.messages.offset_fetch_response import (
     OffsetFetchResponse,
@@ -23,14 +24,15 @@ from broker.protocol.messages.offset_fetch_response import (
     OffsetFetchResponseTopics,
 )
 from broker.protocol.primitives import UUID_ZERO
-from broker.server.context import RequestContext
 
 FIRST_MULTI_GROUP_VERSION = 8
 FIRST_VERSION_BY_TOPIC_ID = 10
 
 
-def _group(ctx: RequestContext, runtime, group_id: str, topics, by_id: bool) -> OffsetFetchResponseGroup:
-    logs = ctx.broker.logs
+async def _group(
+    ctx: RequestContext, groups: GroupCoordinator, group_id: str, topics, by_id: bool
+) -> OffsetFetchResponseGroup:
+    image = ctx.services.metadata.image
     out: list[OffsetFetchResponseTopics] = []
     if topics is None:
         asked = None
@@ -38,7 +40,7 @@ def _group(ctx: RequestContext, runtime, group_id: str, topics, by_id: bool) -> 
         asked = []
         for t in topics:
             if by_id:
-                info = logs.topic_by_id(t.topic_id)
+                info = image.topic_by_id(t.topic_id)
                 if info is None:
                     out.append(
                         OffsetFetchResponseTopics(
@@ -55,10 +57,14 @@ def _group(ctx: RequestContext, runtime, group_id: str, topics, by_id: bool) -> 
                 asked.append((info.name, list(t.partition_indexes)))
             else:
                 asked.append((t.name, list(t.partition_indexes)))
-    for name, partitions in runtime.fetch_offsets(group_id, asked):
+    try:
+        fetched = await groups.fetch_offsets(group_id, asked)
+    except KafkaError as exc:
+        return OffsetFetchResponseGroup(group_id=group_id, topics=[], error_code=exc.code)
+    for name, partitions in fetched:
         topic_id = UUID_ZERO
         if by_id:
-            info = logs.topics.get(name)
+            info = image.topic(name)
             if info is None:
                 continue  # a deleted topic has no id to answer with
             topic_id = info.topic_id
@@ -83,12 +89,12 @@ def _group(ctx: RequestContext, runtime, group_id: str, topics, by_id: bool) -> 
 @handler(9, min_version=1, max_version=10)
 async def handle(ctx: RequestContext, req: OffsetFetchRequest) -> OffsetFetchResponse:
     v = ctx.api_version
-    runtime = get_runtime(ctx.broker)
+    coordinator = ctx.services.groups
     if v >= FIRST_MULTI_GROUP_VERSION:
         by_id = v >= FIRST_VERSION_BY_TOPIC_ID
-        groups = [_group(ctx, runtime, g.group_id, g.topics, by_id) for g in req.groups]
+        groups = [await _group(ctx, coordinator, g.group_id, g.topics, by_id) for g in req.groups]
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
-    group = _group(ctx, runtime, req.group_id, req.topics, False)
+    group = await _group(ctx, coordinator, req.group_id, req.topics, False)
     topics = [
         OffsetFetchResponseTopic(
             name=t.name,

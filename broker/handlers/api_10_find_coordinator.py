@@ -1,6 +1,8 @@
 """FindCoordinator (key 10), v0-6.
 
-On a single node every coordinator is this broker. Key types: 0 GROUP
+The coordinator of a key is the leader of its internal-topic partition
+(:meth:`~broker.metadata.image.MetadataImage.coordinator_for`, Kafka's hash);
+the topic is created on first use. Key types: 0 GROUP
 (consumer and share groups alike: clients find share groups this way),
 1 TRANSACTION (COORDINATOR_NOT_AVAILABLE until transactions are served),
 2 SHARE (broker-internal, key ``group:topicId:partition``, KIP-932).
@@ -14,10 +16,11 @@ import binascii
 import uuid
 
 from broker.handlers import handler
-from broker.protocol.errors import ErrorCode
+from broker.handlers.context import RequestContext
+from broker.metadata.image import CoordinatorType, Endpoint
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.find_coordinator_response import Coordinator, FindCoordinatorResponse
-from broker.server.context import RequestContext
 
 GROUP, TRANSACTION, SHARE = 0, 1, 2
 
@@ -54,30 +57,56 @@ def uuid_from_kafka_string(text: str) -> uuid.UUID:
         raise ValueError(f"not a Kafka topic id: {text!r}") from exc
 
 
+async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, str | None, Endpoint | None]:
+    """(error code, message, the coordinator's endpoint on the client's listener)."""
+    code, message = _check(key_type, key)
+    if code:
+        return code, message, None
+    services = ctx.services
+    if key_type == SHARE:
+        runtime = services.share_state.runtime
+    else:
+        runtime = services.groups.runtime
+    try:
+        # Kafka creates a coordinator's internal topic on the first FindCoordinator.
+        await runtime.ensure_topic()
+    except KafkaError as exc:
+        return exc.code, exc.message, None
+    image = services.metadata.image
+    where = image.coordinator_for(CoordinatorType(key_type), key)
+    broker = image.broker(where.node_id)
+    endpoint = None if broker is None else (broker.endpoint(ctx.connection.listener) or broker.endpoint())
+    if endpoint is None:
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, None, None
+    return ErrorCode.NONE, None, endpoint
+
+
 @handler(10, min_version=0, max_version=6)
 async def handle(ctx: RequestContext, req: FindCoordinatorRequest) -> FindCoordinatorResponse:
-    b = ctx.broker
+    image = ctx.services.metadata.image
     if ctx.api_version < 4:
-        code, message = _check(req.key_type, req.key)
-        ok = code == ErrorCode.NONE
+        code, message, endpoint = await _locate(ctx, req.key_type, req.key)
+        node = image.coordinator_for(CoordinatorType(req.key_type), req.key).node_id if endpoint else -1
         return FindCoordinatorResponse(
             throttle_time_ms=0,
             error_code=code,
             error_message=message,
-            node_id=b.node_id if ok else -1,
-            host=b.advertised_host if ok else "",
-            port=b.advertised_port if ok else -1,
+            node_id=node,
+            host=endpoint.host if endpoint else "",
+            port=endpoint.port if endpoint else -1,
         )
     coordinators = []
     for key in req.coordinator_keys:
-        code, message = _check(req.key_type, key)
-        ok = code == ErrorCode.NONE
+        code, message, endpoint = await _locate(ctx, req.key_type, key)
+        node = (
+            ctx.services.metadata.image.coordinator_for(CoordinatorType(req.key_type), key).node_id if endpoint else -1
+        )
         coordinators.append(
             Coordinator(
                 key=key,
-                node_id=b.node_id if ok else -1,
-                host=b.advertised_host if ok else "",
-                port=b.advertised_port if ok else -1,
+                node_id=node,
+                host=endpoint.host if endpoint else "",
+                port=endpoint.port if endpoint else -1,
                 error_code=code,
                 error_message=message,
             )

@@ -13,11 +13,11 @@ held by a share group answers INCONSISTENT_GROUP_PROTOCOL.
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import client_host, get_runtime
+from broker.group.coordinator import client_host
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.join_group_request import JoinGroupRequest
 from broker.protocol.messages.join_group_response import JoinGroupResponse
-from broker.server.context import RequestContext
 
 # ProtocolName is nullable from v7; older versions carry "" instead (Kafka's JoinGroupResponse).
 FIRST_NULLABLE_PROTOCOL_NAME = 7
@@ -26,7 +26,7 @@ FIRST_NULLABLE_PROTOCOL_NAME = 7
 @handler(11, min_version=0, max_version=9)
 async def handle(ctx: RequestContext, req: JoinGroupRequest) -> JoinGroupResponse:
     v = ctx.api_version
-    runtime = get_runtime(ctx.broker)
+    runtime = ctx.services.groups
     response = await runtime.join(
         req.group_id,
         req.member_id,

@@ -9,16 +9,15 @@ member (v3+).
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import get_runtime
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.heartbeat_request import HeartbeatRequest
 from broker.protocol.messages.heartbeat_response import HeartbeatResponse
-from broker.server.context import RequestContext
 
 
 @handler(12, min_version=0, max_version=4)
 async def handle(ctx: RequestContext, req: HeartbeatRequest) -> HeartbeatResponse:
-    runtime = get_runtime(ctx.broker)
+    runtime = ctx.services.groups
     instance_id = req.group_instance_id if ctx.api_version >= 3 else None
     error = await runtime.heartbeat(req.group_id, req.generation_id, req.member_id, instance_id)
     return HeartbeatResponse(throttle_time_ms=0, error_code=error)

@@ -8,12 +8,11 @@ leaving empties the group (its offsets stay).
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import get_runtime
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.leave_group_request import LeaveGroupRequest
 from broker.protocol.messages.leave_group_response import LeaveGroupResponse, MemberResponse
-from broker.server.context import RequestContext
 
 FIRST_BATCH_VERSION = 3
 
@@ -25,7 +24,7 @@ async def handle(ctx: RequestContext, req: LeaveGroupRequest) -> LeaveGroupRespo
         members = [(m.member_id, m.group_instance_id) for m in req.members]
     else:
         members = [(req.member_id, None)]
-    runtime = get_runtime(ctx.broker)
+    runtime = ctx.services.groups
     error, results = await runtime.leave(req.group_id, members)
     if batch:
         return LeaveGroupResponse(

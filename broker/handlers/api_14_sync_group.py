@@ -10,12 +10,11 @@ the group's.
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import get_runtime
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.sync_group_request import SyncGroupRequest
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
-from broker.server.context import RequestContext
 
 FIRST_VERSION_WITH_PROTOCOL = 5
 
@@ -25,7 +24,7 @@ async def handle(ctx: RequestContext, req: SyncGroupRequest) -> SyncGroupRespons
     v = ctx.api_version
     if v >= FIRST_VERSION_WITH_PROTOCOL and (req.protocol_type is None or req.protocol_name is None):
         return SyncGroupResponse(error_code=ErrorCode.INCONSISTENT_GROUP_PROTOCOL, assignment=b"")
-    runtime = get_runtime(ctx.broker)
+    runtime = ctx.services.groups
     response = await runtime.sync(
         req.group_id,
         req.generation_id,

@@ -10,13 +10,12 @@ group operation is allowed.
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import get_runtime
 from broker.handlers import handler
 from broker.handlers._admin import ALTER_CONFIGS, DELETE, DESCRIBE, DESCRIBE_CONFIGS, READ
-from broker.protocol.errors import ErrorCode
+from broker.handlers.context import RequestContext
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
 from broker.protocol.messages.describe_groups_response import DescribedGroup, DescribeGroupsResponse
-from broker.server.context import RequestContext
 
 # Kafka's AclEntry.supportedOperations(GROUP).
 GROUP_OPERATIONS = sum(1 << op for op in (READ, DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS))
@@ -26,13 +25,19 @@ FIRST_VERSION_GROUP_ID_NOT_FOUND = 6
 @handler(15, min_version=0, max_version=6)
 async def handle(ctx: RequestContext, req: DescribeGroupsRequest) -> DescribeGroupsResponse:
     v = ctx.api_version
-    runtime = get_runtime(ctx.broker)
+    coordinator = ctx.services.groups
     groups = []
     for group_id in req.groups:
-        described = runtime.describe(group_id)
+        try:
+            described = await coordinator.describe(group_id)
+        except KafkaError as exc:
+            groups.append(DescribedGroup(error_code=exc.code, group_id=group_id))
+            continue
         if described is None:
             if v >= FIRST_VERSION_GROUP_ID_NOT_FOUND:
-                kind = runtime.other_group_type(group_id) if runtime.other_group_type else None
+                shard = coordinator.loaded_shard(group_id)
+                other = shard.classic.other_group_type if shard is not None else None
+                kind = other(group_id) if other is not None else None
                 message = f"Group {group_id} is not a classic group." if kind else f"Group {group_id} not found."
                 described = DescribedGroup(
                     error_code=ErrorCode.GROUP_ID_NOT_FOUND, error_message=message, group_id=group_id

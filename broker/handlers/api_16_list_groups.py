@@ -9,20 +9,20 @@ Note librdkafka's ``list_consumer_groups`` hides share groups by design.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.list_groups_request import ListGroupsRequest
 from broker.protocol.messages.list_groups_response import ListedGroup, ListGroupsResponse
-from broker.server.context import RequestContext
 
 
 @handler(16, min_version=0, max_version=5)
 async def handle(ctx: RequestContext, req: ListGroupsRequest) -> ListGroupsResponse:
-    broker = ctx.broker
+    groups_coordinator = ctx.services.groups
     states = {s.lower() for s in req.states_filter} if ctx.api_version >= 4 else set()
     types = {t.lower() for t in req.types_filter} if ctx.api_version >= 5 else set()
     groups: list[ListedGroup] = []
     if not types or "classic" in types:
-        for g in broker.classic_groups_list():
+        for g in groups_coordinator.list_groups():
             if states and g.state.lower() not in states:
                 continue
             groups.append(
@@ -31,5 +31,5 @@ async def handle(ctx: RequestContext, req: ListGroupsRequest) -> ListGroupsRespo
                 )
             )
     if not types or "share" in types:
-        groups.extend(broker.share_groups.coordinator.list_groups(req.states_filter if ctx.api_version >= 4 else ()))
+        groups.extend(groups_coordinator.list_share_groups(req.states_filter if ctx.api_version >= 4 else ()))
     return ListGroupsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, groups=groups)

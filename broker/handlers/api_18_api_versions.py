@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from broker.handlers import HANDLERS, handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.protocol.messages.api_versions_response import (
@@ -23,7 +24,6 @@ from broker.protocol.messages.api_versions_response import (
     FinalizedFeatureKey,
     SupportedFeatureKey,
 )
-from broker.server.context import RequestContext
 
 # Kafka's rule for ClientSoftwareName / ClientSoftwareVersion (KIP-511).
 _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")

@@ -10,12 +10,12 @@ its error codes and messages, checked in its order for each topic:
   '_': INVALID_TOPIC_EXCEPTION; an existing topic: TOPIC_ALREADY_EXISTS;
 - a null config value, an unknown config or a bad value: INVALID_CONFIG;
 - explicit assignments: only with NumPartitions and ReplicationFactor -1
-  (else INVALID_REQUEST), partitions numbered 0..n-1, each on exactly this
-  node (else INVALID_REPLICA_ASSIGNMENT);
+  (else INVALID_REQUEST), partitions numbered 0..n-1, each on registered
+  brokers, all with as many replicas (else INVALID_REPLICA_ASSIGNMENT);
 - otherwise NumPartitions -1 means ``num.partitions`` and 0 or below -1 is
   INVALID_PARTITIONS; ReplicationFactor -1 means ``default.replication.factor``,
-  0 or below -1 is INVALID_REPLICATION_FACTOR, and more than 1 cannot be placed
-  on one broker (INVALID_REPLICATION_FACTOR with Kafka's message).
+  0 or below -1 is INVALID_REPLICATION_FACTOR, and more than the registered
+  brokers cannot be placed (INVALID_REPLICATION_FACTOR with Kafka's message).
 
 ``validate_only`` runs every check and creates nothing, answering as if it
 had. Successful results carry the topic id (v7+, KIP-516) and, from v5
@@ -39,6 +39,7 @@ from broker.handlers._admin import (
     setting,
     topic_name_error,
 )
+from broker.handlers.context import RequestContext
 from broker.log.config import validate_topic_configs
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
@@ -47,15 +48,12 @@ from broker.protocol.messages.create_topics_response import (
     CreatableTopicResult,
     CreateTopicsResponse,
 )
-from broker.server.context import RequestContext
-
-# This node is the only broker: every partition has exactly one replica.
-BROKERS = 1
 
 
-def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
-    """Check assignments, partition count and replication factor; return the partition count."""
-    node = ctx.broker.node_id
+def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> tuple[int, int]:
+    """Check assignments, partition count and replication factor; return both."""
+    image = ctx.services.metadata.image
+    registered = [b.node_id for b in image.live_brokers()]
     if topic.assignments:
         if topic.replication_factor != -1:
             raise KafkaError(
@@ -75,7 +73,7 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
                     ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                     f"Found multiple manual partition assignments for partition {assignment.partition_index}",
                 )
-            problem = manual_assignment_error(assignment.broker_ids, node, replicas)
+            problem = manual_assignment_error(assignment.broker_ids, registered, replicas)
             if problem is not None:
                 raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
             seen.add(assignment.partition_index)
@@ -84,7 +82,7 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
             raise KafkaError(
                 ErrorCode.INVALID_REPLICA_ASSIGNMENT, "partitions should be a consecutive 0-based integer sequence"
             )
-        return len(seen)
+        return len(seen), -1
     if topic.replication_factor < -1 or topic.replication_factor == 0:
         raise KafkaError(
             ErrorCode.INVALID_REPLICATION_FACTOR,
@@ -94,25 +92,26 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> int:
         raise KafkaError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
     factor = topic.replication_factor
     if factor == -1:
-        factor = int(setting(ctx.broker, "default.replication.factor", 1))
-    if factor > BROKERS:
+        factor = int(setting(ctx.services, "default.replication.factor", 1))
+    if factor > len(registered):
         raise KafkaError(
             ErrorCode.INVALID_REPLICATION_FACTOR,
             f"Unable to replicate the partition {factor} time(s): The target replication factor of {factor} "
-            f"cannot be reached because only {BROKERS} broker(s) are registered.",
+            f"cannot be reached because only {len(registered)} broker(s) are registered.",
         )
-    return topic.num_partitions
+    return topic.num_partitions, factor
 
 
-def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
-    logs = ctx.broker.logs
+async def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
+    services = ctx.services
+    existing = services.metadata.image.topics
     name = topic.name
     problem = topic_name_error(name)
     if problem is not None:
         raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
-    if name in logs.topics:
+    if name in existing:
         raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
-    other = colliding_topic(name, logs.topics)
+    other = colliding_topic(name, existing)
     if other is not None:
         raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}")
     nulls = [c.name for c in topic.configs if c.value is None]
@@ -121,26 +120,32 @@ def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> 
     configs = {c.name: c.value for c in topic.configs}
     try:
         validate_topic_configs(configs)
-        partitions = _check_layout(ctx, topic)
-        info = logs.create_topic(
+        partitions, factor = _check_layout(ctx, topic)
+        assignments = (
+            [a.broker_ids for a in sorted(topic.assignments, key=lambda a: a.partition_index)]
+            if topic.assignments
+            else None
+        )
+        info = await services.metadata.create_topic(
             name,
             partitions,
+            factor,
             configs,
+            assignments=assignments,
             internal=name in INTERNAL_TOPICS,
             validate_only=validate_only,
-            replication_factor=BROKERS,
         )
     except KafkaError as exc:
-        raise KafkaError(exc.error_code, exc.detail) from None
-    effective = effective_topic_configs(logs, name, dict(info.configs) if validate_only else None)
+        raise KafkaError(exc.code, exc.detail) from None
+    effective = effective_topic_configs(services.logs, name, dict(info.configs) if validate_only else None)
     return CreatableTopicResult(
         name=name,
         topic_id=info.topic_id,
         error_code=ErrorCode.NONE,
         error_message=None,
         topic_config_error_code=ErrorCode.NONE,
-        num_partitions=info.partitions,
-        replication_factor=BROKERS,
+        num_partitions=len(info.partitions),
+        replication_factor=len(info.partitions[0].replicas) if info.partitions else -1,
         configs=[
             CreatableTopicConfigs(name=key, value=value, read_only=False, config_source=source, is_sensitive=False)
             for key, (value, source) in sorted(effective.items())
@@ -162,7 +167,7 @@ async def handle(ctx: RequestContext, req: CreateTopicsRequest) -> CreateTopicsR
         if counts[topic.name] > 1 or topic.name == CLUSTER_METADATA_TOPIC:
             continue
         try:
-            results.append(_create(ctx, topic, req.validate_only))
+            results.append(await _create(ctx, topic, req.validate_only))
         except KafkaError as exc:
             results.append(_failed(topic.name, exc.code, exc.message))
     for name, count in counts.items():

@@ -20,11 +20,11 @@ from collections import Counter
 
 from broker.handlers import handler
 from broker.handlers._admin import setting
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 from broker.protocol.messages.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
 from broker.protocol.primitives import UUID_ZERO
-from broker.server.context import RequestContext
 
 
 def _requested(ctx: RequestContext, req: DeleteTopicsRequest) -> list[DeleteTopicState]:
@@ -39,9 +39,9 @@ def _result(name: str | None, topic_id: uuid.UUID, code: int, message: str | Non
 
 @handler(20, min_version=1, max_version=6)
 async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsResponse:
-    logs = ctx.broker.logs
+    image = ctx.services.metadata.image
     requested = _requested(ctx, req)
-    if not setting(ctx.broker, "delete.topic.enable", True):
+    if not setting(ctx.services, "delete.topic.enable", True):
         code = ErrorCode.INVALID_REQUEST if ctx.api_version < 3 else ErrorCode.TOPIC_DELETION_DISABLED
         return DeleteTopicsResponse(
             throttle_time_ms=0, responses=[_result(t.name, t.topic_id, code) for t in requested]
@@ -74,7 +74,7 @@ async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsR
     for topic_id in ids:
         if topic_id in refused_ids:
             continue
-        info = logs.topic_by_id(topic_id)
+        info = image.topic_by_id(topic_id)
         if info is None:
             results.append(_result(None, topic_id, ErrorCode.UNKNOWN_TOPIC_ID, ErrorCode.UNKNOWN_TOPIC_ID.message))
         else:
@@ -82,7 +82,7 @@ async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsR
     for name in names:
         if name in duplicate_names:
             continue
-        info = logs.topics.get(name)
+        info = image.topic(name)
         if info is None:
             code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             results.append(_result(name, UUID_ZERO, code, code.message))
@@ -103,9 +103,9 @@ async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsR
 
     for topic_id, name in to_delete.items():
         try:
-            logs.delete_topic(name)
+            await ctx.services.metadata.delete_topic(name)
         except KafkaError as exc:
-            results.append(_result(name, topic_id, exc.error_code, exc.detail))
+            results.append(_result(name, topic_id, exc.code, exc.detail))
         else:
             results.append(_result(name, topic_id, ErrorCode.NONE))
     return DeleteTopicsResponse(throttle_time_ms=0, responses=results)

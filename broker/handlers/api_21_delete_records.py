@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._admin import INTERNAL_TOPICS
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_records_request import DeleteRecordsRequest
 from broker.protocol.messages.delete_records_response import (
@@ -24,7 +25,6 @@ from broker.protocol.messages.delete_records_response import (
     DeleteRecordsResponse,
     DeleteRecordsTopicResult,
 )
-from broker.server.context import RequestContext
 
 HIGH_WATERMARK = -1  # DeleteRecordsRequest.HIGH_WATERMARK
 INVALID_LOW_WATERMARK = -1
@@ -32,22 +32,25 @@ INVALID_LOW_WATERMARK = -1
 
 def _delete(ctx: RequestContext, topic: str, index: int, offset: int) -> tuple[int, int]:
     """(error code, low watermark) for one partition."""
-    logs = ctx.broker.logs
-    info = logs.topics.get(topic)
-    part = logs.partition(topic, index) if info is not None and 0 <= index < info.partitions else None
-    if part is None:
+    info = ctx.services.metadata.image.topic(topic)
+    if info is None or info.partition(index) is None:
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, INVALID_LOW_WATERMARK
+    try:
+        partition = ctx.services.replicas.leader(topic, index)
+    except KafkaError as exc:
+        return exc.code, INVALID_LOW_WATERMARK
+    part = partition.log
     if topic in INTERNAL_TOPICS or info.internal:
         return ErrorCode.INVALID_TOPIC_EXCEPTION, INVALID_LOW_WATERMARK
     if not part.config.delete_retention_enabled:
         return ErrorCode.POLICY_VIOLATION, INVALID_LOW_WATERMARK
-    target = part.high_watermark if offset == HIGH_WATERMARK else offset
+    target = partition.high_watermark if offset == HIGH_WATERMARK else offset
     if target < 0:
         return ErrorCode.OFFSET_OUT_OF_RANGE, INVALID_LOW_WATERMARK
     try:
         return ErrorCode.NONE, part.delete_records(target)
     except KafkaError as exc:
-        return exc.error_code, INVALID_LOW_WATERMARK
+        return exc.code, INVALID_LOW_WATERMARK
 
 
 @handler(21, min_version=0, max_version=2)

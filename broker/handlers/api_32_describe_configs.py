@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._admin import ResourceType, config_resource
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
 from broker.protocol.messages.describe_configs_response import (
@@ -32,7 +33,6 @@ from broker.protocol.messages.describe_configs_response import (
     DescribeConfigsResult,
     DescribeConfigsSynonym,
 )
-from broker.server.context import RequestContext
 
 _KNOWN_TYPES = frozenset(int(t) for t in ResourceType)
 
@@ -42,7 +42,7 @@ def _describe(ctx: RequestContext, req: DescribeConfigsRequest, res: DescribeCon
     documentation = ctx.api_version >= 3 and req.include_documentation
     try:
         rows = config_resource(res.resource_type).describe(
-            ctx.broker, res.resource_name, res.configuration_keys or None, synonyms, documentation
+            ctx.services, res.resource_name, res.configuration_keys or None, synonyms, documentation
         )
     except KafkaError as exc:
         return DescribeConfigsResult(

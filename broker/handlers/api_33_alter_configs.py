@@ -18,21 +18,21 @@ settings live in memory: they are lost when the broker restarts.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import ResourceType, config_resource, resource_problems
+from broker.handlers._admin import ResourceType, apply_alter, config_resource, resource_problems
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.alter_configs_request import AlterConfigsRequest, AlterConfigsResource
 from broker.protocol.messages.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
-from broker.server.context import RequestContext
 
 # Legacy AlterConfigs never served BROKER_LOGGER.
 _TYPES = frozenset({ResourceType.TOPIC, ResourceType.BROKER, ResourceType.CLIENT_METRICS, ResourceType.GROUP})
 
 
-def _alter(ctx: RequestContext, res: AlterConfigsResource, validate_only: bool) -> None:
+async def _alter(ctx: RequestContext, res: AlterConfigsResource, validate_only: bool) -> None:
     impl = config_resource(res.resource_type)
     set_ = {c.name: c.value for c in res.configs}
-    delete = [key for key in impl.current(ctx.broker, res.resource_name) if key not in set_]
-    impl.alter(ctx.broker, res.resource_name, set_, delete, validate_only)  # type: ignore[arg-type]
+    delete = [key for key in impl.current(ctx.services, res.resource_name) if key not in set_]
+    await apply_alter(impl, ctx.services, res.resource_name, set_, delete, validate_only)  # type: ignore[arg-type]
 
 
 @handler(33, min_version=0, max_version=2)
@@ -43,7 +43,7 @@ async def handle(ctx: RequestContext, req: AlterConfigsRequest) -> AlterConfigsR
         try:
             if problem is not None:
                 raise problem
-            _alter(ctx, res, req.validate_only)
+            await _alter(ctx, res, req.validate_only)
         except KafkaError as exc:
             code, message = exc.code, exc.message
         else:

@@ -5,8 +5,8 @@ Raises a topic's partition count, as Kafka's KRaft controller does
 INVALID_REQUEST "Duplicate topic name.", an unknown topic
 UNKNOWN_TOPIC_OR_PARTITION, a count that is not an increase INVALID_PARTITIONS
 with Kafka's message. Explicit assignments must give one replica list per new
-partition and, on this single node, each list must be exactly [this node]
-(else INVALID_REPLICA_ASSIGNMENT). ``validate_only`` runs every check and
+partition, naming registered brokers, as many as the topic's replication
+factor (else INVALID_REPLICA_ASSIGNMENT). ``validate_only`` runs every check and
 changes nothing. Internal topics may grow, as in Kafka.
 """
 
@@ -14,24 +14,23 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._admin import manual_assignment_error
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.create_partitions_request import CreatePartitionsRequest, CreatePartitionsTopic
 from broker.protocol.messages.create_partitions_response import (
     CreatePartitionsResponse,
     CreatePartitionsTopicResult,
 )
-from broker.server.context import RequestContext
-
-# Every partition on this node has exactly one replica.
-REPLICATION_FACTOR = 1
 
 
-def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> None:
-    broker = ctx.broker
-    info = broker.logs.topics.get(topic.name)
+async def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> None:
+    metadata = ctx.services.metadata
+    image = metadata.image
+    info = image.topic(topic.name)
     if info is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-    current = info.partitions
+    current = len(info.partitions)
+    factor = len(info.partitions[0].replicas) if info.partitions else 1
     if topic.count == current:
         raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
     if topic.count < current:
@@ -47,14 +46,16 @@ def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool
                 f"Attempted to add {additional} additional partition(s), but only "
                 f"{len(topic.assignments)} assignment(s) were specified.",
             )
+        registered = [b.node_id for b in image.live_brokers()]
         for assignment in topic.assignments:
-            problem = manual_assignment_error(assignment.broker_ids, broker.node_id, REPLICATION_FACTOR)
+            problem = manual_assignment_error(assignment.broker_ids, registered, factor)
             if problem is not None:
                 raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, problem)
+    assignments = [a.broker_ids for a in topic.assignments] if topic.assignments is not None else None
     try:
-        broker.logs.create_partitions(topic.name, topic.count, validate_only=validate_only)
+        await metadata.create_partitions(topic.name, topic.count, assignments=assignments, validate_only=validate_only)
     except KafkaError as exc:
-        raise KafkaError(exc.error_code, exc.detail) from None
+        raise KafkaError(exc.code, exc.detail) from None
 
 
 @handler(37, min_version=0, max_version=3)
@@ -73,7 +74,7 @@ async def handle(ctx: RequestContext, req: CreatePartitionsRequest) -> CreatePar
         if counts[topic.name] > 1:
             continue
         try:
-            _grow(ctx, topic, req.validate_only)
+            await _grow(ctx, topic, req.validate_only)
         except KafkaError as exc:
             results.append(CreatePartitionsTopicResult(name=topic.name, error_code=exc.code, error_message=exc.message))
         else:

@@ -28,7 +28,15 @@ CLIENT_METRICS (16) are not served (INVALID_REQUEST).
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import AlterOp, ResourceType, config_resource, incremental_changes, resource_problems
+from broker.handlers._admin import (
+    AlterOp,
+    ResourceType,
+    apply_alter,
+    config_resource,
+    incremental_changes,
+    resource_problems,
+)
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.incremental_alter_configs_request import (
     AlterConfigsResource,
@@ -38,16 +46,15 @@ from broker.protocol.messages.incremental_alter_configs_response import (
     AlterConfigsResourceResponse,
     IncrementalAlterConfigsResponse,
 )
-from broker.server.context import RequestContext
 
 _TYPES = frozenset(int(t) for t in ResourceType)
 
 
-def _alter(ctx: RequestContext, res: AlterConfigsResource, validate_only: bool) -> None:
+async def _alter(ctx: RequestContext, res: AlterConfigsResource, validate_only: bool) -> None:
     impl = config_resource(res.resource_type)
     ops = [(c.name, c.config_operation, c.value) for c in res.configs]
-    set_, delete = incremental_changes(impl, ctx.broker, res.resource_name, ops)
-    impl.alter(ctx.broker, res.resource_name, set_, delete, validate_only)
+    set_, delete = incremental_changes(impl, ctx.services, res.resource_name, ops)
+    await apply_alter(impl, ctx.services, res.resource_name, set_, delete, validate_only)
 
 
 @handler(44, min_version=0, max_version=1)
@@ -60,7 +67,7 @@ async def handle(ctx: RequestContext, req: IncrementalAlterConfigsRequest) -> In
         try:
             if problem is not None:
                 raise problem
-            _alter(ctx, res, req.validate_only)
+            await _alter(ctx, res, req.validate_only)
         except KafkaError as exc:
             code, message = exc.code, exc.message
         else:

@@ -10,8 +10,8 @@ UNKNOWN_TOPIC_OR_PARTITION. Answered once the tombstones are durable.
 
 from __future__ import annotations
 
-from broker.group.classic_runtime import get_runtime
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.offset_delete_request import OffsetDeleteRequest
 from broker.protocol.messages.offset_delete_response import (
@@ -19,21 +19,20 @@ from broker.protocol.messages.offset_delete_response import (
     OffsetDeleteResponsePartition,
     OffsetDeleteResponseTopic,
 )
-from broker.server.context import RequestContext
 
 
 @handler(47, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: OffsetDeleteRequest) -> OffsetDeleteResponse:
     if not req.group_id:
         return OffsetDeleteResponse(error_code=ErrorCode.INVALID_GROUP_ID, throttle_time_ms=0)
-    logs = ctx.broker.logs
+    image = ctx.services.metadata.image
     answers: dict[str, list[OffsetDeleteResponsePartition]] = {}
     valid: dict[str, list[int]] = {}
     for topic in req.topics:
-        info = logs.topics.get(topic.name)
+        info = image.topic(topic.name)
         parts = answers.setdefault(topic.name, [])
         for p in topic.partitions:
-            if info is None or not 0 <= p.partition_index < info.partitions:
+            if info is None or not 0 <= p.partition_index < len(info.partitions):
                 parts.append(
                     OffsetDeleteResponsePartition(
                         partition_index=p.partition_index, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
@@ -41,7 +40,7 @@ async def handle(ctx: RequestContext, req: OffsetDeleteRequest) -> OffsetDeleteR
                 )
             else:
                 valid.setdefault(topic.name, []).append(p.partition_index)
-    runtime = get_runtime(ctx.broker)
+    runtime = ctx.services.groups
     error, results = await runtime.delete_offsets(req.group_id, list(valid.items()))
     if error:
         return OffsetDeleteResponse(error_code=error, throttle_time_ms=0)

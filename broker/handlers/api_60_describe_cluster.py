@@ -13,11 +13,11 @@ operations (KIP-430) are every cluster operation, as there are no ACLs.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, setting
+from broker.handlers._admin import CLUSTER_OPERATIONS, OPERATIONS_OMITTED
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest
 from broker.protocol.messages.describe_cluster_response import DescribeClusterBroker, DescribeClusterResponse
-from broker.server.context import RequestContext
 
 BROKER_ENDPOINT, CONTROLLER_ENDPOINT = 1, 2
 _ENDPOINT_NAMES = {BROKER_ENDPOINT: "BROKER", CONTROLLER_ENDPOINT: "CONTROLLER"}
@@ -40,23 +40,24 @@ async def handle(ctx: RequestContext, req: DescribeClusterRequest) -> DescribeCl
                 f"but we wanted an endpoint of type {_ENDPOINT_NAMES[wanted]}"
             ),
         )
-    broker = ctx.broker
+    image = ctx.services.metadata.image
+    brokers = []
+    for b in image.brokers.values():
+        endpoint = b.endpoint(ctx.connection.listener) or b.endpoint()
+        if endpoint is not None:
+            brokers.append(
+                DescribeClusterBroker(
+                    broker_id=b.node_id, host=endpoint.host, port=endpoint.port, rack=b.rack, is_fenced=b.fenced
+                )
+            )
     return DescribeClusterResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
         error_message=None,
         endpoint_type=BROKER_ENDPOINT,
-        cluster_id=broker.cluster_id,
-        controller_id=broker.node_id,
-        brokers=[
-            DescribeClusterBroker(
-                broker_id=broker.node_id,
-                host=broker.advertised_host,
-                port=broker.advertised_port,
-                rack=setting(broker, "broker.rack", None),
-                is_fenced=False,
-            )
-        ],
+        cluster_id=image.cluster_id,
+        controller_id=image.controller_id,
+        brokers=brokers,
         cluster_authorized_operations=(
             CLUSTER_OPERATIONS if req.include_cluster_authorized_operations else OPERATIONS_OMITTED
         ),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._admin import INTERNAL_TOPICS, TOPIC_OPERATIONS, setting, topic_name_error
-from broker.handlers.api_03_metadata import LEADER_EPOCH
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest
 from broker.protocol.messages.describe_topic_partitions_response import (
@@ -27,7 +27,6 @@ from broker.protocol.messages.describe_topic_partitions_response import (
     DescribeTopicPartitionsResponseTopic,
 )
 from broker.protocol.primitives import UUID_ZERO
-from broker.server.context import RequestContext
 
 # Kafka's max.request.partition.size.limit default: bounds the work and the size
 # of one response whatever limit the client asks for.
@@ -48,9 +47,8 @@ def _failed(req: DescribeTopicPartitionsRequest) -> DescribeTopicPartitionsRespo
 
 @handler(75, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DescribeTopicPartitionsRequest) -> DescribeTopicPartitionsResponse:
-    broker = ctx.broker
-    node = broker.node_id
-    known = broker.logs.topics
+    services = ctx.services
+    known = services.metadata.image.topics
     cursor = req.cursor
     start_topic = cursor.topic_name if cursor is not None else ""
     everything = not req.topics
@@ -58,7 +56,7 @@ async def handle(ctx: RequestContext, req: DescribeTopicPartitionsRequest) -> De
     if cursor is not None and ((not everything and cursor.topic_name not in names) or cursor.partition_index < 0):
         return _failed(req)
 
-    server_limit = int(setting(broker, "max.request.partition.size.limit", DEFAULT_PARTITION_LIMIT))
+    server_limit = int(setting(services, "max.request.partition.size.limit", DEFAULT_PARTITION_LIMIT))
     limit = max(min(server_limit, req.response_partition_limit), 1)
     remaining = limit
     topics: list[DescribeTopicPartitionsResponseTopic] = []
@@ -86,7 +84,7 @@ async def handle(ctx: RequestContext, req: DescribeTopicPartitionsRequest) -> De
                 )
             continue
         first = cursor.partition_index if cursor is not None and name == cursor.topic_name else 0
-        upper = min(info.partitions, first + remaining)
+        upper = min(len(info.partitions), first + remaining)
         topics.append(
             DescribeTopicPartitionsResponseTopic(
                 error_code=ErrorCode.NONE,
@@ -97,20 +95,20 @@ async def handle(ctx: RequestContext, req: DescribeTopicPartitionsRequest) -> De
                     DescribeTopicPartitionsResponsePartition(
                         error_code=ErrorCode.NONE,
                         partition_index=p,
-                        leader_id=node,
-                        leader_epoch=LEADER_EPOCH,
-                        replica_nodes=[node],
-                        isr_nodes=[node],
+                        leader_id=info.partitions[p].leader,
+                        leader_epoch=info.partitions[p].leader_epoch,
+                        replica_nodes=list(info.partitions[p].replicas),
+                        isr_nodes=list(info.partitions[p].isr),
                         eligible_leader_replicas=[],
                         last_known_elr=[],
-                        offline_replicas=[],
+                        offline_replicas=list(info.partitions[p].offline_replicas),
                     )
                     for p in range(first, upper)
                 ],
                 topic_authorized_operations=TOPIC_OPERATIONS,
             )
         )
-        if upper < info.partitions:
+        if upper < len(info.partitions):
             next_cursor = Cursor(topic_name=name, partition_index=upper)
             break
         remaining -= max(upper - first, 0)

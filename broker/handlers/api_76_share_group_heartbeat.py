@@ -12,6 +12,7 @@ group is refused (GROUP_ID_NOT_FOUND, as Kafka 4.2 answers).
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
 from broker.protocol.messages.share_group_heartbeat_response import (
@@ -19,14 +20,12 @@ from broker.protocol.messages.share_group_heartbeat_response import (
     ShareGroupHeartbeatResponse,
     TopicPartitions,
 )
-from broker.server.context import RequestContext
 
 
 @handler(76, min_version=1, max_version=1)
 async def handle(ctx: RequestContext, req: ShareGroupHeartbeatRequest) -> ShareGroupHeartbeatResponse:
-    broker = ctx.broker
-    classic = broker.classic_group_type(req.group_id)
-    if classic is not None:
+    groups = ctx.services.groups
+    if groups.group_type(req.group_id) not in (None, "share"):
         return ShareGroupHeartbeatResponse(
             error_code=ErrorCode.GROUP_ID_NOT_FOUND,
             error_message=f"Group {req.group_id} is not a share group.",
@@ -34,7 +33,7 @@ async def handle(ctx: RequestContext, req: ShareGroupHeartbeatRequest) -> ShareG
             member_epoch=req.member_epoch,
         )
     host = ctx.connection.peer.rsplit(":", 1)[0]
-    result = await broker.share_groups.heartbeat(
+    result = await groups.share_heartbeat(
         req.group_id,
         req.member_id,
         req.member_epoch,

@@ -10,20 +10,20 @@ IncludeAuthorizedOperations the group operations allowed (no authorizer: all).
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._topics import GROUP_OPERATIONS, OPERATIONS_OMITTED
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
 from broker.protocol.messages.share_group_describe_response import DescribedGroup, ShareGroupDescribeResponse
-from broker.server.context import RequestContext
-from broker.server.topics import GROUP_OPERATIONS, OPERATIONS_OMITTED
 
 
 @handler(77, min_version=1, max_version=1)
 async def handle(ctx: RequestContext, req: ShareGroupDescribeRequest) -> ShareGroupDescribeResponse:
-    broker = ctx.broker
+    coordinator = ctx.services.groups
     groups: list[DescribedGroup] = []
     share_ids = []
     for group_id in req.group_ids:
-        if broker.classic_group_type(group_id) is not None:
+        if coordinator.group_type(group_id) not in (None, "share"):
             groups.append(
                 DescribedGroup(
                     error_code=ErrorCode.GROUP_ID_NOT_FOUND,
@@ -34,7 +34,7 @@ async def handle(ctx: RequestContext, req: ShareGroupDescribeRequest) -> ShareGr
             )
         else:
             share_ids.append(group_id)
-    described = {g.group_id: g for g in broker.share_groups.coordinator.describe(share_ids)}
+    described = {g.group_id: g for g in await coordinator.share_describe(share_ids)}
     for group_id in req.group_ids:
         g = described.get(group_id)
         if g is None:

@@ -23,6 +23,7 @@ import uuid
 import trio
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.share_fetch_request import ShareFetchRequest
 from broker.protocol.messages.share_fetch_response import (
@@ -32,7 +33,6 @@ from broker.protocol.messages.share_fetch_response import (
     ShareFetchableTopicResponse,
     ShareFetchResponse,
 )
-from broker.server.context import RequestContext
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 
@@ -43,8 +43,8 @@ def _error(code: int, message: str | None = None) -> ShareFetchResponse:
 
 @handler(78, min_version=1, max_version=2)
 async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchResponse:
-    broker = ctx.broker
-    mgr = broker.share
+    services = ctx.services
+    mgr = services.share
     v = ctx.api_version
     if not req.group_id or not req.member_id:
         return _error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required")
@@ -62,7 +62,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     if epoch == INITIAL_EPOCH and acks:
         return _error(ErrorCode.INVALID_REQUEST, "a ShareFetch opening a share session cannot carry acknowledgements")
 
-    session, code = await open_or_continue(ctx, req.group_id, req.member_id, epoch)
+    session, code = await open_or_continue(mgr, ctx.connection, req.group_id, req.member_id, epoch)
     if code:
         return _error(code)
     settings = mgr.settings(req.group_id)
@@ -74,7 +74,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     # Acknowledgements first: their results go out with the fetched records.
     results: dict[tuple[uuid.UUID, int], PartitionData] = {}
     renew_allowed = v >= 2 and req.is_renew_ack and settings.renew_ack_enabled
-    for key, code in (await acknowledge_all(ctx, req.group_id, req.member_id, acks, renew_allowed)).items():
+    for key, code in (await acknowledge_all(mgr, req.group_id, req.member_id, acks, renew_allowed)).items():
         results[key] = _partition(key[1], acknowledge_error_code=code)
 
     if epoch == FINAL_EPOCH:
@@ -117,11 +117,11 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
         if acquired_any or results or req.max_wait_ms <= 0:
             break
         remaining = deadline - trio.current_time()
-        if remaining <= 0 or broker.stopping:
+        if remaining <= 0 or services.lifecycle.stopping:
             break
         await mgr.wait_for_records(entries, remaining)
     if acquired_any:
-        broker.metrics.bytes_out += sum(len(p.records) for p in results.values())
+        services.metrics.bytes_out += sum(len(p.records) for p in results.values())
     return _response(results, settings.lock_duration_ms)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import uuid
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.share_acknowledge_request import ShareAcknowledgeRequest
 from broker.protocol.messages.share_acknowledge_response import (
@@ -22,7 +23,6 @@ from broker.protocol.messages.share_acknowledge_response import (
     ShareAcknowledgeResponse,
     ShareAcknowledgeTopicResponse,
 )
-from broker.server.context import RequestContext
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH
 
@@ -33,10 +33,12 @@ def _error(code: int, message: str | None = None) -> ShareAcknowledgeResponse:
 
 @handler(79, min_version=1, max_version=2)
 async def handle(ctx: RequestContext, req: ShareAcknowledgeRequest) -> ShareAcknowledgeResponse:
-    mgr = ctx.broker.share
+    mgr = ctx.services.share
     if not req.group_id or not req.member_id:
         return _error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required")
-    _session, code = await open_or_continue(ctx, req.group_id, req.member_id, req.share_session_epoch, may_open=False)
+    _session, code = await open_or_continue(
+        mgr, ctx.connection, req.group_id, req.member_id, req.share_session_epoch, may_open=False
+    )
     if code:
         return _error(code)
     settings = mgr.settings(req.group_id)
@@ -46,7 +48,7 @@ async def handle(ctx: RequestContext, req: ShareAcknowledgeRequest) -> ShareAckn
         for p in topic.partitions:
             acks.setdefault((topic.topic_id, p.partition_index), []).extend(ack_batches(p.acknowledgement_batches))
     by_topic: dict[uuid.UUID, list[PartitionData]] = {}
-    for key, code in (await acknowledge_all(ctx, req.group_id, req.member_id, acks, renew_allowed)).items():
+    for key, code in (await acknowledge_all(mgr, req.group_id, req.member_id, acks, renew_allowed)).items():
         by_topic.setdefault(key[0], []).append(
             PartitionData(partition_index=key[1], error_code=code, current_leader=LeaderIdAndEpoch())
         )

@@ -15,21 +15,21 @@ partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.initialize_share_group_state_request import InitializeShareGroupStateRequest
 from broker.protocol.messages.initialize_share_group_state_response import (
     InitializeShareGroupStateResponse,
     InitializeStateResult,
     PartitionResult,
 )
-from broker.server.context import RequestContext
-from broker.share.state_store import gather_partitions, is_empty_request, persister_for
+from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(83, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: InitializeShareGroupStateRequest) -> InitializeShareGroupStateResponse:
     if is_empty_request(req.group_id, req.topics):
         return InitializeShareGroupStateResponse(results=[])
-    store = persister_for(ctx.broker)
+    store = ctx.services.share_state
 
     async def one(topic, p) -> PartitionResult:
         r = await store.initialize(

@@ -16,6 +16,7 @@ empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.read_share_group_state_request import ReadShareGroupStateRequest
 from broker.protocol.messages.read_share_group_state_response import (
     PartitionResult,
@@ -23,15 +24,14 @@ from broker.protocol.messages.read_share_group_state_response import (
     ReadStateResult,
     StateBatch,
 )
-from broker.server.context import RequestContext
-from broker.share.state_store import gather_partitions, is_empty_request, persister_for
+from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(84, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: ReadShareGroupStateRequest) -> ReadShareGroupStateResponse:
     if is_empty_request(req.group_id, req.topics):
         return ReadShareGroupStateResponse(results=[])
-    store = persister_for(ctx.broker)
+    store = ctx.services.share_state
 
     async def one(topic, p) -> PartitionResult:
         r = await store.read(req.group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)

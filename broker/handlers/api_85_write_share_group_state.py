@@ -17,21 +17,21 @@ an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.write_share_group_state_request import WriteShareGroupStateRequest
 from broker.protocol.messages.write_share_group_state_response import (
     PartitionResult,
     WriteShareGroupStateResponse,
     WriteStateResult,
 )
-from broker.server.context import RequestContext
-from broker.share.state_store import gather_partitions, is_empty_request, persister_for
+from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(85, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: WriteShareGroupStateRequest) -> WriteShareGroupStateResponse:
     if is_empty_request(req.group_id, req.topics):
         return WriteShareGroupStateResponse(results=[])
-    store = persister_for(ctx.broker)
+    store = ctx.services.share_state
 
     async def one(topic, p) -> PartitionResult:
         r = await store.write(

@@ -14,21 +14,21 @@ without partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.delete_share_group_state_request import DeleteShareGroupStateRequest
 from broker.protocol.messages.delete_share_group_state_response import (
     DeleteShareGroupStateResponse,
     DeleteStateResult,
     PartitionResult,
 )
-from broker.server.context import RequestContext
-from broker.share.state_store import gather_partitions, is_empty_request, persister_for
+from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(86, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DeleteShareGroupStateRequest) -> DeleteShareGroupStateResponse:
     if is_empty_request(req.group_id, req.topics):
         return DeleteShareGroupStateResponse(results=[])
-    store = persister_for(ctx.broker)
+    store = ctx.services.share_state
 
     async def one(topic, p) -> PartitionResult:
         r = await store.delete(req.group_id, topic.topic_id, p.partition)

@@ -12,21 +12,21 @@ without partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.read_share_group_state_summary_request import ReadShareGroupStateSummaryRequest
 from broker.protocol.messages.read_share_group_state_summary_response import (
     PartitionResult,
     ReadShareGroupStateSummaryResponse,
     ReadStateSummaryResult,
 )
-from broker.server.context import RequestContext
-from broker.share.state_store import gather_partitions, is_empty_request, persister_for
+from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(87, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: ReadShareGroupStateSummaryRequest) -> ReadShareGroupStateSummaryResponse:
     if is_empty_request(req.group_id, req.topics):
         return ReadShareGroupStateSummaryResponse(results=[])
-    store = persister_for(ctx.broker)
+    store = ctx.services.share_state
 
     async def one(topic, p) -> PartitionResult:
         r = await store.read_summary(req.group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)

@@ -7,20 +7,21 @@ re-initialised with a new state epoch, which fences any stale writer, and
 marked initialised in the group; the next fetch loads the new state. Unknown
 topics and partitions answer UNKNOWN_TOPIC_OR_PARTITION per partition. An
 unknown group id becomes an Empty share group, as in Kafka 4.2. See
-:mod:`broker.share.offsets_admin`.
+:mod:`broker.group.share_offsets`.
 """
 
 from __future__ import annotations
 
+from broker.group.share_offsets import ShareOffsetsEnv, alter_offsets
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.alter_share_group_offsets_request import AlterShareGroupOffsetsRequest
 from broker.protocol.messages.alter_share_group_offsets_response import AlterShareGroupOffsetsResponse
-from broker.server.context import RequestContext
-from broker.share.offsets_admin import alter_offsets
 
 
 @handler(91, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: AlterShareGroupOffsetsRequest) -> AlterShareGroupOffsetsResponse:
-    response = await alter_offsets(ctx.broker, req)
+    env = await ShareOffsetsEnv.for_group(ctx.services.share_offsets, req.group_id)
+    response = await alter_offsets(env, req)
     response.throttle_time_ms = 0
     return response

@@ -7,20 +7,21 @@ group's initialised set, so DescribeShareGroupOffsets no longer lists them and
 the next consumer starts from ``share.auto.offset.reset``. Per topic: unknown
 -> UNKNOWN_TOPIC_OR_PARTITION; nothing initialised -> UNKNOWN_TOPIC_OR_PARTITION
 ("There is no offset information to delete."). See
-:mod:`broker.share.offsets_admin`.
+:mod:`broker.group.share_offsets`.
 """
 
 from __future__ import annotations
 
+from broker.group.share_offsets import ShareOffsetsEnv, delete_offsets
 from broker.handlers import handler
+from broker.handlers.context import RequestContext
 from broker.protocol.messages.delete_share_group_offsets_request import DeleteShareGroupOffsetsRequest
 from broker.protocol.messages.delete_share_group_offsets_response import DeleteShareGroupOffsetsResponse
-from broker.server.context import RequestContext
-from broker.share.offsets_admin import delete_offsets
 
 
 @handler(92, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DeleteShareGroupOffsetsRequest) -> DeleteShareGroupOffsetsResponse:
-    response = await delete_offsets(ctx.broker, req)
+    env = await ShareOffsetsEnv.for_group(ctx.services.share_offsets, req.group_id)
+    response = await delete_offsets(env, req)
     response.throttle_time_ms = 0
     return response

@@ -14,8 +14,6 @@ whose data has waited that long) and flushes segments that were rolled, as
 Kafka does on roll, so the recovery point keeps moving. Both need the list of
 logs: pass ``logs`` or call :meth:`attach`.
 
-:func:`run_log_maintenance` is the LogManager's periodic work: retention sweeps
-and offset checkpoints.
 """
 
 from __future__ import annotations
@@ -31,10 +29,9 @@ import trio
 from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
-    from broker.log.manager import LogManager
     from broker.log.partition import PartitionLog
 
-__all__ = ["GroupCommitter", "run_log_maintenance"]
+__all__ = ["GroupCommitter"]
 
 log = structlog.get_logger("sharebroker.log")
 
@@ -191,27 +188,3 @@ class GroupCommitter:
                 self._last_flush_ms[part_log] = now  # data's clock starts when first seen
             elif now - last >= config.flush_ms:
                 pending[id(part_log)] = part_log
-
-
-async def run_log_maintenance(manager: LogManager, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-    """Retention every log.retention.check.interval.ms (5 min) and offset checkpoints
-    every log.flush.offset.checkpoint.interval.ms (1 min), forever."""
-    retention_every = manager.retention_check_interval_ms / 1000
-    checkpoint_every = manager.checkpoint_interval_ms / 1000
-    next_retention = trio.current_time() + retention_every
-    next_checkpoint = trio.current_time() + checkpoint_every
-    task_status.started()
-    while True:
-        await trio.sleep_until(min(next_retention, next_checkpoint))
-        now = trio.current_time()
-        if now >= next_retention:
-            next_retention = now + retention_every
-            deleted = manager.apply_retention(manager.now_ms())
-            if deleted:
-                log.info("retention_applied", segments_deleted=deleted)
-        if now >= next_checkpoint:
-            next_checkpoint = now + checkpoint_every
-            try:
-                await trio.to_thread.run_sync(manager.prepare_checkpoint())
-            except OSError as exc:
-                log.error("checkpoint_failed", error=str(exc))

@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import Any
 
 import structlog
+import trio
 
 from broker.log.checkpoint import (
     CHECKPOINT_LOCK,
@@ -586,14 +587,28 @@ class LogManager:
     def checkpoint_interval_ms(self) -> int:
         return int(self._broker.get("log.flush.offset.checkpoint.interval.ms", DEFAULT_CHECKPOINT_INTERVAL_MS))
 
-    async def run_maintenance(self, *, task_status: Any = None) -> None:
-        """Retention sweeps and periodic checkpoints, forever (see broker.log.commit)."""
-        from broker.log.commit import run_log_maintenance
-
-        if task_status is None:
-            await run_log_maintenance(self)
-        else:
-            await run_log_maintenance(self, task_status=task_status)
+    async def run_maintenance(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Retention every log.retention.check.interval.ms (5 min) and offset checkpoints
+        every log.flush.offset.checkpoint.interval.ms (1 min), forever."""
+        retention_every = self.retention_check_interval_ms / 1000
+        checkpoint_every = self.checkpoint_interval_ms / 1000
+        next_retention = trio.current_time() + retention_every
+        next_checkpoint = trio.current_time() + checkpoint_every
+        task_status.started()
+        while True:
+            await trio.sleep_until(min(next_retention, next_checkpoint))
+            now = trio.current_time()
+            if now >= next_retention:
+                next_retention = now + retention_every
+                deleted = self.apply_retention(self.now_ms())
+                if deleted:
+                    log.info("retention_applied", segments_deleted=deleted)
+            if now >= next_checkpoint:
+                next_checkpoint = now + checkpoint_every
+                try:
+                    await trio.to_thread.run_sync(self.prepare_checkpoint())
+                except OSError as exc:
+                    log.error("checkpoint_failed", error=str(exc))
 
 
 def _canonical(key: str, text: str) -> str:

@@ -680,6 +680,12 @@ class PartitionLog:
         self._roll()
         return True
 
+    def roll(self) -> None:
+        """Start a new active segment now (nothing happens if the active one is empty),
+        so everything written so far can later be deleted as whole segments."""
+        self._check_open()
+        self._roll()
+
     def _roll(self) -> None:
         old = self.segments[-1]
         if old.is_empty:

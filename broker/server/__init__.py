@@ -1,7 +1,7 @@
 """The trio server: listener, one task per connection, graceful shutdown.
 
 ``serve(config, task_status=...)`` lets tests ``await nursery.start(serve, config)``
-and get the running :class:`Broker` (with its bound port) back.
+and get the running :class:`~broker.server.app.Services` back.
 ``run(config)`` is what ``sharebroker serve`` calls: it adds SIGTERM/SIGINT
 handling and exits 0 after a clean shutdown.
 """
@@ -15,6 +15,9 @@ import structlog
 import trio
 import trio.lowlevel
 
+from broker.server.app import bind, build, close_services, load_coordinators, open_services, run_background
+from broker.server.connection import serve_connection
+
 log = structlog.get_logger("sharebroker.server")
 
 # After SIGTERM, connections get this long to finish the request they are
@@ -24,15 +27,13 @@ SHUTDOWN_GRACE_S = 3.0
 
 
 async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-    from broker.server.broker import Broker
-    from broker.server.connection import serve_connection
-
-    broker = Broker(config)
-    await trio.to_thread.run_sync(broker.open)
+    services = build(config)
+    await trio.to_thread.run_sync(open_services, services)
     try:
+        listener = services.config.current.listener
         listeners = await trio.open_tcp_listeners(config.port, host=config.host)
         bound_port = listeners[0].socket.getsockname()[1]
-        broker.bind(bound_port)
+        bind(services, bound_port)
         max_connections = config.get("max.connections")
         open_connections = 0
 
@@ -44,45 +45,42 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                 return
             open_connections += 1
             try:
-                await serve_connection(broker, stream)
+                await serve_connection(services, stream, listener.name)
             finally:
                 open_connections -= 1
 
         async with trio.open_nursery() as background:
-            await background.start(broker.committer.run)
-            background.start_soon(broker.logs.run_maintenance)
-            await broker.share_state.load()
-            await background.start(broker.share.run)
-            await background.start(broker.share_groups.run)
-            broker.classic_groups.ensure_started()
+            await run_background(services, background)
+            await load_coordinators(services)
             metrics_listen = config.get("metrics.listen")
             if metrics_listen:
                 from broker.server.metrics import parse_listen, serve_metrics
 
-                await background.start(serve_metrics, broker, *parse_listen(metrics_listen))
+                await background.start(serve_metrics, services, *parse_listen(metrics_listen))
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
-                    for listener in listeners:
-                        acceptors.start_soon(_accept_loop, listener, handle, connections)
+                    for tcp_listener in listeners:
+                        acceptors.start_soon(_accept_loop, tcp_listener, handle, connections)
+                    advertised = services.config.current.advertised_listeners[0]
                     log.info(
                         "listening",
                         host=config.host or "*",
                         port=bound_port,
-                        advertised=f"{broker.advertised_host}:{broker.advertised_port}",
-                        data_dir=str(broker.data_dir),
-                        cluster_id=broker.cluster_id,
+                        advertised=f"{advertised.host}:{advertised.port}",
+                        data_dir=str(services.logs.data_dir),
+                        cluster_id=services.cluster_id,
                     )
-                    task_status.started(broker)
+                    task_status.started(services)
                     background.start_soon(_warm_handlers)
-                    await broker.stop_event.wait()
+                    await services.lifecycle.stopped.wait()
                     acceptors.cancel_scope.cancel()
-                for listener in listeners:
-                    await listener.aclose()
+                for tcp_listener in listeners:
+                    await tcp_listener.aclose()
                 connections.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_S
             background.cancel_scope.cancel()
     finally:
         with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(broker.close)
+            await trio.to_thread.run_sync(close_services, services)
         log.info("stopped")
 
 
@@ -115,11 +113,11 @@ def run(config: Any) -> int:
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            broker = await nursery.start(serve, config)
+            services = await nursery.start(serve, config)
             with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                 async for signum in signals:
                     log.info("shutting_down", signal=signal.Signals(signum).name)
-                    broker.request_stop()
+                    services.lifecycle.request_stop()
                     break
 
     trio.run(main)

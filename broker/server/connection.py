@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import structlog
 import trio
 
+from broker.handlers.context import ConnectionState, RequestContext
 from broker.protocol.connection import (
     CONNECTION_CLOSED,
     NEED_DATA,
@@ -22,11 +23,10 @@ from broker.protocol.connection import (
     UnsupportedRequest,
 )
 from broker.protocol.errors import ProtocolError
-from broker.server.context import ConnectionState, RequestContext
-from broker.server.dispatch import dispatch
+from broker.server.dispatch import dispatch, unsupported_reply
 
 if TYPE_CHECKING:
-    from broker.server.broker import Broker
+    from broker.handlers.context import Services
 
 log = structlog.get_logger("sharebroker.connection")
 
@@ -41,18 +41,19 @@ DIRECT_RECEIVE_MIN = 64 * 1024
 _ids = itertools.count(1)
 
 
-async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
+async def serve_connection(services: Services, stream: trio.SocketStream, listener: str | None = None) -> None:
     conn_id = next(_ids)
     try:
         host, port = stream.socket.getpeername()[:2]
         peer = f"{host}:{port}"
     except OSError:
         peer = "?"
-    state = ConnectionState(conn_id, peer)
-    proto = ServerConnection(max_frame_size=broker.config.get("socket.request.max.bytes"))
-    idle_s = broker.config.get("connections.max.idle.ms") / 1000
+    state = ConnectionState(conn_id, peer, listener=listener)
+    lifecycle = services.lifecycle
+    proto = ServerConnection(max_frame_size=services.config.get("socket.request.max.bytes"))
+    idle_s = services.config.get("connections.max.idle.ms") / 1000
     try:
-        while not broker.stopping:
+        while not lifecycle.stopping:
             try:
                 event = proto.next_event()
             except ProtocolError as exc:
@@ -62,7 +63,7 @@ async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
                 # The rest of a large request is read straight into its frame.
                 into = proto.receive_buffer(DIRECT_RECEIVE_MIN)
                 with trio.move_on_after(idle_s) as idle:
-                    broker.idle_scopes.add(idle)
+                    lifecycle.idle_scopes.add(idle)
                     try:
                         if into is None:
                             data = await stream.receive_some(RECEIVE_BYTES)
@@ -72,9 +73,9 @@ async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
                             except OSError:
                                 return  # the peer went away (what receive_some reports as broken)
                     finally:
-                        broker.idle_scopes.discard(idle)
+                        lifecycle.idle_scopes.discard(idle)
                 if idle.cancelled_caught:
-                    if broker.stopping:
+                    if lifecycle.stopping:
                         return
                     log.info("idle_connection_closed", peer=peer, conn=conn_id, idle_ms=int(idle_s * 1000))
                     return
@@ -87,14 +88,14 @@ async def serve_connection(broker: Broker, stream: trio.SocketStream) -> None:
             if event is CONNECTION_CLOSED:
                 return
             if isinstance(event, UnsupportedRequest):
-                reply = broker.unsupported_reply(proto, event)
+                reply = unsupported_reply(proto, event)
                 if reply is None:
                     log.warning("unsupported_request", peer=peer, conn=conn_id, reason=event.reason)
                     return
                 await stream.send_all(reply)
                 continue
             assert isinstance(event, Request)
-            ctx = RequestContext(broker, state, event.header, event.api_version)
+            ctx = RequestContext(services, state, event.header, event.api_version)
             reply = await dispatch(ctx, proto, event)
             if reply is False:
                 return

@@ -7,11 +7,11 @@ import time
 import structlog
 
 from broker.handlers import HANDLERS, Handler
-from broker.protocol.connection import Request, ServerConnection
+from broker.handlers.context import RequestContext
+from broker.protocol.connection import Request, ServerConnection, UnsupportedRequest
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import RESPONSES
-from broker.server.context import RequestContext
 
 log = structlog.get_logger("sharebroker.dispatch")
 
@@ -49,7 +49,7 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
         response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
     if response is False:
         return False
-    ctx.broker.metrics.observe_request(handler.name, time.perf_counter() - started)
+    ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
     if response is None:
         return None
     try:
@@ -68,3 +68,12 @@ def _error_response(handler: Handler, request: Request, code: ErrorCode, message
     except Exception:
         log.exception("error_response_failed", api=handler.name, version=request.api_version)
         return False
+
+
+def unsupported_reply(proto: ServerConnection, event: UnsupportedRequest) -> bytearray | None:
+    """Kafka answers an unknown ApiVersions version with v0 + UNSUPPORTED_VERSION;
+    anything else it does not serve closes the connection (None)."""
+    if event.api_key == 18:
+        h = HANDLERS[18]
+        return proto.api_versions_fallback_response(event, h.min_version, h.max_version)
+    return None

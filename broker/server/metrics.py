@@ -27,128 +27,33 @@ the broker.
 
 from __future__ import annotations
 
-import bisect
 import math
-import struct
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import structlog
 import trio
 
+# The counters live in broker.metrics (a leaf module every service may use); the
+# exposition re-exports the names its readers know it by.
+from broker.metrics import (  # noqa: F401
+    _TARGET_ASSIGNMENT_METADATA,
+    ACK_TYPES,
+    LOAD_BUCKETS,
+    REQUEST_BUCKETS,
+    SHARE_GROUP_STATES,
+    Histogram,
+    Metrics,
+)
+
 if TYPE_CHECKING:
-    from broker.server.broker import Broker
+    from broker.handlers.context import Services
 
 log = structlog.get_logger("sharebroker.metrics")
 
 PREFIX = "sharebroker_"
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-
-# Request latency buckets (seconds): sub-millisecond handlers up to long polls.
-REQUEST_BUCKETS: tuple[float, ...] = (
-    0.0005,
-    0.001,
-    0.0025,
-    0.005,
-    0.01,
-    0.025,
-    0.05,
-    0.1,
-    0.25,
-    0.5,
-    1.0,
-    2.5,
-    5.0,
-    10.0,
-    30.0,
-)
-LOAD_BUCKETS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-
-# ShareAcknowledge / ShareFetch acknowledge types, by their wire number.
-ACK_TYPES: tuple[str, ...] = ("gap", "accept", "release", "reject", "renew")
-SHARE_GROUP_STATES: tuple[str, ...] = ("Empty", "Stable", "Dead")
-
-# Coordinator record key type of ShareGroupTargetAssignmentMetadata: one such
-# (non-tombstone) record is written per new target assignment, i.e. per rebalance.
-_TARGET_ASSIGNMENT_METADATA = 12
-_REBALANCE_KEY_PREFIX = struct.pack(">h", _TARGET_ASSIGNMENT_METADATA)
-
-
-class Histogram:
-    """Counts per bucket (not cumulative; the text output accumulates), sum and count."""
-
-    __slots__ = ("bounds", "count", "counts", "sum")
-
-    def __init__(self, bounds: Sequence[float]) -> None:
-        self.bounds = tuple(bounds)
-        self.counts = [0] * (len(self.bounds) + 1)  # the last one is +Inf
-        self.sum = 0.0
-        self.count = 0
-
-    def observe(self, value: float) -> None:
-        self.counts[bisect.bisect_left(self.bounds, value)] += 1
-        self.sum += value
-        self.count += 1
-
-    def cumulative(self) -> Iterator[tuple[float, int]]:
-        total = 0
-        for bound, n in zip((*self.bounds, math.inf), self.counts):
-            total += n
-            yield bound, total
-
-
-class Metrics:
-    """What the broker counts as it runs; read by :func:`collect` at scrape time."""
-
-    def __init__(self) -> None:
-        self.requests: dict[str, int] = defaultdict(int)
-        self.request_seconds: dict[str, float] = defaultdict(float)
-        self.request_latency: dict[str, Histogram] = {}
-        self.bytes_in = 0
-        self.bytes_out = 0
-        self.share_rebalances = 0
-        self.ack_requests = [0] * len(ACK_TYPES)
-        self.ack_records = [0] * len(ACK_TYPES)
-        self.partition_load = Histogram(LOAD_BUCKETS)
-
-    def observe_request(self, api: str, seconds: float) -> None:
-        self.requests[api] += 1
-        self.request_seconds[api] += seconds
-        h = self.request_latency.get(api)
-        if h is None:
-            h = self.request_latency[api] = Histogram(REQUEST_BUCKETS)
-        h.observe(seconds)
-
-    def acknowledged(self, batches: Iterable[tuple[int, int, Sequence[int]]]) -> None:
-        """One partition's acknowledgement took effect: count it once per type it
-        used, and its records per type (a batch has one type, or one per offset)."""
-        seen = 0
-        for first, last, types in batches:
-            if len(types) == 1:
-                t = types[0]
-                if 0 <= t < len(ACK_TYPES):
-                    self.ack_records[t] += last - first + 1
-                    seen |= 1 << t
-                continue
-            for t in types:
-                if 0 <= t < len(ACK_TYPES):
-                    self.ack_records[t] += 1
-                    seen |= 1 << t
-        for t in range(len(ACK_TYPES)):
-            if seen >> t & 1:
-                self.ack_requests[t] += 1
-
-    def rebalanced(self, records: Iterable[Any]) -> None:
-        """Count the new target assignments among coordinator records written."""
-        for r in records:
-            if r.value is not None and r.key[:2] == _REBALANCE_KEY_PREFIX:
-                self.share_rebalances += 1
-
-    def observe_partition_load(self, seconds: float) -> None:
-        self.partition_load.observe(seconds)
-
 
 # --------------------------------------------------------------------------- text format
 
@@ -211,13 +116,13 @@ def _histogram(f: Family, h: Histogram, **labels: Any) -> None:
     f.add(h.count, "_count", **labels)
 
 
-def collect(broker: Broker) -> list[Family]:
-    """Every family, counters from ``broker.metrics``, gauges from the live objects.
+def collect(services: Services) -> list[Family]:
+    """Every family, counters from ``services.metrics``, gauges from the live objects.
 
     Families come in a fixed order and samples sorted by their labels, so two
     scrapes of an idle broker are identical.
     """
-    m: Metrics = broker.metrics
+    m: Metrics = services.metrics
     p = PREFIX
     fams: list[Family] = []
 
@@ -238,7 +143,7 @@ def collect(broker: Broker) -> list[Family]:
 
     f = Family(p + "log_size_bytes", "gauge", "Size of a partition's log on disk, all segments.")
     sizes = []
-    for plog in broker.logs.logs():
+    for plog in services.logs.logs():
         try:
             sizes.append((plog.topic, plog.partition, plog.size_bytes))
         except Exception:  # a segment closed under us: skip it this scrape
@@ -247,7 +152,7 @@ def collect(broker: Broker) -> list[Family]:
         f.add(size, topic=topic, partition=partition)
     fams.append(f)
 
-    list_share_groups = broker.share_groups.coordinator.list_groups
+    list_share_groups = services.groups.list_share_groups
     f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
     for state in sorted(SHARE_GROUP_STATES):
         f.add(len(list_share_groups((state,))), state=state)
@@ -261,7 +166,7 @@ def collect(broker: Broker) -> list[Family]:
         ).add(m.share_rebalances)
     )
 
-    share = broker.share
+    share = services.share
     entries = share.loaded()
     fams.append(
         Family(
@@ -299,13 +204,13 @@ def collect(broker: Broker) -> list[Family]:
     fams.append(f)
 
     fams.append(
-        Family(p + "classic_groups", "gauge", "Classic consumer groups.").add(len(broker.classic_groups_list()))
+        Family(p + "classic_groups", "gauge", "Classic consumer groups.").add(len(services.groups.list_groups()))
     )
     return fams
 
 
-def scrape(broker: Broker) -> str:
-    return render(collect(broker))
+def scrape(services: Services) -> str:
+    return render(collect(services))
 
 
 # --------------------------------------------------------------------------- HTTP endpoint
@@ -334,7 +239,7 @@ def _response(status: str, body: bytes, content_type: str = "text/plain; charset
     return head + body
 
 
-def handle_request(broker: Broker, head: bytes) -> bytes:
+def handle_request(services: Services, head: bytes) -> bytes:
     """The response to one request head (everything up to the blank line)."""
     try:
         line = head.split(b"\r\n", 1)[0].decode("ascii")
@@ -346,7 +251,7 @@ def handle_request(broker: Broker, head: bytes) -> bytes:
     if method != "GET" or target.split("?", 1)[0] != "/metrics":
         return _response("404 Not Found", b"not found\n")
     try:
-        body = scrape(broker).encode("utf-8")
+        body = scrape(services).encode("utf-8")
     except Exception:
         log.exception("metrics_scrape_failed")
         return _response("500 Internal Server Error", b"scrape failed\n")
@@ -365,7 +270,9 @@ async def _read_head(stream: trio.abc.Stream) -> bytes | None:
     return bytes(buf[: buf.index(b"\r\n\r\n")])
 
 
-async def serve_metrics(broker: Broker, host: str, port: int, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+async def serve_metrics(
+    services: Services, host: str, port: int, *, task_status: Any = trio.TASK_STATUS_IGNORED
+) -> None:
     """Serve ``/metrics`` on host:port until cancelled; a bind failure is logged, not raised."""
     try:
         listeners = await trio.open_tcp_listeners(port, host=host or None)
@@ -391,7 +298,7 @@ async def serve_metrics(broker: Broker, host: str, port: int, *, task_status: An
                 elif not head:
                     reply = b""
                 else:
-                    reply = handle_request(broker, head)
+                    reply = handle_request(services, head)
                 if reply:
                     await stream.send_all(reply)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):

@@ -59,6 +59,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from broker.metadata.image import coordinator_partition
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.share_snapshot_key import ShareSnapshotKey
 from broker.protocol.messages.share_snapshot_value import ShareSnapshotValue
@@ -82,7 +83,6 @@ __all__ = [
     "coordinator_key",
     "decode_record",
     "encode_record",
-    "java_string_hash",
     "partition_for",
 ]
 
@@ -192,20 +192,9 @@ def coordinator_key(key: ShareKey) -> str:
     return f"{key.group_id}:{topic}:{key.partition}"
 
 
-def java_string_hash(text: str) -> int:
-    """Java's ``String.hashCode`` (over UTF-16 code units), as a signed int32."""
-    h = 0
-    data = text.encode("utf-16-be")
-    for (unit,) in struct.iter_unpack(">H", data):
-        h = (31 * h + unit) & 0xFFFFFFFF
-    return h - (1 << 32) if h & 0x80000000 else h
-
-
 def partition_for(key: ShareKey, num_partitions: int) -> int:
-    """The ``__share_group_state`` partition of ``key``: Kafka's
-    ``Utils.abs(coordinatorKey.hashCode()) % numPartitions`` (abs(MIN_VALUE) is 0)."""
-    h = java_string_hash(coordinator_key(key))
-    return (0 if h == -(1 << 31) else abs(h)) % num_partitions
+    """The ``__share_group_state`` partition of ``key``."""
+    return coordinator_partition(coordinator_key(key), num_partitions)
 
 
 # ====================================================================== record framing
@@ -549,6 +538,20 @@ class ShareCoordinatorShard:
             state_batches=tuple(combine_state_batches(current.state_batches, _to_batches(value.state_batches), start)),
             updates_since_snapshot=current.updates_since_snapshot + 1,
         )
+
+    # ------------------------------------------------------------------ the runtime's interface
+
+    def load_record(self, offset: int, key: bytes | None, value: bytes | None) -> None:
+        """Apply one record read back from ``__share_group_state`` at load."""
+        record = decode_record(key, value)
+        if record is not None:
+            self.replay(record, offset)
+
+    def on_loaded(self, now_ms: int) -> None:
+        pass
+
+    def next_deadline_ms(self) -> int | None:
+        return None
 
     def restore(self, key: ShareKey, state: ShareState | None) -> None:
         """Put back a state saved before records that did not become durable."""

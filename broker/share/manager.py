@@ -17,37 +17,47 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import structlog
 import trio
 
-from broker.group.configs import ShareGroupSettings
-from broker.protocol.errors import ErrorCode
+from broker.lifecycle import Lifecycle
+from broker.metadata.group_configs import GroupConfigStore, ShareGroupSettings
+from broker.metadata.image import MetadataImage
+from broker.metadata.source import MetadataSource
+from broker.metrics import Metrics
+from broker.protocol.errors import ErrorCode, KafkaError
+from broker.replica.manager import ReplicaManager
 from broker.share.log_view import PartitionLogView
 from broker.share.partition import AcquiredRange, Delta, PersistedState, SharePartition, StateBatch
 from broker.share.sessions import ShareSessionCache
 from broker.share.state_store import Persister
 
-if TYPE_CHECKING:
-    from broker.server.broker import Broker
-
 log = structlog.get_logger("sharebroker.share")
 
 Key = tuple[str, uuid.UUID, int]  # (group id, topic id, partition)
 
-# This node leads every partition at leader epoch 0 (see Metadata).
-LEADER_EPOCH = 0
+
+class ClientConnection(Protocol):
+    """What the runtime needs of a client connection: its id and a close hook."""
+
+    connection_id: int
+    on_close: list[Callable[[], None]]
 
 
 class Entry:
     """One share partition and what the runtime keeps beside it."""
 
-    __slots__ = ("available", "key", "partition", "sp", "state_epoch", "topic", "view")
+    __slots__ = ("available", "key", "leader_epoch", "partition", "sp", "state_epoch", "topic", "view")
 
-    def __init__(self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int) -> None:
+    def __init__(
+        self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int, leader_epoch: int
+    ) -> None:
         self.key = key
         self.state_epoch = state_epoch
+        self.leader_epoch = leader_epoch
         self.topic = topic
         self.partition = key[2]
         self.sp = sp
@@ -60,10 +70,28 @@ class Entry:
 
 
 class SharePartitionManager:
-    def __init__(self, broker: Broker, persister: Persister) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        persister: Persister,
+        metadata: MetadataSource,
+        replicas: ReplicaManager,
+        group_configs: GroupConfigStore,
+        metrics: Metrics,
+        lifecycle: Lifecycle,
+        clock: Callable[[], int],
+        max_share_sessions: int,
+    ) -> None:
         self.persister = persister
-        self.sessions = ShareSessionCache(broker.config.get("group.share.max.share.sessions"))
+        self._metadata = metadata
+        self._replicas = replicas
+        self._group_configs = group_configs
+        self._metrics = metrics
+        self._lifecycle = lifecycle
+        self._clock = clock
+        self.sessions = ShareSessionCache(max_share_sessions)
+        replicas.add_append_listener(self.appended)
+        metadata.subscribe(self._image_changed)
         self._entries: dict[Key, Entry] = {}
         self._by_log: dict[tuple[str, int], list[Entry]] = defaultdict(list)
         self._init_locks: dict[Key, trio.Lock] = {}
@@ -75,7 +103,7 @@ class SharePartitionManager:
 
     def settings(self, group_id: str) -> ShareGroupSettings:
         """The group-level settings the group's share partitions run with (group configs)."""
-        return self.broker.group_configs.share_settings(group_id)
+        return self._group_configs.share_settings(group_id)
 
     # --- share partitions -------------------------------------------------------
 
@@ -92,12 +120,14 @@ class SharePartitionManager:
         e = self._entries.get(key)
         if e is not None:
             return e, ErrorCode.NONE
-        info = self.broker.logs.topic_by_id(topic_id)
+        info = self._metadata.image.topic_by_id(topic_id)
         if info is None:
             return None, ErrorCode.UNKNOWN_TOPIC_ID
-        plog = self.broker.logs.partition(info.name, partition)
-        if plog is None:
-            return None, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        try:
+            replica = self._replicas.leader(info.name, partition)
+        except KafkaError as exc:
+            return None, exc.code
+        plog = replica.log
         lock = self._init_locks.setdefault(key, trio.Lock())
         async with lock:
             e = self._entries.get(key)
@@ -112,7 +142,7 @@ class SharePartitionManager:
             state: PersistedState | None = None
             state_epoch = summary.state_epoch
             if summary.start_offset >= 0:
-                read = await self.persister.read(group_id, topic_id, partition, leader_epoch=LEADER_EPOCH)
+                read = await self.persister.read(group_id, topic_id, partition, leader_epoch=replica.leader_epoch)
                 if not read.ok:
                     return None, read.error_code
                 state_epoch = read.state_epoch
@@ -123,7 +153,7 @@ class SharePartitionManager:
                         for b in read.state_batches
                     ),
                 )
-            sp = SharePartition.initialize(state, view, settings.auto_offset_reset, self.broker.now_ms())
+            sp = SharePartition.initialize(state, view, settings.auto_offset_reset, self._clock())
             if state is None:
                 # First use: fix the start chosen by share.auto.offset.reset durably.
                 init = await self.persister.initialize(
@@ -131,10 +161,10 @@ class SharePartitionManager:
                 )
                 if not init.ok:
                     return None, init.error_code
-            e = Entry(key, info.name, sp, view, state_epoch)
+            e = Entry(key, info.name, sp, view, state_epoch, replica.leader_epoch)
             self._entries[key] = e
             self._by_log[(info.name, partition)].append(e)
-            self.broker.metrics.observe_partition_load(trio.current_time() - load_started)
+            self._metrics.observe_partition_load(trio.current_time() - load_started)
             log.info(
                 "share_partition_loaded",
                 group=group_id,
@@ -167,6 +197,16 @@ class SharePartitionManager:
             self._by_log[(e.topic, e.partition)].remove(e)
             e.wake()
 
+    def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
+        for name, t in old.topics.items():
+            now = new.topic(name)
+            if now is None or now.topic_id != t.topic_id:
+                self.forget_topic(name)
+
+    def has_session(self, group_id: str, member_id: str) -> bool:
+        """Whether the member has an open share session on this broker."""
+        return self.sessions.get(group_id, member_id) is not None
+
     def forget_topic(self, topic: str) -> None:
         """The topic was deleted: drop its share partitions."""
         for name, partition in [k for k in self._by_log if k[0] == topic]:
@@ -183,7 +223,7 @@ class SharePartitionManager:
         ranges = e.sp.acquire(
             member_id,
             max_records=max_records,
-            now_ms=self.broker.now_ms(),
+            now_ms=self._clock(),
             batch_size=batch_size,
             mode=mode,
             lock_duration_ms=s.lock_duration_ms,
@@ -199,7 +239,7 @@ class SharePartitionManager:
     async def acknowledge(self, e: Entry, member_id: str, batches: list[tuple[int, int, list[int]]]) -> int:
         s = self.settings(e.key[0])
         result = e.sp.acknowledge(
-            member_id, batches, self.broker.now_ms(), s.delivery_count_limit, lock_duration_ms=s.lock_duration_ms
+            member_id, batches, self._clock(), s.delivery_count_limit, lock_duration_ms=s.lock_duration_ms
         )
         if result.error_code:
             return result.error_code
@@ -207,7 +247,7 @@ class SharePartitionManager:
             code = await self.persist(e, result.delta)
             if code:
                 return code
-        self.broker.metrics.acknowledged(batches)
+        self._metrics.acknowledged(batches)
         if any(t == 2 for _, _, types in batches for t in types):  # Release: records came back
             e.wake()
         return ErrorCode.NONE
@@ -220,7 +260,7 @@ class SharePartitionManager:
             topic_id,
             partition,
             state_epoch=e.state_epoch,
-            leader_epoch=LEADER_EPOCH,
+            leader_epoch=e.leader_epoch,
             start_offset=delta.start_offset,
             state_batches=delta.batches,
         )
@@ -242,12 +282,15 @@ class SharePartitionManager:
         """Give back every record the member holds in the group (session closed, left, disconnected)."""
         limit = self.settings(group_id).delivery_count_limit
         for e in self.entries_of_group(group_id):
-            delta = e.sp.release_member(member_id, self.broker.now_ms(), limit)
+            delta = e.sp.release_member(member_id, self._clock(), limit)
             if delta is not None:
                 await self.persist(e, delta)
                 e.wake()
 
-    def watch_connection(self, connection: Any) -> None:
+    def now_ms(self) -> int:
+        return self._clock()
+
+    def watch_connection(self, connection: ClientConnection) -> None:
         """Close the sessions a connection opened when it goes away (once per connection)."""
         if connection.connection_id in self._watched:
             return
@@ -263,7 +306,7 @@ class SharePartitionManager:
         """Close the connection's sessions and give back what their members held."""
         for session in self.sessions.sessions_of_connection(connection_id):
             self.sessions.close(session.group_id, session.member_id)
-            if self.broker.stopping:
+            if self._lifecycle.stopping:
                 # Acquired records are never persisted: after the restart they are
                 # available again without a release racing the shutdown.
                 continue
@@ -291,7 +334,7 @@ class SharePartitionManager:
 
                 for e in entries:
                     nursery.start_soon(watch, e.available)
-                nursery.start_soon(watch, self.broker.stop_event)
+                nursery.start_soon(watch, self._lifecycle.stopped)
 
     # --- lock expiry ---------------------------------------------------------------
 
@@ -306,7 +349,7 @@ class SharePartitionManager:
         while True:
             # Reset before scanning: acquisitions during the scan's awaits set it again.
             self._timer_changed = trio.Event()
-            now = self.broker.now_ms()
+            now = self._clock()
             nearest: int | None = None
             for e in list(self._entries.values()):
                 deadline = e.sp.next_lock_deadline()
@@ -324,6 +367,6 @@ class SharePartitionManager:
                         continue
                 if nearest is None or deadline < nearest:
                     nearest = deadline
-            delay = 3600.0 if nearest is None else max(0.0, (nearest - self.broker.now_ms()) / 1000)
+            delay = 3600.0 if nearest is None else max(0.0, (nearest - self._clock()) / 1000)
             with trio.move_on_after(delay):
                 await self._timer_changed.wait()

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import trio
 
 from broker.protocol.errors import ErrorCode
+from broker.share.manager import ClientConnection, SharePartitionManager
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH, ShareSession
-
-if TYPE_CHECKING:
-    from broker.server.context import RequestContext
 
 # Acknowledge types on the wire (KIP-932): 0 Gap, 1 Accept, 2 Release, 3 Reject, 4 Renew.
 RENEW = 4
@@ -32,22 +30,27 @@ def check_ack_types(batches: list[tuple[int, int, list[int]]], renew_allowed: bo
 
 
 async def open_or_continue(
-    ctx: RequestContext, group_id: str, member_id: str, epoch: int, *, may_open: bool = True
+    mgr: SharePartitionManager,
+    connection: ClientConnection,
+    group_id: str,
+    member_id: str,
+    epoch: int,
+    *,
+    may_open: bool = True,
 ) -> tuple[ShareSession | None, int]:
     """Apply the session epoch rules; return (session, error code)."""
-    mgr = ctx.broker.share
-    now = ctx.broker.now_ms()
+    now = mgr.now_ms()
     if epoch == INITIAL_EPOCH:
         if not may_open:
             return None, ErrorCode.INVALID_SHARE_SESSION_EPOCH
-        session, old, code = mgr.sessions.open(group_id, member_id, ctx.connection.connection_id, now)
+        session, old, code = mgr.sessions.open(group_id, member_id, connection.connection_id, now)
         if code:
             return None, code
         if old is not None:
             # The member started over: what its old session held is given back now
             # rather than when the locks expire.
             await mgr.release_member(group_id, member_id)
-        mgr.watch_connection(ctx.connection)
+        mgr.watch_connection(connection)
         return session, ErrorCode.NONE
     if epoch == FINAL_EPOCH:
         return mgr.sessions.check_final(group_id, member_id)
@@ -57,7 +60,7 @@ async def open_or_continue(
 
 
 async def acknowledge_all(
-    ctx: RequestContext,
+    mgr: SharePartitionManager,
     group_id: str,
     member_id: str,
     acks: dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]],
@@ -69,7 +72,6 @@ async def acknowledge_all(
     before the response, but one group-commit fsync round covers them all
     instead of one round per partition.
     """
-    mgr = ctx.broker.share
     codes: dict[tuple[uuid.UUID, int], int] = {}
 
     async def one(key: tuple[uuid.UUID, int], batches: list[tuple[int, int, list[int]]]) -> None:

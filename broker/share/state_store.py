@@ -1,8 +1,9 @@
 """Share-partition state on disk: the ``__share_group_state`` topic (KIP-932 persistence).
 
-:class:`ShareStateStore` is the share coordinator of this broker. It owns one
+:class:`ShareStateStore` is the share coordinator of this broker. On the shared
+coordinator runtime (:mod:`broker.coordinator.runtime`) it hosts one
 :class:`~broker.share.coordinator.ShareCoordinatorShard` per partition of
-``__share_group_state`` and is the :class:`Persister` the share-partition
+``__share_group_state`` it leads, and is the :class:`Persister` the share-partition
 leader calls in-process. Its five operations mirror the broker-internal RPCs
 83-87 (InitializeShareGroupState, ReadShareGroupState, WriteShareGroupState,
 DeleteShareGroupState, ReadShareGroupStateSummary) key by key, so a remote
@@ -25,9 +26,9 @@ appends a snapshot of the rolled-back state after them; a replay then ends
 where memory is. Until that snapshot is known durable, the key's next
 operation first writes it again, durably.
 
-Loading: the first operation (or :meth:`ShareStateStore.load`, which the
-broker may call at start-up) replays every partition of the topic from its
-log start offset. The topic is created on first write with
+Loading: :meth:`ShareStateStore.load` (at start-up) replays every partition
+of the topic this broker leads from its log start offset; a partition not
+loaded yet is loaded by its first operation. The topic is created on first write with
 ``share.coordinator.state.topic.num.partitions`` partitions; an existing topic
 keeps its partition count.
 
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -51,8 +52,10 @@ from typing import Any, Protocol
 import structlog
 import trio
 
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
+from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
-from broker.protocol.records import build_batch, iter_batches, iter_records
+from broker.replica.manager import ReplicaManager
 from broker.share.coordinator import (
     DEFAULT_SNAPSHOT_EVERY,
     ShareCoordinatorShard,
@@ -60,7 +63,6 @@ from broker.share.coordinator import (
     ShareState,
     StateBatch,
     StateRecord,
-    decode_record,
     encode_record,
     partition_for,
 )
@@ -74,7 +76,6 @@ __all__ = [
     "SummaryResult",
     "gather_partitions",
     "is_empty_request",
-    "persister_for",
 ]
 
 log = structlog.get_logger("sharebroker.share")
@@ -196,9 +197,9 @@ def _coordinator_error(exc: KafkaError) -> tuple[int, str]:
     return int(mapped), f"Unable to write share group state: {exc.detail}"
 
 
-def _setting(config: Any, key: str, default: Any) -> Any:
+def _setting(setting: Callable[[str], Any], key: str, default: Any) -> Any:
     try:
-        value = config.get(key)
+        value = setting(key)
     except (KeyError, AttributeError):
         return default
     return default if value is None else value
@@ -237,150 +238,133 @@ class _KeyLocks:
 
 
 class ShareStateStore:
-    """The share coordinator's log-backed state (a :class:`Persister`)."""
+    """The share coordinator's log-backed state (a :class:`Persister`), on the coordinator runtime."""
 
     def __init__(
         self,
-        logs: Any,
-        committer: Any,
+        metadata: MetadataSource,
+        replicas: ReplicaManager,
         *,
         num_partitions: int = DEFAULT_NUM_PARTITIONS,
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
         segment_bytes: int = DEFAULT_SEGMENT_BYTES,
         write_timeout_ms: int = WRITE_TIMEOUT_MS,
-        now_ms: Callable[[], int] | None = None,
+        now_ms: Callable[[], int],
         check_topics: bool = True,
     ) -> None:
-        self._logs = logs
-        self._committer = committer
-        self._num_partitions = num_partitions
+        self._metadata = metadata
         self._snapshot_every = snapshot_every
-        self._segment_bytes = segment_bytes
-        self._write_timeout_s = write_timeout_ms / 1000
-        self._now_ms = now_ms if now_ms is not None else logs.now_ms
+        self._now_ms = now_ms
         self._check_topics = check_topics
-        self._shards: list[ShareCoordinatorShard] = []
+        spec = CoordinatorSpec(
+            name="share",
+            topic=TOPIC,
+            num_partitions=num_partitions,
+            topic_configs={
+                "cleanup.policy": "delete",
+                # Pruning decides what goes: time- or size-based retention would delete
+                # the only snapshot of a share-partition nobody has written to lately.
+                "retention.ms": "-1",
+                "retention.bytes": "-1",
+                "segment.bytes": str(segment_bytes),
+            },
+            write_timeout_ms=write_timeout_ms,
+            # Pruned by per-key snapshots below, not by rewriting the live records.
+            compacted=False,
+        )
+        self.runtime: CoordinatorRuntime[ShareCoordinatorShard] = CoordinatorRuntime(
+            spec, new_shard=self._new_shard, metadata=metadata, replicas=replicas, clock=now_ms
+        )
         # Per partition: key -> offset of its latest snapshot known to be durable.
-        self._durable: list[dict[ShareKey, int]] = []
+        self._durable: dict[int, dict[ShareKey, int]] = {}
         # Per partition: keys whose log may hold rolled-back records, with the
         # offset of the override snapshot appended after them (None: not appended).
-        self._unsafe: list[dict[ShareKey, int | None]] = []
+        self._unsafe: dict[int, dict[ShareKey, int | None]] = {}
         self._locks = _KeyLocks()
-        self._load_lock = trio.Lock()
-        self._loaded = False
 
     @classmethod
-    def from_broker(cls, broker: Any) -> ShareStateStore:
-        config = broker.config
+    def from_settings(
+        cls,
+        setting: Callable[[str], Any],
+        metadata: MetadataSource,
+        replicas: ReplicaManager,
+        now_ms: Callable[[], int],
+    ) -> ShareStateStore:
         return cls(
-            broker.logs,
-            broker.committer,
+            metadata,
+            replicas,
             num_partitions=int(
-                _setting(config, "share.coordinator.state.topic.num.partitions", DEFAULT_NUM_PARTITIONS)
+                _setting(setting, "share.coordinator.state.topic.num.partitions", DEFAULT_NUM_PARTITIONS)
             ),
             snapshot_every=int(
-                _setting(config, "share.coordinator.snapshot.update.records.per.snapshot", DEFAULT_SNAPSHOT_EVERY)
+                _setting(setting, "share.coordinator.snapshot.update.records.per.snapshot", DEFAULT_SNAPSHOT_EVERY)
             ),
-            segment_bytes=int(_setting(config, "share.coordinator.state.topic.segment.bytes", DEFAULT_SEGMENT_BYTES)),
-            write_timeout_ms=int(_setting(config, "share.coordinator.write.timeout.ms", WRITE_TIMEOUT_MS)),
-            now_ms=broker.now_ms,
+            segment_bytes=int(_setting(setting, "share.coordinator.state.topic.segment.bytes", DEFAULT_SEGMENT_BYTES)),
+            write_timeout_ms=int(_setting(setting, "share.coordinator.write.timeout.ms", WRITE_TIMEOUT_MS)),
+            now_ms=now_ms,
         )
 
     # ------------------------------------------------------------------ inspection
 
     @property
     def num_partitions(self) -> int:
-        return self._num_partitions
+        return self.runtime.num_partitions
 
     def partition_for(self, group_id: str, topic_id: uuid.UUID, partition: int) -> int:
         """The ``__share_group_state`` partition holding this share-partition's state."""
-        return partition_for(ShareKey(group_id, topic_id, partition), self._num_partitions)
+        return partition_for(ShareKey(group_id, topic_id, partition), self.num_partitions)
 
     def state(self, group_id: str, topic_id: uuid.UUID, partition: int) -> ShareState | None:
         """The in-memory state of a share-partition (after :meth:`load`)."""
         key = ShareKey(group_id, topic_id, partition)
-        if not self._shards:
+        pid = partition_for(key, self.num_partitions)
+        if not self.runtime.is_loaded(pid):
             return None
-        return self._shards[partition_for(key, self._num_partitions)].get(key)
+        return self.runtime.shard(pid).get(key)
 
     def states(self) -> Iterator[tuple[ShareKey, ShareState]]:
-        for shard in self._shards:
+        for _, shard in self.runtime.loaded():
             yield from shard.states.items()
 
     # ------------------------------------------------------------------ loading
 
     async def load(self) -> None:
-        """Replay ``__share_group_state`` into memory (once; later calls return at once).
+        """Replay every partition of ``__share_group_state`` this broker leads.
 
-        Raises KafkaError(COORDINATOR_LOAD_IN_PROGRESS) if the topic cannot be
-        read; the next call tries again.
+        Raises KafkaError(COORDINATOR_LOAD_IN_PROGRESS) if the topic cannot be read;
+        the next call tries again.
         """
-        if self._loaded:
-            return
-        async with self._load_lock:
-            if self._loaded:
-                return
-            try:
-                shards, records = await trio.to_thread.run_sync(self._load_sync)
-            except (KafkaError, OSError) as exc:
-                log.error("share_state_load_failed", error=str(exc))
-                raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, f"cannot load {TOPIC}: {exc}") from exc
-            self._shards = shards
-            self._durable = [{k: st.snapshot_offset for k, st in shard.states.items()} for shard in shards]
-            self._unsafe = [{} for _ in shards]
-            self._loaded = True
-            log.info(
-                "share_state_loaded",
-                partitions=len(shards),
-                share_partitions=sum(len(s) for s in shards),
-                records=records,
-            )
+        try:
+            await self.runtime.load_led()
+        except (KafkaError, OSError) as exc:
+            log.error("share_state_load_failed", error=str(exc))
+            raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, f"cannot load {TOPIC}: {exc}") from exc
 
-    def _new_shard(self) -> ShareCoordinatorShard:
+    def _new_shard(self, pid: int) -> ShareCoordinatorShard:
         known = self._known_partition if self._check_topics else None
+        self._unsafe[pid] = {}
+        self._durable.pop(pid, None)
         return ShareCoordinatorShard(snapshot_every=self._snapshot_every, known_partition=known)
 
-    def _load_sync(self) -> tuple[list[ShareCoordinatorShard], int]:
-        info = self._logs.topics.get(TOPIC)
-        if info is not None:
-            self._num_partitions = info.partitions
-        shards = [self._new_shard() for _ in range(self._num_partitions)]
-        count = 0
-        if info is None:
-            return shards, count
-        for pid, shard in enumerate(shards):
-            part_log = self._logs.partition(TOPIC, pid)
-            if part_log is None:
-                continue
-            count += _replay_log(part_log, shard)
-        return shards, count
+    def _durable_of(self, pid: int, shard: ShareCoordinatorShard) -> dict[ShareKey, int]:
+        durable = self._durable.get(pid)
+        if durable is None:
+            durable = self._durable[pid] = {k: st.snapshot_offset for k, st in shard.states.items()}
+        return durable
 
     def _known_partition(self, topic_id: uuid.UUID, partition: int) -> bool:
-        info = self._logs.topic_by_id(topic_id)
-        return info is not None and 0 <= partition < info.partitions
+        t = self._metadata.image.topic_by_id(topic_id)
+        return t is not None and 0 <= partition < len(t.partitions)
 
-    def _state_log(self, pid: int) -> Any:
-        part_log = self._logs.partition(TOPIC, pid)
-        if part_log is not None:
-            return part_log
-        if TOPIC not in self._logs.topics:
-            configs = {
-                "cleanup.policy": "delete",
-                # Pruning decides what goes: time- or size-based retention would delete
-                # the only snapshot of a share-partition nobody has written to lately.
-                "retention.ms": "-1",
-                "retention.bytes": "-1",
-                "segment.bytes": str(self._segment_bytes),
-            }
-            try:
-                self._logs.create_topic(TOPIC, self._num_partitions, configs, internal=True)
-            except KafkaError as exc:
-                raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, f"cannot create {TOPIC}: {exc}") from exc
-            log.info("share_state_topic_created", partitions=self._num_partitions)
-        part_log = self._logs.partition(TOPIC, pid)
-        if part_log is None:
-            raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{TOPIC}-{pid} is not available")
-        return part_log
+    async def _shard(self, pid: int) -> ShareCoordinatorShard:
+        try:
+            return await self.runtime.get_shard(pid, create=False)
+        except KafkaError as exc:
+            if exc.code in (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS):
+                raise
+            raise KafkaError(
+                ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{TOPIC}-{pid} is not available: {exc.detail}"
+            ) from exc
 
     # ------------------------------------------------------------------ Persister
 
@@ -471,104 +455,92 @@ class ShareStateStore:
         self, key: ShareKey, op: Callable[[ShareCoordinatorShard, int], tuple[Any, list[StateRecord]]]
     ) -> Any:
         """Run ``op`` on the key's shard under the key's lock; commit its records durably."""
-        await self.load()
-        pid = partition_for(key, self._num_partitions)
-        shard = self._shards[pid]
+        pid = partition_for(key, self.num_partitions)
+        shard = await self._shard(pid)
         async with self._locks.hold(key):
-            await self._make_safe(pid, key)
+            await self._make_safe(pid, shard, key)
             result, records = op(shard, self._now_ms())
             if records:
-                await self._commit(pid, records)
+                await self._commit(pid, shard, records)
             return result
 
-    async def _make_safe(self, pid: int, key: ShareKey) -> None:
+    async def _make_safe(self, pid: int, shard: ShareCoordinatorShard, key: ShareKey) -> None:
         """Before building on ``key``'s state, make sure no rolled-back record can outlive it."""
         unsafe = self._unsafe[pid]
         if key not in unsafe:
             return
         fix_offset = unsafe[key]
-        part_log = self._logs.partition(TOPIC, pid)
-        if fix_offset is not None and part_log is not None and part_log.recovery_point > fix_offset:
+        part = self.runtime.partition(pid)
+        if fix_offset is not None and part is not None and part.log.recovery_point > fix_offset:
             del unsafe[key]  # the override snapshot is durable already
             return
-        await self._commit(pid, [self._shards[pid].snapshot_record(key, now_ms=self._now_ms())], prune=False)
+        await self._commit(pid, shard, [shard.snapshot_record(key, now_ms=self._now_ms())], prune=False)
         unsafe.pop(key, None)
 
-    async def _commit(self, pid: int, records: list[StateRecord], *, prune: bool = True) -> None:
+    async def _commit(
+        self, pid: int, shard: ShareCoordinatorShard, records: list[StateRecord], *, prune: bool = True
+    ) -> None:
         """Append ``records`` as one batch, apply them, and wait until they are durable.
 
         On failure the keys' state is rolled back and KafkaError raised.
         """
-        shard = self._shards[pid]
-        part_log = self._state_log(pid)
         saved = {r.key: shard.get(r.key) for r in records}
         try:
-            info = part_log.append(self._batch(records))
+            await self.runtime.ensure_topic()
+            part, base = self.runtime.append(pid, [encode_record(r) for r in records])
         except KafkaError as exc:
             code, message = _coordinator_error(exc)
             log.error("share_state_append_failed", partition=pid, error=str(exc))
             raise KafkaError(code, message) from exc
         for i, record in enumerate(records):
-            shard.replay(record, info.base_offset + i)
-        failure: KafkaError | None = None
-        with trio.move_on_after(self._write_timeout_s) as scope:
-            try:
-                await self._committer.wait_durable(part_log)
-            except KafkaError as exc:
-                failure = exc
-        if scope.cancelled_caught:
-            failure = KafkaError(
-                ErrorCode.REQUEST_TIMED_OUT, f"not durable within {self._write_timeout_s * 1000:.0f} ms"
-            )
-        if failure is not None:
+            shard.replay(record, base + i)
+        try:
+            await self.runtime.wait_durable([part])
+        except KafkaError as failure:
             for key, state in saved.items():
                 shard.restore(key, state)
-            self._override(pid, part_log, list(saved))
+            self._override(pid, shard, list(saved))
             code, message = _coordinator_error(failure)
             log.error("share_state_write_failed", partition=pid, error=str(failure), keys=len(saved))
             raise KafkaError(code, message) from failure
-        durable = self._durable[pid]
+        durable = self._durable_of(pid, shard)
         wrote_snapshot = False
         for i, record in enumerate(records):
             if record.is_tombstone:
                 durable.pop(record.key, None)
             elif record.is_snapshot:
-                durable[record.key] = info.base_offset + i
+                durable[record.key] = base + i
                 wrote_snapshot = True
         if wrote_snapshot and prune:
-            await self._prune(pid, part_log)
+            await self._prune(pid, shard, part)
 
-    def _override(self, pid: int, part_log: Any, keys: list[ShareKey]) -> None:
+    def _override(self, pid: int, shard: ShareCoordinatorShard, keys: list[ShareKey]) -> None:
         """After a rollback: append (without waiting) a snapshot of each key's restored
         state, so a replay that includes the failed records still ends at memory."""
-        shard = self._shards[pid]
         unsafe = self._unsafe[pid]
         fixes = [shard.snapshot_record(key, now_ms=self._now_ms()) for key in keys]
         try:
-            info = part_log.append(self._batch(fixes))
+            _, base = self.runtime.append(pid, [encode_record(r) for r in fixes])
         except KafkaError as exc:
             log.warning("share_state_override_deferred", partition=pid, error=str(exc))
             for key in keys:
                 unsafe[key] = None
             return
         for i, record in enumerate(fixes):
-            shard.replay(record, info.base_offset + i)
-            unsafe[record.key] = info.base_offset + i
-
-    def _batch(self, records: Iterable[StateRecord]) -> bytes:
-        now = self._now_ms()
-        return build_batch([(*encode_record(r), (), now) for r in records], base_timestamp=now)
+            shard.replay(record, base + i)
+            unsafe[record.key] = base + i
 
     # ------------------------------------------------------------------ pruning
 
     def prune_window(self, pid: int) -> int:
-        return max(PRUNE_WINDOW_MIN, 2 * self._snapshot_every) + 2 * len(self._shards[pid])
+        shard = self.runtime.shard(pid)
+        return max(PRUNE_WINDOW_MIN, 2 * self._snapshot_every) + 2 * len(shard)
 
-    async def _prune(self, pid: int, part_log: Any) -> None:
+    async def _prune(self, pid: int, shard: ShareCoordinatorShard, part: Any) -> None:
         """Re-snapshot keys far behind the log end, then move the log start offset up
         to the oldest durable snapshot still needed."""
-        shard = self._shards[pid]
-        durable = self._durable[pid]
+        durable = self._durable_of(pid, shard)
+        part_log = part.log
         threshold = part_log.log_end_offset - self.prune_window(pid)
         grabbed: list[tuple[ShareKey, trio.Lock]] = []
         for key, offset in list(durable.items()):
@@ -583,7 +555,9 @@ class ShareStateStore:
             if grabbed:
                 now = self._now_ms()
                 try:
-                    await self._commit(pid, [shard.snapshot_record(k, now_ms=now) for k, _ in grabbed], prune=False)
+                    await self._commit(
+                        pid, shard, [shard.snapshot_record(k, now_ms=now) for k, _ in grabbed], prune=False
+                    )
                 except KafkaError:
                     return  # try again after the next snapshot
         finally:
@@ -599,37 +573,6 @@ class ShareStateStore:
             log.warning("share_state_prune_failed", partition=pid, error=str(exc))
             return
         log.debug("share_state_pruned", partition=pid, log_start_offset=int(floor))
-
-
-def _replay_log(part_log: Any, shard: ShareCoordinatorShard) -> int:
-    """Feed every record of ``part_log`` from its log start offset to ``shard``."""
-    count = 0
-    position = part_log.log_start_offset
-    end = part_log.log_end_offset
-    while position < end:
-        result = part_log.read(position, _LOAD_READ_BYTES)
-        if not result.records:
-            break
-        for header, view in iter_batches(result.records):
-            if not header.is_control:
-                for record in iter_records(view):
-                    if record.offset < position:
-                        continue  # below the log start offset, inside the first batch
-                    state_record = decode_record(record.key, record.value)
-                    if state_record is not None:
-                        shard.replay(state_record, record.offset)
-                        count += 1
-            position = max(position, header.next_offset)
-    return count
-
-
-def persister_for(broker: Any) -> ShareStateStore:
-    """The broker's share coordinator store, created on first use (``broker.share_state``)."""
-    store = getattr(broker, "share_state", None)
-    if store is None:
-        store = ShareStateStore.from_broker(broker)
-        broker.share_state = store
-    return store
 
 
 async def gather_partitions(topics: Sequence[Any], call: Callable[[Any, Any], Any]) -> list[list[Any]]:

@@ -12,7 +12,6 @@ import uuid
 
 import pytest
 
-from broker.config import load_config
 from broker.handlers import (
     api_19_create_topics,
     api_20_delete_topics,
@@ -67,8 +66,8 @@ from broker.protocol.messages.incremental_alter_configs_request import (
 )
 from broker.protocol.primitives import UUID_ZERO
 from broker.protocol.records import build_batch
-from broker.server.broker import Broker
-from broker.server.context import ConnectionState, RequestContext
+from broker.server.app import close_services
+from tests.services import context, started
 
 TOPIC, BROKER, GROUP = 2, 4, 32
 SET, DELETE, APPEND, SUBTRACT = AlterOp.SET, AlterOp.DELETE, AlterOp.APPEND, AlterOp.SUBTRACT
@@ -87,14 +86,9 @@ HANDLERS = {
 
 @pytest.fixture
 def broker(tmp_path):
-    config = load_config(
-        overrides=[f"log.dirs={tmp_path / 'data'}", "listeners=PLAINTEXT://127.0.0.1:0", "node.id=1"], environ={}
-    )
-    b = Broker(config)
-    b.open()
-    b.bind(19092)
+    b = started(tmp_path / "data")
     yield b
-    b.close()
+    close_services(b.services)
 
 
 async def call(broker, request, version):
@@ -102,8 +96,7 @@ async def call(broker, request, version):
     key = request.API_KEY
     request = REQUESTS[key].decode(request.encode(version), version)
     header = RequestHeader(request_api_key=key, request_api_version=version, correlation_id=1, client_id="test")
-    ctx = RequestContext(broker, ConnectionState(1, "test"), header, version)
-    response = await HANDLERS[key].handle(ctx, request)
+    response = await HANDLERS[key].handle(context(broker, version, header), request)
     return RESPONSES[key].decode(response.encode(version), version)
 
 
@@ -381,7 +374,7 @@ async def test_delete_topics_disabled(broker):
             return False if key == "delete.topic.enable" else self._config.get(key)
 
     await create(broker, "x")
-    broker.config = DeletionDisabled(broker.config)
+    broker.services.config = DeletionDisabled(broker.services.config)
     for version, code in ((2, ErrorCode.INVALID_REQUEST), (6, ErrorCode.TOPIC_DELETION_DISABLED)):
         req = (
             DeleteTopicsRequest(topics=[DeleteTopicState(name="x")])

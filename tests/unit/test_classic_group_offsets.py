@@ -17,7 +17,7 @@ import pytest
 import trio
 
 from broker.group.classic import GroupState
-from broker.group.classic_runtime import ClassicRuntime, CommitEntry
+from broker.group.coordinator import CommitEntry, GroupCoordinator
 from broker.group.offsets import (
     COORDINATOR_TOPIC,
     CommittedOffset,
@@ -25,7 +25,6 @@ from broker.group.offsets import (
     RecordType,
     decode_record,
     group_metadata_record,
-    java_string_hash,
     offset_commit_record,
     partition_for,
 )
@@ -39,8 +38,7 @@ from broker.handlers import (
     api_15_describe_groups,
     api_47_offset_delete,
 )
-from broker.log.commit import GroupCommitter
-from broker.log.manager import LogManager
+from broker.metadata.image import java_string_hash
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages import API_INDEX, REQUESTS, RESPONSES, RequestHeader, ResponseHeader
 from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
@@ -67,7 +65,8 @@ from broker.protocol.messages.offset_fetch_request import (
 )
 from broker.protocol.messages.sync_group_request import SyncGroupRequest, SyncGroupRequestAssignment
 from broker.protocol.records import iter_batches, iter_records
-from broker.server.context import ConnectionState, RequestContext
+from tests.services import ServicesView, context
+from tests.services import running as services_running
 
 E = ErrorCode
 SUB = b"\x00\x00\x00\x00\x00\x01\x00\x01t\x00\x00\x00\x00"  # ConsumerProtocolSubscription v0: topic "t"
@@ -159,30 +158,92 @@ def test_partition_for_is_kafkas():
     assert 0 <= partition_for("console-consumer-12345", 50) < 50
 
 
-# --- a small broker around the runtime -------------------------------------------------------------
+# --- the real services, and a view of the group coordinator -------------------------------------
 
 
-class Settings(dict):
-    def get(self, key):  # like BrokerConfig.get: unknown keys raise KeyError
-        return self[key]
+class SkewedClock:
+    """Wall-clock milliseconds that tests move forward with ``skew_ms``."""
 
+    def __init__(self) -> None:
+        self.skew_ms = 0
 
-class MiniBroker:
-    """What the runtime uses of :class:`Broker`."""
-
-    def __init__(self, logs: LogManager, committer: GroupCommitter, settings: dict) -> None:
-        self.config = Settings(settings)
-        self.logs = logs
-        self.committer = committer
-        self.stop_event = trio.Event()
-        self.woken: list[tuple[str, int]] = []
-        self.skew_ms = 0  # tests move the broker's clock forward with this
-
-    def appended(self, topic: str, partition: int) -> None:
-        self.woken.append((topic, partition))
-
-    def now_ms(self) -> int:
+    def __call__(self) -> int:
         return time.time_ns() // 1_000_000 + self.skew_ms
+
+
+class BrokerView(ServicesView):
+    """The services, with the clock skew the expiry tests move."""
+
+    def __init__(self, services, clock: SkewedClock) -> None:
+        super().__init__(services)
+        self._clock = clock
+
+    @property
+    def skew_ms(self) -> int:
+        return self._clock.skew_ms
+
+    @skew_ms.setter
+    def skew_ms(self, value: int) -> None:
+        self._clock.skew_ms = value
+
+
+class _ShardOffsets:
+    def __init__(self, groups: GroupCoordinator) -> None:
+        self._groups = groups
+
+    def get(self, group: str, topic: str, partition: int):
+        shard = self._groups.loaded_shard(group)
+        return None if shard is None else shard.offsets.get(group, topic, partition)
+
+
+class _ShardClassic:
+    def __init__(self, groups: GroupCoordinator) -> None:
+        self._groups = groups
+
+    @property
+    def groups(self) -> dict:
+        return {gid: g for shard in self._groups.shards() for gid, g in shard.classic.groups.items()}
+
+
+class RuntimeView:
+    """The classic-group operations of the group coordinator, read the way these tests read them."""
+
+    def __init__(self, groups: GroupCoordinator) -> None:
+        self.groups = groups
+        self.offsets = _ShardOffsets(groups)
+        self.coordinator = _ShardClassic(groups)
+        self._other = None
+
+    def __getattr__(self, name: str):
+        return getattr(self.groups, name)
+
+    def fetch_offsets(self, group_id, topics):
+        shard = self.groups.loaded_shard(group_id)
+        if shard is None or not shard.classic.offsets_visible(group_id):
+            return [] if topics is None else [(t, [(p, None) for p in ps]) for t, ps in topics]
+        if topics is None:
+            return [(t, sorted(ps.items())) for t, ps in shard.offsets.topics(group_id).items()]
+        return [(t, [(p, shard.offsets.get(group_id, t, p)) for p in ps]) for t, ps in topics]
+
+    @property
+    def other_group_type(self):
+        return self._other
+
+    @other_group_type.setter
+    def other_group_type(self, fn) -> None:
+        """Make ids look owned by another group type, in every shard (loaded or not)."""
+        self._other = fn
+        make = self.groups._new_shard
+
+        def new_shard(partition: int):
+            shard = make(partition)
+            shard.classic.other_group_type = fn
+            return shard
+
+        self.groups._new_shard = new_shard
+        self.groups.runtime._new_shard = new_shard
+        for shard in self.groups.shards():
+            shard.classic.other_group_type = fn
 
 
 BASE_SETTINGS = {
@@ -196,23 +257,11 @@ BASE_SETTINGS = {
 
 @contextlib.asynccontextmanager
 async def running(data_dir, **settings):
-    """A LogManager, a running GroupCommitter and a loaded, running ClassicRuntime."""
-    logs = LogManager(data_dir)
-    logs.open()
-    try:
-        async with trio.open_nursery() as nursery:
-            committer = GroupCommitter(logs.logs, policy_interval_s=60)
-            await nursery.start(committer.run)
-            broker = MiniBroker(logs, committer, {**BASE_SETTINGS, **settings})
-            runtime = ClassicRuntime(broker)
-            broker.classic_groups = runtime
-            runtime.load()
-            await nursery.start(runtime.run)
-            yield broker, runtime
-            broker.stop_event.set()
-            nursery.cancel_scope.cancel()
-    finally:
-        logs.close()
+    """The broker's services on ``data_dir``, running, with the group coordinator loaded."""
+    clock = SkewedClock()
+    settings = {key.replace("_", "."): value for key, value in settings.items()}
+    async with services_running(data_dir, {**BASE_SETTINGS, **settings}, clock=clock) as services:
+        yield BrokerView(services, clock), RuntimeView(services.groups)
 
 
 def coordinator_records(broker) -> list:
@@ -370,7 +419,7 @@ async def test_offsets_expire_and_the_empty_group_goes(tmp_path):
 
 def ctx_for(broker, version, client_id="client-1"):
     header = RequestHeader(request_api_key=0, request_api_version=version, correlation_id=1, client_id=client_id)
-    return RequestContext(broker, ConnectionState(1, "127.0.0.1:40000"), header, version)
+    return context(broker, version, header, peer="127.0.0.1:40000")
 
 
 async def call(broker, module, req, version):
@@ -595,7 +644,7 @@ def golden(name: str):
 
 async def replay(broker, module, name: str):
     header, request, expected = golden(name)
-    ctx = RequestContext(broker, ConnectionState(1, "127.0.0.1:40000"), header, header.request_api_version)
+    ctx = context(broker, header.request_api_version, header, peer="127.0.0.1:40000")
     answer = await module.handle(ctx, request)
     version = header.request_api_version
     return request, type(answer).decode(answer.encode(version), version), expected
@@ -618,7 +667,7 @@ async def test_kafka_python_group_session_matches_kafka(tmp_path):
 
         header, request, expected = golden("kafka-python_JoinGroup_v7_2.req.bin")
         request.member_id = ours(request.member_id)
-        ctx = RequestContext(broker, ConnectionState(1, "127.0.0.1:40000"), header, 7)
+        ctx = context(broker, 7, header, peer="127.0.0.1:40000")
         joined = await api_11_join_group.handle(ctx, request)
         for field in ("member_id", "leader"):
             setattr(expected, field, ours(getattr(expected, field)))
@@ -630,15 +679,13 @@ async def test_kafka_python_group_session_matches_kafka(tmp_path):
         request.member_id = ours(request.member_id)
         for a in request.assignments:
             a.member_id = ours(a.member_id)
-        synced = await api_14_sync_group.handle(RequestContext(broker, ConnectionState(1, "x:1"), header, 5), request)
+        synced = await api_14_sync_group.handle(context(broker, 5, header, peer="x:1"), request)
         assert synced == expected
 
         header, request, expected = golden("kafka-python_OffsetCommit_v8_1.req.bin")
         request.member_id = ours(request.member_id)
         request.generation_id_or_member_epoch = joined.generation_id
-        committed = await api_08_offset_commit.handle(
-            RequestContext(broker, ConnectionState(1, "x:1"), header, 8), request
-        )
+        committed = await api_08_offset_commit.handle(context(broker, 8, header, peer="x:1"), request)
         assert committed == expected
 
         header, request, expected = golden("kafka-python_LeaveGroup_v5_1.req.bin")
@@ -646,7 +693,7 @@ async def test_kafka_python_group_session_matches_kafka(tmp_path):
             m.member_id = ours(m.member_id)
         for m in expected.members:
             m.member_id = ours(m.member_id)
-        left = await api_13_leave_group.handle(RequestContext(broker, ConnectionState(1, "x:1"), header, 5), request)
+        left = await api_13_leave_group.handle(context(broker, 5, header, peer="x:1"), request)
         assert left == expected
 
 

@@ -14,8 +14,8 @@ import pytest
 import trio
 import trio.testing
 
+from broker.config import load_config
 from broker.handlers import api_01_fetch, api_02_list_offsets
-from broker.log.manager import LogManager
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.fetch_request import (
     FetchPartition,
@@ -32,51 +32,25 @@ from broker.protocol.messages.list_offsets_request import (
 )
 from broker.protocol.messages.list_offsets_response import ListOffsetsResponse
 from broker.protocol.records import build_batch, build_end_txn_marker, iter_batches
-from broker.server.broker import Broker, Metrics
-from broker.server.context import ConnectionState, RequestContext
+from broker.server.app import close_services
+from tests.services import ServicesView, context, make_services
 
 MB = 1 << 20
 
 
-class MiniBroker:
-    """What the two handlers use of :class:`Broker`, with the real wake-up logic."""
-
-    appended = Broker.appended
-    append_event = Broker.append_event
-
-    def __init__(self, logs: LogManager, config: dict | None = None) -> None:
-        self.append_listeners: list = []
-        self.config = dict(config or {})
-        self.node_id = 1
-        self.logs = logs
-        self.stopping = False
-        self.stop_event = trio.Event()
-        self._append_lots: dict = {}
-        self.metrics = Metrics()
-        self.clock_ms = 1_000_000
-
-    def now_ms(self) -> int:
-        return self.clock_ms
-
-    def request_stop(self) -> None:
-        self.stopping = True
-        self.stop_event.set()
+@pytest.fixture
+def broker(tmp_path):
+    services = make_services(tmp_path / "data")
+    yield ServicesView(services)
+    close_services(services)
 
 
 @pytest.fixture
-def logs(tmp_path):
-    manager = LogManager(tmp_path / "data")
-    manager.open()
-    yield manager
-    manager.close()
+def logs(broker):
+    return broker.logs
 
 
-@pytest.fixture
-def broker(logs):
-    return MiniBroker(logs)
-
-
-def append(broker: MiniBroker, topic: str, partition: int, *records, **kw) -> int:
+def append(broker: ServicesView, topic: str, partition: int, *records, **kw) -> int:
     """Append one batch of ``(key, value, headers, timestamp)`` records; wake fetches."""
     info = broker.logs.partition(topic, partition).append(build_batch(list(records), **kw), leader_epoch=0)
     broker.appended(topic, partition)
@@ -88,8 +62,7 @@ def rec(value: bytes, ts: int = 1000) -> tuple:
 
 
 async def call(broker, module, req, version):
-    ctx = RequestContext(broker, ConnectionState(1, "test"), None, version)
-    resp = await module.handle(ctx, req)
+    resp = await module.handle(context(broker, version), req)
     # Round trip through the wire format of this version.
     return type(resp).decode(resp.encode(version), version)
 
@@ -188,8 +161,8 @@ async def test_kip74_first_partition_returns_a_whole_batch_beyond_the_limits(bro
     assert offsets(only(resp, 1).records) == [0]
 
 
-async def test_fetch_max_bytes_caps_the_request(logs, topic):
-    broker = MiniBroker(logs, {"fetch.max.bytes": 1})
+async def test_fetch_max_bytes_caps_the_request(broker, topic):
+    broker.config.update(load_config(None, [f"log.dirs={broker.logs.data_dir}", "fetch.max.bytes=1"], environ={}))
     resp = await call(broker, api_01_fetch, fetch_request(12, [part("t", 0), part("t", 1)]), 12)
     assert offsets(only(resp, 0).records) == [0] and bytes(only(resp, 1).records) == b""
 

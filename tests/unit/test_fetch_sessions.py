@@ -7,7 +7,7 @@ import uuid
 
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.fetch_response import EpochEndOffset, PartitionData
-from broker.server.fetch_sessions import (
+from broker.replica.fetch_sessions import (
     FINAL_EPOCH,
     INVALID_SESSION_ID,
     CachedPartition,

@@ -13,7 +13,8 @@ import os
 import pytest
 
 from broker.config import ConfigSource, ConfigType, load_config
-from broker.group.configs import (
+from broker.handlers import api_32_describe_configs, api_33_alter_configs, api_44_incremental_alter_configs
+from broker.metadata.group_configs import (
     APPEND,
     DELETE,
     EXTENSION_KEYS,
@@ -27,7 +28,6 @@ from broker.group.configs import (
     parse_auto_offset_reset,
     parse_iso_duration_ns,
 )
-from broker.handlers import api_32_describe_configs, api_33_alter_configs, api_44_incremental_alter_configs
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import REQUESTS, RESPONSES, RequestHeader
 from broker.protocol.messages.alter_configs_request import AlterableConfig as LegacyConfig
@@ -39,8 +39,8 @@ from broker.protocol.messages.incremental_alter_configs_request import (
     AlterConfigsResource,
     IncrementalAlterConfigsRequest,
 )
-from broker.server.broker import Broker
-from broker.server.context import ConnectionState, RequestContext
+from broker.server.app import close_services
+from tests.services import context, started
 
 GROUP = 32
 KAFKA_42_KEYS = {
@@ -696,19 +696,14 @@ HANDLERS = {32: api_32_describe_configs, 33: api_33_alter_configs, 44: api_44_in
 
 
 def make_broker(data_dir):
-    b = Broker(
-        load_config(overrides=[f"log.dirs={data_dir}", "listeners=PLAINTEXT://127.0.0.1:0", "node.id=1"], environ={})
-    )
-    b.open()
-    b.bind(19092)
-    return b
+    return started(data_dir)
 
 
 @pytest.fixture
 def broker(tmp_path):
     b = make_broker(tmp_path / "data")
     yield b
-    b.close()
+    close_services(b.services)
 
 
 async def call(broker, request, version):
@@ -716,8 +711,7 @@ async def call(broker, request, version):
     key = request.API_KEY
     request = REQUESTS[key].decode(request.encode(version), version)
     header = RequestHeader(request_api_key=key, request_api_version=version, correlation_id=1, client_id="test")
-    ctx = RequestContext(broker, ConnectionState(1, "test"), header, version)
-    response = await HANDLERS[key].handle(ctx, request)
+    response = await HANDLERS[key].handle(context(broker, version, header), request)
     return RESPONSES[key].decode(response.encode(version), version)
 
 
@@ -868,11 +862,11 @@ async def test_handlers_configs_survive_a_broker_restart(tmp_path):
     try:
         await incremental(first, "g1", [("share.auto.offset.reset", SET, "by_duration:PT1H")])
     finally:
-        first.close()
+        close_services(first.services)
     second = make_broker(tmp_path / "data")
     try:
         (row,) = (await describe(second, "g1", ["share.auto.offset.reset"])).configs
         assert (row.value, row.config_source) == ("by_duration:PT1H", 8)
         assert second.group_configs.share_settings("g1").auto_offset_reset == ("by_duration", 3_600_000)
     finally:
-        second.close()
+        close_services(second.services)

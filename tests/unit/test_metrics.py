@@ -151,14 +151,12 @@ def _fake_broker() -> _NS:
     def list_groups(states_filter=()):
         return [g for g in groups if not states_filter or g.state in states_filter]
 
-    coordinator = _NS(list_groups=list_groups)
     share = _NS(loaded=lambda: [_Entry(3), _Entry(4)], sessions=[1, 2])
     return _NS(
         metrics=Metrics(),
         logs=_NS(logs=lambda: [_Log("t", 1, 50), _Log("t", 0, 100), _Log("a", 0, 7)]),
-        share_groups=_NS(coordinator=coordinator),
+        groups=_NS(list_share_groups=list_groups, list_groups=lambda: [object()]),
         share=share,
-        classic_groups_list=lambda: [object()],
     )
 
 
@@ -292,15 +290,14 @@ async def test_bind_failure_is_logged_not_raised():
 
 
 def test_collect_against_a_real_broker(tmp_path):
-    from broker.config import load_config
-    from broker.server.broker import Broker
+    from broker.server.app import close_services
+    from tests.services import make_services
 
-    broker = Broker(load_config(None, [f"log.dirs={tmp_path}"]))
-    broker.open()
+    services = make_services(tmp_path)
     try:
-        s = _samples(m.scrape(broker))
+        s = _samples(m.scrape(services))
     finally:
-        broker.close()
+        close_services(services)
     assert s["sharebroker_share_group_count"] == "0"
     assert s['sharebroker_share_groups{state="Empty"}'] == "0"
     assert s["sharebroker_share_sessions"] == "0"

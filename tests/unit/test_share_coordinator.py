@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from broker.metadata.image import java_string_hash
 from broker.protocol.errors import ErrorCode
 from broker.share.coordinator import (
     SHARE_SNAPSHOT,
@@ -29,7 +30,6 @@ from broker.share.coordinator import (
     coordinator_key,
     decode_record,
     encode_record,
-    java_string_hash,
     partition_for,
 )
 

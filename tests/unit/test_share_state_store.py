@@ -21,15 +21,19 @@ from broker.handlers import api_86_delete_share_group_state as api_86
 from broker.handlers import api_87_read_share_group_state_summary as api_87
 from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
+from broker.metadata.local import SingleNodeMetadata
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import delete_share_group_state_request as m86
 from broker.protocol.messages import initialize_share_group_state_request as m83
 from broker.protocol.messages import read_share_group_state_request as m84
 from broker.protocol.messages import read_share_group_state_summary_request as m87
 from broker.protocol.messages import write_share_group_state_request as m85
-from broker.server.context import ConnectionState, RequestContext
+from broker.replica.manager import ReplicaManager
+from broker.server.app import close_services
 from broker.share.coordinator import ShareKey, StateBatch, partition_for
-from broker.share.state_store import TOPIC, ShareStateStore, persister_for
+from broker.share.state_store import TOPIC, ShareStateStore
+from tests.services import ServicesView, context, make_services
+from tests.services import running as services_running
 
 B = StateBatch
 AVAILABLE, ACKNOWLEDGED, ARCHIVED = 0, 2, 4
@@ -44,6 +48,13 @@ def open_logs(data_dir) -> LogManager:
     return logs
 
 
+def store_over(logs: LogManager, committer, **kw) -> ShareStateStore:
+    """A share coordinator over ``logs`` on one node: the metadata and replica layers it runs on."""
+    metadata = SingleNodeMetadata(1, "test-cluster", logs, lambda key: None)
+    replicas = ReplicaManager(1, logs, metadata, committer)
+    return ShareStateStore(metadata, replicas, now_ms=lambda: 1_700_000_000_000, **kw)
+
+
 @asynccontextmanager
 async def running(data_dir, **kw):
     """A LogManager, a running GroupCommitter and a store over them; closed on exit."""
@@ -53,7 +64,8 @@ async def running(data_dir, **kw):
         async with trio.open_nursery() as nursery:
             await nursery.start(committer.run)
             kw.setdefault("num_partitions", 5)
-            store = ShareStateStore(logs, committer, **kw)
+            store = store_over(logs, committer, **kw)
+            await nursery.start(store.runtime.run)
             yield store, logs, committer
             nursery.cancel_scope.cancel()
     finally:
@@ -324,7 +336,7 @@ async def test_a_write_not_durable_in_time_is_rolled_back(tmp_path, autojump_clo
     stuck = [False]
     logs = open_logs(tmp_path)
     try:
-        store = ShareStateStore(logs, StuckCommitter(), num_partitions=1, write_timeout_ms=5000)
+        store = store_over(logs, StuckCommitter(), num_partitions=1, write_timeout_ms=5000)
         tid = topic_id(logs)
         assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
         stuck[0] = True
@@ -340,34 +352,21 @@ async def test_a_write_not_durable_in_time_is_rolled_back(tmp_path, autojump_clo
         logs.close()
 
 
-class MiniBroker:
-    """What the share coordinator uses of Broker."""
-
-    def __init__(self, logs, committer, config=None) -> None:
-        self.logs = logs
-        self.committer = committer
-        self.config = dict(config or {})
-
-    def now_ms(self) -> int:
-        return 1_700_000_000_000
-
-
-async def test_persister_for_uses_the_broker_settings(tmp_path):
-    logs = open_logs(tmp_path)
+async def test_the_broker_builds_its_store_from_the_settings(tmp_path):
+    services = make_services(tmp_path, {"share.coordinator.state.topic.num.partitions": 3})
     try:
-        broker = MiniBroker(logs, GroupCommitter(), {"share.coordinator.state.topic.num.partitions": 3})
-        store = persister_for(broker)
-        assert store is persister_for(broker) and broker.share_state is store
+        store = services.share_state
+        assert store is services.share_offsets.share_state
         assert store.num_partitions == 3
     finally:
-        logs.close()
+        close_services(services)
 
 
 # ====================================================================== handlers 83-87
 
 
 async def call(broker, module, req, version):
-    ctx = RequestContext(broker, ConnectionState(1, "test"), None, version)
+    ctx = context(broker, version)
     # The request and the response both go through the wire format of this version.
     req = type(req).decode(req.encode(version), version)
     resp = await module.handle(ctx, req)
@@ -376,8 +375,10 @@ async def call(broker, module, req, version):
 
 @asynccontextmanager
 async def handler_broker(tmp_path):
-    async with running(tmp_path) as (_, logs, committer):
-        yield MiniBroker(logs, committer, {"share.coordinator.state.topic.num.partitions": 5})
+    async with services_running(tmp_path, {"share.coordinator.state.topic.num.partitions": 5}) as services:
+        if "orders" not in services.logs.topics:
+            services.logs.create_topic("orders", 4)
+        yield ServicesView(services)
 
 
 def init_req(group, tid, *parts):

@@ -66,7 +66,7 @@ __all__ = [
     "parse_iso_duration_ns",
 ]
 
-log = structlog.get_logger("sharebroker.group.configs")
+log = structlog.get_logger("sharebroker.group_configs")
 
 FILE_NAME = "group-configs.json"
 _FORMAT_VERSION = 1

@@ -3,7 +3,7 @@ DescribeShareGroupOffsets (90), AlterShareGroupOffsets (91) and
 DeleteShareGroupOffsets (92), answering as Apache Kafka 4.2 does.
 
 The group coordinator (``broker.share_groups``) knows which share-partitions a
-group has initialised; the share coordinator (``broker.share_state``) holds
+group has initialised; the share coordinator holds
 their durable state; the share-partition runtime (``broker.share``) caches
 loaded share-partitions in memory. The three operations tie them together:
 
@@ -61,14 +61,17 @@ Delete (the group must be Empty)
 from __future__ import annotations
 
 import uuid
-import weakref
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import trio
 
 from broker.group import records as rec
+from broker.group.coordinator import GroupCoordinator, GroupShard
 from broker.group.share_group import GroupState
+from broker.metadata.image import TopicImage
+from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.alter_share_group_offsets_request import AlterShareGroupOffsetsRequest
 from broker.protocol.messages.alter_share_group_offsets_response import (
@@ -88,6 +91,9 @@ from broker.protocol.messages.describe_share_group_offsets_response import (
     DescribeShareGroupOffsetsResponseTopic,
 )
 from broker.protocol.primitives import UUID_ZERO
+from broker.replica.manager import ReplicaManager
+from broker.share.manager import SharePartitionManager
+from broker.share.state_store import ShareStateStore
 from broker.share.states import FINAL_STATES
 
 __all__ = [
@@ -104,13 +110,10 @@ UNINITIALIZED_LAG = -1
 DEFAULT_LEADER_EPOCH = 0
 NO_OFFSETS_TO_DELETE = "There is no offset information to delete."
 
-# Alter and delete of one group run one at a time (per broker).
-_locks: weakref.WeakKeyDictionary[Any, dict[str, trio.Lock]] = weakref.WeakKeyDictionary()
-
 
 class _GroupLock:
-    def __init__(self, broker: Any, group_id: str) -> None:
-        self._table = _locks.setdefault(broker, {})
+    def __init__(self, deps: ShareOffsetsDeps, group_id: str) -> None:
+        self._table = deps.locks
         self._group_id = group_id
         self._lock = self._table.setdefault(group_id, trio.Lock())
 
@@ -126,17 +129,76 @@ class _GroupLock:
 # ====================================================================== helpers
 
 
-def _topic(broker: Any, name: str) -> Any | None:
+class TopicRow(NamedTuple):
+    name: str
+    topic_id: uuid.UUID
+    partitions: int
+    internal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShareOffsetsDeps:
+    """The services the three operations tie together."""
+
+    groups: GroupCoordinator
+    share_state: ShareStateStore
+    share: SharePartitionManager
+    metadata: MetadataSource
+    replicas: ReplicaManager
+    # Alter and delete of one group run one at a time (per broker).
+    locks: dict[str, trio.Lock] = field(default_factory=dict)
+
+
+class ShareOffsetsEnv:
+    """One group's view of the services: its shard's share-group core, topics, state."""
+
+    def __init__(self, deps: ShareOffsetsDeps, group_id: str, shard: GroupShard) -> None:
+        self.deps = deps
+        self.group_id = group_id
+        self.coordinator = shard.share
+        self._classic = shard.classic
+        self.share_state = deps.share_state
+
+    @classmethod
+    async def for_group(cls, deps: ShareOffsetsDeps, group_id: str) -> ShareOffsetsEnv:
+        """Raises KafkaError (NOT_COORDINATOR, ...) when the group is not hosted here."""
+        _, shard = await deps.groups.shard_for(group_id)
+        return cls(deps, group_id, shard)
+
+    def topic(self, name: str) -> TopicRow | None:
+        return _row(self.deps.metadata.image.topic(name))
+
+    def topic_by_id(self, topic_id: uuid.UUID) -> TopicRow | None:
+        return _row(self.deps.metadata.image.topic_by_id(topic_id))
+
+    def partition(self, topic: str, index: int) -> Any:
+        return self.deps.replicas.partition(topic, index)
+
+    def classic_type(self, group_id: str) -> str | None:
+        return self._classic.group_type(group_id)
+
+    async def write(self, group_id: str, records: Sequence[Any]) -> int:
+        return await self.deps.groups.write(group_id, records)
+
+    def forget_group(self, group_id: str) -> None:
+        self.deps.share.forget_group(group_id)
+
+
+def _row(t: TopicImage | None) -> TopicRow | None:
+    return None if t is None else TopicRow(t.name, t.topic_id, len(t.partitions), t.internal)
+
+
+def _topic(env: ShareOffsetsEnv, name: str) -> Any | None:
     """The topic a client may name here (internal topics hold no share groups)."""
-    info = broker.logs.topics.get(name)
+    info = env.topic(name)
     return None if info is None or info.internal else info
 
 
-def _not_share_group(broker: Any, group_id: str) -> bool:
+def _not_share_group(env: ShareOffsetsEnv, group_id: str) -> bool:
     """The id belongs to a consumer or classic group."""
-    if broker.classic_group_type(group_id) is not None:
+    if env.classic_type(group_id) is not None:
         return True
-    return broker.share_groups.coordinator.group_type(group_id) not in (None, "share")
+    return env.coordinator.group_type(group_id) not in (None, "share")
 
 
 def delivery_complete_count(state: Any, start_offset: int) -> int:
@@ -172,9 +234,9 @@ async def _gather(calls: Sequence[Any]) -> list[Any]:
 
 
 async def _describe_partition(
-    broker: Any, group_id: str, info: Any, partition: int
+    env: ShareOffsetsEnv, group_id: str, info: Any, partition: int
 ) -> DescribeShareGroupOffsetsResponsePartition:
-    summary = await broker.share_state.read_summary(group_id, info.topic_id, partition)
+    summary = await env.share_state.read_summary(group_id, info.topic_id, partition)
     if not summary.ok:
         # Kafka treats a failed read as absence of data, not as an error.
         return DescribeShareGroupOffsetsResponsePartition(
@@ -189,11 +251,11 @@ async def _describe_partition(
     )
     if start == UNINITIALIZED_START_OFFSET:
         return row
-    state = broker.share_state.state(group_id, info.topic_id, partition)
+    state = env.share_state.state(group_id, info.topic_id, partition)
     complete = summary.delivery_complete_count if state is None else delivery_complete_count(state, start)
     if complete < 0:
         return row
-    plog = broker.logs.partition(info.name, partition)
+    plog = env.partition(info.name, partition)
     if plog is None:
         code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         return DescribeShareGroupOffsetsResponsePartition(
@@ -204,10 +266,10 @@ async def _describe_partition(
 
 
 async def _describe_topics(
-    broker: Any, group_id: str, topics: Sequence[tuple[Any, Sequence[int]]]
+    env: ShareOffsetsEnv, group_id: str, topics: Sequence[tuple[Any, Sequence[int]]]
 ) -> list[DescribeShareGroupOffsetsResponseTopic]:
     calls = [
-        (lambda info=info, p=p: _describe_partition(broker, group_id, info, p))
+        (lambda info=info, p=p: _describe_partition(env, group_id, info, p))
         for info, partitions in topics
         for p in partitions
     ]
@@ -221,18 +283,18 @@ async def _describe_topics(
 
 
 async def describe_group(
-    broker: Any, group: DescribeShareGroupOffsetsRequestGroup
+    env: ShareOffsetsEnv, group: DescribeShareGroupOffsetsRequestGroup
 ) -> DescribeShareGroupOffsetsResponseGroup:
     """One group of a DescribeShareGroupOffsets request."""
     group_id = group.group_id
     if group.topics is None:
         known = []
-        for topic_id, partitions in broker.share_groups.coordinator.initialized_partitions(group_id).items():
-            info = broker.logs.topic_by_id(topic_id)
+        for topic_id, partitions in env.coordinator.initialized_partitions(group_id).items():
+            info = env.topic_by_id(topic_id)
             if info is not None and partitions:
                 known.append((info, sorted(partitions)))
         return DescribeShareGroupOffsetsResponseGroup(
-            group_id=group_id, topics=await _describe_topics(broker, group_id, known)
+            group_id=group_id, topics=await _describe_topics(env, group_id, known)
         )
     # Known topics are read from the share state: one row per topic (named twice:
     # merged), partitions in order without repeats, as Kafka's persister answers.
@@ -240,7 +302,7 @@ async def describe_group(
     unknown = []
     empty = False
     for t in group.topics:
-        info = _topic(broker, t.topic_name)
+        info = _topic(env, t.topic_name)
         if info is None:
             unknown.append(
                 DescribeShareGroupOffsetsResponseTopic(
@@ -266,7 +328,7 @@ async def describe_group(
         return DescribeShareGroupOffsetsResponseGroup(
             group_id=group_id, topics=[], error_code=int(code), error_message=code.message
         )
-    topics = await _describe_topics(broker, group_id, [(info, sorted(ps)) for info, ps in known.values()])
+    topics = await _describe_topics(env, group_id, [(info, sorted(ps)) for info, ps in known.values()])
     return DescribeShareGroupOffsetsResponseGroup(group_id=group_id, topics=topics + unknown)
 
 
@@ -277,9 +339,9 @@ def _alter_error(code: ErrorCode, message: str | None = None) -> AlterShareGroup
     return AlterShareGroupOffsetsResponse(error_code=int(code), error_message=message or code.message, responses=[])
 
 
-def _ensure_share_group(broker: Any, group_id: str) -> list[Any]:
+def _ensure_share_group(env: ShareOffsetsEnv, group_id: str) -> list[Any]:
     """Create ``group_id`` as an Empty share group (epoch 0) unless it exists; return its records."""
-    coordinator = broker.share_groups.coordinator
+    coordinator = env.coordinator
     if coordinator.group_type(group_id) == "share":
         return []
     record = rec.encode(rec.group_metadata(group_id, 0, 0))
@@ -287,17 +349,17 @@ def _ensure_share_group(broker: Any, group_id: str) -> list[Any]:
     return [record]
 
 
-async def alter_offsets(broker: Any, req: AlterShareGroupOffsetsRequest) -> AlterShareGroupOffsetsResponse:
+async def alter_offsets(env: ShareOffsetsEnv, req: AlterShareGroupOffsetsRequest) -> AlterShareGroupOffsetsResponse:
     group_id = req.group_id
     if not group_id:
         return _alter_error(ErrorCode.INVALID_GROUP_ID)
-    async with _GroupLock(broker, group_id):
-        return await _alter_locked(broker, group_id, req.topics)
+    async with _GroupLock(env.deps, group_id):
+        return await _alter_locked(env, group_id, req.topics)
 
 
-async def _alter_locked(broker: Any, group_id: str, topics: Sequence[Any]) -> AlterShareGroupOffsetsResponse:
-    coordinator = broker.share_groups.coordinator
-    if _not_share_group(broker, group_id):
+async def _alter_locked(env: ShareOffsetsEnv, group_id: str, topics: Sequence[Any]) -> AlterShareGroupOffsetsResponse:
+    coordinator = env.coordinator
+    if _not_share_group(env, group_id):
         return _alter_error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
     if coordinator.group_state(group_id) is GroupState.STABLE:
         return _alter_error(ErrorCode.NON_EMPTY_GROUP)
@@ -309,7 +371,7 @@ async def _alter_locked(broker: Any, group_id: str, topics: Sequence[Any]) -> Al
     # topic id -> (topic, partition -> start offset)
     targets: dict[uuid.UUID, tuple[Any, dict[int, int]]] = {}
     for t in topics:
-        info = _topic(broker, t.topic_name)
+        info = _topic(env, t.topic_name)
         if info is None:
             row = unknown_rows.setdefault(
                 t.topic_name, AlterShareGroupOffsetsResponseTopic(topic_name=t.topic_name, topic_id=UUID_ZERO)
@@ -342,10 +404,10 @@ async def _alter_locked(broker: Any, group_id: str, topics: Sequence[Any]) -> Al
 
     work = [(info, p, offset) for info, wanted in targets.values() for p, offset in wanted.items()]
     if work:
-        records = _ensure_share_group(broker, group_id)
+        records = _ensure_share_group(env, group_id)
         results = await _gather(
             [
-                (lambda info=info, p=p, offset=offset: _reinitialize(broker, group_id, info, p, offset))
+                (lambda info=info, p=p, offset=offset: _reinitialize(env, group_id, info, p, offset))
                 for info, p, offset in work
             ]
         )
@@ -358,8 +420,8 @@ async def _alter_locked(broker: Any, group_id: str, topics: Sequence[Any]) -> Al
                 failed[info.topic_id, p] = result
         for topic_id, partitions in done.items():
             records += coordinator.mark_initialized(group_id, topic_id, partitions)
-        code = await broker.share_groups.records.write(group_id, records)
-        broker.share.forget_group(group_id)
+        code = await env.write(group_id, records)
+        env.forget_group(group_id)
         if code:
             return _alter_error(ErrorCode(code))
         for row in known_rows.values():
@@ -371,9 +433,9 @@ async def _alter_locked(broker: Any, group_id: str, topics: Sequence[Any]) -> Al
     return AlterShareGroupOffsetsResponse(responses=[*unknown_rows.values(), *known_rows.values()])
 
 
-async def _reinitialize(broker: Any, group_id: str, info: Any, partition: int, start_offset: int) -> Any:
+async def _reinitialize(env: ShareOffsetsEnv, group_id: str, info: Any, partition: int, start_offset: int) -> Any:
     """Write a fresh state for the share-partition: ``start_offset``, the next state epoch."""
-    store = broker.share_state
+    store = env.share_state
     summary = await store.read_summary(group_id, info.topic_id, partition)
     if not summary.ok:
         return summary
@@ -389,17 +451,17 @@ def _delete_error(code: ErrorCode, message: str | None = None) -> DeleteShareGro
     return DeleteShareGroupOffsetsResponse(error_code=int(code), error_message=message or code.message, responses=[])
 
 
-async def delete_offsets(broker: Any, req: DeleteShareGroupOffsetsRequest) -> DeleteShareGroupOffsetsResponse:
+async def delete_offsets(env: ShareOffsetsEnv, req: DeleteShareGroupOffsetsRequest) -> DeleteShareGroupOffsetsResponse:
     group_id = req.group_id
     if not group_id:
         return _delete_error(ErrorCode.INVALID_GROUP_ID)
-    async with _GroupLock(broker, group_id):
-        return await _delete_locked(broker, group_id, [t.topic_name for t in req.topics])
+    async with _GroupLock(env.deps, group_id):
+        return await _delete_locked(env, group_id, [t.topic_name for t in req.topics])
 
 
-async def _delete_locked(broker: Any, group_id: str, names: Iterable[str]) -> DeleteShareGroupOffsetsResponse:
-    coordinator = broker.share_groups.coordinator
-    if _not_share_group(broker, group_id):
+async def _delete_locked(env: ShareOffsetsEnv, group_id: str, names: Iterable[str]) -> DeleteShareGroupOffsetsResponse:
+    coordinator = env.coordinator
+    if _not_share_group(env, group_id):
         return _delete_error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
     if coordinator.group_type(group_id) != "share":
         return _delete_error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
@@ -411,7 +473,7 @@ async def _delete_locked(broker: Any, group_id: str, names: Iterable[str]) -> De
     refused: list[DeleteShareGroupOffsetsResponseTopic] = []
     chosen: dict[uuid.UUID, tuple[Any, list[int]]] = {}
     for name in names:
-        info = _topic(broker, name)
+        info = _topic(env, name)
         if info is None:
             refused.append(
                 DeleteShareGroupOffsetsResponseTopic(
@@ -439,7 +501,7 @@ async def _delete_locked(broker: Any, group_id: str, names: Iterable[str]) -> De
 
     work = [(info, p) for info, partitions in chosen.values() for p in partitions]
     results = await _gather(
-        [(lambda info=info, p=p: broker.share_state.delete(group_id, info.topic_id, p)) for info, p in work]
+        [(lambda info=info, p=p: env.share_state.delete(group_id, info.topic_id, p)) for info, p in work]
     )
     errors: dict[uuid.UUID, Any] = {}
     for (info, _), result in zip(work, results):
@@ -456,8 +518,8 @@ async def _delete_locked(broker: Any, group_id: str, names: Iterable[str]) -> De
         for topic_id, result in errors.items()
     ]
     records = coordinator.forget_initialized(group_id, [info.topic_id for info in deleted])
-    code = await broker.share_groups.records.write(group_id, records)
-    broker.share.forget_group(group_id)
+    code = await env.write(group_id, records)
+    env.forget_group(group_id)
     if code:
         return _delete_error(ErrorCode(code))
     ok = [DeleteShareGroupOffsetsResponseTopic(topic_name=info.name, topic_id=info.topic_id) for info in deleted]

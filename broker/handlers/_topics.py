@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from broker.protocol.errors import ErrorCode
+from broker.metadata.image import TopicImage
+from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
-    from broker.server.broker import Broker
+    from broker.handlers.context import Services
 
 # Authorized-operation bit sets reported when a client asks (KIP-430). There are
 # no ACLs on this broker, so every operation that applies to the resource is allowed:
@@ -21,19 +22,17 @@ GROUP_OPERATIONS = sum(1 << op for op in (3, 6, 8))  # READ, DELETE, DESCRIBE
 OPERATIONS_OMITTED = -(2**31)
 
 
-def auto_create(broker: Broker, name: str) -> tuple[int, Any]:
+async def auto_create(services: Services, name: str) -> tuple[int, TopicImage | None]:
     """Create ``name`` with the broker defaults if auto-creation is enabled.
 
-    Returns (error_code, TopicInfo | None).
+    Returns (error_code, the topic or None).
     """
-    from broker.log.manager import KafkaError
-
-    if not broker.config.get("auto.create.topics.enable"):
+    if not services.config.get("auto.create.topics.enable"):
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None
     try:
-        info = broker.logs.create_topic(name, broker.config.get("num.partitions"), {})
+        info = await services.metadata.create_topic(name, services.config.get("num.partitions"), -1, {})
     except KafkaError as exc:
-        if exc.error_code == ErrorCode.TOPIC_ALREADY_EXISTS:
-            return ErrorCode.NONE, broker.logs.topics[name]
-        return exc.error_code, None
+        if exc.code == ErrorCode.TOPIC_ALREADY_EXISTS:
+            return ErrorCode.NONE, services.metadata.image.topic(name)
+        return exc.code, None
     return ErrorCode.NONE, info

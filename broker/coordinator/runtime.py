@@ -1,0 +1,463 @@
+"""The one coordinator runtime: shards of state over the partitions of an internal topic.
+
+Every coordinator (groups on ``__consumer_offsets``, share state on
+``__share_group_state``, transactions on ``__transaction_state``) is the same
+shell around pure cores:
+
+- **Shards.** One shard per partition of the coordinator's topic, built by the
+  coordinator's factory. A key (group id, share-partition key, transactional id)
+  lives in the shard of its partition (Kafka's hash, see
+  :meth:`~broker.metadata.image.MetadataImage.coordinator_for`).
+- **Load and unload.** A shard is loaded on the broker leading its partition by
+  replaying the partition from its log start offset (``shard.load_record``), then
+  ``shard.on_loaded(now)``; it is unloaded when that leadership goes elsewhere.
+  The runtime follows the metadata image: partitions this broker leads are
+  loaded, the others unloaded. Operations on a shard that is not here answer
+  NOT_COORDINATOR, on one still loading COORDINATOR_LOAD_IN_PROGRESS.
+- **Writes.** :meth:`CoordinatorRuntime.append` writes records to the shard's
+  partition as one batch (through the replica layer, so a leader check and the
+  leader epoch apply), and :meth:`CoordinatorRuntime.wait_durable` returns once
+  they are what ``acks=all`` promises, within ``write_timeout_ms``. Errors are
+  KafkaError with the storage error's code; each coordinator maps them to what
+  its APIs answer.
+- **Timers.** Each shard says when it next needs the clock
+  (``next_deadline_ms``); one task sleeps until the earliest and calls the
+  coordinator's ``on_deadline(partition, shard)``.
+- **Bounded logs.** For a coordinator whose records are keyed state (last record
+  per key wins, as in a compacted topic), the runtime keeps the live record of
+  every key. Once the partition has grown by more than
+  ``max(SNAPSHOT_MIN_RECORDS, 2 * live keys)`` records since its last rewrite,
+  it rolls the log, writes the live records again, and, once they are durable,
+  moves the log start offset to them, deleting everything older. A restart then
+  replays at most a few times the live state, however many writes came before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+import structlog
+import trio
+
+from broker.metadata.image import MetadataImage, coordinator_partition
+from broker.metadata.source import MetadataSource
+from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.records import build_batch, iter_batches, iter_records
+from broker.replica.manager import ReplicaManager
+from broker.replica.partition import Partition
+
+__all__ = ["CoordinatorRuntime", "CoordinatorSpec", "Shard"]
+
+log = structlog.get_logger("sharebroker.coordinator")
+
+Record = tuple[bytes, bytes | None]
+
+# Bytes read per step while replaying, so a large partition is not read at once.
+REPLAY_READ_BYTES = 4 * 1024 * 1024
+# A partition is rewritten (and its older records deleted) after at least this many
+# records since the last rewrite, and at least twice the live keys: each rewrite costs
+# one write of the live state, so at most one record in three is a rewrite.
+SNAPSHOT_MIN_RECORDS = 10_000
+# Records per batch when rewriting the live state (a batch stays well below 1 MiB).
+SNAPSHOT_BATCH_RECORDS = 2_000
+
+
+class Shard(Protocol):
+    """What the runtime needs of a coordinator's per-partition core."""
+
+    def load_record(self, offset: int, key: bytes | None, value: bytes | None) -> None:
+        """Apply one record read back from the partition at load (None value: tombstone)."""
+        ...
+
+    def on_loaded(self, now_ms: int) -> None: ...
+
+    def next_deadline_ms(self) -> int | None: ...
+
+
+S = TypeVar("S", bound=Shard)
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorSpec:
+    """One coordinator's topic and its settings."""
+
+    name: str
+    topic: str
+    num_partitions: int
+    topic_configs: Mapping[str, str]
+    write_timeout_ms: int = 5000
+    # Keyed state: keep the live record per key and bound the log by rewriting it.
+    compacted: bool = True
+    snapshot_min_records: int = SNAPSHOT_MIN_RECORDS
+
+
+@dataclass(slots=True)
+class _Hosted(Generic[S]):
+    shard: S
+    live: dict[bytes, bytes] = field(default_factory=dict)
+    since_rewrite: int = 0
+    rewriting: bool = False
+
+
+class CoordinatorRuntime(Generic[S]):
+    def __init__(
+        self,
+        spec: CoordinatorSpec,
+        *,
+        new_shard: Callable[[int], S],
+        metadata: MetadataSource,
+        replicas: ReplicaManager,
+        clock: Callable[[], int],
+        on_deadline: Callable[[int, S], Awaitable[None]] | None = None,
+    ) -> None:
+        self.spec = spec
+        self._new_shard = new_shard
+        self._metadata = metadata
+        self._replicas = replicas
+        self._clock = clock
+        self._on_deadline = on_deadline
+        self._hosted: dict[int, _Hosted[S]] = {}
+        self._loading: dict[int, trio.Event] = {}
+        self._topic_lock = trio.Lock()
+        self._timers_changed = trio.Event()
+        self._nursery: trio.Nursery | None = None
+        metadata.subscribe(self._image_changed)
+
+    # --- placement -------------------------------------------------------------------
+
+    @property
+    def topic(self) -> str:
+        return self.spec.topic
+
+    @property
+    def num_partitions(self) -> int:
+        """Partitions of the topic (the setting until the topic exists)."""
+        t = self._metadata.image.topic(self.spec.topic)
+        return len(t.partitions) if t is not None else self.spec.num_partitions
+
+    def partition_for(self, key: str) -> int:
+        return coordinator_partition(key, self.num_partitions)
+
+    def loaded(self) -> Iterable[tuple[int, S]]:
+        return [(pid, h.shard) for pid, h in self._hosted.items()]
+
+    def is_loaded(self, pid: int) -> bool:
+        return pid in self._hosted
+
+    def _leads(self, image: MetadataImage, pid: int) -> bool:
+        state = image.partition(self.spec.topic, pid)
+        return state is not None and state.leader == self._metadata.node_id
+
+    # --- shards ----------------------------------------------------------------------
+
+    def shard(self, pid: int) -> S:
+        """The loaded shard of partition ``pid`` (raises KafkaError when it is not here)."""
+        hosted = self._hosted.get(pid)
+        if hosted is not None:
+            return hosted.shard
+        if pid in self._loading:
+            raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS)
+        raise KafkaError(ErrorCode.NOT_COORDINATOR)
+
+    async def get_shard(self, pid: int, *, create: bool = True) -> S:
+        """The shard of ``pid``, loading it when this broker should host it (raises
+        KafkaError otherwise). While the topic does not exist, ``create`` creates it;
+        without it an empty shard stands in (reads need no topic, as in Kafka)."""
+        hosted = self._hosted.get(pid)
+        if hosted is not None:
+            return hosted.shard
+        if self._metadata.image.topic(self.spec.topic) is None:
+            if not create:
+                if not 0 <= pid < self.spec.num_partitions:
+                    raise KafkaError(ErrorCode.NOT_COORDINATOR)
+                shard = self._new_shard(pid)
+                shard.on_loaded(self._clock())
+                self._hosted[pid] = _Hosted(shard)
+                return shard
+            await self.ensure_topic()
+        if self._leads(self._metadata.image, pid):
+            await self.load(pid)
+        return self.shard(pid)
+
+    async def ensure_topic(self) -> None:
+        """Create the coordinator's topic if it does not exist yet (Kafka creates its
+        internal topics on first use)."""
+        if self._metadata.image.topic(self.spec.topic) is not None:
+            return
+        async with self._topic_lock:
+            if self._metadata.image.topic(self.spec.topic) is not None:
+                return
+            try:
+                await self._metadata.create_topic(
+                    self.spec.topic, self.spec.num_partitions, -1, dict(self.spec.topic_configs), internal=True
+                )
+            except KafkaError as exc:
+                if exc.code != ErrorCode.TOPIC_ALREADY_EXISTS:
+                    raise KafkaError(
+                        ErrorCode.COORDINATOR_NOT_AVAILABLE, f"cannot create {self.spec.topic}: {exc}"
+                    ) from exc
+            log.info("coordinator_topic_created", coordinator=self.spec.name, topic=self.spec.topic)
+
+    async def load(self, pid: int) -> None:
+        """Replay partition ``pid`` into a new shard (once; concurrent callers wait)."""
+        if pid in self._hosted:
+            return
+        event = self._loading.get(pid)
+        if event is not None:
+            await event.wait()
+            return
+        event = self._loading[pid] = trio.Event()
+        try:
+            partition = self._replicas.partition(self.spec.topic, pid)
+            if partition is None:
+                raise KafkaError(ErrorCode.NOT_COORDINATOR, f"{self.spec.topic}-{pid} is not on this broker")
+            started = trio.current_time()
+            hosted: _Hosted[S] = _Hosted(self._new_shard(pid))
+            count = await trio.to_thread.run_sync(self._replay, partition, hosted)
+            hosted.shard.on_loaded(self._clock())
+            hosted.since_rewrite = count - len(hosted.live)
+            self._hosted[pid] = hosted
+            self._timers_changed.set()
+            if count:
+                log.info(
+                    "coordinator_loaded",
+                    coordinator=self.spec.name,
+                    partition=pid,
+                    records=count,
+                    seconds=round(trio.current_time() - started, 3),
+                )
+        finally:
+            del self._loading[pid]
+            event.set()
+
+    def _replay(self, partition: Partition, hosted: _Hosted[S]) -> int:
+        """Runs in a worker thread: feed every record of the partition to the shard."""
+        shard, live, keep = hosted.shard, hosted.live, self.spec.compacted
+        part_log = partition.log
+        count = 0
+        position = part_log.log_start_offset
+        while position < part_log.log_end_offset:
+            data = part_log.read(position, REPLAY_READ_BYTES).records
+            if not data:
+                break
+            for header, view in iter_batches(data):
+                if not header.is_control:
+                    for record in iter_records(view):
+                        if record.offset < position:
+                            continue  # below the log start offset, inside the first batch
+                        count += 1
+                        try:
+                            shard.load_record(record.offset, record.key, record.value)
+                        except Exception as exc:  # one bad record must not stop the broker starting
+                            log.warning(
+                                "coordinator_record_skipped",
+                                coordinator=self.spec.name,
+                                partition=partition.index,
+                                offset=record.offset,
+                                error=str(exc),
+                            )
+                            continue
+                        if keep and record.key is not None:
+                            _keep(live, record.key, record.value)
+                position = max(position, header.next_offset)
+        return count
+
+    def unload(self, pid: int) -> None:
+        hosted = self._hosted.pop(pid, None)
+        if hosted is not None:
+            unloaded = getattr(hosted.shard, "on_unloaded", None)
+            if unloaded is not None:
+                unloaded()
+            log.info("coordinator_unloaded", coordinator=self.spec.name, partition=pid)
+
+    async def load_led(self) -> None:
+        """Load every partition of the topic this broker leads (start-up)."""
+        image = self._metadata.image
+        t = image.topic(self.spec.topic)
+        if t is None:
+            return
+        for pid in range(len(t.partitions)):
+            if self._leads(image, pid):
+                await self.load(pid)
+
+    def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
+        t = new.topic(self.spec.topic)
+        if t is None:
+            if old.topic(self.spec.topic) is not None:  # the topic was deleted
+                for pid in list(self._hosted):
+                    self.unload(pid)
+            return
+        for pid in list(self._hosted):
+            if not self._leads(new, pid):
+                self.unload(pid)
+        if self._nursery is None:
+            return
+        for pid in range(len(t.partitions)):
+            if pid not in self._hosted and pid not in self._loading and self._leads(new, pid):
+                self._nursery.start_soon(self._load_quietly, pid)
+
+    async def _load_quietly(self, pid: int) -> None:
+        try:
+            await self.load(pid)
+        except KafkaError as exc:
+            log.warning("coordinator_load_failed", coordinator=self.spec.name, partition=pid, error=str(exc))
+
+    # --- writes ----------------------------------------------------------------------
+
+    def append(self, pid: int, records: Sequence[Record]) -> tuple[Partition, int]:
+        """Append ``records`` to partition ``pid`` as one batch; returns the partition
+        and the batch's base offset (raises KafkaError). Nothing is durable yet."""
+        hosted = self._hosted.get(pid)
+        if hosted is None:
+            raise KafkaError(ErrorCode.NOT_COORDINATOR)
+        partition = self._replicas.leader(self.spec.topic, pid)
+        now = self._clock()
+        info = partition.append(build_batch([(k, v, (), now) for k, v in records], base_timestamp=now))
+        if self.spec.compacted:
+            for key, value in records:
+                _keep(hosted.live, key, value)
+            hosted.since_rewrite += len(records)
+        return partition, info.base_offset
+
+    async def wait_durable(self, partitions: Iterable[Partition]) -> None:
+        """Wait until everything appended to ``partitions`` is durable, within the
+        write timeout (REQUEST_TIMED_OUT after it; the storage error otherwise)."""
+        parts = {id(p): p for p in partitions}
+        if not parts:
+            return
+        errors: list[KafkaError] = []
+
+        async def one(p: Partition) -> None:
+            try:
+                await p.wait_replicated()
+            except KafkaError as exc:
+                errors.append(exc)
+
+        with trio.move_on_after(self.spec.write_timeout_ms / 1000) as scope:
+            if len(parts) == 1:
+                await one(next(iter(parts.values())))
+            else:
+                async with trio.open_nursery() as nursery:
+                    for p in parts.values():
+                        nursery.start_soon(one, p)
+        if scope.cancelled_caught:
+            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"not durable within {self.spec.write_timeout_ms} ms")
+        if errors:
+            raise errors[0]
+
+    async def write(self, pid: int, records: Sequence[Record]) -> int:
+        """Append and wait until durable; returns the base offset (raises KafkaError)."""
+        partition, base = self.append(pid, records)
+        await self.wait_durable([partition])
+        await self.maybe_rewrite(pid)
+        return base
+
+    def partition(self, pid: int) -> Partition | None:
+        """The local replica of partition ``pid`` of the topic."""
+        return self._replicas.partition(self.spec.topic, pid)
+
+    def delete_records(self, pid: int, before_offset: int) -> None:
+        """Move the partition's log start offset up (what a coordinator no longer needs)."""
+        partition = self._replicas.leader(self.spec.topic, pid)
+        if before_offset > partition.log_start_offset:
+            partition.log.delete_records(before_offset)
+
+    # --- bounding the log ------------------------------------------------------------
+
+    def live_records(self, pid: int) -> int:
+        hosted = self._hosted.get(pid)
+        return 0 if hosted is None else len(hosted.live)
+
+    async def maybe_rewrite(self, pid: int) -> None:
+        """Rewrite the partition's live records and drop the rest once it has grown enough."""
+        hosted = self._hosted.get(pid)
+        if hosted is None or not self.spec.compacted or hosted.rewriting:
+            return
+        if hosted.since_rewrite < max(self.spec.snapshot_min_records, 2 * len(hosted.live)):
+            return
+        hosted.rewriting = True
+        try:
+            await self._rewrite(pid, hosted)
+        except KafkaError as exc:
+            log.warning("coordinator_rewrite_failed", coordinator=self.spec.name, partition=pid, error=str(exc))
+        finally:
+            hosted.rewriting = False
+
+    async def _rewrite(self, pid: int, hosted: _Hosted[S]) -> None:
+        partition = self._replicas.leader(self.spec.topic, pid)
+        # Everything before the rewrite ends up in closed segments, deleted whole below.
+        partition.log.roll()
+        items = list(hosted.live.items())  # a consistent cut: no await since the roll
+        first = math.inf
+        now = self._clock()
+        for i in range(0, len(items), SNAPSHOT_BATCH_RECORDS):
+            chunk = items[i : i + SNAPSHOT_BATCH_RECORDS]
+            info = partition.append(build_batch([(k, v, (), now) for k, v in chunk], base_timestamp=now))
+            first = min(first, info.base_offset)
+        hosted.since_rewrite = 0
+        if first is math.inf:
+            first = partition.log_end_offset
+        await self.wait_durable([partition])
+        self.delete_records(pid, int(first))
+        log.info(
+            "coordinator_log_rewritten",
+            coordinator=self.spec.name,
+            partition=pid,
+            live_records=len(items),
+            log_start_offset=int(first),
+        )
+
+    # --- timers ----------------------------------------------------------------------
+
+    def timers_changed(self) -> None:
+        """A shard's next deadline moved earlier: re-plan the timer task."""
+        self._timers_changed.set()
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Timers until cancelled; also hosts loads started by metadata changes."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            try:
+                await self._timer_loop()
+            finally:
+                self._nursery = None
+
+    async def _timer_loop(self) -> None:
+        while True:
+            changed = self._timers_changed = trio.Event()
+            now = self._clock()
+            nearest: int | None = None
+            for pid, hosted in list(self._hosted.items()):
+                deadline = hosted.shard.next_deadline_ms()
+                if deadline is None:
+                    continue
+                if deadline <= now and self._on_deadline is not None:
+                    try:
+                        await self._on_deadline(pid, hosted.shard)
+                    except Exception:
+                        log.exception("coordinator_timer_failed", coordinator=self.spec.name, partition=pid)
+                        await trio.sleep(0.1)
+                    deadline = hosted.shard.next_deadline_ms()
+                    if deadline is None:
+                        continue
+                    now = self._clock()
+                    if deadline <= now:
+                        changed.set()  # still due (more work): go round again
+                nearest = deadline if nearest is None else min(nearest, deadline)
+            if changed.is_set():
+                continue
+            delay = 3600.0 if nearest is None else max(0.0, (nearest - self._clock()) / 1000)
+            with trio.move_on_after(delay):
+                await changed.wait()
+
+
+def _keep(live: dict[bytes, bytes], key: bytes, value: bytes | None) -> None:
+    """The live record of ``key`` (moved to the end: live records keep the order of
+    their latest writes, as a compacted log does)."""
+    live.pop(key, None)
+    if value is not None:
+        live[key] = value

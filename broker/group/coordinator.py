@@ -1,0 +1,736 @@
+"""The group coordinator: every group type on the shared coordinator runtime.
+
+One :class:`GroupShard` per ``__consumer_offsets`` partition holds the pure
+cores of the groups whose ids hash there: classic groups
+(:mod:`broker.group.classic`), share groups (:mod:`broker.group.share_group`)
+and committed offsets (:mod:`broker.group.offsets`). The shard is the one
+registry of group types: a group id is one type at a time, whichever core
+owns it.
+
+:class:`GroupCoordinator` is the shell. For every operation it routes the
+group id to its shard (NOT_COORDINATOR when this broker does not host it),
+runs the pure core, appends the records the core produced to the shard's
+partition and answers once they are durable:
+
+- Classic groups park JoinGroup and SyncGroup (:class:`~broker.group.classic.Pending`);
+  their answers leave the core's outbox only after the records they depend on
+  are durable. Each connection has its own task, so a parked request holds up
+  only its own connection (as in Kafka, where the connection is muted).
+- OffsetCommit, OffsetDelete and DeleteGroups answer once an fsync covers them.
+- Share groups: every heartbeat's records are durable before it is answered;
+  share-partitions newly assigned are marked initialised in the group; a
+  member that leaves or times out gives back the records it holds.
+- Timers (classic rebalance and session timers, share-group session timeouts,
+  offset expiry every ``offsets.retention.check.interval.ms``) run from the
+  runtime's timer task.
+- Topic creation, deletion and growth re-target share groups.
+
+Append errors map to what group APIs answer, as Kafka maps coordinator append
+errors (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, INVALID_COMMIT_OFFSET_SIZE).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import structlog
+import trio
+
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, Record
+from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
+from broker.group.offsets import (
+    COORDINATOR_TOPIC,
+    CommittedOffset,
+    OffsetStore,
+    RecordType,
+    decode_record,
+    offset_commit_record,
+)
+from broker.group.share_group import HeartbeatResult, ShareGroupCoordinator
+from broker.metadata.group_configs import GroupConfigStore
+from broker.metadata.image import MetadataImage
+from broker.metadata.source import MetadataSource
+from broker.metrics import Metrics
+from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.messages.describe_groups_response import DescribedGroup
+from broker.protocol.messages.group_metadata_key import GroupMetadataKey
+from broker.protocol.messages.group_metadata_value import GroupMetadataValue
+from broker.protocol.messages.join_group_response import JoinGroupResponse
+from broker.protocol.messages.sync_group_response import SyncGroupResponse
+from broker.replica.manager import ReplicaManager
+from broker.share.state_store import Persister
+
+__all__ = ["CommitEntry", "GroupCoordinator", "GroupShard", "SharePartitions", "client_host", "group_runtime_spec"]
+
+log = structlog.get_logger("sharebroker.groups")
+
+# Kafka's topic configs for __consumer_offsets: compacted (so time retention never
+# deletes it), batches stored as written, 100 MiB segments.
+TOPIC_CONFIGS = {"cleanup.policy": "compact", "compression.type": "producer", "segment.bytes": str(100 * 1024 * 1024)}
+# Kafka's offsets.retention.check.interval.ms default: how often expired offsets
+# (and empty groups without offsets) are removed.
+OFFSETS_RETENTION_CHECK_INTERVAL_MS = 600_000
+# Kafka's offsets.commit.timeout.ms: an offset commit not durable by then fails.
+WRITE_TIMEOUT_MS = 5000
+
+# Append errors -> what a group API answers (Kafka's mapping of coordinator append
+# errors, shared by group and offset-commit paths).
+_APPEND_ERRORS = {
+    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
+    ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
+    ErrorCode.MESSAGE_TOO_LARGE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
+    ErrorCode.RECORD_LIST_TOO_LARGE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
+    ErrorCode.INVALID_FETCH_SIZE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
+}
+# Routing errors pass through as they are.
+_ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+
+
+def append_error(exc: KafkaError) -> ErrorCode:
+    if exc.code in _ROUTING:
+        return exc.code
+    return _APPEND_ERRORS.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
+
+
+def group_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
+    return CoordinatorSpec(
+        name="group",
+        topic=COORDINATOR_TOPIC,
+        num_partitions=int(setting("offsets.topic.num.partitions")),
+        topic_configs=TOPIC_CONFIGS,
+        write_timeout_ms=WRITE_TIMEOUT_MS,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CommitEntry:
+    topic: str
+    partition: int
+    offset: int
+    leader_epoch: int = -1
+    metadata: str | None = ""
+
+
+class SharePartitions(Protocol):
+    """What the group coordinator needs of the share-partition runtime."""
+
+    persister: Persister
+
+    def has_session(self, group_id: str, member_id: str) -> bool: ...
+
+    async def release_member(self, group_id: str, member_id: str) -> None: ...
+
+    def forget_group(self, group_id: str) -> None: ...
+
+
+class ImageTopics:
+    """The share-group core's view of topics: names, ids and partition counts from the image."""
+
+    def __init__(self, metadata: MetadataSource) -> None:
+        self._metadata = metadata
+
+    def topic(self, name: str) -> tuple[uuid.UUID, int] | None:
+        t = self._metadata.image.topic(name)
+        return None if t is None or t.internal else (t.topic_id, len(t.partitions))
+
+    def topic_name(self, topic_id: uuid.UUID) -> str | None:
+        t = self._metadata.image.topic_by_id(topic_id)
+        return None if t is None else t.name
+
+
+# ====================================================================== the shard
+
+
+class GroupShard:
+    """The groups and offsets of one ``__consumer_offsets`` partition (pure)."""
+
+    def __init__(
+        self,
+        partition: int,
+        *,
+        clock: Callable[[], int],
+        classic_config: CoordinatorConfig,
+        topics: ImageTopics,
+        share_session_timeout_ms: Callable[[str], int],
+        expiry_interval_ms: int = OFFSETS_RETENTION_CHECK_INTERVAL_MS,
+    ) -> None:
+        self.partition = partition
+        self.share = ShareGroupCoordinator(topics)
+        self.classic = ClassicGroupCoordinator(clock, classic_config, other_group_type=self.share.group_type)
+        self.share.other_group_type = self.classic.group_type
+        self.offsets = OffsetStore()
+        self._clock = clock
+        self._share_session_timeout_ms = share_session_timeout_ms
+        self._expiry_interval_ms = expiry_interval_ms
+        self.next_expiry_ms = clock() + expiry_interval_ms
+
+    # --- the registry of group types -----------------------------------------------------
+
+    def group_type(self, group_id: str) -> str | None:
+        """``"classic"``, ``"share"``, or None when no group has this id here."""
+        return self.classic.group_type(group_id) or self.share.group_type(group_id)
+
+    # --- the runtime's interface ----------------------------------------------------
+
+    def load_record(self, offset: int, key: bytes | None, value: bytes | None) -> None:
+        if key is None:
+            return
+        record = decode_record(key, value)
+        if record is not None:
+            if record.record_type == RecordType.GROUP_METADATA:
+                assert isinstance(record.key, GroupMetadataKey)
+                assert record.value is None or isinstance(record.value, GroupMetadataValue)
+                self.classic.replay_group_metadata(record.key.group, record.value)
+                return
+            self.offsets.apply(record)
+            if record.value is not None:
+                self.classic.ensure_group(record.key.group)
+            return
+        self.share.replay(key, value)
+
+    def on_loaded(self, now_ms: int) -> None:
+        self.classic.on_loaded()
+        self.share.on_loaded(now_ms, self._share_session_timeout_ms)
+
+    def next_deadline_ms(self) -> int | None:
+        deadlines = [d for d in (self.classic.next_deadline_ms(), self.share.next_deadline()) if d is not None]
+        deadlines.append(self.next_expiry_ms)
+        return min(deadlines)
+
+    def schedule_next_expiry(self) -> None:
+        self.next_expiry_ms = self._clock() + self._expiry_interval_ms
+
+
+class _Waiter:
+    __slots__ = ("event", "result")
+
+    def __init__(self) -> None:
+        self.event = trio.Event()
+        self.result: Any = None
+
+
+# ====================================================================== the shell
+
+
+class GroupCoordinator:
+    def __init__(
+        self,
+        *,
+        metadata: MetadataSource,
+        replicas: ReplicaManager,
+        setting: Callable[[str], Any],
+        group_configs: GroupConfigStore,
+        metrics: Metrics,
+        clock: Callable[[], int],
+        runtime_spec: CoordinatorSpec | None = None,
+    ) -> None:
+        self._setting = setting
+        self.group_configs = group_configs
+        self._metrics = metrics
+        self.clock = clock
+        self._topics = ImageTopics(metadata)
+        self.share_partitions: SharePartitions | None = None
+        self._waiters: dict[tuple[int, int], _Waiter] = {}
+        self._nursery: trio.Nursery | None = None
+        self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
+            runtime_spec or group_runtime_spec(setting),
+            new_shard=self._new_shard,
+            metadata=metadata,
+            replicas=replicas,
+            clock=clock,
+            on_deadline=self._on_deadline,
+        )
+        metadata.subscribe(self._image_changed)
+        group_configs.add_listener(lambda group_id, overrides: self._pin(group_id, overrides.get("group.type")))
+
+    def attach_share_partitions(self, share_partitions: SharePartitions) -> None:
+        """The share-partition runtime (built after this coordinator: it reads group configs)."""
+        self.share_partitions = share_partitions
+
+    def _new_shard(self, partition: int) -> GroupShard:
+        shard = GroupShard(
+            partition,
+            clock=self.clock,
+            classic_config=CoordinatorConfig.from_settings(self._safe_setting),
+            topics=self._topics,
+            share_session_timeout_ms=self._share_session_timeout_ms,
+        )
+        # The group.type group config pins which kind of group an id may become.
+        for group_id in self.group_configs.groups():
+            if self.runtime.partition_for(group_id) == partition:
+                shard.share.pin_group_type(group_id, self.group_configs.group_type(group_id))
+        return shard
+
+    def _safe_setting(self, key: str) -> Any:
+        try:
+            return self._setting(key)
+        except (KeyError, AttributeError):
+            return None
+
+    def _pin(self, group_id: str, group_type: str | None) -> None:
+        pid = self.runtime.partition_for(group_id)
+        if self.runtime.is_loaded(pid):
+            self.runtime.shard(pid).share.pin_group_type(group_id, group_type)
+
+    def _share_session_timeout_ms(self, group_id: str) -> int:
+        return self.group_configs.share_settings(group_id).session_timeout_ms
+
+    def _share_heartbeat_interval_ms(self, group_id: str) -> int:
+        return self.group_configs.share_settings(group_id).heartbeat_interval_ms
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Load every partition of ``__consumer_offsets`` this broker leads (start-up)."""
+        await self.runtime.load_led()
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(self.runtime.run)
+            task_status.started()
+            try:
+                await trio.sleep_forever()
+            finally:
+                self._nursery = None
+
+    # --- routing ---------------------------------------------------------------------
+
+    def partition_for(self, group_id: str) -> int:
+        return self.runtime.partition_for(group_id)
+
+    async def shard_for(self, group_id: str) -> tuple[int, GroupShard]:
+        """The group's shard (raises KafkaError NOT_COORDINATOR and friends)."""
+        pid = self.runtime.partition_for(group_id)
+        return pid, await self.runtime.get_shard(pid)
+
+    def loaded_shard(self, group_id: str) -> GroupShard | None:
+        pid = self.runtime.partition_for(group_id)
+        return self.runtime.shard(pid) if self.runtime.is_loaded(pid) else None
+
+    def shards(self) -> list[GroupShard]:
+        return [shard for _, shard in self.runtime.loaded()]
+
+    def group_type(self, group_id: str) -> str | None:
+        """The type of the group with this id, or None (also when not hosted here)."""
+        shard = self.loaded_shard(group_id)
+        return None if shard is None else shard.group_type(group_id)
+
+    # --- persistence -----------------------------------------------------------------
+
+    async def write(self, group_id: str, records: Iterable[Any]) -> ErrorCode:
+        """Append records (pairs, or objects with ``key``/``value``) to the group's
+        partition and wait until durable; the error a group API answers, or NONE."""
+        items = [_pair(r) for r in records]
+        if not items:
+            return ErrorCode.NONE
+        pid = self.runtime.partition_for(group_id)
+        try:
+            await self.runtime.get_shard(pid)
+            await self.runtime.write(pid, items)
+        except KafkaError as exc:
+            log.warning("group_write_failed", group=group_id, error=str(exc))
+            return append_error(exc)
+        return ErrorCode.NONE
+
+    async def _flush(
+        self,
+        pid: int,
+        shard: GroupShard,
+        extra: Sequence[Record] = (),
+        on_appended: Callable[[], None] | None = None,
+    ) -> ErrorCode:
+        """Run due classic timers, write ``extra`` and the classic core's records, apply
+        ``on_appended`` once they are in the log, wait for durability, then hand out the
+        parked answers. Everything before the first await runs at once, so records reach
+        the log in the order the state changed."""
+        try:
+            shard.classic.tick()
+        except Exception:
+            log.exception("classic_group_timer_failed")
+        records = list(extra) + [(k, v) for _, k, v in shard.classic.take_records()]
+        outbox = shard.classic.take_outbox()
+        self.runtime.timers_changed()
+        error = ErrorCode.NONE
+        partition = None
+        if records:
+            try:
+                partition, _ = self.runtime.append(pid, records)
+            except KafkaError as exc:
+                log.warning("coordinator_append_failed", partition=pid, error=str(exc))
+                error = append_error(exc)
+        if on_appended is not None and not error:
+            on_appended()
+        if partition is not None:
+            try:
+                await self.runtime.wait_durable([partition])
+            except KafkaError as exc:
+                log.warning("coordinator_fsync_failed", partition=pid, error=str(exc))
+                error = error or append_error(exc)
+            else:
+                await self.runtime.maybe_rewrite(pid)
+        self._deliver(pid, outbox)
+        return error
+
+    def _deliver(self, pid: int, outbox: Iterable[tuple[int, Any]]) -> None:
+        for token, response in outbox:
+            waiter = self._waiters.get((pid, token))
+            if waiter is not None:  # else its request was abandoned (connection gone)
+                waiter.result = response
+                waiter.event.set()
+
+    async def _answer(self, pid: int, shard: GroupShard, result: Any) -> Any:
+        """Flush, then return ``result`` or (for :class:`Pending`) wait for its answer."""
+        if not isinstance(result, Pending):
+            await self._flush(pid, shard)
+            return result
+        key = (pid, result.token)
+        waiter = self._waiters[key] = _Waiter()
+        try:
+            await self._flush(pid, shard)
+            await waiter.event.wait()
+            return waiter.result
+        finally:
+            self._waiters.pop(key, None)
+
+    # --- timers ----------------------------------------------------------------------
+
+    async def _on_deadline(self, pid: int, shard: GroupShard) -> None:
+        now = self.clock()
+        deadline = shard.classic.next_deadline_ms()
+        if deadline is not None and deadline <= now:
+            await self._flush(pid, shard)
+        deadline = shard.share.next_deadline()
+        if deadline is not None and deadline <= now:
+            await self._expire_share_members(pid, shard, now)
+        if shard.next_expiry_ms <= now:
+            shard.schedule_next_expiry()
+            try:
+                await self.expire_offsets_of(pid, shard)
+            except Exception:
+                log.exception("offset_expiry_failed")
+
+    async def _expire_share_members(self, pid: int, shard: GroupShard, now: int) -> None:
+        expired = shard.share.expire_members(now)
+        for group_id, member_id in expired.expired:
+            log.info("share_member_expired", group=group_id, member=member_id)
+        if expired.records_to_persist:
+            try:
+                await self.runtime.write(pid, [_pair(r) for r in expired.records_to_persist])
+            except KafkaError as exc:
+                log.warning("share_group_write_failed", partition=pid, error=str(exc))
+            else:
+                self._metrics.rebalanced(expired.records_to_persist)
+        if self.share_partitions is not None:
+            for group_id, member_id in expired.expired:
+                await self.share_partitions.release_member(group_id, member_id)
+
+    # ================================================================== classic groups
+
+    async def join(self, group_id: str, member_id: str, **kwargs: Any) -> JoinGroupResponse:
+        pid, shard = await self.shard_for(group_id)
+        return await self._answer(pid, shard, shard.classic.join(group_id, member_id, **kwargs))
+
+    async def sync(self, group_id: str, generation_id: int, member_id: str, **kwargs: Any) -> SyncGroupResponse:
+        pid, shard = await self.shard_for(group_id)
+        return await self._answer(pid, shard, shard.classic.sync(group_id, generation_id, member_id, **kwargs))
+
+    async def heartbeat(
+        self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None
+    ) -> ErrorCode:
+        pid, shard = await self.shard_for(group_id)
+        error = shard.classic.heartbeat(group_id, generation_id, member_id, group_instance_id)
+        await self._flush(pid, shard)
+        return error
+
+    async def leave(self, group_id: str, members: list[tuple[str, str | None]]) -> Any:
+        pid, shard = await self.shard_for(group_id)
+        result = shard.classic.leave(group_id, members)
+        await self._flush(pid, shard)
+        return result
+
+    async def describe(self, group_id: str) -> DescribedGroup | None:
+        _, shard = await self.shard_for(group_id)
+        return shard.classic.describe(group_id)
+
+    def list_groups(self) -> list[ListedGroup]:
+        """Every classic group hosted here: (group id, protocol type, state, type)."""
+        return [g for shard in self.shards() for g in shard.classic.list_groups()]
+
+    def list_share_groups(self, states_filter: Iterable[str] = ()) -> list[Any]:
+        states = tuple(states_filter)
+        return [g for shard in self.shards() for g in shard.share.list_groups(states)]
+
+    async def delete_group(self, group_id: str) -> ErrorCode:
+        """DeleteGroups for one classic group: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, or
+        the group and its offsets are gone (durably) and NONE."""
+        pid, shard = await self.shard_for(group_id)
+        error = shard.classic.validate_delete_group(group_id)
+        if error:
+            return error
+        removals = list(shard.offsets.partitions(group_id))
+        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
+        shard.classic.remove_group(group_id)
+
+        def apply() -> None:
+            for topic, partition, _ in removals:
+                shard.offsets.remove(group_id, topic, partition)
+
+        return await self._flush(pid, shard, records, apply)
+
+    # ================================================================== offsets
+
+    async def commit_offsets(
+        self,
+        group_id: str,
+        *,
+        member_id: str,
+        group_instance_id: str | None,
+        generation: int,
+        api_version: int,
+        entries: list[CommitEntry],
+        retention_ms: int = -1,
+    ) -> list[ErrorCode]:
+        """OffsetCommit: one error per entry, answered once the commit is durable."""
+        try:
+            pid, shard = await self.shard_for(group_id)
+        except KafkaError as exc:
+            return [exc.code] * len(entries)
+        error = shard.classic.validate_offset_commit(group_id, member_id, group_instance_id, generation, api_version)
+        if error:
+            await self._flush(pid, shard)
+            return [error] * len(entries)
+        now = self.clock()
+        expire = now + retention_ms if retention_ms >= 0 else -1
+        limit = shard.classic.config.offset_metadata_max_bytes
+        results: list[ErrorCode] = []
+        records: list[Record] = []
+        accepted: list[tuple[int, str, int, CommittedOffset]] = []
+        for entry in entries:
+            if entry.metadata is not None and len(entry.metadata) > limit:
+                results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
+                continue
+            value = CommittedOffset(entry.offset, entry.leader_epoch, entry.metadata or "", now, expire)
+            records.append(offset_commit_record(group_id, entry.topic, entry.partition, value))
+            accepted.append((len(results), entry.topic, entry.partition, value))
+            results.append(ErrorCode.NONE)
+
+        def apply() -> None:
+            for _, topic, partition, value in accepted:
+                shard.offsets.put(group_id, topic, partition, value)
+
+        error = await self._flush(pid, shard, records, apply)
+        if error:
+            for index, *_ in accepted:
+                results[index] = error
+        return results
+
+    async def fetch_offsets(
+        self, group_id: str, topics: list[tuple[str, list[int]]] | None
+    ) -> list[tuple[str, list[tuple[int, CommittedOffset | None]]]]:
+        """OffsetFetch: the committed offset (or None) of each asked partition; every
+        committed offset of the group when ``topics`` is None."""
+        _, shard = await self.shard_for(group_id)
+        visible = shard.classic.offsets_visible(group_id)
+        if topics is None:
+            if not visible:
+                return []
+            return [(topic, sorted(partitions.items())) for topic, partitions in shard.offsets.topics(group_id).items()]
+        return [
+            (topic, [(p, shard.offsets.get(group_id, topic, p) if visible else None) for p in partitions])
+            for topic, partitions in topics
+        ]
+
+    async def delete_offsets(
+        self, group_id: str, topics: list[tuple[str, list[int]]]
+    ) -> tuple[ErrorCode, list[tuple[str, list[tuple[int, ErrorCode]]]]]:
+        """OffsetDelete: a group-level error, else per partition NONE or
+        GROUP_SUBSCRIBED_TO_TOPIC; answered once the tombstones are durable."""
+        pid, shard = await self.shard_for(group_id)
+        error = shard.classic.validate_offset_delete(group_id)
+        if error:
+            return error, []
+        out: list[tuple[str, list[tuple[int, ErrorCode]]]] = []
+        records: list[Record] = []
+        removals: list[tuple[str, int]] = []
+        for topic, partitions in topics:
+            if shard.classic.is_subscribed_to_topic(group_id, topic):
+                out.append((topic, [(p, ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC) for p in partitions]))
+                continue
+            for p in partitions:
+                if shard.offsets.get(group_id, topic, p) is not None:
+                    records.append(offset_commit_record(group_id, topic, p, None))
+                    removals.append((topic, p))
+            out.append((topic, [(p, ErrorCode.NONE) for p in partitions]))
+
+        def apply() -> None:
+            for topic, p in removals:
+                shard.offsets.remove(group_id, topic, p)
+
+        error = await self._flush(pid, shard, records, apply)
+        return error, out
+
+    async def expire_offsets(self) -> int:
+        """Expire offsets in every hosted shard now; returns how many went."""
+        total = 0
+        for pid, shard in list(self.runtime.loaded()):
+            total += await self.expire_offsets_of(pid, shard)
+        return total
+
+    async def expire_offsets_of(self, pid: int, shard: GroupShard) -> int:
+        """Remove offsets past retention, and Empty groups left without offsets
+        (Kafka's cleanupGroupMetadata); returns how many offsets went."""
+        now = self.clock()
+        classic = shard.classic
+        retention = classic.config.offsets_retention_ms
+        records: list[Record] = []
+        removals: list[tuple[str, str, int]] = []
+        orphans = [g for g in shard.offsets.groups() if g not in classic.groups]
+        for group_id in list(classic.groups) + orphans:
+            base = classic.offset_expiry_base(group_id)
+            if base is None:
+                continue
+
+            def subscribed(topic: str, group_id: str = group_id) -> bool:
+                return classic.is_subscribed_to_topic(group_id, topic)
+
+            expired, everything = shard.offsets.expired(group_id, now, retention, base, subscribed)
+            for topic, partition in expired:
+                records.append(offset_commit_record(group_id, topic, partition, None))
+                removals.append((group_id, topic, partition))
+            if everything:
+                classic.maybe_remove_empty_group(group_id)
+
+        def apply() -> None:
+            for group_id, topic, partition in removals:
+                shard.offsets.remove(group_id, topic, partition)
+
+        if records or classic.groups:
+            await self._flush(pid, shard, records, apply)
+        if removals:
+            log.info("offsets_expired", count=len(removals))
+        return len(removals)
+
+    # ================================================================== share groups
+
+    async def share_heartbeat(
+        self,
+        group_id: str,
+        member_id: str,
+        member_epoch: int,
+        rack_id: str | None,
+        subscribed_topic_names: list[str] | None,
+        *,
+        client_id: str,
+        client_host: str,
+    ) -> HeartbeatResult:
+        try:
+            _, shard = await self.shard_for(group_id)
+        except KafkaError as exc:
+            return HeartbeatResult(exc.code, None, member_id, member_epoch, 0, None, [])
+        result = shard.share.heartbeat(
+            group_id,
+            member_id,
+            member_epoch,
+            rack_id,
+            subscribed_topic_names,
+            self.clock(),
+            max_size=self._setting("group.share.max.size"),
+            session_timeout_ms=self._share_session_timeout_ms(group_id),
+            heartbeat_interval_ms=self._share_heartbeat_interval_ms(group_id),
+            client_id=client_id or "",
+            client_host=client_host,
+        )
+        records = list(result.records_to_persist)
+        if result.error_code == ErrorCode.NONE and result.assignment:
+            for topic_id, partitions in shard.share.uninitialized_partitions(group_id).items():
+                if partitions:
+                    records += shard.share.mark_initialized(group_id, topic_id, partitions)
+        code = await self.write(group_id, records)
+        if code:
+            return HeartbeatResult(code, None, member_id, member_epoch, 0, None, [])
+        self._metrics.rebalanced(records)
+        self.runtime.timers_changed()
+        if member_epoch == -1 and result.error_code == ErrorCode.NONE and self.share_partitions is not None:
+            # librdkafka sends its final ShareAcknowledge and this leave on two
+            # connections, in either order. While the member's share session is
+            # open, its close (or the connection's loss) gives the records back,
+            # after applying those acks; releasing here could beat the acks.
+            if not self.share_partitions.has_session(group_id, member_id):
+                await self.share_partitions.release_member(group_id, member_id)
+        return result
+
+    async def share_describe(self, group_ids: list[str]) -> list[Any]:
+        out = []
+        for group_id in group_ids:
+            _, shard = await self.shard_for(group_id)
+            out += shard.share.describe([group_id])
+        return out
+
+    async def delete_share_groups(self, group_ids: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for group_id in group_ids:
+            try:
+                _, shard = await self.shard_for(group_id)
+            except KafkaError as exc:
+                out[group_id] = exc.code
+                continue
+            result = shard.share.delete_group(group_id)
+            if result.error_code:
+                out[group_id] = result.error_code
+                continue
+            code = await self.write(group_id, result.records_to_persist)
+            if not code and self.share_partitions is not None:
+                persister = self.share_partitions.persister
+                for topic_id, partitions in result.initialized.items():
+                    for p in partitions:
+                        await persister.delete(group_id, topic_id, p)
+                self.share_partitions.forget_group(group_id)
+                # Group configs outlive the group, as in Kafka 4.2.
+            out[group_id] = code
+        return out
+
+    def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
+        """Topics were created, deleted or grew: re-target share groups (persisted in
+        the background)."""
+        if old.topics is new.topics or _same_topics(old, new):
+            return
+        for pid, shard in list(self.runtime.loaded()):
+            records = shard.share.on_topics_changed()
+            if records and self._nursery is not None:
+                self._nursery.start_soon(self._write_retargeted, pid, records)
+
+    async def _write_retargeted(self, pid: int, records: list[Any]) -> None:
+        try:
+            await self.runtime.write(pid, [_pair(r) for r in records])
+        except KafkaError as exc:
+            log.warning("share_group_write_failed", partition=pid, error=str(exc))
+            return
+        self._metrics.rebalanced(records)
+
+
+def _same_topics(old: MetadataImage, new: MetadataImage) -> bool:
+    if old.topics.keys() != new.topics.keys():
+        return False
+    return all(
+        (t.topic_id, len(t.partitions)) == (new.topics[name].topic_id, len(new.topics[name].partitions))
+        for name, t in old.topics.items()
+    )
+
+
+def _pair(record: Any) -> Record:
+    if isinstance(record, tuple):
+        return record[-2], record[-1]
+    return record.key, record.value
+
+
+def client_host(peer: str) -> str:
+    """A member's ``client_host`` as Kafka shows it (``/127.0.0.1``) from ``host:port``."""
+    host = peer.rsplit(":", 1)[0] if ":" in peer else peer
+    return "/" + host.strip("[]")

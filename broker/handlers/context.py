@@ -1,0 +1,85 @@
+"""What a handler sees of the world: the services, the connection, the request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from broker.config import LiveConfig
+from broker.group.coordinator import GroupCoordinator
+from broker.group.share_offsets import ShareOffsetsDeps
+from broker.lifecycle import Lifecycle
+from broker.log.commit import GroupCommitter
+from broker.log.manager import LogManager
+from broker.metadata.group_configs import GroupConfigStore
+from broker.metadata.local import SingleNodeMetadata
+from broker.metadata.producer_ids import ProducerIdAllocator
+from broker.metrics import Metrics
+from broker.protocol.messages import RequestHeader
+from broker.replica.fetch_sessions import FetchSessionCache
+from broker.replica.manager import ReplicaManager
+from broker.share.manager import SharePartitionManager
+from broker.share.state_store import ShareStateStore
+
+
+@dataclass(eq=False)
+class Services:
+    """Everything a request handler may use (built by :func:`broker.server.app.build`).
+
+    The handlers' equivalent of Kafka's ``KafkaApis`` fields. Only handlers and
+    the server hold this bundle; every service in it receives its own narrow
+    dependencies instead.
+    """
+
+    config: LiveConfig
+    lifecycle: Lifecycle
+    metrics: Metrics
+    logs: LogManager
+    committer: GroupCommitter
+    metadata: SingleNodeMetadata
+    replicas: ReplicaManager
+    group_configs: GroupConfigStore
+    producer_ids: ProducerIdAllocator
+    share_state: ShareStateStore
+    share: SharePartitionManager
+    groups: GroupCoordinator
+    fetch_sessions: FetchSessionCache
+    share_offsets: ShareOffsetsDeps
+    node_id: int
+    cluster_id: str
+    started_ms: int
+    clock: Callable[[], int]
+
+    def now_ms(self) -> int:
+        return self.clock()
+
+
+@dataclass(slots=True)
+class ConnectionState:
+    """Per-connection state handlers may hang things on.
+
+    ``on_close`` callbacks run once when the connection ends, however it ends
+    (share sessions use this to release a member's acquired records).
+    ``listener`` names the listener the client connected to: Metadata and
+    FindCoordinator answer with that listener's endpoints.
+    """
+
+    connection_id: int
+    peer: str
+    client_id: str | None = None
+    client_software_name: str | None = None
+    client_software_version: str | None = None
+    on_close: list[Callable[[], None]] = field(default_factory=list)
+    listener: str | None = None
+
+
+@dataclass(slots=True)
+class RequestContext:
+    services: Services
+    connection: ConnectionState
+    header: RequestHeader
+    api_version: int
+
+    @property
+    def client_id(self) -> str | None:
+        return self.header.client_id

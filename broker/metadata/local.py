@@ -1,0 +1,165 @@
+"""The single-node metadata source: this broker is the whole cluster.
+
+The topic catalog is the log manager's (``topics.json`` in the data directory);
+this node leads every partition at leader epoch 0 with itself as the only
+replica and in-sync replica, and hosts every coordinator. Topic changes are
+applied to the local catalog at once, and a new image is published after each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from broker.log.manager import LogManager, TopicInfo
+from broker.metadata.image import (
+    COORDINATOR_TOPICS,
+    BrokerInfo,
+    Endpoint,
+    MetadataImage,
+    PartitionState,
+    TopicImage,
+)
+from broker.metadata.source import ImageListener
+from broker.protocol.errors import ErrorCode, KafkaError
+
+__all__ = ["SingleNodeMetadata"]
+
+# A single node's partitions never change leader, so their epoch never moves.
+LEADER_EPOCH = 0
+
+
+class SingleNodeMetadata:
+    """A :class:`~broker.metadata.source.MetadataSource` for one broker."""
+
+    def __init__(
+        self,
+        node_id: int,
+        cluster_id: str,
+        logs: LogManager,
+        setting: Callable[[str], Any],
+        *,
+        rack: str | None = None,
+    ) -> None:
+        self.node_id = node_id
+        self.cluster_id = cluster_id
+        self._logs = logs
+        self._setting = setting
+        self._rack = rack
+        self._endpoints: tuple[Endpoint, ...] = ()
+        self._listeners: list[ImageListener] = []
+        self._version = 0
+        self._image = self._build()
+        logs.topic_listeners.append(self._topics_changed)
+
+    # --- the image -------------------------------------------------------------------
+
+    @property
+    def image(self) -> MetadataImage:
+        return self._image
+
+    def subscribe(self, listener: ImageListener) -> None:
+        self._listeners.append(listener)
+
+    def set_endpoints(self, endpoints: Iterable[Endpoint]) -> None:
+        """What clients are told to connect to (known once the listeners are bound)."""
+        self._endpoints = tuple(endpoints)
+        self._publish()
+
+    def _topics_changed(self, event: str, name: str) -> None:
+        self._publish()
+
+    def refresh(self) -> None:
+        """Publish the catalog as it is now (after the logs were opened)."""
+        self._publish()
+
+    def _publish(self) -> None:
+        old, self._image = self._image, self._build()
+        for listener in list(self._listeners):
+            listener(old, self._image)
+
+    def _build(self) -> MetadataImage:
+        self._version += 1
+        me = BrokerInfo(self.node_id, self._endpoints, self._rack)
+        topics = {name: self._topic_image(info) for name, info in self._logs.topics.items()}
+        counts = {}
+        for kind, (_, key) in COORDINATOR_TOPICS.items():
+            value = self._setting(key)
+            if value is not None:
+                counts[kind] = int(value)
+        return MetadataImage(
+            cluster_id=self.cluster_id,
+            controller_id=self.node_id,
+            brokers=MappingProxyType({self.node_id: me}),
+            topics=MappingProxyType(topics),
+            coordinator_partitions=MappingProxyType(counts),
+            version=self._version,
+        )
+
+    def _topic_image(self, info: TopicInfo) -> TopicImage:
+        me = (self.node_id,)
+        state = PartitionState(self.node_id, LEADER_EPOCH, me, me)
+        return TopicImage(info.name, info.topic_id, (state,) * info.partitions, info.configs, info.internal)
+
+    def _topic(self, name: str) -> TopicImage:
+        image = self._image.topic(name)
+        if image is None:
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name} does not exist")
+        return image
+
+    # --- topic changes ---------------------------------------------------------------
+
+    def _check_assignments(self, assignments: Sequence[Sequence[int]] | None) -> None:
+        for replicas in assignments or ():
+            unknown = [b for b in replicas if b != self.node_id]
+            if unknown:
+                raise KafkaError(
+                    ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                    f"Unknown broker(s) {unknown} in the replica assignment: the only broker is {self.node_id}.",
+                )
+
+    async def create_topic(
+        self,
+        name: str,
+        partitions: int,
+        replication_factor: int,
+        configs: Mapping[str, Any],
+        *,
+        assignments: Sequence[Sequence[int]] | None = None,
+        validate_only: bool = False,
+        internal: bool = False,
+    ) -> TopicImage:
+        self._check_assignments(assignments)
+        info = self._logs.create_topic(
+            name,
+            partitions,
+            configs,
+            internal=internal,
+            validate_only=validate_only,
+            replication_factor=replication_factor,
+        )
+        return self._topic_image(info)
+
+    async def delete_topic(self, name: str) -> None:
+        self._logs.delete_topic(name)
+
+    async def create_partitions(
+        self,
+        name: str,
+        total: int,
+        *,
+        assignments: Sequence[Sequence[int]] | None = None,
+        validate_only: bool = False,
+    ) -> TopicImage:
+        self._check_assignments(assignments)
+        info = self._logs.create_partitions(name, total, validate_only=validate_only)
+        return self._topic_image(info)
+
+    async def alter_topic_configs(
+        self, name: str, set_: Mapping[str, Any], delete: Iterable[str], *, validate_only: bool = False
+    ) -> TopicImage:
+        info = self._logs.alter_topic_configs(name, set_, delete, validate_only=validate_only)
+        if not validate_only:
+            self._publish()
+        return self._topic_image(info)

@@ -1,0 +1,63 @@
+"""Where the metadata image comes from, and how topics are changed.
+
+A :class:`MetadataSource` owns the current :class:`~broker.metadata.image.MetadataImage`
+and tells subscribers about every new one. Topic changes (create, delete, grow,
+configs) go through the source, never straight to the logs: on one node the
+source applies them to the local catalog; in a cluster the controller writes
+them to the coordination store and every broker follows.
+
+Errors are :class:`~broker.protocol.errors.KafkaError` with Kafka's codes
+(TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, INVALID_REPLICATION_FACTOR, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from broker.metadata.image import MetadataImage, TopicImage
+
+__all__ = ["ImageListener", "MetadataSource"]
+
+# Called with (previous image, new image) after every change.
+ImageListener = Callable[[MetadataImage, MetadataImage], None]
+
+
+class MetadataSource(Protocol):
+    node_id: int
+
+    @property
+    def image(self) -> MetadataImage:
+        """The current image (immutable; take it again to see later changes)."""
+        ...
+
+    def subscribe(self, listener: ImageListener) -> None: ...
+
+    async def create_topic(
+        self,
+        name: str,
+        partitions: int,
+        replication_factor: int,
+        configs: Mapping[str, Any],
+        *,
+        assignments: Sequence[Sequence[int]] | None = None,
+        validate_only: bool = False,
+        internal: bool = False,
+    ) -> TopicImage:
+        """Create a topic (``partitions``/``replication_factor`` -1: the broker defaults)."""
+        ...
+
+    async def delete_topic(self, name: str) -> None: ...
+
+    async def create_partitions(
+        self,
+        name: str,
+        total: int,
+        *,
+        assignments: Sequence[Sequence[int]] | None = None,
+        validate_only: bool = False,
+    ) -> TopicImage: ...
+
+    async def alter_topic_configs(
+        self, name: str, set_: Mapping[str, Any], delete: Iterable[str], *, validate_only: bool = False
+    ) -> TopicImage: ...

@@ -1,0 +1,157 @@
+"""The composition root: every service of a broker, built leaf-first in one place.
+
+Each service receives the few things it uses (typed, through its constructor),
+never the whole broker. What the handlers see is the :class:`Services` bundle
+(their equivalent of Kafka's ``KafkaApis`` fields); nothing below the handlers
+holds it. :func:`build` opens nothing on disk that it does not need to read the
+settings; :meth:`Services.open` recovers the logs and loads the coordinators,
+and :meth:`Services.run` starts every background loop in the server's nursery.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import structlog
+import trio
+
+from broker.config import BrokerConfig, LiveConfig
+from broker.group.coordinator import GroupCoordinator
+from broker.group.share_offsets import ShareOffsetsDeps
+from broker.handlers.context import Services
+from broker.lifecycle import Lifecycle
+from broker.log.commit import GroupCommitter
+from broker.log.manager import LogManager
+from broker.log.meta import MetaPropertiesError, load_or_create_meta
+from broker.metadata.group_configs import GroupConfigStore
+from broker.metadata.image import Endpoint
+from broker.metadata.local import SingleNodeMetadata
+from broker.metadata.producer_ids import ProducerIdAllocator
+from broker.metrics import Metrics
+from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
+from broker.replica.manager import ReplicaManager
+from broker.share.manager import SharePartitionManager
+from broker.share.state_store import ShareStateStore
+
+__all__ = ["bind", "build", "close_services", "load_coordinators", "open_services", "run_background"]
+
+log = structlog.get_logger("sharebroker.broker")
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def open_services(services: Services) -> None:
+    """Recover the logs (blocking: run it in a worker thread) and publish the catalog."""
+    services.logs.open()
+    services.metadata.refresh()
+
+
+async def load_coordinators(services: Services) -> None:
+    """Rebuild the coordinators' state from their internal topics."""
+    await services.groups.load()
+    await services.share_state.load()
+
+
+def close_services(services: Services) -> None:
+    services.logs.close()
+
+
+def bind(services: Services, port: int) -> None:
+    """The listener is bound: record what clients are told to connect to."""
+    services.config.update(services.config.current.with_bound_port(port))
+    current = services.config.current
+    services.metadata.set_endpoints(Endpoint(lst.name, lst.host, lst.port) for lst in current.advertised_listeners)
+
+
+async def run_background(services: Services, nursery: trio.Nursery) -> None:
+    """Start every background loop in ``nursery`` (returns once they are running)."""
+    await nursery.start(services.committer.run)
+    await nursery.start(services.logs.run_maintenance)
+    await nursery.start(services.share.run)
+    await nursery.start(services.groups.run)
+    await nursery.start(services.share_state.runtime.run)
+
+
+def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
+    """Every service for ``config``, leaf-first. Raises SystemExit with one clear line
+    when the data directory belongs to another node."""
+    live = LiveConfig(config)
+    setting = live.get
+    node_id = config.node_id
+    data_dir = config.log_dir
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        cluster_id = load_or_create_meta(data_dir, node_id)
+    except MetaPropertiesError as exc:
+        raise SystemExit(f"sharebroker: error: {exc}") from None
+
+    lifecycle = Lifecycle()
+    metrics = Metrics()
+    logs = LogManager.from_config(data_dir, config)
+    committer = GroupCommitter.from_config(config, logs=logs.logs)
+    metadata = SingleNodeMetadata(node_id, cluster_id, logs, setting)
+    replicas = ReplicaManager(node_id, logs, metadata, committer)
+    group_configs = GroupConfigStore(data_dir, config)
+    producer_ids = ProducerIdAllocator(data_dir)
+    share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
+    groups = GroupCoordinator(
+        metadata=metadata,
+        replicas=replicas,
+        setting=setting,
+        group_configs=group_configs,
+        metrics=metrics,
+        clock=clock,
+    )
+    share = SharePartitionManager(
+        persister=share_state,
+        metadata=metadata,
+        replicas=replicas,
+        group_configs=group_configs,
+        metrics=metrics,
+        lifecycle=lifecycle,
+        clock=clock,
+        max_share_sessions=setting("group.share.max.share.sessions"),
+    )
+    groups.attach_share_partitions(share)
+    fetch_sessions = FetchSessionCache(
+        max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
+    )
+
+    def config_changed(new: BrokerConfig) -> None:
+        # Dynamic BROKER changes: topic defaults and group-config bounds follow them.
+        fresh = LogManager.from_config(data_dir, new)  # reads settings only; opens nothing
+        logs.set_broker_defaults(fresh.broker_defaults, fresh.broker_default_sources)
+        group_configs.config = new
+
+    live.subscribe(config_changed)
+    return Services(
+        config=live,
+        lifecycle=lifecycle,
+        metrics=metrics,
+        logs=logs,
+        committer=committer,
+        metadata=metadata,
+        replicas=replicas,
+        group_configs=group_configs,
+        producer_ids=producer_ids,
+        share_state=share_state,
+        share=share,
+        groups=groups,
+        fetch_sessions=fetch_sessions,
+        share_offsets=ShareOffsetsDeps(groups, share_state, share, metadata, replicas),
+        node_id=node_id,
+        cluster_id=cluster_id,
+        started_ms=clock(),
+        clock=clock,
+    )
+
+
+def _int_setting(setting: Any, key: str, default: int) -> int:
+    try:
+        value = setting(key)
+    except KeyError:
+        return default
+    return default if value is None else int(value)
