@@ -7,6 +7,7 @@ import time
 import structlog
 
 from broker.handlers import HANDLERS
+from broker.protocol.api_keys import ApiKey
 from broker.protocol.connection import Request, ServerConnection
 from broker.protocol.errors import ProtocolError
 from broker.server.context import RequestContext
@@ -22,6 +23,11 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     (an API or version we do not serve, as Kafka does, or a handler failure).
     """
     handler = HANDLERS.get(request.api_key)
+    if handler is not None and request.api_key == ApiKey.API_VERSIONS and not handler.supports(request.api_version):
+        # A version the schemas know but the handler does not serve: the same v0
+        # UNSUPPORTED_VERSION answer as a version nobody knows, so the client retries
+        # lower on this connection instead of losing it.
+        return proto.api_versions_fallback_response(request.header, handler.min_version, handler.max_version)
     if handler is None or not handler.supports(request.api_version):
         log.warning(
             "unsupported_version",
