@@ -1,5 +1,5 @@
 # Generated from protocol/schemas/ApiVersionsResponse.json by codegen; do not edit.
-"""ApiVersionsResponse: response, api key 18, versions 0-4."""
+"""ApiVersionsResponse: response, api key 18, versions 0-5."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ class ApiVersionsResponse(Message):
     NAME: ClassVar[str] = 'ApiVersionsResponse'
     TYPE: ClassVar[str] = 'response'
     MIN_VERSION: ClassVar[int] = 0
-    MAX_VERSION: ClassVar[int] = 4
+    MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
 
@@ -344,6 +344,7 @@ ApiVersionsResponse._DECODERS = {
     2: _d_ApiVersionsResponse_v1,
     3: _d_ApiVersionsResponse_v3,
     4: _d_ApiVersionsResponse_v3,
+    5: _d_ApiVersionsResponse_v3,
 }
 ApiVersionsResponse._ENCODERS = {
     0: _e_ApiVersionsResponse_v0,
@@ -351,4 +352,5 @@ ApiVersionsResponse._ENCODERS = {
     2: _e_ApiVersionsResponse_v1,
     3: _e_ApiVersionsResponse_v3,
     4: _e_ApiVersionsResponse_v3,
+    5: _e_ApiVersionsResponse_v3,
 }

@@ -1,5 +1,5 @@
 # Generated from protocol/schemas/DeleteGroupsRequest.json by codegen; do not edit.
-"""DeleteGroupsRequest: request, api key 42, versions 0-2."""
+"""DeleteGroupsRequest: request, api key 42, versions 0-3."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class DeleteGroupsRequest(Message):
     NAME: ClassVar[str] = 'DeleteGroupsRequest'
     TYPE: ClassVar[str] = 'request'
     MIN_VERSION: ClassVar[int] = 0
-    MAX_VERSION: ClassVar[int] = 2
+    MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
 
@@ -93,9 +93,11 @@ DeleteGroupsRequest._DECODERS = {
     0: _d_DeleteGroupsRequest_v0,
     1: _d_DeleteGroupsRequest_v0,
     2: _d_DeleteGroupsRequest_v2,
+    3: _d_DeleteGroupsRequest_v2,
 }
 DeleteGroupsRequest._ENCODERS = {
     0: _e_DeleteGroupsRequest_v0,
     1: _e_DeleteGroupsRequest_v0,
     2: _e_DeleteGroupsRequest_v2,
+    3: _e_DeleteGroupsRequest_v2,
 }
