@@ -190,6 +190,8 @@ COORDINATOR_RECORDS = {
     "GroupMetadataValue": range(5),
     "OffsetCommitKey": range(1),
     "OffsetCommitValue": range(5),
+    "TransactionLogKey": range(1),
+    "TransactionLogValue": range(2),
     **{
         n: range(1)
         for n in (
