@@ -326,16 +326,19 @@ class TxnShard:
 
         Records of another key type or a newer value version are skipped, as Kafka
         does; ProtocolError for bytes that do not parse. State transitions are not
-        checked here: a compacted log legitimately skips intermediate states.
+        checked here: a compacted log legitimately skips intermediate states. A
+        record in state Dead deletes the id like a tombstone.
         """
         try:
             transactional_id, meta = records.decode(key, value)
         except records.UnknownRecord:
             return
         memory = self._take_memory(transactional_id)
-        if meta is None:
+        if meta is None or meta.state is TxnState.DEAD:
             self._entries.pop(transactional_id, None)
             return
+        if meta.state is TxnState.PREPARE_EPOCH_FENCE:
+            return  # never written by Kafka: a pending state only; nothing to apply
         entry = _Entry(meta, NO_PRODUCER_EPOCH if memory is None else memory.last_epoch)
         if meta.state.is_prepare:
             entry.awaiting = set(meta.partitions)

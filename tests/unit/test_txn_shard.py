@@ -600,3 +600,18 @@ def test_config_from_broker_settings():
     assert TxnConfig.from_settings(settings.__getitem__) == TxnConfig(
         id_expiration_ms=60_000, two_phase_commit_enabled=True
     )
+
+
+def test_replay_of_states_kafka_never_writes():
+    from broker.txn.records import encode_key, encode_value
+
+    h = Harness()
+    h.init(0)
+    # Bypass the writer's own refusal to encode Dead: patch the status byte.
+    value = bytearray(encode_value(_with(h.meta(), state=S.COMPLETE_ABORT), 1))
+    value[2 + 8 + 2 + 4] = S.DEAD.id
+    h.shard.replay(encode_key("t"), bytes(value))
+    assert "t" not in h.shard
+    value[2 + 8 + 2 + 4] = S.PREPARE_EPOCH_FENCE.id
+    h.shard.replay(encode_key("t"), bytes(value))
+    assert "t" not in h.shard
