@@ -56,7 +56,7 @@ format: $(STAMP) ## apply ruff's fixes and formatting
 	$(VENV)/bin/ruff format $(LINT_PATHS)
 
 RESULTS := bench/results
-# Every comparison target runs the scenario against sharebroker, Kafka 4.2.2 and Tansu 0.6
+# Every comparison target runs the scenario against sharebroker, Kafka 4.4.0 and Tansu 0.6
 # in one run: brokers on CPU 0, this process and its clients on CPU 1.
 COMPARE := taskset -c 1 $(PY) -m bench.compare
 
@@ -109,4 +109,4 @@ clean:
 -include peers/peers.mk
 
 # The peers the bench-* comparisons start. After the include: TANSU_STAMP is defined there.
-bench-peers: peer-kafka $(TANSU_STAMP) ## fetch only what the benchmarks compare against: Kafka 4.2.2 and Tansu 0.6
+bench-peers: peer-kafka $(TANSU_STAMP) ## fetch only what the benchmarks compare against: Kafka 4.4.0 and Tansu 0.6

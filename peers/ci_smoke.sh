@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI smoke of the differential tests (Apache Kafka 4.2.2 vs sharebroker), run by .ci/run
+# CI smoke of the differential tests (Apache Kafka 4.4.0 vs sharebroker), run by .ci/run
 # after `make test`. Prepares the peers (`make peer-kafka java-tool`: Maven Central + PyPI),
 # then runs a few fast scenarios of tests/compat/test_differential.py.
 # Exit 0: passed, or SKIPPED because a prerequisite is unavailable (no java/maven,
@@ -15,11 +15,11 @@ EXPECT=3
 start=$(date +%s)
 skip() { echo "ci-smoke: SKIPPED: $*"; exit 0; }
 
-command -v java >/dev/null 2>&1 || skip "java not found (Java 17+ needed for the Kafka 4.2.2 peer)"
+command -v java >/dev/null 2>&1 || skip "java not found (Java 17+ needed for the Kafka 4.4.0 peer)"
 command -v "${MVN:-mvn}" >/dev/null 2>&1 || skip "maven not found"
 "$PY" - <<'PYEOF' || skip "Maven Central (repo.maven.apache.org) unreachable"
 import sys, urllib.error, urllib.request
-url = "https://repo.maven.apache.org/maven2/org/apache/kafka/kafka_2.13/4.2.2/kafka_2.13-4.2.2.pom"
+url = "https://repo.maven.apache.org/maven2/org/apache/kafka/kafka_2.13/4.4.0/kafka_2.13-4.4.0.pom"
 try:
     urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=15).close()
 except urllib.error.HTTPError:

@@ -77,10 +77,11 @@ transaction.state.log.num.partitions=3
 share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 share.coordinator.state.topic.num.partitions=3
-# Groups: classic and KIP-848 consumer protocols. KIP-932 share groups are
-# enabled by the share.version=1 feature set at format time (4.2 deprecates
-# listing 'share' here).
-group.coordinator.rebalance.protocols=classic,consumer
+# Groups: every rebalance protocol (classic, KIP-848 consumer, KIP-1071
+# streams, KIP-932 share) is on by default in 4.4, gated by the group.version,
+# streams.version and share.version features; 4.4 deprecates
+# group.coordinator.rebalance.protocols, so it is left unset. share.version=1 is
+# still set explicitly at format time.
 group.initial.rebalance.delay.ms=0
 group.share.min.record.lock.duration.ms=1000
 EOF
@@ -110,7 +111,7 @@ do_start() {
   if pid="$(running_pid)"; then
     echo "kafka peer already running (pid $pid, port $PORT)"; return 0
   fi
-  if [ ! -f "$LIBS/kafka_2.13-4.2.2.jar" ]; then
+  if [ ! -f "$LIBS/kafka_2.13-4.4.0.jar" ]; then
     echo "kafka jars missing in $LIBS: run 'make peers' first" >&2; exit 1
   fi
   if port_open "$PORT" || port_open "$CTRL_PORT" || port_open "$INT_PORT"; then

@@ -1,7 +1,7 @@
 # Reference peers (included from the top-level Makefile).
-# Apache Kafka 4.2.2 from Maven Central, run as a single KRaft node on loopback.
+# Apache Kafka 4.4.0 from Maven Central, run as a single KRaft node on loopback.
 KAFKA_PEER_LIBS := peers/.cache/kafka/libs
-KAFKA_PEER_STAMP := $(KAFKA_PEER_LIBS)/.resolved-4.2.2
+KAFKA_PEER_STAMP := $(KAFKA_PEER_LIBS)/.resolved-4.4.0
 KAFKA_PEER_PORT ?= 19092
 MVN ?= mvn
 GOLDEN_PY ?= $(PY)
@@ -31,7 +31,7 @@ $(TANSU_STAMP): $(STAMP)
 	touch $@
 
 
-peer-kafka: $(KAFKA_PEER_STAMP) ## fetch only the pinned Kafka 4.2.2 broker (Maven Central)
+peer-kafka: $(KAFKA_PEER_STAMP) ## fetch only the pinned Kafka 4.4.0 broker (Maven Central)
 
 peer-start: peer-kafka ## start the Kafka peer on 127.0.0.1:$(KAFKA_PEER_PORT)
 	peers/kafka.sh start --port $(KAFKA_PEER_PORT)
@@ -45,7 +45,7 @@ peer-status: ## is the Kafka peer running?
 golden-capture: peers $(if $(filter $(PY),$(GOLDEN_PY)),$(STAMP)) ## re-record tests/protocol/golden from real clients (not in CI)
 	$(GOLDEN_PY) -m tests.tools.capture_golden --peer-port $(KAFKA_PEER_PORT) --proxy-port $(GOLDEN_PROXY_PORT)
 
-# Apache Kafka 4.2.2 Java clients (KafkaShareConsumer, Admin) driven by peers/java ShareTool.
+# Apache Kafka 4.4.0 Java clients (KafkaShareConsumer, Admin) driven by peers/java ShareTool.
 JAVA_TOOL_JAR := peers/.cache/java/sharetool.jar
 
 $(JAVA_TOOL_JAR): peers/java/pom.xml peers/java/build.sh $(shell find peers/java/src -name '*.java' 2>/dev/null)
@@ -70,8 +70,8 @@ compat-suites: $(STAMP) ## franz-go's own kgo integration tests (allow-list) aga
 compat-franz-all: $(STAMP) ## every broker-facing franz-go kgo test, report only (needs Go)
 	-PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/tests.txt
 
-# Differential tests: the same scenarios against Apache Kafka 4.2.2 (started on a free port) and sharebroker.
-compat-diff: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## differential tests: Kafka 4.2.2 vs sharebroker (tests/compat/test_differential.py)
+# Differential tests: the same scenarios against Apache Kafka 4.4.0 (started on a free port) and sharebroker.
+compat-diff: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## differential tests: Kafka 4.4.0 vs sharebroker (tests/compat/test_differential.py)
 	$(PY) -m pytest -q -m compat tests/compat/test_differential.py
 
 .PHONY: compat-diff
@@ -90,4 +90,4 @@ franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache
 .PHONY: franz-tool
 
 # Last, so that every peer variable above is defined when this rule is read.
-peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) ## fetch and build every reference peer: Kafka 4.2.2, Tansu 0.6, our Java and franz-go clients
+peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients

@@ -63,7 +63,7 @@ from broker.log.checkpoint import (
 )
 from broker.log.config import LogConfig
 from broker.log.index import AbortedTxn
-from broker.log.producer_state import CompletedTxn, ProducerStateManager
+from broker.log.producer_state import AppendOrigin, CompletedTxn, ProducerStateManager, VerificationGuard
 from broker.log.segment import LogSegment, TornBatch, segment_file_name
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import (
@@ -534,6 +534,9 @@ class PartitionLog:
         *,
         log_append_time_ms: int | None = None,
         leader_epoch: int | None = None,
+        origin: AppendOrigin = AppendOrigin.CLIENT,
+        verification_guard: VerificationGuard | None = None,
+        transaction_version: int = 0,
     ) -> AppendInfo:
         """Append one or more v2 batches, assigning consecutive offsets.
 
@@ -542,6 +545,11 @@ class PartitionLog:
         timestamp and CRC). Writes reach the page cache only; durability is the
         group committer's job. Raises KafkaError / RecordBatchError carrying
         ``error_code`` (see the module and producer-state docs).
+
+        ``origin``: coordinators' appends (transaction markers, transactional offset
+        commits) skip duplicate and sequence checks. ``verification_guard``: what
+        the transaction verification of this request handed out (KIP-890).
+        ``transaction_version``: of the markers appended (WriteTxnMarkers v2).
         """
         self._check_open()
         config = self.config
@@ -583,9 +591,9 @@ class PartitionLog:
                 if header.is_control:
                     marker = _marker_of(view)
                     if marker is not None:
-                        stage.add_marker(header, base, marker[0], marker[1])
+                        stage.add_marker(header, base, marker[0], marker[1], transaction_version)
                 else:
-                    duplicate = stage.duplicate_of(header)
+                    duplicate = stage.duplicate_of(header) if origin is AppendOrigin.CLIENT else None
                     if duplicate is not None:
                         return AppendInfo(
                             duplicate.first_offset,
@@ -600,6 +608,8 @@ class PartitionLog:
                         base,
                         base + header.last_offset_delta,
                         append_time if append_time >= 0 else header.max_timestamp,
+                        origin=origin,
+                        verification_guard=verification_guard,
                     )
             plan.append((header, view, base))
             next_offset = base + header.last_offset_delta + 1

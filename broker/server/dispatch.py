@@ -8,6 +8,7 @@ import structlog
 
 from broker.handlers import HANDLERS, Handler
 from broker.handlers.context import RequestContext
+from broker.protocol.api_keys import ApiKey
 from broker.protocol.connection import Request, ServerConnection, UnsupportedRequest
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
@@ -27,6 +28,11 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     and answered UNKNOWN_SERVER_ERROR, as Kafka does. The connection lives on.
     """
     handler = HANDLERS.get(request.api_key)
+    if handler is not None and request.api_key == ApiKey.API_VERSIONS and not handler.supports(request.api_version):
+        # A version the schemas know but the handler does not serve: the same v0
+        # UNSUPPORTED_VERSION answer as a version nobody knows, so the client retries
+        # lower on this connection instead of losing it.
+        return proto.api_versions_fallback_response(request.header, handler.min_version, handler.max_version)
     if handler is None or not handler.supports(request.api_version):
         log.warning(
             "unsupported_version",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build ShareTool (Apache Kafka 4.2.2 Java clients driver) into peers/.cache/java.
+# Build ShareTool (Apache Kafka 4.4.0 Java clients driver) into peers/.cache/java.
 # Output: peers/.cache/java/sharetool.jar (+ lib/ with kafka-clients and slf4j-simple).
 # Run:    java -jar peers/.cache/java/sharetool.jar [--wire-log] produce|share-consume|admin ...
 set -euo pipefail

@@ -7,6 +7,7 @@ import struct
 
 import pytest
 
+from broker.handlers import HANDLERS
 from broker.protocol.messages import RequestHeader, ResponseHeader
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.protocol.messages.api_versions_response import ApiVersionsResponse
@@ -71,20 +72,36 @@ def test_bad_frames_close_the_connection_and_broker_lives_on(sharebroker_bootstr
     assert admin(sharebroker_bootstrap).list_topics(timeout=10) is not None
 
 
-def test_unsupported_api_versions_version_gets_v0_answer(sharebroker_bootstrap):
+SERVED_API_VERSIONS = HANDLERS[18].max_version
+
+
+@pytest.mark.parametrize(
+    "version",
+    # The first version not served (one the schemas may know, e.g. a newer client's) and a
+    # version nobody knows: both get the v0 UNSUPPORTED_VERSION answer, and the connection
+    # stays open for the client's retry at a lower version.
+    [SERVED_API_VERSIONS + 1, 99],
+)
+def test_unsupported_api_versions_version_gets_v0_answer(sharebroker_bootstrap, version):
     with _connect(sharebroker_bootstrap) as s:
-        header = RequestHeader(request_api_key=18, request_api_version=99, correlation_id=11, client_id="probe")
+        header = RequestHeader(request_api_key=18, request_api_version=version, correlation_id=11, client_id="probe")
         out = bytearray()
         header.encode_into(out, 2)  # ApiVersions v3+ uses request header v2
-        out += b"\x00\x00\x00"  # a future body: empty compact strings, no tags
+        if version <= ApiVersionsRequest.MAX_VERSION:
+            ApiVersionsRequest(client_software_name="probe", client_software_version="1.0").encode_into(out, version)
+        else:
+            out += b"\x00\x00\x00"  # a future body: empty compact strings, no tags
         s.sendall(struct.pack(">i", len(out)) + out)
         size = struct.unpack(">i", _recv_exact(s, 4))[0]
         frame = memoryview(_recv_exact(s, size))
         rh, pos = ResponseHeader.decode_at(frame, 0, 0)
         body = ApiVersionsResponse.decode_at(frame, pos, 0)[0]
-    assert rh.correlation_id == 11
-    assert body.error_code == 35  # UNSUPPORTED_VERSION
-    assert [(k.api_key, k.max_version) for k in body.api_keys] == [(18, 4)]
+        assert rh.correlation_id == 11
+        assert body.error_code == 35  # UNSUPPORTED_VERSION
+        assert [(k.api_key, k.min_version, k.max_version) for k in body.api_keys] == [(18, 0, SERVED_API_VERSIONS)]
+        retry_header, retry = _api_versions(s, correlation_id=12)
+    assert retry_header.correlation_id == 12
+    assert retry.error_code == 0
 
 
 def test_invalid_client_software_name_is_invalid_request(sharebroker_bootstrap):

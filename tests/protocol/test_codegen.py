@@ -178,6 +178,21 @@ def test_load_message(tmp_path: Path) -> None:
     assert m.structs["Part"].fields[1].is_struct
 
 
+def test_tagged_field_without_versions_exists_where_it_is_tagged(tmp_path: Path) -> None:
+    raw = json.loads("\n".join(x for x in _SCHEMA.splitlines() if not x.startswith("//")))
+    raw["fields"].append({"name": "Hint", "type": "int64", "taggedVersions": "2+", "tag": 1, "default": -1})
+    hint = load_message(_write(tmp_path, json.dumps(raw))).fields[-1]
+    assert (hint.versions.lo, hint.versions.hi) == (2, 0x7FFF)
+    assert not hint.present_in(1) and hint.present_in(2) and hint.tagged_in(3) and hint.default == "-1"
+
+
+def test_field_without_versions_or_tag_is_refused(tmp_path: Path) -> None:
+    raw = json.loads("\n".join(x for x in _SCHEMA.splitlines() if not x.startswith("//")))
+    raw["fields"].append({"name": "Loose", "type": "int8"})
+    with pytest.raises(ValueError, match="missing versions"):
+        load_message(_write(tmp_path, json.dumps(raw)))
+
+
 def test_struct_defined_twice_is_refused(tmp_path: Path) -> None:
     raw = json.loads("\n".join(x for x in _SCHEMA.splitlines() if not x.startswith("//")))
     raw["fields"].append(

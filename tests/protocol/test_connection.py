@@ -289,8 +289,8 @@ def test_request_types_restrict_what_is_supported() -> None:
 @pytest.mark.parametrize(
     ("version", "header_tail"),
     [
-        # v5+ would be flexible, so its header is v2 (tag section after the client id)
-        (5, b"\x00"),
+        # v6+ would be flexible, so its header is v2 (tag section after the client id)
+        (6, b"\x00"),
         (127, b"\x00"),
         # a negative version precedes the flexible range: header v1
         (-1, b""),
@@ -303,7 +303,7 @@ def test_unsupported_api_versions_version_gets_the_v0_fallback(version: int, hea
     event = conn.next_event()
     assert isinstance(event, UnsupportedRequest)
     assert (event.api_key, event.api_version, event.correlation_id) == (18, version, 99)
-    assert "outside the supported range v0-v4" in event.reason
+    assert "outside the supported range v0-v5" in event.reason
 
     reply = conn.api_versions_fallback_response(event, 0, 4)
     # size 16 | correlation id 99 | header v0 has no tags | error 35 | int32 count 1 | 18, 0..4

@@ -1,5 +1,5 @@
 # Generated from protocol/schemas/ApiVersionsResponse.json by codegen; do not edit.
-"""ApiVersionsResponse: response, api key 18, versions 0-4."""
+"""ApiVersionsResponse: response, api key 18, versions 0-5."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ _S6p = _S6.pack
 class ApiVersion:
     """APIs that the broker supports."""
 
-    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'api_key': (0, 4), 'min_version': (0, 4), 'max_version': (0, 4)}
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'api_key': (0, 5), 'min_version': (0, 5), 'max_version': (0, 5)}
 
     api_key: int = 0
     """Key identifying the API."""
@@ -74,7 +74,7 @@ class ApiVersion:
 class SupportedFeatureKey:
     """Features the broker supports; in versions 0-3, features whose MinSupportedVersion is 0 are left out."""
 
-    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (3, 4), 'min_version': (3, 4), 'max_version': (3, 4)}
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (3, 5), 'min_version': (3, 5), 'max_version': (3, 5)}
 
     name: str = ''
     """Name of the feature."""
@@ -94,7 +94,7 @@ class SupportedFeatureKey:
 class FinalizedFeatureKey:
     """Features finalized across the cluster; only meaningful when FinalizedFeaturesEpoch >= 0."""
 
-    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (3, 4), 'max_version_level': (3, 4), 'min_version_level': (3, 4)}
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (3, 5), 'max_version_level': (3, 5), 'min_version_level': (3, 5)}
 
     name: str = ''
     """Name of the feature."""
@@ -118,10 +118,10 @@ class ApiVersionsResponse(Message):
     NAME: ClassVar[str] = 'ApiVersionsResponse'
     TYPE: ClassVar[str] = 'response'
     MIN_VERSION: ClassVar[int] = 0
-    MAX_VERSION: ClassVar[int] = 4
+    MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 3
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
-    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 4), 'api_keys': (0, 4), 'throttle_time_ms': (1, 4), 'supported_features': (3, 4), 'finalized_features_epoch': (3, 4), 'finalized_features': (3, 4), 'zk_migration_ready': (3, 4)}
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 5), 'api_keys': (0, 5), 'throttle_time_ms': (1, 5), 'supported_features': (3, 5), 'finalized_features_epoch': (3, 5), 'finalized_features': (3, 5), 'zk_migration_ready': (3, 5)}
 
     error_code: int = 0
     """Error code for the whole response."""
@@ -351,6 +351,7 @@ ApiVersionsResponse._DECODERS = {
     2: _d_ApiVersionsResponse_v1,
     3: _d_ApiVersionsResponse_v3,
     4: _d_ApiVersionsResponse_v3,
+    5: _d_ApiVersionsResponse_v3,
 }
 ApiVersionsResponse._ENCODERS = {
     0: _e_ApiVersionsResponse_v0,
@@ -358,4 +359,5 @@ ApiVersionsResponse._ENCODERS = {
     2: _e_ApiVersionsResponse_v1,
     3: _e_ApiVersionsResponse_v3,
     4: _e_ApiVersionsResponse_v3,
+    5: _e_ApiVersionsResponse_v3,
 }

@@ -1,5 +1,5 @@
 # Generated from protocol/schemas/DeleteGroupsRequest.json by codegen; do not edit.
-"""DeleteGroupsRequest: request, api key 42, versions 0-2."""
+"""DeleteGroupsRequest: request, api key 42, versions 0-3."""
 
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ class DeleteGroupsRequest(Message):
     NAME: ClassVar[str] = 'DeleteGroupsRequest'
     TYPE: ClassVar[str] = 'request'
     MIN_VERSION: ClassVar[int] = 0
-    MAX_VERSION: ClassVar[int] = 2
+    MAX_VERSION: ClassVar[int] = 3
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
-    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'groups_names': (0, 2)}
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'groups_names': (0, 3)}
 
     groups_names: list[str] = field(default_factory=list)
     """Names of the groups that should be deleted."""
@@ -94,9 +94,11 @@ DeleteGroupsRequest._DECODERS = {
     0: _d_DeleteGroupsRequest_v0,
     1: _d_DeleteGroupsRequest_v0,
     2: _d_DeleteGroupsRequest_v2,
+    3: _d_DeleteGroupsRequest_v2,
 }
 DeleteGroupsRequest._ENCODERS = {
     0: _e_DeleteGroupsRequest_v0,
     1: _e_DeleteGroupsRequest_v0,
     2: _e_DeleteGroupsRequest_v2,
+    3: _e_DeleteGroupsRequest_v2,
 }

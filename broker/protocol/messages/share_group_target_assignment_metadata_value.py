@@ -9,7 +9,8 @@ from typing import ClassVar
 
 from broker.protocol.message_base import Message
 from broker.protocol.primitives import (
-    read_unknown_tags,
+    read_tag_header,
+    read_uvarint,
     write_tagged_fields,
 )
 
@@ -19,6 +20,9 @@ __all__ = [
 _S0 = Struct('>i')
 _S0u = _S0.unpack_from
 _S0p = _S0.pack
+_S1 = Struct('>q')
+_S1u = _S1.unpack_from
+_S1p = _S1.pack
 
 
 @dataclass(slots=True)
@@ -32,10 +36,13 @@ class ShareGroupTargetAssignmentMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
-    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'assignment_epoch': (0, 0)}
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'assignment_epoch': (0, 0), 'assignment_timestamp': (0, 0)}
 
     assignment_epoch: int = 0
     """Epoch of the assignment."""
+
+    assignment_timestamp: int = 0
+    """Time, in milliseconds, at which the assignment was computed; 0 when not recorded."""
 
     _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
         default=(), compare=False, repr=False
@@ -45,20 +52,32 @@ class ShareGroupTargetAssignmentMetadataValue(Message):
 def _d_ShareGroupTargetAssignmentMetadataValue_v0(buf, pos):
     f_assignment_epoch = _S0u(buf, pos)[0]
     pos += 4
+    f_assignment_timestamp = 0
+    unknown = ()
     if buf[pos]:
-        unknown, pos = read_unknown_tags(buf, pos)
+        n_tags, pos = read_uvarint(buf, pos)
+        for _ in range(n_tags):
+            tag, p, pos = read_tag_header(buf, pos)
+            if tag == 0:
+                f_assignment_timestamp = _S1u(buf, p)[0]
+                p += 8
+            else:
+                if not unknown:
+                    unknown = []
+                unknown.append((tag, bytes(buf[p:pos])))
     else:
-        unknown = ()
         pos += 1
-    return ShareGroupTargetAssignmentMetadataValue(f_assignment_epoch, unknown), pos
+    return ShareGroupTargetAssignmentMetadataValue(f_assignment_epoch, f_assignment_timestamp, unknown), pos
 
 
 def _e_ShareGroupTargetAssignmentMetadataValue_v0(o, out):
     out += _S0p(o.assignment_epoch)
-    if o._unknown_tagged_fields:
-        write_tagged_fields(out, list(o._unknown_tagged_fields))
-    else:
-        out.append(0)
+    tags = list(o._unknown_tagged_fields)
+    if o.assignment_timestamp != 0:
+        t = bytearray()
+        t += _S1p(o.assignment_timestamp)
+        tags.append((0, t))
+    write_tagged_fields(out, tags)
 
 
 ShareGroupTargetAssignmentMetadataValue._DECODERS = {
