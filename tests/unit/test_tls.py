@@ -178,7 +178,7 @@ def test_keystore_file_and_protocol_limits(pki, tmp_path):
 def test_bad_settings_are_one_clear_line(pki, extra, message):
     with pytest.raises(SslConfigError, match=message):
         server_context(settings(pki, **extra))
-    with pytest.raises(SslConfigError, match="needs ssl.keystore"):
+    with pytest.raises(SslConfigError, match=r"needs ssl\.keystore"):
         server_context({})
 
 
