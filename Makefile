@@ -110,3 +110,15 @@ clean:
 
 # The peers the bench-* comparisons start. After the include: TANSU_STAMP is defined there.
 bench-peers: peer-kafka $(TANSU_STAMP) ## fetch only what the benchmarks compare against: Kafka 4.4.0 and Tansu 0.6
+
+# ---- fuzzing (atheris, coverage-guided; bounded: FUZZ_RUNS inputs per target)
+FUZZ_STAMP := $(VENV)/.fuzz-installed
+FUZZ_RUNS ?= 50000
+
+$(FUZZ_STAMP): $(STAMP)
+	$(PIP) install -q -e '.[dev,fuzz]'
+	touch $@
+
+.PHONY: fuzz
+fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
+	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
