@@ -452,3 +452,50 @@ def test_random_heartbeats_never_double_assign_and_converge(script):
     if state:
         assert h.cg.groups["g"].state == "Stable"
         assert sorted(p for _, ps in state.values() for p in ps) == list(range(6))
+
+
+# ------------------------------------------------------------------ migration seam
+
+
+def test_consumer_join_replaces_an_empty_classic_group_but_not_a_live_one():
+    from broker.group.classic import ClassicGroupCoordinator
+    from broker.group.consumer.migration import ClassicDirectory, ClassicTombstone
+    from broker.group.offsets import decode_record
+
+    classic = ClassicGroupCoordinator(lambda: 0)
+    classic.ensure_group("old")  # e.g. created by an offset commit: Empty
+    topics = TopicTable({"a": (T[0], 2)})
+    cg = ConsumerGroups(topics, directory=ClassicDirectory(classic))
+    result = cg.heartbeat(
+        Req(
+            group_id="old",
+            member_id="m",
+            member_epoch=0,
+            rebalance_timeout_ms=1,
+            subscribed_topic_names=["a"],
+            topic_partitions=[],
+        ),
+        now_ms=0,
+    )
+    assert result.response.error_code == 0
+    tombstone = result.records[0]
+    assert isinstance(tombstone, ClassicTombstone)
+    decoded = decode_record(tombstone.key, None)
+    assert decoded.key.group == "old" and decoded.value is None
+    classic.groups["live"] = classic.groups["old"]
+    classic.groups["live"].state = __import__("broker.group.classic", fromlist=["GroupState"]).GroupState.STABLE
+    r = cg.heartbeat(
+        Req(
+            group_id="live",
+            member_id="m",
+            member_epoch=0,
+            rebalance_timeout_ms=1,
+            subscribed_topic_names=["a"],
+            topic_partitions=[],
+        ),
+        now_ms=0,
+    )
+    assert (r.response.error_code, r.response.error_message) == (
+        ErrorCode.GROUP_ID_NOT_FOUND,
+        "Group live is not a consumer group.",
+    )
