@@ -1,0 +1,140 @@
+"""Broker settings (``group.consumer.*``) and per-group configs of KIP-848 consumer groups.
+
+Kafka 4.4's broker settings, with their defaults:
+
+=============================================  ==========  ==========================================
+setting                                        default     used here
+=============================================  ==========  ==========================================
+group.consumer.session.timeout.ms              45000       member session (per-group override below)
+group.consumer.min.session.timeout.ms          45000       lower bound of the per-group override
+group.consumer.max.session.timeout.ms          60000       upper bound of the per-group override
+group.consumer.heartbeat.interval.ms           5000        HeartbeatIntervalMs in responses
+group.consumer.min.heartbeat.interval.ms       5000        lower bound of the per-group override
+group.consumer.max.heartbeat.interval.ms       15000       upper bound of the per-group override
+group.consumer.max.size                        2^31-1      GROUP_MAX_SIZE_REACHED past it
+group.consumer.assignors                       uniform,    the server-side assignors offered; the
+                                               range       first is the default
+group.consumer.migration.policy                bidirectional  disabled|upgrade|downgrade|bidirectional
+group.consumer.regex.refresh.interval.ms       600000      regexes are re-resolved at least this often
+group.consumer.assignment.interval.ms          1000        read, not used: targets are computed at once
+group.consumer.min.assignment.interval.ms      0           read, not used
+group.consumer.max.assignment.interval.ms      15000       read, not used
+group.consumer.assignor.offload.enable         true        read, not used: the assignors run inline
+=============================================  ==========  ==========================================
+
+Per-group configs (config resource GROUP) Kafka 4.4 has for consumer groups:
+``consumer.session.timeout.ms``, ``consumer.heartbeat.interval.ms``,
+``consumer.assignment.interval.ms`` and ``consumer.assignor.offload.enable``;
+the first two are used here (the store is :mod:`broker.metadata.group_configs`; the
+core reads them through a callable).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ConsumerGroupConfig", "MigrationPolicy"]
+
+INT32_MAX = 2**31 - 1
+
+# Kafka's class names for the built-in assignors, accepted in group.consumer.assignors.
+_CLASS_NAMES = {
+    "org.apache.kafka.coordinator.group.assignor.UniformAssignor": "uniform",
+    "org.apache.kafka.coordinator.group.assignor.RangeAssignor": "range",
+}
+
+
+class MigrationPolicy(enum.StrEnum):
+    DISABLED = "disabled"
+    UPGRADE = "upgrade"
+    DOWNGRADE = "downgrade"
+    BIDIRECTIONAL = "bidirectional"
+
+    @property
+    def upgrade_enabled(self) -> bool:
+        return self in (MigrationPolicy.UPGRADE, MigrationPolicy.BIDIRECTIONAL)
+
+    @property
+    def downgrade_enabled(self) -> bool:
+        return self in (MigrationPolicy.DOWNGRADE, MigrationPolicy.BIDIRECTIONAL)
+
+
+@dataclass(slots=True)
+class ConsumerGroupConfig:
+    session_timeout_ms: int = 45_000
+    min_session_timeout_ms: int = 45_000
+    max_session_timeout_ms: int = 60_000
+    heartbeat_interval_ms: int = 5_000
+    min_heartbeat_interval_ms: int = 5_000
+    max_heartbeat_interval_ms: int = 15_000
+    max_size: int = INT32_MAX
+    assignors: tuple[str, ...] = ("uniform", "range")
+    migration_policy: MigrationPolicy = MigrationPolicy.BIDIRECTIONAL
+    regex_refresh_interval_ms: int = 600_000
+    assignment_interval_ms: int = 1_000
+    min_assignment_interval_ms: int = 0
+    max_assignment_interval_ms: int = 15_000
+    assignor_offload_enable: bool = True
+    # A group's configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms), by group id.
+    group_configs: Callable[[str], Mapping[str, Any]] | None = None
+
+    @classmethod
+    def from_settings(cls, get: Callable[[str], Any]) -> ConsumerGroupConfig:
+        """Build from a settings getter (``BrokerConfig.get``); unknown keys keep the default."""
+        config = cls()
+        ints = {
+            "group.consumer.session.timeout.ms": "session_timeout_ms",
+            "group.consumer.min.session.timeout.ms": "min_session_timeout_ms",
+            "group.consumer.max.session.timeout.ms": "max_session_timeout_ms",
+            "group.consumer.heartbeat.interval.ms": "heartbeat_interval_ms",
+            "group.consumer.min.heartbeat.interval.ms": "min_heartbeat_interval_ms",
+            "group.consumer.max.heartbeat.interval.ms": "max_heartbeat_interval_ms",
+            "group.consumer.max.size": "max_size",
+            "group.consumer.regex.refresh.interval.ms": "regex_refresh_interval_ms",
+            "group.consumer.assignment.interval.ms": "assignment_interval_ms",
+            "group.consumer.min.assignment.interval.ms": "min_assignment_interval_ms",
+            "group.consumer.max.assignment.interval.ms": "max_assignment_interval_ms",
+        }
+        for key, attr in ints.items():
+            value = _read(get, key)
+            if value is not None:
+                setattr(config, attr, int(value))
+        assignors = _read(get, "group.consumer.assignors")
+        if assignors is not None:
+            items = assignors if isinstance(assignors, (list, tuple)) else str(assignors).split(",")
+            config.assignors = tuple(_CLASS_NAMES.get(a.strip(), a.strip()) for a in items if a.strip())
+        policy = _read(get, "group.consumer.migration.policy")
+        if policy is not None:
+            config.migration_policy = MigrationPolicy(str(policy).strip().lower())
+        offload = _read(get, "group.consumer.assignor.offload.enable")
+        if offload is not None:
+            config.assignor_offload_enable = str(offload).lower() == "true"
+        return config
+
+    def _group_value(self, group_id: str, key: str) -> int | None:
+        if self.group_configs is None:
+            return None
+        value = self.group_configs(group_id).get(key)
+        return None if value is None else int(value)
+
+    def session_timeout_for(self, group_id: str) -> int:
+        value = self._group_value(group_id, "consumer.session.timeout.ms")
+        return self.session_timeout_ms if value is None else value
+
+    def heartbeat_interval_for(self, group_id: str) -> int:
+        value = self._group_value(group_id, "consumer.heartbeat.interval.ms")
+        return self.heartbeat_interval_ms if value is None else value
+
+    @property
+    def default_assignor(self) -> str:
+        return self.assignors[0]
+
+
+def _read(get: Callable[[str], Any], key: str) -> Any:
+    try:
+        return get(key)
+    except (KeyError, AttributeError):
+        return None

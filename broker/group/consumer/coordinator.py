@@ -1,0 +1,1045 @@
+"""KIP-848 consumer groups: the pure core one group shard owns.
+
+:class:`ConsumerGroups` holds every consumer group of one ``__consumer_offsets``
+partition. It follows Kafka 4.4's ``GroupMetadataManager`` consumer paths:
+
+* **ConsumerGroupHeartbeat** (v0-1). Epoch 0 joins, -1 leaves, -2 is a static
+  member leaving for a restart (it keeps its partitions until its session
+  ends or it rejoins under the same instance id), any other epoch must be the
+  member's epoch or, when the bump's response was lost, its previous epoch
+  with owned partitions inside its assignment; else FENCED_MEMBER_EPOCH.
+  v1 requires a client-generated member id; v0 may leave it empty on join
+  and gets one generated.
+* Changing the subscription (topic names or regex), joining, leaving or the
+  metadata of subscribed topics bumps the **group epoch**. A heartbeat that
+  finds the group epoch ahead of the **target assignment epoch** runs the
+  group's assignor (the ``ServerAssignor`` most members ask for, else the
+  first of ``group.consumer.assignors``) and writes the new target.
+* **Reconciliation** (:mod:`.reconcile`): partitions are revoked first (the
+  member stays at its epoch in UNREVOKED_PARTITIONS until it reports them
+  gone, within its rebalance timeout or it is fenced), then the member moves
+  to the target epoch and gets the partitions nobody else still holds; those
+  still held wait (UNRELEASED_PARTITIONS).
+* **Static membership**: a join with a known instance id and a new member id
+  takes the old member's place (assignment included) only if the old one left
+  with epoch -2, else UNRELEASED_INSTANCE_ID; a request whose member id does
+  not hold the instance id is FENCED_INSTANCE_ID.
+* **Timers**: member session (``group.consumer.session.timeout.ms`` or the
+  group's ``consumer.session.timeout.ms``) and the rebalance timeout of a
+  member revoking partitions. Expiry fences the member.
+* **Offset commits** (:meth:`ConsumerGroups.validate_offset_commit`): the
+  member epoch must be the member's; an older one is accepted for the
+  partitions the member already held at that epoch (per-partition
+  assignment epochs, Kafka 4.4), others get STALE_MEMBER_EPOCH.
+
+State changes only through :meth:`ConsumerGroups.replay`: operations build
+the records Kafka would write and return them; the runtime replays them and
+appends them. Timers are the only in-memory state an operation sets itself.
+
+Differences from Kafka 4.4, on purpose:
+
+* Regular expressions are resolved when they are first subscribed and on
+  :meth:`ConsumerGroups.on_metadata_changed`, synchronously, so the group
+  epoch is bumped once (Kafka resolves asynchronously and bumps when the
+  result lands). The member's authorisation to DESCRIBE each topic is not
+  checked here: the core sees no principal (the handler may filter).
+* The target assignment is computed in the heartbeat that needs it (Kafka
+  4.4 may batch it per ``group.consumer.assignment.interval.ms`` and run the
+  assignor off the coordinator thread).
+* The metadata hash is a BLAKE2b over the subscribed topics' names, ids,
+  partition counts and racks, not Kafka's XXH3 topic hash: a group moved
+  between this broker and Kafka rebalances once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import itertools
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from broker.group.consumer import records as rec
+from broker.group.consumer.assignors import ASSIGNORS, MemberSpec
+from broker.group.consumer.config import ConsumerGroupConfig
+from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
+from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
+from broker.group.consumer.regex import compile_error, resolve
+from broker.group.shard_api import CoordinatorResult, TopicImage
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages import consumer_group_describe_response as describe_msg
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+from broker.protocol.messages.consumer_group_heartbeat_response import (
+    Assignment as WireAssignment,
+)
+from broker.protocol.messages.consumer_group_heartbeat_response import (
+    ConsumerGroupHeartbeatResponse,
+)
+from broker.protocol.messages.consumer_group_heartbeat_response import (
+    TopicPartitions as WireTopicPartitions,
+)
+
+__all__ = [
+    "JOIN_EPOCH",
+    "LEAVE_EPOCH",
+    "STATIC_LEAVE_EPOCH",
+    "CommitCheck",
+    "ConsumerGroup",
+    "ConsumerGroupState",
+    "ConsumerGroups",
+    "GroupDirectory",
+    "Member",
+]
+
+JOIN_EPOCH = 0
+LEAVE_EPOCH = -1
+STATIC_LEAVE_EPOCH = -2
+# ConsumerGroupHeartbeat v1+: the client generates its member id (KIP-1082).
+CLIENT_MEMBER_ID_VERSION = 1
+# OffsetCommit v9+ is the version consumer-protocol members must use.
+COMMIT_VERSION_FOR_CONSUMER_PROTOCOL = 9
+GROUP_TYPE = "consumer"
+
+
+class ConsumerGroupState:
+    EMPTY = "Empty"
+    ASSIGNING = "Assigning"
+    RECONCILING = "Reconciling"
+    STABLE = "Stable"
+    DEAD = "Dead"
+
+
+@dataclass(slots=True)
+class Member:
+    member_id: str
+    meta: MemberValue = field(default_factory=MemberValue)
+    assignment: MemberAssignment = field(default_factory=MemberAssignment)
+
+    @property
+    def epoch(self) -> int:
+        return self.assignment.member_epoch
+
+    @property
+    def uses_classic_protocol(self) -> bool:
+        return self.meta.classic is not None
+
+
+@dataclass(slots=True)
+class ConsumerGroup:
+    group_id: str
+    epoch: int = 0
+    metadata_hash: int = 0
+    assignment_epoch: int = -1
+    assignment_timestamp_ms: int = -1
+    members: dict[str, Member] = field(default_factory=dict)
+    target: dict[str, dict[uuid.UUID, frozenset[int]]] = field(default_factory=dict)
+    regexes: dict[str, RegexValue] = field(default_factory=dict)
+    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
+    # (topic id, partition) -> epoch of the member holding it (assigned or revoking)
+    partition_epochs: dict[tuple[uuid.UUID, int], int] = field(default_factory=dict)
+
+    @property
+    def state(self) -> str:
+        if not self.members:
+            return ConsumerGroupState.EMPTY
+        if self.epoch > self.assignment_epoch:
+            return ConsumerGroupState.ASSIGNING
+        if any(not m.assignment.is_reconciled_to(self.assignment_epoch) for m in self.members.values()):
+            return ConsumerGroupState.RECONCILING
+        return ConsumerGroupState.STABLE
+
+    def partition_epoch(self, topic_id: uuid.UUID, partition: int) -> int:
+        return self.partition_epochs.get((topic_id, partition), -1)
+
+    def regex_subscribers(self, pattern: str, without: str | None = None) -> int:
+        return sum(
+            1 for m in self.members.values() if m.meta.subscribed_topic_regex == pattern and m.member_id != without
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CommitCheck:
+    """The outcome of validating an offset commit.
+
+    ``error`` refuses the whole commit. Otherwise ``partition_error(topic_id,
+    partition)`` says, per partition, whether it may be committed (an older
+    member epoch is accepted only for partitions held since that epoch).
+    """
+
+    error: ErrorCode = ErrorCode.NONE
+    message: str | None = None
+    held_since: Mapping[uuid.UUID, Mapping[int, int]] | None = None
+    received_epoch: int = -1
+
+    def partition_error(self, topic_id: uuid.UUID, partition: int) -> ErrorCode:
+        if self.error:
+            return self.error
+        if self.held_since is None:
+            return ErrorCode.NONE
+        epoch = self.held_since.get(topic_id, {}).get(partition)
+        if epoch is None or epoch > self.received_epoch:
+            return ErrorCode.STALE_MEMBER_EPOCH
+        return ErrorCode.NONE
+
+
+class GroupDirectory:
+    """What the consumer core needs to know about groups of other types.
+
+    The shard passes one in; the default knows no other groups. ``group_type``
+    names the type of an existing group owned by another core; ``is_empty_classic``
+    says whether the classic group with this id has no members (an empty classic
+    group is replaced by a consumer group on the first consumer-protocol join,
+    as Kafka does); ``classic_tombstones`` builds the records that delete it.
+    """
+
+    def group_type(self, group_id: str) -> str | None:
+        return None
+
+    def is_empty_classic(self, group_id: str) -> bool:
+        return False
+
+    def classic_tombstones(self, group_id: str) -> list[object]:
+        return []
+
+
+class _Fail(Exception):
+    """A protocol outcome: the request is answered with this error."""
+
+    def __init__(self, code: ErrorCode, message: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
+    return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]
+
+
+class ConsumerGroups:
+    """Every KIP-848 consumer group of one shard."""
+
+    def __init__(
+        self,
+        topics: TopicImage,
+        config: ConsumerGroupConfig | None = None,
+        *,
+        directory: GroupDirectory | None = None,
+        new_member_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+    ) -> None:
+        self.topics = topics
+        self.config = config or ConsumerGroupConfig()
+        self.directory = directory or GroupDirectory()
+        self._new_member_id = new_member_id
+        self.groups: dict[str, ConsumerGroup] = {}
+        # Timers: key -> (deadline, seq); the heap holds (deadline, seq, key).
+        self._timers: dict[tuple, tuple[int, int]] = {}
+        self._heap: list[tuple[int, int, tuple]] = []
+        self._seq = itertools.count()
+        # (group, member) -> the member epoch its rebalance timer was armed for
+        self._rebalance_epoch: dict[tuple[str, str], int] = {}
+        self._apply = {
+            RecordType.GROUP: self._apply_group,
+            RecordType.PARTITION_METADATA: lambda r: None,
+            RecordType.MEMBER: self._apply_member,
+            RecordType.TARGET_EPOCH: self._apply_target_epoch,
+            RecordType.TARGET_MEMBER: self._apply_target_member,
+            RecordType.CURRENT: self._apply_current,
+            RecordType.REGEX: self._apply_regex,
+        }
+        assert set(self._apply) == set(RecordType), "every record type needs a replay rule"
+
+    # ============================================================ registry
+
+    def group_type(self, group_id: str) -> str | None:
+        return GROUP_TYPE if group_id in self.groups else None
+
+    def group_ids(self) -> list[str]:
+        return list(self.groups)
+
+    # ============================================================ replay
+
+    def replay_record(self, record: Record) -> None:
+        """Apply one record (an operation's output, or one read back at load)."""
+        self._apply[record.type](record)
+
+    def _group_for(self, group_id: str) -> ConsumerGroup:
+        group = self.groups.get(group_id)
+        if group is None:
+            group = self.groups[group_id] = ConsumerGroup(group_id)
+        return group
+
+    def _apply_group(self, r: Record) -> None:
+        if r.value is None:
+            group = self.groups.pop(r.group_id, None)
+            if group is not None:
+                for member_id in group.members:
+                    self._cancel_member_timers(r.group_id, member_id)
+            return
+        assert isinstance(r.value, rec.GroupEpochValue)
+        group = self._group_for(r.group_id)
+        group.epoch = r.value.epoch
+        group.metadata_hash = r.value.metadata_hash
+
+    def _apply_member(self, r: Record) -> None:
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is None:
+                return
+            old = group.members.pop(r.sub, None)
+            if old is not None:
+                self._unindex(group, old)
+                if old.meta.instance_id is not None and group.static.get(old.meta.instance_id) == r.sub:
+                    del group.static[old.meta.instance_id]
+            self._cancel_member_timers(r.group_id, r.sub)
+            return
+        assert isinstance(r.value, MemberValue)
+        group = self._group_for(r.group_id)
+        member = group.members.get(r.sub)
+        if member is None:
+            member = group.members[r.sub] = Member(r.sub)
+        if member.meta.instance_id is not None and group.static.get(member.meta.instance_id) == r.sub:
+            del group.static[member.meta.instance_id]
+        member.meta = r.value
+        if r.value.instance_id is not None:
+            group.static[r.value.instance_id] = r.sub
+
+    def _apply_target_epoch(self, r: Record) -> None:
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is not None:
+                group.assignment_epoch = -1
+            return
+        assert isinstance(r.value, rec.TargetEpochValue)
+        group = self._group_for(r.group_id)
+        group.assignment_epoch = r.value.epoch
+        group.assignment_timestamp_ms = r.value.timestamp_ms
+
+    def _apply_target_member(self, r: Record) -> None:
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is not None:
+                group.target.pop(r.sub, None)
+            return
+        assert isinstance(r.value, rec.TargetMemberValue)
+        self._group_for(r.group_id).target[r.sub] = dict(r.value.assignment)
+
+    def _apply_current(self, r: Record) -> None:
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            member = group.members.get(r.sub) if group is not None else None
+            if group is not None and member is not None:
+                self._unindex(group, member)
+                member.assignment = MemberAssignment(LEAVE_EPOCH, LEAVE_EPOCH)
+            return
+        assert isinstance(r.value, MemberAssignment)
+        group = self._group_for(r.group_id)
+        member = group.members.get(r.sub)
+        if member is None:
+            member = group.members[r.sub] = Member(r.sub)
+        self._unindex(group, member)
+        member.assignment = r.value
+        for source in (r.value.assigned, r.value.pending_revocation):
+            for t, ps in source.items():
+                for p in ps:
+                    group.partition_epochs[t, p] = r.value.member_epoch
+
+    def _unindex(self, group: ConsumerGroup, member: Member) -> None:
+        a = member.assignment
+        for source in (a.assigned, a.pending_revocation):
+            for t, ps in source.items():
+                for p in ps:
+                    if group.partition_epochs.get((t, p)) == a.member_epoch:
+                        del group.partition_epochs[t, p]
+
+    def _apply_regex(self, r: Record) -> None:
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is not None:
+                group.regexes.pop(r.sub, None)
+            return
+        assert isinstance(r.value, RegexValue)
+        self._group_for(r.group_id).regexes[r.sub] = r.value
+
+    def on_loaded(self, now_ms: int) -> None:
+        """After a load: every member's session starts now; revoking members get their rebalance timer."""
+        for group in self.groups.values():
+            for member in group.members.values():
+                self._arm_session(group.group_id, member.member_id, now_ms)
+                if member.assignment.state is MemberState.UNREVOKED_PARTITIONS:
+                    self._arm_rebalance(group.group_id, member, now_ms)
+
+    def snapshot(self) -> list[Record]:
+        """Records that rebuild the current state from nothing."""
+        out: list[Record] = []
+        for group in sorted(self.groups.values(), key=lambda g: g.group_id):
+            gid = group.group_id
+            out.append(rec.group_epoch(gid, group.epoch, group.metadata_hash))
+            for pattern, value in sorted(group.regexes.items()):
+                out.append(rec.regex(gid, pattern, value))
+            for member_id in sorted(group.members):
+                out.append(rec.member(gid, member_id, group.members[member_id].meta))
+            for member_id in sorted(group.target):
+                out.append(rec.target_member(gid, member_id, group.target[member_id]))
+            if group.assignment_epoch >= 0:
+                out.append(rec.target_epoch(gid, group.assignment_epoch, group.assignment_timestamp_ms))
+            for member_id in sorted(group.members):
+                out.append(rec.current(gid, member_id, group.members[member_id].assignment))
+        return out
+
+    # ============================================================ timers
+
+    def _arm(self, key: tuple, deadline: int) -> None:
+        seq = next(self._seq)
+        self._timers[key] = (deadline, seq)
+        heapq.heappush(self._heap, (deadline, seq, key))
+
+    def _arm_session(self, group_id: str, member_id: str, now_ms: int) -> None:
+        self._arm(("session", group_id, member_id), now_ms + self.config.session_timeout_for(group_id))
+
+    def _arm_rebalance(self, group_id: str, member: Member, now_ms: int) -> None:
+        timeout = max(member.meta.rebalance_timeout_ms, 0)
+        self._arm(("rebalance", group_id, member.member_id), now_ms + timeout)
+        self._rebalance_epoch[group_id, member.member_id] = member.epoch
+
+    def _cancel_member_timers(self, group_id: str, member_id: str) -> None:
+        self._timers.pop(("session", group_id, member_id), None)
+        self._timers.pop(("rebalance", group_id, member_id), None)
+
+    def _prune(self) -> None:
+        while self._heap:
+            _deadline, seq, key = self._heap[0]
+            timer = self._timers.get(key)
+            if timer is not None and timer[1] == seq:
+                return
+            heapq.heappop(self._heap)
+
+    def next_deadline_ms(self) -> int | None:
+        self._prune()
+        return self._heap[0][0] if self._heap else None
+
+    def tick(self, now_ms: int) -> CoordinatorResult[None]:
+        """Run the due timers: session expiry and rebalance timeouts fence members.
+
+        Timers of one group run in separate ticks (each sees the state its
+        predecessor's records produced): call again while
+        :meth:`next_deadline_ms` is due.
+        """
+        result: CoordinatorResult[None] = CoordinatorResult()
+        touched: set[str] = set()
+        deferred: list[tuple[int, int, tuple]] = []
+        while True:
+            self._prune()
+            if not self._heap or self._heap[0][0] > now_ms:
+                break
+            entry = heapq.heappop(self._heap)
+            key = entry[2]
+            group_id = key[1]
+            if group_id in touched:
+                deferred.append(entry)
+                continue
+            del self._timers[key]
+            records = self._run_timer(key, now_ms)
+            if records:
+                touched.add(group_id)
+                result.records.extend(records)
+        for entry in deferred:
+            heapq.heappush(self._heap, entry)
+        return result
+
+    def _run_timer(self, key: tuple, now_ms: int) -> list[Record]:
+        kind, group_id, member_id = key
+        group = self.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None else None
+        if group is None or member is None:
+            return []
+        if kind == "rebalance":
+            expected = self._rebalance_epoch.pop((group_id, member_id), None)
+            if member.assignment.state is not MemberState.UNREVOKED_PARTITIONS or member.epoch != expected:
+                return []
+        return self._fence(group, member)
+
+    # ============================================================ heartbeat
+
+    def heartbeat(
+        self,
+        request: ConsumerGroupHeartbeatRequest,
+        *,
+        now_ms: int,
+        api_version: int = 1,
+        client_id: str = "",
+        client_host: str = "",
+    ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
+        try:
+            self._validate(request, api_version)
+            if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
+                return self._leave(request)
+            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
+        except _Fail as fail:
+            return CoordinatorResult(
+                [],
+                ConsumerGroupHeartbeatResponse(
+                    error_code=int(fail.code), error_message=fail.message or fail.code.message
+                ),
+            )
+
+    def _validate(self, r: ConsumerGroupHeartbeatRequest, api_version: int) -> None:
+        def blank(value: str | None) -> bool:
+            return value is not None and not value.strip()
+
+        invalid = ErrorCode.INVALID_REQUEST
+        if not r.group_id or not r.group_id.strip():
+            raise _Fail(invalid, "GroupId can't be empty.")
+        if blank(r.instance_id):
+            raise _Fail(invalid, "InstanceId can't be empty.")
+        if blank(r.rack_id):
+            raise _Fail(invalid, "RackId can't be empty.")
+        if api_version >= CLIENT_MEMBER_ID_VERSION and not r.member_id.strip():
+            raise _Fail(invalid, "MemberId can't be empty.")
+        epoch = r.member_epoch
+        if epoch > 0 or epoch == LEAVE_EPOCH:
+            if not r.member_id.strip():
+                raise _Fail(invalid, "MemberId can't be empty.")
+        elif epoch == JOIN_EPOCH:
+            if r.rebalance_timeout_ms == -1:
+                raise _Fail(invalid, "RebalanceTimeoutMs must be provided in first request.")
+            if r.topic_partitions is None or r.topic_partitions:
+                raise _Fail(invalid, "TopicPartitions must be empty when (re-)joining.")
+            if not r.subscribed_topic_names and not r.subscribed_topic_regex:
+                raise _Fail(invalid, "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.")
+        elif epoch == STATIC_LEAVE_EPOCH:
+            if r.instance_id is None:
+                raise _Fail(invalid, "InstanceId can't be null.")
+        else:
+            raise _Fail(invalid, "MemberEpoch is invalid.")
+        if r.server_assignor is not None and r.server_assignor not in self.config.assignors:
+            raise _Fail(
+                ErrorCode.UNSUPPORTED_ASSIGNOR,
+                f"ServerAssignor {r.server_assignor} is not supported. "
+                f"Supported assignors: {', '.join(self.config.assignors)}.",
+            )
+
+    def _group_or_fail(self, group_id: str) -> ConsumerGroup:
+        group = self.groups.get(group_id)
+        if group is not None:
+            return group
+        if self.directory.group_type(group_id) is not None:
+            raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+        raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
+
+    def _heartbeat(
+        self, r: ConsumerGroupHeartbeatRequest, now_ms: int, api_version: int, client_id: str, client_host: str
+    ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
+        records: list[Record] = []
+        joining = r.member_epoch == JOIN_EPOCH
+        group = self.groups.get(r.group_id)
+        if group is None:
+            if not joining:
+                self._group_or_fail(r.group_id)
+            other = self.directory.group_type(r.group_id)
+            if other is not None:
+                if other == "classic" and self.directory.is_empty_classic(r.group_id):
+                    records.extend(self.directory.classic_tombstones(r.group_id))  # type: ignore[arg-type]
+                else:
+                    raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {r.group_id} is not a consumer group.")
+            group = ConsumerGroup(r.group_id)
+        member_id = r.member_id
+        if len(group.members) >= self.config.max_size and (not member_id or member_id not in group.members):
+            raise _Fail(
+                ErrorCode.GROUP_MAX_SIZE_REACHED,
+                f"The consumer group has reached its maximum capacity of {self.config.max_size} members.",
+            )
+        if not member_id:
+            member_id = self._new_member_id()
+        if r.instance_id is None:
+            member = self._dynamic_member(group, member_id, r)
+        else:
+            member = self._static_member(group, member_id, r, records)
+
+        replaced = member.replaced if isinstance(member, _Replacement) else None
+        # 1. The member's metadata.
+        old_meta = member.meta
+        meta = replace(
+            old_meta,
+            instance_id=r.instance_id if r.instance_id is not None else old_meta.instance_id,
+            rack_id=r.rack_id if r.rack_id is not None else old_meta.rack_id,
+            rebalance_timeout_ms=r.rebalance_timeout_ms
+            if r.rebalance_timeout_ms != -1
+            else old_meta.rebalance_timeout_ms,
+            server_assignor=r.server_assignor if r.server_assignor is not None else old_meta.server_assignor,
+            subscribed_topic_names=(
+                tuple(sorted(set(r.subscribed_topic_names)))
+                if r.subscribed_topic_names is not None
+                else old_meta.subscribed_topic_names
+            ),
+            subscribed_topic_regex=(
+                (r.subscribed_topic_regex or None)
+                if r.subscribed_topic_regex is not None
+                else old_meta.subscribed_topic_regex
+            ),
+            client_id=client_id,
+            client_host=client_host,
+            classic=None,
+        )
+        is_new = member_id not in group.members and replaced is None
+        if is_new or meta != old_meta:
+            records.append(rec.member(group.group_id, member_id, meta))
+        names_changed = is_new or meta.subscribed_topic_names != old_meta.subscribed_topic_names
+        regex_changed, regexes = self._update_regex(group, member_id, old_meta, meta, now_ms, records, is_new)
+        subscription_changed = names_changed or regex_changed
+
+        # 2. The group epoch, bumped when the subscriptions or their topics changed.
+        members_after = {m: g.meta for m, g in group.members.items() if m != replaced}
+        members_after[member_id] = meta
+        previous_target = dict(group.target)
+        released: dict[uuid.UUID, Mapping[int, int]] = {}
+        if replaced is not None:
+            previous_target[member_id] = previous_target.pop(replaced, {})
+            released = group.members[replaced].assignment.assigned
+        metadata_hash = self._metadata_hash(members_after.values(), regexes)
+        group_epoch = group.epoch
+        if group_epoch == 0 or subscription_changed or metadata_hash != group.metadata_hash:
+            group_epoch += 1
+            records.append(rec.group_epoch(group.group_id, group_epoch, metadata_hash))
+
+        # 3. The target assignment.
+        target_epoch = group.assignment_epoch
+        if group_epoch > group.assignment_epoch:
+            target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
+            target_epoch = group_epoch
+        else:
+            target = previous_target
+
+        def partition_epoch(topic_id: uuid.UUID, partition: int) -> int:
+            if partition in released.get(topic_id, {}):
+                return -1  # held by the static member this one replaces
+            return group.partition_epoch(topic_id, partition)
+
+        # 4. Reconcile the member towards its target.
+        owned = (
+            None if r.topic_partitions is None else [(tp.topic_id, list(tp.partitions)) for tp in r.topic_partitions]
+        )
+        current = member.assignment
+        reconciled = reconcile(
+            current,
+            target_epoch=target_epoch,
+            target=target.get(member_id, {}),
+            subscribed=self._subscribed_ids(meta, regexes),
+            subscription_changed=subscription_changed,
+            owned=owned,
+            partition_epoch=partition_epoch,
+        )
+        if reconciled.error:
+            raise _Fail(
+                reconciled.error,
+                "The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin.",
+            )
+        updated = reconciled.assignment
+        if updated != current or is_new:
+            records.append(rec.current(group.group_id, member_id, updated))
+            if updated.state is MemberState.UNREVOKED_PARTITIONS:
+                self._arm(("rebalance", group.group_id, member_id), now_ms + max(meta.rebalance_timeout_ms, 0))
+                self._rebalance_epoch[group.group_id, member_id] = updated.member_epoch
+            else:
+                self._timers.pop(("rebalance", group.group_id, member_id), None)
+        self._arm_session(group.group_id, member_id, now_ms)
+
+        response = ConsumerGroupHeartbeatResponse(
+            error_code=0,
+            member_id=member_id,
+            member_epoch=updated.member_epoch,
+            heartbeat_interval_ms=self.config.heartbeat_interval_for(group.group_id),
+        )
+        full = (
+            r.rebalance_timeout_ms != -1
+            and (r.subscribed_topic_names is not None or r.subscribed_topic_regex is not None)
+            and r.topic_partitions is not None
+        )
+        if joining or full or updated.assigned_sets() != current.assigned_sets():
+            response.assignment = WireAssignment(
+                [WireTopicPartitions(t, ps) for t, ps in _sorted_wire(updated.assigned_sets())]
+            )
+        return CoordinatorResult(records, response)
+
+    def _check_epoch(self, member: Member, received: int, owned: Sequence | None) -> None:
+        current = member.epoch
+        if received > current:
+            raise _Fail(
+                ErrorCode.FENCED_MEMBER_EPOCH,
+                f"The consumer group member has a greater member epoch ({received}) than the one known by the "
+                f"group coordinator ({current}). The member must abandon all its partitions and rejoin.",
+            )
+        if received < current:
+            assigned = member.assignment.assigned
+            subset = owned is not None and all(
+                p in assigned.get(tp.topic_id, {}) for tp in owned for p in tp.partitions
+            )
+            if received != member.assignment.previous_member_epoch or not subset:
+                raise _Fail(
+                    ErrorCode.FENCED_MEMBER_EPOCH,
+                    f"The consumer group member has a smaller member epoch ({received}) than the one known by the "
+                    f"group coordinator ({current}). The member must abandon all its partitions and rejoin.",
+                )
+
+    def _dynamic_member(self, group: ConsumerGroup, member_id: str, r: ConsumerGroupHeartbeatRequest) -> Member:
+        member = group.members.get(member_id)
+        if member is None:
+            if r.member_epoch != JOIN_EPOCH:
+                raise _Fail(
+                    ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group.group_id}."
+                )
+            return Member(member_id)
+        self._check_epoch(member, r.member_epoch, r.topic_partitions)
+        return member
+
+    def _static_member(
+        self, group: ConsumerGroup, member_id: str, r: ConsumerGroupHeartbeatRequest, records: list[Record]
+    ) -> Member:
+        assert r.instance_id is not None
+        holder_id = group.static.get(r.instance_id)
+        holder = group.members.get(holder_id) if holder_id is not None else None
+        if r.member_epoch == JOIN_EPOCH:
+            if holder is None:
+                existing = group.members.get(member_id)
+                if existing is not None:
+                    self._check_epoch(existing, r.member_epoch, r.topic_partitions)
+                    return existing
+                return Member(member_id)
+            if holder.epoch != STATIC_LEAVE_EPOCH:
+                raise _Fail(
+                    ErrorCode.UNRELEASED_INSTANCE_ID,
+                    f"Static member {member_id} with instance id {r.instance_id} cannot join the group "
+                    f"{group.group_id} since the instance id is owned by member {holder.member_id}.",
+                )
+            # Take the leaving static member's place, its target assignment included.
+            gid = group.group_id
+            fresh = MemberAssignment(0, 0, MemberState.STABLE)
+            records.extend(
+                [
+                    rec.current(gid, holder.member_id, None),
+                    rec.target_member(gid, holder.member_id, None),
+                    rec.member(gid, holder.member_id, None),
+                    rec.member(gid, member_id, holder.meta),
+                    rec.target_member(gid, member_id, group.target.get(holder.member_id, {})),
+                    rec.current(gid, member_id, fresh),
+                ]
+            )
+            self._cancel_member_timers(gid, holder.member_id)
+            return _Replacement(member_id, holder.meta, fresh, holder.member_id)
+        if holder is None:
+            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
+        if holder.member_id != member_id:
+            raise _Fail(
+                ErrorCode.FENCED_INSTANCE_ID,
+                f"Static member {member_id} with instance id {r.instance_id} is not the current owner of the "
+                f"instance id (owned by {holder.member_id}).",
+            )
+        self._check_epoch(holder, r.member_epoch, r.topic_partitions)
+        return holder
+
+    # ------------------------------------------------------------ regexes and topics
+
+    def _update_regex(
+        self,
+        group: ConsumerGroup,
+        member_id: str,
+        old: MemberValue,
+        new: MemberValue,
+        now_ms: int,
+        records: list[Record],
+        is_new: bool,
+    ) -> tuple[bool, dict[str, RegexValue]]:
+        """Resolve a newly subscribed regex, drop one nobody uses; returns
+        (regex subscription changed, the regexes as they will be)."""
+        regexes = dict(group.regexes)
+        old_rx = None if is_new else old.subscribed_topic_regex
+        new_rx = new.subscribed_topic_regex
+        if old_rx == new_rx:
+            return False, regexes
+        if old_rx and group.regex_subscribers(old_rx, without=member_id) == 0:
+            regexes.pop(old_rx, None)
+            records.append(rec.regex(group.group_id, old_rx, None))
+        if new_rx and new_rx not in regexes:
+            error = compile_error(new_rx)
+            if error is not None:
+                raise _Fail(
+                    ErrorCode.INVALID_REGULAR_EXPRESSION,
+                    f"SubscribedTopicRegex `{new_rx}` is not a valid regular expression: {error}.",
+                )
+            value = RegexValue(resolve(new_rx, self.topics.topic_names()), 0, now_ms)
+            regexes[new_rx] = value
+            records.append(rec.regex(group.group_id, new_rx, value))
+        return True, regexes
+
+    def _subscribed_names(self, meta: MemberValue, regexes: Mapping[str, RegexValue]) -> set[str]:
+        names = set(meta.subscribed_topic_names)
+        if meta.subscribed_topic_regex:
+            resolved = regexes.get(meta.subscribed_topic_regex)
+            if resolved is not None:
+                names.update(resolved.topics)
+        return names
+
+    def _subscribed_ids(self, meta: MemberValue, regexes: Mapping[str, RegexValue]) -> frozenset[uuid.UUID]:
+        ids = set()
+        for name in self._subscribed_names(meta, regexes):
+            info = self.topics.topic(name)
+            if info is not None:
+                ids.add(info.topic_id)
+        return frozenset(ids)
+
+    def _metadata_hash(self, metas: Iterable[MemberValue], regexes: Mapping[str, RegexValue]) -> int:
+        names: set[str] = set()
+        for meta in metas:
+            names |= self._subscribed_names(meta, regexes)
+        digest = hashlib.blake2b(digest_size=8)
+        found = False
+        for name in sorted(names):
+            info = self.topics.topic(name)
+            if info is None:
+                continue
+            found = True
+            encoded = name.encode()
+            digest.update(len(encoded).to_bytes(4, "big") + encoded + info.topic_id.bytes)
+            digest.update(info.partitions.to_bytes(4, "big"))
+            for racks in info.racks:
+                digest.update(b"|" + ",".join(sorted(racks)).encode())
+        return int.from_bytes(digest.digest(), "big", signed=True) if found else 0
+
+    def _preferred_assignor(self, metas: Iterable[MemberValue]) -> str:
+        votes = Counter(m.server_assignor for m in metas if m.server_assignor in self.config.assignors)
+        if not votes:
+            return self.config.default_assignor
+        best = max(votes.values())
+        return min(name for name, count in votes.items() if count == best and name is not None)
+
+    def _new_target(
+        self,
+        group: ConsumerGroup,
+        members: Mapping[str, MemberValue],
+        previous: Mapping[str, Mapping[uuid.UUID, frozenset[int]]],
+        regexes: Mapping[str, RegexValue],
+        records: list[Record],
+        epoch: int,
+        now_ms: int,
+    ) -> dict[str, dict[uuid.UUID, frozenset[int]]]:
+        specs: dict[str, MemberSpec] = {}
+        partitions: dict[uuid.UUID, int] = {}
+        for member_id, meta in members.items():
+            subscribed = self._subscribed_ids(meta, regexes)
+            specs[member_id] = MemberSpec(subscribed, previous.get(member_id, {}), meta.rack_id, meta.instance_id)
+            for topic_id in subscribed:
+                info = self.topics.topic_by_id(topic_id)
+                if info is not None:
+                    partitions[topic_id] = info.partitions
+        assignor = ASSIGNORS[self._preferred_assignor(members.values())]
+        computed = assignor(specs, partitions) if specs else {}
+        target = {m: {t: ps for t, ps in a.items() if ps} for m, a in computed.items()}
+        for member_id, assignment in sorted(target.items()):
+            if previous.get(member_id) != assignment:
+                records.append(rec.target_member(group.group_id, member_id, assignment))
+        records.append(rec.target_epoch(group.group_id, epoch, now_ms))
+        return target
+
+    # ------------------------------------------------------------ leaving and fencing
+
+    def _leave(self, r: ConsumerGroupHeartbeatRequest) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
+        group = self._group_or_fail(r.group_id)
+        if r.instance_id is None:
+            member = group.members.get(r.member_id)
+            if member is None:
+                raise _Fail(
+                    ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {group.group_id}."
+                )
+        else:
+            holder_id = group.static.get(r.instance_id)
+            member = group.members.get(holder_id) if holder_id is not None else None
+            if member is None:
+                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
+            if member.member_id != r.member_id:
+                raise _Fail(
+                    ErrorCode.FENCED_INSTANCE_ID,
+                    f"Static member {r.member_id} with instance id {r.instance_id} is not the current owner of "
+                    f"the instance id (owned by {member.member_id}).",
+                )
+            if r.member_epoch == STATIC_LEAVE_EPOCH:
+                leaving = replace(member.assignment, member_epoch=STATIC_LEAVE_EPOCH, pending_revocation={})
+                self._timers.pop(("rebalance", group.group_id, member.member_id), None)
+                return CoordinatorResult(
+                    [rec.current(group.group_id, member.member_id, leaving)],
+                    ConsumerGroupHeartbeatResponse(member_id=member.member_id, member_epoch=STATIC_LEAVE_EPOCH),
+                )
+        records = self._fence(group, member)
+        return CoordinatorResult(
+            records, ConsumerGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
+        )
+
+    def _fence(self, group: ConsumerGroup, member: Member) -> list[Record]:
+        """Remove the member and bump the group epoch (leave, session expiry, rebalance timeout)."""
+        gid, mid = group.group_id, member.member_id
+        records = [rec.current(gid, mid, None), rec.target_member(gid, mid, None), rec.member(gid, mid, None)]
+        rx = member.meta.subscribed_topic_regex
+        regexes = dict(group.regexes)
+        if rx and group.regex_subscribers(rx, without=mid) == 0:
+            regexes.pop(rx, None)
+            records.append(rec.regex(gid, rx, None))
+        remaining = [m.meta for m_id, m in group.members.items() if m_id != mid]
+        records.append(rec.group_epoch(gid, group.epoch + 1, self._metadata_hash(remaining, regexes)))
+        self._cancel_member_timers(gid, mid)
+        return records
+
+    # ============================================================ metadata
+
+    def on_metadata_changed(self, image: TopicImage, now_ms: int) -> CoordinatorResult[None]:
+        """New topic metadata: re-resolve regexes and bump groups whose subscribed topics changed."""
+        self.topics = image
+        result: CoordinatorResult[None] = CoordinatorResult()
+        for group in list(self.groups.values()):
+            regexes = dict(group.regexes)
+            for pattern, old in group.regexes.items():
+                topics = resolve(pattern, image.topic_names())
+                if topics != old.topics:
+                    regexes[pattern] = RegexValue(topics, old.version + 1, now_ms)
+                    result.records.append(rec.regex(group.group_id, pattern, regexes[pattern]))
+            metadata_hash = self._metadata_hash((m.meta for m in group.members.values()), regexes)
+            if group.members and metadata_hash != group.metadata_hash:
+                result.records.append(rec.group_epoch(group.group_id, group.epoch + 1, metadata_hash))
+        return result
+
+    # ============================================================ describe, list, delete
+
+    def describe(self, group_ids: Iterable[str]) -> list[describe_msg.DescribedGroup]:
+        out = []
+        for group_id in group_ids:
+            group = self.groups.get(group_id)
+            if group is None:
+                other = self.directory.group_type(group_id)
+                message = f"Group {group_id} is not a consumer group." if other else f"Group {group_id} not found."
+                out.append(
+                    describe_msg.DescribedGroup(
+                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
+                    )
+                )
+                continue
+            out.append(
+                describe_msg.DescribedGroup(
+                    group_id=group_id,
+                    group_state=group.state,
+                    group_epoch=group.epoch,
+                    assignment_epoch=group.assignment_epoch,
+                    assignor_name=self._preferred_assignor(m.meta for m in group.members.values()),
+                    members=[self._describe_member(group, m) for _, m in sorted(group.members.items())],
+                )
+            )
+        return out
+
+    def _describe_assignment(self, assignment: Mapping[uuid.UUID, Iterable[int]]) -> describe_msg.Assignment:
+        parts = []
+        for topic_id, partitions in _sorted_wire(assignment):
+            info = self.topics.topic_by_id(topic_id)
+            if info is not None:
+                parts.append(describe_msg.TopicPartitions(topic_id, info.name, partitions))
+        return describe_msg.Assignment(parts)
+
+    def _describe_member(self, group: ConsumerGroup, member: Member) -> describe_msg.Member:
+        meta = member.meta
+        return describe_msg.Member(
+            member_id=member.member_id,
+            instance_id=meta.instance_id,
+            rack_id=meta.rack_id,
+            member_epoch=member.epoch,
+            client_id=meta.client_id,
+            client_host=meta.client_host,
+            subscribed_topic_names=list(meta.subscribed_topic_names),
+            subscribed_topic_regex=meta.subscribed_topic_regex,
+            assignment=self._describe_assignment(member.assignment.assigned),
+            target_assignment=self._describe_assignment(group.target.get(member.member_id, {})),
+            member_type=0 if meta.classic is not None else 1,
+        )
+
+    def list_groups(self) -> list[tuple[str, str]]:
+        """(group id, state) of every consumer group."""
+        return [(g.group_id, g.state) for g in self.groups.values()]
+
+    def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
+        """DeleteGroups: only an Empty group may go (its offsets are the caller's)."""
+        group = self.groups.get(group_id)
+        if group is None:
+            return CoordinatorResult([], ErrorCode.GROUP_ID_NOT_FOUND)
+        if group.members:
+            return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
+        records = [rec.target_member(group_id, m, None) for m in sorted(group.target)]
+        records += [rec.regex(group_id, p, None) for p in sorted(group.regexes)]
+        records += [rec.target_epoch(group_id, None), Record(RecordType.GROUP, group_id, None, None)]
+        return CoordinatorResult(records, ErrorCode.NONE)
+
+    # ============================================================ offsets
+
+    def validate_offset_commit(
+        self,
+        group_id: str,
+        member_id: str,
+        instance_id: str | None,
+        member_epoch: int,
+        *,
+        transactional: bool = False,
+        api_version: int = 9,
+    ) -> CommitCheck:
+        group = self.groups.get(group_id)
+        if group is None:
+            return CommitCheck(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        if member_epoch < 0 and not group.members:
+            return CommitCheck()
+        if transactional and member_epoch == -1 and member_id == "" and instance_id is None:
+            return CommitCheck()
+        member = group.members.get(member_id)
+        if member is None:
+            return CommitCheck(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
+        if member.uses_classic_protocol:
+            if member_epoch != member.epoch:
+                return CommitCheck(ErrorCode.ILLEGAL_GENERATION)
+            return CommitCheck()
+        if not transactional and api_version < COMMIT_VERSION_FOR_CONSUMER_PROTOCOL:
+            return CommitCheck(
+                ErrorCode.UNSUPPORTED_VERSION,
+                "OffsetCommit version 9 or above must be used by members using the consumer group protocol",
+            )
+        if member_epoch == member.epoch:
+            return CommitCheck()
+        if member_epoch > member.epoch:
+            return CommitCheck(
+                ErrorCode.STALE_MEMBER_EPOCH,
+                f"Received member epoch {member_epoch} is newer than current member epoch {member.epoch}.",
+            )
+        return CommitCheck(held_since=member.assignment.assigned, received_epoch=member_epoch)
+
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
+        group = self.groups.get(group_id)
+        if group is None or (member_id is None and member_epoch < 0):
+            return ErrorCode.NONE
+        member = group.members.get(member_id or "")
+        if member is None:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        if member.uses_classic_protocol:
+            return ErrorCode.NONE if member_epoch in (-1, member.epoch) else ErrorCode.ILLEGAL_GENERATION
+        return ErrorCode.NONE if member_epoch == member.epoch else ErrorCode.STALE_MEMBER_EPOCH
+
+    def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
+        group = self.groups.get(group_id)
+        if group is None:
+            return False
+        return any(topic in self._subscribed_names(m.meta, group.regexes) for m in group.members.values())
+
+
+class _Replacement(Member):
+    """A static member taking a departed one's place (its records are already written)."""
+
+    __slots__ = ("replaced",)
+
+    def __init__(self, member_id: str, meta: MemberValue, assignment: MemberAssignment, replaced: str) -> None:
+        super().__init__(member_id, meta, assignment)
+        self.replaced = replaced
