@@ -58,7 +58,7 @@ class BrokerProcess:
         return cmd
 
     def start(self) -> BrokerProcess:
-        """Start the process and wait until it logs that it is listening.
+        """Start the process and wait until it logs that it is ready to serve.
 
         The first start picks a free port; restarts reuse it, so clients keep
         their bootstrap address.
@@ -87,6 +87,9 @@ class BrokerProcess:
         raise RuntimeError(f"sharebroker did not start within {START_TIMEOUT_S} s:\n{self.log_tail()}")
 
     def _listening_port(self) -> int | None:
+        """The bound port once the broker is ready to serve (its ``ready`` log line
+        follows ``listening``, which names the port)."""
+        port = None
         with open(self.log_path, "rb") as f:
             f.seek(self._log_offset)
             for line in f:
@@ -94,8 +97,12 @@ class BrokerProcess:
                     event = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(event, dict) and event.get("event") == "listening":
-                    return int(event["port"])
+                if not isinstance(event, dict):
+                    continue
+                if event.get("event") == "listening":
+                    port = int(event["port"])
+                elif event.get("event") == "ready" and port is not None:
+                    return port
         return None
 
     def log_tail(self, lines: int = 40) -> str:

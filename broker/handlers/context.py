@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from broker.config import LiveConfig
-from broker.group.coordinator import GroupCoordinator
-from broker.group.share_offsets import ShareOffsetsDeps
-from broker.lifecycle import Lifecycle
-from broker.log.commit import GroupCommitter
-from broker.log.manager import LogManager
-from broker.metadata.group_configs import GroupConfigStore
-from broker.metadata.local import SingleNodeMetadata
-from broker.metadata.producer_ids import ProducerIdAllocator
-from broker.metrics import Metrics
 from broker.protocol.messages import RequestHeader
-from broker.replica.fetch_sessions import FetchSessionCache
-from broker.replica.manager import ReplicaManager
-from broker.share.manager import SharePartitionManager
-from broker.share.state_store import ShareStateStore
+
+if TYPE_CHECKING:
+    from broker.config import LiveConfig
+    from broker.group.coordinator import GroupCoordinator
+    from broker.group.share_offsets import ShareOffsetsDeps
+    from broker.lifecycle import Lifecycle
+    from broker.log.commit import GroupCommitter
+    from broker.log.manager import LogManager
+    from broker.metadata.group_configs import GroupConfigStore
+    from broker.metadata.local import SingleNodeMetadata
+    from broker.metadata.producer_ids import ProducerIdAllocator
+    from broker.metrics import Metrics
+    from broker.replica.fetch_sessions import FetchSessionCache
+    from broker.replica.manager import ReplicaManager
+    from broker.share.manager import SharePartitionManager
+    from broker.share.state_store import ShareStateStore
 
 
 @dataclass(eq=False)

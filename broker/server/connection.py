@@ -26,9 +26,12 @@ from broker.protocol.errors import ProtocolError
 from broker.server.dispatch import dispatch, unsupported_reply
 
 if TYPE_CHECKING:
-    from broker.handlers.context import Services
+    from broker.server import Gate
 
 log = structlog.get_logger("sharebroker.connection")
+
+# Answered before the services exist (start-up).
+API_VERSIONS = 18
 
 # Bytes asked of the socket per read. Large enough that a 1 MiB produce arrives
 # in a few reads, small enough that an idle connection costs little.
@@ -41,7 +44,7 @@ DIRECT_RECEIVE_MIN = 64 * 1024
 _ids = itertools.count(1)
 
 
-async def serve_connection(services: Services, stream: trio.SocketStream, listener: str | None = None) -> None:
+async def serve_connection(gate: Gate, stream: trio.SocketStream, listener: str | None = None) -> None:
     conn_id = next(_ids)
     try:
         host, port = stream.socket.getpeername()[:2]
@@ -49,9 +52,9 @@ async def serve_connection(services: Services, stream: trio.SocketStream, listen
     except OSError:
         peer = "?"
     state = ConnectionState(conn_id, peer, listener=listener)
-    lifecycle = services.lifecycle
-    proto = ServerConnection(max_frame_size=services.config.get("socket.request.max.bytes"))
-    idle_s = services.config.get("connections.max.idle.ms") / 1000
+    lifecycle = gate.lifecycle
+    proto = ServerConnection(max_frame_size=gate.config.get("socket.request.max.bytes"))
+    idle_s = gate.config.get("connections.max.idle.ms") / 1000
     try:
         while not lifecycle.stopping:
             try:
@@ -95,7 +98,10 @@ async def serve_connection(services: Services, stream: trio.SocketStream, listen
                 await stream.send_all(reply)
                 continue
             assert isinstance(event, Request)
-            ctx = RequestContext(services, state, event.header, event.api_version)
+            services = gate.services
+            if services is None and event.api_key != API_VERSIONS:
+                services = await gate.wait()
+            ctx = RequestContext(services, state, event.header, event.api_version)  # type: ignore[arg-type]
             reply = await dispatch(ctx, proto, event)
             if reply is False:
                 return

@@ -55,7 +55,8 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
         response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
     if response is False:
         return False
-    ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
+    if ctx.services is not None:  # None only for ApiVersions during start-up
+        ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
     if response is None:
         return None
     try:
