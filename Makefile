@@ -66,8 +66,19 @@ bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer (sharebrok
 
 # One scenario against every broker -> $(RESULTS)/<scenario>-<date>.json; docs/PERFORMANCE.md
 # is left alone (only bench-compare, which runs them all, rewrites it).
-bench-startup: $(BENCH_STAMP) bench-peers ## all brokers: start -> first ApiVersions and -> first share record, fresh data dir
+# What a new user gets: a plain `pip install .` (no dev extras) in its own venv.
+STARTUP_VENV := .venv-startup
+STARTUP_STAMP := $(STARTUP_VENV)/.installed
+
+$(STARTUP_STAMP): pyproject.toml $(shell find broker -name '*.py' -not -path '*/__pycache__/*')
+	$(PYTHON) -m venv $(STARTUP_VENV)
+	$(STARTUP_VENV)/bin/pip install -q --upgrade pip
+	$(STARTUP_VENV)/bin/pip install -q .
+	touch $@
+
+bench-startup: $(BENCH_STAMP) $(STARTUP_STAMP) bench-peers ## start -> first ApiVersions vs the python+trio floor (fresh pip install .), then all brokers
 	@mkdir -p $(RESULTS)
+	$(PY) -m bench.startup --python $(CURDIR)/$(STARTUP_VENV)/bin/python --json $(RESULTS)/startup-floor-$$(date +%F).json
 	$(COMPARE) --scenarios startup
 
 bench-memory: $(BENCH_STAMP) bench-peers ## all brokers: idle RSS (peaks come with bench-produce and bench-share)
@@ -104,7 +115,7 @@ bench-profile: $(BENCH_STAMP) ## py-spy profile of sharebroker under produce and
 	taskset -c 1 $(PY) -m bench.profile
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(STARTUP_VENV) .pytest_cache .hypothesis
 
 -include peers/peers.mk
 
