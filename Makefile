@@ -19,7 +19,18 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q -e '.[dev]'
 	touch $(STAMP)
 
-venv: $(STAMP) ## create .venv with the broker and dev tools
+# Wheels to install the project offline: its build backend and runtime dependencies.
+# tests/integration/test_readme.py runs the README's install command in a fresh venv
+# with them (PIP_NO_INDEX), so the default suite needs no network.
+WHEELHOUSE := $(VENV)/wheelhouse
+WHEELHOUSE_STAMP := $(WHEELHOUSE)/.downloaded
+BUILD_REQUIRES = $$($(PY) -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
+
+$(WHEELHOUSE_STAMP): $(STAMP)
+	$(PIP) download -q -d $(WHEELHOUSE) $(BUILD_REQUIRES) .
+	touch $@
+
+venv: $(STAMP) $(WHEELHOUSE_STAMP) ## create .venv with the broker and dev tools
 
 $(BENCH_STAMP): $(STAMP)
 	$(PIP) install -q -e '.[dev,bench]'
@@ -28,10 +39,10 @@ $(BENCH_STAMP): $(STAMP)
 run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
-test: $(STAMP) ## run the default test suite (what CI runs)
+test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
 	$(PY) -m pytest -q -m "not slow and not compat"
 
-test-all: $(STAMP) ## run every test, slow ones included
+test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
 
 codegen: $(STAMP) ## regenerate broker/protocol/messages from protocol/schemas
