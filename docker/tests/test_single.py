@@ -80,6 +80,15 @@ def test_container_clients(single: Compose) -> None:
 
     flows.assert_no_route_out()
 
+    # A container in the broker's own network namespace reaches the one listener as
+    # localhost:9092, like a client on the host (the README's way for the single broker).
+    topic = flows.unique("seen-from-container")
+    flows.create_topic(BOOTSTRAP, topic, partitions=1)
+    shared = f"container:{cfg['name']}-broker-1"  # the name the README uses
+    out = docker("run", "--rm", "--network", shared, cfg["services"]["broker"]["image"],
+                 "sharebroker", "topics", "--bootstrap-server", "localhost:9092", "--list")  # fmt: skip
+    assert topic in out.split(), out
+
     if internal:
         print(f"container clients -> the broker's internal listener {internal[0]}")
         summary = flows.container_clients(network, f"broker:{internal[0].port}")
