@@ -230,7 +230,7 @@ say "image built in $((SECONDS - build_start)) s: $("$DOCKER" image inspect -f '
 say "pytest docker/tests"
 set +e
 nsenter --net="/run/netns/$NS" env \
-    DOCKER_HOST="unix://$SOCK" SB_DOCKER="$DOCKER" SB_COMPOSE="$COMPOSE" \
+    DOCKER_HOST="unix://$SOCK" SB_DOCKER="$DOCKER" SB_COMPOSE="$COMPOSE" SB_WHEELHOUSE="$wheels" \
     SB_IMAGE="$BROKER_IMAGE" SB_BASE_IMAGE="$BASE_IMAGE" SB_ETCD_IMAGE="$ETCD_IMAGE" \
     "$PY" -m pytest -p no:cacheprovider docker/tests -v "$@"
 rc=$?
