@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from docker_helpers import FIGURES, REQUIRED_ENV, Compose
+from docker_helpers import CONFIGS, FIGURES, REQUIRED_ENV, Compose
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -23,6 +23,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for name, text in CONFIGS.items():
+        terminalreporter.section(f"docker compose -f docker/{name} config")
+        terminalreporter.write(text)
     if FIGURES:
         terminalreporter.section("docker test figures")
         for key, value in FIGURES.items():

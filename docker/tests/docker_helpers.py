@@ -24,6 +24,8 @@ CLUSTER_MODE = CLUSTER_MODE_LANDED or os.environ.get("SB_CLUSTER_MODE") == "1"
 
 # Figures collected by the tests, printed at the end of the run (image size, start times).
 FIGURES: dict[str, str] = {}
+# `docker compose config` of each compose file as the test resolved it, printed at the end.
+CONFIGS: dict[str, str] = {}
 
 
 def run(

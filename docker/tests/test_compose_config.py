@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from docker_helpers import CLUSTER_MODE, Compose, compose_env
+from docker_helpers import CLUSTER_MODE, CONFIGS, Compose, compose_env
 
 from broker.config import ConfigError, load_config, parse_listener
 
@@ -39,7 +39,7 @@ def unknown_settings(env: dict[str, str]) -> list[str]:
 @pytest.mark.parametrize("compose_file", COMPOSE_FILES)
 def test_compose_config(compose_file: str) -> None:
     compose = Compose((compose_file,), compose_env())
-    print(compose("config"))  # the resolved file, in the test's output
+    CONFIGS[compose_file] = compose("config")  # the resolved file, printed at the end of the run
     cfg = compose.config()
     brokers = broker_services(cfg)
     assert brokers, f"{compose_file}: no service runs {os.environ['SB_IMAGE']}"
