@@ -3,11 +3,17 @@ images, Docker's timestamps."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import os
+import re
+import shutil
 import subprocess
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -135,3 +141,39 @@ def compose_env(**extra: str) -> dict[str, str]:
         "SB_ETCD_IMAGE": os.environ.get("SB_ETCD_IMAGE", ""),
         **extra,
     }
+
+
+# In the engine's network namespace (test.sh), where nothing else listens. Fixed, because
+# the index URL is a build argument and so part of the build cache's key.
+INDEX_PORT = 18765
+
+
+@contextmanager
+def package_index(root: Path) -> Iterator[str]:
+    """Serve test.sh's wheelhouse ($SB_WHEELHOUSE) as a PEP 503 "simple" index on
+    127.0.0.1 (files written under `root`); yields the index URL for PIP_INDEX_URL."""
+    by_project: dict[str, list[str]] = {}
+    (root / "files").mkdir(parents=True)
+    for whl in sorted(Path(os.environ["SB_WHEELHOUSE"]).glob("*.whl")):
+        shutil.copy(whl, root / "files" / whl.name)
+        project = re.sub(r"[-_.]+", "-", whl.name.split("-")[0]).lower()
+        by_project.setdefault(project, []).append(whl.name)
+    for project, files in by_project.items():
+        page = root / "simple" / project / "index.html"
+        page.parent.mkdir(parents=True)
+        links = "".join(f'<a href="../../files/{name}">{name}</a>\n' for name in files)
+        page.write_text(f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", INDEX_PORT), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, name="package-index", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{INDEX_PORT}/simple/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)

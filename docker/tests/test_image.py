@@ -3,18 +3,14 @@ broker takes from container start to listening and to healthy."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
-import re
 import shutil
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from docker_helpers import FIGURES, docker, json_lines, parse_docker_time, run
+from docker_helpers import FIGURES, docker, json_lines, package_index, parse_docker_time, run
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -99,25 +95,6 @@ def test_start_to_healthy_and_signals() -> None:
         docker("rm", "--force", "--volumes", cid, check=False)
 
 
-# In the engine's network namespace (test.sh), where nothing else listens.
-INDEX_PORT = 18765
-
-
-def _simple_index(wheels: Path, root: Path) -> None:
-    """A PEP 503 "simple" index of the wheels in `wheels`, written under `root`."""
-    by_project: dict[str, list[str]] = {}
-    (root / "files").mkdir(parents=True)
-    for whl in sorted(wheels.glob("*.whl")):
-        shutil.copy(whl, root / "files" / whl.name)
-        project = re.sub(r"[-_.]+", "-", whl.name.split("-")[0]).lower()
-        by_project.setdefault(project, []).append(whl.name)
-    for project, files in by_project.items():
-        page = root / "simple" / project / "index.html"
-        page.parent.mkdir(parents=True)
-        links = "".join(f'<a href="../../files/{name}">{name}</a>\n' for name in files)
-        page.write_text(f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n")
-
-
 def test_build_from_a_package_index(tmp_path: Path) -> None:
     """The Dockerfile as a user with a package index builds it: no docker/wheelhouse in the
     context, no PIP_NO_INDEX; the first stage's pip fetches every wheel from an index.
@@ -135,17 +112,8 @@ def test_build_from_a_package_index(tmp_path: Path) -> None:
         (context / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(root / rel, context / rel)
     shutil.copytree(root / "broker", context / "broker", ignore=shutil.ignore_patterns("__pycache__"))
-    _simple_index(Path(os.environ["SB_WHEELHOUSE"]), tmp_path / "index")
-
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / "index"))
-    handler.log_message = lambda *a: None  # type: ignore[method-assign]
-    # A fixed port: the index URL is a build argument, part of the build cache's key.
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", INDEX_PORT), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     image = "sharebroker-ci/broker:from-index"
-    try:
-        index_url = f"http://127.0.0.1:{server.server_address[1]}/simple/"
+    with package_index(tmp_path / "index") as index_url:
         started = time.monotonic()
         run(
             [os.environ["SB_DOCKER"], "build", "--network=host", "--build-arg", f"BASE_IMAGE={os.environ['SB_BASE_IMAGE']}",
@@ -156,7 +124,4 @@ def test_build_from_a_package_index(tmp_path: Path) -> None:
         assert docker("run", "--rm", "--network", "none", image, "sharebroker", "--version").startswith("sharebroker ")
         built, reference = image_config(image), image_config(os.environ["SB_IMAGE"])
         assert abs(built["Size"] - reference["Size"]) < 1e6, (built["Size"], reference["Size"])
-    finally:
-        server.shutdown()
-        server.server_close()
-        docker("image", "rm", "--force", image, check=False)
+    docker("image", "rm", "--force", image)
