@@ -99,21 +99,33 @@ if [[ -f $CACHE/dockerd.pid ]]; then
     fi
     rm -f "$CACHE/dockerd.pid"
 fi
+# Namespaces and run directories of earlier runs whose script is gone (named by its pid).
+for ns in $(ip netns list 2>/dev/null | awk '$1 ~ /^sharebroker-ci\.[0-9]+$/ {print $1}'); do
+    kill -0 "${ns##*.}" 2>/dev/null && continue
+    ip netns del "$ns" 2>/dev/null || true
+    rm -rf "/run/$ns"
+done
+
+# Every container, network and volume of this engine (its data root is the test's alone),
+# dangling images, and build cache beyond 1 GB.
+remove_all() {
+    local ids
+    ids=$("$DOCKER" ps -aq)
+    [[ -z $ids ]] || "$DOCKER" rm -f -v $ids >/dev/null
+    "$DOCKER" network prune -f >/dev/null
+    "$DOCKER" volume prune -f >/dev/null
+    "$DOCKER" image prune -f >/dev/null
+    "$DOCKER" builder prune -f --keep-storage 1GB >/dev/null
+}
 
 cleanup() {
     local rc=$?
     set +e
     trap - EXIT INT TERM
     if [[ -n $DOCKERD_PID ]] && kill -0 "$DOCKERD_PID" 2>/dev/null; then
-        say "cleanup: containers, networks, volumes, dangling images"
         # Each of these is empty after a passing run (the tests end with compose down -v).
-        local ids
-        ids=$("$DOCKER" ps -aq)
-        [[ -z $ids ]] || "$DOCKER" rm -f -v $ids >/dev/null
-        "$DOCKER" network prune -f >/dev/null
-        "$DOCKER" volume prune -f >/dev/null
-        "$DOCKER" image prune -f >/dev/null
-        "$DOCKER" builder prune -f --keep-storage 1GB >/dev/null
+        say "cleanup: containers, networks, volumes, dangling images"
+        remove_all
         say "cleanup: stopping dockerd (pid $DOCKERD_PID)"
         kill -TERM "$DOCKERD_PID"
         for _ in $(seq 60); do kill -0 "$DOCKERD_PID" 2>/dev/null || break; sleep 0.5; done
@@ -143,8 +155,9 @@ mkdir -p "$RUN_DIR"
 ip netns add "$NS" || skip "cannot create a network namespace (ip netns add failed)"
 ip -n "$NS" link set lo up
 # nsenter --net only (not `ip netns exec`, which remounts /sys and hides the cgroup
-# hierarchy dockerd needs).
-nsenter --net="/run/netns/$NS" /usr/sbin/dockerd \
+# hierarchy dockerd needs), in a session of its own, so that a signal to this script's
+# process group leaves dockerd to the cleanup (which removes the containers first).
+setsid nsenter --net="/run/netns/$NS" /usr/sbin/dockerd \
     --data-root "$DATA_ROOT" --exec-root "$RUN_DIR/exec" -H "unix://$SOCK" \
     --pidfile "$RUN_DIR/dockerd.pid" --iptables=false --ip-forward=false --ip-masq=false \
     --bridge=none --userland-proxy=true \
@@ -160,7 +173,10 @@ if ! "$DOCKER" version >/dev/null 2>&1; then
     tail -n 15 "$RUN_DIR/dockerd.log" | sed 's/^/  dockerd: /'
     skip "the Docker engine did not start (log above)"
 fi
+DOCKERD_PID=$(cat "$RUN_DIR/dockerd.pid" 2>/dev/null || echo "$DOCKERD_PID")
+echo "$DOCKERD_PID" >"$CACHE/dockerd.pid"
 say "dockerd $($DOCKER version --format '{{.Server.Version}}') up (pid $DOCKERD_PID, netns $NS, data root $DATA_ROOT)"
+remove_all  # whatever a run that was killed before its cleanup left
 
 # ---- 3. base and etcd images (cached) ------------------------------------------------
 if ! "$DOCKER" image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
