@@ -32,7 +32,7 @@ def test_single_up_builds_the_image(tmp_path: Path, compose_project: list[Compos
         compose_project.append(compose)
         started = time.monotonic()
         compose("up", "--detach", "--wait", "--pull", "never", timeout=600)
-        FIGURES["compose.single.yaml: first up (builds the image, cached layers) -> healthy"] = (
+        FIGURES["compose.single.yaml: first up (builds the image when missing) -> healthy"] = (
             f"{time.monotonic() - started:.0f} s"
         )
     assert docker("image", "inspect", "--format", "{{.Config.User}}", IMAGE).strip() == "sharebroker"
