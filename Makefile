@@ -45,6 +45,10 @@ test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
 test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
 
+.PHONY: test-docker
+test-docker: $(STAMP) ## build docker/Dockerfile, run docker/compose*.yaml with real clients (root; own dockerd, no registry)
+	bash docker/test.sh
+
 codegen: $(STAMP) ## regenerate broker/protocol/messages from protocol/schemas
 	$(PY) -m codegen
 
@@ -56,7 +60,7 @@ codegen-check: $(STAMP) ## regenerate and fail if the checked-in code differs
 lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does no I/O)
 	$(VENV)/bin/lint-imports
 
-LINT_PATHS := broker codegen bench tests
+LINT_PATHS := broker codegen bench tests docker
 
 lint: $(STAMP) lint-imports ## ruff (lint and format check) and the architecture contracts
 	$(VENV)/bin/ruff check $(LINT_PATHS)
