@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker.protocol.messages import RequestHeader
 
@@ -86,3 +86,15 @@ class RequestContext:
     @property
     def client_id(self) -> str | None:
         return self.header.client_id
+
+
+class AnswerLater:
+    """What a handler returns when its work is done and only the answer waits
+    (Produce with acks=all waiting for durability): ``wait()`` returns the response.
+    The connection reads and handles the next requests meanwhile and still sends the
+    answers in request order."""
+
+    __slots__ = ("wait",)
+
+    def __init__(self, wait: Callable[[], Awaitable[Any]]) -> None:
+        self.wait = wait
