@@ -21,16 +21,19 @@ Skipped (api, version) pairs, with the reason (checked by
 ``test_skipped_pairs_are_the_documented_ones``):
 
 * versions Kafka 4.4 added that kio 0.6.5 does not know yet (``KIO_LAGS``:
-  ApiVersions v5, DeleteGroups v3, TxnOffsetCommit v6) -- reason
-  "kio 0.6.5 has no <name> v<version>"; the round trips still cover them;
-* APIs kio 0.6.5 has no schema for (``KIO_MISSING_APIS``) and the internal
+  ApiVersions v5, DeleteGroups v3, TxnOffsetCommit v6, StreamsGroupHeartbeat
+  v1, StreamsGroupDescribe v1) -- reason "kio 0.6.5 has no <name> v<version>";
+  the round trips still cover them;
+* APIs kio 0.6.5 has no schema for (``KIO_MISSING_APIS``:
+  StreamsGroupTopologyDescriptionUpdate, new in Kafka 4.4) and the internal
   coordinator records (``COORDINATOR_RECORDS``) -- reason
   "kio 0.6.5 has no schema <name>".
 
 Every other version of every API and header we define is cross-checked and
 agrees. A field Kafka renamed without changing the wire (``KIO_RENAMES``:
-TxnOffsetCommit's GenerationId, now GenerationIdOrMemberEpoch) is paired by
-its old name.
+TxnOffsetCommit's GenerationId, now GenerationIdOrMemberEpoch; the int32
+AcceptableRecoveryLag of StreamsGroupHeartbeatResponse v0, now
+AcceptableRecoveryLagLegacy) is paired by its old name.
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ MAX_FLOAT_EXACT_MS = 2**45  # kio converts durations through float seconds
 # Fields Kafka 4.4 renamed with no change on the wire; kio 0.6.5 keeps the old name.
 KIO_RENAMES = {
     ("TxnOffsetCommitRequest", "generation_id_or_member_epoch"): "generation_id",
+    ("StreamsGroupHeartbeatResponse", "acceptable_recovery_lag_legacy"): "acceptable_recovery_lag",
 }
 
 
@@ -221,14 +225,28 @@ COORDINATOR_RECORDS = {
                     "TargetAssignmentMetadata",
                 ),
             ),
+            (
+                "StreamsGroup",
+                (
+                    "CurrentMemberAssignment",
+                    "MemberMetadata",
+                    "Metadata",
+                    "TargetAssignmentMember",
+                    "TargetAssignmentMetadata",
+                    "Topology",
+                ),
+            ),
             ("Share", ("Snapshot", "Update")),
         )
         for record in records
         for part in ("Key", "Value")
     },
 }
-# APIs Kafka 4.4 added that kio 0.6.5 has no schema for at all.
-KIO_MISSING_APIS: dict[str, range] = {}
+# APIs Kafka 4.4 added that kio 0.6.5 has no schema for at all (KIP-1331).
+KIO_MISSING_APIS = {
+    "StreamsGroupTopologyDescriptionUpdateRequest": range(1),
+    "StreamsGroupTopologyDescriptionUpdateResponse": range(1),
+}
 # Versions Kafka 4.4 added that kio 0.6.5 does not have yet: checked by the round trips only.
 KIO_LAGS = {
     "ApiVersionsRequest": (5,),
@@ -237,6 +255,10 @@ KIO_LAGS = {
     "DeleteGroupsResponse": (3,),
     "TxnOffsetCommitRequest": (6,),
     "TxnOffsetCommitResponse": (6,),
+    "StreamsGroupHeartbeatRequest": (1,),
+    "StreamsGroupHeartbeatResponse": (1,),
+    "StreamsGroupDescribeRequest": (1,),
+    "StreamsGroupDescribeResponse": (1,),
 }
 DOCUMENTED_SKIPS = {
     (name, v): f"kio 0.6.5 has no schema {name}"
