@@ -179,7 +179,7 @@ class _Connection:
             else:
                 assert isinstance(event, Request)
                 services = gate.services
-                if services is None and event.api_key != API_VERSIONS:
+                if services is None and (event.api_key != API_VERSIONS or _names_a_broker(event)):
                     services = await gate.wait()
                 ctx = RequestContext(services, self.state, event.header, event.api_version)  # type: ignore[arg-type]
                 reply = await dispatch(ctx, proto, event)
@@ -201,6 +201,12 @@ class _Connection:
                 pipeline.start_soon(self.flush, pipeline)
             while len(self.pending) >= MAX_PIPELINED:
                 await self.drained.wait()
+
+
+def _names_a_broker(request: Request) -> bool:
+    """ApiVersions v5 naming the cluster and node it expects (KIP-1242): the answer needs
+    this broker's identity, known once the services are built."""
+    return request.api_version >= 5 and getattr(request.body, "cluster_id", None) is not None
 
 
 async def serve_connection(gate: Gate, stream: trio.SocketStream, listener: str | None = None) -> None:
