@@ -30,14 +30,19 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
     services = build(config)
     await trio.to_thread.run_sync(open_services, services)
     try:
-        listener = services.config.current.listener
-        listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-        bound_port = listeners[0].socket.getsockname()[1]
-        bind(services, bound_port)
+        # One set of sockets per named listener; a connection knows which it came in on.
+        listeners: list[tuple[str, trio.SocketListener]] = []
+        bound: dict[str, int] = {}
+        for lst in services.config.current.listeners:
+            sockets = await trio.open_tcp_listeners(lst.port, host=lst.bind_host)
+            bound[lst.name] = sockets[0].socket.getsockname()[1]
+            listeners += [(lst.name, s) for s in sockets]
+        bind(services, bound)
+        bound_port = next(iter(bound.values()))
         max_connections = config.get("max.connections")
         open_connections = 0
 
-        async def handle(stream: trio.SocketStream) -> None:
+        async def handle(stream: trio.SocketStream, listener_name: str) -> None:
             nonlocal open_connections
             if open_connections >= max_connections:
                 log.warning("connection_refused", reason="max.connections reached", limit=max_connections)
@@ -45,7 +50,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                 return
             open_connections += 1
             try:
-                await serve_connection(services, stream, listener.name)
+                await serve_connection(services, stream, listener_name)
             finally:
                 open_connections -= 1
 
@@ -59,14 +64,15 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                 await background.start(serve_metrics, services, *parse_listen(metrics_listen))
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
-                    for tcp_listener in listeners:
-                        acceptors.start_soon(_accept_loop, tcp_listener, handle, connections)
+                    for name, tcp_listener in listeners:
+                        acceptors.start_soon(_accept_loop, tcp_listener, name, handle, connections)
                     advertised = services.config.current.advertised_listeners[0]
                     log.info(
                         "listening",
                         host=config.host or "*",
                         port=bound_port,
                         advertised=f"{advertised.host}:{advertised.port}",
+                        listeners=",".join(f"{name}:{port}" for name, port in bound.items()),
                         data_dir=str(services.logs.data_dir),
                         cluster_id=services.cluster_id,
                     )
@@ -74,7 +80,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                     background.start_soon(_warm_handlers)
                     await services.lifecycle.stopped.wait()
                     acceptors.cancel_scope.cancel()
-                for tcp_listener in listeners:
+                for _, tcp_listener in listeners:
                     await tcp_listener.aclose()
                 connections.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_S
             background.cancel_scope.cancel()
@@ -97,7 +103,7 @@ async def _warm_handlers() -> None:
         h.load()
 
 
-async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio.Nursery) -> None:
+async def _accept_loop(listener: trio.SocketListener, name: str, handle: Any, nursery: trio.Nursery) -> None:
     while True:
         try:
             stream = await listener.accept()
@@ -105,7 +111,7 @@ async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio
             log.warning("accept_failed", error=str(exc))
             await trio.sleep(0.1)
             continue
-        nursery.start_soon(handle, stream)
+        nursery.start_soon(handle, stream, name)
 
 
 def run(config: Any) -> int:

@@ -59,11 +59,15 @@ def close_services(services: Services) -> None:
     services.logs.close()
 
 
-def bind(services: Services, port: int) -> None:
-    """The listener is bound: record what clients are told to connect to."""
-    services.config.update(services.config.current.with_bound_port(port))
+def bind(services: Services, ports: int | dict[str, int]) -> None:
+    """The listeners are bound ({listener name: port}, or one port for the first):
+    record what clients are told to connect to, per listener."""
+    services.config.update(services.config.current.with_bound_port(ports))
     current = services.config.current
-    services.metadata.set_endpoints(Endpoint(lst.name, lst.host, lst.port) for lst in current.advertised_listeners)
+    services.metadata.set_endpoints(
+        Endpoint(lst.name, lst.host, lst.port, current.security_protocol(lst.name))
+        for lst in current.advertised_listeners
+    )
 
 
 async def run_background(services: Services, nursery: trio.Nursery) -> None:
