@@ -93,6 +93,7 @@ from broker.protocol.messages.describe_share_group_offsets_response import (
 from broker.protocol.primitives import UUID_ZERO
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
+from broker.share.remote import RoutedPersister
 from broker.share.state_store import ShareStateStore
 from broker.share.states import FINAL_STATES
 
@@ -141,7 +142,7 @@ class ShareOffsetsDeps:
     """The services the three operations tie together."""
 
     groups: GroupCoordinator
-    share_state: ShareStateStore
+    share_state: ShareStateStore | RoutedPersister
     share: SharePartitionManager
     metadata: MetadataSource
     replicas: ReplicaManager
