@@ -9,7 +9,11 @@ suite without imports:
 - ``sharebroker``: the :class:`BrokerProcess` behind it (``.bootstrap``,
   ``.data_dir``, ``.stop()``, ``.kill()``, ``.start()``);
 - ``sharebroker_factory``: start extra brokers with their own settings,
-  e.g. ``sharebroker_factory(settings={"num.partitions": "3"})``.
+  e.g. ``sharebroker_factory(settings={"num.partitions": "3"})``;
+- ``sharebroker_cluster``: a cluster of 3 brokers with etcd on loopback
+  (:class:`broker.localcluster.LocalCluster`: ``.bootstrap``, ``.brokers``,
+  ``.broker(node_id)``, ``.etcd``); etcd is the ``etcd`` binary on PATH, or the
+  one ``SHAREBROKER_ETCD_ENDPOINTS`` names.
 
 The broker is the real ``sharebroker serve`` process, exactly as users run it.
 """
@@ -165,3 +169,17 @@ def sharebroker(sharebroker_factory) -> BrokerProcess:
 def sharebroker_bootstrap(sharebroker: BrokerProcess) -> str:
     """``host:port`` of the session broker, for ``bootstrap.servers``."""
     return sharebroker.bootstrap
+
+
+@pytest.fixture(scope="session")
+def sharebroker_cluster() -> Iterator:
+    """A 3-broker cluster with etcd, for the test session (stopped at its end)."""
+    from broker.localcluster import LocalCluster
+
+    endpoints = [e for e in os.environ.get("SHAREBROKER_ETCD_ENDPOINTS", "").split(",") if e]
+    cluster = LocalCluster(3, etcd_endpoints=endpoints or None)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
