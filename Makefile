@@ -29,7 +29,7 @@ run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
 test: $(STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat"
+	$(PY) -m pytest -q -m "not slow and not compat and not cluster"
 
 test-all: $(STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
@@ -122,3 +122,8 @@ $(FUZZ_STAMP): $(STAMP)
 .PHONY: fuzz
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
+
+# ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
+.PHONY: test-cluster
+test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)
+	$(PY) -m pytest -q -m cluster tests/cluster

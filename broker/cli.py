@@ -128,7 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lc.add_argument("--brokers", type=int, default=3, metavar="N", help="number of brokers (default 3)")
     lc.add_argument("--etcd-endpoints", metavar="URLS", help="use this etcd (comma-separated) instead of starting one")
-    lc.add_argument("--data-dir", metavar="DIR", help="keep data here (default: a temporary directory, removed on exit)")
+    lc.add_argument(
+        "--data-dir", metavar="DIR", help="keep data here (default: a temporary directory, removed on exit)"
+    )
     lc.add_argument(
         "--set", dest="overrides", metavar="KEY=VALUE", action="append", default=[], help="a setting for every broker"
     )

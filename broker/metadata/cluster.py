@@ -363,16 +363,14 @@ class ClusterMetadata:
         self._revision = 0
         self._publish_at(revision)
 
-    def _set_revision(self, revision: int) -> None:
-        if revision > self._revision:
-            self._revision = revision
+    def _publish_at(self, revision: int) -> None:
+        """Publish the mirror as of ``revision`` (the image's version), then wake waiters."""
+        previous = self._revision
+        self._revision = max(previous, revision)
+        self._publish()
+        if self._revision > previous:
             self._revision_changed.set()
             self._revision_changed = trio.Event()
-
-    def _publish_at(self, revision: int) -> None:
-        self._revision = max(self._revision, revision)
-        self._publish()
-        self._set_revision(revision)
 
     async def _follow(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
