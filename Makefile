@@ -124,6 +124,10 @@ fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZ
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
 
 # ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
-.PHONY: test-cluster
+.PHONY: test-cluster bench-cluster
 test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)
 	$(PY) -m pytest -q -m cluster tests/cluster
+
+bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker (etcd on loopback) -> bench/results/cluster-scale-<date>.json
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.cluster_scale
