@@ -35,6 +35,7 @@ log = structlog.get_logger("sharebroker.interbroker")
 CALL_TIMEOUT_S = 15.0
 CONNECT_TIMEOUT_S = 5.0
 READ_BYTES = 65536
+LIST_OFFSETS_VERSION = 7
 
 
 class PeerConnection:
@@ -158,3 +159,29 @@ class BrokerPeers:
             return await conn.call(request, version)
         assert scope.cancelled_caught
         raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"broker {node_id} did not answer within {timeout_s} s")
+
+    async def high_watermark(self, topic: str, partition: int) -> int | None:
+        """The high watermark of a partition as its leader reports it (ListOffsets LATEST);
+        None when it has no leader or cannot be asked."""
+        from broker.protocol.messages.list_offsets_request import (
+            ListOffsetsPartition,
+            ListOffsetsRequest,
+            ListOffsetsTopic,
+        )
+
+        state = self._metadata.image.partition(topic, partition)
+        if state is None or state.leader < 0:
+            return None
+        request = ListOffsetsRequest(
+            replica_id=-1,
+            isolation_level=0,
+            topics=[
+                ListOffsetsTopic(name=topic, partitions=[ListOffsetsPartition(partition_index=partition, timestamp=-1)])
+            ],
+        )
+        try:
+            response = await self.call(state.leader, request, LIST_OFFSETS_VERSION, timeout_s=5.0)
+        except KafkaError:
+            return None
+        p = response.topics[0].partitions[0]
+        return None if p.error_code else int(p.offset)
