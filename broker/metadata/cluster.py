@@ -130,6 +130,7 @@ class ClusterMetadata:
             client=self.client,
             keys=self.keys,
             mirror=lambda: self._mirror,
+            revision=lambda: self._revision,
             lease=lambda: self.lease,
             setting=setting,
             broker_defaults=lambda: logs.broker_defaults,

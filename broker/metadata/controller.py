@@ -327,6 +327,7 @@ class Controller:
         client: EtcdClient,
         keys: Keys,
         mirror: Callable[[], Mapping[bytes, KeyValue]],
+        revision: Callable[[], int],
         lease: Callable[[], int | None],
         setting: Callable[[str], Any],
         broker_defaults: Callable[[], Mapping[str, str]],
@@ -335,6 +336,7 @@ class Controller:
         self._client = client
         self._keys = keys
         self._mirror = mirror
+        self._revision = revision
         self._lease = lease
         self._setting = setting
         self._broker_defaults = broker_defaults
@@ -350,6 +352,10 @@ class Controller:
         kv = self._mirror().get(self._keys.controller)
         return kv is not None and self.epoch is not None and kv.create_revision == self.epoch
 
+    def _lost_key(self) -> bool:
+        """The mirror has caught up with our election and shows the key gone or another's."""
+        return self.epoch is not None and not self._holds() and self._revision() >= self.epoch
+
     @property
     def guard(self) -> Compare:
         assert self.epoch is not None
@@ -360,8 +366,8 @@ class Controller:
         while True:
             self._changed = trio.Event()
             try:
-                if self.epoch is not None and not self._holds() and self._keys.controller not in self._mirror():
-                    self._lost("the controller key is gone")
+                if self._lost_key():
+                    self._lost("the controller key is gone or another broker's")
                 if self.epoch is None:
                     await self._campaign()
                 if self.epoch is not None and self._holds():
@@ -385,7 +391,13 @@ class Controller:
 
     async def _campaign(self) -> None:
         lease = self._lease()
-        if lease is None or self._keys.controller in self._mirror():
+        if lease is None:
+            return
+        held = self._mirror().get(self._keys.controller)
+        if held is not None:
+            if held.lease == lease:  # ours (an election the mirror showed late): take it up
+                self.epoch = held.create_revision
+                log.info("controller_elected", node=self.node_id, epoch=self.epoch)
             return
         value = json.dumps({"id": self.node_id}).encode()
         ok, revision = await self._client.txn(

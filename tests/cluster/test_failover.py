@@ -264,3 +264,48 @@ def test_etcd_outage_of_10_s_does_not_stop_produce_and_consume(own_cluster: Loca
         [TopicPartition(topic, i) for i in range(6)], timeout=10
     )
     assert all(tp.offset >= 0 for tp in committed)
+
+
+def test_paused_broker_is_fenced_and_comes_back(own_cluster: LocalCluster, names):
+    """SIGSTOP a broker past its session timeout: its partitions lose their leader
+    (the others keep taking writes); SIGCONT: it finds its lease gone, registers with a
+    new broker epoch and leads its partitions again at a higher leader epoch."""
+    from broker.admin.client import AdminClient as WireClient
+    from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+
+    c = own_cluster
+    topic = names("ps")
+    _create(c.bootstrap, topic, 6)
+    victim = c.broker(3)
+    survivors = ",".join(b.bootstrap for b in c.brokers[:2])
+
+    def partitions() -> dict[int, tuple[int, int]]:
+        with WireClient(c.brokers[0].bootstrap) as client:
+            md = client.bootstrap_connection().call(MetadataRequest(topics=[MetadataRequestTopic(name=topic)]), 12)
+        return {p.partition_index: (p.leader_id, p.leader_epoch) for p in md.topics[0].partitions}
+
+    before = partitions()
+    led = {p for p, (leader, _) in before.items() if leader == 3}
+    assert len(led) == 2
+    assert victim.process is not None
+    victim.process.send_signal(signal.SIGSTOP)
+    try:
+        wait_for(lambda: all(partitions()[p][0] == -1 for p in led), SESSION_TIMEOUT_S + 5, "paused broker fenced")
+        # Partitions led elsewhere still take writes.
+        p = Producer({"bootstrap.servers": survivors, "acks": "all"})
+        for i in range(6):
+            if i not in led:
+                p.produce(topic, value=b"x", partition=i)
+        assert p.flush(15) == 0
+    finally:
+        victim.process.send_signal(signal.SIGCONT)
+    after = wait_for(
+        lambda: (lambda now: now if all(now[p][0] == 3 for p in led) else None)(partitions()),
+        30,
+        "resumed broker leads its partitions again",
+    )
+    assert all(after[p][1] > before[p][1] for p in led), (before, after)
+    p = Producer({"bootstrap.servers": c.bootstrap, "acks": "all"})
+    for i in range(6):
+        p.produce(topic, value=b"y", partition=i)
+    assert p.flush(30) == 0
