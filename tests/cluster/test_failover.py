@@ -309,3 +309,46 @@ def test_paused_broker_is_fenced_and_comes_back(own_cluster: LocalCluster, names
     for i in range(6):
         p.produce(topic, value=b"y", partition=i)
     assert p.flush(30) == 0
+
+
+def test_consumer_reads_on_across_a_leader_restart(own_cluster: LocalCluster, names):
+    """The restarted leader's partitions come back at a higher leader epoch; a consumer
+    that read at the old epoch goes on from where it was (no reset, nothing twice)."""
+    c = own_cluster
+    topic, group = names("le"), names("lg")
+    _create(c.bootstrap, topic, 3)
+    first = [b"a%04d" % i for i in range(300)]
+    _produce(c.bootstrap, topic, first)
+    consumer = Consumer(
+        {
+            "bootstrap.servers": c.bootstrap,
+            "group.id": group,
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+        }
+    )
+    consumer.subscribe([topic])
+    got: list[bytes] = []
+
+    def drain(want: int) -> bool:
+        m = consumer.poll(0.2)
+        while m is not None:
+            if m.error() is None:
+                got.append(m.value())
+            m = consumer.poll(0)
+        return len(got) >= want
+
+    try:
+        wait_for(lambda: drain(len(first)), 60, "first half read", every=0)
+        victim = c.broker(_leaders(c.bootstrap, topic)[0])
+        victim.stop()
+        victim.start()
+        wait_for(lambda: -1 not in _leaders(c.bootstrap, topic).values(), 30, "leaders back")
+        second = [b"b%04d" % i for i in range(300)]
+        _produce(c.bootstrap, topic, second)
+        wait_for(lambda: drain(len(first) + len(second)), 60, "second half read", every=0)
+        time.sleep(1)
+        drain(0)
+    finally:
+        consumer.close()
+    assert sorted(got) == sorted(first + second)  # nothing lost, nothing twice
