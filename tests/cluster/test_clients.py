@@ -235,3 +235,48 @@ def test_java_clients(cluster, names):
     records = [line for line in lines if "offset" in line]
     assert len({(r["partition"], r["offset"]) for r in records}) == 600
     assert len({r["partition"] for r in records}) == 6
+
+
+def test_two_listeners_clients_on_one_brokers_among_themselves_on_the_other(names):
+    """Clients use EXTERNAL, brokers reach each other on INTERNAL (share-state RPCs to a
+    share coordinator on another broker go there): clients are only ever told EXTERNAL
+    addresses, and a share group works across the brokers."""
+    from tests.cluster.conftest import FAST_SHARE_SETTINGS
+    from tests.integration.share_helpers import set_group_configs
+
+    settings = {
+        **FAST_SHARE_SETTINGS,
+        "listeners": "EXTERNAL://127.0.0.1:0,INTERNAL://127.0.0.1:0",
+        "listener.security.protocol.map": "EXTERNAL:PLAINTEXT,INTERNAL:PLAINTEXT",
+        "inter.broker.listener.name": "INTERNAL",
+    }
+    with LocalCluster(3, settings=settings) as c:
+        external = {b.bootstrap for b in c.brokers}
+        topic, group = names("two"), names("tg")
+        create(c, topic, 6)
+        a = admin(c)
+        md = a.list_topics(timeout=10)
+        assert {f"{m.host}:{m.port}" for m in md.brokers.values()} == external
+        _produce_values(c.bootstrap, topic, [b"m%d" % i for i in range(600)])
+        set_group_configs(c.bootstrap, group, {"share.auto.offset.reset": "earliest"})
+        sc = share_consumer(c.bootstrap, group, [topic], mode="explicit")
+        got = []
+        deadline = time.monotonic() + 60
+        try:
+            while len(got) < 600 and time.monotonic() < deadline:
+                batch = poll_batch(sc, 0.5)
+                for m in batch:
+                    sc.acknowledge(m)
+                if batch:
+                    commit_ok(sc)
+                got += [m.value() for m in batch]
+        finally:
+            sc.close()
+        assert sorted(got) == sorted(b"m%d" % i for i in range(600))
+
+
+def _produce_values(bootstrap: str, topic: str, values: list[bytes]) -> None:
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+    for v in values:
+        p.produce(topic, value=v)
+    assert p.flush(30) == 0
