@@ -22,7 +22,7 @@ from __future__ import annotations
 import trio
 
 from broker.handlers import handler
-from broker.handlers.context import RequestContext
+from broker.handlers.context import AnswerLater, RequestContext
 from broker.metadata.image import MetadataImage
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import ProduceRequest
@@ -48,14 +48,15 @@ def _error(index: int, code: int, message: str | None = None) -> PartitionProduc
 
 
 @handler(0, min_version=3, max_version=13)
-async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | None:
+async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | AnswerLater | None:
     services = ctx.services
     image = services.metadata.image
     replicas = services.replicas
     v = ctx.api_version
     by_id = v >= 13
     hinted: set[int] = set()
-    durable: list[Partition] = []  # partitions whose appends must be replicated before answering acks=all
+    # Partitions whose appends must be durable before answering acks=all, with their answers.
+    durable: list[tuple[Partition, PartitionProduceResponse]] = []
     responses: list[TopicProduceResponse] = []
     bad_acks = req.acks not in _ACKS
     max_message_bytes = services.config.get("message.max.bytes")
@@ -102,30 +103,47 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
             except KafkaError as exc:
                 parts.append(_error(pd.index, exc.code, str(exc)))
                 continue
-            parts.append(
-                PartitionProduceResponse(
-                    index=pd.index,
-                    error_code=ErrorCode.NONE,
-                    base_offset=result.base_offset,
-                    log_append_time_ms=result.log_append_time_ms,
-                    log_start_offset=result.log_start_offset,
-                )
+            answer = PartitionProduceResponse(
+                index=pd.index,
+                error_code=ErrorCode.NONE,
+                base_offset=result.base_offset,
+                log_append_time_ms=result.log_append_time_ms,
+                log_start_offset=result.log_start_offset,
             )
+            parts.append(answer)
             if not result.duplicate:
                 services.metrics.bytes_in += len(records)
             if req.acks == -1:
-                durable.append(partition)
+                durable.append((partition, answer))
             else:
                 partition.note_append()
     if req.acks == 0:
         return None
-    if req.acks == -1 and durable:
-        async with trio.open_nursery() as nursery:
-            for partition in durable:
-                nursery.start_soon(partition.wait_replicated)
-    return ProduceResponse(
+    response = ProduceResponse(
         responses=responses, throttle_time_ms=0, node_endpoints=node_endpoints(image, hinted, ctx.connection.listener)
     )
+    if req.acks == -1 and durable:
+        # Appended: only the answer waits for durability, so the connection handles the
+        # next requests meanwhile (their appends share the fsync round).
+        async def one(partition: Partition, answer: PartitionProduceResponse) -> None:
+            try:
+                await partition.wait_replicated()
+            except KafkaError as exc:  # this partition's entry fails, not the request
+                answer.error_code = exc.code
+                answer.error_message = exc.detail
+                answer.base_offset = -1
+
+        async def replicated() -> ProduceResponse:
+            if len(durable) == 1:
+                await one(*durable[0])
+            else:
+                async with trio.open_nursery() as nursery:
+                    for partition, answer in durable:
+                        nursery.start_soon(one, partition, answer)
+            return response
+
+        return AnswerLater(replicated)
+    return response
 
 
 def node_endpoints(image: MetadataImage, nodes: set[int], listener: str | None) -> list[NodeEndpoint]:

@@ -88,7 +88,7 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     await nursery.start(services.share_state.runtime.run)
 
 
-def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
+def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecycle | None = None) -> Services:
     """Every service for ``config``, leaf-first. Raises SystemExit with one clear line
     when the data directory belongs to another node."""
     live = LiveConfig(config)
@@ -105,7 +105,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
         except MetaPropertiesError as exc:
             raise SystemExit(f"sharebroker: error: {exc}") from None
 
-    lifecycle = Lifecycle()
+    lifecycle = lifecycle or Lifecycle()
     metrics = Metrics()
     logs = LogManager.from_config(data_dir, config)
     committer = GroupCommitter.from_config(config, logs=logs.logs)
