@@ -48,7 +48,9 @@ def create(c: LocalCluster, name: str, partitions: int) -> dict[int, int]:
     return {p: m.leader for p, m in md.topics[name].partitions.items()}
 
 
-def test_cluster_is_described_whole_by_every_broker(cluster):
+def test_cluster_is_described_whole_by_every_broker(sharebroker_cluster):
+    """Through the pytest plugin's fixture, as the README shows it."""
+    cluster = sharebroker_cluster
     for b in cluster.brokers:
         md = AdminClient({"bootstrap.servers": b.bootstrap}).list_topics(timeout=10)
         assert sorted(md.brokers) == [1, 2, 3]
