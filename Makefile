@@ -40,7 +40,7 @@ run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
 test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat"
+	$(PY) -m pytest -q -m "not slow and not compat and not cluster"
 
 test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
@@ -148,3 +148,12 @@ $(FUZZ_STAMP): $(STAMP)
 .PHONY: fuzz
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
+
+# ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
+.PHONY: test-cluster bench-cluster
+test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)
+	$(PY) -m pytest -q -m cluster tests/cluster
+
+bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker (etcd on loopback) -> bench/results/cluster-scale-<date>.json
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.cluster_scale
