@@ -29,7 +29,7 @@ run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
 test: $(STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat"
+	$(PY) -m pytest -q -m "not slow and not compat and not spark"
 
 test-all: $(STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
@@ -110,3 +110,31 @@ clean:
 
 # The peers the bench-* comparisons start. After the include: TANSU_STAMP is defined there.
 bench-peers: peer-kafka $(TANSU_STAMP) ## fetch only what the benchmarks compare against: Kafka 4.2.2 and Tansu 0.6
+
+# PySpark: Spark's own Kafka connector against sharebroker, and the kafka-share source
+# (broker.spark). The spark extra pins pyspark 4.2.0; peers/spark/pom.xml fetches the
+# connector jars (Maven Central) into peers/.cache/spark/jars.
+SPARK_STAMP := $(VENV)/.spark-installed
+SPARK_JARS_STAMP := peers/.cache/spark/jars/.resolved-4.2.0
+
+.PHONY: test-spark bench-spark spark-jars
+
+$(SPARK_STAMP): $(STAMP)
+	$(PIP) install -q -e '.[dev,spark]'
+	touch $@
+
+$(SPARK_JARS_STAMP): peers/spark/pom.xml
+	@command -v java >/dev/null || { echo "java (17+) is required"; exit 1; }
+	@command -v $(MVN) >/dev/null || { echo "maven is required"; exit 1; }
+	rm -rf peers/.cache/spark/jars
+	$(MVN) -q -B -f peers/spark/pom.xml dependency:copy-dependencies
+	touch $@
+
+spark-jars: $(SPARK_JARS_STAMP) ## fetch Spark's Kafka connector jars (peers/spark/pom.xml)
+
+test-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) peer-kafka ## PySpark tests: Spark's Kafka connector and the kafka-share source (tests/spark)
+	$(PY) -m pytest -q -m spark tests/spark
+
+bench-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) ## kafka-share vs Spark's Kafka source draining one 1M-record topic on local[2]
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.spark --json $(RESULTS)/spark.json
