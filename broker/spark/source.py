@@ -245,6 +245,7 @@ class _Driver:
         self.targets: dict[tuple[str, int], int] | None = None
         self.log_starts: dict[tuple[str, int], int] = {}
         self.idle_since: float | None = None
+        self.fetch_failed = False
         self.member = ShareMember(
             opts.bootstrap_servers, opts.group, opts.topics, client_id=opts.client_id, timeout=30.0
         )
@@ -311,12 +312,14 @@ class _Driver:
             mode = RECORD_LIMIT  # at most maxRecordsPerTrigger, not up to a stored-batch boundary
         deadline = time.monotonic() + PLAN_MAX_SECONDS + self.opts.max_wait_ms / 1000
         wait = self.opts.max_wait_ms
+        self.fetch_failed = False
         while left > 0:
             try:
                 got = self.member.fetch(max_records=min(left, FETCH_MAX_RECORDS), max_wait_ms=wait, acquire_mode=mode)
             except (AdminError, OSError) as exc:
                 log.warning("ShareFetch failed (%s); will retry on the next trigger", exc)
                 self.member.reset_sessions()
+                self.fetch_failed = True
                 break
             wait = 0
             if self.targets is not None:
@@ -361,14 +364,17 @@ class _Driver:
         except (AdminError, OSError) as exc:
             log.warning("DescribeShareGroupOffsets failed: %s", exc)
             return False
-        starts: dict[tuple[str, int], int] = {}
+        starts: dict[tuple[str, int], tuple[int, int]] = {}
         for t in g.topics or []:
             for p in t.partitions:
-                starts[(t.topic_name, p.partition_index)] = p.start_offset
+                starts[(t.topic_name, p.partition_index)] = (p.start_offset, p.lag)
         for tp, end in self.targets.items():
             if end <= self.log_starts.get(tp, 0):
                 continue
-            if starts.get(tp, -1) < end:
+            start, lag = starts.get(tp, (-1, -1))
+            # Kafka 4.2 reports the persisted start offset, which can trail the acks;
+            # its lag (DescribeShareGroupOffsets v1) is current, and 0 means done.
+            if start < end and lag != 0:
                 return False
         return True
 
@@ -457,13 +463,17 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         budget = limit.max_rows if isinstance(limit, ReadMaxRows) else None
         got = d.acquire(budget)
         if not got:
-            if d.targets is not None and not d.drained():
+            if d.targets is not None and (d.fetch_failed or not d.drained()):
                 # AvailableNow: records below the targets are still somewhere (locked by
                 # another member, in flight). Keep the query alive for a while, not forever.
                 now = time.monotonic()
                 if d.idle_since is None:
                     d.idle_since = now
-                if now - d.idle_since < d.opts.available_now_idle_s:
+                # An unreachable broker (restarting) gets as long as tasks retry it.
+                patience = d.opts.fetch_retry_timeout_s if d.fetch_failed else d.opts.available_now_idle_s
+                if now - d.idle_since < patience:
+                    if d.fetch_failed:
+                        time.sleep(0.5)
                     return self._empty_step(d, start)
                 log.warning("Trigger.AvailableNow: ending with records below the target still not delivered here")
             return start
