@@ -8,9 +8,6 @@ extra installed the directory is skipped.
 
 from __future__ import annotations
 
-import glob
-import os
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +18,7 @@ import pytest
 pytest.importorskip("pyspark", reason="the spark extra is not installed (make test-spark installs it)")
 
 from broker.admin.client import AdminClient
-
-ROOT = Path(__file__).resolve().parents[2]
-JARS = ROOT / "peers" / ".cache" / "spark" / "jars"
+from tests.spark.session import build_session
 
 # Short group timeouts, so a member that died (kill -9 of a driver) is removed in
 # seconds and its partitions go to the survivor; a 1 s floor for lock durations so
@@ -48,41 +43,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.filterwarnings("ignore::DeprecationWarning"))
             item.add_marker(pytest.mark.filterwarnings("ignore::FutureWarning"))
             item.add_marker(pytest.mark.filterwarnings("ignore::UserWarning:pyspark"))
-
-
-def spark_env() -> dict[str, str]:
-    """Environment for Spark processes: loopback only, the venv's Python on both sides."""
-    return {
-        "SPARK_LOCAL_IP": "127.0.0.1",
-        "PYSPARK_PYTHON": sys.executable,
-        "PYSPARK_DRIVER_PYTHON": sys.executable,
-    }
-
-
-def connector_jars() -> str:
-    jars = sorted(glob.glob(str(JARS / "*.jar")))
-    if not jars:
-        pytest.fail(f"Spark's Kafka connector jars are missing in {JARS}: run make spark-jars")
-    return ",".join(jars)
-
-
-def build_session(app: str = "sharebroker-tests") -> Any:
-    from pyspark.sql import SparkSession
-
-    os.environ.update(spark_env())
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .appName(app)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.jars", connector_jars())
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
 
 
 @pytest.fixture(scope="session")
