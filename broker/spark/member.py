@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import base64
 import logging
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Iterable, Mapping
@@ -153,15 +155,24 @@ class ShareMember:
         self._joined = False
         self._closed = False
         self.last_error: str | None = None
+        self._watchdog: subprocess.Popen | None = None
         self.renew_supported: bool | None = None
         self.record_limit_supported: bool | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
-    def start(self) -> ShareMember:
-        """Join the group (first heartbeat) and start the heartbeat thread."""
+    def start(self, *, leave_on_exit: bool = False) -> ShareMember:
+        """Join the group (first heartbeat) and start the heartbeat thread.
+
+        ``leave_on_exit``: also start a watchdog process (``broker.spark.leave``) that
+        sends the leave heartbeat if this process dies without leaving, whatever kills
+        it: Spark ends the driver-side reader process with SIGTERM and SIGKILL right
+        after, which leaves no time to leave the group from inside it.
+        """
         self.refresh_metadata()
         self._heartbeat_once()
+        if leave_on_exit:
+            self._start_watchdog()
         self._thread = threading.Thread(target=self._heartbeat_loop, name=f"share-heartbeat-{self.group}", daemon=True)
         self._thread.start()
         return self
@@ -198,6 +209,7 @@ class ShareMember:
         try:
             if self._joined:
                 self._send_heartbeat(leave=True)
+                self._dismiss_watchdog()
         except Exception as exc:
             log.warning("leaving share group %r failed: %s", self.group, exc)
         finally:
@@ -205,6 +217,41 @@ class ShareMember:
                 self._coordinator.close()
                 self._coordinator = None
             self.admin.close()
+
+    def _start_watchdog(self) -> None:
+        try:
+            self._watchdog = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "broker.spark.leave",
+                    self.bootstrap_servers,
+                    self.group,
+                    self.member_id,
+                    self.client_id,
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # outlives a kill of this process's group by design
+            )
+        except OSError as exc:
+            log.warning("no leave watchdog (%s): a killed driver's member stays until its session times out", exc)
+
+    def _dismiss_watchdog(self) -> None:
+        """We left the group ourselves: tell the watchdog not to."""
+        w, self._watchdog = self._watchdog, None
+        if w is not None and w.stdin is not None:
+            try:
+                w.stdin.write(b"left")
+                w.stdin.close()
+            except OSError:
+                pass
+            try:
+                w.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                w.kill()
+                w.wait()
 
     # -- metadata -----------------------------------------------------------------------------
 
@@ -293,7 +340,7 @@ class ShareMember:
             if name is not None:
                 assignment.update((name, p) for p in parts)
         self._assignment = assignment
-        if self._joined:
+        if assignment:
             self._assigned.set()
 
     def _drop_coordinator(self) -> None:

@@ -246,6 +246,7 @@ class _Driver:
         self.log_starts: dict[tuple[str, int], int] = {}
         self.idle_since: float | None = None
         self.fetch_failed = False
+        self.had_assignment = False
         self.member = ShareMember(
             opts.bootstrap_servers, opts.group, opts.topics, client_id=opts.client_id, timeout=30.0
         )
@@ -255,7 +256,7 @@ class _Driver:
         if failures:
             ensure_topic(self.member.admin, opts.failures_topic)
             self.marks = MarkReader(self.member.admin, opts.failures_topic)
-        self.member.start()
+        self.member.start(leave_on_exit=True)
         self.member.wait_for_assignment(opts.assignment_timeout_s)
         self.closed = False
         self._renewer = threading.Thread(target=self._renew_loop, name="share-lock-renewal", daemon=True)
@@ -304,8 +305,13 @@ class _Driver:
 
     def acquire(self, budget: int | None) -> dict[tuple[str, int], list[Acquired]]:
         out: dict[tuple[str, int], list[Acquired]] = {}
-        if not self.member.assignment and not self.member.wait_for_assignment(self.opts.assignment_timeout_s):
-            return out
+        if not self.member.assignment:
+            # The first assignment can take a few heartbeats; later an empty one (topics
+            # gone, a rebalance) costs one long-poll, not the whole timeout.
+            wait = self.opts.assignment_timeout_s if not self.had_assignment else self.opts.max_wait_ms / 1000
+            if not self.member.wait_for_assignment(wait):
+                return out
+        self.had_assignment = True
         left = budget if budget is not None else 1 << 62
         mode = BATCH_OPTIMIZED
         if budget is not None and self.member.record_limit_supported is not False:
