@@ -37,6 +37,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.spark)
+            # A Spark job's first micro-batch starts JVM code paths and Python workers; the
+            # crash tests start two drivers each. 120 s (the suite default) is too tight on
+            # a loaded 2-core machine.
+            item.add_marker(pytest.mark.timeout(600))
             # pyspark and py4j emit warnings of their own (sockets closed by the JVM,
             # deprecated APIs they use); they are not ours to fix.
             item.add_marker(pytest.mark.filterwarnings("ignore::ResourceWarning"))
