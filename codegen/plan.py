@@ -228,6 +228,17 @@ class Planner:
             return [f"{target}, {p} = read_{self._prim_suffix(f, v, nullable)}{t}(buf, {p})"]
         if not f.is_array:  # a struct
             child = self.decoder(t, v)
+            if nullable and f.tagged_in(v):
+                # A tagged nullable struct carries its null marker as an unsigned varint:
+                # 0 for null, 1 before the struct (Kafka's generator; untagged ones use int8 -1/1).
+                return [
+                    f"if buf[{p}] == 0:",
+                    f"    {target} = None",
+                    f"    {p} += 1",
+                    "else:",
+                    f"    _, {p} = read_uvarint(buf, {p})",
+                    f"    {target}, {p} = {child}(buf, {p})",
+                ]
             if nullable:
                 return [
                     f"if buf[{p}] == 255:",
@@ -369,6 +380,14 @@ class Planner:
             return [f"write_{self._prim_suffix(f, v, nullable)}{t}({o}, {expr})"]
         if not f.is_array:
             child = self.encoder(t, v)
+            if nullable and f.tagged_in(v):
+                return [
+                    f"if {expr} is None:",
+                    f"    {o}.append(0)",
+                    "else:",
+                    f"    {o}.append(1)",
+                    f"    {child}({expr}, {o})",
+                ]
             if nullable:
                 return [
                     f"if {expr} is None:",

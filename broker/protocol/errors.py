@@ -2,7 +2,7 @@
 
 ``ProtocolError`` is the one exception type decoders raise for bad input; the
 framing layer adds subclasses for size-prefix and frame failures. ``ErrorCode``
-is Kafka's complete error-code table (Apache Kafka 4.2: codes -1..133) with each
+is Kafka's complete error-code table (Apache Kafka 4.4: codes -1..136) with each
 code's retriability, and ``KafkaError`` carries one of those codes from the
 place a request fails to the place its response is built.
 """
@@ -75,7 +75,7 @@ class TruncatedFrameError(ProtocolError):
 
 
 class ErrorCode(IntEnum):
-    """Kafka protocol error codes, complete as of Apache Kafka 4.2.
+    """Kafka protocol error codes, complete as of Apache Kafka 4.4.
 
     Each member carries ``retriable`` (whether a client may retry the same
     request unchanged and expect it to succeed later) and ``message`` (a short
@@ -228,6 +228,13 @@ class ErrorCode(IntEnum):
     STREAMS_INVALID_TOPOLOGY_EPOCH = 131, False, "The Streams topology epoch is not valid."
     STREAMS_TOPOLOGY_FENCED = 132, False, "The Streams topology epoch is older than the group's current one."
     SHARE_SESSION_LIMIT_REACHED = 133, True, "The broker's share-session cache is full; try again later."
+    GROUP_DELETION_FAILED = 134, False, "The group could not be deleted; the per-group error message says why."
+    STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED = (
+        135,
+        False,
+        "The broker could not store the Streams topology description.",
+    )
+    CONTROLLER_ID_NOT_REGISTERED = 136, False, "No controller with this ID is registered."
 
     @classmethod
     def for_code(cls, code: int) -> ErrorCode:

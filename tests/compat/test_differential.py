@@ -1,4 +1,4 @@
-"""Differential tests: the same scenario against Apache Kafka 4.2.2 and sharebroker.
+"""Differential tests: the same scenario against Apache Kafka 4.4.0 and sharebroker.
 
 Every test runs one scripted scenario on both brokers and compares what a user
 can observe: records and delivery counts (librdkafka ShareConsumer, the Java
@@ -164,9 +164,12 @@ def sc_lock_expiry(bootstrap: str) -> dict:
         tid = d.topic_id(w, topic)
         d.produce_batch(w, topic, 5)
         a, b = d.member_id(), d.member_id()
+        # Both join before a acquires: Kafka 4.4 computes share assignments off the request
+        # path at most once a second (group.share.assignment.interval.ms), so a join can take
+        # about as long as the 1 s lock; joining after the acquisition would race it.
         d.join(w, group, a, [topic])
-        first, _ = d.fetch_acquire(w, group, a, 0, tid)
         d.join(w, group, b, [topic])
+        first, _ = d.fetch_acquire(w, group, a, 0, tid)
         # Within the lock, b gets nothing (a long-poll of 200 ms).
         during = d.fetch(w, group, b, 0, tid, wait_ms=200)
         time.sleep(1.6)
@@ -470,7 +473,10 @@ def sc_java_delivery_limit(bootstrap: str) -> dict:
     """One record released by the Java consumer on every delivery: 5 deliveries, then archived."""
     topic, group = d.new_topic_and_group(bootstrap)
     check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "1"))
-    run = check(_java(bootstrap, topic, group, 1, "--release-first", "10", timeout_ms=6000))
+    # 15 s: a Kafka 4.4 share member gets its first assignment only on its second regular
+    # heartbeat (5 s interval; assignments are computed off the request path), so 6 s no longer
+    # covers joining plus five deliveries there.
+    run = check(_java(bootstrap, topic, group, 1, "--release-first", "10", timeout_ms=15000))
     return {"deliveries": [(r["deliveryCount"], r["ack"]) for r in run.records]}
 
 

@@ -265,7 +265,7 @@ def test_errors_are_sticky() -> None:
     assert second.value is first.value
 
 
-@pytest.mark.parametrize("api_key", [93, 1000, 4, -1, 32767])
+@pytest.mark.parametrize("api_key", [95, 1000, 4, -1, 32767])
 def test_unknown_api_key_is_an_unsupported_request_with_its_correlation_id(api_key: int) -> None:
     payload = struct.pack(">hhi", api_key, 0, 4242) + b"\x00\x02ck" + b"opaque body"
     conn = ServerConnection()

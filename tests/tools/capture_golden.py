@@ -503,7 +503,7 @@ def main(argv=None) -> int:
     for p in check_decoding(exchanges):
         log("decode problem:", p)
     chosen = select(exchanges)
-    index = write_out(a.out, chosen, versions, "Apache Kafka 4.2.2 (peers/kafka.sh, KRaft single node)")
+    index = write_out(a.out, chosen, versions, "Apache Kafka 4.4.0 (peers/kafka.sh, KRaft single node)")
     log(f"wrote {len(index['frames'])} frame pairs to {a.out}")
     return 0
 
