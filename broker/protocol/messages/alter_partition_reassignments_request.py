@@ -41,6 +41,8 @@ _S2p = _S2.pack
 class ReassignablePartition:
     """Partitions of the topic to reassign."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 1), 'replicas': (0, 1)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -55,6 +57,8 @@ class ReassignablePartition:
 @dataclass(slots=True)
 class ReassignableTopic:
     """Topics to reassign."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 1), 'partitions': (0, 1)}
 
     name: str = ''
     """Name of the topic."""
@@ -78,6 +82,7 @@ class AlterPartitionReassignmentsRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'timeout_ms': (0, 1), 'allow_replication_factor_change': (1, 1), 'topics': (0, 1)}
 
     timeout_ms: int = 60000
     """How long, in milliseconds, to wait for the request to be carried out."""

@@ -39,6 +39,8 @@ _S2p = _S2.pack
 class ReassignablePartitionResponse:
     """Results for every partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 1), 'error_code': (0, 1), 'error_message': (0, 1)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -56,6 +58,8 @@ class ReassignablePartitionResponse:
 @dataclass(slots=True)
 class ReassignableTopicResponse:
     """Results for every topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 1), 'partitions': (0, 1)}
 
     name: str = ''
     """Name of the topic."""
@@ -79,6 +83,7 @@ class AlterPartitionReassignmentsResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'allow_replication_factor_change': (1, 1), 'error_code': (0, 1), 'error_message': (0, 1), 'responses': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -36,6 +36,8 @@ _S1p = _S1.pack
 class ScramCredentialDeletion:
     """Credentials to delete."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'mechanism': (0, 0)}
+
     name: str = ''
     """Name of the user."""
 
@@ -50,6 +52,8 @@ class ScramCredentialDeletion:
 @dataclass(slots=True)
 class ScramCredentialUpsertion:
     """Credentials to create or replace."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'mechanism': (0, 0), 'iterations': (0, 0), 'salt': (0, 0), 'salted_password': (0, 0)}
 
     name: str = ''
     """Name of the user."""
@@ -82,6 +86,7 @@ class AlterUserScramCredentialsRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'deletions': (0, 0), 'upsertions': (0, 0)}
 
     deletions: list[ScramCredentialDeletion] = field(default_factory=list)
     """Credentials to delete."""

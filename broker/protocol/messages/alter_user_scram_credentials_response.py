@@ -35,6 +35,8 @@ _S1p = _S1.pack
 class AlterUserScramCredentialsResult:
     """One result per user touched by a deletion or an upsertion."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'user': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0)}
+
     user: str = ''
     """Name of the user."""
 
@@ -60,6 +62,7 @@ class AlterUserScramCredentialsResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 0), 'results': (0, 0)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -29,6 +29,7 @@ class ConsumerGroupCurrentMemberAssignmentKey(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = None
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'member_id': (0, 0)}
 
     group_id: str = ''
     """ID of the group."""

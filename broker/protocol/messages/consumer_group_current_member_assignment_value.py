@@ -37,6 +37,8 @@ _S0p = _S0.pack
 class TopicPartitions:
     """Common structure TopicPartitions."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'partitions': (0, 0), 'assignment_epochs': (0, 0)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
 
@@ -62,6 +64,7 @@ class ConsumerGroupCurrentMemberAssignmentValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_epoch': (0, 0), 'previous_member_epoch': (0, 0), 'state': (0, 0), 'assigned_partitions': (0, 0), 'partitions_pending_revocation': (0, 0)}
 
     member_epoch: int = 0
     """Epoch the coordinator expects in the member's next heartbeat."""

@@ -37,6 +37,8 @@ _S0p = _S0.pack
 class ClassicProtocol:
     """Assignment protocols the classic member supports."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'metadata': (0, 0)}
+
     name: str = ''
     """Name of the protocol."""
 
@@ -51,6 +53,8 @@ class ClassicProtocol:
 @dataclass(slots=True)
 class ClassicMemberMetadata:
     """For a member still on the classic protocol (in a group upgraded to the consumer protocol): its session timeout and supported protocols. Null for members on the consumer protocol."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'session_timeout_ms': (0, 0), 'supported_protocols': (0, 0)}
 
     session_timeout_ms: int = 0
     """Session timeout of the classic member, in milliseconds."""
@@ -74,6 +78,7 @@ class ConsumerGroupMemberMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'instance_id': (0, 0), 'rack_id': (0, 0), 'client_id': (0, 0), 'client_host': (0, 0), 'subscribed_topic_names': (0, 0), 'subscribed_topic_regex': (0, 0), 'rebalance_timeout_ms': (0, 0), 'server_assignor': (0, 0), 'classic_member_metadata': (0, 0)}
 
     instance_id: str | None = ''
     """Instance ID for static membership, or null."""

@@ -36,6 +36,7 @@ class ConsumerGroupMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'epoch': (0, 0), 'metadata_hash': (0, 0)}
 
     epoch: int = 0
     """Epoch of the group."""

@@ -35,6 +35,8 @@ _S0p = _S0.pack
 class PartitionMetadata:
     """Racks of each partition, or empty when no partition has rack information; unused since Kafka 4.0."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 0), 'racks': (0, 0)}
+
     partition: int = 0
     """Index of the partition."""
 
@@ -49,6 +51,8 @@ class PartitionMetadata:
 @dataclass(slots=True)
 class TopicMetadata:
     """Metadata of the subscribed topics. Superseded by ConsumerGroupMetadataValue.MetadataHash (KIP-1101): only read from logs written before it."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'topic_name': (0, 0), 'num_partitions': (0, 0), 'partition_metadata': (0, 0)}
 
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
@@ -78,6 +82,7 @@ class ConsumerGroupPartitionMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 0)}
 
     topics: list[TopicMetadata] = field(default_factory=list)
     """Metadata of the subscribed topics. Superseded by ConsumerGroupMetadataValue.MetadataHash (KIP-1101): only read from logs written before it."""

@@ -36,6 +36,7 @@ class ConsumerGroupRegularExpressionValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 0), 'version': (0, 0), 'timestamp': (0, 0)}
 
     topics: list[str] = field(default_factory=list)
     """Topics the regular expression matched when last resolved."""

@@ -30,6 +30,8 @@ __all__ = [
 class TopicPartition:
     """Partitions the target assignment gives the member."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_id': (0, 0), 'partitions': (0, 0)}
+
     topic_id: uuid.UUID = UUID_ZERO
     """ID of the topic."""
 
@@ -52,6 +54,7 @@ class ConsumerGroupTargetAssignmentMemberValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic_partitions': (0, 0)}
 
     topic_partitions: list[TopicPartition] = field(default_factory=list)
     """Partitions the target assignment gives the member."""

@@ -36,6 +36,8 @@ __all__ = [
 class DescribableLogDirTopic:
     """Topics to describe; null describes every topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 5), 'partitions': (0, 5)}
+
     topic: str = ''
     """Name of the topic."""
 
@@ -58,6 +60,7 @@ class DescribeLogDirsRequest(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topics': (0, 5)}
 
     topics: list[DescribableLogDirTopic] | None = field(default_factory=list)
     """Topics to describe; null describes every topic."""

@@ -57,6 +57,8 @@ _S7p = _S7.pack
 class DescribeLogDirsPartition:
     """Partitions of the topic in this directory."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 5), 'partition_size': (0, 5), 'offset_lag': (0, 5), 'is_future_key': (0, 5)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -78,6 +80,8 @@ class DescribeLogDirsPartition:
 class DescribeLogDirsTopic:
     """Topics with partitions in this directory."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 5), 'partitions': (0, 5)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -92,6 +96,8 @@ class DescribeLogDirsTopic:
 @dataclass(slots=True)
 class DescribeLogDirsResult:
     """One entry per log directory of the broker."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 5), 'log_dir': (0, 5), 'topics': (0, 5), 'total_bytes': (4, 5), 'usable_bytes': (4, 5), 'is_cordoned': (5, 5)}
 
     error_code: int = 0
     """Error for this directory (e.g. KAFKA_STORAGE_ERROR when offline); 0 means success."""
@@ -127,6 +133,7 @@ class DescribeLogDirsResponse(Message):
     MAX_VERSION: ClassVar[int] = 5
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 5), 'error_code': (3, 5), 'results': (0, 5)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

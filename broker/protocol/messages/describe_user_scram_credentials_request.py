@@ -27,6 +27,8 @@ __all__ = [
 class UserName:
     """Users to describe; null or empty describes every user."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0)}
+
     name: str = ''
     """Name of the user."""
 
@@ -46,6 +48,7 @@ class DescribeUserScramCredentialsRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'users': (0, 0)}
 
     users: list[UserName] | None = field(default_factory=list)
     """Users to describe; null or empty describes every user."""

@@ -39,6 +39,8 @@ _S2p = _S2.pack
 class CredentialInfo:
     """SCRAM credentials the user has, one per mechanism."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'mechanism': (0, 0), 'iterations': (0, 0)}
+
     mechanism: int = 0
     """SCRAM mechanism: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512."""
 
@@ -53,6 +55,8 @@ class CredentialInfo:
 @dataclass(slots=True)
 class DescribeUserScramCredentialsResult:
     """One result per user."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'user': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0), 'credential_infos': (0, 0)}
 
     user: str = ''
     """Name of the user."""
@@ -82,6 +86,7 @@ class DescribeUserScramCredentialsResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0), 'results': (0, 0)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -43,6 +43,8 @@ _S1p = _S1.pack
 class TopicPartitions:
     """Partitions to hold elections for; null means every partition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 2), 'partitions': (0, 2)}
+
     topic: str = ''
     """Name of the topic."""
 
@@ -65,6 +67,7 @@ class ElectLeadersRequest(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'election_type': (1, 2), 'topic_partitions': (0, 2), 'timeout_ms': (0, 2)}
 
     election_type: int = 0
     """Kind of election: 0 elects the preferred replica, 1 elects any live replica when no in-sync replica is left (unclean)."""

@@ -43,6 +43,8 @@ _S1p = _S1.pack
 class PartitionResult:
     """Results for every partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_id': (0, 2), 'error_code': (0, 2), 'error_message': (0, 2)}
+
     partition_id: int = 0
     """Index of the partition."""
 
@@ -60,6 +62,8 @@ class PartitionResult:
 @dataclass(slots=True)
 class ReplicaElectionResult:
     """Results of the elections; empty when the caller may not elect leaders and asked for every partition."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 2), 'partition_result': (0, 2)}
 
     topic: str = ''
     """Name of the topic."""
@@ -83,6 +87,7 @@ class ElectLeadersResponse(Message):
     MAX_VERSION: ClassVar[int] = 2
     FLEXIBLE_MIN: ClassVar[int | None] = 2
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 2), 'error_code': (1, 2), 'replica_election_results': (0, 2)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

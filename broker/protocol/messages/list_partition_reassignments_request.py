@@ -33,6 +33,8 @@ _S0p = _S0.pack
 class ListPartitionReassignmentsTopics:
     """Topics to list reassignments of; null lists every ongoing reassignment."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'partition_indexes': (0, 0)}
+
     name: str = ''
     """Name of the topic."""
 
@@ -55,6 +57,7 @@ class ListPartitionReassignmentsRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'timeout_ms': (0, 0), 'topics': (0, 0)}
 
     timeout_ms: int = 60000
     """How long, in milliseconds, to wait for the answer."""

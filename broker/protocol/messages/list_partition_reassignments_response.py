@@ -37,6 +37,8 @@ _S1p = _S1.pack
 class OngoingPartitionReassignment:
     """Ongoing reassignments of the topic's partitions."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition_index': (0, 0), 'replicas': (0, 0), 'adding_replicas': (0, 0), 'removing_replicas': (0, 0)}
+
     partition_index: int = 0
     """Index of the partition."""
 
@@ -57,6 +59,8 @@ class OngoingPartitionReassignment:
 @dataclass(slots=True)
 class OngoingTopicReassignment:
     """Ongoing reassignments, by topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'partitions': (0, 0)}
 
     name: str = ''
     """Name of the topic."""
@@ -80,6 +84,7 @@ class ListPartitionReassignmentsResponse(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 0), 'error_code': (0, 0), 'error_message': (0, 0), 'topics': (0, 0)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

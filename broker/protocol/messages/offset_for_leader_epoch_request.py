@@ -38,6 +38,8 @@ _S1p = _S1.pack
 class OffsetForLeaderPartition:
     """Partitions of the topic to look up."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'partition': (0, 4), 'current_leader_epoch': (2, 4), 'leader_epoch': (0, 4)}
+
     partition: int = 0
     """Index of the partition."""
 
@@ -55,6 +57,8 @@ class OffsetForLeaderPartition:
 @dataclass(slots=True)
 class OffsetForLeaderTopic:
     """Topics to look up."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 4), 'partitions': (0, 4)}
 
     topic: str = ''
     """Name of the topic."""
@@ -78,6 +82,7 @@ class OffsetForLeaderEpochRequest(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'replica_id': (3, 4), 'topics': (0, 4)}
 
     replica_id: int = -2
     """Broker ID of the follower asking, -1 for a consumer; -2 (the default) where the version does not carry it."""

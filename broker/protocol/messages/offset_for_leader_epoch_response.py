@@ -38,6 +38,8 @@ _S1p = _S1.pack
 class EpochEndOffset:
     """Results for every partition of the topic."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 4), 'partition': (0, 4), 'leader_epoch': (1, 4), 'end_offset': (0, 4)}
+
     error_code: int = 0
     """Error for this partition; 0 means success."""
 
@@ -58,6 +60,8 @@ class EpochEndOffset:
 @dataclass(slots=True)
 class OffsetForLeaderTopicResult:
     """Results for every topic."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 4), 'partitions': (0, 4)}
 
     topic: str = ''
     """Name of the topic."""
@@ -81,6 +85,7 @@ class OffsetForLeaderEpochResponse(Message):
     MAX_VERSION: ClassVar[int] = 4
     FLEXIBLE_MIN: ClassVar[int | None] = 4
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (2, 4), 'topics': (0, 4)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

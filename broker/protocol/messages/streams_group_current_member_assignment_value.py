@@ -35,6 +35,8 @@ _S0p = _S0.pack
 class TaskIds:
     """Common structure TaskIds."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 0), 'partitions': (0, 0), 'assignment_epochs': (0, 0)}
+
     subtopology_id: str = ''
     """Subtopology the tasks belong to."""
 
@@ -60,6 +62,7 @@ class StreamsGroupCurrentMemberAssignmentValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_epoch': (0, 0), 'previous_member_epoch': (0, 0), 'state': (0, 0), 'active_tasks': (0, 0), 'standby_tasks': (0, 0), 'warmup_tasks': (0, 0), 'active_tasks_pending_revocation': (0, 0), 'standby_tasks_pending_revocation': (0, 0), 'warmup_tasks_pending_revocation': (0, 0)}
 
     member_epoch: int = 0
     """Epoch the coordinator expects in the member's next heartbeat."""

@@ -46,6 +46,7 @@ class StreamsGroupDescribeRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_ids': (0, 1), 'include_authorized_operations': (0, 1), 'include_topology_description': (1, 1)}
 
     group_ids: list[str] = field(default_factory=list)
     """IDs of the groups to describe."""

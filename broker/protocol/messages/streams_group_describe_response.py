@@ -73,6 +73,8 @@ _S8p = _S8.pack
 class KeyValue:
     """Common structure KeyValue."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (0, 1), 'value': (0, 1)}
+
     key: str = ''
     """Name of the setting."""
 
@@ -87,6 +89,8 @@ class KeyValue:
 @dataclass(slots=True)
 class TopicInfo:
     """Common structure TopicInfo."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 1), 'partitions': (0, 1), 'replication_factor': (0, 1), 'topic_configs': (0, 1)}
 
     name: str = ''
     """Name of the topic."""
@@ -108,6 +112,8 @@ class TopicInfo:
 @dataclass(slots=True)
 class Subtopology:
     """Subtopologies as configured by the coordinator: partition counts set and regular expressions resolved to topics. Null while the group is not initialised or its source topics are missing or wrongly partitioned."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'source_topics': (0, 1), 'repartition_sink_topics': (0, 1), 'state_changelog_topics': (0, 1), 'repartition_source_topics': (0, 1)}
 
     subtopology_id: str = ''
     """ID of the subtopology."""
@@ -133,6 +139,8 @@ class Subtopology:
 class Topology:
     """Topology the group was initialised with; may be null when the group could not be described."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'epoch': (0, 1), 'subtopologies': (0, 1)}
+
     epoch: int = 0
     """Epoch of that topology."""
 
@@ -148,6 +156,8 @@ class Topology:
 class Endpoint:
     """Common structure Endpoint."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'host': (0, 1), 'port': (0, 1)}
+
     host: str = ''
     """Host name of the endpoint."""
 
@@ -162,6 +172,8 @@ class Endpoint:
 @dataclass(slots=True)
 class TaskOffset:
     """Common structure TaskOffset."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'partition': (0, 1), 'offset': (0, 1)}
 
     subtopology_id: str = ''
     """Subtopology of the task."""
@@ -181,6 +193,8 @@ class TaskOffset:
 class TaskIds:
     """Common structure TaskIds."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'partitions': (0, 1)}
+
     subtopology_id: str = ''
     """Subtopology the tasks belong to."""
 
@@ -195,6 +209,8 @@ class TaskIds:
 @dataclass(slots=True)
 class Assignment:
     """Common structure Assignment."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'active_tasks': (0, 1), 'standby_tasks': (0, 1), 'warmup_tasks': (0, 1)}
 
     active_tasks: list[TaskIds] = field(default_factory=list)
     """Active tasks."""
@@ -213,6 +229,8 @@ class Assignment:
 @dataclass(slots=True)
 class Member:
     """Members of the group."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'member_id': (0, 1), 'member_epoch': (0, 1), 'instance_id': (0, 1), 'rack_id': (0, 1), 'client_id': (0, 1), 'client_host': (0, 1), 'topology_epoch': (0, 1), 'process_id': (0, 1), 'user_endpoint': (0, 1), 'client_tags': (0, 1), 'task_offsets': (0, 1), 'task_end_offsets': (0, 1), 'assignment': (0, 1), 'target_assignment': (0, 1), 'is_classic': (0, 1)}
 
     member_id: str = ''
     """ID of the member."""
@@ -268,6 +286,8 @@ class Member:
 class TopologyDescriptionNode:
     """Common structure TopologyDescriptionNode."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (1, 1), 'node_type': (1, 1), 'source_topics': (1, 1), 'sink_topic': (1, 1), 'stores': (1, 1), 'successors': (1, 1)}
+
     name: str = ''
     """Name of the node, unique within the topology (KSTREAM-SOURCE-0000000000, ...)."""
 
@@ -295,6 +315,8 @@ class TopologyDescriptionNode:
 class TopologyDescriptionSubtopology:
     """Common structure TopologyDescriptionSubtopology."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (1, 1), 'nodes': (1, 1)}
+
     subtopology_id: str = ''
     """ID of the subtopology, unique within the topology."""
 
@@ -309,6 +331,8 @@ class TopologyDescriptionSubtopology:
 @dataclass(slots=True)
 class TopologyDescriptionGlobalStore:
     """Common structure TopologyDescriptionGlobalStore."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'source': (1, 1), 'processor': (1, 1)}
 
     source: TopologyDescriptionNode = field(default_factory=TopologyDescriptionNode)
     """Source node that feeds the global store."""
@@ -325,6 +349,8 @@ class TopologyDescriptionGlobalStore:
 class TopologyDescription:
     """Common structure TopologyDescription."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopologies': (1, 1), 'global_stores': (1, 1)}
+
     subtopologies: list[TopologyDescriptionSubtopology] = field(default_factory=list)
     """Subtopologies of the topology."""
 
@@ -339,6 +365,8 @@ class TopologyDescription:
 @dataclass(slots=True)
 class DescribedGroup:
     """One entry per requested group."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'error_code': (0, 1), 'error_message': (0, 1), 'group_id': (0, 1), 'group_state': (0, 1), 'group_epoch': (0, 1), 'assignment_epoch': (0, 1), 'topology': (0, 1), 'members': (0, 1), 'authorized_operations': (0, 1), 'topology_description': (1, 1), 'topology_description_status': (1, 1), 'assignor_name': (1, 1)}
 
     error_code: int = 0
     """Error describing this group; 0 means success."""
@@ -392,6 +420,7 @@ class StreamsGroupDescribeResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'groups': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

@@ -60,6 +60,8 @@ _S6p = _S6.pack
 class KeyValue:
     """Common structure KeyValue."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (0, 1), 'value': (0, 1)}
+
     key: str = ''
     """Name of the setting."""
 
@@ -74,6 +76,8 @@ class KeyValue:
 @dataclass(slots=True)
 class TopicInfo:
     """Common structure TopicInfo."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 1), 'partitions': (0, 1), 'replication_factor': (0, 1), 'topic_configs': (0, 1)}
 
     name: str = ''
     """Name of the topic."""
@@ -96,6 +100,8 @@ class TopicInfo:
 class CopartitionGroup:
     """Groups of source topics that must have the same partition count."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'source_topics': (0, 1), 'source_topic_regex': (0, 1), 'repartition_source_topics': (0, 1)}
+
     source_topics: list[int] = field(default_factory=list)
     """Members of the group, as indexes into the subtopology's SourceTopics."""
 
@@ -113,6 +119,8 @@ class CopartitionGroup:
 @dataclass(slots=True)
 class Subtopology:
     """Subtopologies of the application."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'source_topics': (0, 1), 'source_topic_regex': (0, 1), 'state_changelog_topics': (0, 1), 'repartition_sink_topics': (0, 1), 'repartition_source_topics': (0, 1), 'copartition_groups': (0, 1)}
 
     subtopology_id: str = ''
     """ID of the subtopology, derived deterministically from the topology."""
@@ -144,6 +152,8 @@ class Subtopology:
 class Topology:
     """Topology of the Streams application, sent only when joining (MemberEpoch 0) and then non-empty; the coordinator initialises the group's topology from it or checks it against the one it has. Null otherwise."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'epoch': (0, 1), 'subtopologies': (0, 1)}
+
     epoch: int = 0
     """Epoch of the topology, compared with the one the group was initialised with."""
 
@@ -158,6 +168,8 @@ class Topology:
 @dataclass(slots=True)
 class TaskIds:
     """Common structure TaskIds."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'partitions': (0, 1)}
 
     subtopology_id: str = ''
     """Subtopology the tasks belong to."""
@@ -174,6 +186,8 @@ class TaskIds:
 class Endpoint:
     """Common structure Endpoint."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'host': (0, 1), 'port': (0, 1)}
+
     host: str = ''
     """Host name of the endpoint."""
 
@@ -188,6 +202,8 @@ class Endpoint:
 @dataclass(slots=True)
 class TaskOffset:
     """Common structure TaskOffset."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'partition': (0, 1), 'offset': (0, 1)}
 
     subtopology_id: str = ''
     """Subtopology of the task."""
@@ -214,6 +230,7 @@ class StreamsGroupHeartbeatRequest(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 1), 'member_id': (0, 1), 'member_epoch': (0, 1), 'endpoint_information_epoch': (0, 1), 'instance_id': (0, 1), 'rack_id': (0, 1), 'rebalance_timeout_ms': (0, 1), 'topology': (0, 1), 'active_tasks': (0, 1), 'standby_tasks': (0, 1), 'warmup_tasks': (0, 1), 'process_id': (0, 1), 'user_endpoint': (0, 1), 'client_tags': (0, 1), 'task_offsets': (0, 1), 'task_end_offsets': (0, 1), 'shutdown_application': (0, 1)}
 
     group_id: str = ''
     """ID of the streams group."""

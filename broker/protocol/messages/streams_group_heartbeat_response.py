@@ -67,6 +67,8 @@ _S9p = _S9.pack
 class Status:
     """Common structure Status."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'status_code': (0, 1), 'status_detail': (0, 1)}
+
     status_code: int = 0
     """Code of the status."""
 
@@ -81,6 +83,8 @@ class Status:
 @dataclass(slots=True)
 class TaskIds:
     """Common structure TaskIds."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 1), 'partitions': (0, 1)}
 
     subtopology_id: str = ''
     """Subtopology the tasks belong to."""
@@ -97,6 +101,8 @@ class TaskIds:
 class Endpoint:
     """Common structure Endpoint."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'host': (0, 1), 'port': (0, 1)}
+
     host: str = ''
     """Host name of the endpoint."""
 
@@ -112,6 +118,8 @@ class Endpoint:
 class TopicPartition:
     """Common structure TopicPartition."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'topic': (0, 1), 'partitions': (0, 1)}
+
     topic: str = ''
     """Name of the topic."""
 
@@ -126,6 +134,8 @@ class TopicPartition:
 @dataclass(slots=True)
 class EndpointToPartitions:
     """Where each member's partitions are served for interactive queries, one entry per member (so an endpoint with several stream threads appears several times and its entries must be merged); null when unchanged since the last heartbeat."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'user_endpoint': (0, 1), 'active_partitions': (0, 1), 'standby_partitions': (0, 1)}
 
     user_endpoint: Endpoint = field(default_factory=Endpoint)
     """Endpoint of the member."""
@@ -152,6 +162,7 @@ class StreamsGroupHeartbeatResponse(Message):
     MAX_VERSION: ClassVar[int] = 1
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'throttle_time_ms': (0, 1), 'error_code': (0, 1), 'error_message': (0, 1), 'member_id': (0, 1), 'member_epoch': (0, 1), 'heartbeat_interval_ms': (0, 1), 'acceptable_recovery_lag_legacy': (0, 0), 'task_offset_interval_ms': (0, 1), 'acceptable_recovery_lag': (1, 1), 'status': (0, 1), 'active_tasks': (0, 1), 'standby_tasks': (0, 1), 'warmup_tasks': (0, 1), 'topology_description_required': (1, 1), 'endpoint_information_epoch': (0, 1), 'partitions_by_user_endpoint': (0, 1)}
 
     throttle_time_ms: int = 0
     """Time in milliseconds the request was held back because a quota was exceeded; zero when no quota was violated."""

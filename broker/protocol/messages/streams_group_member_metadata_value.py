@@ -36,6 +36,8 @@ _S1p = _S1.pack
 class Endpoint:
     """Common structure Endpoint."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'host': (0, 0), 'port': (0, 0)}
+
     host: str = ''
     """Host name of the endpoint."""
 
@@ -50,6 +52,8 @@ class Endpoint:
 @dataclass(slots=True)
 class KeyValue:
     """Common structure KeyValue."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (0, 0), 'value': (0, 0)}
 
     key: str = ''
     """Name of the tag."""
@@ -73,6 +77,7 @@ class StreamsGroupMemberMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'instance_id': (0, 0), 'rack_id': (0, 0), 'client_id': (0, 0), 'client_host': (0, 0), 'rebalance_timeout_ms': (0, 0), 'topology_epoch': (0, 0), 'process_id': (0, 0), 'user_endpoint': (0, 0), 'client_tags': (0, 0)}
 
     instance_id: str | None = ''
     """Instance ID for static membership, or null."""

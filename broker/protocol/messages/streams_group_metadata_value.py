@@ -35,6 +35,8 @@ _S1p = _S1.pack
 class LastAssignmentConfig:
     """Common structure LastAssignmentConfig."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (0, 0), 'value': (0, 0)}
+
     key: str = ''
     """Name of the setting."""
 
@@ -57,6 +59,7 @@ class StreamsGroupMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'epoch': (0, 0), 'metadata_hash': (0, 0), 'validated_topology_epoch': (0, 0), 'last_assignment_configs': (0, 0), 'stored_description_topology_epoch': (0, 0), 'failed_description_topology_epoch': (0, 0)}
 
     epoch: int = 0
     """Epoch of the group."""

@@ -28,6 +28,8 @@ __all__ = [
 class TaskIds:
     """Common structure TaskIds."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 0), 'partitions': (0, 0)}
+
     subtopology_id: str = ''
     """Subtopology the tasks belong to."""
 
@@ -50,6 +52,7 @@ class StreamsGroupTargetAssignmentMemberValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'active_tasks': (0, 0), 'standby_tasks': (0, 0), 'warmup_tasks': (0, 0)}
 
     active_tasks: list[TaskIds] = field(default_factory=list)
     """Active tasks the target assignment gives the member."""

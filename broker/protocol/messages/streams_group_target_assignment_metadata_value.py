@@ -36,6 +36,7 @@ class StreamsGroupTargetAssignmentMetadataValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'assignment_epoch': (0, 0), 'assignment_timestamp': (0, 0)}
 
     assignment_epoch: int = 0
     """Epoch of the target assignment."""

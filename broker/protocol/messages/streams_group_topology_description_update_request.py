@@ -38,6 +38,8 @@ _S1p = _S1.pack
 class TopologyDescriptionNode:
     """Common structure TopologyDescriptionNode."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'node_type': (0, 0), 'source_topics': (0, 0), 'sink_topic': (0, 0), 'stores': (0, 0), 'successors': (0, 0)}
+
     name: str = ''
     """Name of the node, unique within the topology (KSTREAM-SOURCE-0000000000, ...)."""
 
@@ -65,6 +67,8 @@ class TopologyDescriptionNode:
 class TopologyDescriptionSubtopology:
     """Common structure TopologyDescriptionSubtopology."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 0), 'nodes': (0, 0)}
+
     subtopology_id: str = ''
     """ID of the subtopology, unique within the topology."""
 
@@ -80,6 +84,8 @@ class TopologyDescriptionSubtopology:
 class TopologyDescriptionGlobalStore:
     """Common structure TopologyDescriptionGlobalStore."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'source': (0, 0), 'processor': (0, 0)}
+
     source: TopologyDescriptionNode = field(default_factory=TopologyDescriptionNode)
     """Source node that feeds the global store."""
 
@@ -94,6 +100,8 @@ class TopologyDescriptionGlobalStore:
 @dataclass(slots=True)
 class TopologyDescription:
     """Common structure TopologyDescription."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopologies': (0, 0), 'global_stores': (0, 0)}
 
     subtopologies: list[TopologyDescriptionSubtopology] = field(default_factory=list)
     """Subtopologies of the topology."""
@@ -117,6 +125,7 @@ class StreamsGroupTopologyDescriptionUpdateRequest(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'member_id': (0, 0), 'topology_epoch': (0, 0), 'topology_description': (0, 0)}
 
     group_id: str = ''
     """ID of the streams group."""

@@ -37,6 +37,8 @@ _S1p = _S1.pack
 class TopicConfig:
     """Common structure TopicConfig."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'key': (0, 0), 'value': (0, 0)}
+
     key: str = ''
     """Name of the topic config."""
 
@@ -51,6 +53,8 @@ class TopicConfig:
 @dataclass(slots=True)
 class TopicInfo:
     """Common structure TopicInfo."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'name': (0, 0), 'partitions': (0, 0), 'replication_factor': (0, 0), 'topic_configs': (0, 0)}
 
     name: str = ''
     """Name of the topic."""
@@ -73,6 +77,8 @@ class TopicInfo:
 class CopartitionGroup:
     """Groups of source topics that must have the same partition count."""
 
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'source_topics': (0, 0), 'source_topic_regex': (0, 0), 'repartition_source_topics': (0, 0)}
+
     source_topics: list[int] = field(default_factory=list)
     """Members of the group, as indexes into the subtopology's SourceTopics."""
 
@@ -90,6 +96,8 @@ class CopartitionGroup:
 @dataclass(slots=True)
 class Subtopology:
     """Subtopologies of the application."""
+
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'subtopology_id': (0, 0), 'source_topics': (0, 0), 'source_topic_regex': (0, 0), 'state_changelog_topics': (0, 0), 'repartition_sink_topics': (0, 0), 'repartition_source_topics': (0, 0), 'copartition_groups': (0, 0)}
 
     subtopology_id: str = ''
     """ID of the subtopology."""
@@ -128,6 +136,7 @@ class StreamsGroupTopologyValue(Message):
     MAX_VERSION: ClassVar[int] = 0
     FLEXIBLE_MIN: ClassVar[int | None] = 0
     LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'epoch': (0, 0), 'subtopologies': (0, 0)}
 
     epoch: int = 0
     """Epoch of the topology."""
