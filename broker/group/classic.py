@@ -1231,6 +1231,13 @@ class ClassicGroupCoordinator:
         if group_id not in self.groups:
             self.groups[group_id] = ClassicGroup(group_id, self.clock())
 
+    def forget_empty_group(self, group_id: str) -> None:
+        """Replay: a group of another type takes this id; an Empty classic group
+        holding it (one an offset commit created) is dropped without a record."""
+        group = self.groups.get(group_id)
+        if group is not None and group.state is GroupState.EMPTY and not group.members:
+            del self.groups[group_id]
+
     def replay_group_metadata(self, group_id: str, value: GroupMetadataValue | None) -> None:
         """Replay one GroupMetadata record (a tombstone removes the group)."""
         if value is None:

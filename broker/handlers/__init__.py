@@ -51,6 +51,8 @@ ROUTES: dict[int, tuple[str, int, int]] = {
     44: ("api_44_incremental_alter_configs", 0, 1),
     47: ("api_47_offset_delete", 0, 0),
     60: ("api_60_describe_cluster", 0, 2),
+    68: ("api_68_consumer_group_heartbeat", 0, 1),
+    69: ("api_69_consumer_group_describe", 0, 1),
     75: ("api_75_describe_topic_partitions", 0, 0),
     76: ("api_76_share_group_heartbeat", 1, 1),
     77: ("api_77_share_group_describe", 1, 1),

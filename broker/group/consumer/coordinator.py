@@ -60,6 +60,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from broker.group.consumer import records as rec
 from broker.group.consumer.assignors import ASSIGNORS, MemberSpec
@@ -95,6 +96,8 @@ __all__ = [
 
 JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
+# Kafka 4.4 gives a new consumer group epoch 2 on its first bump.
+FIRST_GROUP_EPOCH = 2
 STATIC_LEAVE_EPOCH = -2
 # ConsumerGroupHeartbeat v1+: the client generates its member id (KIP-1082).
 CLIENT_MEMBER_ID_VERSION = 1
@@ -462,7 +465,7 @@ class ConsumerGroups:
             expected = self._rebalance_epoch.pop((group_id, member_id), None)
             if member.assignment.state is not MemberState.UNREVOKED_PARTITIONS or member.epoch != expected:
                 return []
-        return self._fence(group, member)
+        return self._fence(group, member, now_ms)
 
     # ============================================================ heartbeat
 
@@ -478,7 +481,7 @@ class ConsumerGroups:
         try:
             self._validate(request, api_version)
             if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
-                return self._leave(request)
+                return self._leave(request, now_ms)
             return self._heartbeat(request, now_ms, api_version, client_id, client_host)
         except _Fail as fail:
             return CoordinatorResult(
@@ -604,7 +607,8 @@ class ConsumerGroups:
         metadata_hash = self._metadata_hash(members_after.values(), regexes)
         group_epoch = group.epoch
         if group_epoch == 0 or subscription_changed or metadata_hash != group.metadata_hash:
-            group_epoch += 1
+            # A new group's first epoch is 2, as Kafka 4.4 numbers them.
+            group_epoch = FIRST_GROUP_EPOCH if group_epoch == 0 else group_epoch + 1
             records.append(rec.group_epoch(group.group_id, group_epoch, metadata_hash))
 
         # 3. The target assignment.
@@ -694,7 +698,10 @@ class ConsumerGroups:
                     ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group.group_id}."
                 )
             return Member(member_id)
-        self._check_epoch(member, r.member_epoch, r.topic_partitions)
+        if r.member_epoch != JOIN_EPOCH:
+            # A known member joining again (epoch 0) keeps its epoch and assignment and
+            # gets them in full, as Kafka 4.4 answers; any other epoch must match.
+            self._check_epoch(member, r.member_epoch, r.topic_partitions)
         return member
 
     def _static_member(
@@ -714,7 +721,7 @@ class ConsumerGroups:
                 raise _Fail(
                     ErrorCode.UNRELEASED_INSTANCE_ID,
                     f"Static member {member_id} with instance id {r.instance_id} cannot join the group "
-                    f"{group.group_id} since the instance id is owned by member {holder.member_id}.",
+                    f"because the instance id is owned by {holder.member_id} member.",
                 )
             # Take the leaving static member's place, its target assignment included.
             gid = group.group_id
@@ -847,7 +854,9 @@ class ConsumerGroups:
 
     # ------------------------------------------------------------ leaving and fencing
 
-    def _leave(self, r: ConsumerGroupHeartbeatRequest) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
+    def _leave(
+        self, r: ConsumerGroupHeartbeatRequest, now_ms: int
+    ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
         group = self._group_or_fail(r.group_id)
         if r.instance_id is None:
             member = group.members.get(r.member_id)
@@ -873,12 +882,12 @@ class ConsumerGroups:
                     [rec.current(group.group_id, member.member_id, leaving)],
                     ConsumerGroupHeartbeatResponse(member_id=member.member_id, member_epoch=STATIC_LEAVE_EPOCH),
                 )
-        records = self._fence(group, member)
+        records = self._fence(group, member, now_ms)
         return CoordinatorResult(
             records, ConsumerGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
         )
 
-    def _fence(self, group: ConsumerGroup, member: Member) -> list[Record]:
+    def _fence(self, group: ConsumerGroup, member: Member, now_ms: int) -> list[Record]:
         """Remove the member and bump the group epoch (leave, session expiry, rebalance timeout)."""
         gid, mid = group.group_id, member.member_id
         records = [rec.current(gid, mid, None), rec.target_member(gid, mid, None), rec.member(gid, mid, None)]
@@ -889,6 +898,9 @@ class ConsumerGroups:
             records.append(rec.regex(gid, rx, None))
         remaining = [m.meta for m_id, m in group.members.items() if m_id != mid]
         records.append(rec.group_epoch(gid, group.epoch + 1, self._metadata_hash(remaining, regexes)))
+        if not remaining:
+            # Nobody left to assign to: the (empty) target is current at once.
+            records.append(rec.target_epoch(gid, group.epoch + 1, now_ms))
         self._cancel_member_timers(gid, mid)
         return records
 
@@ -1027,6 +1039,11 @@ class ConsumerGroups:
         if member.uses_classic_protocol:
             return ErrorCode.NONE if member_epoch in (-1, member.epoch) else ErrorCode.ILLEGAL_GENERATION
         return ErrorCode.NONE if member_epoch == member.epoch else ErrorCode.STALE_MEMBER_EPOCH
+
+    def offset_expiry_base(self, group_id: str) -> Callable[[Any], int] | None:
+        """Offsets of a consumer group expire ``offsets.retention`` after their commit
+        (those of subscribed topics never do; the caller checks that), as in Kafka."""
+        return lambda value: value.commit_timestamp_ms
 
     def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
         group = self.groups.get(group_id)
