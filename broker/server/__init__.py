@@ -15,6 +15,7 @@ import structlog
 import trio
 import trio.lowlevel
 
+from broker.handlers import HANDLERS
 from broker.server.app import bind, build, close_services, load_coordinators, open_services, run_background
 from broker.server.connection import serve_connection
 
@@ -90,8 +91,6 @@ async def _warm_handlers() -> None:
     Start-up only needs ApiVersions; the rest is imported here, yielding
     between modules so early requests are not held up.
     """
-    from broker.handlers import HANDLERS
-
     for h in list(HANDLERS.values()):
         await trio.lowlevel.checkpoint()
         h.load()
