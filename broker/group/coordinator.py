@@ -57,18 +57,24 @@ from broker.group.offsets import (
 )
 from broker.group.shard_api import TopicImage, TopicInfo, TopicTable
 from broker.group.share_group import HeartbeatResult, ShareGroupCoordinator
+from broker.group.streams import StreamsGroupConfig, StreamsGroups
+from broker.group.streams import records as streams_records
+from broker.group.streams.records import RecordType as StreamsRecordType
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
 from broker.metrics import Metrics
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import consumer_group_describe_response as cg_describe
+from broker.protocol.messages import streams_group_describe_response as sg_describe
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 from broker.protocol.messages.describe_groups_response import DescribedGroup
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
+from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
+from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 from broker.replica.manager import ReplicaManager
 from broker.share.state_store import Persister
@@ -129,19 +135,26 @@ class CommitEntry:
 
 @dataclass(frozen=True, slots=True)
 class CommitValidation:
-    """The outcome of checking an offset commit against its group."""
+    """The outcome of checking an offset commit against its group: a group-level
+    error, and (consumer and streams groups) one per partition."""
 
     error: ErrorCode = ErrorCode.NONE
-    check: CommitCheck | None = None
-    topics: TopicImage | None = None
+    per_partition: Callable[[str, int], ErrorCode] | None = None
 
     def partition_error(self, topic: str, partition: int) -> ErrorCode:
-        if self.error or self.check is None or self.topics is None:
+        if self.error or self.per_partition is None:
             return self.error
-        info = self.topics.topic(topic)
-        if info is None:
-            return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-        return self.check.partition_error(info.topic_id, partition)
+        return self.per_partition(topic, partition)
+
+    @classmethod
+    def of_consumer(cls, check: CommitCheck, topics: TopicImage) -> CommitValidation:
+        def per_partition(topic: str, partition: int) -> ErrorCode:
+            info = topics.topic(topic)
+            if info is None:
+                return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            return check.partition_error(info.topic_id, partition)
+
+        return cls(check.error, per_partition)
 
 
 class SharePartitions(Protocol):
@@ -234,15 +247,17 @@ class GroupShard:
         expiry_interval_ms: int = OFFSETS_RETENTION_CHECK_INTERVAL_MS,
         topic_table: ImageTopicTable | None = None,
         consumer_config: ConsumerGroupConfig | None = None,
+        streams_config: StreamsGroupConfig | None = None,
     ) -> None:
         self.partition = partition
         self.share = ShareGroupCoordinator(topics)
         self.classic = ClassicGroupCoordinator(clock, classic_config, other_group_type=self._not_classic_type)
         self.share.other_group_type = self._not_share_type
+        self.streams = StreamsGroups(topic_table if topic_table is not None else _NO_TOPICS, streams_config)
         self.consumer = ConsumerGroups(
             topic_table if topic_table is not None else _NO_TOPICS,
             consumer_config,
-            directory=ClassicDirectory(self.classic, others=(self.share.group_type,)),
+            directory=ClassicDirectory(self.classic, others=(self.streams.group_type, self.share.group_type)),
         )
         self.offsets = OffsetStore()
         self._clock = clock
@@ -253,14 +268,18 @@ class GroupShard:
     # --- the registry of group types -----------------------------------------------------
 
     def group_type(self, group_id: str) -> str | None:
-        """``"classic"``, ``"consumer"``, ``"share"``, or None when no group has this id here."""
+        """``"classic"``, ``"consumer"``, ``"streams"``, ``"share"``, or None when no group has this id here."""
         return self.classic.group_type(group_id) or self._not_classic_type(group_id)
 
     def _not_classic_type(self, group_id: str) -> str | None:
-        return self.consumer.group_type(group_id) or self.share.group_type(group_id)
+        return (
+            self.consumer.group_type(group_id) or self.streams.group_type(group_id) or self.share.group_type(group_id)
+        )
 
     def _not_share_type(self, group_id: str) -> str | None:
-        return self.classic.group_type(group_id) or self.consumer.group_type(group_id)
+        return (
+            self.classic.group_type(group_id) or self.consumer.group_type(group_id) or self.streams.group_type(group_id)
+        )
 
     # --- the runtime's interface ----------------------------------------------------
 
@@ -286,17 +305,28 @@ class GroupShard:
             self.classic.forget_empty_group(consumer.group_id)
             self.consumer.replay_record(consumer)
             return
+        streams = streams_records.decode(key, value)
+        if streams is not None:
+            self.classic.forget_empty_group(streams.group_id)
+            self.streams.replay_record(streams)
+            return
         self.share.replay(key, value)
 
     def on_loaded(self, now_ms: int) -> None:
         self.classic.on_loaded()
         self.share.on_loaded(now_ms, self._share_session_timeout_ms)
         self.consumer.on_loaded(now_ms)
+        self.streams.on_loaded(now_ms)
 
     def next_deadline_ms(self) -> int | None:
         deadlines = [
             d
-            for d in (self.classic.next_deadline_ms(), self.share.next_deadline(), self.consumer.next_deadline_ms())
+            for d in (
+                self.classic.next_deadline_ms(),
+                self.share.next_deadline(),
+                self.consumer.next_deadline_ms(),
+                self.streams.next_deadline_ms(),
+            )
             if d is not None
         ]
         deadlines.append(self.next_expiry_ms)
@@ -320,18 +350,30 @@ class GroupShard:
             out.append(consumer_codec.encode(r))
         return out
 
+    # --- streams groups (KIP-1071) ---------------------------------------------------
+
+    def apply_streams_records(self, records: Iterable[Any]) -> list[Record]:
+        """Replay what the streams core produced; the framed records to append."""
+        out: list[Record] = []
+        for r in records:
+            self.streams.replay_record(r)
+            out.append(streams_records.encode(r))
+        return out
+
     # --- offsets of every group type ------------------------------------------------
 
     def offsets_visible(self, group_id: str) -> bool:
         """Whether OffsetFetch shows the group's committed offsets (not for share groups)."""
         kind = self._not_classic_type(group_id)
-        if kind == "consumer":
+        if kind in ("consumer", "streams"):
             return True
         return self.classic.offsets_visible(group_id)
 
     def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
         if self.consumer.group_type(group_id) is not None:
             return self.consumer.is_subscribed_to_topic(group_id, topic)
+        if self.streams.group_type(group_id) is not None:
+            return self.streams.is_subscribed_to_topic(group_id, topic)
         return self.classic.is_subscribed_to_topic(group_id, topic)
 
     def validate_offset_commit(
@@ -355,7 +397,16 @@ class GroupShard:
                 transactional=transactional,
                 api_version=api_version,
             )
-            return CommitValidation(check.error, check, self.consumer.topics)
+            return CommitValidation.of_consumer(check, self.consumer.topics)
+        if self.streams.group_type(group_id) is not None:
+            streams_check = self.streams.validate_offset_commit(
+                group_id,
+                member_id,
+                generation_or_member_epoch,
+                transactional=transactional,
+                api_version=api_version,
+            )
+            return CommitValidation(streams_check.error, streams_check.partition_error)
         error = self.classic.validate_offset_commit(
             group_id, member_id, group_instance_id, generation_or_member_epoch, api_version
         )
@@ -364,10 +415,12 @@ class GroupShard:
     def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
         if self.consumer.group_type(group_id) is not None:
             return self.consumer.validate_offset_fetch(group_id, member_id, member_epoch)
+        if self.streams.group_type(group_id) is not None:
+            return self.streams.validate_offset_fetch(group_id, member_id, member_epoch)
         return ErrorCode.NONE
 
     def validate_offset_delete(self, group_id: str) -> ErrorCode:
-        if self.consumer.group_type(group_id) is not None:
+        if self.consumer.group_type(group_id) is not None or self.streams.group_type(group_id) is not None:
             return ErrorCode.NONE  # always allowed; subscribed topics are refused one by one
         return self.classic.validate_offset_delete(group_id)
 
@@ -376,6 +429,8 @@ class GroupShard:
         or None when the group's offsets do not expire now."""
         if self.consumer.group_type(group_id) is not None:
             return self.consumer.offset_expiry_base(group_id)
+        if self.streams.group_type(group_id) is not None:
+            return lambda value: value.commit_timestamp_ms
         return self.classic.offset_expiry_base(group_id)
 
     def maybe_remove_empty_group(self, group_id: str) -> list[Record]:
@@ -383,6 +438,9 @@ class GroupShard:
         if self.consumer.group_type(group_id) is not None:
             result = self.consumer.delete_group(group_id)
             return [] if result.response else self.apply_consumer_records(result.records)
+        if self.streams.group_type(group_id) is not None:
+            deleted = self.streams.delete_group(group_id)
+            return [] if deleted.response else self.apply_streams_records(deleted.records)
         self.classic.maybe_remove_empty_group(group_id)
         return []
 
@@ -419,6 +477,7 @@ class GroupCoordinator:
         self.clock = clock
         self._topics = ImageTopics(metadata)
         self._topic_table = ImageTopicTable(metadata)
+        self._metadata = metadata
         self.share_partitions: SharePartitions | None = None
         self._waiters: dict[tuple[int, int], _Waiter] = {}
         self._nursery: trio.Nursery | None = None
@@ -446,6 +505,7 @@ class GroupCoordinator:
             share_session_timeout_ms=self._share_session_timeout_ms,
             topic_table=self._topic_table,
             consumer_config=self._consumer_config(),
+            streams_config=self._streams_config(),
         )
         # The group.type group config pins which kind of group an id may become.
         for group_id in self.group_configs.groups():
@@ -455,6 +515,11 @@ class GroupCoordinator:
 
     def _consumer_config(self) -> ConsumerGroupConfig:
         config = ConsumerGroupConfig.from_settings(self._safe_setting)
+        config.group_configs = self.group_configs.overrides
+        return config
+
+    def _streams_config(self) -> StreamsGroupConfig:
+        config = StreamsGroupConfig.from_settings(self._safe_setting)
         config.group_configs = self.group_configs.overrides
         return config
 
@@ -601,6 +666,7 @@ class GroupCoordinator:
         if deadline is not None and deadline <= now:
             await self._expire_share_members(pid, shard, now)
         await self._consumer_timers(pid, shard, now)
+        await self._streams_timers(pid, shard, now)
         if shard.next_expiry_ms <= now:
             shard.schedule_next_expiry()
             try:
@@ -665,6 +731,8 @@ class GroupCoordinator:
         pid, shard = await self.shard_for(group_id)
         if shard.consumer.group_type(group_id) is not None:
             return await self._delete_consumer_group(pid, shard, group_id)
+        if shard.streams.group_type(group_id) is not None:
+            return await self._delete_streams_group(pid, shard, group_id)
         error = shard.classic.validate_delete_group(group_id)
         if error:
             return error
@@ -916,6 +984,104 @@ class GroupCoordinator:
             if result.records and self._nursery is not None:
                 self._nursery.start_soon(self._write_consumer, pid, shard, result.records)
 
+    # ================================================================== streams groups (KIP-1071)
+
+    async def streams_heartbeat(
+        self,
+        request: StreamsGroupHeartbeatRequest,
+        *,
+        api_version: int,
+        client_id: str,
+        client_host: str,
+    ) -> StreamsGroupHeartbeatResponse:
+        """StreamsGroupHeartbeat: run the core, make its records durable, answer, and
+        create the internal topics the topology still lacks (in the background, as
+        Kafka's request handler does)."""
+        try:
+            pid, shard = await self.shard_for(request.group_id)
+        except KafkaError as exc:
+            return StreamsGroupHeartbeatResponse(error_code=exc.code, error_message=exc.message or None)
+        kind = shard.group_type(request.group_id)
+        if kind not in (None, "streams"):
+            return StreamsGroupHeartbeatResponse(
+                error_code=ErrorCode.GROUP_ID_NOT_FOUND,
+                error_message=f"Group {request.group_id} is not a streams group.",
+            )
+        result = shard.streams.heartbeat(
+            request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
+        )
+        error = await self._write_streams(pid, shard, result.records)
+        if error:
+            return StreamsGroupHeartbeatResponse(error_code=error, error_message=error.message)
+        assert result.response is not None
+        if result.response.topics_to_create and self._nursery is not None:
+            self._nursery.start_soon(self._create_internal_topics, result.response.topics_to_create)
+        return result.response.response
+
+    async def _create_internal_topics(self, topics: Sequence[Any]) -> None:
+        for info in topics:
+            if self._metadata.image.topic(info.name) is not None:
+                continue
+            try:
+                await self._metadata.create_topic(
+                    info.name,
+                    info.partitions,
+                    info.replication_factor if info.replication_factor > 0 else -1,
+                    dict(info.configs),
+                )
+            except KafkaError as exc:
+                if exc.code != ErrorCode.TOPIC_ALREADY_EXISTS:
+                    log.warning("streams_internal_topic_failed", topic=info.name, error=str(exc))
+            else:
+                log.info("streams_internal_topic_created", topic=info.name, partitions=info.partitions)
+
+    async def streams_describe(self, group_ids: Iterable[str]) -> list[sg_describe.DescribedGroup]:
+        out: list[sg_describe.DescribedGroup] = []
+        for group_id in group_ids:
+            try:
+                _, shard = await self.shard_for(group_id)
+            except KafkaError as exc:
+                out.append(sg_describe.DescribedGroup(error_code=exc.code, group_id=group_id))
+                continue
+            out += shard.streams.describe([group_id], shard.group_type)
+        return out
+
+    def list_streams_groups(self) -> list[tuple[str, str]]:
+        """(group id, state) of every streams group hosted here."""
+        return [g for shard in self.shards() for g in shard.streams.list_groups()]
+
+    async def _delete_streams_group(self, pid: int, shard: GroupShard, group_id: str) -> ErrorCode:
+        result = shard.streams.delete_group(group_id)
+        if result.response:
+            return result.response
+        removals = list(shard.offsets.partitions(group_id))
+        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
+        records += shard.apply_streams_records(result.records)
+
+        def apply() -> None:
+            for topic, partition, _ in removals:
+                shard.offsets.remove(group_id, topic, partition)
+
+        return await self._flush(pid, shard, records, apply)
+
+    async def _write_streams(self, pid: int, shard: GroupShard, records: Sequence[Any]) -> ErrorCode:
+        if not records:
+            self.runtime.timers_changed()
+            return ErrorCode.NONE
+        framed = shard.apply_streams_records(records)
+        self._metrics.streams_rebalanced(
+            sum(1 for r in records if r.type is StreamsRecordType.TARGET_EPOCH and r.value is not None)
+        )
+        return await self._flush(pid, shard, framed)
+
+    async def _streams_timers(self, pid: int, shard: GroupShard, now: int) -> None:
+        for _ in range(1000):  # bounded: each round removes at least one due timer
+            deadline = shard.streams.next_deadline_ms()
+            if deadline is None or deadline > now:
+                return
+            result = shard.streams.tick(now)
+            await self._write_streams(pid, shard, result.records)
+
     # ================================================================== share groups
 
     async def share_heartbeat(
@@ -1001,6 +1167,8 @@ class GroupCoordinator:
         if old.topics is new.topics or _same_topics(old, new):
             return
         self._consumer_metadata_changed()
+        for _, shard in list(self.runtime.loaded()):
+            shard.streams.on_metadata_changed(self._topic_table)
         for pid, shard in list(self.runtime.loaded()):
             records = shard.share.on_topics_changed()
             if records and self._nursery is not None:
