@@ -239,7 +239,7 @@ def _group_families(
     """``<kind>_groups{state}``, ``<kind>_group_count`` and ``<kind>_group_rebalances_total``
     (Kafka's group-count by state and rebalance count for that group type)."""
     p = PREFIX
-    counts = {state: 0 for state in states}
+    counts = dict.fromkeys(states, 0)
     for _, state in groups:
         counts[state] = counts.get(state, 0) + 1
     f = Family(p + f"{kind}_groups", "gauge", f"{what} by state.")

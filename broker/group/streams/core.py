@@ -83,6 +83,8 @@ JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
 STATIC_LEAVE_EPOCH = -2
 FIRST_GROUP_EPOCH = 2
+# StreamsGroupHeartbeat v1 carries AcceptableRecoveryLag as an int64 (v0: an int32).
+FIRST_VERSION_LONG_RECOVERY_LAG = 1
 # OffsetCommit v9+ is the version streams-protocol members must use.
 COMMIT_VERSION_FOR_STREAMS = 9
 # MemberState codes (the byte in the current-assignment record).
@@ -515,7 +517,7 @@ class StreamsGroups:
             self._validate(request)
             if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
                 return self._leave(request, now_ms)
-            return self._heartbeat(request, now_ms, client_id, client_host)
+            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
         except _Fail as fail:
             return CoordinatorResult(
                 [],
@@ -693,7 +695,7 @@ class StreamsGroups:
         return int.from_bytes(digest.digest(), "big", signed=True)
 
     def _heartbeat(
-        self, r: StreamsGroupHeartbeatRequest, now_ms: int, client_id: str, client_host: str
+        self, r: StreamsGroupHeartbeatRequest, now_ms: int, api_version: int, client_id: str, client_host: str
     ) -> CoordinatorResult[HeartbeatOutcome]:
         records: list[Record] = []
         statuses: list[tuple[int, str]] = []
@@ -815,11 +817,13 @@ class StreamsGroups:
             member_id=r.member_id,
             member_epoch=updated.member_epoch,
             heartbeat_interval_ms=self.config.heartbeat_interval_for(group.group_id),
-            acceptable_recovery_lag_legacy=min(self.config.acceptable_recovery_lag, 2**31 - 1),
-            acceptable_recovery_lag=self.config.acceptable_recovery_lag,
             task_offset_interval_ms=self.config.task_offset_interval_ms,
             status=[response_msg.Status(s, d) for s, d in statuses],
         )
+        if api_version >= FIRST_VERSION_LONG_RECOVERY_LAG:
+            response.acceptable_recovery_lag = self.config.acceptable_recovery_lag
+        else:
+            response.acceptable_recovery_lag_legacy = min(self.config.acceptable_recovery_lag, 2**31 - 1)
         if (
             joining
             or _flat(updated.active) != _flat(current.active)
