@@ -44,7 +44,7 @@ from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, Lis
 from broker.group.consumer import codec as consumer_codec
 from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.coordinator import CommitCheck, ConsumerGroups
-from broker.group.consumer.migration import ClassicDirectory, ClassicTombstone
+from broker.group.consumer.migration import ClassicAdopt, ClassicDirectory, ClassicTombstone
 from broker.group.consumer.records import Record as ConsumerRecord
 from broker.group.consumer.records import RecordType as ConsumerRecordType
 from broker.group.offsets import (
@@ -342,8 +342,12 @@ class GroupShard:
             if isinstance(r, ClassicTombstone):
                 decoded = decode_record(r.key, None)
                 if decoded is not None:
-                    self.classic.replay_group_metadata(decoded.key.group, None)
+                    self.classic.hand_over(decoded.key.group)
                 out.append((r.key, None))
+                continue
+            if isinstance(r, ClassicAdopt):
+                self.classic.adopt_group(r.group_id, r.metadata)
+                out.append((r.key, r.value))
                 continue
             assert isinstance(r, ConsumerRecord)
             self.consumer.replay_record(r)
@@ -693,25 +697,81 @@ class GroupCoordinator:
 
     async def join(self, group_id: str, member_id: str, **kwargs: Any) -> JoinGroupResponse:
         pid, shard = await self.shard_for(group_id)
+        consumer = shard.consumer.groups.get(group_id)
+        if consumer is not None and consumer.members:
+            return await self._classic_join_to_consumer(pid, shard, group_id, member_id, **kwargs)
+        if consumer is not None:
+            # A classic member joining an empty consumer group replaces it (Kafka's
+            # maybeDeleteEmptyConsumerGroup); its offsets stay.
+            deleted = shard.consumer.delete_group(group_id)
+            error = await self._write_consumer(pid, shard, deleted.records)
+            if error:
+                return JoinGroupResponse(error_code=error, generation_id=-1, leader="", member_id=member_id)
         return await self._answer(pid, shard, shard.classic.join(group_id, member_id, **kwargs))
 
     async def sync(self, group_id: str, generation_id: int, member_id: str, **kwargs: Any) -> SyncGroupResponse:
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            response = shard.consumer.classic_sync(
+                group_id,
+                generation_id,
+                member_id,
+                instance_id=kwargs.get("group_instance_id"),
+                protocol_type=kwargs.get("protocol_type"),
+                protocol_name=kwargs.get("protocol_name"),
+                now_ms=self.clock(),
+            )
+            self.runtime.timers_changed()
+            return response
         return await self._answer(pid, shard, shard.classic.sync(group_id, generation_id, member_id, **kwargs))
 
     async def heartbeat(
         self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None
     ) -> ErrorCode:
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            error = shard.consumer.classic_heartbeat(
+                group_id, generation_id, member_id, group_instance_id, self.clock()
+            )
+            self.runtime.timers_changed()
+            return error
         error = shard.classic.heartbeat(group_id, generation_id, member_id, group_instance_id)
         await self._flush(pid, shard)
         return error
 
     async def leave(self, group_id: str, members: list[tuple[str, str | None]]) -> Any:
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            result = shard.consumer.classic_leave(group_id, members, self.clock())
+            error = await self._write_consumer(pid, shard, result.records)
+            return error, result.response
         result = shard.classic.leave(group_id, members)
         await self._flush(pid, shard)
         return result
+
+    async def _classic_join_to_consumer(
+        self, pid: int, shard: GroupShard, group_id: str, member_id: str, **kwargs: Any
+    ) -> JoinGroupResponse:
+        """A JoinGroup to a consumer group with members: the member joins it as a classic
+        member (online migration), answered once its records are durable."""
+        result = shard.consumer.classic_join(
+            group_id,
+            member_id,
+            instance_id=kwargs.get("group_instance_id"),
+            protocol_type=kwargs["protocol_type"],
+            protocols=kwargs["protocols"],
+            session_timeout_ms=kwargs["session_timeout_ms"],
+            rebalance_timeout_ms=kwargs["rebalance_timeout_ms"],
+            client_id=kwargs.get("client_id", ""),
+            client_host=kwargs.get("client_host", ""),
+            api_version=kwargs.get("api_version", 9),
+            now_ms=self.clock(),
+        )
+        assert result.response is not None
+        error = await self._write_consumer(pid, shard, result.records)
+        if error:
+            return JoinGroupResponse(error_code=error, generation_id=-1, leader="", member_id=member_id)
+        return result.response
 
     async def describe(self, group_id: str) -> DescribedGroup | None:
         _, shard = await self.shard_for(group_id)
