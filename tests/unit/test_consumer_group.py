@@ -265,7 +265,7 @@ def test_first_request_rules():
         ),
         (
             {"rebalance_timeout_ms": 1, "subscribed_topic_names": [], "topic_partitions": []},
-            "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.",
+            "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.",
         ),
     ]
     for fields, message in cases:

@@ -590,7 +590,9 @@ class ConsumerGroups:
             if r.topic_partitions is None or r.topic_partitions:
                 raise _Fail(invalid, "TopicPartitions must be empty when (re-)joining.")
             if not r.subscribed_topic_names and not r.subscribed_topic_regex:
-                raise _Fail(invalid, "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.")
+                raise _Fail(
+                    invalid, "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining."
+                )
         elif epoch == STATIC_LEAVE_EPOCH:
             if r.instance_id is None:
                 raise _Fail(invalid, "InstanceId can't be null.")
@@ -817,8 +819,7 @@ class ConsumerGroups:
             if not classic.unknown_member:
                 raise _Fail(
                     ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {member_id} with instance id {r.instance_id} is not the current owner of the "
-                    f"instance id (owned by {holder.member_id}).",
+                    f"Static member {member_id} with instance id {r.instance_id} was fenced by member {holder.member_id}.",
                 )
             return self._replace_static(group, holder, member_id, records)
         if r.member_epoch == JOIN_EPOCH:
@@ -840,8 +841,7 @@ class ConsumerGroups:
         if holder.member_id != member_id:
             raise _Fail(
                 ErrorCode.FENCED_INSTANCE_ID,
-                f"Static member {member_id} with instance id {r.instance_id} is not the current owner of the "
-                f"instance id (owned by {holder.member_id}).",
+                f"Static member {member_id} with instance id {r.instance_id} was fenced by member {holder.member_id}.",
             )
         self._check_epoch(holder, r.member_epoch, r.topic_partitions)
         return holder
@@ -986,8 +986,7 @@ class ConsumerGroups:
             if member.member_id != r.member_id:
                 raise _Fail(
                     ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {r.member_id} with instance id {r.instance_id} is not the current owner of "
-                    f"the instance id (owned by {member.member_id}).",
+                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
                 )
             if r.member_epoch == STATIC_LEAVE_EPOCH:
                 leaving = replace(member.assignment, member_epoch=STATIC_LEAVE_EPOCH, pending_revocation={})

@@ -579,8 +579,7 @@ class StreamsGroups:
             if member.member_id != r.member_id:
                 raise _Fail(
                     ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {r.member_id} with instance id {r.instance_id} is not the current owner of "
-                    f"the instance id (owned by {member.member_id}).",
+                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
                 )
         if member is None:
             raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {r.group_id}.")
@@ -630,8 +629,7 @@ class StreamsGroups:
                 if holder_id != r.member_id:
                     raise _Fail(
                         ErrorCode.FENCED_INSTANCE_ID,
-                        f"Static member {r.member_id} with instance id {r.instance_id} is not the current owner "
-                        f"of the instance id (owned by {holder_id}).",
+                        f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {holder_id}.",
                     )
             member = group.members.get(r.member_id)
             if member is None:
