@@ -29,8 +29,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * </pre>
  *
  * {@code consume} commits synchronously after every poll that returned records and prints one
- * JSON object per line on stdout: {"assigned":[...]}, {"revoked":[...]}, then one
- * {"p":partition,"o":offset,"v":value} per record, and {"done":N} at the end. It stops when the
+ * JSON object per line on stdout: {"assigned":[...]}, {"revoked":[...]}, one
+ * {"p":partition,"o":offset,"t":millis,"v":value} per record, {"committed":{partition:next
+ * offset},"t":millis} after each acknowledged commit (or {"commit_failed":...}), and
+ * {"done":N} at the end. It stops when the
  * stop file exists, after --idle-ms without records (default: never), or after --max-ms.
  * Extra client properties:
  * {@code --prop key=value} (repeatable).
@@ -164,12 +166,26 @@ public final class GroupTool {
             });
             while (!stopRequested(opts, started)) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+                Map<Integer, Long> next = new HashMap<>();
                 for (ConsumerRecord<String, String> r : records) {
-                    emit("{\"p\":" + r.partition() + ",\"o\":" + r.offset() + ",\"v\":" + quote(String.valueOf(r.value())) + "}");
+                    emit("{\"p\":" + r.partition() + ",\"o\":" + r.offset() + ",\"t\":" + System.currentTimeMillis()
+                        + ",\"v\":" + quote(String.valueOf(r.value())) + "}");
+                    next.put(r.partition(), r.offset() + 1);
                     count++;
                 }
                 if (!records.isEmpty()) {
-                    consumer.commitSync();
+                    try {
+                        consumer.commitSync();
+                        StringBuilder sb = new StringBuilder("{\"committed\":{");
+                        boolean first = true;
+                        for (Map.Entry<Integer, Long> e : next.entrySet()) {
+                            sb.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(e.getValue());
+                            first = false;
+                        }
+                        emit(sb.append("},\"t\":").append(System.currentTimeMillis()).append('}').toString());
+                    } catch (org.apache.kafka.common.KafkaException e) {
+                        emit("{\"commit_failed\":" + quote(String.valueOf(e)) + "}");
+                    }
                     lastRecord = System.currentTimeMillis();
                 } else if (idle > 0 && System.currentTimeMillis() - lastRecord > idle) {
                     break;
