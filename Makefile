@@ -122,3 +122,9 @@ $(FUZZ_STAMP): $(STAMP)
 .PHONY: fuzz
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
+
+# ---- consumer and classic group rebalances (bench/groups.py), sharebroker vs Kafka 4.4.0 in one run
+.PHONY: bench-groups
+bench-groups: $(BENCH_STAMP) peer-kafka ## 10 members join -> stable, and the pause when one leaves: classic and consumer groups vs Kafka
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.groups
