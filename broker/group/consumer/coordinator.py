@@ -1340,7 +1340,7 @@ class ConsumerGroups:
         if protocol_type != CONSUMER_PROTOCOL_TYPE or not protocols:
             return fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
         if unknown and instance_id is None and api_version >= FIRST_JOIN_VERSION_REQUIRING_MEMBER_ID:
-            return fail(ErrorCode.MEMBER_ID_REQUIRED)
+            return fail(ErrorCode.MEMBER_ID_REQUIRED, member_id)
         try:
             sub = decode_subscription(protocols[0][1])
         except ProtocolError:
