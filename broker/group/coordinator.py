@@ -2,10 +2,15 @@
 
 One :class:`GroupShard` per ``__consumer_offsets`` partition holds the pure
 cores of the groups whose ids hash there: classic groups
-(:mod:`broker.group.classic`), share groups (:mod:`broker.group.share_group`)
+(:mod:`broker.group.classic`), consumer groups (KIP-848,
+:mod:`broker.group.consumer`), streams groups (KIP-1071,
+:mod:`broker.group.streams`), share groups (:mod:`broker.group.share_group`)
 and committed offsets (:mod:`broker.group.offsets`). The shard is the one
 registry of group types: a group id is one type at a time, whichever core
-owns it.
+owns it. Consumer and streams groups write Kafka 4.4's records (types 3-8,
+16 and 17-23), replayed through ``load_record``; a consumer group and a
+classic group of the same id convert into each other online
+(:mod:`broker.group.consumer.migration`).
 
 :class:`GroupCoordinator` is the shell. For every operation it routes the
 group id to its shard (NOT_COORDINATOR when this broker does not host it),
@@ -23,6 +28,12 @@ partition and answers once they are durable:
 - Timers (classic rebalance and session timers, share-group session timeouts,
   offset expiry every ``offsets.retention.check.interval.ms``) run from the
   runtime's timer task.
+- Consumer groups: every heartbeat's records are durable before it is
+  answered; classic members inside them are served JoinGroup/SyncGroup/
+  Heartbeat/LeaveGroup by the consumer core; topic changes re-resolve regular
+  expressions and bump the groups whose topics changed.
+- Streams groups: the same, and the internal topics a topology lacks are
+  created in the background.
 - Topic creation, deletion and growth re-target share groups.
 
 Append errors map to what group APIs answer, as Kafka maps coordinator append

@@ -8,8 +8,14 @@ partition. It follows Kafka 4.4's ``GroupMetadataManager`` consumer paths:
   ends or it rejoins under the same instance id), any other epoch must be the
   member's epoch or, when the bump's response was lost, its previous epoch
   with owned partitions inside its assignment; else FENCED_MEMBER_EPOCH.
-  v1 requires a client-generated member id; v0 may leave it empty on join
-  and gets one generated.
+  A known member joining again at epoch 0 keeps its epoch and assignment and
+  gets them in full (Kafka 4.4's answer, checked against it). v1 requires a
+  client-generated member id; v0 may leave it empty on join and gets one
+  generated. A new group's first epoch is 2, as in Kafka 4.4.
+* **Migration** (:mod:`.migration`): a join to a non-empty classic group
+  converts it; classic members inside a consumer group are served JoinGroup,
+  SyncGroup, Heartbeat and LeaveGroup (``classic_*``); the last
+  consumer-protocol member leaving converts the group back.
 * Changing the subscription (topic names or regex), joining, leaving or the
   metadata of subscribed topics bumps the **group epoch**. A heartbeat that
   finds the group epoch ahead of the **target assignment epoch** runs the
