@@ -955,6 +955,14 @@ SETTINGS: tuple[Setting, ...] = (
         doc="How long a new streams group waits for more members before its first assignment.",
     ),
     Setting(
+        "group.streams.rack.aware.assignment.tags",
+        STR,
+        "",
+        section=GROUP,
+        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads standby "
+        "tasks over; the group config streams.rack.aware.assignment.tags overrides it.",
+    ),
+    Setting(
         "group.streams.assignors",
         LST,
         ("sticky",),

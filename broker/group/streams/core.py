@@ -124,6 +124,12 @@ class StreamsGroupConfig:
                 value = None
             if value is not None:
                 setattr(config, attr, int(value))
+        try:
+            tags = get("group.streams.rack.aware.assignment.tags")
+        except (KeyError, AttributeError):
+            tags = None
+        if tags:
+            config.rack_aware_assignment_tags = tuple(t.strip() for t in str(tags).split(",") if t.strip())
         return config
 
     def _value(self, group_id: str, key: str) -> str | None:
