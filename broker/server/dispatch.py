@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import structlog
 
 from broker.handlers import HANDLERS, Handler
-from broker.handlers.context import RequestContext
+from broker.handlers.context import AnswerLater, RequestContext
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.connection import Request, ServerConnection, UnsupportedRequest
 from broker.protocol.error_response import error_response
@@ -55,7 +56,16 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
         response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
     if response is False:
         return False
-    ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
+    if isinstance(response, AnswerLater):
+        return Deferred(ctx, proto, handler, request, response, started)
+    return _finish(ctx, proto, handler, request, response, started)
+
+
+def _finish(
+    ctx: RequestContext, proto: ServerConnection, handler: Handler, request: Request, response: Any, started: float
+) -> bytearray | bool | None:
+    if ctx.services is not None:  # None only for ApiVersions during start-up
+        ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
     if response is None:
         return None
     try:
@@ -63,6 +73,39 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     except ProtocolError:
         log.exception("response_encoding_failed", api=handler.name, version=request.api_version)
         return False
+
+
+class Deferred:
+    """A response that follows once the handler's :class:`AnswerLater` completes."""
+
+    __slots__ = ("_ctx", "_handler", "_later", "_proto", "_request", "_started")
+
+    def __init__(
+        self,
+        ctx: RequestContext,
+        proto: ServerConnection,
+        handler: Handler,
+        request: Request,
+        later: AnswerLater,
+        started: float,
+    ) -> None:
+        self._ctx, self._proto, self._handler = ctx, proto, handler
+        self._request, self._later, self._started = request, later, started
+
+    async def finish(self) -> bytearray | bool | None:
+        """The encoded response (None: no response; False: close the connection)."""
+        handler, request = self._handler, self._request
+        try:
+            response = await self._later.wait()
+        except KafkaError as exc:
+            log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
+            response = _error_response(handler, request, exc.code, exc.message)
+        except Exception:
+            log.exception("handler_failed", api=handler.name, version=request.api_version)
+            response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
+        if response is False:
+            return False
+        return _finish(self._ctx, self._proto, handler, request, response, self._started)
 
 
 def _error_response(handler: Handler, request: Request, code: ErrorCode, message: str | None) -> object:
