@@ -185,3 +185,8 @@ test-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) peer-kafka ## PySpark tests: Spar
 bench-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) ## kafka-share vs Spark's Kafka source draining one 1M-record topic on local[2]
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.spark --json $(RESULTS)/spark.json
+# ---- consumer and classic group rebalances (bench/groups.py), sharebroker vs Kafka 4.4.0 in one run
+.PHONY: bench-groups
+bench-groups: $(BENCH_STAMP) peer-kafka ## 10 members join -> stable, and the pause when one leaves: classic and consumer groups vs Kafka
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.groups

@@ -55,8 +55,8 @@ def taskset(cpus: str | None) -> list[str]:
 
 
 class _PinnedBrokerProcess(BrokerProcess):
-    def __init__(self, data_dir: Path, cpus: str | None, port: int = 0) -> None:
-        super().__init__(data_dir, port=port)
+    def __init__(self, data_dir: Path, cpus: str | None, port: int = 0, settings: dict | None = None) -> None:
+        super().__init__(data_dir, settings, port=port)
         self.cpus = cpus
 
     def command(self) -> list[str]:
@@ -68,8 +68,9 @@ class Sharebroker:
     name = "sharebroker"
     supports_share = True
 
-    def __init__(self, cpus: str | None = None) -> None:
+    def __init__(self, cpus: str | None = None, settings: dict | None = None) -> None:
         self.cpus = cpus
+        self.settings = dict(settings or {})
         self._tmp: tempfile.TemporaryDirectory | None = None
         self._proc: _PinnedBrokerProcess | None = None
         self.port = free_port()
@@ -77,7 +78,9 @@ class Sharebroker:
     def launch(self) -> None:
         """Start without waiting (for start-up timing); fresh data dir."""
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
-        self._proc = _PinnedBrokerProcess(Path(self._tmp.name) / "data", self.cpus, port=self.port)
+        self._proc = _PinnedBrokerProcess(
+            Path(self._tmp.name) / "data", self.cpus, port=self.port, settings=self.settings
+        )
         self._proc.data_dir.mkdir(parents=True)
         log = open(self._proc.log_path, "ab")
         self._proc.process = subprocess.Popen(
@@ -87,7 +90,9 @@ class Sharebroker:
 
     def start(self) -> Sharebroker:
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
-        self._proc = _PinnedBrokerProcess(Path(self._tmp.name) / "data", self.cpus, port=self.port).start()
+        self._proc = _PinnedBrokerProcess(
+            Path(self._tmp.name) / "data", self.cpus, port=self.port, settings=self.settings
+        ).start()
         return self
 
     @property

@@ -279,6 +279,21 @@ def _check_host_port(value: str | None) -> str | None:
     return None
 
 
+_CONSUMER_ASSIGNORS = {
+    "uniform",
+    "range",
+    "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+    "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
+}
+
+
+def _check_consumer_assignors(value: tuple[str, ...] | None) -> str | None:
+    if not value:
+        return "at least one assignor is needed"
+    unknown = [v for v in value if v not in _CONSUMER_ASSIGNORS]
+    return f"unknown assignor {unknown[0]} (uniform, range)" if unknown else None
+
+
 def _check_single_dir(value: tuple[str, ...] | None) -> str | None:
     if value is None:
         return None
@@ -834,14 +849,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "group.coordinator.rebalance.protocols",
         LST,
-        ("classic", "consumer", "share"),
+        ("classic", "consumer", "share", "streams"),
         section=GROUP,
-        choices=("classic", "consumer", "share"),
+        choices=("classic", "consumer", "share", "streams"),
         doc="Group protocols the coordinator accepts: classic (JoinGroup/SyncGroup), "
-        "consumer (KIP-848) and share (KIP-932).",
+        "consumer (KIP-848), share (KIP-932) and streams (KIP-1071). Heartbeats of a "
+        "protocol left out are answered UNSUPPORTED_VERSION.",
         kafka_default="classic,consumer,streams",
-        why="share groups are this broker's purpose, so they are on by default; "
-        "streams groups (KIP-1071) are not implemented",
+        why="share groups are this broker's purpose, so they are on by default",
     ),
     Setting(
         "group.initial.rebalance.delay.ms",
@@ -930,6 +945,149 @@ SETTINGS: tuple[Setting, ...] = (
         section=GROUP,
         min=1,
         doc="Most members in one consumer group.",
+    ),
+    Setting(
+        "group.consumer.assignors",
+        LST,
+        ("uniform", "range"),
+        section=GROUP,
+        check=_check_consumer_assignors,
+        check_doc="uniform, range (or Kafka's class names for them)",
+        doc="Server-side assignors of consumer groups (KIP-848); a member picks one with "
+        "group.remote.assignor, else the first is used.",
+    ),
+    Setting(
+        "group.consumer.migration.policy",
+        STR,
+        "bidirectional",
+        section=GROUP,
+        choices=("disabled", "upgrade", "downgrade", "bidirectional"),
+        doc="Online conversion between classic and consumer groups: upgrade (a consumer-protocol "
+        "member joins a classic group), downgrade (the last consumer-protocol member leaves a group "
+        "of classic members), both, or neither.",
+    ),
+    Setting(
+        "group.consumer.assignment.interval.ms",
+        I,
+        1000,
+        section=GROUP,
+        min=0,
+        doc="Accepted for compatibility: the target assignment is computed in the heartbeat that "
+        "needs it, never later.",
+        why="Kafka batches assignments per interval; computing at once reaches Stable sooner and "
+        "costs little at this broker's group sizes",
+    ),
+    Setting(
+        "group.consumer.min.assignment.interval.ms",
+        I,
+        0,
+        section=GROUP,
+        min=0,
+        doc="Lower bound of consumer.assignment.interval.ms (group config).",
+    ),
+    Setting(
+        "group.consumer.max.assignment.interval.ms",
+        I,
+        15000,
+        section=GROUP,
+        min=0,
+        doc="Upper bound of consumer.assignment.interval.ms (group config).",
+    ),
+    Setting(
+        "group.streams.session.timeout.ms",
+        I,
+        45000,
+        section=GROUP,
+        min=1,
+        doc="A streams-group (KIP-1071) member that sends no heartbeat for this long is removed.",
+    ),
+    Setting(
+        "group.streams.min.session.timeout.ms",
+        I,
+        45000,
+        section=GROUP,
+        min=1,
+        doc="Lower bound for group.streams.session.timeout.ms.",
+    ),
+    Setting(
+        "group.streams.max.session.timeout.ms",
+        I,
+        60000,
+        section=GROUP,
+        min=1,
+        doc="Upper bound for group.streams.session.timeout.ms.",
+    ),
+    Setting(
+        "group.streams.heartbeat.interval.ms",
+        I,
+        5000,
+        section=GROUP,
+        min=1,
+        doc="Heartbeat interval the coordinator tells streams-group members to use.",
+    ),
+    Setting(
+        "group.streams.min.heartbeat.interval.ms",
+        I,
+        5000,
+        section=GROUP,
+        min=1,
+        doc="Lower bound for group.streams.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.streams.max.heartbeat.interval.ms",
+        I,
+        15000,
+        section=GROUP,
+        min=1,
+        doc="Upper bound for group.streams.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.streams.max.size",
+        I,
+        INT_MAX,
+        section=GROUP,
+        min=1,
+        doc="Most members in one streams group.",
+    ),
+    Setting(
+        "group.streams.num.standby.replicas",
+        I,
+        0,
+        section=GROUP,
+        min=0,
+        doc="Standby replicas of each stateful task of a streams group.",
+    ),
+    Setting(
+        "group.streams.max.standby.replicas",
+        I,
+        2,
+        section=GROUP,
+        min=0,
+        doc="Upper bound of group.streams.num.standby.replicas and of the streams.num.standby.replicas group config.",
+    ),
+    Setting(
+        "group.streams.initial.rebalance.delay.ms",
+        I,
+        3000,
+        section=GROUP,
+        min=0,
+        doc="How long a new streams group waits for more members before its first assignment.",
+    ),
+    Setting(
+        "group.streams.rack.aware.assignment.tags",
+        STR,
+        "",
+        section=GROUP,
+        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads standby "
+        "tasks over; the group config streams.rack.aware.assignment.tags overrides it.",
+    ),
+    Setting(
+        "group.streams.assignors",
+        LST,
+        ("sticky",),
+        section=GROUP,
+        choices=("sticky",),
+        doc="Task assignors of streams groups (the first is used).",
     ),
     Setting(
         "offsets.retention.minutes",
@@ -1355,6 +1513,15 @@ _ORDER_RULES: tuple[tuple[str, str, bool], ...] = (
     ("group.consumer.min.session.timeout.ms", "group.consumer.session.timeout.ms", False),
     ("group.consumer.session.timeout.ms", "group.consumer.max.session.timeout.ms", False),
     ("group.consumer.heartbeat.interval.ms", "group.consumer.session.timeout.ms", True),
+    ("group.streams.min.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms", False),
+    ("group.streams.min.heartbeat.interval.ms", "group.streams.heartbeat.interval.ms", False),
+    ("group.streams.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms", False),
+    ("group.streams.min.session.timeout.ms", "group.streams.max.session.timeout.ms", False),
+    ("group.streams.min.session.timeout.ms", "group.streams.session.timeout.ms", False),
+    ("group.streams.session.timeout.ms", "group.streams.max.session.timeout.ms", False),
+    ("group.streams.heartbeat.interval.ms", "group.streams.session.timeout.ms", True),
+    ("group.streams.num.standby.replicas", "group.streams.max.standby.replicas", False),
+    ("group.consumer.min.assignment.interval.ms", "group.consumer.max.assignment.interval.ms", False),
     ("group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
     ("group.share.min.heartbeat.interval.ms", "group.share.heartbeat.interval.ms", False),
     ("group.share.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),

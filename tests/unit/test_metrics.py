@@ -155,7 +155,12 @@ def _fake_broker() -> _NS:
     return _NS(
         metrics=Metrics(),
         logs=_NS(logs=lambda: [_Log("t", 1, 50), _Log("t", 0, 100), _Log("a", 0, 7)]),
-        groups=_NS(list_share_groups=list_groups, list_groups=lambda: [object()]),
+        groups=_NS(
+            list_share_groups=list_groups,
+            list_groups=lambda: [object()],
+            list_consumer_groups=lambda: [("c1", "Stable"), ("c2", "Stable"), ("c3", "Reconciling")],
+            list_streams_groups=lambda: [("s1", "NotReady")],
+        ),
         share=share,
     )
 
@@ -184,6 +189,12 @@ def test_collect_reads_live_objects():
     assert s["sharebroker_share_in_flight_records"] == "7"
     assert s["sharebroker_share_sessions"] == "2"
     assert s["sharebroker_classic_groups"] == "1"
+    assert s['sharebroker_consumer_groups{state="Stable"}'] == "2"
+    assert s['sharebroker_consumer_groups{state="Reconciling"}'] == "1"
+    assert s['sharebroker_consumer_groups{state="Empty"}'] == "0"
+    assert s["sharebroker_consumer_group_count"] == "3"
+    assert s['sharebroker_streams_groups{state="NotReady"}'] == "1"
+    assert s["sharebroker_streams_group_rebalances_total"] == "0"
     assert s['sharebroker_share_acknowledgements_total{type="accept"}'] == "0"
 
 
