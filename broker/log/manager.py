@@ -616,6 +616,7 @@ class LogManager:
         async with trio.open_nursery() as nursery:
             await nursery.start(self.cleaner.run)
             await nursery.start(self._periodic)
+            task_status.started()
 
     async def _periodic(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         retention_every = self.retention_check_interval_ms / 1000
