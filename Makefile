@@ -148,3 +148,15 @@ $(FUZZ_STAMP): $(STAMP)
 .PHONY: fuzz
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
+
+# ---- log compaction (the cleaner)
+.PHONY: test-compaction compat-compaction bench-cleaner
+test-compaction: $(STAMP) ## kill -9 of the broker during cleaning, 20 times: the log stays valid and complete (slow)
+	$(PY) -m pytest -q -m slow tests/integration/test_compaction_crash.py
+
+compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence compacted by Kafka 4.4.0 and sharebroker, compared
+	$(PY) -m pytest -q -m compat tests/compat/test_compaction_differential.py
+
+bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json
