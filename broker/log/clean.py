@@ -524,7 +524,7 @@ class _Throttle:
         self.bytes += n
         now = time.monotonic()
         elapsed = now - self.period_start
-        if elapsed < _THROTTLE_CHECK_S:
+        if elapsed < _THROTTLE_CHECK_S and self.bytes < self.rate * _THROTTLE_CHECK_S:
             return
         wanted = self.bytes / self.rate
         if wanted > elapsed:

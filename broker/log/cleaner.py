@@ -24,6 +24,15 @@ Scheduling follows Apache Kafka's ``LogCleanerManager``:
   whose clean fails on damaged data is left alone (uncleanable) until restart.
 
 Settings are read from the broker defaults at each step, so dynamic changes apply.
+
+Internal topics: ``__consumer_offsets`` and ``__transaction_state`` are created with
+``cleanup.policy=compact`` and are cleaned like any compacted topic, as in Kafka.
+``__share_group_state`` is ``delete`` and pruned by the share coordinator (KIP-932).
+The coordinator runtime still rewrites a keyed-state partition's live records and
+moves its log start past the rest once it has grown enough: the cleaner never
+touches the active segment (100 MiB for ``__consumer_offsets``), and replaying that
+much at start-up is where the time goes here, so the rewrite keeps restart replay
+bounded by the live state; the cleaner compacts whatever the rewrite leaves.
 """
 
 from __future__ import annotations
@@ -466,6 +475,14 @@ class LogCleaner:
         try:
             with scope:
                 started = time.monotonic()
+                log.info(
+                    "log_clean_started",
+                    topic=key[0],
+                    partition=key[1],
+                    first_dirty=job.first_dirty,
+                    first_uncleanable=job.first_uncleanable,
+                    segments=len(job.segments),
+                )
                 try:
                     result = await ctx.run_sync(run_clean, job, cancellable=True)
                 except (CorruptSegmentError, CleanAborted, OSError) as exc:
