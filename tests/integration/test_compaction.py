@@ -38,13 +38,14 @@ def send(bootstrap: str, topic: str, records: list[tuple[bytes, bytes | None]]) 
 
 
 def read_all(bootstrap: str, topic: str) -> list[tuple[int, bytes, bytes | None]]:
-    """Every record from the log start to the end of the partition."""
+    """Every record from the log start to the end of the partition (CRCs checked)."""
     consumer = Consumer(
         {
             "bootstrap.servers": bootstrap,
             "group.id": "compaction-tests",
             "enable.auto.commit": False,
             "enable.partition.eof": True,
+            "check.crcs": True,
         }
     )
     out = []
@@ -59,6 +60,7 @@ def read_all(bootstrap: str, topic: str) -> list[tuple[int, bytes, bytes | None]
                 if msg.error().code() == KafkaError._PARTITION_EOF:
                     return out
                 raise AssertionError(str(msg.error()))
+            assert not out or msg.offset() > out[-1][0], "offsets must increase"
             out.append((msg.offset(), msg.key(), msg.value()))
         raise AssertionError("no end of partition within 20 s")
     finally:
