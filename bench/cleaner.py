@@ -3,12 +3,12 @@
 
 One broker, one run:
 
-1. **Baseline.** A librdkafka producer sends 1,000 records/s (100 bytes, acks=all,
-   one record per request as a latency-sensitive client does: linger.ms=0) to
-   partition 0 of topic ``lat`` for ``--seconds``; every record's latency is the
-   time from ``produce()`` to its delivery report.
-2. **Load.** Topic ``cmp`` (cleanup.policy=compact, 1 MiB segments, held back with
-   min.cleanable.dirty.ratio=1.0) gets ``--mb`` MB of records over ``--keys`` keys.
+1. **Load.** Topic ``cmp`` (cleanup.policy=compact, 1 MiB segments, held back with
+   min.cleanable.dirty.ratio=1.0) gets ``--mb`` MB of records over ``--keys`` keys,
+   and the page cache is written back (``sync``).
+2. **Baseline.** A librdkafka producer sends 1,000 records/s (100 bytes, acks=all,
+   linger.ms=0) to partition 0 of topic ``lat`` for ``--seconds``; every record's
+   latency is the time from ``produce()`` to its delivery report.
 3. **Cleaning.** ``cmp``'s ratio is lowered to 0.01 (IncrementalAlterConfigs): the
    cleaner starts on it while the same 1,000 records/s go to ``lat`` again. Only
    records sent while a clean was running (between the broker's
@@ -147,9 +147,13 @@ def run(seconds: float, mb: int, keys: int) -> dict:
             ]
             for f in admin.create_topics(topics).values():
                 f.result(30)
-            paced_produce(bs, "lat", 2)  # warm-up (connections, worker-free)
-            baseline = [lat for _, lat in paced_produce(bs, "lat", seconds)]
+            paced_produce(bs, "lat", 2)  # warm-up (connections)
             load(bs, "cmp", mb, keys)
+            # The load's dirty pages are written back before measuring, or every fsync
+            # of the latency phases would queue behind them.
+            os.sync()
+            time.sleep(2)
+            baseline = [lat for _, lat in paced_produce(bs, "lat", seconds)]
             resource = ConfigResource(
                 ResourceType.TOPIC,
                 "cmp",

@@ -42,13 +42,14 @@ import threading
 import time
 import uuid
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import structlog
 import trio
+import trio.lowlevel
 
 from broker.log.checkpoint import read_offset_checkpoint, write_offset_checkpoint
 from broker.log.clean import MAP_ENTRY_BYTES, CleanAborted, CleanJob, CleanResult, CorruptSegmentError, SourceSegment
@@ -185,6 +186,32 @@ def cleanable_range(part_log: PartitionLog, last_clean: int | None, now_ms: int)
     return LogToClean(part_log, first_dirty, uncleanable, clean_bytes, cleanable_bytes, need_now)
 
 
+class _SwapSteps:
+    """Swaps a clean's groups in, one per iteration; ``done`` tells whether all went in."""
+
+    def __init__(self, part_log: PartitionLog, job: CleanJob, result: CleanResult) -> None:
+        self.part_log = part_log
+        self.sizes = {s.base_offset: s.size for s in job.segments}
+        self.groups = result.groups
+        self.done = True
+
+    def __iter__(self) -> Iterator[None]:
+        part_log = self.part_log
+        for i, group in enumerate(self.groups):
+            try:
+                swapped = not part_log.closed and part_log.replace_with_cleaned(group, self.sizes)
+            except KafkaError as exc:
+                log.error("log_clean_swap_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
+                swapped = False
+            if not swapped:
+                if not part_log.closed:
+                    for rest in self.groups[i:]:
+                        part_log.discard_cleaned(rest)
+                self.done = False
+                return
+            yield
+
+
 class LogCleaner:
     """Compacts the logs of one data directory (see the module docstring)."""
 
@@ -290,20 +317,24 @@ class LogCleaner:
     def apply(self, ltc: LogToClean, job: CleanJob, result: CleanResult) -> bool:
         """Swap the cleaned segments in and move the checkpoint (on the log's thread).
         False (nothing more swapped, the checkpoint left) if the log changed meanwhile."""
+        steps = self._swap_steps(ltc, job, result)
+        for _ in steps:
+            pass
+        return self._record(ltc, job, result, steps.done)
+
+    async def apply_async(self, ltc: LogToClean, job: CleanJob, result: CleanResult) -> bool:
+        """:meth:`apply`, letting other tasks run between two swaps: one swap takes a few
+        milliseconds (renames, directory fsyncs), a clean of many segments makes many."""
+        steps = self._swap_steps(ltc, job, result)
+        for _ in steps:
+            await trio.lowlevel.checkpoint()
+        return self._record(ltc, job, result, steps.done)
+
+    def _swap_steps(self, ltc: LogToClean, job: CleanJob, result: CleanResult) -> _SwapSteps:
+        return _SwapSteps(ltc.log, job, result)
+
+    def _record(self, ltc: LogToClean, job: CleanJob, result: CleanResult, done: bool) -> bool:
         part_log = ltc.log
-        sizes = {s.base_offset: s.size for s in job.segments}
-        done = True
-        for i, group in enumerate(result.groups):
-            try:
-                swapped = not part_log.closed and part_log.replace_with_cleaned(group, sizes)
-            except KafkaError as exc:
-                log.error("log_clean_swap_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
-                swapped = False
-            if not swapped:
-                for rest in result.groups[i:]:
-                    part_log.discard_cleaned(rest)
-                done = False
-                break
         key = (part_log.topic, part_log.partition)
         stats = self.stats.setdefault(key, PartitionCleanerStats())
         stats.runs += 1
@@ -497,7 +528,7 @@ class LogCleaner:
                     return
                 if self._no_progress(ltc, job, result):
                     return
-                self.apply(ltc, job, result)
+                await self.apply_async(ltc, job, result)
                 await trio.to_thread.run_sync(self.write_checkpoint)
                 log.debug("log_clean_round", topic=key[0], partition=key[1], seconds=time.monotonic() - started)
             if scope.cancelled_caught:
