@@ -161,10 +161,14 @@ def sharebroker_factory() -> Iterator:
 @pytest.fixture(scope="session")
 def sharebroker(sharebroker_factory) -> BrokerProcess:
     """A broker shared by the test session."""
-    settings = {}
+    settings: dict[str, str] = {}
     extra = os.environ.get("SHAREBROKER_TEST_SETTINGS")  # "k=v,k=v" for CI tweaks
     if extra:
-        settings.update(item.split("=", 1) for item in extra.split(","))
+        for item in extra.split(","):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise pytest.UsageError(f"SHAREBROKER_TEST_SETTINGS: {item!r} is not key=value")
+            settings[key] = value
     return sharebroker_factory(settings)
 
 
