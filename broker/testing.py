@@ -32,6 +32,9 @@ import pytest
 # is reported as failed (it normally takes well under one).
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
+# "k=v,k=v": settings for the session broker (CI tweaks). The broker itself reads
+# every SHAREBROKER_* variable as a setting, so this one is kept from its environment.
+TEST_SETTINGS_ENV = "SHAREBROKER_TEST_SETTINGS"
 
 
 class BrokerProcess:
@@ -69,8 +72,9 @@ class BrokerProcess:
         log = open(self.log_path, "ab")
         self._log_offset = log.tell()
         try:
+            env = {k: v for k, v in os.environ.items() if k != TEST_SETTINGS_ENV}
             self.process = subprocess.Popen(
-                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
             )
         finally:
             log.close()
@@ -162,12 +166,12 @@ def sharebroker_factory() -> Iterator:
 def sharebroker(sharebroker_factory) -> BrokerProcess:
     """A broker shared by the test session."""
     settings: dict[str, str] = {}
-    extra = os.environ.get("SHAREBROKER_TEST_SETTINGS")  # "k=v,k=v" for CI tweaks
+    extra = os.environ.get(TEST_SETTINGS_ENV)
     if extra:
         for item in extra.split(","):
             key, sep, value = item.partition("=")
             if not sep:
-                raise pytest.UsageError(f"SHAREBROKER_TEST_SETTINGS: {item!r} is not key=value")
+                raise pytest.UsageError(f"{TEST_SETTINGS_ENV}: {item!r} is not key=value")
             settings[key] = value
     return sharebroker_factory(settings)
 
