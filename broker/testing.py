@@ -25,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Self
 
 import pytest
 
@@ -60,7 +61,7 @@ class BrokerProcess:
             cmd += ["--set", f"{key}={value}"]
         return cmd
 
-    def start(self) -> BrokerProcess:
+    def start(self) -> Self:
         """Start the process and wait until it logs that it is ready to serve.
 
         The first start picks a free port; restarts reuse it, so clients keep
@@ -135,7 +136,7 @@ class BrokerProcess:
             self.process.kill()
             self.process.wait()
 
-    def __enter__(self) -> BrokerProcess:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
