@@ -480,7 +480,7 @@ class ServerConnection:
         )
 
     def api_versions_fallback_response(
-        self, request: UnsupportedRequest | RequestHeader, min_version: int, max_version: int
+        self, request: Request | UnsupportedRequest | RequestHeader, min_version: int, max_version: int
     ) -> bytearray:
         """Kafka's answer to an ApiVersions request at a version it does not know.
 
