@@ -40,7 +40,7 @@ run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
 test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat"
+	$(PY) -m pytest -q -m "not slow and not compat and not cluster and not spark"
 
 test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
@@ -148,3 +148,40 @@ $(FUZZ_STAMP): $(STAMP)
 .PHONY: fuzz
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
+
+# ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
+.PHONY: test-cluster bench-cluster
+test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)
+	$(PY) -m pytest -q -m cluster tests/cluster
+
+bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker (etcd on loopback) -> bench/results/cluster-scale-<date>.json
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.cluster_scale
+
+# PySpark: Spark's own Kafka connector against sharebroker, and the kafka-share source
+# (broker.spark). The spark extra pins pyspark 4.2.0; peers/spark/pom.xml fetches the
+# connector jars (Maven Central) into peers/.cache/spark/jars.
+SPARK_STAMP := $(VENV)/.spark-installed
+SPARK_JARS_STAMP := peers/.cache/spark/jars/.resolved-4.2.0
+
+.PHONY: test-spark bench-spark spark-jars
+
+$(SPARK_STAMP): $(STAMP)
+	$(PIP) install -q -e '.[dev,spark]'
+	touch $@
+
+$(SPARK_JARS_STAMP): peers/spark/pom.xml
+	@command -v java >/dev/null || { echo "java (17+) is required"; exit 1; }
+	@command -v $(MVN) >/dev/null || { echo "maven is required"; exit 1; }
+	rm -rf peers/.cache/spark/jars
+	$(MVN) -q -B -f peers/spark/pom.xml dependency:copy-dependencies
+	touch $@
+
+spark-jars: $(SPARK_JARS_STAMP) ## fetch Spark's Kafka connector jars (peers/spark/pom.xml)
+
+test-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) peer-kafka ## PySpark tests: Spark's Kafka connector and the kafka-share source (tests/spark)
+	$(PY) -m pytest -q -m spark tests/spark
+
+bench-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) ## kafka-share vs Spark's Kafka source draining one 1M-record topic on local[2]
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.spark --json $(RESULTS)/spark.json

@@ -995,10 +995,39 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
 
 {notes.strip()}
 """
+    doc = doc.rstrip() + "\n" + cluster_section()
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "PERFORMANCE.md"
     path.write_text(doc.rstrip() + "\n")
     return path
+
+
+def cluster_section(results_dir: Path | None = None) -> str:
+    """The cluster-scaling section, from the newest ``make bench-cluster`` results
+    (bench/results/cluster-scale-<date>.json); empty when there are none."""
+    found = sorted((results_dir or ROOT / "bench" / "results").glob("cluster-scale-*.json"))
+    if not found:
+        return ""
+    r = json.loads(found[-1].read_text())
+    one, same, each = r["1-broker"], r["2-broker-same-core"], r["2-broker-core-each"]
+    return f"""
+## Cluster: produce with 2 brokers against 1 (`make bench-cluster`)
+
+{found[-1].name}: one librdkafka producer, {r["records"]:,} records of 1 KiB, acks=all,
+{r["partitions"]} partitions (leaders spread: 4 per broker with 2 brokers), etcd on
+loopback; the client pinned to CPU 1 as in bench-compare, etcd on CPU 1; median of
+{r["runs"]} runs (all runs in brackets). Measured in one run on this 2-core machine.
+
+| layout | MB/s | vs 1 broker |
+|---|---|---|
+| 1 broker (CPU 0) | {one["mb_per_s"]} {one["all"]} | 1.00x |
+| 2 brokers, both on CPU 0 | {same["mb_per_s"]} {same["all"]} | {r["ratio-same-core"]:.2f}x |
+| 2 brokers, one per core (CPU 0; CPU 1 beside the client) | {each["mb_per_s"]} {each["all"]} | {r["ratio-core-each"]:.2f}x |
+
+Two brokers on one core split that core, so the first 2-broker row is what running as
+a cluster costs; the second gives each broker a core (the second shared with the
+client), as far as a 2-core machine can show what a second machine would bring.
+""" + (f"\n{r['note']}\n" if r.get("note") else "")
 
 
 def _java_version() -> str:

@@ -62,10 +62,13 @@ compat-java: $(STAMP) $(JAVA_TOOL_JAR) ## Java KafkaShareConsumer against shareb
 # not PASS; compat-franz-all runs every broker-facing kgo test and only reports.
 FRANZ_JOBS ?= 4
 
-.PHONY: compat-suites compat-franz-all
+.PHONY: compat-suites compat-suites-cluster compat-franz-all
 
 compat-suites: $(STAMP) ## franz-go's own kgo integration tests (allow-list) against sharebroker (needs Go)
 	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/allow.txt
+
+compat-suites-cluster: $(STAMP) ## the same kgo allow-list against a 3-broker cluster with etcd (needs Go and etcd)
+	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run_cluster.sh --list peers/franz/allow.txt
 
 compat-franz-all: $(STAMP) ## every broker-facing franz-go kgo test, report only (needs Go)
 	-PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/tests.txt

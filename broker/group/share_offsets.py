@@ -61,7 +61,7 @@ Delete (the group must be Empty)
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -93,6 +93,7 @@ from broker.protocol.messages.describe_share_group_offsets_response import (
 from broker.protocol.primitives import UUID_ZERO
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
+from broker.share.remote import RoutedPersister
 from broker.share.state_store import PartitionResult, ShareStateStore, SummaryResult
 from broker.share.states import FINAL_STATES
 
@@ -141,12 +142,14 @@ class ShareOffsetsDeps:
     """The services the three operations tie together."""
 
     groups: GroupCoordinator
-    share_state: ShareStateStore
+    share_state: ShareStateStore | RoutedPersister
     share: SharePartitionManager
     metadata: MetadataSource
     replicas: ReplicaManager
     # Alter and delete of one group run one at a time (per broker).
     locks: dict[str, trio.Lock] = field(default_factory=dict)
+    # In a cluster: the high watermark of a partition led by another broker (None: unknown).
+    remote_high_watermark: Callable[[str, int], Awaitable[int | None]] | None = None
 
 
 class ShareOffsetsEnv:
@@ -256,6 +259,12 @@ async def _describe_partition(
     if complete < 0:
         return row
     plog = env.partition(info.name, partition)
+    if plog is None and env.deps.remote_high_watermark is not None:
+        # In a cluster the partition may be led by another broker: ask it.
+        hw = await env.deps.remote_high_watermark(info.name, partition)
+        if hw is not None:
+            row.lag = share_partition_lag(hw, start, complete)
+            return row
     if plog is None:
         code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         return DescribeShareGroupOffsetsResponsePartition(

@@ -11,6 +11,10 @@ answered once the batch is written to the log; acks=all (-1) once an fsync has
 covered it: one group-commit fsync covers every append waiting at that moment.
 Idempotent producers (KIP-98) get duplicate detection and sequence checks from
 the log. v13 names topics by id (KIP-516).
+
+In a cluster a broker takes writes only for the partitions it leads; the others
+get NOT_LEADER_OR_FOLLOWER, and from v10 the current leader and its endpoint
+(KIP-951), so the client moves its batches without a metadata round trip.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ import trio
 
 from broker.handlers import handler
 from broker.handlers.context import AnswerLater, RequestContext
+from broker.metadata.image import MetadataImage
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import ProduceRequest
 from broker.protocol.messages.produce_response import (
+    LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionProduceResponse,
     ProduceResponse,
     TopicProduceResponse,
@@ -30,6 +37,8 @@ from broker.protocol.records import TimestampType, set_max_timestamp, validate_p
 from broker.replica.partition import Partition
 
 _ACKS = (0, 1, -1)
+# Errors that come with the current leader in v10+ (KIP-951).
+_LEADER_HINTED = (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH)
 
 
 def _error(index: int, code: int, message: str | None = None) -> PartitionProduceResponse:
@@ -45,6 +54,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     replicas = services.replicas
     v = ctx.api_version
     by_id = v >= 13
+    hinted: set[int] = set()
     # Partitions whose appends must be durable before answering acks=all, with their answers.
     durable: list[tuple[Partition, PartitionProduceResponse]] = []
     responses: list[TopicProduceResponse] = []
@@ -70,7 +80,16 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
             try:
                 partition = replicas.leader(info.name, pd.index)
             except KafkaError as exc:
-                parts.append(_error(pd.index, exc.code))
+                refused = _error(pd.index, exc.code)
+                if v >= 10 and exc.code in _LEADER_HINTED:
+                    # KIP-951: name the current leader so the client need not refresh metadata.
+                    state = info.partition(pd.index)
+                    if state is not None and state.leader >= 0:
+                        refused.current_leader = LeaderIdAndEpoch(
+                            leader_id=state.leader, leader_epoch=state.leader_epoch
+                        )
+                        hinted.add(state.leader)
+                parts.append(refused)
                 continue
             try:
                 validate_produce_records(pd.records, api_version=v, max_batch_size=limit)
@@ -100,7 +119,9 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 partition.note_append()
     if req.acks == 0:
         return None
-    response = ProduceResponse(responses=responses, throttle_time_ms=0)
+    response = ProduceResponse(
+        responses=responses, throttle_time_ms=0, node_endpoints=node_endpoints(image, hinted, ctx.connection.listener)
+    )
     if req.acks == -1 and durable:
         # Appended: only the answer waits for durability, so the connection handles the
         # next requests meanwhile (their appends share the fsync round).
@@ -123,3 +144,14 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
 
         return AnswerLater(replicated)
     return response
+
+
+def node_endpoints(image: MetadataImage, nodes: set[int], listener: str | None) -> list[NodeEndpoint]:
+    """The endpoints (on the client's listener) of the leaders named in KIP-951 hints."""
+    out = []
+    for node in sorted(nodes):
+        b = image.broker(node)
+        e = None if b is None else (b.endpoint(listener) or b.endpoint())
+        if b is not None and e is not None:
+            out.append(NodeEndpoint(node_id=node, host=e.host, port=e.port, rack=b.rack))
+    return out

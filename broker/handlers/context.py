@@ -15,11 +15,13 @@ if TYPE_CHECKING:
     from broker.lifecycle import Lifecycle
     from broker.log.commit import GroupCommitter
     from broker.log.manager import LogManager
+    from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
     from broker.metadata.group_configs import GroupConfigStore
     from broker.metadata.local import SingleNodeMetadata
     from broker.metadata.producer_ids import ProducerIdAllocator
     from broker.metrics import Metrics
     from broker.replica.fetch_sessions import FetchSessionCache
+    from broker.replica.interbroker import BrokerPeers
     from broker.replica.manager import ReplicaManager
     from broker.share.manager import SharePartitionManager
     from broker.share.state_store import ShareStateStore
@@ -39,10 +41,10 @@ class Services:
     metrics: Metrics
     logs: LogManager
     committer: GroupCommitter
-    metadata: SingleNodeMetadata
+    metadata: SingleNodeMetadata | ClusterMetadata
     replicas: ReplicaManager
     group_configs: GroupConfigStore
-    producer_ids: ProducerIdAllocator
+    producer_ids: ProducerIdAllocator | ClusterProducerIds
     share_state: ShareStateStore
     share: SharePartitionManager
     groups: GroupCoordinator
@@ -52,6 +54,8 @@ class Services:
     cluster_id: str
     started_ms: int
     clock: Callable[[], int]
+    # In a cluster: connections to the other brokers (inter-broker listener).
+    peers: BrokerPeers | None = None
 
     def now_ms(self) -> int:
         return self.clock()

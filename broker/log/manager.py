@@ -101,6 +101,12 @@ class TopicInfo:
     partitions: int
     configs: dict[str, str] = field(default_factory=dict)
     internal: bool = False
+    # The partitions with a replica in this data directory; None: every one (a single
+    # node). In a cluster a broker holds only the partitions placed on it.
+    local: frozenset[int] | None = None
+
+    def is_local(self, partition: int) -> bool:
+        return self.local is None or partition in self.local
 
 
 def validate_topic_name(name: str) -> None:
@@ -222,7 +228,8 @@ class LogManager:
         for info in self._topics.values():
             config = self.log_config(info.name)
             for p in range(info.partitions):
-                self._logs[(info.name, p)] = self._open_log(info, p, config)
+                if info.is_local(p):
+                    self._logs[(info.name, p)] = self._open_log(info, p, config)
         # From here on a crash is an unclean shutdown.
         marker = self.data_dir / CLEAN_SHUTDOWN_FILE
         if marker.exists():
@@ -286,21 +293,24 @@ class LogManager:
                 partitions=int(item["partitions"]),
                 configs={str(k): str(v) for k, v in item.get("configs", {}).items()},
                 internal=bool(item.get("internal", False)),
+                local=frozenset(int(p) for p in item["local"]) if "local" in item else None,
             )
             self._topics[info.name] = info
             self._by_id[info.topic_id] = info
 
     def _save_catalog(self, topics: Iterable[TopicInfo] | None = None) -> None:
-        items = [
-            {
+        items: list[dict[str, Any]] = []
+        for t in sorted(self._topics.values() if topics is None else topics, key=lambda t: t.name):
+            item: dict[str, Any] = {
                 "name": t.name,
                 "topic_id": str(t.topic_id),
                 "partitions": t.partitions,
                 "configs": dict(sorted(t.configs.items())),
                 "internal": t.internal,
             }
-            for t in sorted(self._topics.values() if topics is None else topics, key=lambda t: t.name)
-        ]
+            if t.local is not None:
+                item["local"] = sorted(t.local)
+            items.append(item)
         data = json.dumps({"version": CATALOG_VERSION, "topics": items}, indent=1).encode("utf-8")
         try:
             atomic_write(self.data_dir / CATALOG_FILE, data)
@@ -321,7 +331,7 @@ class LogManager:
                 continue
             info = self._topics.get(topic)
             partition = int(part)
-            if info is not None and partition < info.partitions:
+            if info is not None and partition < info.partitions and info.is_local(partition):
                 stored = read_partition_metadata(path)
                 if stored is None or stored == info.topic_id:
                     continue
@@ -469,6 +479,41 @@ class LogManager:
         self.checkpoint()
         log.info("topic_deleted", topic=name, topic_id=str(info.topic_id))
         self._notify("deleted", name)
+
+    def apply_topic(self, info: TopicInfo) -> None:
+        """Make the catalog hold ``info`` as the cluster's metadata describes it (already
+        validated by the controller): a new topic, more partitions, other configs or more
+        local partitions. Logs of local partitions are created; a topic known under
+        another id is deleted first (it was deleted and re-created meanwhile)."""
+        current = self._topics.get(info.name)
+        if current is not None and current.topic_id != info.topic_id:
+            self.delete_topic(info.name)
+            current = None
+        if current is not None and current == info:
+            return
+        config = LogConfig.from_configs(self._broker, info.configs)
+        wanted = [p for p in range(info.partitions) if info.is_local(p) and (info.name, p) not in self._logs]
+        opened: list[tuple[int, PartitionLog]] = []
+        try:
+            for p in wanted:
+                opened.append((p, self._open_log(info, p, config)))
+            others = [t for t in self._topics.values() if t.name != info.name]
+            self._save_catalog([*others, info])
+        except BaseException:
+            for p, part_log in opened:
+                part_log.discard()
+                self._trash_quietly(self.data_dir / f"{info.name}-{p}")
+            raise
+        self._topics[info.name] = info
+        self._by_id[info.topic_id] = info
+        for p, part_log in opened:
+            self._logs[(info.name, p)] = part_log
+        if current is None:
+            log.info("topic_created", topic=info.name, topic_id=str(info.topic_id), local=sorted(info.local or ()))
+        elif current.configs != info.configs:
+            self._reconfigure(info)
+        if opened or current is None or current.partitions != info.partitions:
+            self._notify("created" if current is None else "partitions", info.name)
 
     def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
         info = self._require(name)

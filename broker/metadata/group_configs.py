@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -426,6 +426,9 @@ class GroupConfigStore:
         self._listeners: list[Listener] = []
         self._settings: dict[str, ShareGroupSettings] = {}
         self._settings_config: Any = None
+        # In a cluster: stores a group's new overrides cluster-wide (async, raises
+        # KafkaError); None keeps them in this broker's file.
+        self.shared: Callable[[str, dict[str, str]], Awaitable[None]] | None = None
         self._load()
 
     # --- reading ---------------------------------------------------------------------
@@ -538,6 +541,59 @@ class GroupConfigStore:
         """Apply IncrementalAlterConfigs operations ``(key, op, value)`` (SET 0,
         DELETE 1) to ``group_id``, all or nothing; the error Kafka would answer,
         or None. ``validate_only`` checks everything and changes nothing."""
+        prepared = self._prepare(group_id, ops)
+        if isinstance(prepared, KafkaError):
+            return prepared
+        current, canonical = prepared
+        if validate_only or canonical == current:
+            return None
+        groups = dict(self._groups)
+        if canonical:
+            groups[group_id] = canonical
+        else:
+            groups.pop(group_id, None)
+        try:
+            self._write(groups)
+        except OSError as exc:
+            log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
+            return KafkaError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
+        self._groups = groups
+        self._changed(group_id, canonical)
+        return None
+
+    async def alter_shared(
+        self, group_id: str, ops: Iterable[tuple[str, int, str | None]], validate_only: bool = False
+    ) -> KafkaError | None:
+        """:meth:`alter`, stored where the cluster keeps group configs when :attr:`shared`
+        is set (every broker then applies it through :meth:`apply_shared`)."""
+        if self.shared is None:
+            return self.alter(group_id, ops, validate_only)
+        prepared = self._prepare(group_id, ops)
+        if isinstance(prepared, KafkaError):
+            return prepared
+        current, canonical = prepared
+        if validate_only or canonical == current:
+            return None
+        try:
+            await self.shared(group_id, canonical)
+        except KafkaError as exc:
+            return exc
+        return None
+
+    def apply_shared(self, groups: dict[str, dict[str, str]]) -> None:
+        """Every group's overrides as the cluster has them now (a cluster member's store
+        follows the cluster's metadata instead of its own file)."""
+        if groups == self._groups:
+            return
+        old, self._groups = self._groups, {g: dict(v) for g, v in groups.items()}
+        for group_id in set(old) | set(groups):
+            if old.get(group_id) != groups.get(group_id):
+                self._changed(group_id, dict(groups.get(group_id, {})))
+
+    def _prepare(
+        self, group_id: str, ops: Iterable[tuple[str, int, str | None]]
+    ) -> tuple[dict[str, str], dict[str, str]] | KafkaError:
+        """(current overrides, the new canonical set) or the error Kafka would answer."""
         if not group_id:
             return KafkaError(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
         current = self._groups.get(group_id, {})
@@ -555,24 +611,9 @@ class GroupConfigStore:
             else:
                 return KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
         try:
-            canonical = self._validate(new)
+            return current, self._validate(new)
         except KafkaError as exc:
             return exc
-        if validate_only or canonical == current:
-            return None
-        groups = dict(self._groups)
-        if canonical:
-            groups[group_id] = canonical
-        else:
-            groups.pop(group_id, None)
-        try:
-            self._write(groups)
-        except OSError as exc:
-            log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
-            return KafkaError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
-        self._groups = groups
-        self._changed(group_id, canonical)
-        return None
 
     def delete_group(self, group_id: str) -> bool:
         """Drop every override of ``group_id`` (durably). False if it had none, or

@@ -62,13 +62,18 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
     """Bind, answer ApiVersions, build and load the services, then serve everything."""
     lifecycle = Lifecycle()
     gate = Gate(config, lifecycle)
-    listener = config.listener
-    listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-    bound_port = listeners[0].socket.getsockname()[1]
+    # One set of sockets per named listener; a connection knows which it came in on.
+    listeners: list[tuple[str, trio.SocketListener]] = []
+    bound: dict[str, int] = {}
+    for lst in config.listeners:
+        sockets = await trio.open_tcp_listeners(lst.port, host=lst.bind_host)
+        bound[lst.name] = sockets[0].socket.getsockname()[1]
+        listeners += [(lst.name, s) for s in sockets]
+    bound_port = next(iter(bound.values()))
     max_connections = config.get("max.connections")
     open_connections = 0
 
-    async def handle(stream: trio.SocketStream) -> None:
+    async def handle(stream: trio.SocketStream, listener_name: str) -> None:
         nonlocal open_connections
         if open_connections >= max_connections:
             log.warning("connection_refused", reason="max.connections reached", limit=max_connections)
@@ -76,7 +81,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
             return
         open_connections += 1
         try:
-            await serve_connection(gate, stream, listener.name)
+            await serve_connection(gate, stream, listener_name)
         finally:
             open_connections -= 1
 
@@ -85,16 +90,21 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
         async with trio.open_nursery() as background:
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
-                    for tcp_listener in listeners:
-                        acceptors.start_soon(_accept_loop, tcp_listener, handle, connections)
-                    log.info("listening", host=config.host or "*", port=bound_port)
+                    for name, tcp_listener in listeners:
+                        acceptors.start_soon(_accept_loop, tcp_listener, name, handle, connections)
+                    log.info(
+                        "listening",
+                        host=config.host or "*",
+                        port=bound_port,
+                        listeners=",".join(f"{name}:{port}" for name, port in bound.items()),
+                    )
                     # Everything but ApiVersions is imported and built now, with the
                     # listener already up; the import runs in a worker thread so the
                     # event loop answers meanwhile (start-up time: see bench.startup).
                     app = await trio.to_thread.run_sync(importlib.import_module, "broker.server.app")
                     services = app.build(config, lifecycle=lifecycle)
                     await trio.to_thread.run_sync(app.open_services, services)
-                    app.bind(services, bound_port)
+                    app.bind(services, bound)
                     await app.run_background(services, background)
                     await app.load_coordinators(services)
                     metrics_listen = config.get("metrics.listen")
@@ -114,7 +124,7 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                     background.start_soon(_warm_handlers)
                     await lifecycle.stopped.wait()
                     acceptors.cancel_scope.cancel()
-                for tcp_listener in listeners:
+                for _, tcp_listener in listeners:
                     await tcp_listener.aclose()
                 connections.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_S
             background.cancel_scope.cancel()
@@ -136,7 +146,7 @@ async def _warm_handlers() -> None:
         h.load()
 
 
-async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio.Nursery) -> None:
+async def _accept_loop(listener: trio.SocketListener, name: str, handle: Any, nursery: trio.Nursery) -> None:
     while True:
         try:
             stream = await listener.accept()
@@ -144,7 +154,7 @@ async def _accept_loop(listener: trio.SocketListener, handle: Any, nursery: trio
             log.warning("accept_failed", error=str(exc))
             await trio.sleep(0.1)
             continue
-        nursery.start_soon(handle, stream)
+        nursery.start_soon(handle, stream, name)
 
 
 def run(config: Any) -> int:
