@@ -1760,7 +1760,7 @@ class BrokerConfig:
         *,
         dynamic_default: Layer | None = None,
         dynamic_broker: Layer | None = None,
-        bound_port: int | None = None,
+        bound_port: int | Mapping[str, int] | None = None,
     ) -> BrokerConfig:
         """This config with the parts given replaced (None: this one's)."""
         return BrokerConfig(
