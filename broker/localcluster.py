@@ -160,9 +160,10 @@ class EtcdProcess:
 
     def __init__(self, data_dir: Path, binary: str | None = None) -> None:
         self.data_dir = Path(data_dir)
-        self.binary = binary or shutil.which("etcd")
-        if self.binary is None:
+        found = binary or shutil.which("etcd")
+        if found is None:
             raise RuntimeError("etcd is not on PATH (Debian: apt-get install etcd-server)")
+        self.binary = found
         self.client_port = 0
         self.peer_port = 0
         self.process: subprocess.Popen | None = None
