@@ -2049,16 +2049,20 @@ class BrokerConfig:
 
     # ---- new configs from this one
 
-    def _replace(self, **kw: Any) -> BrokerConfig:
-        args = {
-            "static": self._static,
-            "dynamic_default": self._dyn_default,
-            "dynamic_broker": self._dyn_broker,
-            "bound_port": self._bound_port,
-        }
-        args.update(kw)
-        static = args.pop("static")
-        return BrokerConfig(static, **args)
+    def _replace(
+        self,
+        *,
+        dynamic_default: Layer | None = None,
+        dynamic_broker: Layer | None = None,
+        bound_port: int | Mapping[str, int] | None = None,
+    ) -> BrokerConfig:
+        """This config with the parts given replaced (None: this one's)."""
+        return BrokerConfig(
+            self._static,
+            dynamic_default=self._dyn_default if dynamic_default is None else dynamic_default,
+            dynamic_broker=self._dyn_broker if dynamic_broker is None else dynamic_broker,
+            bound_port=self._bound_port if bound_port is None else bound_port,
+        )
 
     def with_bound_port(self, port: int | Mapping[str, int]) -> BrokerConfig:
         """The same config after the listeners were bound (resolves port 0): ``port``
@@ -2206,14 +2210,14 @@ def load_config(
         if not name.startswith(ENV_PREFIX) or name in CLI_ENV_VARS:
             continue
         origin = Origin("env", f"env {name}")
-        setting = _BY_ENV.get(name)
-        if setting is None:
+        env_setting = _BY_ENV.get(name)
+        if env_setting is None:
             raise ConfigError(
                 f"{name}: no setting is named by this environment variable{origin.suffix()}",
                 key=name,
                 source=origin.label,
             )
-        static[setting.key] = (_parse(setting, environ[name], origin), origin)
+        static[env_setting.key] = (_parse(env_setting, environ[name], origin), origin)
 
     for item in overrides:
         origin = Origin("set", "--set")
