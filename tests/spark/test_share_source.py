@@ -257,7 +257,7 @@ def test_locks_of_a_slow_batch_are_renewed(
 ) -> None:
     """A batch that runs three times longer than the lock duration keeps its records: no
     other member gets them meanwhile and none is delivered twice."""
-    from confluent_kafka import ShareConsumer
+    from confluent_kafka import Message, ShareConsumer
 
     topic = topic_factory(partitions=1)
     group = share_group(admin, {"share.record.lock.duration.ms": "2000"})
@@ -280,7 +280,7 @@ def test_locks_of_a_slow_batch_are_renewed(
     assert started.wait(90)
     other = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group})
     other.subscribe([topic])
-    stolen = []
+    stolen: list[Message] = []
     try:
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:

@@ -130,6 +130,18 @@ def test_dynamic_flags_follow_kafka():
         "group.share.assignment.interval.ms",
         "errors.deadletterqueue.topic.name.prefix",
         "errors.deadletterqueue.auto.create.topics.enable",
+        "log.cleanup.policy",
+        "log.cleaner.threads",
+        "log.cleaner.dedupe.buffer.size",
+        "log.cleaner.io.buffer.size",
+        "log.cleaner.io.buffer.load.factor",
+        "log.cleaner.io.max.bytes.per.second",
+        "log.cleaner.backoff.ms",
+        "log.cleaner.min.cleanable.ratio",
+        "log.cleaner.delete.retention.ms",
+        "log.cleaner.min.compaction.lag.ms",
+        "log.cleaner.max.compaction.lag.ms",
+        "log.segment.delete.delay.ms",
     }
 
 

@@ -193,7 +193,7 @@ class Harness:
         )
 
 
-def owned_of(response) -> list[TP]:
+def owned_of(response) -> list[TP] | None:
     if response.assignment is None:
         return None
     return [TP(tp.topic_id, tp.partitions) for tp in response.assignment.topic_partitions]
