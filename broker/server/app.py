@@ -156,6 +156,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         lifecycle=lifecycle,
         clock=clock,
         max_share_sessions=setting("group.share.max.share.sessions"),
+        setting=setting,
     )
     groups.attach_share_partitions(share)
     fetch_sessions = FetchSessionCache(

@@ -1192,6 +1192,13 @@ class SharePartition:
         out, self._dead_letters = self._dead_letters, []
         return [d for d in out if d.last_offset >= self._spso]
 
+    def return_dead_letters(self, letters: Iterable[DeadLetter]) -> None:
+        """Copies the caller took but could not write: hand them out again next time."""
+        self._dead_letters.extend(letters)
+
+    def has_dead_letters(self) -> bool:
+        return bool(self._dead_letters)
+
     def dead_lettered(self, first: int, last: int, now_ms: int) -> Delta | None:
         """The dead-letter copies of ``[first, last]`` are durable: ARCHIVING -> ARCHIVED
         (``Event.DEAD_LETTERED``). Returns the delta to persist, None if nothing changed."""
