@@ -1,0 +1,131 @@
+"""Dead-letter queues (KIP-1191) on the real broker with real clients.
+
+The expectations are what Apache Kafka 4.4.0 does with the same scenario
+(tests/compat/test_dlq_differential.py compares the two directly).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.compat import differential as d
+from tests.integration import dlq_scenario
+from tests.integration.clients import create_topic
+from tests.integration.share_helpers import FAST_SHARE_SETTINGS, set_group_configs, unique
+from tests.integration.wire import WireClient
+
+HEADERS = [
+    "__dlq.errors.topic",
+    "__dlq.errors.partition",
+    "__dlq.errors.offset",
+    "__dlq.errors.group",
+    "__dlq.errors.delivery.count",
+    "__dlq.errors.message",
+]
+
+
+@pytest.fixture(scope="module")
+def broker(sharebroker_factory):
+    return sharebroker_factory(FAST_SHARE_SETTINGS)
+
+
+def test_rejected_and_limit_archived_records_go_to_the_dead_letter_topic(broker):
+    out = dlq_scenario.run(broker.bootstrap)
+    rows = out["dead_letters"]
+    # 3 partitions x (offset 0 rejected, offset 1 at the limit) x 2 groups
+    assert len(rows) == 12
+    for row in rows:
+        h = row["headers"]
+        assert row["header_names"] == HEADERS
+        assert h["__dlq.errors.topic"] == "SRC"
+        part, offset = int(h["__dlq.errors.partition"]), int(h["__dlq.errors.offset"])
+        assert row["dlq_partition"] == part % dlq_scenario.DLQ_PARTITIONS
+        if offset == 0:
+            assert (h["__dlq.errors.delivery.count"], h["__dlq.errors.message"]) == ("1", "Offset rejected by client.")
+        else:
+            assert offset == 1
+            assert (h["__dlq.errors.delivery.count"], h["__dlq.errors.message"]) == (
+                "2",
+                "Offset delivery count exceeded the threshold.",
+            )
+        if h["__dlq.errors.group"] == "copy":
+            assert (row["key"], row["value"]) == (b"k%d-%d" % (part, offset), b"v%d-%d" % (part, offset))
+        else:
+            assert h["__dlq.errors.group"] == "metadata-only"
+            assert (row["key"], row["value"]) == (None, None)
+        assert row["timestamp_type"] == 1 and row["timestamp_recent"]
+    groups = {(r["headers"]["__dlq.errors.group"], r["headers"]["__dlq.errors.partition"]) for r in rows}
+    assert len(groups) == 6
+    # a topic without errors.deadletterqueue.group.enable=true gets nothing; records are archived anyway
+    assert out["not_enabled_topic_records"] == 0
+    for seen in out["delivery_counts"].values():
+        assert {tuple(k): v for k, v in seen} == {(p, o): (2 if o == 1 else 1) for p in range(3) for o in range(3)}
+
+
+def _reject_all(bootstrap: str, group: str, topic: str, n: int) -> None:
+    """Raw ShareFetch/ShareAcknowledge: reject every record; returns right after the last ack."""
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        ep, done = 0, 0
+        while done < n:
+            r, ep = d.fetch_acquire(w, group, m, ep, tid, timeout=15)
+            got = d.acquired(r)
+            assert got, f"nothing acquired after {done} of {n}"
+            ack = d.share_ack(w, group, m, ep, tid, [(f, la, d.REJECT) for f, la, _ in got])
+            ep += 1
+            assert ack.responses[0].partitions[0].error_code == 0, ack
+            done += sum(la - f + 1 for f, la, _ in got)
+
+
+def test_kill_between_archiving_and_the_dead_letter_copy_loses_no_copy(sharebroker_factory):
+    """Records are ARCHIVING (durable) when the reject is answered; the copy is written after.
+    SIGKILL right after the answer, restart: every rejected offset has its copy."""
+    n = 4000
+    for _attempt in range(3):
+        b = sharebroker_factory(FAST_SHARE_SETTINGS)
+        src, dlq_topic, group = unique("ks"), "dlq." + unique("kd"), unique("kg")
+        create_topic(b.bootstrap, src)
+        create_topic(b.bootstrap, dlq_topic, config={"errors.deadletterqueue.group.enable": "true"})
+        set_group_configs(
+            b.bootstrap,
+            group,
+            {"share.auto.offset.reset": "earliest", "errors.deadletterqueue.topic.name": dlq_topic},
+        )
+        with WireClient(b.bootstrap) as w:
+            d.topic_id(w, src)
+            for start in range(0, n, 500):
+                d.produce_batch(w, src, 500, start=start)
+        _reject_all(b.bootstrap, group, src, n)
+        b.kill()
+        restarted_ms = time.time() * 1000
+        b.start()
+        # A consumer comes back: its first fetch loads the share-partition, which finds the
+        # records still ARCHIVING and copies them.
+        with WireClient(b.bootstrap) as w:
+            tid = d.topic_id(w, src)
+            m = d.member_id()
+            d.join(w, group, m, [src])
+            d.fetch(w, group, m, 0, tid, wait_ms=200)
+            d.leave(w, group, m)
+        rows = dlq_scenario.read_all(b.bootstrap, dlq_topic, 1, n, timeout=60)
+        offsets = [int(dict(m.headers())["__dlq.errors.offset"]) for m in rows]
+        assert set(offsets) == set(range(n)), f"missing copies: {sorted(set(range(n)) - set(offsets))[:10]}"
+        # the share-partition reaches the end: every record archived once its copy was written
+        with WireClient(b.bootstrap) as w:
+            deadline = time.monotonic() + 30
+            while True:
+                g = d.describe_offsets(w, group, src)
+                start = g.topics[0].partitions[0].start_offset if g.topics else -1
+                if start == n or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+        assert start == n
+        after = sum(1 for m in rows if m.timestamp()[1] >= restarted_ms)
+        b.stop()
+        if after:
+            return  # the kill fell between the two writes, and the copies were made after the restart
+    pytest.fail("the kill never fell between ARCHIVING and the dead-letter copy in 3 attempts")
