@@ -202,3 +202,7 @@ compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence 
 bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json
+
+.PHONY: compat-dlq
+compat-dlq: $(STAMP) peer-kafka ## dead-letter queues (KIP-1191): librdkafka and Java share consumers, and a kill -9, on Kafka 4.4.0 and sharebroker, compared
+	$(PY) -m pytest -q -m compat tests/compat/test_dlq_differential.py

@@ -51,7 +51,10 @@ PIDFILE="$ROOT/kafka.pid"
 running_pid() {
   [ -f "$PIDFILE" ] || return 1
   local pid; pid="$(cat "$PIDFILE")"
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  # A JVM killed with SIGKILL may linger as a zombie until its parent reaps it: not running.
+  case "$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -c1)" in Z) return 1 ;; esac
+  echo "$pid"
 }
 
 port_open() {  # port_open PORT -> 0 if something accepts on 127.0.0.1:PORT
@@ -137,6 +140,9 @@ do_start() {
       --feature "share.version=${KAFKA_PEER_SHARE_VERSION:-2}" >"$ROOT/logs/format.log" 2>&1 \
       || { cat "$ROOT/logs/format.log" >&2; exit 1; }
   fi
+  # A restart (--keep-data) waits for this run's start-up line, not the last run's.
+  if [ -f "$ROOT/logs/server.log" ]; then mv -f "$ROOT/logs/server.log" "$ROOT/logs/server.log.1"; fi
+  rm -f "$PIDFILE"  # a killed run's pid must not pass for this one's
   # setsid: the broker survives the caller's shell/job control.
   setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PIDFILE" \
     "$JAVA" $HEAP -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
