@@ -282,6 +282,9 @@ class SharePartitionManager:
         )
         if ranges:
             self._timer_changed.set()
+            again = sum(r.last_offset - r.first_offset + 1 for r in ranges if r.delivery_count > 1)
+            if again:
+                self._metrics.redelivered(e.key[0], again)
         self.kick_dead_letters(e)  # records spent under a lowered limit
         return ranges
 
@@ -534,13 +537,8 @@ class SharePartitionManager:
         except KafkaError as exc:
             log.warning("dead_letter_write_failed", group=group_id, topic=target.topic, error=str(exc))
             return None
-        self._metrics_dead_lettered(sum(d.last_offset - d.first_offset + 1 for d in letters))
+        self._metrics.dead_lettered(group_id, sum(d.last_offset - d.first_offset + 1 for d in letters))
         return True
-
-    def _metrics_dead_lettered(self, n: int) -> None:
-        hook = getattr(self._metrics, "dead_lettered", None)
-        if hook is not None:
-            hook(n)
 
     def _dlq_warn(self, group_id: str, topic: str, why: str) -> None:
         if (group_id, why) in self._dlq_warned:

@@ -49,11 +49,7 @@ STALE_START = (
 KNOWN: dict[str, dict[str, str]] = {
     "consume_all": {"offsets": STALE_START},
     "describe_offsets": {"after": STALE_START, "all_topics": STALE_START, "v0": STALE_START},
-    "delivery_limit": {
-        "offsets": STALE_START,
-        "acquisitions": "Kafka (4.2.2 and 4.4.0) acquires records near the delivery limit one at a time "
-        "(poison-record isolation); sharebroker acquires the whole batch every time. Final counts agree.",
-    },
+    "delivery_limit": {"offsets": STALE_START},
     # group_configs: Kafka 4.4 accepts share.delivery.count.limit as a group config (4.2.2 refused it),
     # so every key of that scenario is compared now.
 }
