@@ -1107,7 +1107,8 @@ class SharePartition:
                     available = True
                     delay = redelivery_delay(run.count) if redelivery_delay is not None else 0
                     if delay > 0:
-                        run.not_before = now_ms + delay
+                        # now_ms is whole milliseconds, up to 1 ms behind the release: never early
+                        run.not_before = now_ms + delay + 1
                         heapq.heappush(self._backoffs, (run.not_before, run.first))
                     if run.first < self._avail_hint:
                         self._avail_hint = run.first

@@ -68,7 +68,7 @@ def backoff_run(
     sc = share_consumer(bootstrap, group, [topic], mode="explicit")
     producer = threading.Thread(target=_produce, args=(bootstrap, topic, n), kwargs={"rate": rate}, daemon=True)
     producer.start()
-    sent_at: dict[int, float] = {}  # offset -> just before the release left
+    sent_at: dict[int, float] = {}  # offset -> just before the release was handed to the client
     acked_at: dict[int, float] = {}  # offset -> the release answered
     back_at: dict[int, float] = {}
     releases_started = releases_ended = 0.0
@@ -80,6 +80,8 @@ def backoff_run(
             released = []
             for m in batch:
                 if m.delivery_count() == 1:
+                    # librdkafka may send it with a background ShareFetch before commit_sync
+                    sent_at[m.offset()] = time.monotonic()
                     sc.acknowledge(m, RELEASE)
                     released.append(m.offset())
                 else:
@@ -93,12 +95,13 @@ def backoff_run(
                 if released:
                     releases_ended = t1
                 for o in released:
-                    sent_at[o], acked_at[o] = t0, t1
+                    acked_at[o] = t1
     finally:
         close_quietly(sc)
         producer.join(60)
     delay_s = (delay_ms or 0) / 1000
-    early = [o for o in back_at if o in sent_at and back_at[o] < sent_at[o] + delay_s]
+    early_by = [(sent_at[o] + delay_s - back_at[o]) * 1000 for o in back_at if o in sent_at]
+    early = [e for e in early_by if e > 0]
     # the broker released the record between sent_at and acked_at; measure from the answer
     errors_ms = [(back_at[o] - acked_at[o] - delay_s) * 1000 for o in back_at if o in acked_at]
     span = max(releases_ended - releases_started, 1e-9)
@@ -107,6 +110,7 @@ def backoff_run(
         "released": len(sent_at),
         "redelivered": len(back_at),
         "early": len(early),
+        "early_max_ms": round(max(early), 2) if early else 0.0,
         "releases_per_s": round(len(sent_at) / span, 1),
         "delay_ms": delay_ms,
         "error_p50_ms": round(percentile(errors_ms, 0.5), 2),

@@ -138,13 +138,14 @@ def test_a_released_record_waits_for_its_backoff():
     delay = lambda count: 100 * 2 ** (count - 1)  # noqa: E731
     get(sp, "m", 1, now=0)
     persist(sp, sp.acknowledge("m", [(0, 0, [RELEASE])], 0, 5, redelivery_delay=delay).delta)
-    assert sp.next_redelivery_ms() == 100
-    assert get(sp, "m", 1, now=99) == []
-    assert sp.redeliveries_due(99) is False and sp.redeliveries_due(100) is True
-    assert [r.delivery_count for r in get(sp, "m", 1, now=100)] == [2]
-    persist(sp, sp.acknowledge("m", [(0, 0, [RELEASE])], 100, 5, redelivery_delay=delay).delta)
-    assert sp.next_redelivery_ms() == 300  # second failure: 200 ms
-    assert get(sp, "m", 1, now=299) == [] and len(get(sp, "m", 1, now=300)) == 1
+    # the clock is in whole milliseconds, so a record waits one more to be never early
+    assert sp.next_redelivery_ms() == 101
+    assert get(sp, "m", 1, now=100) == []
+    assert sp.redeliveries_due(100) is False and sp.redeliveries_due(101) is True
+    assert [r.delivery_count for r in get(sp, "m", 1, now=101)] == [2]
+    persist(sp, sp.acknowledge("m", [(0, 0, [RELEASE])], 101, 5, redelivery_delay=delay).delta)
+    assert sp.next_redelivery_ms() == 302  # second failure: 200 ms
+    assert get(sp, "m", 1, now=301) == [] and len(get(sp, "m", 1, now=302)) == 1
 
 
 def test_a_held_record_does_not_block_the_records_after_it():
