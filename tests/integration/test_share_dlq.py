@@ -129,3 +129,51 @@ def test_kill_between_archiving_and_the_dead_letter_copy_loses_no_copy(sharebrok
         if after:
             return  # the kill fell between the two writes, and the copies were made after the restart
     pytest.fail("the kill never fell between ARCHIVING and the dead-letter copy in 3 attempts")
+
+
+def _reject_one(bootstrap: str, dlq_topic: str) -> str:
+    src, group = unique("as"), unique("ag")
+    create_topic(bootstrap, src)
+    set_group_configs(
+        bootstrap, group, {"share.auto.offset.reset": "earliest", "errors.deadletterqueue.topic.name": dlq_topic}
+    )
+    with WireClient(bootstrap) as w:
+        d.topic_id(w, src)
+        d.produce_batch(w, src, 1)
+    _reject_all(bootstrap, group, src, 1)
+    return group
+
+
+def test_auto_created_dead_letter_topic(sharebroker_factory):
+    b = sharebroker_factory({"errors.deadletterqueue.auto.create.topics.enable": "true"})
+    dlq_topic = "dlq." + unique("auto")
+    group = _reject_one(b.bootstrap, dlq_topic)
+    rows = dlq_scenario.read_all(b.bootstrap, dlq_topic, 1, 1, timeout=20)
+    assert [dict(m.headers())["__dlq.errors.group"] for m in rows] == [group.encode()]
+    from confluent_kafka.admin import ConfigResource, ResourceType
+
+    from tests.integration.clients import admin
+
+    res = ConfigResource(ResourceType.TOPIC, dlq_topic)
+    client = admin(b.bootstrap)  # must outlive the future
+    configs = client.describe_configs([res])[res].result(15)
+    assert configs["errors.deadletterqueue.group.enable"].value == "true"
+
+
+def test_no_dead_letters_without_auto_creation_the_prefix_or_share_version_2(sharebroker_factory):
+    b = sharebroker_factory()
+    missing = "dlq." + unique("missing")
+    _reject_one(b.bootstrap, missing)  # archived; no topic appears
+    wrong = unique("noprefix")
+    create_topic(b.bootstrap, wrong, config={"errors.deadletterqueue.group.enable": "true"})
+    _reject_one(b.bootstrap, wrong)
+    v1 = sharebroker_factory({"share.version": "1"})
+    old = "dlq." + unique("v1")
+    create_topic(v1.bootstrap, old, config={"errors.deadletterqueue.group.enable": "true"})
+    _reject_one(v1.bootstrap, old)
+    time.sleep(1)
+    assert dlq_scenario.read_all(b.bootstrap, wrong, 1, 0, timeout=2) == []
+    assert dlq_scenario.read_all(v1.bootstrap, old, 1, 0, timeout=2) == []
+    from tests.integration.clients import admin
+
+    assert missing not in admin(b.bootstrap).list_topics(timeout=10).topics
