@@ -353,6 +353,8 @@ class SharePartitionManager:
                 dead_letter=dead_letter,
                 redelivery_delay=self._redelivery_delay(s),
             )
+            if s.backoff_ms > 0:
+                self._timer_changed.set()  # the timer wakes fetches when the released records are due
             if delta is not None:
                 await self.persist(e, delta)
                 e.wake()
@@ -424,13 +426,8 @@ class SharePartitionManager:
             for e in list(self._entries.values()):
                 if e.sp.redeliveries_due(now):
                     e.wake()  # records held by their redelivery backoff may go out
-                due = e.sp.next_redelivery_ms()
-                if due is not None and (nearest is None or due < nearest):
-                    nearest = due
                 deadline = e.sp.next_lock_deadline()
-                if deadline is None:
-                    continue
-                if deadline <= now:
+                if deadline is not None and deadline <= now:
                     s = self.settings(e.key[0])
                     result = e.sp.expire_locks(
                         now,
@@ -443,10 +440,11 @@ class SharePartitionManager:
                     if result.available:
                         e.wake()
                     deadline = e.sp.next_lock_deadline()
-                    if deadline is None:
-                        continue
-                if nearest is None or deadline < nearest:
-                    nearest = deadline
+                # after the expiry: records it released may wait for their backoff
+                due = e.sp.next_redelivery_ms()
+                for t in (deadline, due):
+                    if t is not None and (nearest is None or t < nearest):
+                        nearest = t
             delay = 3600.0 if nearest is None else max(0.0, (nearest - self._clock()) / 1000)
             with trio.move_on_after(delay):
                 await self._timer_changed.wait()

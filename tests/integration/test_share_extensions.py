@@ -3,9 +3,15 @@ confluent-kafka share consumers. bench/share_extensions.py measures the same at 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from tests.compat import differential as d
 from tests.integration import share_extensions as x
+from tests.integration.clients import create_topic
+from tests.integration.share_helpers import FAST_SHARE_SETTINGS, set_group_configs, unique
+from tests.integration.wire import WireClient
 
 
 @pytest.fixture(scope="module")
@@ -32,3 +38,37 @@ def test_per_key_ordering_with_eight_consumers_on_one_partition(broker):
     assert r["delivered"] == 2000 and r["keys"] == 100, r
     assert r["out_of_order"] == 0 and r["overlapping_in_flight"] == 0, r
     assert r["deliveries"] == 2000, r  # nothing redelivered
+
+
+def test_a_lock_expiry_waits_for_the_backoff_too(sharebroker_factory):
+    """Raw ShareFetch: a record is acquired and never acknowledged; after its 1 s lock it
+    waits 1.5 s more (its first delivery failed) before it is handed out again."""
+    b = sharebroker_factory(FAST_SHARE_SETTINGS)
+    topic, group = unique("le"), unique("lg")
+    create_topic(b.bootstrap, topic)
+    set_group_configs(
+        b.bootstrap,
+        group,
+        {
+            "share.auto.offset.reset": "earliest",
+            "share.record.lock.duration.ms": "1000",
+            "share.redelivery.backoff.ms": "1500",
+        },
+    )
+    with WireClient(b.bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 1)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        first, ep = d.fetch_acquire(w, group, m, 0, tid)
+        t0 = time.monotonic()
+        assert d.acquired(first) == [(0, 0, 1)]
+        again: list = []
+        while not again and time.monotonic() < t0 + 20:
+            r = d.fetch(w, group, m, ep, tid, wait_ms=500)
+            ep += 1
+            again = d.acquired(r)
+        elapsed = time.monotonic() - t0
+        d.leave(w, group, m)
+    assert again == [(0, 0, 2)]
+    assert 2.5 <= elapsed < 5.0, elapsed
