@@ -33,6 +33,8 @@ from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
 from broker.metrics import Metrics
 from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.share import dead_letter as dlq
 from broker.share.log_view import PartitionLogView
@@ -49,6 +51,8 @@ Key = tuple[str, uuid.UUID, int]  # (group id, topic id, partition)
 DLQ_RETRY_S = 1.0
 # Source records read for dead-letter copies at most this much at a time.
 DLQ_READ_BYTES = 16 << 20
+# Produce version for dead-letter copies sent to another broker (topic names, not ids).
+DLQ_PRODUCE_VERSION = 9
 
 
 class ClientConnection(Protocol):
@@ -93,6 +97,7 @@ class SharePartitionManager:
         clock: Callable[[], int],
         max_share_sessions: int,
         setting: Callable[[str], Any] | None = None,
+        peers: BrokerPeers | None = None,
     ) -> None:
         self.persister = persister
         self._metadata = metadata
@@ -111,6 +116,7 @@ class SharePartitionManager:
         self._nursery: trio.Nursery | None = None
         self._watched: set[int] = set()
         self._setting = setting
+        self._peers = peers  # in a cluster: dead-letter topic partitions led by other brokers
         self._dlq_busy: set[Key] = set()
         self._dlq_warned: set[tuple[str, str]] = set()
 
@@ -514,29 +520,52 @@ class SharePartitionManager:
             return False
         limit = self.settings(group_id).delivery_count_limit
         index = dlq.dead_letter_partition(e.partition, len(topic.partitions))
+        batches: list[bytes] = []
+        for d in letters:
+            raw = e.view.records_covering(d.first_offset, d.last_offset, DLQ_READ_BYTES)
+            records = dlq.source_records(raw, d.first_offset, d.last_offset)
+            batch = dlq.dead_letter_batch(
+                [d],
+                group=group_id,
+                topic=e.topic,
+                partition=e.partition,
+                limit=limit,
+                copy_record=target.copy_record,
+                records=records,
+                now_ms=self._clock(),
+            )
+            if batch is not None:
+                batches.append(batch)
         try:
-            out = self._replicas.leader(target.topic, index)
-            for d in letters:
-                raw = e.view.records_covering(d.first_offset, d.last_offset, DLQ_READ_BYTES)
-                records = dlq.source_records(raw, d.first_offset, d.last_offset)
-                batch = dlq.dead_letter_batch(
-                    [d],
-                    group=group_id,
-                    topic=e.topic,
-                    partition=e.partition,
-                    limit=limit,
-                    copy_record=target.copy_record,
-                    records=records,
-                    now_ms=self._clock(),
-                )
-                if batch is not None:
+            leader = topic.partitions[index].leader
+            if leader == self._replicas.node_id or self._peers is None:
+                out = self._replicas.leader(target.topic, index)
+                for batch in batches:
                     out.append(batch)
-            await out.wait_replicated()
+                await out.wait_replicated()
+            elif batches:
+                await self._produce_remote(leader, target.topic, index, b"".join(batches))
         except KafkaError as exc:
             log.warning("dead_letter_write_failed", group=group_id, topic=target.topic, error=str(exc))
             return None
         self._metrics.dead_lettered(group_id, sum(d.last_offset - d.first_offset + 1 for d in letters))
         return True
+
+    async def _produce_remote(self, leader: int, topic: str, partition: int, records: bytes) -> None:
+        """Produce (acks=all) to the partition's leader, another broker of the cluster."""
+        if leader < 0 or self._peers is None:
+            raise KafkaError(ErrorCode.LEADER_NOT_AVAILABLE, f"{topic}-{partition} has no leader")
+        request = ProduceRequest(
+            acks=-1,
+            timeout_ms=30_000,
+            topic_data=[
+                TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=records)])
+            ],
+        )
+        response = await self._peers.call(leader, request, DLQ_PRODUCE_VERSION)
+        code = response.responses[0].partition_responses[0].error_code
+        if code:
+            raise KafkaError(code, f"dead-letter produce to {topic}-{partition} on broker {leader}")
 
     def _dlq_warn(self, group_id: str, topic: str, why: str) -> None:
         if (group_id, why) in self._dlq_warned:

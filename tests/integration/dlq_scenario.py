@@ -24,6 +24,15 @@ from tests.integration.share_helpers import (
     unique,
 )
 
+HEADERS = [
+    "__dlq.errors.topic",
+    "__dlq.errors.partition",
+    "__dlq.errors.offset",
+    "__dlq.errors.group",
+    "__dlq.errors.delivery.count",
+    "__dlq.errors.message",
+]
+
 SOURCE_PARTITIONS = 3
 DLQ_PARTITIONS = 2
 RECORDS_PER_PARTITION = 3
@@ -156,3 +165,36 @@ def run(bootstrap: str) -> dict:
         "dead_letters": rows,
         "not_enabled_topic_records": len(off),
     }
+
+
+def check(out: dict) -> None:
+    """What Kafka 4.4.0 gives for :func:`run` (tests/compat/test_dlq_differential.py compares the two)."""
+    rows = out["dead_letters"]
+    # 3 partitions x (offset 0 rejected, offset 1 at the limit) x 2 groups
+    assert len(rows) == 12
+    for row in rows:
+        h = row["headers"]
+        assert row["header_names"] == HEADERS
+        assert h["__dlq.errors.topic"] == "SRC"
+        part, offset = int(h["__dlq.errors.partition"]), int(h["__dlq.errors.offset"])
+        assert row["dlq_partition"] == part % DLQ_PARTITIONS
+        if offset == 0:
+            assert (h["__dlq.errors.delivery.count"], h["__dlq.errors.message"]) == ("1", "Offset rejected by client.")
+        else:
+            assert offset == 1
+            assert (h["__dlq.errors.delivery.count"], h["__dlq.errors.message"]) == (
+                "2",
+                "Offset delivery count exceeded the threshold.",
+            )
+        if h["__dlq.errors.group"] == "copy":
+            assert (row["key"], row["value"]) == (b"k%d-%d" % (part, offset), b"v%d-%d" % (part, offset))
+        else:
+            assert h["__dlq.errors.group"] == "metadata-only"
+            assert (row["key"], row["value"]) == (None, None)
+        assert row["timestamp_type"] == 1 and row["timestamp_recent"]
+    groups = {(r["headers"]["__dlq.errors.group"], r["headers"]["__dlq.errors.partition"]) for r in rows}
+    assert len(groups) == 6
+    # a topic without errors.deadletterqueue.group.enable=true gets nothing; records are archived anyway
+    assert out["not_enabled_topic_records"] == 0
+    for seen in out["delivery_counts"].values():
+        assert {tuple(k): v for k, v in seen} == {(p, o): (2 if o == 1 else 1) for p in range(3) for o in range(3)}

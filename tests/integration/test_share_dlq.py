@@ -16,15 +16,6 @@ from tests.integration.clients import create_topic
 from tests.integration.share_helpers import FAST_SHARE_SETTINGS, set_group_configs, unique
 from tests.integration.wire import WireClient
 
-HEADERS = [
-    "__dlq.errors.topic",
-    "__dlq.errors.partition",
-    "__dlq.errors.offset",
-    "__dlq.errors.group",
-    "__dlq.errors.delivery.count",
-    "__dlq.errors.message",
-]
-
 
 @pytest.fixture(scope="module")
 def broker(sharebroker_factory):
@@ -32,36 +23,7 @@ def broker(sharebroker_factory):
 
 
 def test_rejected_and_limit_archived_records_go_to_the_dead_letter_topic(broker):
-    out = dlq_scenario.run(broker.bootstrap)
-    rows = out["dead_letters"]
-    # 3 partitions x (offset 0 rejected, offset 1 at the limit) x 2 groups
-    assert len(rows) == 12
-    for row in rows:
-        h = row["headers"]
-        assert row["header_names"] == HEADERS
-        assert h["__dlq.errors.topic"] == "SRC"
-        part, offset = int(h["__dlq.errors.partition"]), int(h["__dlq.errors.offset"])
-        assert row["dlq_partition"] == part % dlq_scenario.DLQ_PARTITIONS
-        if offset == 0:
-            assert (h["__dlq.errors.delivery.count"], h["__dlq.errors.message"]) == ("1", "Offset rejected by client.")
-        else:
-            assert offset == 1
-            assert (h["__dlq.errors.delivery.count"], h["__dlq.errors.message"]) == (
-                "2",
-                "Offset delivery count exceeded the threshold.",
-            )
-        if h["__dlq.errors.group"] == "copy":
-            assert (row["key"], row["value"]) == (b"k%d-%d" % (part, offset), b"v%d-%d" % (part, offset))
-        else:
-            assert h["__dlq.errors.group"] == "metadata-only"
-            assert (row["key"], row["value"]) == (None, None)
-        assert row["timestamp_type"] == 1 and row["timestamp_recent"]
-    groups = {(r["headers"]["__dlq.errors.group"], r["headers"]["__dlq.errors.partition"]) for r in rows}
-    assert len(groups) == 6
-    # a topic without errors.deadletterqueue.group.enable=true gets nothing; records are archived anyway
-    assert out["not_enabled_topic_records"] == 0
-    for seen in out["delivery_counts"].values():
-        assert {tuple(k): v for k, v in seen} == {(p, o): (2 if o == 1 else 1) for p in range(3) for o in range(3)}
+    dlq_scenario.check(dlq_scenario.run(broker.bootstrap))
 
 
 def _reject_all(bootstrap: str, group: str, topic: str, n: int) -> None:
