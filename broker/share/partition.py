@@ -706,17 +706,17 @@ class SharePartition:
                     max_bytes,
                     1,
                 )
-                held: int | None = None
+                first_held: int | None = None
                 if order is not None:
-                    new, used, held = self._hold_by_key(order, new, used)
+                    new, used, first_held = self._hold_by_key(order, new, used)
                 for r in new:
                     self._append(r)
                     if r.state == _ACQUIRED:
                         heapq.heappush(self._locks, (r.deadline, r.first))
                         out.append(AcquiredRange(r.first, r.last, r.count))
                 self._speo = end
-                if held is not None:
-                    self._avail_hint = min(self._avail_hint, held)
+                if first_held is not None:
+                    self._avail_hint = min(self._avail_hint, first_held)
                 elif hint_at_end:
                     self._avail_hint = end  # the new runs hold nothing AVAILABLE
         self._advance()

@@ -62,10 +62,11 @@ def _consume_rejecting(bootstrap: str, group: str, topic: str, timeout: float = 
     try:
         while time.monotonic() < deadline:
             for m in sc.poll(0.5):
-                if m.error():
+                part, offset, count = m.partition(), m.offset(), m.delivery_count()
+                if m.error() or part is None or offset is None or count is None:
                     continue
-                seen[(m.partition(), m.offset())] = m.delivery_count()
-                sc.acknowledge(m, REJECT if m.offset() == 0 else RELEASE if m.offset() == 1 else ACCEPT)
+                seen[(part, offset)] = count
+                sc.acknowledge(m, REJECT if offset == 0 else RELEASE if offset == 1 else ACCEPT)
             sc.commit_sync(10)
             complete = all(seen.get((p, 1)) == 2 for p in range(SOURCE_PARTITIONS)) and len(seen) == (
                 SOURCE_PARTITIONS * RECORDS_PER_PARTITION
@@ -139,7 +140,7 @@ def run(bootstrap: str) -> dict:
     for m in dead:
         headers = [(k, v.decode() if v is not None else None) for k, v in (m.headers() or [])]
         names = [k for k, _ in headers]
-        values = {k: labels.get(v, v) for k, v in headers}
+        values = {k: labels.get(v, v) if v is not None else None for k, v in headers}
         ts_type, ts = m.timestamp()
         rows.append(
             {

@@ -79,13 +79,15 @@ def backoff_run(
             now = time.monotonic()
             released = []
             for m in batch:
+                offset = m.offset()
+                assert offset is not None
                 if m.delivery_count() == 1:
                     # librdkafka may send it with a background ShareFetch before commit_sync
-                    sent_at[m.offset()] = time.monotonic()
+                    sent_at[offset] = time.monotonic()
                     sc.acknowledge(m, RELEASE)
-                    released.append(m.offset())
+                    released.append(offset)
                 else:
-                    back_at.setdefault(m.offset(), now)
+                    back_at.setdefault(offset, now)
                     sc.acknowledge(m, ACCEPT)
             if batch:
                 t0 = time.monotonic()
