@@ -346,6 +346,12 @@ def sc_regex_later(bootstrap: str) -> dict:
         conn = coordinator(admin, group)
         m = Member(conn, group, "member-a", subscribed_topic_regex=f"{prefix}-.*")
         g = settle(conn, group, [m])
+        # Kafka resolves a new regex asynchronously: its group can first settle with
+        # nothing assigned. Compare the state once the regex has been resolved.
+        deadline = time.monotonic() + 30
+        while not g.members[0].assignment.topic_partitions and time.monotonic() < deadline:
+            time.sleep(0.5)
+            g = settle(conn, group, [m])
         before = sorted(tp.topic_name for tp in g.members[0].assignment.topic_partitions)
         create_topic(bootstrap, f"{prefix}-b", 2)
         create_topic(bootstrap, f"{prefix}-c", 1)
