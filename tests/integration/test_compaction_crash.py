@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Producer
+from confluent_kafka import KafkaError, Message, Producer
 
 from tests.integration.clients import create_topic
 from tests.integration.test_compaction import read_all
@@ -58,11 +58,16 @@ def events_since(log_path: Path, offset: int, name: str) -> list[dict]:
 def produce_round(bootstrap: str, topic: str, rng: random.Random, latest: dict[bytes, bytes]) -> None:
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5})
     errors: list[str] = []
+
+    def delivered(error: KafkaError | None, _msg: Message) -> None:
+        if error is not None:
+            errors.append(str(error))
+
     for _chunk in range(4):
         for _ in range(400):
             key = b"key-%d" % rng.randrange(KEYS)
             value = b"%08d" % rng.randrange(10**8) + b"x" * (VALUE - 8)
-            producer.produce(topic, key=key, value=value, partition=0, on_delivery=lambda e, m: e and errors.append(e))
+            producer.produce(topic, key=key, value=value, partition=0, on_delivery=delivered)
             latest[key] = value
         assert producer.flush(30) == 0
         time.sleep(0.12)  # the next chunk starts a new segment
