@@ -256,7 +256,7 @@ class GroupShard:
         topics: ImageTopics,
         share_session_timeout_ms: Callable[[str], int],
         expiry_interval_ms: int = OFFSETS_RETENTION_CHECK_INTERVAL_MS,
-        topic_table: ImageTopicTable | None = None,
+        topic_table: TopicImage | None = None,
         consumer_config: ConsumerGroupConfig | None = None,
         streams_config: StreamsGroupConfig | None = None,
     ) -> None:
