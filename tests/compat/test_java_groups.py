@@ -199,7 +199,9 @@ def _final_counts(bootstrap: str, topic: str, settle_s: float = 5.0) -> dict[str
             msg = c.poll(0.2)
             if msg is None or msg.error():
                 continue
-            counts[msg.key().decode()] = struct.unpack(">q", msg.value())[0]
+            key, value = msg.key(), msg.value()
+            assert key is not None and value is not None, "a word count record has a word and a count"
+            counts[key.decode()] = struct.unpack(">q", value)[0]
             quiet_since = time.monotonic()
         return counts
     finally:
