@@ -5,6 +5,7 @@ delete.retention.ms, keyless records are refused, the metrics show it."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
@@ -28,7 +29,7 @@ def broker(sharebroker_factory):
     return sharebroker_factory(settings=BROKER)
 
 
-def send(bootstrap: str, topic: str, records: list[tuple[bytes, bytes | None]]) -> None:
+def send(bootstrap: str, topic: str, records: Sequence[tuple[bytes, bytes | None]]) -> None:
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5})
     errors: list[str] = []
 
@@ -86,7 +87,7 @@ def wait_until(check, timeout: float = 30.0, what: str = ""):
         time.sleep(0.2)
 
 
-def test_compaction_while_producing(broker, topic_name):
+def test_compaction_while_producing(broker, topic_name) -> None:
     bs = broker.bootstrap
     create_topic(bs, topic_name, config=TOPIC_CONFIG)
     latest: dict[bytes, bytes | None] = {}

@@ -74,7 +74,7 @@ def produce_round(bootstrap: str, topic: str, rng: random.Random, latest: dict[b
     assert not errors, errors
 
 
-def test_kill_during_cleaning_leaves_a_valid_complete_log(sharebroker_factory, topic_name):
+def test_kill_during_cleaning_leaves_a_valid_complete_log(sharebroker_factory, topic_name) -> None:
     broker = sharebroker_factory(settings=BROKER)
     create_topic(broker.bootstrap, topic_name, config=TOPIC_CONFIG)
     rng = random.Random(2024)
