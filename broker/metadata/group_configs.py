@@ -572,8 +572,12 @@ def _parse(spec: GroupConfigKey, raw: str) -> Any:
 
 
 def _render(spec: GroupConfigKey, value: Any) -> str | None:
-    if value is None:
-        return None
+    """Kafka's text of a value, None for an unset (None) default."""
+    return None if value is None else _text(spec, value)
+
+
+def _text(spec: GroupConfigKey, value: int | bool | str | float) -> str:
+    """Kafka's text of a value :func:`_parse` returned (never None)."""
     if spec.type is ConfigType.BOOLEAN:
         return "true" if value else "false"
     if spec.type is ConfigType.DOUBLE:
@@ -700,6 +704,7 @@ class GroupConfigStore:
             spec = self.specs[name]
             if spec.internal and name not in own:
                 continue  # Kafka lists internal group configs only once a group sets them
+            value: str | None
             if name in own:
                 value, source = own[name], ConfigSource.GROUP_CONFIG
             else:
@@ -924,7 +929,7 @@ class GroupConfigStore:
                     ErrorCode.INVALID_CONFIG,
                     "share.redelivery.backoff.max.ms must be greater than or equal to share.redelivery.backoff.ms",
                 )
-        return {name: _render(self.specs[name], value) for name, value in typed.items()}  # type: ignore[misc]
+        return {name: _text(self.specs[name], value) for name, value in typed.items()}
 
     # --- the file ----------------------------------------------------------------------
 
@@ -944,12 +949,12 @@ class GroupConfigStore:
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{self.path}: not a group-configs file this broker can read ({exc})") from None
         for group_id, values in groups.items():
-            kept = {}
+            kept: dict[str, str] = {}
             for key, value in dict(values).items():
                 try:
                     if not isinstance(value, str):
                         raise TypeError
-                    kept[key] = _render(self.specs[key], _parse(self.specs[key], value))  # type: ignore[assignment]
+                    kept[key] = _text(self.specs[key], _parse(self.specs[key], value))
                 except (KeyError, TypeError, KafkaError):
                     log.warning("group_configs.dropped", group=group_id, key=key, value=value)
             if kept:

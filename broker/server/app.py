@@ -35,7 +35,7 @@ from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
-from broker.share.state_store import Persister, ShareStateStore
+from broker.share.state_store import ShareStateStore
 
 __all__ = ["bind", "build", "close_services", "load_coordinators", "open_services", "run_background"]
 
@@ -132,7 +132,8 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         producer_ids = ProducerIdAllocator(data_dir)
     replicas = ReplicaManager(node_id, logs, metadata, committer)
     share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
-    persister: Persister = share_state
+    # Both also answer state() (the cached share-partition state share_offsets reads).
+    persister: ShareStateStore | RoutedPersister = share_state
     peers: BrokerPeers | None = None
     if etcd_endpoints:
         # A share-partition's state goes to the leader of its __share_group_state

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -134,7 +134,7 @@ def _partition_in(view: View, count: int, limit: int) -> SharePartition:
         View.ARCHIVED: (ARCHIVED, count),
     }[view]
     sp = SharePartition.initialize(PersistedState(0, [StateBatch(SUBJECT, SUBJECT, *persisted)]), log)
-    one = {
+    one: dict[str, Any] = {
         "max_records": 1,
         "now_ms": 0,
         "mode": AcquireMode.RECORD_LIMIT,
@@ -169,7 +169,7 @@ def test_every_state_and_input(view: View, event: Event, count: int, limit: int)
     error = 0
     delta: Delta | None = None
     if event == Event.ACQUIRE:
-        one = {"max_records": 1, "mode": AcquireMode.RECORD_LIMIT, "lock_duration_ms": LOCK}
+        one: dict[str, Any] = {"max_records": 1, "mode": AcquireMode.RECORD_LIMIT, "lock_duration_ms": LOCK}
         sp.acquire(ME, now_ms=now, delivery_count_limit=limit, **one)
     elif event in _EVENT_ACK:
         res = sp.acknowledge(ME, [(SUBJECT, SUBJECT, [_EVENT_ACK[event]])], now, limit, lock_duration_ms=LOCK)
