@@ -205,3 +205,12 @@ compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence 
 bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json
+
+.PHONY: compat-dlq
+compat-dlq: $(STAMP) peer-kafka ## dead-letter queues (KIP-1191): librdkafka and Java share consumers, and a kill -9, on Kafka 4.4.0 and sharebroker, compared
+	$(PY) -m pytest -q -m compat tests/compat/test_dlq_differential.py
+
+.PHONY: bench-share-extensions
+bench-share-extensions: $(BENCH_STAMP) bench-peers ## redelivery backoff (delay error at 1,000 releases/s) and per-key ordering (8 consumers, 1 partition) against Kafka 4.4.0
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.share_extensions --json $(RESULTS)/share_extensions.json

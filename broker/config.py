@@ -1352,6 +1352,106 @@ SETTINGS: tuple[Setting, ...] = (
         why="Kafka's bounds; it caps the memory of one share-partition's state",
     ),
     Setting(
+        "group.share.min.delivery.count.limit",
+        I,
+        2,
+        section=SHARE,
+        min=2,
+        max=5,
+        doc="Smallest share.delivery.count.limit a group may configure (KIP-1240).",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.max.delivery.count.limit",
+        I,
+        10,
+        section=SHARE,
+        min=5,
+        max=25,
+        doc="Largest share.delivery.count.limit a group may configure (KIP-1240).",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.min.partition.max.record.locks",
+        I,
+        100,
+        section=SHARE,
+        min=100,
+        max=2000,
+        doc="Smallest share.partition.max.record.locks a group may configure (KIP-1240).",
+        why="Kafka's bounds",
+    ),
+    Setting(
+        "group.share.max.partition.max.record.locks",
+        I,
+        4000,
+        section=SHARE,
+        min=2000,
+        max=10000,
+        doc="Largest share.partition.max.record.locks a group may configure (KIP-1240).",
+        why="Kafka's bounds; it caps the memory one share-partition's state may take",
+    ),
+    Setting(
+        "group.share.assignment.interval.ms",
+        I,
+        1000,
+        section=SHARE,
+        min=0,
+        dynamic=True,
+        doc="Shortest time between two target assignments of one share group: a change that comes "
+        "sooner (members joining one after another) is assigned together with the next, once the "
+        "interval has passed. A change after a quiet interval is assigned at once. 0: every change "
+        "at once. Group default for share.assignment.interval.ms.",
+    ),
+    Setting(
+        "group.share.min.assignment.interval.ms",
+        I,
+        0,
+        section=SHARE,
+        min=0,
+        doc="Lower bound of the group-level share.assignment.interval.ms.",
+    ),
+    Setting(
+        "group.share.max.assignment.interval.ms",
+        I,
+        15000,
+        section=SHARE,
+        min=0,
+        doc="Upper bound of the group-level share.assignment.interval.ms.",
+    ),
+    Setting(
+        "errors.deadletterqueue.topic.name.prefix",
+        STR,
+        "dlq.",
+        section=SHARE,
+        dynamic=True,
+        doc="Prefix every share group's dead-letter topic (errors.deadletterqueue.topic.name) "
+        "must have (KIP-1191); records of a group whose topic lacks it are archived without a "
+        'dead-letter copy. "" allows any name.',
+    ),
+    Setting(
+        "errors.deadletterqueue.auto.create.topics.enable",
+        B,
+        False,
+        section=SHARE,
+        dynamic=True,
+        doc="Create a share group's dead-letter topic on its first dead letter when it does not "
+        "exist, with errors.deadletterqueue.group.enable=true, CreateTime timestamps and the "
+        "default partition count (KIP-1191).",
+    ),
+    Setting(
+        "share.version",
+        I,
+        2,
+        section=SHARE,
+        min=1,
+        max=2,
+        doc="The share.version feature level this broker runs at and finalizes in ApiVersions: 1 "
+        "share groups as in Kafka 4.2, 2 adds dead-letter queues (KIP-1191), as a fresh Kafka 4.4 "
+        "cluster has it. Kafka sets the level with kafka-storage.sh format --feature or "
+        "kafka-features.sh.",
+    ),
+    Setting(
         "group.share.max.share.sessions",
         I,
         2000,
@@ -1658,6 +1758,11 @@ _ORDER_RULES: tuple[tuple[str, str, bool], ...] = (
     ("group.share.heartbeat.interval.ms", "group.share.session.timeout.ms", True),
     ("group.share.min.record.lock.duration.ms", "group.share.record.lock.duration.ms", False),
     ("group.share.record.lock.duration.ms", "group.share.max.record.lock.duration.ms", False),
+    ("group.share.min.delivery.count.limit", "group.share.delivery.count.limit", False),
+    ("group.share.delivery.count.limit", "group.share.max.delivery.count.limit", False),
+    ("group.share.min.partition.max.record.locks", "group.share.partition.max.record.locks", False),
+    ("group.share.partition.max.record.locks", "group.share.max.partition.max.record.locks", False),
+    ("group.share.min.assignment.interval.ms", "group.share.max.assignment.interval.ms", False),
 )
 
 

@@ -83,6 +83,10 @@ class Metrics:
         self.ack_requests = [0] * len(ACK_TYPES)
         self.ack_records = [0] * len(ACK_TYPES)
         self.partition_load = Histogram(LOAD_BUCKETS)
+        # Per share group: records handed out again (delivery count > 1), and records copied
+        # to the group's dead-letter topic (KIP-1191).
+        self.share_redelivered: dict[str, int] = defaultdict(int)
+        self.share_dead_lettered: dict[str, int] = defaultdict(int)
 
     def observe_request(self, api: str, seconds: float) -> None:
         self.requests[api] += 1
@@ -124,6 +128,12 @@ class Metrics:
     def streams_rebalanced(self, count: int) -> None:
         """New target assignments of streams groups (KIP-1071 rebalances)."""
         self.streams_rebalances += count
+
+    def redelivered(self, group_id: str, records: int) -> None:
+        self.share_redelivered[group_id] += records
+
+    def dead_lettered(self, group_id: str, records: int) -> None:
+        self.share_dead_lettered[group_id] += records
 
     def observe_partition_load(self, seconds: float) -> None:
         self.partition_load.observe(seconds)

@@ -14,6 +14,12 @@
 #                     persister, etc.) uses the separate inter-broker listener.
 # --keep-data         do not wipe the previous log dir on start.
 #
+# KAFKA_PEER_SHARE_VERSION  share.version feature level at format time (default 2,
+#                           what a fresh 4.4 cluster gets: 2 enables KIP-1191
+#                           dead-letter queues; 1 is the 4.2 share-group level).
+# KAFKA_PEER_EXTRA_PROPS    extra server.properties lines (newline-separated), e.g.
+#                           errors.deadletterqueue.auto.create.topics.enable=true.
+#
 # Jars come from `make peers` (peers/.cache/kafka/libs). Everything the broker
 # writes (config, data, logs) lives in $KAFKA_PEER_ROOT (default
 # ${TMPDIR:-/tmp}/sharebroker-kafka-peer-P), never in the repository.
@@ -45,7 +51,10 @@ PIDFILE="$ROOT/kafka.pid"
 running_pid() {
   [ -f "$PIDFILE" ] || return 1
   local pid; pid="$(cat "$PIDFILE")"
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  # A JVM killed with SIGKILL may linger as a zombie until its parent reaps it: not running.
+  case "$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -c1)" in Z) return 1 ;; esac
+  echo "$pid"
 }
 
 port_open() {  # port_open PORT -> 0 if something accepts on 127.0.0.1:PORT
@@ -80,11 +89,14 @@ share.coordinator.state.topic.num.partitions=3
 # Groups: every rebalance protocol (classic, KIP-848 consumer, KIP-1071
 # streams, KIP-932 share) is on by default in 4.4, gated by the group.version,
 # streams.version and share.version features; 4.4 deprecates
-# group.coordinator.rebalance.protocols, so it is left unset. share.version=1 is
-# still set explicitly at format time.
+# group.coordinator.rebalance.protocols, so it is left unset. share.version is
+# set explicitly at format time (KAFKA_PEER_SHARE_VERSION).
 group.initial.rebalance.delay.ms=0
 group.share.min.record.lock.duration.ms=1000
 EOF
+  if [ -n "${KAFKA_PEER_EXTRA_PROPS:-}" ]; then
+    printf '%s\n' "$KAFKA_PEER_EXTRA_PROPS" >>"$ROOT/server.properties"
+  fi
   cat >"$ROOT/log4j2.properties" <<EOF
 status = warn
 appender.file.type = File
@@ -122,11 +134,15 @@ do_start() {
   if [ ! -f "$ROOT/data/meta.properties" ]; then
     local cid
     cid="$(python3 -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
-    # share.version=1 turns on KIP-932 share groups for the cluster.
+    # share.version=1 turns on KIP-932 share groups for the cluster; 2 (4.4's
+    # default) adds KIP-1191 dead-letter queues.
     java_cp kafka.tools.StorageTool format -t "$cid" -c "$ROOT/server.properties" \
-      --feature share.version=1 >"$ROOT/logs/format.log" 2>&1 \
+      --feature "share.version=${KAFKA_PEER_SHARE_VERSION:-2}" >"$ROOT/logs/format.log" 2>&1 \
       || { cat "$ROOT/logs/format.log" >&2; exit 1; }
   fi
+  # A restart (--keep-data) waits for this run's start-up line, not the last run's.
+  if [ -f "$ROOT/logs/server.log" ]; then mv -f "$ROOT/logs/server.log" "$ROOT/logs/server.log.1"; fi
+  rm -f "$PIDFILE"  # a killed run's pid must not pass for this one's
   # setsid: the broker survives the caller's shell/job control.
   setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PIDFILE" \
     "$JAVA" $HEAP -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \

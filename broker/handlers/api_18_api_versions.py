@@ -3,9 +3,11 @@
 Advertises exactly the handlers registered in :mod:`broker.handlers`, so what
 we claim cannot drift from what we serve. v3+ carries the client's software
 name and version, which Kafka validates (INVALID_REQUEST when malformed) and we
-keep on the connection for logs. Features: ``share.version`` 1 is finalized
-because share groups (KIP-932) are served; ``metadata.version`` is reported the
-way a KRaft broker of the 4.2 line does. An unknown ApiVersions version never
+keep on the connection for logs. Features: ``share.version`` is supported up to
+2 and finalized at the broker's ``share.version`` setting (2 by default, as a
+fresh Kafka 4.4 cluster has it: share groups with KIP-1191 dead-letter queues; 1
+is share groups as in 4.2); ``metadata.version`` is reported the way a KRaft
+broker of the 4.2 line does. An unknown ApiVersions version never
 reaches this module: the connection layer answers it with a v0 response and
 UNSUPPORTED_VERSION (KIP-511). v5 (KIP-1242) carries the cluster and node the
 client expects to reach: when it names both and either is not this broker's, the
@@ -38,7 +40,7 @@ _ADVERTISED_MIN = {0: 0}
 
 # (name, min, max) supported, and the finalized level, per feature.
 METADATA_VERSION = 29
-FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION), ("share.version", 0, 1, 1))
+FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION), ("share.version", 0, 2, None))
 FINALIZED_FEATURES_EPOCH = 1
 
 
@@ -64,6 +66,7 @@ async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsRes
             return ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=api_keys())
         ctx.connection.client_software_name = name
         ctx.connection.client_software_version = version
+    share_version = ctx.services.config.get("share.version")
     return ApiVersionsResponse(
         error_code=0,
         api_keys=api_keys(),
@@ -71,7 +74,12 @@ async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsRes
         supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in FEATURES],
         finalized_features_epoch=FINALIZED_FEATURES_EPOCH,
         finalized_features=[
-            FinalizedFeatureKey(name=n, max_version_level=level, min_version_level=level) for n, _, _, level in FEATURES
+            FinalizedFeatureKey(
+                name=n,
+                max_version_level=share_version if level is None else level,
+                min_version_level=share_version if level is None else level,
+            )
+            for n, _, _, level in FEATURES
         ],
         zk_migration_ready=False,
     )

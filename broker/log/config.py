@@ -87,7 +87,7 @@ def _ms(name: str, default: str, *synonyms: tuple[str, int], min: int | None = 0
     return TopicConfigDef(name, "long", default, synonyms, min=min)
 
 
-# Kafka 4.2's topic config table (LogConfig.configDefCopy()).
+# Kafka's topic config table (LogConfig.configDefCopy()), as of 4.4.
 TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
     d.name: d
     for d in (
@@ -103,6 +103,8 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
         ),
         TopicConfigDef("compression.zstd.level", "int", "3", (("compression.zstd.level", 1),), min=-131072, max=22),
         _ms("delete.retention.ms", "86400000", ("log.cleaner.delete.retention.ms", 1)),
+        # KIP-1191 (Kafka 4.4): a share group may use this topic as its dead-letter queue only when true.
+        TopicConfigDef("errors.deadletterqueue.group.enable", "boolean", "false"),
         _ms("file.delete.delay.ms", "60000", ("log.segment.delete.delay.ms", 1)),
         TopicConfigDef("flush.messages", "long", str(LONG_MAX), (("log.flush.interval.messages", 1),), min=1),
         _ms("flush.ms", str(LONG_MAX), ("log.flush.interval.ms", 1), ("log.flush.scheduler.interval.ms", 1)),

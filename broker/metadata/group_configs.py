@@ -3,9 +3,16 @@ group coordinator's defaults, kept durably in ``<data dir>/group-configs.json``.
 
 Clients set them with IncrementalAlterConfigs (librdkafka's share-consumer
 fixtures set ``share.auto.offset.reset`` and ``share.isolation.level`` this way,
-before the group exists) and read them with DescribeConfigs. What Kafka 4.2.2
-answers, and what this store reproduces:
+before the group exists) and read them with DescribeConfigs. What Kafka 4.4.0
+answers (checked on the reference peer), and what this store reproduces:
 
+- The keys are Kafka 4.4's GroupConfig keys (:data:`GROUP_CONFIG_KEYS`), among
+  them KIP-1240's per-group ``share.delivery.count.limit``,
+  ``share.partition.max.record.locks`` and ``share.renew.acknowledge.enable``,
+  ``share.assignment.interval.ms``, and KIP-1191's
+  ``errors.deadletterqueue.topic.name`` / ``errors.deadletterqueue.copy.record.enable``.
+  Kafka's internal keys (``*.assignor.offload.enable`` and a few streams keys)
+  are accepted but listed by DescribeConfigs only once a group sets them.
 - Any group id except "" may carry configs, whether or not a group of that name
   exists; describing a group without overrides lists every key with its
   default. "" is refused: INVALID_REQUEST, "Group name must not be empty"
@@ -15,25 +22,30 @@ answers, and what this store reproduces:
   falls back to ``group.share.session.timeout.ms``. Each row carries exactly one
   synonym: itself, with the same value and source.
 - Unknown keys: INVALID_CONFIG "Unknown group config name: <key>". Bad values:
-  INVALID_CONFIG "Invalid value <v> for configuration <key>: <why>", and values
-  outside the broker's bounds "<key> must be greater than or equal to <broker
-  min key>" (or "less than or equal to <broker max key>"). Values are trimmed
-  and stored in canonical form (" +2000 " is stored as "2000").
+  INVALID_CONFIG "Invalid value <v> for configuration <key>: <why>". Values
+  outside the broker's bounds: "<key> must be in the range <min> to <max>
+  inclusive." (or "... must be less than or equal to <max>" / "greater than or
+  equal to <min>" where the broker bounds only one side), checked in Kafka's
+  order, then "<session> must be greater than <heartbeat>", then a dead-letter
+  topic name starting with "__". Values are trimmed and stored in canonical form
+  (" +2000 " is stored as "2000").
+- An override the broker's bounds no longer allow (they changed later) takes
+  effect capped to them (:meth:`GroupConfigStore.share_settings`), as Kafka 4.4 does.
 - ``share.auto.offset.reset``: ``latest``, ``earliest`` or
   ``by_duration:<ISO-8601 duration>`` parsed as ``java.time.Duration`` does
   (PnDTnHnMn.nS, no years, months or weeks; negative durations refused).
 - DELETE of a key the group does not set (even an unknown key) succeeds and
   changes nothing. APPEND / SUBTRACT fail: no group config is a list.
-- Kafka 4.2.2 keeps a group's configs when the group is deleted (checked on the
+- Kafka keeps a group's configs when the group is deleted (checked on the
   reference peer with a classic group); :meth:`GroupConfigStore.delete_group`
   exists for callers that want them dropped.
 
-Beyond Kafka 4.2.2, the store also serves the group-level keys the project's
-KIP-932 notes list but 4.2.2 does not define (:data:`EXTENSION_KEYS`):
-``share.delivery.count.limit``, ``share.partition.max.record.locks``,
-``share.renew.acknowledge.enable`` and ``group.type`` (consumer | share, pins
-the type a group of that name may be created as). ``kafka_42_only=True``
-serves exactly the Kafka 4.2.2 set instead.
+Beyond Kafka 4.4, the store serves this broker's extensions (:data:`EXTENSION_KEYS`,
+all off by default): ``group.type`` (consumer | share, pins the type a group of
+that name may be created as), the redelivery backoff
+(``share.redelivery.backoff.ms``, ``.multiplier``, ``.max.ms``) and per-key
+ordering (``share.key.ordering.enable``). ``kafka_only=True`` serves exactly
+Kafka 4.4's set instead.
 
 The file is rewritten whole on every change: temp file, fsync, rename, fsync of
 the directory. A change is acknowledged only once it is durable; if the write
@@ -157,7 +169,9 @@ class GroupConfigKey:
     (``default`` when the broker does not know that setting). ``at_least`` /
     ``at_most`` are fixed bounds (Kafka's ConfigDef ranges); ``broker_min`` /
     ``broker_max`` are (broker setting, value used when the broker does not
-    know it) bounds read from the broker config.
+    know it) bounds read from the broker config. ``internal`` keys (Kafka's
+    internal group configs) are listed by DescribeConfigs only once a group sets
+    them. ``extension`` marks keys Kafka 4.4 does not define.
     """
 
     name: str
@@ -165,16 +179,18 @@ class GroupConfigKey:
     default: Any
     doc: str
     broker_default: str | None = None
-    at_least: int | None = None
-    at_most: int | None = None
+    at_least: int | float | None = None
+    at_most: int | float | None = None
     choices: tuple[str, ...] | None = None
     broker_min: tuple[str, int] | None = None
     broker_max: tuple[str, int] | None = None
+    internal: bool = False
+    extension: bool = False
 
 
-_I, _S, _B = ConfigType.INT, ConfigType.STRING, ConfigType.BOOLEAN
+_I, _S, _B, _L, _D = ConfigType.INT, ConfigType.STRING, ConfigType.BOOLEAN, ConfigType.LONG, ConfigType.DOUBLE
 
-# In Kafka's definition order (GroupConfig): values are checked in this order,
+# Kafka 4.4's GroupConfig, in its definition order: values are parsed in this order,
 # so a request with several bad values reports the same one Kafka does.
 GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
     GroupConfigKey(
@@ -209,6 +225,15 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         "described; this broker computes targets in the heartbeat that needs them.",
     ),
     GroupConfigKey(
+        "consumer.assignor.offload.enable",
+        _B,
+        True,
+        broker_default="group.consumer.assignor.offload.enable",
+        internal=True,
+        doc="Kafka's switch for computing this consumer group's assignments on a background thread. "
+        "Accepted and described once set; this broker has no such thread.",
+    ),
+    GroupConfigKey(
         "share.session.timeout.ms",
         _I,
         45000,
@@ -240,6 +265,27 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         "before it is offered again.",
     ),
     GroupConfigKey(
+        "share.delivery.count.limit",
+        _I,
+        5,
+        broker_default="group.share.delivery.count.limit",
+        at_least=2,
+        broker_min=("group.share.min.delivery.count.limit", 2),
+        broker_max=("group.share.max.delivery.count.limit", 10),
+        doc="Deliveries a record of this share group gets before it is archived (or dead-lettered) "
+        "instead of offered again (KIP-1240).",
+    ),
+    GroupConfigKey(
+        "share.partition.max.record.locks",
+        _I,
+        2000,
+        broker_default="group.share.partition.max.record.locks",
+        at_least=100,
+        broker_min=("group.share.min.partition.max.record.locks", 100),
+        broker_max=("group.share.max.partition.max.record.locks", 4000),
+        doc="Most records in flight per share-partition of this group (KIP-1240).",
+    ),
+    GroupConfigKey(
         "share.auto.offset.reset",
         _S,
         "latest",
@@ -253,6 +299,32 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         choices=("read_committed", "read_uncommitted"),
         doc="read_committed hands out only committed transactional records (never aborted ones); "
         "read_uncommitted hands out everything. Records outside transactions are delivered either way.",
+    ),
+    GroupConfigKey(
+        "share.renew.acknowledge.enable",
+        _B,
+        True,
+        doc="Whether members of this share group may renew their record locks (acknowledgement type Renew, KIP-1240).",
+    ),
+    GroupConfigKey(
+        "share.assignment.interval.ms",
+        _I,
+        1000,
+        broker_default="group.share.assignment.interval.ms",
+        at_least=0,
+        broker_min=("group.share.min.assignment.interval.ms", 0),
+        broker_max=("group.share.max.assignment.interval.ms", 15000),
+        doc="Shortest time between two target assignments of this share group; changes that come "
+        "sooner are assigned together once it has passed (KIP-1323).",
+    ),
+    GroupConfigKey(
+        "share.assignor.offload.enable",
+        _B,
+        True,
+        broker_default="group.share.assignor.offload.enable",
+        internal=True,
+        doc="Kafka's switch for computing this share group's assignments on a background thread. "
+        "Accepted and described once set; this broker has no such thread.",
     ),
     GroupConfigKey(
         "streams.session.timeout.ms",
@@ -284,6 +356,55 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         doc="Standby replicas of each stateful task of this streams group.",
     ),
     GroupConfigKey(
+        "streams.initial.rebalance.delay.ms",
+        _I,
+        3000,
+        broker_default="group.streams.initial.rebalance.delay.ms",
+        at_least=0,
+        doc="How long a new streams group waits for more members before its first assignment.",
+    ),
+    GroupConfigKey(
+        "streams.assignment.interval.ms",
+        _I,
+        1000,
+        broker_default="group.streams.assignment.interval.ms",
+        at_least=0,
+        broker_min=("group.streams.min.assignment.interval.ms", 0),
+        broker_max=("group.streams.max.assignment.interval.ms", 15000),
+        doc="Kafka 4.4's batching interval of this streams group's target assignments. Accepted and "
+        "described; this broker computes targets in the heartbeat that needs them.",
+    ),
+    GroupConfigKey(
+        "streams.assignor.offload.enable",
+        _B,
+        True,
+        broker_default="group.streams.assignor.offload.enable",
+        internal=True,
+        doc="Kafka's switch for computing this streams group's assignments on a background thread. "
+        "Accepted and described once set; this broker has no such thread.",
+    ),
+    GroupConfigKey(
+        "streams.task.offset.interval.ms",
+        _I,
+        60000,
+        broker_default="group.streams.task.offset.interval.ms",
+        at_least=1,
+        broker_min=("group.streams.min.task.offset.interval.ms", 15000),
+        internal=True,
+        doc="How often streams members report warm-up task offsets. Accepted and described once set.",
+    ),
+    GroupConfigKey(
+        "streams.num.warmup.replicas",
+        _I,
+        2,
+        broker_default="group.streams.num.warmup.replicas",
+        at_least=0,
+        broker_max=("group.streams.max.warmup.replicas", 20),
+        internal=True,
+        doc="Most warm-up task replicas of this streams group. Accepted and described once set; the "
+        "sticky assignor here plans no warm-ups.",
+    ),
+    GroupConfigKey(
         "streams.rack.aware.assignment.tags",
         _S,
         "",
@@ -292,75 +413,122 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         "standby tasks of this streams group over.",
     ),
     GroupConfigKey(
-        "streams.initial.rebalance.delay.ms",
-        _I,
-        3000,
-        broker_default="group.streams.initial.rebalance.delay.ms",
+        "streams.acceptable.recovery.lag",
+        _L,
+        10000,
+        broker_default="group.streams.acceptable.recovery.lag",
         at_least=0,
-        doc="How long a new streams group waits for more members before its first assignment.",
+        internal=True,
+        doc="Lag up to which a streams member counts as caught up for an active task. Accepted and described once set.",
+    ),
+    GroupConfigKey(
+        "streams.assignor.name",
+        _S,
+        "sticky",
+        broker_default="group.streams.assignors",
+        doc="The task assignor of this streams group, by name, out of the broker's "
+        "group.streams.assignors (unset: the first of them).",
+    ),
+    GroupConfigKey(
+        "errors.deadletterqueue.topic.name",
+        _S,
+        "",
+        doc="The dead-letter topic of this share group (KIP-1191): records it rejects, and records "
+        "that reach the delivery count limit, are written there before they are archived. Blank: "
+        "no dead-letter topic. The topic must have errors.deadletterqueue.group.enable=true and a "
+        "name with the broker's errors.deadletterqueue.topic.name.prefix.",
+    ),
+    GroupConfigKey(
+        "errors.deadletterqueue.copy.record.enable",
+        _B,
+        False,
+        doc="Whether a dead-letter record copies the original record's key and value, or carries "
+        "only the context headers (__dlq.errors.*).",
     ),
 )
 
-# Keys the project's KIP-932 notes list as group-level but Kafka 4.2.2 does not define.
+# Keys Kafka 4.4 does not define: this broker's extensions, off by default, each one
+# protocol-transparent (clients need no change to benefit).
 EXTENSION_KEYS: tuple[GroupConfigKey, ...] = (
-    GroupConfigKey(
-        "share.delivery.count.limit",
-        _I,
-        5,
-        broker_default="group.share.delivery.count.limit",
-        at_least=2,
-        at_most=10,
-        doc="Deliveries a record of this share group gets before it is archived instead of offered again.",
-    ),
-    GroupConfigKey(
-        "share.partition.max.record.locks",
-        _I,
-        2000,
-        broker_default="group.share.partition.max.record.locks",
-        at_least=100,
-        broker_max=("group.share.partition.max.record.locks", 2000),
-        doc="Most records in flight per share-partition of this group; at most the broker's "
-        "group.share.partition.max.record.locks.",
-    ),
-    GroupConfigKey(
-        "share.renew.acknowledge.enable",
-        _B,
-        True,
-        doc="Whether members of this share group may renew their record locks (acknowledgement type Renew).",
-    ),
     GroupConfigKey(
         "group.type",
         _S,
         None,
         choices=("consumer", "share"),
+        extension=True,
         doc="Pins the type a group of this name may be created as (consumer or share). Unset: any type.",
+    ),
+    GroupConfigKey(
+        "share.redelivery.backoff.ms",
+        _I,
+        0,
+        at_least=0,
+        at_most=3_600_000,
+        extension=True,
+        doc="Extension. A record of this share group that is released, or whose lock expires, is "
+        "offered again only after this delay, growing with each delivery (times "
+        "share.redelivery.backoff.multiplier, up to share.redelivery.backoff.max.ms). 0: at once, "
+        "as Kafka does.",
+    ),
+    GroupConfigKey(
+        "share.redelivery.backoff.multiplier",
+        _D,
+        2.0,
+        at_least=1.0,
+        at_most=10.0,
+        extension=True,
+        doc="Extension. Factor by which the redelivery delay grows with each further delivery.",
+    ),
+    GroupConfigKey(
+        "share.redelivery.backoff.max.ms",
+        _I,
+        60_000,
+        at_least=0,
+        at_most=3_600_000,
+        extension=True,
+        doc="Extension. Longest redelivery delay.",
+    ),
+    GroupConfigKey(
+        "share.key.ordering.enable",
+        _B,
+        False,
+        extension=True,
+        doc="Extension. A record is not handed out while another record with the same key in the "
+        "same share-partition is in flight or waiting for redelivery, so the records of one key "
+        "are processed one at a time, in offset order, while many members share the partition. "
+        "Records without a key are not ordered.",
     ),
 )
 
-del _I, _S, _B
+del _I, _S, _B, _L, _D
 
+# Kafka checks the broker bounds in this order (not the definition order).
+_BOUND_ORDER = (
+    "consumer.heartbeat.interval.ms",
+    "consumer.session.timeout.ms",
+    "consumer.assignment.interval.ms",
+    "share.heartbeat.interval.ms",
+    "share.session.timeout.ms",
+    "share.record.lock.duration.ms",
+    "share.delivery.count.limit",
+    "share.partition.max.record.locks",
+    "share.assignment.interval.ms",
+    "streams.heartbeat.interval.ms",
+    "streams.session.timeout.ms",
+    "streams.num.standby.replicas",
+    "streams.assignment.interval.ms",
+    "streams.task.offset.interval.ms",
+    "streams.num.warmup.replicas",
+)
 # (session, heartbeat): the session timeout must be greater than the interval.
 _SESSION_PAIRS = (
     ("consumer.session.timeout.ms", "consumer.heartbeat.interval.ms"),
     ("share.session.timeout.ms", "share.heartbeat.interval.ms"),
     ("streams.session.timeout.ms", "streams.heartbeat.interval.ms"),
 )
-# Kafka checks broker bounds in this order (not the definition order).
-_BOUND_ORDER = (
-    "consumer.assignment.interval.ms",
-    "consumer.heartbeat.interval.ms",
-    "consumer.session.timeout.ms",
-    "share.heartbeat.interval.ms",
-    "share.session.timeout.ms",
-    "share.record.lock.duration.ms",
-    "streams.heartbeat.interval.ms",
-    "streams.session.timeout.ms",
-    "streams.num.standby.replicas",
-    "share.delivery.count.limit",
-    "share.partition.max.record.locks",
-)
 
 _AUTO_OFFSET_RESET_RULE = "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
+_DOUBLE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?")
 
 
 def _invalid(key: str, value: Any, why: str) -> KafkaError:
@@ -374,26 +542,33 @@ def _parse(spec: GroupConfigKey, raw: str) -> Any:
     error the trimmed (parsed) value.
     """
     text = raw.strip(_JAVA_BLANKS)
-    if spec.type is ConfigType.INT:
-        if not re.fullmatch(r"[+-]?[0-9]+", text) or not INT_MIN <= int(text) <= INT_MAX:
-            raise _invalid(spec.name, raw, "Not a number of type INT")
-        value: Any = int(text)
-        if spec.at_least is not None and value < spec.at_least:
-            raise _invalid(spec.name, value, f"Value must be at least {spec.at_least}")
-        if spec.at_most is not None and value > spec.at_most:
-            raise _invalid(spec.name, value, f"Value must be no more than {spec.at_most}")
-        return value
-    if spec.type is ConfigType.BOOLEAN:
+    value: Any
+    if spec.type in (ConfigType.INT, ConfigType.LONG):
+        lo, hi = (INT_MIN, INT_MAX) if spec.type is ConfigType.INT else (LONG_MIN, LONG_MAX)
+        if not re.fullmatch(r"[+-]?[0-9]+", text) or not lo <= int(text) <= hi:
+            raise _invalid(spec.name, raw, f"Not a number of type {spec.type.name}")
+        value = int(text)
+    elif spec.type is ConfigType.DOUBLE:
+        if not _DOUBLE.fullmatch(text):
+            raise _invalid(spec.name, raw, "Not a number of type DOUBLE")
+        value = float(text.rstrip("dDfF"))
+    elif spec.type is ConfigType.BOOLEAN:
         if text.lower() not in ("true", "false"):
             raise _invalid(spec.name, raw, "Expected value to be either true or false")
         return text.lower() == "true"
-    if spec.choices is not None and text not in spec.choices:
-        raise _invalid(spec.name, text, f"String must be one of: {', '.join(spec.choices)}")
-    if spec.name == "share.auto.offset.reset" and parse_auto_offset_reset(text) is None:
-        raise _invalid(
-            spec.name, text, f"Invalid value `{text}` for configuration {spec.name}. {_AUTO_OFFSET_RESET_RULE}"
-        )
-    return text
+    else:
+        if spec.choices is not None and text not in spec.choices:
+            raise _invalid(spec.name, text, f"String must be one of: {', '.join(spec.choices)}")
+        if spec.name == "share.auto.offset.reset" and parse_auto_offset_reset(text) is None:
+            raise _invalid(
+                spec.name, text, f"Invalid value `{text}` for configuration {spec.name}. {_AUTO_OFFSET_RESET_RULE}"
+            )
+        return text
+    if spec.at_least is not None and value < spec.at_least:
+        raise _invalid(spec.name, _render(spec, value), f"Value must be at least {_render(spec, spec.at_least)}")
+    if spec.at_most is not None and value > spec.at_most:
+        raise _invalid(spec.name, _render(spec, value), f"Value must be no more than {_render(spec, spec.at_most)}")
+    return value
 
 
 def _render(spec: GroupConfigKey, value: Any) -> str | None:
@@ -401,10 +576,12 @@ def _render(spec: GroupConfigKey, value: Any) -> str | None:
     return None if value is None else _text(spec, value)
 
 
-def _text(spec: GroupConfigKey, value: int | bool | str) -> str:
+def _text(spec: GroupConfigKey, value: int | bool | str | float) -> str:
     """Kafka's text of a value :func:`_parse` returned (never None)."""
     if spec.type is ConfigType.BOOLEAN:
         return "true" if value else "false"
+    if spec.type is ConfigType.DOUBLE:
+        return repr(float(value))  # Java's Double.toString for the values the bounds allow
     return str(value)
 
 
@@ -423,6 +600,23 @@ class ShareGroupSettings:
     session_timeout_ms: int
     heartbeat_interval_ms: int
     renew_ack_enabled: bool
+    assignment_interval_ms: int = 1000
+    # KIP-1191: the dead-letter topic ("" none) and whether it gets the record's key and value.
+    dlq_topic: str = ""
+    dlq_copy_record: bool = False
+    # Extensions: redelivery backoff (0 off) and per-key ordering.
+    backoff_ms: int = 0
+    backoff_multiplier: float = 2.0
+    backoff_max_ms: int = 60_000
+    key_ordering: bool = False
+
+    def redelivery_delay_ms(self, delivery_count: int) -> int:
+        """How long a record that failed its ``delivery_count``-th delivery waits before it is
+        offered again: ``backoff_ms * multiplier ** (delivery_count - 1)``, at most ``backoff_max_ms``."""
+        if self.backoff_ms <= 0 or delivery_count <= 0:
+            return 0
+        delay = self.backoff_ms * self.backoff_multiplier ** min(delivery_count - 1, 64)
+        return int(min(delay, self.backoff_max_ms))
 
 
 # --- the store ----------------------------------------------------------------------------------
@@ -438,11 +632,11 @@ class GroupConfigStore:
     since dynamic BROKER changes replace the broker's config object.
     """
 
-    def __init__(self, data_dir: str | os.PathLike[str], config: Any, *, kafka_42_only: bool = False) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], config: Any, *, kafka_only: bool = False) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / FILE_NAME
         self.config = config
-        specs = GROUP_CONFIG_KEYS if kafka_42_only else GROUP_CONFIG_KEYS + EXTENSION_KEYS
+        specs = GROUP_CONFIG_KEYS if kafka_only else GROUP_CONFIG_KEYS + EXTENSION_KEYS
         self.specs: dict[str, GroupConfigKey] = {s.name: s for s in specs}
         self._groups: dict[str, dict[str, str]] = {}
         self._listeners: list[Listener] = []
@@ -480,7 +674,11 @@ class GroupConfigStore:
         spec = self.specs[key]
         if spec.broker_default is None:
             return spec.default
-        return self._setting(spec.broker_default, spec.default)
+        value = self._setting(spec.broker_default, spec.default)
+        if key == "streams.assignor.name":
+            # The broker names a list of assignors; a group without its own uses the first.
+            return value[0] if isinstance(value, list | tuple) and value else spec.default
+        return value
 
     def value(self, group_id: str, key: str) -> Any:
         """The typed effective value of ``key`` for ``group_id``."""
@@ -504,6 +702,8 @@ class GroupConfigStore:
         rows = []
         for name in sorted(names):
             spec = self.specs[name]
+            if spec.internal and name not in own:
+                continue  # Kafka lists internal group configs only once a group sets them
             value: str | None
             if name in own:
                 value, source = own[name], ConfigSource.GROUP_CONFIG
@@ -524,7 +724,11 @@ class GroupConfigStore:
         return rows
 
     def share_settings(self, group_id: str) -> ShareGroupSettings:
-        """What a share-partition of ``group_id`` runs with."""
+        """What a share-partition of ``group_id`` runs with.
+
+        As in Kafka 4.4, an override that the broker's bounds no longer allow (they
+        changed after it was set) takes effect capped to those bounds.
+        """
         if self._settings_config is not self.config:
             self._settings.clear()
             self._settings_config = self.config
@@ -532,21 +736,34 @@ class GroupConfigStore:
         if cached is not None:
             return cached
 
-        def get(key: str, fallback_key: str, fallback: Any) -> Any:
-            if key in self.specs:
-                return self.value(group_id, key)
-            return self._setting(fallback_key, fallback)
+        def get(key: str, fallback: Any) -> Any:
+            if key not in self.specs:
+                return fallback  # an extension key of a kafka_only store
+            spec = self.specs[key]
+            value = self.value(group_id, key)
+            if spec.broker_min is not None:
+                value = max(value, self._setting(*spec.broker_min))
+            if spec.broker_max is not None:
+                value = min(value, self._setting(*spec.broker_max))
+            return value
 
         reset = parse_auto_offset_reset(self.value(group_id, "share.auto.offset.reset"))
         settings = ShareGroupSettings(
             auto_offset_reset=reset if reset is not None else "latest",
             isolation_level=1 if self.value(group_id, "share.isolation.level") == "read_committed" else 0,
-            lock_duration_ms=self.value(group_id, "share.record.lock.duration.ms"),
-            delivery_count_limit=get("share.delivery.count.limit", "group.share.delivery.count.limit", 5),
-            max_record_locks=get("share.partition.max.record.locks", "group.share.partition.max.record.locks", 2000),
-            session_timeout_ms=self.value(group_id, "share.session.timeout.ms"),
-            heartbeat_interval_ms=self.value(group_id, "share.heartbeat.interval.ms"),
-            renew_ack_enabled=bool(get("share.renew.acknowledge.enable", "", True)),
+            lock_duration_ms=get("share.record.lock.duration.ms", 30000),
+            delivery_count_limit=get("share.delivery.count.limit", 5),
+            max_record_locks=get("share.partition.max.record.locks", 2000),
+            session_timeout_ms=get("share.session.timeout.ms", 45000),
+            heartbeat_interval_ms=get("share.heartbeat.interval.ms", 5000),
+            renew_ack_enabled=bool(get("share.renew.acknowledge.enable", True)),
+            assignment_interval_ms=get("share.assignment.interval.ms", 1000),
+            dlq_topic=get("errors.deadletterqueue.topic.name", ""),
+            dlq_copy_record=bool(get("errors.deadletterqueue.copy.record.enable", False)),
+            backoff_ms=get("share.redelivery.backoff.ms", 0),
+            backoff_multiplier=float(get("share.redelivery.backoff.multiplier", 2.0)),
+            backoff_max_ms=get("share.redelivery.backoff.max.ms", 60_000),
+            key_ordering=bool(get("share.key.ordering.enable", False)),
         )
         self._settings[group_id] = settings
         return settings
@@ -660,7 +877,7 @@ class GroupConfigStore:
             fn(group_id, dict(overrides))
 
     def _validate(self, overrides: dict[str, str]) -> dict[str, str]:
-        """Check a group's complete new override set the way Kafka does; return it
+        """Check a group's complete new override set the way Kafka 4.4 does; return it
         in canonical text form, in definition order."""
         for key in overrides:
             if key not in self.specs:
@@ -673,12 +890,25 @@ class GroupConfigStore:
             if name not in typed:
                 continue
             spec, value = self.specs[name], typed[name]
-            if spec.broker_min is not None and value < self._setting(*spec.broker_min):
+            lo = None if spec.broker_min is None else self._setting(*spec.broker_min)
+            hi = None if spec.broker_max is None else self._setting(*spec.broker_max)
+            if lo is not None and hi is not None:
+                if not lo <= value <= hi:
+                    raise KafkaError(ErrorCode.INVALID_CONFIG, f"{name} must be in the range {lo} to {hi} inclusive.")
+            elif hi is not None and value > hi:
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"{name} must be less than or equal to {hi}")
+            elif lo is not None and value < lo:
+                raise KafkaError(ErrorCode.INVALID_CONFIG, f"{name} must be greater than or equal to {lo}")
+        assignor = typed.get("streams.assignor.name")
+        if assignor is not None:
+            registered = self._setting("group.streams.assignors", ["sticky"])
+            if assignor not in registered:
+                names = "[" + ", ".join(registered) + "]"
                 raise KafkaError(
-                    ErrorCode.INVALID_CONFIG, f"{name} must be greater than or equal to {spec.broker_min[0]}"
+                    ErrorCode.INVALID_CONFIG,
+                    f"streams.assignor.name '{assignor}' is not a registered task assignor. "
+                    f"Registered assignors are: {names}.",
                 )
-            if spec.broker_max is not None and value > self._setting(*spec.broker_max):
-                raise KafkaError(ErrorCode.INVALID_CONFIG, f"{name} must be less than or equal to {spec.broker_max[0]}")
         for session, heartbeat in _SESSION_PAIRS:
             if session not in typed and heartbeat not in typed:
                 continue
@@ -686,6 +916,19 @@ class GroupConfigStore:
             h = typed.get(heartbeat, self.default(heartbeat))
             if s <= h:
                 raise KafkaError(ErrorCode.INVALID_CONFIG, f"{session} must be greater than {heartbeat}")
+        if str(typed.get("errors.deadletterqueue.topic.name", "")).startswith("__"):
+            raise KafkaError(
+                ErrorCode.INVALID_CONFIG, "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'"
+            )
+        backoff, backoff_max = typed.get("share.redelivery.backoff.ms"), typed.get("share.redelivery.backoff.max.ms")
+        if backoff is not None or backoff_max is not None:
+            first = backoff if backoff is not None else self.default("share.redelivery.backoff.ms")
+            longest = backoff_max if backoff_max is not None else self.default("share.redelivery.backoff.max.ms")
+            if first > longest:
+                raise KafkaError(
+                    ErrorCode.INVALID_CONFIG,
+                    "share.redelivery.backoff.max.ms must be greater than or equal to share.redelivery.backoff.ms",
+                )
         return {name: _text(self.specs[name], value) for name, value in typed.items()}
 
     # --- the file ----------------------------------------------------------------------

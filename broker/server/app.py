@@ -157,6 +157,8 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         lifecycle=lifecycle,
         clock=clock,
         max_share_sessions=setting("group.share.max.share.sessions"),
+        setting=setting,
+        peers=peers,
     )
     groups.attach_share_partitions(share)
     fetch_sessions = FetchSessionCache(

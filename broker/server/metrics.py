@@ -19,6 +19,14 @@ record-acknowledgement (by ack-type)     ``sharebroker_share_acknowledged_record
 partition-load-time                      ``sharebroker_share_partition_load_seconds``
 =======================================  ============================================
 
+For autoscaling, per share group and partition (labels ``group``, ``topic``,
+``partition``): ``sharebroker_share_partition_lag`` (KIP-1226, as
+DescribeShareGroupOffsets v1), ``..._acquired_records``,
+``..._oldest_available_age_seconds`` and ``..._archiving_records``; per group
+``sharebroker_share_redelivered_records_total`` and
+``sharebroker_share_dead_lettered_records_total`` (docs/SHARE_GROUPS.md has an
+alert and an autoscaling rule).
+
 Consumer groups (KIP-848) and streams groups (KIP-1071) have the same three:
 ``sharebroker_consumer_groups{state}`` / ``sharebroker_streams_groups{state}``
 (Kafka's group-count by protocol and state), ``..._group_count``, and
@@ -40,6 +48,8 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
+from broker.group.share_offsets import share_partition_lag
+
 # The counters live in broker.metrics (a leaf module every service may use); the
 # exposition re-exports the names its readers know it by.
 from broker.metrics import (  # noqa: F401
@@ -51,6 +61,7 @@ from broker.metrics import (  # noqa: F401
     Histogram,
     Metrics,
 )
+from broker.share.states import FINAL_STATES, RecordState
 
 if TYPE_CHECKING:
     from broker.handlers.context import Services
@@ -192,6 +203,7 @@ def collect(services: Services) -> list[Family]:
         ).add(in_flight)
     )
     fams.append(Family(p + "share_sessions", "gauge", "Open share sessions.").add(len(share.sessions)))
+    fams.extend(_share_partition_families(services, entries))
 
     f = Family(
         p + "share_acknowledgements_total",
@@ -233,6 +245,64 @@ def collect(services: Services) -> list[Family]:
         m.streams_rebalances,
     )
     return fams
+
+
+def _share_partition_families(services: Services, entries: list) -> list[Family]:
+    """Per share group and partition: lag (KIP-1226), records in flight, age of the oldest
+    record waiting to be delivered; per group: redelivered and dead-lettered records."""
+    p = PREFIX
+    lag = Family(
+        p + "share_partition_lag",
+        "gauge",
+        "Records from the share-partition start offset to the high watermark not yet delivered to "
+        "completion (KIP-1226 lag, as DescribeShareGroupOffsets v1 reports it).",
+    )
+    acquired = Family(p + "share_partition_acquired_records", "gauge", "Records acquired by consumers right now.")
+    oldest = Family(
+        p + "share_partition_oldest_available_age_seconds",
+        "gauge",
+        "Age (now minus its timestamp) of the first record waiting to be delivered; 0 when none waits.",
+    )
+    archiving = Family(
+        p + "share_partition_archiving_records", "gauge", "Records waiting for their dead-letter copy (KIP-1191)."
+    )
+    now_ms = services.share.now_ms()
+    for e in entries:
+        sp = e.sp
+        labels = {"group": e.key[0], "topic": e.topic, "partition": e.partition}
+        complete = busy = 0
+        for r in sp.runs():
+            size = r.last_offset - r.first_offset + 1
+            if r.state in FINAL_STATES:
+                complete += size
+            elif r.state == RecordState.ACQUIRED:
+                busy += size
+        plog = e.view.log
+        lag.add(share_partition_lag(plog.high_watermark, sp.start_offset, complete), **labels)
+        acquired.add(busy, **labels)
+        archiving.add(sp.archiving(), **labels)
+        age = 0.0
+        first = sp.first_available_offset()
+        if first is not None:
+            for header in plog.batch_headers(first, 1 << 16, max_offset=plog.high_watermark):
+                if header.base_timestamp >= 0:
+                    age = max(0.0, (now_ms - header.base_timestamp) / 1000)
+                break
+        oldest.add(age, **labels)
+    m = services.metrics
+    redelivered = Family(
+        p + "share_redelivered_records_total", "counter", "Records handed out again (delivery count above 1)."
+    )
+    for group, n in sorted(m.share_redelivered.items()):
+        redelivered.add(n, group=group)
+    dead = Family(
+        p + "share_dead_lettered_records_total",
+        "counter",
+        "Records copied to the group's dead-letter topic (KIP-1191).",
+    )
+    for group, n in sorted(m.share_dead_lettered.items()):
+        dead.add(n, group=group)
+    return [lag, acquired, oldest, archiving, redelivered, dead]
 
 
 def _group_families(

@@ -8,10 +8,14 @@ decoded here).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from broker.log.partition import PartitionLog
+from broker.protocol.records import iter_batches, iter_records
 from broker.share.partition import LogBatch
+
+# Per-key ordering reads the keys of the records entering the window; at most this much at a time.
+_KEY_READ_BYTES = 64 << 20
 
 
 class PartitionLogView:
@@ -78,3 +82,17 @@ class PartitionLogView:
         if not size:
             return b""
         return log.read(first, size, max_offset=log.high_watermark).records
+
+    def record_keys(self, start_offset: int, end_offset: int) -> Sequence[tuple[int, Hashable]]:
+        """(offset, key) of the data records in ``[start_offset, end_offset)`` with a key."""
+        if end_offset <= start_offset:
+            return []
+        raw = self.records_covering(start_offset, end_offset - 1, _KEY_READ_BYTES)
+        out: list[tuple[int, Hashable]] = []
+        for batch in iter_batches(raw, allow_partial=True):
+            if batch.header.is_control:
+                continue
+            for rec in iter_records(batch.view):
+                if start_offset <= rec.offset < end_offset and rec.key is not None:
+                    out.append((rec.offset, rec.key))
+        return out

@@ -10,7 +10,11 @@ them a clock, a persister, wake-ups and timers:
   write fails;
 - fetches waiting for records park on a per-partition event, set by appends
   to the partition, by released records and by expired locks;
-- one timer task expires acquisition locks.
+- one timer task expires acquisition locks and wakes fetches when records held
+  by their redelivery backoff (an extension) fall due;
+- dead letters (KIP-1191): records a share-partition moved to ARCHIVING are
+  copied to the group's dead-letter topic, durably, and only then archived
+  (:mod:`broker.share.dead_letter`).
 """
 
 from __future__ import annotations
@@ -29,15 +33,26 @@ from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
 from broker.metrics import Metrics
 from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
+from broker.share import dead_letter as dlq
 from broker.share.log_view import PartitionLogView
-from broker.share.partition import AcquiredRange, Delta, PersistedState, SharePartition, StateBatch
+from broker.share.partition import AcquiredRange, DeadLetter, Delta, PersistedState, SharePartition, StateBatch
 from broker.share.sessions import ShareSessionCache
 from broker.share.state_store import Persister
 
 log = structlog.get_logger("sharebroker.share")
 
 Key = tuple[str, uuid.UUID, int]  # (group id, topic id, partition)
+
+# A dead-letter write that failed (topic not there yet, not the leader, disk error) is
+# tried again after this long.
+DLQ_RETRY_S = 1.0
+# Source records read for dead-letter copies at most this much at a time.
+DLQ_READ_BYTES = 16 << 20
+# Produce version for dead-letter copies sent to another broker (topic names, not ids).
+DLQ_PRODUCE_VERSION = 9
 
 
 class ClientConnection(Protocol):
@@ -81,6 +96,8 @@ class SharePartitionManager:
         lifecycle: Lifecycle,
         clock: Callable[[], int],
         max_share_sessions: int,
+        setting: Callable[[str], Any] | None = None,
+        peers: BrokerPeers | None = None,
     ) -> None:
         self.persister = persister
         self._metadata = metadata
@@ -98,12 +115,34 @@ class SharePartitionManager:
         self._timer_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._watched: set[int] = set()
+        self._setting = setting
+        self._peers = peers  # in a cluster: dead-letter topic partitions led by other brokers
+        self._dlq_busy: set[Key] = set()
+        self._dlq_warned: set[tuple[str, str]] = set()
 
     # --- settings ---------------------------------------------------------------
 
     def settings(self, group_id: str) -> ShareGroupSettings:
         """The group-level settings the group's share partitions run with (group configs)."""
         return self._group_configs.share_settings(group_id)
+
+    def _broker(self, name: str, default: Any) -> Any:
+        if self._setting is None:
+            return default
+        try:
+            return self._setting(name)
+        except KeyError:
+            return default
+
+    def dead_letter_target(self, group_id: str) -> dlq.DeadLetterTarget | None:
+        """The group's dead-letter topic, if it has one and share.version is 2."""
+        s = self.settings(group_id)
+        if not s.dlq_topic or int(self._broker("share.version", 2)) < 2:
+            return None
+        return dlq.DeadLetterTarget(s.dlq_topic, s.dlq_copy_record)
+
+    def _redelivery_delay(self, s: ShareGroupSettings) -> Callable[[int], int] | None:
+        return s.redelivery_delay_ms if s.backoff_ms > 0 else None
 
     # --- share partitions -------------------------------------------------------
 
@@ -164,6 +203,7 @@ class SharePartitionManager:
             e = Entry(key, info.name, sp, view, state_epoch, replica.leader_epoch)
             self._entries[key] = e
             self._by_log[(info.name, partition)].append(e)
+            self.kick_dead_letters(e)  # ARCHIVING read back: copy again
             self._metrics.observe_partition_load(trio.current_time() - load_started)
             log.info(
                 "share_partition_loaded",
@@ -243,15 +283,27 @@ class SharePartitionManager:
             max_in_flight=s.max_record_locks,
             isolation=s.isolation_level,
             max_bytes=max_bytes,
+            dead_letter=self.dead_letter_target(e.key[0]) is not None,
+            key_ordering=s.key_ordering,
         )
         if ranges:
             self._timer_changed.set()
+            again = sum(r.last_offset - r.first_offset + 1 for r in ranges if r.delivery_count > 1)
+            if again:
+                self._metrics.redelivered(e.key[0], again)
+        self.kick_dead_letters(e)  # records spent under a lowered limit
         return ranges
 
     async def acknowledge(self, e: Entry, member_id: str, batches: list[tuple[int, int, list[int]]]) -> int:
         s = self.settings(e.key[0])
         result = e.sp.acknowledge(
-            member_id, batches, self._clock(), s.delivery_count_limit, lock_duration_ms=s.lock_duration_ms
+            member_id,
+            batches,
+            self._clock(),
+            s.delivery_count_limit,
+            lock_duration_ms=s.lock_duration_ms,
+            dead_letter=self.dead_letter_target(e.key[0]) is not None,
+            redelivery_delay=self._redelivery_delay(s),
         )
         if result.error_code:
             return result.error_code
@@ -262,6 +314,10 @@ class SharePartitionManager:
         self._metrics.acknowledged(batches)
         if any(t == 2 for _, _, types in batches for t in types):  # Release: records came back
             e.wake()
+            if s.backoff_ms > 0:
+                self._timer_changed.set()
+        elif s.key_ordering:
+            e.wake()  # a settled record lets the next record of its key go out
         return ErrorCode.NONE
 
     async def persist(self, e: Entry, delta: Delta) -> int:
@@ -288,13 +344,23 @@ class SharePartitionManager:
             e.sp.rollback(delta)
             return code
         e.sp.on_persisted(delta)
+        self.kick_dead_letters(e)
         return ErrorCode.NONE
 
     async def release_member(self, group_id: str, member_id: str) -> None:
         """Give back every record the member holds in the group (session closed, left, disconnected)."""
-        limit = self.settings(group_id).delivery_count_limit
+        s = self.settings(group_id)
+        dead_letter = self.dead_letter_target(group_id) is not None
         for e in self.entries_of_group(group_id):
-            delta = e.sp.release_member(member_id, self._clock(), limit)
+            delta = e.sp.release_member(
+                member_id,
+                self._clock(),
+                s.delivery_count_limit,
+                dead_letter=dead_letter,
+                redelivery_delay=self._redelivery_delay(s),
+            )
+            if s.backoff_ms > 0:
+                self._timer_changed.set()  # the timer wakes fetches when the released records are due
             if delta is not None:
                 await self.persist(e, delta)
                 e.wake()
@@ -364,21 +430,145 @@ class SharePartitionManager:
             now = self._clock()
             nearest: int | None = None
             for e in list(self._entries.values()):
+                if e.sp.redeliveries_due(now):
+                    e.wake()  # records held by their redelivery backoff may go out
                 deadline = e.sp.next_lock_deadline()
-                if deadline is None:
-                    continue
-                if deadline <= now:
-                    limit = self.settings(e.key[0]).delivery_count_limit
-                    result = e.sp.expire_locks(now, limit)
+                if deadline is not None and deadline <= now:
+                    s = self.settings(e.key[0])
+                    result = e.sp.expire_locks(
+                        now,
+                        s.delivery_count_limit,
+                        dead_letter=self.dead_letter_target(e.key[0]) is not None,
+                        redelivery_delay=self._redelivery_delay(s),
+                    )
                     if result.delta is not None:
                         await self.persist(e, result.delta)
                     if result.available:
                         e.wake()
                     deadline = e.sp.next_lock_deadline()
-                    if deadline is None:
-                        continue
-                if nearest is None or deadline < nearest:
-                    nearest = deadline
+                # after the expiry: records it released may wait for their backoff
+                due = e.sp.next_redelivery_ms()
+                for t in (deadline, due):
+                    if t is not None and (nearest is None or t < nearest):
+                        nearest = t
             delay = 3600.0 if nearest is None else max(0.0, (nearest - self._clock()) / 1000)
             with trio.move_on_after(delay):
                 await self._timer_changed.wait()
+
+    # --- dead letters (KIP-1191) ------------------------------------------------------
+
+    def kick_dead_letters(self, e: Entry) -> None:
+        """Start copying the share-partition's waiting dead letters, unless already under way."""
+        if not e.sp.has_dead_letters() or e.key in self._dlq_busy or self._nursery is None:
+            return
+        self._dlq_busy.add(e.key)
+        self._nursery.start_soon(self._dead_letter_loop, e)
+
+    async def _dead_letter_loop(self, e: Entry) -> None:
+        try:
+            while self._entries.get(e.key) is e and not self._lifecycle.stopping:
+                letters = e.sp.take_dead_letters()
+                if not letters:
+                    return
+                if not await self._dead_letter(e, letters):
+                    e.sp.return_dead_letters(letters)
+                    await trio.sleep(DLQ_RETRY_S)
+        finally:
+            self._dlq_busy.discard(e.key)
+
+    async def _dead_letter(self, e: Entry, letters: list[DeadLetter]) -> bool:
+        """Copy ``letters`` to the dead-letter topic, then archive them. False: try again later."""
+        group_id = e.key[0]
+        target = self.dead_letter_target(group_id)
+        to_copy = [d for d in letters if not d.written]
+        if to_copy:
+            if target is None:
+                self._dlq_warn(group_id, "", "the group has no dead-letter topic now (or share.version < 2)")
+            else:
+                written = await self._write_copies(e, target, to_copy)
+                if written is None:
+                    return False
+        for d in letters:
+            delta = e.sp.dead_lettered(d.first_offset, d.last_offset, self._clock())
+            if delta is not None:
+                code = await self.persist(e, delta)
+                if code:
+                    return False  # rolled back: ARCHIVING again, its copy already written
+        return True
+
+    async def _write_copies(self, e: Entry, target: dlq.DeadLetterTarget, letters: list[DeadLetter]) -> bool | None:
+        """Append the copies durably. True: written; False: archived without a copy (the topic
+        cannot take them, as Kafka); None: failed, try again."""
+        group_id = e.key[0]
+        prefix = str(self._broker("errors.deadletterqueue.topic.name.prefix", "dlq."))
+        topic = self._metadata.image.topic(target.topic)
+        if topic is None and prefix and target.topic.startswith(prefix):
+            if self._broker("errors.deadletterqueue.auto.create.topics.enable", False):
+                try:
+                    await self._metadata.create_topic(target.topic, -1, -1, {dlq.GROUP_ENABLE: "true"})
+                    log.info("dead_letter_topic_created", group=group_id, topic=target.topic)
+                except KafkaError as exc:
+                    if exc.code != ErrorCode.TOPIC_ALREADY_EXISTS:
+                        log.warning("dead_letter_topic_create_failed", topic=target.topic, error=str(exc))
+                        return None
+                topic = self._metadata.image.topic(target.topic)
+                if topic is None:
+                    return None
+        why = dlq.unusable_reason(target.topic, prefix, None if topic is None else dict(topic.configs))
+        if why is not None or topic is None:
+            self._dlq_warn(group_id, target.topic, why or "no topic")
+            return False
+        limit = self.settings(group_id).delivery_count_limit
+        index = dlq.dead_letter_partition(e.partition, len(topic.partitions))
+        batches: list[bytes] = []
+        for d in letters:
+            raw = e.view.records_covering(d.first_offset, d.last_offset, DLQ_READ_BYTES)
+            records = dlq.source_records(raw, d.first_offset, d.last_offset)
+            batch = dlq.dead_letter_batch(
+                [d],
+                group=group_id,
+                topic=e.topic,
+                partition=e.partition,
+                limit=limit,
+                copy_record=target.copy_record,
+                records=records,
+                now_ms=self._clock(),
+            )
+            if batch is not None:
+                batches.append(batch)
+        try:
+            leader = topic.partitions[index].leader
+            if leader == self._replicas.node_id or self._peers is None:
+                out = self._replicas.leader(target.topic, index)
+                for batch in batches:
+                    out.append(batch)
+                await out.wait_replicated()
+            elif batches:
+                await self._produce_remote(leader, target.topic, index, b"".join(batches))
+        except KafkaError as exc:
+            log.warning("dead_letter_write_failed", group=group_id, topic=target.topic, error=str(exc))
+            return None
+        self._metrics.dead_lettered(group_id, sum(d.last_offset - d.first_offset + 1 for d in letters))
+        return True
+
+    async def _produce_remote(self, leader: int, topic: str, partition: int, records: bytes) -> None:
+        """Produce (acks=all) to the partition's leader, another broker of the cluster."""
+        if leader < 0 or self._peers is None:
+            raise KafkaError(ErrorCode.LEADER_NOT_AVAILABLE, f"{topic}-{partition} has no leader")
+        request = ProduceRequest(
+            acks=-1,
+            timeout_ms=30_000,
+            topic_data=[
+                TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=records)])
+            ],
+        )
+        response = await self._peers.call(leader, request, DLQ_PRODUCE_VERSION)
+        code = response.responses[0].partition_responses[0].error_code
+        if code:
+            raise KafkaError(code, f"dead-letter produce to {topic}-{partition} on broker {leader}")
+
+    def _dlq_warn(self, group_id: str, topic: str, why: str) -> None:
+        if (group_id, why) in self._dlq_warned:
+            return
+        self._dlq_warned.add((group_id, why))
+        log.warning("dead_letter_skipped", group=group_id, topic=topic, reason=why, archived_without_copy=True)

@@ -62,8 +62,9 @@ The caller writes it (WriteShareGroupState / ShareUpdate) and then calls
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from enum import IntEnum
 from itertools import groupby
 from typing import NamedTuple, Protocol
 
@@ -88,6 +89,8 @@ __all__ = [
     "MAX_LOG_READS_PER_ACQUIRE",
     "AckResult",
     "AcquiredRange",
+    "DeadLetter",
+    "DeadLetterReason",
     "Delta",
     "ExpireResult",
     "LogBatch",
@@ -123,6 +126,7 @@ _LOCK_HEAP_SLACK = 64
 _AVAILABLE = RecordState.AVAILABLE
 _ACQUIRED = RecordState.ACQUIRED
 _ACKNOWLEDGED = RecordState.ACKNOWLEDGED
+_ARCHIVING = RecordState.ARCHIVING
 _ARCHIVED = RecordState.ARCHIVED
 _NONE = int(ErrorCode.NONE)
 _INVALID_REQUEST = int(ErrorCode.INVALID_REQUEST)
@@ -130,10 +134,15 @@ _INVALID_REQUEST = int(ErrorCode.INVALID_REQUEST)
 _PLAIN_VIEW = {
     _AVAILABLE: View.AVAILABLE,
     _ACKNOWLEDGED: View.ACKNOWLEDGED,
+    _ARCHIVING: View.ARCHIVING,
     _ARCHIVED: View.ARCHIVED,
 }
 _ACTION_STATE = {Action.ACKNOWLEDGE: _ACKNOWLEDGED, Action.ARCHIVE: _ARCHIVED}
-_PERSISTED_STATES = {int(s): s for s in (_AVAILABLE, _ACKNOWLEDGED, _ARCHIVED)}
+_PERSISTED_STATES = {int(s): s for s in (_AVAILABLE, _ACKNOWLEDGED, _ARCHIVING, _ARCHIVED)}
+# Kafka (since 4.2, KAFKA-17541) hands records out in smaller and smaller pieces once
+# their delivery count passes half the limit (never below this), so that one poison
+# record does not take its whole batch to the limit with it.
+MIN_THROTTLE_DELIVERY_COUNT = 2
 
 
 # ----------------------------------------------------------------- interfaces
@@ -183,6 +192,11 @@ class ShareLog(Protocol):
         """(offset, timestamp) of the first record whose timestamp is >= ``timestamp``."""
         ...
 
+    def record_keys(self, start_offset: int, end_offset: int) -> Sequence[tuple[int, Hashable]]:
+        """(offset, key) of every data record in ``[start_offset, end_offset)`` whose key is
+        not null, in offset order (per-key ordering reads this; it decodes records)."""
+        ...
+
 
 class StateBatch(NamedTuple):
     """One persisted state batch (``StateBatches`` of WriteShareGroupState)."""
@@ -206,9 +220,27 @@ class Delta(NamedTuple):
     id: int
     start_offset: int  # a lower bound; the store keeps the largest it has seen
     batches: tuple[StateBatch, ...]
-    # (first, last, delivery count, member, lock deadline) of each changed stretch
-    # before the change, all ACQUIRED; used by rollback.
-    undo: tuple[tuple[int, int, int, str | None, int], ...]
+    # (first, last, delivery count, member, lock deadline, state) of each changed stretch
+    # before the change (ACQUIRED, or ARCHIVING for a dead-letter confirmation); used by rollback.
+    undo: tuple[tuple[int, int, int, str | None, int, RecordState], ...]
+
+
+class DeadLetterReason(IntEnum):
+    """Why a record went to ARCHIVING (it decides the ``__dlq.errors.message`` header)."""
+
+    REJECTED = 1  # the consumer rejected it
+    DELIVERY_LIMIT = 2  # its delivery count reached the limit
+    RESTORED = 3  # read back ARCHIVING after a load: as Kafka, judge by its count against the limit
+
+
+class DeadLetter(NamedTuple):
+    """Records waiting for their dead-letter copy (KIP-1191): write it, then ``dead_lettered``."""
+
+    first_offset: int
+    last_offset: int
+    delivery_count: int
+    reason: DeadLetterReason
+    written: bool = False  # the copy is durable already; only ARCHIVED is left to persist
 
 
 class AcquiredRange(NamedTuple):
@@ -252,7 +284,7 @@ class RunView(NamedTuple):
 class _Run:
     """A stretch of consecutive offsets in one state. Mutable; owned by one partition."""
 
-    __slots__ = ("count", "deadline", "first", "last", "member", "pending", "state")
+    __slots__ = ("count", "data", "deadline", "first", "last", "member", "not_before", "pending", "reason", "state")
 
     def __init__(
         self,
@@ -271,9 +303,18 @@ class _Run:
         self.member = member  # lock holder while ACQUIRED
         self.deadline = deadline  # lock deadline (ms) while ACQUIRED, else -1
         self.pending = pending  # id of the unconfirmed delta that set this state, else 0
+        self.not_before = 0  # AVAILABLE: not handed out again before this time (ms; redelivery backoff)
+        self.reason = DeadLetterReason.REJECTED  # ARCHIVING: why (the dead-letter message)
+        # Count 0 only: known to be data records (held back by per-key ordering when they were
+        # read), so they need no second look at the log before they are handed out.
+        self.data = False
 
     def clone(self, first: int, last: int) -> _Run:
-        return _Run(first, last, self.state, self.count, self.member, self.deadline, self.pending)
+        run = _Run(first, last, self.state, self.count, self.member, self.deadline, self.pending)
+        run.not_before = self.not_before
+        run.reason = self.reason
+        run.data = self.data
+        return run
 
     def view(self) -> RunView:
         return RunView(self.first, self.last, self.state, self.count, self.member, self.deadline, self.pending != 0)
@@ -328,6 +369,12 @@ class SharePartition:
         self._next_delta_id = 1
         self._lock_duration_ms = DEFAULT_LOCK_DURATION_MS
         self._reads_left = 0
+        # KIP-1191: ARCHIVING stretches whose dead-letter copy the caller has not taken yet.
+        self._dead_letters: list[DeadLetter] = []
+        # Redelivery backoff (extension): heap of (not_before, offset inside the run).
+        self._backoffs: list[tuple[int, int]] = []
+        # Per-key ordering (extension): the keys of the window's unsettled records, or None.
+        self._order: _KeyOrder | None = None
 
     # ------------------------------------------------------------ construction
 
@@ -348,8 +395,10 @@ class SharePartition:
 
         With persisted state, records come back as last written: AVAILABLE with
         the persisted delivery count (ACQUIRED is never written), ACKNOWLEDGED,
-        ARCHIVED. Offsets between state batches were never written, so they come
-        back as never delivered. Everything below the log start is archived.
+        ARCHIVING, ARCHIVED. Offsets between state batches were never written, so
+        they come back as never delivered. Everything below the log start is
+        archived. ARCHIVING records are waiting for their dead-letter copy again
+        (:meth:`take_dead_letters`): a crash between the two writes loses none.
         """
         log_start = log.log_start_offset
         if state is None or state.start_offset < 0:
@@ -372,6 +421,8 @@ class SharePartition:
             # ACQUIRED is never written; read one defensively as its previous delivery.
             rec_state = _PERSISTED_STATES.get(sb.delivery_state, _AVAILABLE)
             sp._append(_Run(first, sb.last_offset, rec_state, sb.delivery_count))
+            if rec_state == _ARCHIVING:
+                sp._dead_letters.append(DeadLetter(first, sb.last_offset, sb.delivery_count, DeadLetterReason.RESTORED))
             pos = sb.last_offset + 1
         sp._speo = pos
         sp._advance()
@@ -434,6 +485,42 @@ class SharePartition:
             heapq.heappop(locks)
         return locks[0][0] if locks else None
 
+    def next_redelivery_ms(self) -> int | None:
+        """When the earliest record held by its redelivery backoff may go out (ms); None if none."""
+        heap = self._backoffs
+        while heap:
+            t, offset = heap[0]
+            i = self._index_of(offset)
+            if i >= 0 and self._runs[i].state == _AVAILABLE and self._runs[i].not_before == t:
+                return t
+            heapq.heappop(heap)
+        return None
+
+    def redeliveries_due(self, now_ms: int) -> bool:
+        """Drop the backoff timers due by ``now_ms``; True if a held record may now go out."""
+        due = False
+        while True:
+            t = self.next_redelivery_ms()
+            if t is None or t > now_ms:
+                return due
+            heapq.heappop(self._backoffs)
+            due = True
+
+    def first_available_offset(self) -> int | None:
+        """The first offset waiting to be handed out: AVAILABLE in the window (held ones
+        too), else SPEO when the log holds more; None when nothing waits."""
+        runs = self._runs
+        i = max(0, bisect_right(self._starts, self._avail_hint) - 1)
+        while i < len(runs):
+            if runs[i].state == _AVAILABLE:
+                return max(runs[i].first, self._avail_hint) if runs[i].last >= self._avail_hint else runs[i].first
+            i += 1
+        return self._speo if self._speo < self._log.high_watermark else None
+
+    def archiving(self) -> int:
+        """Offsets waiting for their dead-letter copy."""
+        return sum(r.last - r.first + 1 for r in self._runs if r.state == _ARCHIVING)
+
     # ------------------------------------------------------------- acquisition
 
     def acquire(
@@ -449,6 +536,8 @@ class SharePartition:
         max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
         isolation: int = IsolationLevel.READ_UNCOMMITTED,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        dead_letter: bool = False,
+        key_ordering: bool = False,
     ) -> list[AcquiredRange]:
         """Lock up to ``max_records`` records for ``member_id``; nothing here is persisted.
 
@@ -465,7 +554,18 @@ class SharePartition:
         of aborted transactions are never handed out: they become ARCHIVED.
         READ_COMMITTED also stops at the last stable offset. A record whose
         delivery count already reached ``delivery_count_limit`` (the limit was
-        lowered) is archived instead of delivered again.
+        lowered) is archived instead of delivered again (ARCHIVING first when
+        ``dead_letter``: the group has a dead-letter topic).
+
+        Records near the delivery limit are handed out in smaller pieces, as Kafka
+        does since 4.2: a stretch whose count reached half the limit (at least
+        :data:`MIN_THROTTLE_DELIVERY_COUNT`) goes out alone in its acquisition,
+        halved once more per further delivery, and a record on its last delivery
+        goes out on its own (:meth:`_throttled`).
+
+        Extensions: an AVAILABLE record whose redelivery backoff has not elapsed
+        is HELD; with ``key_ordering``, so is a record while an earlier record with
+        its key is not final (see :class:`_KeyOrder`).
         """
         if max_records <= 0:
             return []
@@ -480,6 +580,9 @@ class SharePartition:
         budget = max_records
         out: list[AcquiredRange] = []
         runs, starts = self._runs, self._starts
+        order = self._key_order(key_ordering)
+        throttle_from = max(MIN_THROTTLE_DELIVERY_COUNT, -(-delivery_count_limit // 2))
+        stop = False  # throttling ends this acquisition
 
         # 1. AVAILABLE records inside the window.
         low: int | None = None  # first AVAILABLE offset left behind
@@ -491,20 +594,24 @@ class SharePartition:
                 continue
             action = TRANSITIONS[(View.AVAILABLE, Event.ACQUIRE)].action
             assert action == Action.ACQUIRE
-            if run.count == 0:
+            if run.count == 0 and not run.data:
                 # Never delivered (restored state): read it like new records.
-                stop = min(run.last + 1, bound)
-                if stop <= run.first or self._reads_left <= 0:
+                stop_at = min(run.last + 1, bound)
+                if stop_at <= run.first or self._reads_left <= 0:
                     low = run.first if low is None else low
                     i += 1
                     continue
                 new, used, end = self._read_log(
-                    member_id, run.first, stop, budget, record_limit, chunk, deadline, committed, max_bytes, 1
+                    member_id, run.first, stop_at, budget, record_limit, chunk, deadline, committed, max_bytes, 1
                 )
                 if end == run.first:
                     low = run.first if low is None else low
                     i += 1
                     continue
+                if order is not None:
+                    new, used, held = self._hold_by_key(order, new, used)
+                    if held is not None:
+                        low = held if low is None else min(low, held)
                 if end <= run.last:
                     new.append(run.clone(end, run.last))
                 runs[i : i + 1] = new
@@ -517,25 +624,64 @@ class SharePartition:
                 i += len(new) - (1 if end <= run.last else 0)
                 continue
             if run.count >= delivery_count_limit:
-                # Spent under a lowered limit: archive; derived again after a restart.
-                run.state = _ARCHIVED
+                # Spent under a lowered limit: archive (ARCHIVING first in a group with a
+                # dead-letter topic). Not persisted: a restart derives it again.
                 run.pending = 0
+                if dead_letter:
+                    run.state = _ARCHIVING
+                    run.reason = DeadLetterReason.DELIVERY_LIMIT
+                    self._dead_letters.append(DeadLetter(run.first, run.last, run.count, run.reason))
+                else:
+                    run.state = _ARCHIVED
+                    if order is not None:
+                        order.settle(run.first, run.last)
                 i += 1
                 continue
-            size = run.last - run.first + 1
-            if size > budget:
-                cut = run.first + budget if record_limit else self._batch_end(run.first + budget - 1) + 1
-                if cut <= run.last:
-                    self._split_index(i, cut)
-            run.state = _ACQUIRED
-            run.count += 1
-            run.member = member_id
-            run.deadline = deadline
-            run.pending = 0
-            heapq.heappush(self._locks, (deadline, run.first))
-            out.append(AcquiredRange(run.first, run.last, run.count))
-            budget -= run.last - run.first + 1
-            i += 1
+            if run.not_before > now_ms:
+                # Redelivery backoff (extension): HELD until its time comes.
+                assert TRANSITIONS[(View.HELD, Event.ACQUIRE)].action == Action.KEEP
+                low = run.first if low is None else low
+                i += 1
+                continue
+            last = run.last
+            throttled = run.count >= throttle_from
+            if throttled:
+                if out:
+                    stop = True  # a throttled stretch goes out alone: next time
+                    break
+                last = self._throttled(run, throttle_from, delivery_count_limit)
+                stop = True
+            first, end_of_run = run.first, run.last
+            stretches = [(first, last)] if order is None else order.free_stretches(first, last, self._state)
+            if not stretches:
+                low = first if low is None else low  # every record waits for an earlier one of its key
+                i += 1
+                continue
+            exact = record_limit or throttled or order is not None
+            taken = 0
+            for a, b in stretches:
+                if budget <= 0:
+                    break
+                if b - a + 1 > budget:
+                    b = a + budget - 1 if exact else min(self._batch_end(a + budget - 1), b)
+                lo, hi = self._isolate(a, b)
+                for r in runs[lo:hi]:
+                    r.state = _ACQUIRED
+                    r.count += 1
+                    r.member = member_id
+                    r.deadline = deadline
+                    r.pending = 0
+                    r.not_before = 0
+                    r.data = False
+                    heapq.heappush(self._locks, (deadline, r.first))
+                    out.append(AcquiredRange(r.first, r.last, r.count))
+                    budget -= r.last - r.first + 1
+                    taken += r.last - r.first + 1
+            if taken < end_of_run - first + 1:
+                low = first if low is None else min(low, first)
+            i = bisect_right(starts, end_of_run)
+            if stop:
+                break
         if i < len(runs):
             low = runs[i].first if low is None else min(low, runs[i].first)
         self._avail_hint = self._speo if low is None else low
@@ -545,7 +691,7 @@ class SharePartition:
         # batch whole: the window may pass the limit by less than one batch, and a
         # batch is never cut at the limit (which would send it again and again).
         room = self._spso + max_in_flight - self._speo
-        if budget > 0 and room > 0:
+        if budget > 0 and room > 0 and not stop:
             hint_at_end = self._avail_hint >= self._speo
             if self._speo < bound and self._reads_left > 0:
                 new, used, end = self._read_log(
@@ -560,17 +706,89 @@ class SharePartition:
                     max_bytes,
                     1,
                 )
+                first_held: int | None = None
+                if order is not None:
+                    new, used, first_held = self._hold_by_key(order, new, used)
                 for r in new:
                     self._append(r)
                     if r.state == _ACQUIRED:
                         heapq.heappush(self._locks, (r.deadline, r.first))
                         out.append(AcquiredRange(r.first, r.last, r.count))
                 self._speo = end
-                if hint_at_end:
+                if first_held is not None:
+                    self._avail_hint = min(self._avail_hint, first_held)
+                elif hint_at_end:
                     self._avail_hint = end  # the new runs hold nothing AVAILABLE
         self._advance()
         self._maybe_compact_locks()
         return out
+
+    def _throttled(self, run: _Run, throttle_from: int, limit: int) -> int:
+        """The last offset of ``run`` to hand out now that its count reached ``throttle_from``.
+
+        Kafka's rule: ``max(1, size >> (count - throttle_from + 1))`` records of the
+        stretch, and a record on its last delivery alone.
+        """
+        size = run.last - run.first + 1
+        take = max(1, size >> (run.count - throttle_from + 1))
+        if limit > 2 and run.count == limit - 1:
+            take = 1
+        return run.first + take - 1
+
+    # -------------------------------------------------- per-key ordering (extension)
+
+    def _key_order(self, enabled: bool) -> _KeyOrder | None:
+        """The key index when per-key ordering is on (built from the log on first use), else None."""
+        if not enabled:
+            self._order = None
+            return None
+        if self._order is None:
+            order = _KeyOrder(self._speo)
+            unsettled = [(r.first, r.last) for r in self._runs if r.state not in FINAL_STATES or r.pending]
+            if unsettled:
+                j = 0
+                for offset, key in self._log.record_keys(unsettled[0][0], unsettled[-1][1] + 1):
+                    while j < len(unsettled) and unsettled[j][1] < offset:
+                        j += 1
+                    if j == len(unsettled):
+                        break
+                    if unsettled[j][0] <= offset:
+                        order.add(offset, key)
+            order.suspect_acquired(self._state)
+            self._order = order
+        return self._order
+
+    def _state(self, offset: int) -> RecordState:
+        """One offset's state (ARCHIVED below SPSO, AVAILABLE from SPEO)."""
+        if offset < self._spso:
+            return _ARCHIVED
+        i = self._index_of(offset)
+        return _AVAILABLE if i < 0 else self._runs[i].state
+
+    def _hold_by_key(self, order: _KeyOrder, new: list[_Run], used: int) -> tuple[list[_Run], int, int | None]:
+        """Split freshly acquired runs into what per-key ordering lets go out now and what
+        must wait (AVAILABLE, never delivered, known data). Returns (runs, records
+        acquired, first held offset or None)."""
+        out: list[_Run] = []
+        held: int | None = None
+        for r in new:
+            if r.state != _ACQUIRED:
+                out.append(r)
+                continue
+            order.index(self._log, r.first, r.last)
+            pos = r.first
+            for a, b in order.free_stretches(r.first, r.last, self._state):
+                if a > pos:
+                    out.append(_held_run(r, pos, a - 1))
+                    used -= a - pos
+                    held = pos if held is None else held
+                out.append(r.clone(a, b))
+                pos = b + 1
+            if pos <= r.last:
+                out.append(_held_run(r, pos, r.last))
+                used -= r.last - pos + 1
+                held = pos if held is None else held
+        return out, used, held
 
     def _read_log(
         self,
@@ -683,6 +901,8 @@ class SharePartition:
         delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
         *,
         lock_duration_ms: int | None = None,
+        dead_letter: bool = False,
+        redelivery_delay: Callable[[int], int] | None = None,
     ) -> AckResult:
         """Apply one partition's acknowledgement batches, all or nothing.
 
@@ -701,6 +921,7 @@ class SharePartition:
         Renew restarts the lock for ``lock_duration_ms`` (default: the duration of
         the latest acquisition) and is not persisted. A lock whose deadline has
         passed but which ``expire_locks`` has not processed yet still counts.
+        ``dead_letter`` and ``redelivery_delay`` are as for ``_apply``.
         """
         reqs: list[tuple[int, int, Sequence[int]]] = []
         for first, last, types in batches:
@@ -762,7 +983,9 @@ class SharePartition:
                         plan.append((ga, gb, outcome.action))
                 i += 1
         dur = self._lock_duration_ms if lock_duration_ms is None else lock_duration_ms
-        delta, _ = self._apply(plan, now_ms, delivery_count_limit, dur)
+        delta, _ = self._apply(
+            plan, now_ms, delivery_count_limit, dur, dead_letter=dead_letter, redelivery_delay=redelivery_delay
+        )
         return AckResult(_NONE, delta)
 
     def release_member(
@@ -770,11 +993,15 @@ class SharePartition:
         member_id: str,
         now_ms: int,
         delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
+        *,
+        dead_letter: bool = False,
+        redelivery_delay: Callable[[int], int] | None = None,
     ) -> Delta | None:
         """Release every record ``member_id`` holds (session closed, member left, connection lost).
 
-        Released records become AVAILABLE again, or ARCHIVED once their delivery
-        count reached the limit. O(runs in the window).
+        Released records become AVAILABLE again (after the redelivery delay, if
+        any), or archived once their delivery count reached the limit. O(runs in
+        the window).
         """
         plan: list[tuple[int, int, Action]] = []
         for run in self._runs:
@@ -783,13 +1010,27 @@ class SharePartition:
             action = TRANSITIONS[(_view(run, member_id), Event.RELEASE_MEMBER)].action
             if action != Action.KEEP:
                 plan.append((run.first, run.last, action))
-        delta, _ = self._apply(plan, now_ms, delivery_count_limit, self._lock_duration_ms)
+        delta, _ = self._apply(
+            plan,
+            now_ms,
+            delivery_count_limit,
+            self._lock_duration_ms,
+            dead_letter=dead_letter,
+            redelivery_delay=redelivery_delay,
+        )
         return delta
 
-    def expire_locks(self, now_ms: int, delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT) -> ExpireResult:
+    def expire_locks(
+        self,
+        now_ms: int,
+        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
+        *,
+        dead_letter: bool = False,
+        redelivery_delay: Callable[[int], int] | None = None,
+    ) -> ExpireResult:
         """Release every record whose lock deadline is at or before ``now_ms``.
 
-        ``available`` says whether a record became AVAILABLE (rather than ARCHIVED
+        ``available`` says whether a record became AVAILABLE (rather than archived
         at the delivery limit), so the caller can wake fetches waiting for records.
         """
         locks = self._locks
@@ -808,18 +1049,39 @@ class SharePartition:
             if action != Action.KEEP:
                 plan.append((run.first, run.last, action))
         plan.sort(key=lambda p: p[0])
-        delta, available = self._apply(plan, now_ms, delivery_count_limit, self._lock_duration_ms)
+        delta, available = self._apply(
+            plan,
+            now_ms,
+            delivery_count_limit,
+            self._lock_duration_ms,
+            dead_letter=dead_letter,
+            redelivery_delay=redelivery_delay,
+        )
         return ExpireResult(delta, available)
 
     def _apply(
-        self, plan: list[tuple[int, int, Action]], now_ms: int, limit: int, lock_ms: int
+        self,
+        plan: list[tuple[int, int, Action]],
+        now_ms: int,
+        limit: int,
+        lock_ms: int,
+        *,
+        dead_letter: bool = False,
+        redelivery_delay: Callable[[int], int] | None = None,
     ) -> tuple[Delta | None, bool]:
-        """Carry out planned (first, last, action) steps, sorted by offset; build the delta."""
+        """Carry out planned (first, last, action) steps, sorted by offset; build the delta.
+
+        ``dead_letter``: the group has a dead-letter topic, so records archived by a
+        reject or the delivery limit go to ARCHIVING. ``redelivery_delay(count)``: how
+        long a released record whose ``count``-th delivery failed waits (the backoff
+        extension; None or 0: offered again at once).
+        """
         delta_id = self._next_delta_id
         runs = self._runs
         changes: list[StateBatch] = []
-        undo: list[tuple[int, int, int, str | None, int]] = []
+        undo: list[tuple[int, int, int, str | None, int, RecordState]] = []
         available = False
+        archived = _ARCHIVING if dead_letter else _ARCHIVED
         for a, b, action in plan:
             lo, hi = self._isolate(a, b)
             for j in range(lo, hi):
@@ -828,9 +1090,13 @@ class SharePartition:
                     run.deadline = now_ms + lock_ms
                     heapq.heappush(self._locks, (run.deadline, run.first))
                     continue
-                undo.append((run.first, run.last, run.count, run.member, run.deadline))
+                undo.append((run.first, run.last, run.count, run.member, run.deadline, run.state))
                 if action == Action.RELEASE:
-                    state = _ARCHIVED if run.count >= limit else _AVAILABLE
+                    state = archived if run.count >= limit else _AVAILABLE
+                    run.reason = DeadLetterReason.DELIVERY_LIMIT
+                elif action == Action.REJECT:
+                    state = archived
+                    run.reason = DeadLetterReason.REJECTED
                 else:
                     state = _ACTION_STATE[action]
                 run.state = state
@@ -839,6 +1105,11 @@ class SharePartition:
                 run.pending = delta_id
                 if state == _AVAILABLE:
                     available = True
+                    delay = redelivery_delay(run.count) if redelivery_delay is not None else 0
+                    if delay > 0:
+                        # now_ms is whole milliseconds, up to 1 ms behind the release: never early
+                        run.not_before = now_ms + delay + 1
+                        heapq.heappush(self._backoffs, (run.not_before, run.first))
                     if run.first < self._avail_hint:
                         self._avail_hint = run.first
                 changes.append(StateBatch(run.first, run.last, int(state), run.count))
@@ -861,40 +1132,90 @@ class SharePartition:
     # ------------------------------------------------------------- persistence
 
     def on_persisted(self, delta: Delta) -> None:
-        """The caller wrote ``delta`` durably: its changes are final; SPSO may advance."""
+        """The caller wrote ``delta`` durably: its changes are final; SPSO may advance.
+
+        Records it moved to ARCHIVING now wait for their dead-letter copy
+        (:meth:`take_dead_letters`): the copy is written only once ARCHIVING is durable.
+        """
         if self._outstanding.pop(delta.id, None) is None:
             return  # confirmed or rolled back already
         runs, starts = self._runs, self._starts
         lo_idx = len(runs)
         hi_idx = 0
+        order = self._order
         for first, last, *_ in delta.undo:
             i = bisect_left(starts, first)
             lo_idx = min(lo_idx, i)
             while i < len(runs) and runs[i].first <= last:
-                if runs[i].pending == delta.id:
-                    runs[i].pending = 0
+                run = runs[i]
+                if run.pending == delta.id:
+                    run.pending = 0
+                    if run.state == _ARCHIVING:
+                        self._dead_letters.append(DeadLetter(run.first, run.last, run.count, run.reason))
+                    elif order is not None and run.state in FINAL_STATES:
+                        order.settle(run.first, run.last)
                 i += 1
             hi_idx = max(hi_idx, i)
         self._merge(lo_idx, hi_idx)
         self._advance()
 
     def rollback(self, delta: Delta) -> None:
-        """Writing ``delta`` failed: records still waiting on it go back into their old locks."""
+        """Writing ``delta`` failed: records still waiting on it go back to where they were
+        (ACQUIRED into their old locks; ARCHIVING, their dead-letter copy already written)."""
         if self._outstanding.pop(delta.id, None) is None:
             return
         runs, starts = self._runs, self._starts
-        for first, last, count, member, deadline in delta.undo:
+        for first, last, count, member, deadline, state in delta.undo:
             i = bisect_left(starts, first)
             while i < len(runs) and runs[i].first <= last:
                 run = runs[i]
                 if run.pending == delta.id:
-                    run.state = _ACQUIRED
+                    run.state = state
                     run.count = count
                     run.member = member
                     run.deadline = deadline
                     run.pending = 0
-                    heapq.heappush(self._locks, (deadline, run.first))
+                    run.not_before = 0
+                    if state == _ACQUIRED:
+                        heapq.heappush(self._locks, (deadline, run.first))
+                    elif state == _ARCHIVING:
+                        self._dead_letters.append(DeadLetter(run.first, run.last, count, run.reason, written=True))
                 i += 1
+
+    # ------------------------------------------------------- dead-letter queues
+
+    def take_dead_letters(self) -> list[DeadLetter]:
+        """ARCHIVING stretches whose dead-letter copy is to be written (each handed out once).
+
+        The caller writes the copies, then calls :meth:`dead_lettered` and persists
+        the delta it returns. Stretches the log has dropped since are left out.
+        """
+        out, self._dead_letters = self._dead_letters, []
+        return [d for d in out if d.last_offset >= self._spso]
+
+    def return_dead_letters(self, letters: Iterable[DeadLetter]) -> None:
+        """Copies the caller took but could not write: hand them out again next time."""
+        self._dead_letters.extend(letters)
+
+    def has_dead_letters(self) -> bool:
+        return bool(self._dead_letters)
+
+    def dead_lettered(self, first: int, last: int, now_ms: int) -> Delta | None:
+        """The dead-letter copies of ``[first, last]`` are durable: ARCHIVING -> ARCHIVED
+        (``Event.DEAD_LETTERED``). Returns the delta to persist, None if nothing changed."""
+        plan: list[tuple[int, int, Action]] = []
+        lo = max(first, self._spso)
+        i = self._index_of(lo)
+        runs = self._runs
+        while 0 <= i < len(runs) and runs[i].first <= last:
+            run = runs[i]
+            if run.pending == 0:  # a change still being written is settled by its own delta
+                action = TRANSITIONS[(_view(run, None), Event.DEAD_LETTERED)].action
+                if action != Action.KEEP:
+                    plan.append((max(run.first, lo), min(run.last, last), action))
+            i += 1
+        delta, _ = self._apply(plan, now_ms, DEFAULT_DELIVERY_COUNT_LIMIT, self._lock_duration_ms)
+        return delta
 
     # ----------------------------------------------------------- log movement
 
@@ -909,6 +1230,8 @@ class SharePartition:
         new start offset.
         """
         self._dropped_below = max(self._dropped_below, log_start_offset)
+        if self._order is not None:
+            self._order.drop_below(log_start_offset)
         if log_start_offset <= self._spso:
             return
         i = self._split_at(log_start_offset)
@@ -941,6 +1264,9 @@ class SharePartition:
             # The lock-timer entry may point into either half; give each its own.
             heapq.heappush(self._locks, (run.deadline, run.first))
             heapq.heappush(self._locks, (right.deadline, right.first))
+        elif run.state == _AVAILABLE and run.not_before:
+            heapq.heappush(self._backoffs, (run.not_before, run.first))
+            heapq.heappush(self._backoffs, (right.not_before, right.first))
 
     def _split_at(self, offset: int) -> int:
         """Make ``offset`` a run boundary; return the index of the first run at or after it."""
@@ -1004,6 +1330,107 @@ class SharePartition:
         if len(self._locks) > 2 * len(self._runs) + _LOCK_HEAP_SLACK:
             self._locks = [(r.deadline, r.first) for r in self._runs if r.state == _ACQUIRED]
             heapq.heapify(self._locks)
+
+
+def _held_run(acquired: _Run, first: int, last: int) -> _Run:
+    """Records read from the log that per-key ordering holds back: AVAILABLE, never delivered."""
+    run = _Run(first, last, _AVAILABLE, acquired.count - 1)
+    run.data = True
+    return run
+
+
+class _KeyOrder:
+    """The per-key ordering index of one share-partition (extension).
+
+    For every key, the window's offsets with that key that are not settled yet
+    (not final, or final but not durably so), in order. A keyed record may be
+    handed out only when it is the first of its key's list: earlier records of
+    its key are all final, so one member at a time works on a key and in offset
+    order. A record settles (leaves the list) once its finality is durable, so
+    the next record of the key goes out only after the previous one's
+    acknowledgement is written. Records without a key are not ordered. Keys come
+    from the log (``ShareLog.record_keys``), read once per record as records enter
+    the window; the index is rebuilt from the log after a restart or when the
+    extension is turned on.
+    """
+
+    __slots__ = ("indexed_to", "keys", "pending", "suspect")
+
+    def __init__(self, indexed_to: int) -> None:
+        self.keys: dict[int, Hashable] = {}  # offset -> key, unsettled keyed records
+        self.pending: dict[Hashable, list[int]] = {}  # key -> its unsettled offsets, sorted
+        self.indexed_to = indexed_to  # keys below this offset have been read
+        # Keys that may have a record in flight that is not the first of their list
+        # (handed out before ordering was turned on); checked in full until it clears.
+        self.suspect: set[Hashable] = set()
+
+    def add(self, offset: int, key: Hashable) -> None:
+        if offset in self.keys:
+            return
+        self.keys[offset] = key
+        insort(self.pending.setdefault(key, []), offset)
+
+    def index(self, log: ShareLog, first: int, last: int) -> None:
+        """Read the keys of ``[first, last]`` not read yet."""
+        if last < self.indexed_to:
+            return
+        for offset, key in log.record_keys(max(first, self.indexed_to), last + 1):
+            self.add(offset, key)
+        self.indexed_to = last + 1
+
+    def settle(self, first: int, last: int) -> None:
+        """``[first, last]`` are durably final: they no longer hold their keys back."""
+        keys = self.keys
+        if not keys:
+            return
+        for offset in range(first, last + 1):
+            key = keys.pop(offset, None)
+            if key is not None:
+                self._remove(key, offset)
+
+    def drop_below(self, offset: int) -> None:
+        for o in [o for o in self.keys if o < offset]:
+            self._remove(self.keys.pop(o), o)
+
+    def _remove(self, key: Hashable, offset: int) -> None:
+        pend = self.pending[key]
+        i = bisect_left(pend, offset)
+        if i < len(pend) and pend[i] == offset:
+            del pend[i]
+        if not pend:
+            del self.pending[key]
+            self.suspect.discard(key)
+
+    def suspect_acquired(self, state: Callable[[int], RecordState]) -> None:
+        self.suspect = {k for k, pend in self.pending.items() if any(state(o) == _ACQUIRED for o in pend)}
+
+    def free(self, offset: int, state: Callable[[int], RecordState]) -> bool:
+        key = self.keys.get(offset)
+        if key is None:
+            return True
+        pend = self.pending[key]
+        if pend[0] != offset:
+            return False  # View.HELD: an earlier record of its key is not settled
+        if key in self.suspect:
+            if any(state(o) == _ACQUIRED for o in pend[1:]):
+                return False
+            self.suspect.discard(key)
+        return True
+
+    def free_stretches(self, first: int, last: int, state: Callable[[int], RecordState]) -> list[tuple[int, int]]:
+        """The stretches of ``[first, last]`` whose records may go out now."""
+        out: list[tuple[int, int]] = []
+        start: int | None = None
+        for offset in range(first, last + 1):
+            if self.free(offset, state):
+                if start is None:
+                    start = offset
+            elif start is not None:
+                out.append((start, offset - 1))
+                start = None
+        if start is not None:
+            out.append((start, last))
+        return out
 
 
 def _type_groups(types: Sequence[int], base: int, a: int, b: int) -> Iterable[tuple[int, int, int]]:

@@ -10,10 +10,21 @@ States are seen *relative to the member acting*: an ACQUIRED record is
 ``ACQUIRED_BY_ME`` for the member holding its lock and ``ACQUIRED_BY_OTHER`` for
 every other member. For a lock expiry the "member acting" is the lock holder.
 
-Wire values (KIP-932 as shipped in Apache Kafka 4.2):
-record states AVAILABLE 0, ACQUIRED 1, ACKNOWLEDGED 2, ARCHIVED 4 (3 is the later
-ARCHIVING state of the dead-letter extension, not used here); acknowledgement
-types 0 Gap, 1 Accept, 2 Release, 3 Reject, 4 Renew.
+Wire values (KIP-932 as shipped in Apache Kafka 4.2, KIP-1191 in 4.4): record
+states AVAILABLE 0, ACQUIRED 1, ACKNOWLEDGED 2, ARCHIVING 3, ARCHIVED 4;
+acknowledgement types 0 Gap, 1 Accept, 2 Release, 3 Reject, 4 Renew.
+
+Dead-letter queues (KIP-1191): in a group with a dead-letter topic, a rejected
+record, and a record whose delivery count reached the limit, go to ARCHIVING
+instead of ARCHIVED. ARCHIVING is persisted and is not final (the share-partition
+start offset stops there); once the record's dead-letter copy is written
+(``DEAD_LETTERED``) it becomes ARCHIVED. A crash in between finds it ARCHIVING
+again and writes the copy again.
+
+Two views are this broker's extensions: ``HELD`` is an AVAILABLE record that may
+not be handed out yet, because its redelivery backoff has not elapsed or (per-key
+ordering) an earlier record with its key is not final. It answers every event as
+AVAILABLE does, except that acquisition leaves it alone.
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ class RecordState(IntEnum):
     AVAILABLE = 0
     ACQUIRED = 1  # in memory only: never persisted
     ACKNOWLEDGED = 2
+    ARCHIVING = 3  # waiting for its dead-letter copy (KIP-1191); persisted, not final
     ARCHIVED = 4
 
 
@@ -83,6 +95,8 @@ class View(IntEnum):
     ACQUIRED_BY_OTHER = 2
     ACKNOWLEDGED = 3
     ARCHIVED = 4
+    ARCHIVING = 5  # its dead-letter copy is being written
+    HELD = 6  # AVAILABLE, held back by its redelivery backoff or by an earlier record of its key
 
 
 class Event(IntEnum):
@@ -97,6 +111,7 @@ class Event(IntEnum):
     RELEASE_MEMBER = 6  # share session closed, member left, connection lost
     LOCK_EXPIRY = 7  # share.record.lock.duration.ms elapsed
     LOG_START_PAST = 8  # the log start offset moved past the record (retention, DeleteRecords)
+    DEAD_LETTERED = 9  # the record's dead-letter copy is durable (KIP-1191)
 
 
 ACK_EVENTS: dict[int, Event] = {
@@ -112,12 +127,18 @@ class Action(IntEnum):
     """What a transition does to the record."""
 
     KEEP = 0  # nothing changes
-    ACQUIRE = 1  # -> ACQUIRED by the member, delivery count +1, lock starts (ARCHIVED if the count is spent)
+    ACQUIRE = 1  # -> ACQUIRED by the member, delivery count +1, lock starts (archived if the count is spent)
     ACKNOWLEDGE = 2  # -> ACKNOWLEDGED, persisted
     ARCHIVE = 3  # -> ARCHIVED, persisted
-    RELEASE = 4  # -> AVAILABLE, or ARCHIVED when the delivery count reached the limit; persisted
+    # -> AVAILABLE (after the group's redelivery backoff, if any), or archived when the
+    # delivery count reached the limit; persisted
+    RELEASE = 4
     RENEW = 5  # the lock restarts from now; nothing persisted
     DROP = 6  # -> below the start offset, i.e. ARCHIVED; derived from the log, nothing persisted
+    REJECT = 7  # -> archived; persisted
+
+
+# "Archived" above is ARCHIVING in a group with a dead-letter topic, ARCHIVED otherwise.
 
 
 class Outcome(NamedTuple):
@@ -166,7 +187,7 @@ TRANSITIONS: dict[tuple[View, Event], Outcome] = {
     (_V.ARCHIVED, _E.ACK_RELEASE): _BAD_STATE,
     # Reject
     (_V.AVAILABLE, _E.ACK_REJECT): _BAD_STATE,
-    (_V.ACQUIRED_BY_ME, _E.ACK_REJECT): _OK[_A.ARCHIVE],
+    (_V.ACQUIRED_BY_ME, _E.ACK_REJECT): _OK[_A.REJECT],
     (_V.ACQUIRED_BY_OTHER, _E.ACK_REJECT): _BAD_STATE,
     (_V.ACKNOWLEDGED, _E.ACK_REJECT): _BAD_STATE,
     (_V.ARCHIVED, _E.ACK_REJECT): _BAD_STATE,
@@ -194,6 +215,35 @@ TRANSITIONS: dict[tuple[View, Event], Outcome] = {
     (_V.ACQUIRED_BY_OTHER, _E.LOG_START_PAST): _OK[_A.DROP],
     (_V.ACKNOWLEDGED, _E.LOG_START_PAST): _OK[_A.KEEP],
     (_V.ARCHIVED, _E.LOG_START_PAST): _OK[_A.KEEP],
+    # the dead-letter copy of the record is durable: only an ARCHIVING record moves on
+    (_V.AVAILABLE, _E.DEAD_LETTERED): _OK[_A.KEEP],
+    (_V.ACQUIRED_BY_ME, _E.DEAD_LETTERED): _OK[_A.KEEP],
+    (_V.ACQUIRED_BY_OTHER, _E.DEAD_LETTERED): _OK[_A.KEEP],
+    (_V.ACKNOWLEDGED, _E.DEAD_LETTERED): _OK[_A.KEEP],
+    (_V.ARCHIVED, _E.DEAD_LETTERED): _OK[_A.KEEP],
+    # ARCHIVING (KIP-1191): nobody holds it and no acknowledgement applies; it waits for its
+    # dead-letter copy. The log dropping it drops it like any other record below the start.
+    (_V.ARCHIVING, _E.ACQUIRE): _OK[_A.KEEP],
+    (_V.ARCHIVING, _E.ACK_GAP): _BAD_STATE,
+    (_V.ARCHIVING, _E.ACK_ACCEPT): _BAD_STATE,
+    (_V.ARCHIVING, _E.ACK_RELEASE): _BAD_STATE,
+    (_V.ARCHIVING, _E.ACK_REJECT): _BAD_STATE,
+    (_V.ARCHIVING, _E.ACK_RENEW): _BAD_STATE,
+    (_V.ARCHIVING, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    (_V.ARCHIVING, _E.LOCK_EXPIRY): _OK[_A.KEEP],
+    (_V.ARCHIVING, _E.LOG_START_PAST): _OK[_A.DROP],
+    (_V.ARCHIVING, _E.DEAD_LETTERED): _OK[_A.ARCHIVE],
+    # HELD (extension): an AVAILABLE record acquisition must leave alone for now.
+    (_V.HELD, _E.ACQUIRE): _OK[_A.KEEP],
+    (_V.HELD, _E.ACK_GAP): _BAD_STATE,
+    (_V.HELD, _E.ACK_ACCEPT): _BAD_STATE,
+    (_V.HELD, _E.ACK_RELEASE): _BAD_STATE,
+    (_V.HELD, _E.ACK_REJECT): _BAD_STATE,
+    (_V.HELD, _E.ACK_RENEW): _BAD_STATE,
+    (_V.HELD, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    (_V.HELD, _E.LOCK_EXPIRY): _OK[_A.KEEP],
+    (_V.HELD, _E.LOG_START_PAST): _OK[_A.DROP],
+    (_V.HELD, _E.DEAD_LETTERED): _OK[_A.KEEP],
 }
 
 assert len(TRANSITIONS) == len(View) * len(Event), "every (view, event) pair needs a row"

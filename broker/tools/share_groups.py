@@ -11,6 +11,7 @@ stderr), 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import re
 import sys
@@ -82,6 +83,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scen.add_argument("--to-latest", action="store_true", help="reset to the latest offset")
     scen.add_argument("--to-offset", type=int, metavar="OFFSET", help="reset to this offset")
     scen.add_argument(
+        "--from-file",
+        metavar="CSV",
+        help="reset to the offsets in a CSV file of topic,partition,offset lines (KIP-1323); "
+        "--export writes such a file",
+    )
+    scen.add_argument(
         "--to-datetime",
         metavar="DATETIME",
         help="reset to the first offset at or after this time, e.g. 2026-01-01T00:00:00.000 "
@@ -92,6 +99,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--dry-run", action="store_true", help="only show the offsets --reset-offsets would set")
     p.add_argument("--execute", action="store_true", help="apply --reset-offsets")
+    p.add_argument("--export", action="store_true", help="with --reset-offsets: print the plan as CSV")
     p.add_argument(
         "--timeout",
         type=int,
@@ -252,17 +260,17 @@ def _check_args(args: argparse.Namespace) -> None:
         if len(args.group) != 1 or args.all_groups:
             raise UsageError(f"--{action.replace('_', '-')} needs exactly one --group")
     if action == "reset_offsets":
-        if bool(args.topic) == bool(args.all_topics):
+        if not args.from_file and bool(args.topic) == bool(args.all_topics):
             raise UsageError("--reset-offsets needs one of --topic or --all-topics")
         scenarios = [
             s
-            for s in ("to_earliest", "to_latest", "to_datetime", "by_duration", "to_offset")
+            for s in ("to_earliest", "to_latest", "to_datetime", "by_duration", "to_offset", "from_file")
             if getattr(args, s) not in (None, False)
         ]
         if len(scenarios) != 1:
             raise UsageError(
                 "--reset-offsets needs exactly one of --to-earliest, --to-latest, --to-offset, "
-                "--to-datetime, --by-duration"
+                "--to-datetime, --by-duration, --from-file"
             )
         if args.dry_run and args.execute:
             raise UsageError("--dry-run and --execute are mutually exclusive")
@@ -271,10 +279,32 @@ def _check_args(args: argparse.Namespace) -> None:
         if args.by_duration is not None:
             parse_duration_ms(args.by_duration)
         _parse_topics(args.topic)
-    elif args.dry_run or args.execute:
-        raise UsageError("--dry-run and --execute only go with --reset-offsets")
+    elif args.dry_run or args.execute or args.export:
+        raise UsageError("--dry-run, --execute and --export only go with --reset-offsets")
     if action == "delete_offsets" and not args.topic:
         raise UsageError("--delete-offsets needs --topic")
+
+
+def _read_plan(path: str) -> dict[tuple[str, int], int]:
+    """A --from-file plan: CSV lines topic,partition,offset (what --export prints)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh))
+    except OSError as exc:
+        raise UsageError(f"cannot read --from-file {path!r}: {exc.strerror}") from None
+    plan: dict[tuple[str, int], int] = {}
+    for n, row in enumerate(rows, start=1):
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) != 3:
+            raise UsageError(f"{path}:{n}: expected topic,partition,offset")
+        try:
+            plan[(row[0].strip(), int(row[1]))] = int(row[2])
+        except ValueError:
+            raise UsageError(f"{path}:{n}: partition and offset must be integers") from None
+    if not plan:
+        raise UsageError(f"--from-file {path!r} holds no topic,partition,offset line")
+    return plan
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -472,7 +502,15 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
         raise ToolError(f"Share group '{group}' is not empty.")
 
     partitions: list[tuple[str, int]] = []
-    if args.all_topics:
+    requested: dict[tuple[str, int], int] = {}
+    if args.from_file:
+        requested = _read_plan(args.from_file)
+        known = admin.topic_partitions(sorted({t for t, _ in requested}))
+        for topic, p in requested:
+            if p not in known.get(topic, ()):
+                raise ToolError(f"partition {topic}-{p} does not exist")
+        partitions = sorted(requested)
+    elif args.all_topics:
         offsets = admin.describe_share_group_offsets(group)
         partitions = sorted((t.topic_name, p.partition_index) for t in offsets.topics for p in t.partitions)
     else:
@@ -495,6 +533,9 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
             new = latest
         elif args.to_offset is not None:
             new = {tp: min(max(args.to_offset, earliest[tp]), latest[tp]) for tp in partitions}
+        elif requested:
+            # as kafka-share-groups.sh: an offset outside the log moves to its nearer end
+            new = {tp: min(max(requested[tp], earliest[tp]), latest[tp]) for tp in partitions}
         else:
             if args.to_datetime is not None:
                 ts = parse_datetime_ms(args.to_datetime)
@@ -504,7 +545,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
             new = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
 
     execute = args.execute and not args.dry_run
-    if not args.execute and not args.dry_run:
+    if not args.execute and not args.dry_run and not args.export:
         print(
             "WARN: No action will be performed as the --execute option is missing. "
             "Add --dry-run to keep this behaviour explicitly, or --execute to apply the reset.",
@@ -514,6 +555,10 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
         admin.alter_share_group_offsets(group, new)
 
     rows_sorted = sorted(new.items())
+    if args.export:
+        for (t, p), o in rows_sorted:
+            print(f"{t},{p},{o}")
+        return EXIT_OK
     if args.output == "json":
         _dump(
             {

@@ -49,10 +49,10 @@ STALE_START = (
 KNOWN: dict[str, dict[str, str]] = {
     "consume_all": {"offsets": STALE_START},
     "describe_offsets": {"after": STALE_START, "all_topics": STALE_START, "v0": STALE_START},
-    "delivery_limit": {
-        "offsets": STALE_START,
-        "acquisitions": "Kafka (4.2.2 and 4.4.0) acquires records near the delivery limit one at a time "
-        "(poison-record isolation); sharebroker acquires the whole batch every time. Final counts agree.",
+    "delivery_limit": {"offsets": STALE_START},
+    "group_configs": {
+        "share.redelivery.backoff.ms=100": "an extension (docs/SHARE_GROUPS.md): Kafka refuses it",
+        "share.key.ordering.enable=true": "an extension (docs/SHARE_GROUPS.md): Kafka refuses it",
     },
     # group_configs: Kafka 4.4 accepts share.delivery.count.limit as a group config (4.2.2 refused it),
     # so every key of that scenario is compared now.
@@ -235,6 +235,23 @@ def sc_group_configs(bootstrap: str) -> dict:
         ("share.session.timeout.ms", "45000"),
         ("share.heartbeat.interval.ms", "5000"),
         ("share.no.such.config", "1"),
+        # Kafka 4.3/4.4 (KIP-1240, KIP-1191, KIP-1323): the new keys and their bounds
+        ("share.delivery.count.limit", "1"),
+        ("share.delivery.count.limit", "11"),
+        ("share.partition.max.record.locks", "100"),
+        ("share.partition.max.record.locks", "99"),
+        ("share.partition.max.record.locks", "10001"),
+        ("share.renew.acknowledge.enable", "false"),
+        ("share.assignment.interval.ms", "500"),
+        ("share.assignment.interval.ms", "-1"),
+        ("share.assignor.offload.enable", "false"),
+        ("errors.deadletterqueue.topic.name", "dlq.orders"),
+        ("errors.deadletterqueue.topic.name", "__dlq"),
+        ("errors.deadletterqueue.copy.record.enable", "true"),
+        ("errors.deadletterqueue.copy.record.enable", "maybe"),
+        # extensions: Kafka refuses them
+        ("share.redelivery.backoff.ms", "100"),
+        ("share.key.ordering.enable", "true"),
     ]:
         try:
             d.set_group_configs(bootstrap, d.unique("cg"), {name: value})
@@ -504,7 +521,9 @@ def test_delivery_limit_archives(kafka, sb):
 
 
 def test_group_configs(kafka, sb):
-    compare("group_configs", sc_group_configs, kafka, sb)
+    k, s = compare("group_configs", sc_group_configs, kafka, sb)
+    for ext in KNOWN["group_configs"]:
+        assert k[ext] == "INVALID_CONFIG" and s[ext] == "NONE", (ext, k[ext], s[ext])
 
 
 def test_bad_acks(kafka, sb):

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -139,7 +140,7 @@ def test_changes_refused_while_the_group_has_members(consumed_group):
     assert [group, topic, "0", "10", "0"] in rows(ok(bs, "--describe", "--group", group))
 
 
-def test_reset_delete_offsets_and_delete_once_empty(consumed_group):
+def test_reset_delete_offsets_and_delete_once_empty(consumed_group, tmp_path):
     bs, topic, group, sc = consumed_group
     sc.close()
     wait_state(bs, group, "Empty")
@@ -160,6 +161,24 @@ def test_reset_delete_offsets_and_delete_once_empty(consumed_group):
     # Execute: back to the start, everything is lag again.
     ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-earliest", "--execute")
     assert [group, topic, "0", "0", "10"] in rows(ok(bs, "--describe", "--group", group))
+
+    # KIP-1323: to a given offset (moved into the log if outside it), and from a CSV plan
+    # (what --export prints).
+    to4 = ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-offset", "4", "--dry-run")
+    assert rows(to4)[1:] == [[group, topic, "0", "4"]]
+    to99 = ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-offset", "99", "--dry-run")
+    assert rows(to99)[1:] == [[group, topic, "0", "10"]]
+    exported = ok(bs, "--reset-offsets", "--group", group, "--all-topics", "--to-offset", "3", "--export")
+    assert exported.split() == [f"{topic},0,3", f"{topic},1,0"]
+    plan = tmp_path / "plan.csv"
+    plan.write_text(f"{topic},0,7\n")
+    ok(bs, "--reset-offsets", "--group", group, "--from-file", str(plan), "--execute")
+    assert [group, topic, "0", "7", "3"] in rows(ok(bs, "--describe", "--group", group))
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"{topic},zero,7\n")
+    refused = tool(bs, "--reset-offsets", "--group", group, "--from-file", str(bad), "--execute")
+    assert refused.returncode == 2 and "partition and offset must be integers" in refused.stderr
+    ok(bs, "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-earliest", "--execute")
 
     # Other scenarios (dry run): latest, a datetime in the future (-> latest), a duration (-> earliest).
     assert rows(ok(bs, "--reset-offsets", "--group", group, "--all-topics", "--to-latest", "--dry-run"))[1:] == [
@@ -304,6 +323,14 @@ def _scenario(bs: str) -> list[tuple[str, int, list[str], list[str]]]:
     step("members when empty", "--describe", "--group", group, "--members")
     step("reset execute", "--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute")
     step("offsets after reset", "--describe", "--group", group)
+    step(
+        "reset to offset", "--reset-offsets", "--group", group, "--topic", f"{topic}:0", "--to-offset", "3", "--execute"
+    )
+    step("export plan", "--reset-offsets", "--group", group, "--all-topics", "--to-offset", "2", "--export")
+    plan = Path(tempfile.mkdtemp(prefix="share-plan-")) / "plan.csv"
+    plan.write_text(f"{topic},0,5\n{topic},1,0\n")
+    step("reset from file", "--reset-offsets", "--group", group, "--from-file", str(plan), "--execute")
+    step("offsets after file", "--describe", "--group", group)
     step(
         "reset by duration",
         "--reset-offsets",

@@ -127,6 +127,9 @@ def test_dynamic_flags_follow_kafka():
         "log.flush.interval.messages",
         "log.flush.interval.ms",
         "message.max.bytes",
+        "group.share.assignment.interval.ms",
+        "errors.deadletterqueue.topic.name.prefix",
+        "errors.deadletterqueue.auto.create.topics.enable",
         "log.cleanup.policy",
         "log.cleaner.threads",
         "log.cleaner.dedupe.buffer.size",
@@ -447,6 +450,10 @@ def test_effective_retention_roll_and_flush():
         ("group.share.max.size", 1, 1000),
         ("group.share.min.record.lock.duration.ms", 1000, 30000),
         ("group.share.max.record.lock.duration.ms", 30000, 3600000),
+        ("group.share.min.delivery.count.limit", 2, 5),
+        ("group.share.max.delivery.count.limit", 5, 25),
+        ("group.share.min.partition.max.record.locks", 100, 2000),
+        ("group.share.max.partition.max.record.locks", 2000, 10000),
     ],
 )
 def test_share_group_bounds(key: str, low: int, high: int):
@@ -454,9 +461,11 @@ def test_share_group_bounds(key: str, low: int, high: int):
     assert (setting.min, setting.max) == (low, high)
     assert f"{low - 1} is below the minimum {low}" in error_of(f"{key}={low - 1}")
     assert f"{high + 1} is above the maximum {high}" in error_of(f"{key}={high + 1}")
+    # Widen the bounds the value must also lie within (Kafka checks them too).
     lock_bounds = {
         "group.share.min.record.lock.duration.ms": "1000",
         "group.share.max.record.lock.duration.ms": "3600000",
+        "group.share.max.partition.max.record.locks": "10000",
     }
     extra = [f"{k}={v}" for k, v in lock_bounds.items() if k != key]
     load(f"{key}={low}", *extra)

@@ -1,8 +1,8 @@
 """Group configs (resource GROUP, 32): the durable store and the config handlers serving it.
 
-Expected codes, messages, values and sources are what Apache Kafka 4.2.2 (single
+Expected codes, messages, values and sources are what Apache Kafka 4.4.0 (single
 KRaft node, the reference peer) answers for the same requests; the keys beyond
-4.2.2 (EXTENSION_KEYS) follow the project's KIP-932 notes.
+4.4 (EXTENSION_KEYS) are this broker's extensions.
 """
 
 from __future__ import annotations
@@ -43,20 +43,37 @@ from broker.server.app import close_services
 from tests.services import context, started
 
 GROUP = 32
-KAFKA_42_KEYS = {
+# What Kafka 4.4.0 lists for a group without overrides (its internal keys only once set).
+KAFKA_44_LISTED = {
     "consumer.assignment.interval.ms",
     "consumer.heartbeat.interval.ms",
     "consumer.session.timeout.ms",
+    "errors.deadletterqueue.copy.record.enable",
+    "errors.deadletterqueue.topic.name",
+    "share.assignment.interval.ms",
     "share.auto.offset.reset",
+    "share.delivery.count.limit",
     "share.heartbeat.interval.ms",
     "share.isolation.level",
+    "share.partition.max.record.locks",
     "share.record.lock.duration.ms",
+    "share.renew.acknowledge.enable",
     "share.session.timeout.ms",
+    "streams.assignment.interval.ms",
+    "streams.assignor.name",
     "streams.heartbeat.interval.ms",
     "streams.initial.rebalance.delay.ms",
     "streams.num.standby.replicas",
     "streams.rack.aware.assignment.tags",
     "streams.session.timeout.ms",
+}
+KAFKA_44_INTERNAL = {
+    "consumer.assignor.offload.enable",
+    "share.assignor.offload.enable",
+    "streams.assignor.offload.enable",
+    "streams.task.offset.interval.ms",
+    "streams.num.warmup.replicas",
+    "streams.acceptable.recovery.lag",
 }
 RESET_RULE = "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
 
@@ -145,17 +162,26 @@ def test_auto_offset_reset_values():
 def test_describe_a_group_without_overrides_lists_every_key_with_broker_defaults(tmp_path):
     store = GroupConfigStore(tmp_path, config("group.share.record.lock.duration.ms=20000"))
     got = store.describe("no-such-group")
-    assert [r.name for r in got] == sorted(KAFKA_42_KEYS | {k.name for k in EXTENSION_KEYS})
+    assert [r.name for r in got] == sorted(KAFKA_44_LISTED | {k.name for k in EXTENSION_KEYS})
     by = {r.name: r for r in got}
-    assert {k: (by[k].value, by[k].source) for k in KAFKA_42_KEYS} == {
+    # As Kafka 4.4.0 answers (the lock duration follows the broker's setting).
+    assert {k: (by[k].value, by[k].source) for k in KAFKA_44_LISTED} == {
         "consumer.assignment.interval.ms": ("1000", 5),
         "consumer.heartbeat.interval.ms": ("5000", 5),
         "consumer.session.timeout.ms": ("45000", 5),
+        "errors.deadletterqueue.copy.record.enable": ("false", 5),
+        "errors.deadletterqueue.topic.name": ("", 5),
+        "share.assignment.interval.ms": ("1000", 5),
         "share.auto.offset.reset": ("latest", 5),
+        "share.delivery.count.limit": ("5", 5),
         "share.heartbeat.interval.ms": ("5000", 5),
         "share.isolation.level": ("read_uncommitted", 5),
+        "share.partition.max.record.locks": ("2000", 5),
         "share.record.lock.duration.ms": ("20000", 5),  # the broker's group.share.record.lock.duration.ms
+        "share.renew.acknowledge.enable": ("true", 5),
         "share.session.timeout.ms": ("45000", 5),
+        "streams.assignment.interval.ms": ("1000", 5),
+        "streams.assignor.name": ("sticky", 5),
         "streams.heartbeat.interval.ms": ("5000", 5),
         "streams.initial.rebalance.delay.ms": ("3000", 5),
         "streams.num.standby.replicas": ("0", 5),
@@ -166,8 +192,18 @@ def test_describe_a_group_without_overrides_lists_every_key_with_broker_defaults
     assert (lock.read_only, lock.sensitive, lock.type) == (False, False, ConfigType.INT)
     assert [(s.name, s.value, s.source) for s in lock.synonyms] == [("share.record.lock.duration.ms", "20000", 5)]
     assert by["share.isolation.level"].type == ConfigType.STRING and by["share.isolation.level"].documentation
-    assert (by["group.type"].value, by["share.renew.acknowledge.enable"].value) == (None, "true")
+    assert by["group.type"].value is None and by["share.key.ordering.enable"].value == "false"
     assert by["share.renew.acknowledge.enable"].type == ConfigType.BOOLEAN
+    assert by["share.redelivery.backoff.multiplier"].type == ConfigType.DOUBLE
+
+
+def test_internal_keys_are_listed_once_set(store):
+    assert not KAFKA_44_INTERNAL & {r.name for r in store.describe("g")}
+    ok(store, "g", ("share.assignor.offload.enable", SET, "false"), ("streams.acceptable.recovery.lag", SET, "5"))
+    assert rows(store, "g", KAFKA_44_INTERNAL) == {
+        "share.assignor.offload.enable": ("false", 8),
+        "streams.acceptable.recovery.lag": ("5", 8),
+    }
 
 
 def test_describe_selected_keys_skips_unknown_ones(store):
@@ -183,14 +219,17 @@ def test_describe_empty_group_id_is_refused(store):
     assert (info.value.code, info.value.message) == (ErrorCode.INVALID_REQUEST, "Group name must not be empty")
 
 
-def test_kafka_42_only_serves_exactly_kafka_keys(tmp_path):
-    store = GroupConfigStore(tmp_path, config(), kafka_42_only=True)
-    assert set(store.keys) == KAFKA_42_KEYS == {k.name for k in GROUP_CONFIG_KEYS}
-    for key, value in [("share.delivery.count.limit", "3"), ("group.type", "share")]:
+def test_kafka_only_serves_exactly_kafka_keys(tmp_path):
+    store = GroupConfigStore(tmp_path, config(), kafka_only=True)
+    assert set(store.keys) == KAFKA_44_LISTED | KAFKA_44_INTERNAL == {k.name for k in GROUP_CONFIG_KEYS}
+    for key, value in [("share.key.ordering.enable", "true"), ("group.type", "share")]:
         assert store.alter("g", [(key, SET, value)]) == KafkaError(
             ErrorCode.INVALID_CONFIG, f"Unknown group config name: {key}"
         )
-    assert store.share_settings("g").delivery_count_limit == 5 and store.group_type("g") is None
+    ok(store, "g", ("share.delivery.count.limit", SET, "3"))
+    settings = store.share_settings("g")
+    assert (settings.delivery_count_limit, settings.key_ordering, settings.backoff_ms) == (3, False, 0)
+    assert store.group_type("g") is None
 
 
 # --- set, delete, validate_only -------------------------------------------------------------------
@@ -266,18 +305,19 @@ def test_changes_are_all_or_nothing(store):
     assert store.overrides("g") == {"share.auto.offset.reset": "earliest"}
 
 
-# --- errors (Kafka 4.2.2's codes and messages) ----------------------------------------------------
+# --- errors (Kafka 4.4.0's codes and messages) ----------------------------------------------------
 
 
 def invalid(key, value, why):
     return (ErrorCode.INVALID_CONFIG, f"Invalid value {value} for configuration {key}: {why}")
 
 
-def bound(key, relation, broker_key):
-    return (ErrorCode.INVALID_CONFIG, f"{key} must be {relation} {broker_key}")
+def bound(key, lo, hi):
+    return (ErrorCode.INVALID_CONFIG, f"{key} must be in the range {lo} to {hi} inclusive.")
 
 
-GE, LE = "greater than or equal to", "less than or equal to"
+def at_most(key, hi):
+    return (ErrorCode.INVALID_CONFIG, f"{key} must be less than or equal to {hi}")
 
 
 @pytest.mark.parametrize(
@@ -355,33 +395,33 @@ GE, LE = "greater than or equal to", "less than or equal to"
         (
             "share.record.lock.duration.ms",
             "14999",
-            bound("share.record.lock.duration.ms", GE, "group.share.min.record.lock.duration.ms"),
+            bound("share.record.lock.duration.ms", 15000, 60000),
         ),
         (
             "share.record.lock.duration.ms",
             "60001",
-            bound("share.record.lock.duration.ms", LE, "group.share.max.record.lock.duration.ms"),
+            bound("share.record.lock.duration.ms", 15000, 60000),
         ),
         ("share.session.timeout.ms", "0", invalid("share.session.timeout.ms", "0", "Value must be at least 1")),
         (
             "share.session.timeout.ms",
             "44999",
-            bound("share.session.timeout.ms", GE, "group.share.min.session.timeout.ms"),
+            bound("share.session.timeout.ms", 45000, 60000),
         ),
         (
             "share.session.timeout.ms",
             "60001",
-            bound("share.session.timeout.ms", LE, "group.share.max.session.timeout.ms"),
+            bound("share.session.timeout.ms", 45000, 60000),
         ),
         (
             "share.heartbeat.interval.ms",
             "4999",
-            bound("share.heartbeat.interval.ms", GE, "group.share.min.heartbeat.interval.ms"),
+            bound("share.heartbeat.interval.ms", 5000, 15000),
         ),
         (
             "share.heartbeat.interval.ms",
             "15001",
-            bound("share.heartbeat.interval.ms", LE, "group.share.max.heartbeat.interval.ms"),
+            bound("share.heartbeat.interval.ms", 5000, 15000),
         ),
         (
             "share.heartbeat.interval.ms",
@@ -391,32 +431,32 @@ GE, LE = "greater than or equal to", "less than or equal to"
         (
             "consumer.session.timeout.ms",
             "1",
-            bound("consumer.session.timeout.ms", GE, "group.consumer.min.session.timeout.ms"),
+            bound("consumer.session.timeout.ms", 45000, 60000),
         ),
         (
             "consumer.session.timeout.ms",
             "70000",
-            bound("consumer.session.timeout.ms", LE, "group.consumer.max.session.timeout.ms"),
+            bound("consumer.session.timeout.ms", 45000, 60000),
         ),
         (
             "consumer.heartbeat.interval.ms",
             "15001",
-            bound("consumer.heartbeat.interval.ms", LE, "group.consumer.max.heartbeat.interval.ms"),
+            bound("consumer.heartbeat.interval.ms", 5000, 15000),
         ),
         (
             "streams.session.timeout.ms",
             "1",
-            bound("streams.session.timeout.ms", GE, "group.streams.min.session.timeout.ms"),
+            bound("streams.session.timeout.ms", 45000, 60000),
         ),
         (
             "streams.heartbeat.interval.ms",
             "1",
-            bound("streams.heartbeat.interval.ms", GE, "group.streams.min.heartbeat.interval.ms"),
+            bound("streams.heartbeat.interval.ms", 5000, 15000),
         ),
         (
             "streams.num.standby.replicas",
             "3",
-            bound("streams.num.standby.replicas", LE, "group.streams.max.standby.replicas"),
+            at_most("streams.num.standby.replicas", 2),
         ),
         (
             "streams.num.standby.replicas",
@@ -428,22 +468,84 @@ GE, LE = "greater than or equal to", "less than or equal to"
             "-1",
             invalid("streams.initial.rebalance.delay.ms", "-1", "Value must be at least 0"),
         ),
-        # Beyond Kafka 4.2.2.
+        # KIP-1240 and the other keys new in Kafka 4.3/4.4 (messages as 4.4.0 answers them).
         ("share.delivery.count.limit", "1", invalid("share.delivery.count.limit", "1", "Value must be at least 2")),
-        (
-            "share.delivery.count.limit",
-            "11",
-            invalid("share.delivery.count.limit", "11", "Value must be no more than 10"),
-        ),
+        ("share.delivery.count.limit", "11", bound("share.delivery.count.limit", 2, 10)),
         (
             "share.partition.max.record.locks",
             "99",
             invalid("share.partition.max.record.locks", "99", "Value must be at least 100"),
         ),
+        ("share.partition.max.record.locks", "4001", bound("share.partition.max.record.locks", 100, 4000)),
+        ("share.assignment.interval.ms", "16000", bound("share.assignment.interval.ms", 0, 15000)),
         (
-            "share.partition.max.record.locks",
-            "2001",
-            bound("share.partition.max.record.locks", LE, "group.share.partition.max.record.locks"),
+            "share.assignment.interval.ms",
+            "-1",
+            invalid("share.assignment.interval.ms", "-1", "Value must be at least 0"),
+        ),
+        (
+            "share.assignor.offload.enable",
+            "maybe",
+            invalid("share.assignor.offload.enable", "maybe", "Expected value to be either true or false"),
+        ),
+        (
+            "errors.deadletterqueue.topic.name",
+            "__x",
+            (ErrorCode.INVALID_CONFIG, "errors.deadletterqueue.topic.name: DLQ topic name must not start with '__'"),
+        ),
+        (
+            "errors.deadletterqueue.copy.record.enable",
+            "yes",
+            invalid("errors.deadletterqueue.copy.record.enable", "yes", "Expected value to be either true or false"),
+        ),
+        ("streams.assignment.interval.ms", "16000", bound("streams.assignment.interval.ms", 0, 15000)),
+        (
+            "streams.task.offset.interval.ms",
+            "1",
+            (ErrorCode.INVALID_CONFIG, "streams.task.offset.interval.ms must be greater than or equal to 15000"),
+        ),
+        ("streams.num.warmup.replicas", "100", at_most("streams.num.warmup.replicas", 20)),
+        (
+            "streams.acceptable.recovery.lag",
+            "-1",
+            invalid("streams.acceptable.recovery.lag", "-1", "Value must be at least 0"),
+        ),
+        (
+            "streams.assignor.name",
+            "foo",
+            (
+                ErrorCode.INVALID_CONFIG,
+                "streams.assignor.name 'foo' is not a registered task assignor. Registered assignors are: [sticky].",
+            ),
+        ),
+        # This broker's extensions.
+        (
+            "share.redelivery.backoff.ms",
+            "-1",
+            invalid("share.redelivery.backoff.ms", "-1", "Value must be at least 0"),
+        ),
+        (
+            "share.redelivery.backoff.ms",
+            "70000",
+            (
+                ErrorCode.INVALID_CONFIG,
+                "share.redelivery.backoff.max.ms must be greater than or equal to share.redelivery.backoff.ms",
+            ),
+        ),
+        (
+            "share.redelivery.backoff.multiplier",
+            "0.5",
+            invalid("share.redelivery.backoff.multiplier", "0.5", "Value must be at least 1.0"),
+        ),
+        (
+            "share.redelivery.backoff.multiplier",
+            "two",
+            invalid("share.redelivery.backoff.multiplier", "two", "Not a number of type DOUBLE"),
+        ),
+        (
+            "share.key.ordering.enable",
+            "on",
+            invalid("share.key.ordering.enable", "on", "Expected value to be either true or false"),
         ),
         (
             "share.renew.acknowledge.enable",
@@ -474,7 +576,14 @@ def test_invalid_values_get_kafkas_errors(store, key, value, expected):
         ("share.delivery.count.limit", "2"),
         ("share.delivery.count.limit", "10"),
         ("share.partition.max.record.locks", "100"),
-        ("share.partition.max.record.locks", "2000"),
+        ("share.partition.max.record.locks", "4000"),
+        ("share.assignment.interval.ms", "0"),
+        ("share.assignment.interval.ms", "15000"),
+        ("errors.deadletterqueue.topic.name", "dlq.orders"),
+        ("errors.deadletterqueue.topic.name", "no-prefix-needed-here"),
+        ("errors.deadletterqueue.copy.record.enable", "TRUE"),
+        ("share.redelivery.backoff.multiplier", "1.5"),
+        ("share.redelivery.backoff.ms", "60000"),
         ("group.type", "share"),
     ],
 )
@@ -487,7 +596,7 @@ def test_bounds_follow_the_broker_config(tmp_path):
         tmp_path,
         config(
             "group.share.min.record.lock.duration.ms=1000",
-            "group.share.partition.max.record.locks=5000",
+            "group.share.max.partition.max.record.locks=5000",
         ),
     )
     ok(store, "g", ("share.record.lock.duration.ms", SET, "1000"), ("share.partition.max.record.locks", SET, "5000"))
@@ -507,7 +616,7 @@ def test_several_problems_report_the_one_kafka_reports(store):
         store.alter(
             "g", [("share.record.lock.duration.ms", SET, "99999"), ("share.heartbeat.interval.ms", SET, "1")]
         ).message
-        == "share.heartbeat.interval.ms must be greater than or equal to group.share.min.heartbeat.interval.ms"
+        == "share.heartbeat.interval.ms must be in the range 5000 to 15000 inclusive."
     )
 
 
@@ -766,7 +875,7 @@ async def test_handlers_set_then_describe(broker):
     res = await describe(broker, "g1", documentation=True)
     assert (res.error_code, res.error_message, res.resource_type, res.resource_name) == (0, "", GROUP, "g1")
     by = {c.name: c for c in res.configs}
-    assert [c.name for c in res.configs] == sorted(by) and KAFKA_42_KEYS <= set(by)
+    assert [c.name for c in res.configs] == sorted(by) and KAFKA_44_LISTED <= set(by)
     reset = by["share.auto.offset.reset"]
     assert (reset.value, reset.config_source, reset.config_type, reset.read_only, reset.is_sensitive) == (
         "earliest",
@@ -809,7 +918,7 @@ async def test_handlers_errors(broker):
         (
             "g",
             [("share.record.lock.duration.ms", SET, "60001")],
-            bound("share.record.lock.duration.ms", LE, "group.share.max.record.lock.duration.ms"),
+            bound("share.record.lock.duration.ms", 15000, 60000),
         ),
         (
             "g",

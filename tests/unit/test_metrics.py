@@ -13,6 +13,8 @@ from broker.protocol.messages.share_group_target_assignment_metadata_key import 
 )
 from broker.server import metrics as m
 from broker.server.metrics import Family, Histogram, Metrics, escape_help, escape_label, format_value, render
+from broker.share.partition import RunView
+from broker.share.states import RecordState
 
 # --- text format ----------------------------------------------------------------------
 
@@ -131,13 +133,45 @@ class _Log:
 
 
 class _SP:
+    """A share-partition whose window is [10, 10 + in_flight): the first offset accepted,
+    the second acquired, the rest available."""
+
     def __init__(self, in_flight: int) -> None:
         self.in_flight = in_flight
+        self.start_offset = 10
+
+    def runs(self) -> list[RunView]:
+        return [
+            RunView(10, 10, RecordState.ACKNOWLEDGED, 1, None, -1, False),
+            RunView(11, 11, RecordState.ACQUIRED, 1, "m", 99, False),
+            RunView(12, 9 + self.in_flight, RecordState.AVAILABLE, 1, None, -1, False),
+        ]
+
+    def archiving(self) -> int:
+        return 0
+
+    def first_available_offset(self) -> int:
+        return 12
+
+
+class _Header:
+    base_timestamp = 40_000
+
+
+class _PartitionLog:
+    high_watermark = 20
+
+    def batch_headers(self, offset: int, max_bytes: int, *, max_offset: int) -> list[_Header]:
+        return [_Header()]
 
 
 class _Entry:
     def __init__(self, in_flight: int) -> None:
         self.sp = _SP(in_flight)
+        self.key = ("g", None, in_flight)
+        self.topic = "t"
+        self.partition = in_flight
+        self.view = _NS(log=_PartitionLog())
 
 
 class _NS:
@@ -151,7 +185,7 @@ def _fake_broker() -> _NS:
     def list_groups(states_filter=()):
         return [g for g in groups if not states_filter or g.state in states_filter]
 
-    share = _NS(loaded=lambda: [_Entry(3), _Entry(4)], sessions=[1, 2])
+    share = _NS(loaded=lambda: [_Entry(3), _Entry(4)], sessions=[1, 2], now_ms=lambda: 100_000)
     return _NS(
         metrics=Metrics(),
         groups=_NS(
@@ -198,6 +232,12 @@ def test_collect_reads_live_objects():
     assert s["sharebroker_share_group_count"] == "3"
     assert s["sharebroker_share_partitions_loaded"] == "2"
     assert s["sharebroker_share_in_flight_records"] == "7"
+    # per share-partition: lag = high watermark 20 - start 10 - 1 accepted; 1 acquired;
+    # the first available record's batch is 60 s old
+    labels = '{group="g",topic="t",partition="4"}'
+    assert s[f"sharebroker_share_partition_lag{labels}"] == "9"
+    assert s[f"sharebroker_share_partition_acquired_records{labels}"] == "1"
+    assert s[f"sharebroker_share_partition_oldest_available_age_seconds{labels}"] == "60"
     assert s["sharebroker_share_sessions"] == "2"
     assert s["sharebroker_classic_groups"] == "1"
     assert s['sharebroker_consumer_groups{state="Stable"}'] == "2"

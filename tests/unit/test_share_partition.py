@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
+from collections.abc import Sequence
 
 import pytest
 
@@ -49,6 +50,7 @@ class FakeLog:
         self.open_txns: dict[int, int] = {}  # pid -> first offset
         self.aborted: list[tuple[int, int, int]] = []  # pid, first offset, marker offset
         self.timestamps: list[tuple[int, int]] = []  # (offset, timestamp) of each data batch
+        self.keys: dict[int, object] = {}  # offset -> record key (records without one are absent)
         self.reads = 0
 
     # building
@@ -59,9 +61,12 @@ class FakeLog:
         self.next_offset += n
         return b
 
-    def data(self, n: int, ts: int = 0) -> FakeLog:
+    def data(self, n: int, ts: int = 0, keys: Sequence[object] | None = None) -> FakeLog:
         b = self._add(n)
         self.timestamps.append((b.first_offset, ts))
+        for i, key in enumerate(keys or ()):
+            if key is not None:
+                self.keys[b.first_offset + i] = key
         return self
 
     def gap(self, n: int) -> FakeLog:
@@ -120,6 +125,10 @@ class FakeLog:
             if ts >= timestamp and offset >= self.log_start_offset:
                 return offset, ts
         return None
+
+    def record_keys(self, start_offset: int, end_offset: int) -> list[tuple[int, object]]:
+        lo = max(start_offset, self.log_start_offset)
+        return sorted((o, k) for o, k in self.keys.items() if lo <= o < end_offset)
 
 
 def new(log: FakeLog, reset: str = "earliest") -> SharePartition:
@@ -613,7 +622,7 @@ def test_initialize_rejects_corrupt_state():
     with pytest.raises(ValueError):
         SharePartition.initialize(PersistedState(0, [StateBatch(0, 3, 0, 1), StateBatch(2, 4, 0, 1)]), log)
     with pytest.raises(ValueError):
-        SharePartition.initialize(PersistedState(0, [StateBatch(0, 3, 3, 1)]), log)
+        SharePartition.initialize(PersistedState(0, [StateBatch(0, 3, 5, 1)]), log)
 
 
 # ---------------------------------------------------------- log start moves

@@ -1,0 +1,74 @@
+"""Redelivery backoff and per-key ordering (extensions, off by default) with unmodified
+confluent-kafka share consumers. bench/share_extensions.py measures the same at scale."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.compat import differential as d
+from tests.integration import share_extensions as x
+from tests.integration.clients import create_topic
+from tests.integration.share_helpers import FAST_SHARE_SETTINGS, set_group_configs, unique
+from tests.integration.wire import WireClient
+
+
+@pytest.fixture(scope="module")
+def broker(sharebroker_factory):
+    return sharebroker_factory()
+
+
+def test_a_released_record_is_not_redelivered_before_its_backoff(broker):
+    r = x.backoff_run(broker.bootstrap, 300, 250)
+    assert r["released"] == r["redelivered"] == 300, r
+    assert r["early"] == 0, r
+    # measured from the release's answer, so a little negative is possible; scheduling adds the rest
+    assert -50 < r["error_p50_ms"] < 100, r
+
+
+def test_without_backoff_records_come_back_at_once(broker):
+    r = x.backoff_run(broker.bootstrap, 100, None)
+    assert r["redelivered"] == 100 and r["error_p50_ms"] < 100, r
+
+
+def test_per_key_ordering_with_eight_consumers_on_one_partition(broker):
+    r = x.ordering_run(broker.bootstrap, 2000, ordered=True)
+    assert not r["failures"], r
+    assert r["delivered"] == 2000 and r["keys"] == 100, r
+    assert r["out_of_order"] == 0 and r["overlapping_in_flight"] == 0, r
+    assert r["deliveries"] == 2000, r  # nothing redelivered
+
+
+def test_a_lock_expiry_waits_for_the_backoff_too(sharebroker_factory):
+    """Raw ShareFetch: a record is acquired and never acknowledged; after its 1 s lock it
+    waits 1.5 s more (its first delivery failed) before it is handed out again."""
+    b = sharebroker_factory(FAST_SHARE_SETTINGS)
+    topic, group = unique("le"), unique("lg")
+    create_topic(b.bootstrap, topic)
+    set_group_configs(
+        b.bootstrap,
+        group,
+        {
+            "share.auto.offset.reset": "earliest",
+            "share.record.lock.duration.ms": "1000",
+            "share.redelivery.backoff.ms": "1500",
+        },
+    )
+    with WireClient(b.bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 1)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        first, ep = d.fetch_acquire(w, group, m, 0, tid)
+        t0 = time.monotonic()
+        assert d.acquired(first) == [(0, 0, 1)]
+        again: list = []
+        while not again and time.monotonic() < t0 + 20:
+            r = d.fetch(w, group, m, ep, tid, wait_ms=500)
+            ep += 1
+            again = d.acquired(r)
+        elapsed = time.monotonic() - t0
+        d.leave(w, group, m)
+    assert again == [(0, 0, 2)]
+    assert 2.5 <= elapsed < 5.0, elapsed
