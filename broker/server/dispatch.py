@@ -14,6 +14,7 @@ from broker.protocol.connection import Request, ServerConnection, UnsupportedReq
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import RESPONSES
+from broker.server.authz import authorize
 
 log = structlog.get_logger("sharebroker.dispatch")
 
@@ -43,8 +44,18 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
         )
         return False
     started = time.perf_counter()
+    body, after = request.body, None
+    security = ctx.services.security if ctx.services is not None else None
+    if security is not None and security.authorizer is not None:
+        plan = authorize(ctx, security.authorizer, request.api_key, body)
+        if plan.response is not None:
+            log.info(
+                "request_denied", api=handler.name, principal=str(ctx.connection.principal), peer=ctx.connection.peer
+            )
+            return _finish(ctx, proto, handler, request, plan.response, started)
+        body, after = plan.request, plan.after
     try:
-        response = await handler.handle(ctx, request.body)
+        response = await handler.handle(ctx, body)
     except KafkaError as exc:
         log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
         response = _error_response(handler, request, exc.code, exc.message)
@@ -57,7 +68,9 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     if response is False:
         return False
     if isinstance(response, AnswerLater):
-        return Deferred(ctx, proto, handler, request, response, started)
+        return Deferred(ctx, proto, handler, request, response, started, after)
+    if after is not None and response is not None:
+        response = after(response)
     return _finish(ctx, proto, handler, request, response, started)
 
 
@@ -78,7 +91,7 @@ def _finish(
 class Deferred:
     """A response that follows once the handler's :class:`AnswerLater` completes."""
 
-    __slots__ = ("_ctx", "_handler", "_later", "_proto", "_request", "_started")
+    __slots__ = ("_after", "_ctx", "_handler", "_later", "_proto", "_request", "_started")
 
     def __init__(
         self,
@@ -88,15 +101,19 @@ class Deferred:
         request: Request,
         later: AnswerLater,
         started: float,
+        after: Any = None,
     ) -> None:
         self._ctx, self._proto, self._handler = ctx, proto, handler
         self._request, self._later, self._started = request, later, started
+        self._after = after
 
     async def finish(self) -> bytearray | bool | None:
         """The encoded response (None: no response; False: close the connection)."""
         handler, request = self._handler, self._request
         try:
             response = await self._later.wait()
+            if self._after is not None and response is not None and response is not False:
+                response = self._after(response)
         except KafkaError as exc:
             log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
             response = _error_response(handler, request, exc.code, exc.message)
