@@ -55,6 +55,8 @@ ROUTES: dict[int, tuple[str, int, int]] = {
     42: ("api_42_delete_groups", 0, 3),
     44: ("api_44_incremental_alter_configs", 0, 1),
     47: ("api_47_offset_delete", 0, 0),
+    48: ("api_48_describe_client_quotas", 0, 1),
+    49: ("api_49_alter_client_quotas", 0, 1),
     50: ("api_50_describe_user_scram_credentials", 0, 0),
     51: ("api_51_alter_user_scram_credentials", 0, 0),
     60: ("api_60_describe_cluster", 0, 2),

@@ -39,6 +39,7 @@ from broker.security.authorizer import (
     ResourceType,
     parse_super_users,
 )
+from broker.security.quotas import AlterEntry, ByteRates, ClientQuotas, Entity
 from broker.security.sasl.scram import StoredScramCredential
 from broker.security.scram import (
     AlterResult,
@@ -50,12 +51,13 @@ from broker.security.scram import (
     ScramMechanismType,
 )
 
-__all__ = ["ACL_FILE", "SCRAM_FILE", "SecurityStore", "SharedDocuments"]
+__all__ = ["ACL_FILE", "QUOTA_FILE", "SCRAM_FILE", "SecurityStore", "SharedDocuments"]
 
 log = structlog.get_logger("sharebroker.security")
 
 ACL_FILE = "acls.json"
 SCRAM_FILE = "scram-credentials.json"
+QUOTA_FILE = "client-quotas.json"
 STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
 
 
@@ -114,8 +116,42 @@ def _scram_doc(c: StoredScramCredential) -> bytes:
     return json.dumps(doc, sort_keys=True).encode()
 
 
+def _quota_name(entity: Entity) -> str:
+    return hashlib.sha256(json.dumps(entity).encode()).hexdigest()
+
+
+def _quota_doc(entity: Entity, values: dict[str, float]) -> bytes:
+    return json.dumps({"entity": [list(p) for p in entity], "values": values}, sort_keys=True).encode()
+
+
+def _quota_from(raw: bytes | str) -> tuple[Entity, dict[str, float]]:
+    doc = json.loads(raw)
+    entity = tuple((str(t), None if n is None else str(n)) for t, n in doc["entity"])
+    return entity, {str(k): float(v) for k, v in doc["values"].items()}
+
+
+class _QuotaFile:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[Entity, dict[str, float]]:
+        try:
+            doc = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except ValueError as exc:
+            raise ValueError(f"{self.path}: not a client quota file: {exc}") from None
+        return dict(_quota_from(json.dumps(row)) for row in doc.get("quotas", []))
+
+    def save(self, quotas: dict[Entity, dict[str, float]]) -> None:
+        from broker.security.scram import _atomic_write
+
+        rows = [json.loads(_quota_doc(e, v)) for e, v in sorted(quotas.items(), key=lambda kv: str(kv[0]))]
+        _atomic_write(self.path, json.dumps({"version": 1, "quotas": rows}, indent=1) + "\n")
+
+
 class SecurityStore:
-    """ACLs (with the authorizer deciding from them) and SCRAM credentials."""
+    """ACLs (with the authorizer deciding from them), SCRAM credentials and client quotas."""
 
     def __init__(
         self,
@@ -125,6 +161,8 @@ class SecurityStore:
         super_users: str | None = None,
         allow_everyone_if_no_acl_found: bool = False,
         shared: SharedDocuments | None = None,
+        quota_samples: int = 11,
+        quota_window_ms: int = 1000,
     ) -> None:
         self.enabled = authorizer_class == STANDARD_AUTHORIZER
         self.acls = Authorizer(
@@ -132,11 +170,14 @@ class SecurityStore:
             allow_everyone_if_no_acl_found=allow_everyone_if_no_acl_found,
         )
         self.scram = ScramCredentialStore()
+        self.client_quotas = ClientQuotas()
+        self.byte_rates = ByteRates(quota_samples, quota_window_ms)
+        self._quota_file = _QuotaFile(data_dir / QUOTA_FILE)
         self._shared = shared
         self._acl_file = FileAclPersistence(data_dir / ACL_FILE)
         self._scram_file = FileScramPersistence(data_dir / SCRAM_FILE)
         self._lock = trio.Lock()
-        self._seen: tuple[dict[str, bytes], dict[str, bytes]] = ({}, {})
+        self._seen: tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]] = ({}, {}, {})
 
     @property
     def authorizer(self) -> Authorizer | None:
@@ -151,13 +192,23 @@ class SecurityStore:
             return
         self.acls.replace(self._acl_file.load())
         self.scram.replace(self._scram_file.load())
+        self.client_quotas.replace(self._quota_file.load())
 
     def follow(self) -> None:
         """Bring the state in line with the cluster's documents (on every new image)."""
         shared = self._shared
         if shared is None:
             return
-        acl_docs, scram_docs = shared.documents("acls"), shared.documents("scram")
+        acl_docs, scram_docs, quota_docs = shared.documents("acls"), shared.documents("scram"), shared.documents("quotas")
+        if quota_docs != self._seen[2]:
+            quotas: dict[Entity, dict[str, float]] = {}
+            for name, value in quota_docs.items():
+                try:
+                    entity, values = _quota_from(value)
+                    quotas[entity] = values
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.error("bad_quota_document", name=name, error=str(exc))
+            self.client_quotas.replace(quotas)
         if acl_docs != self._seen[0]:
             acls = []
             for name, value in acl_docs.items():
@@ -182,7 +233,7 @@ class SecurityStore:
                 except (ValueError, KeyError, TypeError) as exc:
                     log.error("bad_scram_document", name=name, error=str(exc))
             self.scram.replace(creds)
-        self._seen = (acl_docs, scram_docs)
+        self._seen = (acl_docs, scram_docs, quota_docs)
 
     # ---- SCRAM lookups (the SASL servers' view)
 
@@ -249,6 +300,26 @@ class SecurityStore:
                 after = self.scram.preview(delta)
                 await trio.to_thread.run_sync(self._scram_file.save, after)
                 self.scram.apply(delta)
+            return results
+
+    # ---- client quotas
+
+    async def alter_client_quotas(
+        self, entries: Sequence[AlterEntry], validate_only: bool
+    ) -> list[tuple[int, str | None]]:
+        async with self._lock:
+            results, after = self.client_quotas.prepare_alter(entries)
+            if validate_only or after == self.client_quotas.quotas:
+                return results
+            if self._shared is not None:
+                before = self.client_quotas.quotas
+                puts = {_quota_name(e): _quota_doc(e, v) for e, v in after.items() if before.get(e) != v}
+                deletes = [_quota_name(e) for e in before if e not in after]
+                await self._shared.write_documents("quotas", puts, deletes)
+                self.follow()
+            else:
+                await trio.to_thread.run_sync(self._quota_file.save, after)
+                self.client_quotas.replace(after)
             return results
 
     # ---- decisions

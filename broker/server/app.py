@@ -157,6 +157,8 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         super_users=config.get("super.users"),
         allow_everyone_if_no_acl_found=bool(config.get("allow.everyone.if.no.acl.found")),
         shared=metadata if isinstance(metadata, ClusterMetadata) else None,
+        quota_samples=int(config.get("quota.window.num")),
+        quota_window_ms=int(config.get("quota.window.size.seconds")) * 1000,
     )
     if isinstance(metadata, ClusterMetadata):
         # ACLs and SCRAM credentials are the cluster's: followed from etcd with every image.

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import structlog
+import trio
 
 from broker.handlers import HANDLERS, Handler
 from broker.handlers.context import AnswerLater, RequestContext
@@ -79,6 +80,8 @@ def _finish(
 ) -> bytearray | bool | None:
     if ctx.services is not None:  # None only for ApiVersions during start-up
         ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
+        if request.api_key in _BYTE_RATES and response is not False:
+            _throttle(ctx, request, response)
     if response is None:
         return None
     try:
@@ -86,6 +89,50 @@ def _finish(
     except ProtocolError:
         log.exception("response_encoding_failed", api=handler.name, version=request.api_version)
         return False
+
+
+_BYTE_RATES = {ApiKey.PRODUCE: "producer_byte_rate", ApiKey.FETCH: "consumer_byte_rate"}
+
+
+def _fetched_bytes(response: Any) -> int:
+    return sum(len(p.records or b"") for t in response.responses for p in t.partitions)
+
+
+def _throttle(ctx: RequestContext, request: Request, response: Any) -> None:
+    """Produce and Fetch byte-rate quotas (KIP-13, KIP-219): count the bytes against the
+    client's quota entity; over the quota, report the throttle time in the response and
+    stop reading from the connection for that long. A throttled Fetch is answered
+    without data (and its bytes are not counted), as Kafka does."""
+    security = ctx.services.security
+    if security is None or not security.client_quotas.has_byte_rates:
+        return
+    key = _BYTE_RATES[request.api_key]
+    if request.api_key == ApiKey.FETCH:
+        body = request.body
+        if (body.replica_state.replica_id if request.api_version >= 15 else body.replica_id) >= 0:
+            return  # replication is not a client
+        if response is None:
+            return
+        size = _fetched_bytes(response)
+    else:
+        size = request.frame_size
+    principal = ctx.connection.principal
+    user = principal.name if principal.type == "User" else str(principal)
+    hit = security.client_quotas.resolve(user, request.header.client_id or "", key)
+    if hit is None:
+        return
+    entity, quota = hit
+    now = ctx.services.now_ms()
+    throttle_ms = security.byte_rates.record(key, entity, size, quota, now)
+    if not throttle_ms:
+        return
+    if response is not None:
+        if request.api_key == ApiKey.FETCH:
+            security.byte_rates.unrecord(key, entity, size, now)
+            response.responses = []
+        response.throttle_time_ms = max(int(getattr(response, "throttle_time_ms", 0) or 0), throttle_ms)
+    until = trio.current_time() + throttle_ms / 1000
+    ctx.connection.throttled_until = max(ctx.connection.throttled_until, until)
 
 
 class Deferred:
