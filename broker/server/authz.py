@@ -125,7 +125,8 @@ class _Check:
         return self.ctx.services.metadata.image.topic(name) is not None
 
     def whole(self, body: Message, code: int, message: str | None = None) -> Plan:
-        return Plan(response=error_response(body, RESPONSES[body.API_KEY], self.version, code, message))
+        response = error_response(body, RESPONSES[body.API_KEY], self.version, code, message)
+        return Plan(response=_one_result_per_entry(body, response, code, message))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -137,6 +138,27 @@ def _entries(denied: Message, version: int, code: int, message: str | None = Non
     for name in ("error_code", "error_message"):
         if hasattr(resp, name):
             setattr(resp, name, 0 if name == "error_code" else None)
+    return resp
+
+
+def _one_result_per_entry(body: Any, resp: Any, code: int, message: str | None) -> Any:
+    """APIs whose results carry no identifying field answer a refused request with one result
+    per entry of the request, in order (CreateAcls, DeleteAcls, AlterUserScramCredentials)."""
+    if body.API_KEY == ApiKey.ALTER_USER_SCRAM_CREDENTIALS:
+        from broker.protocol.messages.alter_user_scram_credentials_response import AlterUserScramCredentialsResult
+
+        users = dict.fromkeys([d.name for d in body.deletions] + [u.name for u in body.upsertions])
+        resp.results = [AlterUserScramCredentialsResult(user=u, error_code=code, error_message=message) for u in users]
+        return resp
+    text = message or ErrorCode(code).message
+    if body.API_KEY == ApiKey.CREATE_ACLS:
+        from broker.protocol.messages.create_acls_response import AclCreationResult
+
+        resp.results = [AclCreationResult(error_code=code, error_message=text) for _ in body.creations]
+    elif body.API_KEY == ApiKey.DELETE_ACLS:
+        from broker.protocol.messages.delete_acls_response import DeleteAclsFilterResult
+
+        resp.filter_results = [DeleteAclsFilterResult(error_code=code, error_message=text) for _ in body.filters]
     return resp
 
 
