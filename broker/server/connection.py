@@ -174,6 +174,7 @@ class _Connection:
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 cause = exc.__cause__ or exc
                 log.info("tls_handshake_failed", peer=self.peer, conn=self.conn_id, error=str(cause))
+                await self._send_tls_alert(tls)
                 return False
         if scope.cancelled_caught:
             log.info("tls_handshake_timeout", peer=self.peer, conn=self.conn_id)
@@ -187,6 +188,20 @@ class _Connection:
                 return False
             self.state.principal = principal
         return True
+
+    async def _send_tls_alert(self, tls: trio.SSLStream) -> None:
+        """Send the alert OpenSSL wrote when the handshake failed (an untrusted client
+        certificate: "unknown ca"), so the client reports a failed handshake, as it does
+        against Kafka, rather than a closed connection. trio marks the stream broken
+        without flushing it; the bytes wait in its outgoing buffer."""
+        outgoing = getattr(tls, "_outgoing", None)
+        data = outgoing.read() if outgoing is not None else b""
+        if data:
+            with trio.move_on_after(1):
+                try:
+                    await self.stream.send_all(data)
+                except (*_PEER_GONE, OSError):
+                    pass
 
     def release(self, n: int) -> None:
         pool = self.gate.memory_pool
