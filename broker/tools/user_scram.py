@@ -144,10 +144,14 @@ def _alter(admin, user: str, args: argparse.Namespace) -> int:
         if name not in MECHANISMS:
             raise ValueError(f"--delete-config: {name!r} is not SCRAM-SHA-256 or SCRAM-SHA-512")
         deletions.append(ScramCredentialDeletion(name=user, mechanism=MECHANISMS[name][0]))
-    resp = admin.send(AlterUserScramCredentialsRequest(deletions=deletions, upsertions=upsertions))
-    for r in resp.results:
-        if r.error_code:
-            raise KafkaApiError(r.error_code, r.error_message, f"user {r.user}")
+    # One request per change: the broker (like Kafka's controller) refuses a user named twice in one request.
+    changes = [AlterUserScramCredentialsRequest(deletions=[d], upsertions=[]) for d in deletions]
+    changes += [AlterUserScramCredentialsRequest(deletions=[], upsertions=[u]) for u in upsertions]
+    for request in changes:
+        resp = admin.send(request)
+        for r in resp.results:
+            if r.error_code:
+                raise KafkaApiError(r.error_code, r.error_message, f"user {r.user}")
     print(f"Completed updating config for user {user}.")
     return 0
 
