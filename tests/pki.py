@@ -20,9 +20,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 
 def _name(cn: str, org: str = "sharebroker-tests") -> x509.Name:
-    return x509.Name(
-        [x509.NameAttribute(NameOID.ORGANIZATION_NAME, org), x509.NameAttribute(NameOID.COMMON_NAME, cn)]
-    )
+    return x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, org), x509.NameAttribute(NameOID.COMMON_NAME, cn)])
 
 
 def _cert(subject: x509.Name, *, issuer=None, ca: bool = False, server: bool = False):
@@ -44,15 +42,15 @@ def _cert(subject: x509.Name, *, issuer=None, ca: bool = False, server: bool = F
             x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True
         )
     else:
-        usage = [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH] if server else [
-            ExtendedKeyUsageOID.CLIENT_AUTH
-        ]
+        usage = (
+            [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
+            if server
+            else [ExtendedKeyUsageOID.CLIENT_AUTH]
+        )
         builder = builder.add_extension(x509.ExtendedKeyUsage(usage), critical=False)
     if server:
         builder = builder.add_extension(
-            x509.SubjectAlternativeName(
-                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-            ),
+            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
             critical=False,
         )
     return key, builder.sign(issuer_key, hashes.SHA256())
@@ -97,7 +95,9 @@ class Pki:
         self.ca_file.write_text(self.ca_cert)
         self.broker = self.identity("broker", server=True)
 
-    def identity(self, cn: str, *, server: bool = False, trusted: bool = True, org: str = "sharebroker-tests") -> Identity:
+    def identity(
+        self, cn: str, *, server: bool = False, trusted: bool = True, org: str = "sharebroker-tests"
+    ) -> Identity:
         issuer = self._ca if trusted else self._rogue
         key, cert = _cert(_name(cn, org), issuer=issuer, server=server)
         chain = pem(cert) + pem(issuer[1])

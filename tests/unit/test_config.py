@@ -361,7 +361,7 @@ def test_tls_and_sasl_listeners_with_listener_prefixed_settings():
         "ssl.client.auth=requested",
         "listener.name.host.ssl.client.auth=required",
         "listener.name.sasl_ssl.sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN",
-        "listener.name.sasl_ssl.plain.sasl.jaas.config=M required user_a=\"b\";",
+        'listener.name.sasl_ssl.plain.sasl.jaas.config=M required user_a="b";',
         "listener.name.sasl_ssl.scram-sha-512.connections.max.reauth.ms=60000",
     )
     assert cfg.security_protocol("HOST") == "SSL"
