@@ -32,10 +32,10 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-import structlog
 import trio
 
 from broker.handlers.context import ConnectionState, RequestContext
+from broker.logging import LazyLogger
 from broker.protocol.auth import Authenticator, Outcome, Verdict
 from broker.protocol.connection import (
     CONNECTION_CLOSED,
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from broker.server import Gate
     from broker.server.security import ListenerSecurity
 
-log = structlog.get_logger("sharebroker.connection")
+log = LazyLogger("sharebroker.connection")
 
 # Answered before the services exist (start-up).
 API_VERSIONS = 18
