@@ -43,7 +43,9 @@ __all__ = [
 
 USER, CLIENT_ID, IP = "user", "client-id", "ip"
 ENTITY_TYPES = (USER, CLIENT_ID, IP)
-USER_CLIENT_KEYS = frozenset({"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"})
+USER_CLIENT_KEYS = frozenset(
+    {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"}
+)
 IP_KEYS = frozenset({"connection_creation_rate"})
 QUOTA_KEYS = USER_CLIENT_KEYS | IP_KEYS
 BYTE_RATE_KEYS = frozenset({"producer_byte_rate", "consumer_byte_rate"})

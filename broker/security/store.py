@@ -199,7 +199,11 @@ class SecurityStore:
         shared = self._shared
         if shared is None:
             return
-        acl_docs, scram_docs, quota_docs = shared.documents("acls"), shared.documents("scram"), shared.documents("quotas")
+        acl_docs, scram_docs, quota_docs = (
+            shared.documents("acls"),
+            shared.documents("scram"),
+            shared.documents("quotas"),
+        )
         if quota_docs != self._seen[2]:
             quotas: dict[Entity, dict[str, float]] = {}
             for name, value in quota_docs.items():

@@ -124,7 +124,9 @@ def test_memory_pool_holds_back_large_requests(limited, topic_name):
         request = ProduceRequest(
             acks=1,
             timeout_ms=10000,
-            topic_data=[TopicProduceData(name=topic_name, partition_data=[PartitionProduceData(index=0, records=batch)])],
+            topic_data=[
+                TopicProduceData(name=topic_name, partition_data=[PartitionProduceData(index=0, records=batch)])
+            ],
         )
         with WireClient(limited.bootstrap, timeout=10) as w:
             started = time.monotonic()
@@ -158,7 +160,9 @@ def test_produce_and_fetch_quotas_throttle(limited, topic_name):
         _quota(admin, "wire-test", "producer_byte_rate", 100_000)
         _quota(admin, "wire-test", "consumer_byte_rate", 100_000)
         described = admin.send(
-            DescribeClientQuotasRequest(components=[ComponentData(entity_type="client-id", match_type=0, match="wire-test")])
+            DescribeClientQuotasRequest(
+                components=[ComponentData(entity_type="client-id", match_type=0, match="wire-test")]
+            )
         )
         assert {v.key: v.value for v in described.entries[0].values} == {
             "producer_byte_rate": 100_000.0,
@@ -181,7 +185,12 @@ def test_produce_and_fetch_quotas_throttle(limited, topic_name):
         fetch = FetchRequest(
             max_wait_ms=0,
             max_bytes=10_000_000,
-            topics=[FetchTopic(topic=topic_name, partitions=[FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=5_000_000)])],
+            topics=[
+                FetchTopic(
+                    topic=topic_name,
+                    partitions=[FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=5_000_000)],
+                )
+            ],
         )
         got = w.request(fetch, 11)
         assert got.throttle_time_ms > 0 and got.responses == []  # over the quota: answered without data

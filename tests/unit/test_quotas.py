@@ -10,7 +10,9 @@ from broker.security.quotas import AlterEntry, ByteRates, ClientQuotas, entity_f
 
 def quotas(*entries: tuple[list, dict[str, float]]) -> ClientQuotas:
     q = ClientQuotas()
-    results, after = q.prepare_alter([AlterEntry(parts, [(k, v, False) for k, v in values.items()]) for parts, values in entries])
+    results, after = q.prepare_alter(
+        [AlterEntry(parts, [(k, v, False) for k, v in values.items()]) for parts, values in entries]
+    )
     assert all(code == 0 for code, _ in results), results
     q.replace(after)
     return q
