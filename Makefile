@@ -149,6 +149,12 @@ $(FUZZ_STAMP): $(STAMP)
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
 
+# Mutated real-client frames against a running broker, its health checked after every batch.
+FUZZ_CONNECTIONS ?= 10000
+.PHONY: fuzz-network
+fuzz-network: $(STAMP) ## network fuzz: FUZZ_CONNECTIONS connections of mutated client frames to a running broker
+	$(PY) -m tests.fuzz.network --connections $(FUZZ_CONNECTIONS)
+
 # ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
 .PHONY: test-cluster bench-cluster
 test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)
