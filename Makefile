@@ -151,6 +151,10 @@ fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZ
 
 # Mutated real-client frames against a running broker, its health checked after every batch.
 FUZZ_CONNECTIONS ?= 10000
+.PHONY: bench-idle
+bench-idle: $(STAMP) ## RSS per idle connection: 2,000 connections held by one broker
+	$(PY) -m bench.idle_connections --connections 2000
+
 .PHONY: fuzz-network
 fuzz-network: $(STAMP) ## network fuzz: FUZZ_CONNECTIONS connections of mutated client frames to a running broker
 	$(PY) -m tests.fuzz.network --connections $(FUZZ_CONNECTIONS)

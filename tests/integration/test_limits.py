@@ -194,3 +194,12 @@ def test_produce_and_fetch_quotas_throttle(limited, topic_name):
         )
         got = w.request(fetch, 11)
         assert got.throttle_time_ms > 0 and got.responses == []  # over the quota: answered without data
+
+
+def test_two_thousand_idle_connections_are_held_and_served(sharebroker_factory):
+    from bench.idle_connections import hold
+
+    broker = sharebroker_factory({"max.connections": "2100"})
+    assert broker.process is not None
+    result = hold(broker.bootstrap, broker.process.pid, 2000)  # raises if one is refused or unanswered
+    assert result["connections"] == 2000
