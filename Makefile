@@ -151,6 +151,10 @@ fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZ
 
 # Mutated real-client frames against a running broker, its health checked after every batch.
 FUZZ_CONNECTIONS ?= 10000
+.PHONY: compat-security
+compat-security: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## ACL decisions vs Kafka 4.4.0; Java clients over SASL_SSL/SCRAM and mTLS (needs Java)
+	$(PY) -m pytest -q -m compat tests/compat/test_acl_differential.py tests/compat/test_java_security.py
+
 .PHONY: bench-idle
 bench-idle: $(STAMP) ## RSS per idle connection: 2,000 connections held by one broker
 	$(PY) -m bench.idle_connections --connections 2000

@@ -85,6 +85,9 @@ share.coordinator.state.topic.num.partitions=3
 group.initial.rebalance.delay.ms=0
 group.share.min.record.lock.duration.ms=1000
 EOF
+  # KAFKA_PEER_EXTRA_CONFIG: a file of settings appended last (later keys win), e.g.
+  # more listeners, SASL/TLS and an authorizer for the security comparisons.
+  if [ -n "${KAFKA_PEER_EXTRA_CONFIG:-}" ]; then cat "$KAFKA_PEER_EXTRA_CONFIG" >>"$ROOT/server.properties"; fi
   cat >"$ROOT/log4j2.properties" <<EOF
 status = warn
 appender.file.type = File
