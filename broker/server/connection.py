@@ -180,6 +180,7 @@ class _Connection:
             log.info("tls_handshake_timeout", peer=self.peer, conn=self.conn_id)
             return False
         self.stream = tls
+        self.sock = None  # the socket carries TLS records now: no direct reads into frames
         if not sec.protocol.uses_sasl:
             from broker.server.security import principal_or_none
 

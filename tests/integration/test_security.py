@@ -326,6 +326,47 @@ def test_mutual_tls_principal_from_the_certificate(broker, pki, admin_config):
     consumer.close()
 
 
+def test_large_requests_over_tls(broker, pki, admin_config):
+    """Requests of about 1 MB arrive in many TLS records (the plain-socket path that reads
+    large requests straight into their frame must not touch a TLS connection's socket)."""
+    topic = name("big")
+    tool(broker, admin_config, "topics", "--create", "--topic", topic)
+    tool(broker, admin_config, "acls", "--add", "--allow-principal", "User:erin", "--producer", "--topic", topic)
+    tool(
+        broker,
+        admin_config,
+        "acls",
+        "--add",
+        "--allow-principal",
+        "User:erin",
+        "--consumer",
+        "--topic",
+        topic,
+        "--group",
+        "big-g",
+    )
+    erin = mtls(broker, pki, pki.identity("erin"))
+    values = [bytes([i]) * 900_000 for i in range(3)]
+    p = Producer({**erin, "message.timeout.ms": 15000, "linger.ms": 0, "message.max.bytes": 1_000_000})
+    outcome: list = []
+    for v in values:
+        p.produce(topic, v, on_delivery=lambda err, msg: outcome.append(err))
+    p.flush(20)
+    assert outcome == [None, None, None]
+    c = Consumer({**erin, "group.id": "big-g", "enable.auto.commit": False})
+    got: list[bytes] = []
+    try:
+        c.assign([TopicPartition(topic, 0, 0)])
+        deadline = time.monotonic() + 20
+        while len(got) < 3 and time.monotonic() < deadline:
+            msg = c.poll(0.5)
+            if msg is not None and not msg.error():
+                got.append(msg.value())
+    finally:
+        c.close()
+    assert got == values
+
+
 def test_untrusted_or_missing_client_certificate_is_refused(broker, pki):
     rogue = pki.identity("mallory", trusted=False)
     # TLS 1.3: the client learns of the refusal from the broker's alert after its own handshake.
