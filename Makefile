@@ -155,6 +155,11 @@ FUZZ_CONNECTIONS ?= 10000
 compat-security: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## ACL decisions vs Kafka 4.4.0; Java clients over SASL_SSL/SCRAM and mTLS (needs Java)
 	$(PY) -m pytest -q -m compat tests/compat/test_acl_differential.py tests/compat/test_java_security.py
 
+.PHONY: bench-tls
+bench-tls: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4.0: produce/fetch MB/s over PLAINTEXT, SSL, SASL_SSL (SCRAM-SHA-512)
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.tls --mib 256
+
 .PHONY: bench-idle
 bench-idle: $(STAMP) ## RSS per idle connection: 2,000 connections held by one broker
 	$(PY) -m bench.idle_connections --connections 2000
