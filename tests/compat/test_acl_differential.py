@@ -19,8 +19,10 @@ import pytest
 from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, ResourcePatternType, ResourceType
 
 from bench.peers import KafkaPeer, free_port
+from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.init_producer_id_request import InitProducerIdRequest
+from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from broker.protocol.records import build_batch
 from broker.security.client import ClientSecurity
@@ -38,7 +40,7 @@ from tests.integration.clients import admin, create_topic
 from tests.integration.wire import WireClient
 
 AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
-USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace")
+USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "henry")
 JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required " + " ".join(
     f'user_{u}="{u}-secret"' for u in USERS
 )
@@ -254,6 +256,32 @@ def sc_deny_over_allow(b: Broker) -> dict:
     return {"prefixed_deny_literal_allow": frank, "literal_deny_all_allow": grace}
 
 
+def sc_authorized_operations(b: Broker) -> dict:
+    topic, hidden = unique("acl-ops"), unique("acl-hidden")
+    create_topic(b.admin, topic)
+    create_topic(b.admin, hidden)
+    b.grant(
+        acl("henry", ResourceType.TOPIC, topic, AclOperation.READ),
+        acl("henry", ResourceType.TOPIC, topic, AclOperation.ALTER_CONFIGS),
+    )
+    with b.client("henry") as w:
+        md = w.request(
+            MetadataRequest(
+                topics=[MetadataRequestTopic(name=topic), MetadataRequestTopic(name=hidden)],
+                allow_auto_topic_creation=False,
+                include_topic_authorized_operations=True,
+            ),
+            12,
+        )
+        cluster = w.request(DescribeClusterRequest(include_cluster_authorized_operations=True), 1)
+    topics = {t.name: (err(t.error_code), t.topic_authorized_operations) for t in md.topics}
+    return {
+        "granted": topics[topic],
+        "hidden": topics[hidden],
+        "cluster": (err(cluster.error_code), cluster.cluster_authorized_operations),
+    }
+
+
 # ------------------------------------------------------------------ tests
 
 
@@ -284,3 +312,8 @@ def test_prefixed_acls(kafka, sb):
 def test_deny_wins_over_allow(kafka, sb):
     got = compare(sc_deny_over_allow, kafka, sb)
     assert set(got.values()) == {"TOPIC_AUTHORIZATION_FAILED"}
+
+
+def test_authorized_operations_in_metadata_and_describe_cluster(kafka, sb):
+    got = compare(sc_authorized_operations, kafka, sb)
+    assert got["hidden"][0] == "TOPIC_AUTHORIZATION_FAILED"
