@@ -520,3 +520,78 @@ def test_acl_tools_list_and_remove(broker, admin_config):
     )
     listed = tool(broker, admin_config, "acls", "--list", "--topic", topic, "--resource-pattern-type", "match").stdout
     assert "mallory" not in listed
+
+
+def test_acls_credentials_and_quotas_survive_a_restart(sharebroker_factory, pki, tmp_path):
+    """ACLs, SCRAM credentials and client quotas are kept in the data directory."""
+    b = sharebroker_factory(
+        {
+            "listeners": "SASL_PLAINTEXT://127.0.0.1:0",
+            "listener.name.sasl_plaintext.sasl.enabled.mechanisms": "SCRAM-SHA-512,PLAIN",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config": ADMIN_JAAS,
+            "authorizer.class.name": AUTHORIZER,
+            "super.users": "User:admin",
+        }
+    )
+    cfg = tmp_path / "admin.properties"
+    cfg.write_text(
+        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+        'sasl.jaas.config=x required username="admin" password="admin-secret";\n'
+    )
+
+    def run(*args: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-m", "broker", *args, "--bootstrap-server", b.address("SASL_PLAINTEXT")]
+            + ["--command-config", str(cfg)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    topic = name("durable")
+    run("topics", "--create", "--topic", topic)
+    run("user-scram", "--alter", "--user", "kim", "--add-config", "SCRAM-SHA-512=[password=kim-secret]")
+    run("acls", "--add", "--allow-principal", "User:kim", "--producer", "--topic", topic)
+    from broker.admin.client import AdminClient as WireAdmin
+    from broker.protocol.messages.alter_client_quotas_request import (
+        AlterClientQuotasRequest,
+        EntityData,
+        EntryData,
+        OpData,
+    )
+    from broker.protocol.messages.describe_client_quotas_request import ComponentData, DescribeClientQuotasRequest
+
+    admin_sec = ClientSecurity.from_properties(
+        {
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": "PLAIN",
+            "sasl.jaas.config": 'x required username="admin" password="admin-secret";',
+        }
+    )
+    with WireAdmin(b.address("SASL_PLAINTEXT"), security=admin_sec) as admin:
+        entry = EntryData(
+            entity=[EntityData(entity_type="user", entity_name="kim")],
+            ops=[OpData(key="producer_byte_rate", value=2_000_000, remove=False)],
+        )
+        assert admin.send(AlterClientQuotasRequest(entries=[entry])).entries[0].error_code == 0
+
+    b.stop()
+    b.start()
+
+    listed = run("acls", "--list", "--topic", topic)
+    assert "User:kim" in listed and "WRITE" in listed.upper()
+    kim = {
+        "bootstrap.servers": b.address("SASL_PLAINTEXT"),
+        "security.protocol": "SASL_PLAINTEXT",
+        "sasl.mechanism": "SCRAM-SHA-512",
+        "sasl.username": "kim",
+        "sasl.password": "kim-secret",
+    }
+    assert produce_one(kim, topic, b"after restart") is None
+    with WireAdmin(b.address("SASL_PLAINTEXT"), security=admin_sec) as admin:
+        described = admin.send(
+            DescribeClientQuotasRequest(components=[ComponentData(entity_type="user", match_type=0, match="kim")])
+        )
+    assert [(v.key, v.value) for v in described.entries[0].values] == [("producer_byte_rate", 2_000_000.0)]
