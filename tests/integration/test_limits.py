@@ -203,3 +203,29 @@ def test_two_thousand_idle_connections_are_held_and_served(sharebroker_factory):
     assert broker.process is not None
     result = hold(broker.bootstrap, broker.process.pid, 2000)  # raises if one is refused or unanswered
     assert result["connections"] == 2000
+
+
+def test_librdkafka_reports_the_produce_throttle(limited, topic_name):
+    from confluent_kafka import Producer
+
+    create_topic(limited.bootstrap, topic_name)
+    with AdminClient(limited.bootstrap) as admin:
+        _quota(admin, "throttled-producer", "producer_byte_rate", 50_000)
+    throttles: list = []
+    p = Producer(
+        {
+            "bootstrap.servers": limited.bootstrap,
+            "client.id": "throttled-producer",
+            "linger.ms": 50,
+            "throttle_cb": lambda event: throttles.append(event),
+        }
+    )
+    delivered: list = []
+    for _ in range(4):
+        p.produce(topic_name, b"z" * 100_000, on_delivery=lambda err, msg: delivered.append(err))
+    p.flush(30)
+    deadline = time.monotonic() + 10
+    while not throttles and time.monotonic() < deadline:
+        p.poll(0.2)
+    assert delivered == [None] * 4  # throttled, not refused
+    assert throttles and max(t.throttle_time for t in throttles) > 0.5, throttles
