@@ -742,9 +742,30 @@ RULES[ApiKey.CONSUMER_GROUP_HEARTBEAT] = _heartbeat_rule("subscribed_topic_names
 RULES[ApiKey.SHARE_GROUP_HEARTBEAT] = _heartbeat_rule("subscribed_topic_names")
 
 
+def _topology_topics(topology: Any) -> set[str]:
+    """The topics a streams topology reads or keeps state in (Kafka's required topics):
+    source topics, repartition source topics and state changelog topics."""
+    names: set[str] = set()
+    for sub in getattr(topology, "subtopologies", None) or ():
+        names.update(sub.source_topics or ())
+        names.update(t.name for t in sub.repartition_source_topics or ())
+        names.update(t.name for t in sub.state_changelog_topics or ())
+    return names
+
+
 @rule(ApiKey.STREAMS_GROUP_HEARTBEAT)
 def _streams_heartbeat(c: _Check, body: Any) -> Plan:
-    return Plan(request=body) if c.ok(_O.READ, _G, body.group_id) else c.whole(body, GROUP_DENIED)
+    """READ on the group, and DESCRIBE on every topic of a topology the member sends.
+    Creating the internal topics needs CREATE too; the coordinator checks that."""
+    if not c.ok(_O.READ, _G, body.group_id):
+        return c.whole(body, GROUP_DENIED)
+    if body.topology is not None:
+        denied = sorted(n for n in _topology_topics(body.topology) if not c.ok(_O.DESCRIBE, _T, n))
+        if denied:
+            return c.whole(
+                body, TOPIC_DENIED, f"The client is not authorized to describe the topics: {', '.join(denied)}"
+            )
+    return Plan(request=body)
 
 
 _DESCRIBED_TOPICS_DENIED = "The group has described topic(s) that the client is not authorized to describe."
