@@ -19,6 +19,8 @@ import pytest
 from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, ResourcePatternType, ResourceType
 
 from bench.peers import KafkaPeer, free_port
+from broker.protocol.messages import streams_group_heartbeat_request as sq
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.init_producer_id_request import InitProducerIdRequest
@@ -40,7 +42,7 @@ from tests.integration.clients import admin, create_topic
 from tests.integration.wire import WireClient
 
 AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
-USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "henry")
+USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "henry", "ivy", "jack")
 JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required " + " ".join(
     f'user_{u}="{u}-secret"' for u in USERS
 )
@@ -282,6 +284,75 @@ def sc_authorized_operations(b: Broker) -> dict:
     }
 
 
+def consumer_heartbeat(w: WireClient, group: str, topic: str) -> str:
+    resp = w.request(
+        ConsumerGroupHeartbeatRequest(
+            group_id=group,
+            member_id=member_id(),
+            member_epoch=0,
+            rebalance_timeout_ms=30000,
+            subscribed_topic_names=[topic],
+            topic_partitions=[],
+        ),
+        0,
+    )
+    return err(resp.error_code)
+
+
+def streams_heartbeat(w: WireClient, group: str, topic: str) -> tuple[str, list[int], bool]:
+    topology = sq.Topology(
+        epoch=0,
+        subtopologies=[
+            sq.Subtopology(
+                subtopology_id="0",
+                source_topics=[topic],
+                state_changelog_topics=[sq.TopicInfo(name=f"{group}-store-changelog")],
+            )
+        ],
+    )
+    resp = w.request(
+        sq.StreamsGroupHeartbeatRequest(
+            group_id=group,
+            member_id=member_id(),
+            member_epoch=0,
+            rebalance_timeout_ms=30000,
+            topology=topology,
+            process_id="p1",
+            active_tasks=[],
+            standby_tasks=[],
+            warmup_tasks=[],
+        ),
+        0,
+    )
+    create_denied = any("Unauthorized to CREATE on topics" in (st.status_detail or "") for st in resp.status or [])
+    return err(resp.error_code), sorted(st.status_code for st in resp.status or []), create_denied
+
+
+def sc_consumer_and_streams_groups(b: Broker) -> dict:
+    topic, group, app = unique("acl-c"), unique("acl-cg"), unique("acl-app")
+    create_topic(b.admin, topic)
+    out = {}
+    with b.client("ivy") as w:
+        out["consumer_no_group_acl"] = consumer_heartbeat(w, group, topic)
+        out["streams_no_group_acl"] = streams_heartbeat(w, app, topic)[0]
+    b.grant(
+        acl("ivy", ResourceType.GROUP, group, AclOperation.READ), acl("ivy", ResourceType.GROUP, app, AclOperation.READ)
+    )
+    with b.client("ivy") as w:
+        find_coordinator(w, group)
+        find_coordinator(w, app)
+        out["consumer_no_topic_acl"] = consumer_heartbeat(w, group, topic)
+        out["streams_no_topic_acl"] = streams_heartbeat(w, app, topic)[0]
+    b.grant(acl("ivy", ResourceType.TOPIC, topic, AclOperation.DESCRIBE))
+    with b.client("ivy") as w:
+        out["consumer_describe"] = consumer_heartbeat(w, group, topic)
+        out["streams_describe_source"] = streams_heartbeat(w, app, topic)
+    b.grant(acl("ivy", ResourceType.TOPIC, app, AclOperation.DESCRIBE, pattern=ResourcePatternType.PREFIXED))
+    with b.client("ivy") as w:
+        out["streams_describe_internal"] = streams_heartbeat(w, app, topic)
+    return out
+
+
 # ------------------------------------------------------------------ tests
 
 
@@ -317,3 +388,9 @@ def test_deny_wins_over_allow(kafka, sb):
 def test_authorized_operations_in_metadata_and_describe_cluster(kafka, sb):
     got = compare(sc_authorized_operations, kafka, sb)
     assert got["hidden"][0] == "TOPIC_AUTHORIZATION_FAILED"
+
+
+def test_consumer_and_streams_group_heartbeats(kafka, sb):
+    got = compare(sc_consumer_and_streams_groups, kafka, sb)
+    assert got["consumer_no_group_acl"] == got["streams_no_group_acl"] == "GROUP_AUTHORIZATION_FAILED"
+    assert got["streams_describe_internal"] == ("NONE", [3, 5], True)  # internal topics: no CREATE
