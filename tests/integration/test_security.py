@@ -383,6 +383,32 @@ def test_untrusted_or_missing_client_certificate_is_refused(broker, pki):
     assert "tls_handshake_failed" in log
 
 
+# kafka-python leaves the sockets of a producer that failed to start to the garbage collector.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_kafka_python_with_an_untrusted_certificate_sees_unknown_ca(broker, pki, caplog):
+    from kafka import KafkaProducer
+    from kafka.errors import KafkaError as KafkaPythonError
+
+    rogue = pki.identity("mallory", trusted=False)
+    caplog.set_level(logging.ERROR, logger="kafka")
+    producer = KafkaProducer(
+        bootstrap_servers=broker.address("SSL"),
+        security_protocol="SSL",
+        ssl_cafile=str(pki.ca_file),
+        ssl_certfile=str(rogue.cert_file),
+        ssl_keyfile=str(rogue.key_file),
+        api_version=(4, 0),
+        max_block_ms=3000,
+    )
+    with pytest.raises(KafkaPythonError):
+        producer.partitions_for("anything")
+    producer.close(timeout=5)
+    assert any("TLSV1_ALERT_UNKNOWN_CA" in r.getMessage() for r in caplog.records)
+    import gc
+
+    gc.collect()
+
+
 def test_oauthbearer_with_the_unsecured_validator(broker, pki, admin_config):
     topic = name("oauth")
     tool(broker, admin_config, "topics", "--create", "--topic", topic)
