@@ -1632,6 +1632,14 @@ SETTINGS: tuple[Setting, ...] = (
                 {"min": 1, "why": "bounds what an unauthenticated peer can make the broker buffer"},
             ),
             (
+                "connection.failed.authentication.delay.ms",
+                I,
+                100,
+                "Time by which closing a connection is delayed after a failed authentication, once its answer "
+                "is sent: slows down password guessing and lets the client read the answer before the close.",
+                {"min": 0},
+            ),
+            (
                 "connections.max.reauth.ms",
                 L,
                 0,

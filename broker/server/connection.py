@@ -70,6 +70,9 @@ DIRECT_RECEIVE_MIN = 64 * 1024
 # socket read holds them whole, and max.connections bounds how many there can be.
 POOL_MIN_FRAME = 64 * 1024
 
+# Longest wait, after a last answer, for the peer to read it and close its side.
+LINGER_S = 1.0
+
 # Produce requests answered later (acks=all) that may be outstanding on one connection
 # before reading pauses (Kafka clients keep at most 5 in flight per connection).
 MAX_PIPELINED = 8
@@ -137,6 +140,8 @@ class _Connection:
         self.flushing = False
         self.frame_started: float | None = None
         self.reserved = 0  # bytes of the request being received, reserved from the pool
+        self.linger = False  # the last answer must reach the peer before the close
+        self.close_delay_s = 0.0  # connection.failed.authentication.delay.ms, after a refused login
 
     async def run(self) -> None:
         try:
@@ -160,7 +165,26 @@ class _Connection:
                 except Exception:  # a cleanup bug must not stop the other cleanups
                     log.exception("connection_cleanup_failed", peer=self.peer, conn=self.conn_id)
             with trio.CancelScope(shield=True):
+                if self.linger:
+                    await self._linger()
                 await trio.aclose_forcefully(self.stream)
+
+    async def _linger(self) -> None:
+        """After a last answer (a refused authentication): send FIN, then read what the
+        peer still sends until it closes (at most LINGER_S). Closing a socket with
+        unread input sends a reset, and a reset makes the peer drop the answer unread."""
+        raw = self.sock if self.sock is not None else getattr(self.stream, "transport_stream", None)
+        sock = raw if isinstance(raw, trio.socket.SocketType) else getattr(raw, "socket", None)
+        if sock is None:
+            return
+        with trio.move_on_after(LINGER_S + self.close_delay_s):
+            try:
+                await trio.sleep(self.close_delay_s)
+                sock.shutdown(trio.socket.SHUT_WR)
+                while await sock.recv(65536):
+                    pass
+            except OSError:
+                pass
 
     async def handshake(self) -> bool:
         """TLS handshake (SSL, SASL_SSL) within the receive bound; sets an SSL client's principal."""
@@ -339,6 +363,8 @@ class _Connection:
                 reason=outcome.reason,
             )
         reply = self._auth_reply(event, outcome)
+        if outcome.close and not auth.authenticated:
+            self.close_delay_s = int(self.gate.config.get("connection.failed.authentication.delay.ms")) / 1000
         return reply, outcome.close or reply is False
 
     async def read(self, pipeline: trio.Nursery) -> None:
@@ -397,6 +423,7 @@ class _Connection:
                     if reply is not None:
                         await self.stream.send_all(reply)
                     if close_after:
+                        self.linger = reply is not None
                         return
                     continue
                 slot = _Slot(reply, done=True)
@@ -409,6 +436,7 @@ class _Connection:
             if close_after:
                 while self.pending:
                     await self.drained.wait()
+                self.linger = True
                 return
             while len(self.pending) >= MAX_PIPELINED:
                 await self.drained.wait()
