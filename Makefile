@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The bench extra (matplotlib for the plots, py-spy for bench-profile).
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: help venv run test test-all codegen codegen-check lint lint-imports format clean
+.PHONY: help venv run test test-all codegen codegen-check lint lint-imports typecheck format clean
 .PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
 
 help:
@@ -62,9 +62,12 @@ lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does
 
 LINT_PATHS := broker codegen bench tests docker
 
-lint: $(STAMP) lint-imports ## ruff (lint and format check) and the architecture contracts
+lint: $(STAMP) lint-imports typecheck ## ruff (lint and format check), the architecture contracts and mypy
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+
+typecheck: $(STAMP) ## mypy over broker, codegen, bench and tests (settings in pyproject.toml [tool.mypy])
+	$(VENV)/bin/mypy
 
 format: $(STAMP) ## apply ruff's fixes and formatting
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
@@ -130,7 +133,7 @@ bench-profile: $(BENCH_STAMP) ## py-spy profile of sharebroker under produce and
 	taskset -c 1 $(PY) -m bench.profile
 
 clean:
-	rm -rf $(VENV) $(STARTUP_VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(STARTUP_VENV) .pytest_cache .hypothesis .mypy_cache
 
 -include peers/peers.mk
 

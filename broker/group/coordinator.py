@@ -258,7 +258,7 @@ class GroupShard:
         topics: ImageTopics,
         share_session_timeout_ms: Callable[[str], int],
         expiry_interval_ms: int = OFFSETS_RETENTION_CHECK_INTERVAL_MS,
-        topic_table: ImageTopicTable | None = None,
+        topic_table: TopicImage | None = None,
         consumer_config: ConsumerGroupConfig | None = None,
         streams_config: StreamsGroupConfig | None = None,
     ) -> None:
@@ -752,15 +752,18 @@ class GroupCoordinator:
         await self._flush(pid, shard)
         return error
 
-    async def leave(self, group_id: str, members: list[tuple[str, str | None]]) -> Any:
+    async def leave(
+        self, group_id: str, members: list[tuple[str, str | None]]
+    ) -> tuple[ErrorCode, list[tuple[str, str | None, ErrorCode]]]:
         pid, shard = await self.shard_for(group_id)
         if shard.consumer.group_type(group_id) is not None:
             result = shard.consumer.classic_leave(group_id, members, self.clock())
             error = await self._write_consumer(pid, shard, result.records)
+            assert result.response is not None  # classic_leave answers for every member
             return error, result.response
-        result = shard.classic.leave(group_id, members)
+        left = shard.classic.leave(group_id, members)
         await self._flush(pid, shard)
-        return result
+        return left
 
     async def _classic_join_to_consumer(
         self, pid: int, shard: GroupShard, group_id: str, member_id: str, **kwargs: Any

@@ -33,7 +33,7 @@ from broker.protocol.messages.produce_response import (
     ProduceResponse,
     TopicProduceResponse,
 )
-from broker.protocol.records import TimestampType, set_max_timestamp, validate_produce_records
+from broker.protocol.records import BytesLike, TimestampType, set_max_timestamp, validate_produce_records
 from broker.replica.partition import Partition
 
 _ACKS = (0, 1, -1)
@@ -93,7 +93,8 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 continue
             try:
                 validate_produce_records(pd.records, api_version=v, max_batch_size=limit)
-                records = pd.records
+                records: BytesLike | None = pd.records
+                assert records is not None  # validate_produce_records refuses missing records
                 append_time = None
                 if info.configs.get("message.timestamp.type") == "LogAppendTime":
                     append_time = services.now_ms()

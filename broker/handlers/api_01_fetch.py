@@ -126,16 +126,26 @@ def _next_offset(records: Any) -> int:
     return nxt
 
 
+# A partition to read: its session key, its topic's name (resolved) and its parameters.
+_Target = tuple[SessionKey, str, CachedPartition]
+
+
 class _Read:
     """One request's partitions to read, and how (the part of a fetch that is retried)."""
 
     __slots__ = ("by_id", "fetch_max", "follower", "isolation", "replicas", "targets")
 
     def __init__(
-        self, replicas: ReplicaManager, targets: list, fetch_max: int, isolation: int, follower: bool, by_id: bool
+        self,
+        replicas: ReplicaManager,
+        targets: list[_Target],
+        fetch_max: int,
+        isolation: int,
+        follower: bool,
+        by_id: bool,
     ) -> None:
         self.replicas = replicas
-        self.targets = targets  # [(key, CachedPartition)]
+        self.targets = targets
         self.fetch_max = fetch_max
         self.isolation = isolation
         self.follower = follower
@@ -148,9 +158,9 @@ class _Read:
         results: dict[SessionKey, PartitionData] = {}
         total = 0
         urgent = False
-        for key, cp in self.targets:
-            pd = self.one(cp, limit, min_one)
-            n = len(pd.records)
+        for key, topic, cp in self.targets:
+            pd = self.one(topic, cp, limit, min_one)
+            n = len(pd.records) if pd.records is not None else 0
             if n:
                 min_one = False  # only the first partition with data may exceed the limits
                 limit = max(0, limit - n)
@@ -160,10 +170,10 @@ class _Read:
             results[key] = pd
         return results, total, urgent
 
-    def one(self, cp: CachedPartition, limit: int, min_one: bool) -> PartitionData:
-        partition = self.replicas.partition(cp.topic, cp.partition)
+    def one(self, topic: str, cp: CachedPartition, limit: int, min_one: bool) -> PartitionData:
+        partition = self.replicas.partition(topic, cp.partition)
         if partition is None:
-            if self.replicas.in_cluster(cp.topic, cp.partition):
+            if self.replicas.in_cluster(topic, cp.partition):
                 return _read_error(ErrorCode.NOT_LEADER_OR_FOLLOWER)  # placed on another broker
             return _read_error(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)  # deleted while the request waited
         if self.by_id and partition.topic_id != cp.topic_id:
@@ -270,6 +280,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
 
     # The request's partitions, keyed the way the session keys them.
     fetch_data: dict[SessionKey, CachedPartition] = {}
+    key_topic: str | uuid.UUID
     for t in req.topics:
         if by_id:
             info = image.topic_by_id(t.topic_id)
@@ -308,7 +319,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     )
 
     # Partitions refused up front go after the ones read, as in Kafka.
-    targets: list[tuple[SessionKey, CachedPartition]] = []
+    targets: list[_Target] = []
     refused: dict[SessionKey, PartitionData] = {}
     for key, cp in fctx.partitions():
         if cp.topic is None:
@@ -316,7 +327,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         elif image.partition(cp.topic, cp.partition) is None:
             refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         else:
-            targets.append((key, cp))
+            targets.append((key, cp.topic, cp))
 
     fetch_max = min(req.max_bytes, _config_int(services.config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
     min_bytes = min(req.min_bytes, fetch_max)
@@ -328,7 +339,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         with trio.move_on_after(req.max_wait_ms / 1000):
             while True:
                 # Taken right after a read with no await in between: no append is missed.
-                events = {(cp.topic, cp.partition): None for _, cp in targets}
+                events = {(topic, cp.partition): None for _, topic, cp in targets}
                 waits = [services.replicas.append_event(topic, index) for topic, index in events]
                 waits.append(services.lifecycle.stopped)
                 fresh = False

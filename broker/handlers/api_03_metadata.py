@@ -66,12 +66,12 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
     v = ctx.api_version
     include_ops = req.include_topic_authorized_operations
     topics: list[MetadataResponseTopic] = []
-    all_topics = req.topics is None or (v == 0 and not req.topics)
-    if all_topics:
+    requested = req.topics
+    if requested is None or (v == 0 and not requested):  # every topic
         topics.extend(topic_entry(t, include_ops) for t in image.topics.values())
     else:
         allow_create = req.allow_auto_topic_creation if v >= 4 else True
-        for t in req.topics:
+        for t in requested:
             if t.name is None:
                 info = image.topic_by_id(t.topic_id)
                 if info is None:
@@ -87,7 +87,7 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
             else:
                 info = image.topic(t.name)
                 if info is None:
-                    error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                    error: int = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                     if allow_create and not t.name.startswith("__"):
                         error, info = await auto_create(services, t.name)
                     if info is None:

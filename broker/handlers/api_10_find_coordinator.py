@@ -64,12 +64,12 @@ async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, st
         return code, message, None
     services = ctx.services
     if key_type == SHARE:
-        runtime = services.share_state.runtime
+        ensure_topic = services.share_state.runtime.ensure_topic
     else:
-        runtime = services.groups.runtime
+        ensure_topic = services.groups.runtime.ensure_topic
     try:
         # Kafka creates a coordinator's internal topic on the first FindCoordinator.
-        await runtime.ensure_topic()
+        await ensure_topic()
     except KafkaError as exc:
         return exc.code, exc.message, None
     image = services.metadata.image

@@ -44,7 +44,7 @@ async def handle(ctx: RequestContext, req: OffsetDeleteRequest) -> OffsetDeleteR
     error, results = await runtime.delete_offsets(req.group_id, list(valid.items()))
     if error:
         return OffsetDeleteResponse(error_code=error, throttle_time_ms=0)
-    for name, parts in results:
-        answers[name].extend(OffsetDeleteResponsePartition(partition_index=p, error_code=e) for p, e in parts)
+    for name, deleted in results:
+        answers[name].extend(OffsetDeleteResponsePartition(partition_index=p, error_code=e) for p, e in deleted)
     topics = [OffsetDeleteResponseTopic(name=name, partitions=parts) for name, parts in answers.items()]
     return OffsetDeleteResponse(error_code=ErrorCode.NONE, throttle_time_ms=0, topics=topics)

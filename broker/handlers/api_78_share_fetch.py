@@ -33,6 +33,7 @@ from broker.protocol.messages.share_fetch_response import (
     ShareFetchableTopicResponse,
     ShareFetchResponse,
 )
+from broker.share.manager import Entry
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 
@@ -65,6 +66,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     session, code = await open_or_continue(mgr, ctx.connection, req.group_id, req.member_id, epoch)
     if code:
         return _error(code)
+    assert session is not None  # open_or_continue returns a session whenever the code is NONE
     settings = mgr.settings(req.group_id)
     if epoch != FINAL_EPOCH:
         session.add(list(wanted))
@@ -89,7 +91,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
         return _error(ErrorCode.INVALID_REQUEST, f"unknown ShareAcquireMode {mode}")
     bytes_left = req.max_bytes if req.max_bytes > 0 else 2**31 - 1
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
-    entries = []
+    entries: list[Entry] = []
     acquired_any = False
     await mgr.load_all(req.group_id, list(session.partitions))
     while True:
@@ -121,7 +123,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
             break
         await mgr.wait_for_records(entries, remaining)
     if acquired_any:
-        services.metrics.bytes_out += sum(len(p.records) for p in results.values())
+        services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
     return _response(results, settings.lock_duration_ms)
 
 
@@ -136,7 +138,7 @@ def _partition(index: int, *, acknowledge_error_code: int = 0) -> PartitionData:
     )
 
 
-def _response(results: dict, lock_duration_ms: int) -> ShareFetchResponse:
+def _response(results: dict[tuple[uuid.UUID, int], PartitionData], lock_duration_ms: int) -> ShareFetchResponse:
     by_topic: dict[uuid.UUID, list[PartitionData]] = {}
     for (topic_id, _), part in results.items():
         by_topic.setdefault(topic_id, []).append(part)

@@ -205,13 +205,13 @@ class GroupCommitter:
         finally:
             if pool is not None:
                 pool.shutdown(wait=False)
-            for rnd in (self._current, self._pending):
-                if rnd is not None and not rnd.done.is_set():
-                    for key in rnd.logs:
-                        rnd.errors.setdefault(
+            for unfinished in (self._current, self._pending):
+                if unfinished is not None and not unfinished.done.is_set():
+                    for key in unfinished.logs:
+                        unfinished.errors.setdefault(
                             key, KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "the broker is shutting down")
                         )
-                    rnd.done.set()
+                    unfinished.done.set()
 
     def _add_policy_flushes(self) -> None:
         if self._logs is None:

@@ -397,8 +397,12 @@ def _parse(spec: GroupConfigKey, raw: str) -> Any:
 
 
 def _render(spec: GroupConfigKey, value: Any) -> str | None:
-    if value is None:
-        return None
+    """Kafka's text of a value, None for an unset (None) default."""
+    return None if value is None else _text(spec, value)
+
+
+def _text(spec: GroupConfigKey, value: int | bool | str) -> str:
+    """Kafka's text of a value :func:`_parse` returned (never None)."""
     if spec.type is ConfigType.BOOLEAN:
         return "true" if value else "false"
     return str(value)
@@ -500,6 +504,7 @@ class GroupConfigStore:
         rows = []
         for name in sorted(names):
             spec = self.specs[name]
+            value: str | None
             if name in own:
                 value, source = own[name], ConfigSource.GROUP_CONFIG
             else:
@@ -681,7 +686,7 @@ class GroupConfigStore:
             h = typed.get(heartbeat, self.default(heartbeat))
             if s <= h:
                 raise KafkaError(ErrorCode.INVALID_CONFIG, f"{session} must be greater than {heartbeat}")
-        return {name: _render(self.specs[name], value) for name, value in typed.items()}  # type: ignore[misc]
+        return {name: _text(self.specs[name], value) for name, value in typed.items()}
 
     # --- the file ----------------------------------------------------------------------
 
@@ -701,12 +706,12 @@ class GroupConfigStore:
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{self.path}: not a group-configs file this broker can read ({exc})") from None
         for group_id, values in groups.items():
-            kept = {}
+            kept: dict[str, str] = {}
             for key, value in dict(values).items():
                 try:
                     if not isinstance(value, str):
                         raise TypeError
-                    kept[key] = _render(self.specs[key], _parse(self.specs[key], value))  # type: ignore[assignment]
+                    kept[key] = _text(self.specs[key], _parse(self.specs[key], value))
                 except (KeyError, TypeError, KafkaError):
                     log.warning("group_configs.dropped", group=group_id, key=key, value=value)
             if kept:

@@ -72,8 +72,8 @@ class PeerConnection:
             log.info("peer_connection_lost", node=self.node_id, error=str(exc))
         finally:
             self.closed = True
-            for event, _ in self._waiters.values():
-                event.set()
+            for done, _ in self._waiters.values():
+                done.set()
             self._waiters.clear()
             await self._stream.aclose()
 

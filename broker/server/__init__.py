@@ -186,12 +186,24 @@ def run(config: Any) -> int:
     line can print one line for it."""
 
     async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            services = await nursery.start(serve, config)
-            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        # The signals are caught from the start: a SIGTERM while the broker is still
+        # starting (opening logs, loading coordinators) stops it as cleanly as one later.
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async with trio.open_nursery() as nursery:
+                starting = trio.CancelScope()
+                started: list[Services] = []
+
+                async def start() -> None:
+                    with starting:
+                        started.append(await nursery.start(serve, config))
+
+                nursery.start_soon(start)
                 async for signum in signals:
                     log.info("shutting_down", signal=signal.Signals(signum).name)
-                    services.lifecycle.request_stop()
+                    if started:
+                        started[0].lifecycle.request_stop()
+                    else:
+                        starting.cancel()
                     break
 
     try:

@@ -36,7 +36,7 @@ from broker.replica.manager import ReplicaManager
 from broker.security.store import SecurityStore
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
-from broker.share.state_store import Persister, ShareStateStore
+from broker.share.state_store import ShareStateStore
 
 __all__ = [
     "bind",
@@ -165,7 +165,8 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         metadata.subscribe(lambda old, new: security.follow())
     replicas = ReplicaManager(node_id, logs, metadata, committer)
     share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
-    persister: Persister = share_state
+    # Both also answer state() (the cached share-partition state share_offsets reads).
+    persister: ShareStateStore | RoutedPersister = share_state
     peers: BrokerPeers | None = None
     if etcd_endpoints:
         # A share-partition's state goes to the leader of its __share_group_state

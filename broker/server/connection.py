@@ -47,7 +47,7 @@ from broker.protocol.connection import (
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ProtocolError
 from broker.protocol.messages import RESPONSES
-from broker.server.dispatch import Deferred, dispatch, unsupported_reply
+from broker.server.dispatch import Deferred, Reply, dispatch, unsupported_reply
 
 if TYPE_CHECKING:
     from broker.server import Gate
@@ -91,7 +91,7 @@ class _Slot:
 
     __slots__ = ("data", "done")
 
-    def __init__(self, data: bytearray | bool | None = None, *, done: bool = False) -> None:
+    def __init__(self, data: Reply = None, *, done: bool = False) -> None:
         self.data = data
         self.done = trio.Event()
         if done:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 import trio
 
@@ -19,16 +19,20 @@ from broker.server.authz import authorize
 
 log = LazyLogger("sharebroker.dispatch")
 
+# A framed response, None for no response, False to close the connection.
+Reply: TypeAlias = bytearray | Literal[False] | None
 
-async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> bytearray | bool | None:
+
+async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> Reply | Deferred:
     """Handle one request.
 
     Returns the framed response, ``None`` when the request gets no response
     (Produce with acks=0), or ``False`` when the connection must be closed
     (an API or version we do not serve, as Kafka does, or a request that
-    cannot be decoded). A :class:`KafkaError` escaping the handler becomes
-    the API's error response carrying its code; any other failure is logged
-    and answered UNKNOWN_SERVER_ERROR, as Kafka does. The connection lives on.
+    cannot be decoded), or a :class:`Deferred` when the handler answers later.
+    A :class:`KafkaError` escaping the handler becomes the API's error response
+    carrying its code; any other failure is logged and answered
+    UNKNOWN_SERVER_ERROR, as Kafka does. The connection lives on.
     """
     handler = HANDLERS.get(request.api_key)
     if handler is not None and request.api_key == ApiKey.API_VERSIONS and not handler.supports(request.api_version):
@@ -77,7 +81,7 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
 
 def _finish(
     ctx: RequestContext, proto: ServerConnection, handler: Handler, request: Request, response: Any, started: float
-) -> bytearray | bool | None:
+) -> Reply:
     if ctx.services is not None:  # None only for ApiVersions during start-up
         ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
         if request.api_key in _BYTE_RATES and response is not False:
@@ -154,7 +158,7 @@ class Deferred:
         self._request, self._later, self._started = request, later, started
         self._after = after
 
-    async def finish(self) -> bytearray | bool | None:
+    async def finish(self) -> Reply:
         """The encoded response (None: no response; False: close the connection)."""
         handler, request = self._handler, self._request
         try:

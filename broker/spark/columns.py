@@ -135,11 +135,11 @@ def decode_into(
     return added
 
 
-def _headers(data: bytes, pos: int, record_end: int) -> list[dict[str, Any]]:
+def _headers(data: bytes, pos: int, record_end: int) -> list[dict[str, str | bytes | None]]:
     n, pos = _varint(data, pos)
     if n < 0 or n > record_end - pos:
         raise InvalidRecordError(f"invalid number of record headers {n}")
-    out = []
+    out: list[dict[str, str | bytes | None]] = []
     for _ in range(n):
         klen, pos = _varint(data, pos)
         if klen < 0 or pos + klen > record_end:

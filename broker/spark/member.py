@@ -334,7 +334,7 @@ class ShareMember:
 
     def _resolve_assignment(self) -> None:
         """Turn the topic-id assignment into (name, partition) pairs (``_state_lock`` held)."""
-        assignment = set()
+        assignment: set[TopicPartition] = set()
         for tid, parts in self._assignment_ids.items():
             name = self.topic_names.get(tid)
             if name is not None:
@@ -445,9 +445,9 @@ class ShareMember:
             topics.setdefault(tid, []).append(FetchPartition(partition_index=partition))
         gone: dict[uuid.UUID, list[int]] = {}
         for topic, partition in sorted(forgotten):
-            tid = self.topic_ids.get(topic)
-            if tid is not None:
-                gone.setdefault(tid, []).append(partition)
+            gone_id = self.topic_ids.get(topic)
+            if gone_id is not None:
+                gone.setdefault(gone_id, []).append(partition)
         req = ShareFetchRequest(
             group_id=self.group,
             member_id=self.member_id,
@@ -511,10 +511,10 @@ class ShareMember:
                     continue
                 node = self.leaders.get(tp)
                 session = self._sessions.get(node) if node is not None else None
-                if session is None or session.epoch == 0:
+                if node is None or session is None or session.epoch == 0:
                     failed[tp] = 122
                     continue
-                by_node.setdefault(node, {})[tp] = runs  # type: ignore[index]
+                by_node.setdefault(node, {})[tp] = runs
             for node, mine in by_node.items():
                 session = self._sessions[node]
                 try:

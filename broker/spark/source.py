@@ -763,10 +763,9 @@ def register(spark: Any, *, failed: Callable[[Any], Any] | None = None, name: st
     """
     source: type[KafkaShareDataSource] = KafkaShareDataSource
     if failed is not None or name != NAME:
-        source = type(
-            "KafkaShareDataSource", (KafkaShareDataSource,), {"failed": staticmethod(failed) if failed else None}
-        )
+        namespace: dict[str, object] = {"failed": staticmethod(failed) if failed else None}
         if name != NAME:
-            source.name = classmethod(lambda cls: name)  # type: ignore[method-assign]
+            namespace["name"] = classmethod(lambda cls: name)
+        source = type("KafkaShareDataSource", (KafkaShareDataSource,), namespace)
     spark.dataSource.register(source)
     return source

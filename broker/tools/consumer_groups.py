@@ -19,6 +19,7 @@ import io
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,7 +136,7 @@ def _err(message: str) -> None:
     print(f"Error: {message}", file=sys.stderr)
 
 
-def _table(rows: list[list[Any]], widths_min: list[int]) -> str:
+def _table(rows: Sequence[Sequence[object]], widths_min: list[int]) -> str:
     widths = list(widths_min)
     for row in rows:
         for i, cell in enumerate(row[:-1]):
@@ -167,7 +168,7 @@ def _choices(values: list[str], valid: tuple[str, ...], what: str) -> list[str]:
 
 
 def _parse_topics(specs: list[str]) -> list[tuple[str, list[int] | None]]:
-    out = []
+    out: list[tuple[str, list[int] | None]] = []
     for spec in specs:
         topic, sep, parts = spec.partition(":")
         if not topic:
@@ -525,7 +526,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
             if args.output != "json":
                 coord = f"{coordinator.host}:{coordinator.port} ({coordinator.node_id})"
                 header = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
-                row = [group_id, coord, group.assignor or "", group.state]
+                row: list[object] = [group_id, coord, group.assignor or "", group.state]
                 if args.verbose and group.group_type == "consumer":
                     header += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH"]
                     row += [group.group_epoch, group.assignment_epoch]
@@ -694,7 +695,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
         if not plan:
             print(f"\nConsumer group '{group_id}' has no offsets to reset.")
             continue
-        rows = [["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"]]
+        rows: list[list[object]] = [["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"]]
         rows += [[group_id, t, p, o] for (t, p), o in sorted(plan.items())]
         sys.stdout.write(_table(rows, [30, 30, 10, 0]))
     return EXIT_OK

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 pytestmark = [pytest.mark.compat, pytest.mark.timeout(600)]
@@ -64,9 +64,14 @@ def create(bootstrap: str, topic: str) -> None:
 def send(bootstrap: str, topic: str, records: list[tuple[bytes, bytes | None]], **conf) -> None:
     """One batch (one produce request) of ``records``."""
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 200, **conf})
-    errors: list = []
+    errors: list[KafkaError] = []
+
+    def delivered(error: KafkaError | None, _msg: Message) -> None:
+        if error is not None:
+            errors.append(error)
+
     for key, value in records:
-        producer.produce(topic, key=key, value=value, partition=0, on_delivery=lambda e, m: e and errors.append(e))
+        producer.produce(topic, key=key, value=value, partition=0, on_delivery=delivered)
     assert producer.flush(30) == 0 and not errors, errors
 
 
@@ -81,7 +86,7 @@ def read(bootstrap: str, topic: str, isolation: str = "read_uncommitted") -> lis
             "isolation.level": isolation,
         }
     )
-    out = []
+    out: list[tuple[int, bytes, bytes | None]] = []
     try:
         consumer.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
         deadline = time.monotonic() + 30
@@ -89,11 +94,14 @@ def read(bootstrap: str, topic: str, isolation: str = "read_uncommitted") -> lis
             msg = consumer.poll(1.0)
             if msg is None:
                 continue
-            if msg.error():
-                if msg.error().code() == KafkaError._PARTITION_EOF:
+            error = msg.error()
+            if error is not None:
+                if error.code() == KafkaError._PARTITION_EOF:
                     return out
-                raise AssertionError(str(msg.error()))
-            out.append((msg.offset(), msg.key(), msg.value()))
+                raise AssertionError(str(error))
+            offset, key = msg.offset(), msg.key()
+            assert offset is not None and key is not None, "a compacted topic's record has an offset and a key"
+            out.append((offset, key, msg.value()))
         raise AssertionError("no end of partition within 30 s")
     finally:
         consumer.close()
@@ -112,7 +120,7 @@ def wait_for(bootstrap: str, topic: str, done, what: str, **kw) -> list:
 
 def run_phases(bootstrap: str, topic: str, txn_middle=None) -> dict[str, list]:
     create(bootstrap, topic)
-    phase1 = [(b"k%02d" % i, b"v1-%d" % i) for i in range(30)]
+    phase1: list[tuple[bytes, bytes | None]] = [(b"k%02d" % i, b"v1-%d" % i) for i in range(30)]
     phase1 += [(b"k%02d" % i, b"v2-%d" % i) for i in range(10)]
     phase1 += [(b"k%02d" % i, None) for i in range(20, 25)]
     send(bootstrap, topic, phase1)

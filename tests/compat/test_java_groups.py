@@ -87,7 +87,7 @@ class JavaConsumer:
         return [json.loads(line) for line in self.out.read_text().splitlines() if line.startswith("{")]
 
 
-def test_java_consumers_join_and_leave_under_load(broker, tmp_path):
+def test_java_consumers_join_and_leave_under_load(broker, tmp_path) -> None:
     if shutil.which("java") is None or not (ROOT / "peers/.cache/java/sharetool.jar").exists():
         pytest.skip("the Java group tool is not built (make compat-java)")
     topic, group = f"jg-{uuid.uuid4().hex[:8]}", f"jgg-{uuid.uuid4().hex[:8]}"
@@ -199,14 +199,16 @@ def _final_counts(bootstrap: str, topic: str, settle_s: float = 5.0) -> dict[str
             msg = c.poll(0.2)
             if msg is None or msg.error():
                 continue
-            counts[msg.key().decode()] = struct.unpack(">q", msg.value())[0]
+            key, value = msg.key(), msg.value()
+            assert key is not None and value is not None, "a word count record has a word and a count"
+            counts[key.decode()] = struct.unpack(">q", value)[0]
             quiet_since = time.monotonic()
         return counts
     finally:
         c.close()
 
 
-def test_kafka_streams_word_count_with_an_instance_stopped_mid_run(broker, tmp_path):
+def test_kafka_streams_word_count_with_an_instance_stopped_mid_run(broker, tmp_path) -> None:
     if shutil.which("java") is None or not WORDCOUNT.exists():
         pytest.skip("the Kafka Streams word count is not built (make compat-streams)")
     tag = uuid.uuid4().hex[:8]

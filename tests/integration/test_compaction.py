@@ -5,9 +5,10 @@ delete.retention.ms, keyless records are refused, the metrics show it."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import pytest
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
 
 from tests.integration.clients import create_topic
 from tests.integration.test_metrics import metrics_port, samples, scrape
@@ -28,11 +29,16 @@ def broker(sharebroker_factory):
     return sharebroker_factory(settings=BROKER)
 
 
-def send(bootstrap: str, topic: str, records: list[tuple[bytes, bytes | None]]) -> None:
+def send(bootstrap: str, topic: str, records: Sequence[tuple[bytes, bytes | None]]) -> None:
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5})
     errors: list[str] = []
+
+    def delivered(error: KafkaError | None, _msg: Message) -> None:
+        if error is not None:
+            errors.append(str(error))
+
     for key, value in records:
-        producer.produce(topic, key=key, value=value, partition=0, on_delivery=lambda e, m: e and errors.append(str(e)))
+        producer.produce(topic, key=key, value=value, partition=0, on_delivery=delivered)
     assert producer.flush(30) == 0
     assert not errors, errors
 
@@ -48,7 +54,7 @@ def read_all(bootstrap: str, topic: str) -> list[tuple[int, bytes, bytes | None]
             "check.crcs": True,
         }
     )
-    out = []
+    out: list[tuple[int, bytes, bytes | None]] = []
     try:
         consumer.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
         deadline = time.monotonic() + 20
@@ -56,12 +62,15 @@ def read_all(bootstrap: str, topic: str) -> list[tuple[int, bytes, bytes | None]
             msg = consumer.poll(1.0)
             if msg is None:
                 continue
-            if msg.error():
-                if msg.error().code() == KafkaError._PARTITION_EOF:
+            error = msg.error()
+            if error is not None:
+                if error.code() == KafkaError._PARTITION_EOF:
                     return out
-                raise AssertionError(str(msg.error()))
-            assert not out or msg.offset() > out[-1][0], "offsets must increase"
-            out.append((msg.offset(), msg.key(), msg.value()))
+                raise AssertionError(str(error))
+            offset, key = msg.offset(), msg.key()
+            assert offset is not None and key is not None, "a compacted topic's record has an offset and a key"
+            assert not out or offset > out[-1][0], "offsets must increase"
+            out.append((offset, key, msg.value()))
         raise AssertionError("no end of partition within 20 s")
     finally:
         consumer.close()
@@ -78,7 +87,7 @@ def wait_until(check, timeout: float = 30.0, what: str = ""):
         time.sleep(0.2)
 
 
-def test_compaction_while_producing(broker, topic_name):
+def test_compaction_while_producing(broker, topic_name) -> None:
     bs = broker.bootstrap
     create_topic(bs, topic_name, config=TOPIC_CONFIG)
     latest: dict[bytes, bytes | None] = {}

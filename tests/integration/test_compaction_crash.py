@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Producer
+from confluent_kafka import KafkaError, Message, Producer
 
 from tests.integration.clients import create_topic
 from tests.integration.test_compaction import read_all
@@ -58,18 +58,23 @@ def events_since(log_path: Path, offset: int, name: str) -> list[dict]:
 def produce_round(bootstrap: str, topic: str, rng: random.Random, latest: dict[bytes, bytes]) -> None:
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5})
     errors: list[str] = []
+
+    def delivered(error: KafkaError | None, _msg: Message) -> None:
+        if error is not None:
+            errors.append(str(error))
+
     for _chunk in range(4):
         for _ in range(400):
             key = b"key-%d" % rng.randrange(KEYS)
             value = b"%08d" % rng.randrange(10**8) + b"x" * (VALUE - 8)
-            producer.produce(topic, key=key, value=value, partition=0, on_delivery=lambda e, m: e and errors.append(e))
+            producer.produce(topic, key=key, value=value, partition=0, on_delivery=delivered)
             latest[key] = value
         assert producer.flush(30) == 0
         time.sleep(0.12)  # the next chunk starts a new segment
     assert not errors, errors
 
 
-def test_kill_during_cleaning_leaves_a_valid_complete_log(sharebroker_factory, topic_name):
+def test_kill_during_cleaning_leaves_a_valid_complete_log(sharebroker_factory, topic_name) -> None:
     broker = sharebroker_factory(settings=BROKER)
     create_topic(broker.bootstrap, topic_name, config=TOPIC_CONFIG)
     rng = random.Random(2024)

@@ -351,7 +351,7 @@ def test_kafka_python_group_consumer_commits_and_resumes(sharebroker_bootstrap, 
         consumer.close(autocommit=False)
 
 
-def test_kafka_python_and_librdkafka_share_one_group(groups_bootstrap, topic_name, group_name):
+def test_kafka_python_and_librdkafka_share_one_group(groups_bootstrap, topic_name, group_name) -> None:
     bs = groups_bootstrap
     create_topic(bs, topic_name, partitions=4)
     ck = ck_consumer(bs, group_name, **{"partition.assignment.strategy": "range"})

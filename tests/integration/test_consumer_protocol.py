@@ -106,7 +106,9 @@ def test_librdkafka_members_join_and_leave_under_load(broker: BrokerProcess):
             msg = c.poll(0.02)
             if msg is None or msg.error():
                 continue
-            key = (msg.partition(), msg.offset())
+            partition, offset = msg.partition(), msg.offset()
+            assert partition is not None and offset is not None  # a fetched record has both
+            key = (partition, offset)
             if key in committed:
                 duplicates_after_commit.append(key)
             consumed[key] = consumed.get(key, 0) + 1
@@ -218,7 +220,8 @@ def test_heartbeat_rules_describe_list_and_offset_fencing(broker: BrokerProcess)
         assert (m.member_id, m.member_epoch, m.member_type, m.client_host) == ("member-a", 2, 1, "/127.0.0.1")
         listed = {g.group_id: g for g in admin.list_groups(types=["consumer"])}
         assert (listed[group].protocol_type, listed[group].group_state) == ("consumer", "Stable")
-        assert admin.delete_groups([group])[group].code == ErrorCode.NON_EMPTY_GROUP
+        refused = admin.delete_groups([group])[group]
+        assert refused is not None and refused.code == ErrorCode.NON_EMPTY_GROUP
         left = conn.call(Cgh(group_id=group, member_id="member-a", member_epoch=-1))
         assert (left.error_code, left.member_epoch) == (0, -1)
         assert admin.describe_consumer_group(group).group_state == "Empty"

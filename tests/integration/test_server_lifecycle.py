@@ -11,7 +11,7 @@ from pathlib import Path
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
 from broker.testing import BrokerProcess
-from tests.integration.clients import create_topic, produce
+from tests.integration.clients import consume, create_topic, produce
 from tests.integration.wire import WireClient
 
 
@@ -91,7 +91,6 @@ def test_sigterm_during_a_long_poll_exits_zero_within_five_seconds(tmp_path: Pat
         assert elapsed < 5, f"shutdown took {elapsed:.1f} s"
         # Data written before the stop is there after a restart.
         broker.start()
-        from tests.integration.clients import consume
 
         assert [m.value() for m in consume(broker.bootstrap, "quiet", 1)] == [b"x"]
     finally:
@@ -121,3 +120,41 @@ def test_an_address_in_use_is_one_line_and_exit_one(tmp_path: Path):
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1].startswith("sharebroker: error: cannot serve: ")
     assert "Address already in use" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_sigterm_while_starting_is_a_clean_stop(tmp_path: Path):
+    """SIGTERM between "listening" and "ready" (the logs still opening) stops the broker
+    cleanly: exit status 0, "shutting_down" then "stopped", and the data still there."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    with BrokerProcess(data) as broker:
+        # Enough partitions that opening them keeps the broker starting for a while.
+        create_topic(broker.bootstrap, "many", partitions=400)
+        produce(broker.bootstrap, "many", [b"kept"])
+        port = broker.port
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "broker", "serve", "--set", f"listeners=PLAINTEXT://127.0.0.1:{port}",
+         "--set", f"log.dirs={data}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "listening" in line:
+                proc.send_signal(signal.SIGTERM)
+                break
+        rest, _ = proc.communicate(timeout=60)
+        out = "".join(lines) + rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, out
+    assert "shutting_down" in out and out.rstrip().splitlines()[-1].find("stopped") >= 0, out
+    assert "Traceback" not in out
+    with BrokerProcess(data) as broker:
+        assert [m.value() for m in consume(broker.bootstrap, "many", 1)] == [b"kept"]

@@ -363,7 +363,7 @@ def test_eight_consumers_on_two_partitions_share_the_work(fast_broker):
 # --- 9. members joining and leaving mid-stream ---------------------------------------------
 
 
-def test_members_join_and_leave_mid_stream(fast_broker):
+def test_members_join_and_leave_mid_stream(fast_broker) -> None:
     bs = fast_broker.bootstrap
     topic = unique("t")
     create_topic(bs, topic, partitions=2)

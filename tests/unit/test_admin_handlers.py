@@ -863,7 +863,7 @@ async def test_config_resource_extension_point(broker, monkeypatch):
     """A registered GROUP resource is served by all three handlers."""
 
     class FakeGroups:
-        def __init__(self):
+        def __init__(self) -> None:
             self.values: dict[str, dict[str, str]] = {}
 
         def describe(self, broker, name, keys, synonyms, documentation):

@@ -233,15 +233,15 @@ class RuntimeView:
     def other_group_type(self, fn) -> None:
         """Make ids look owned by another group type, in every shard (loaded or not)."""
         self._other = fn
-        make = self.groups._new_shard
+        runtime = self.groups.runtime
+        make = runtime._new_shard  # the runtime builds every shard it loads
 
         def new_shard(partition: int):
             shard = make(partition)
             shard.classic.other_group_type = fn
             return shard
 
-        self.groups._new_shard = new_shard
-        self.groups.runtime._new_shard = new_shard
+        runtime._new_shard = new_shard
         for shard in self.groups.shards():
             shard.classic.other_group_type = fn
 

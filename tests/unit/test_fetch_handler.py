@@ -408,7 +408,7 @@ async def test_old_versions_are_sessionless(broker, topic):
 # --- ListOffsets -----------------------------------------------------------------------
 
 
-async def list_offsets(broker, version, parts, **kw):
+async def list_offsets(broker, version: int, parts, **kw) -> list[tuple[str, int, int, int, int, int]]:
     """``parts``: [(topic, partition, timestamp, current_leader_epoch)] -> [(topic, p, err, offset, ts, epoch)]."""
     topics: dict[str, list] = {}
     for topic, index, ts, epoch in parts:

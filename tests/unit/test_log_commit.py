@@ -17,7 +17,7 @@ from tests.unit.test_log_helpers import Clock, batch, open_log
 
 
 @pytest.fixture
-def datasyncs(monkeypatch):
+def datasyncs(monkeypatch) -> list[int]:
     """Count segment fdatasync calls (one per segment per flush)."""
     calls: list[int] = []
     real = segment_module._datasync
@@ -40,7 +40,7 @@ def _count_flushes(log, counter: list[int]) -> None:
     log.flush = counting
 
 
-async def test_concurrent_waiters_share_one_fsync_round(tmp_path, datasyncs):
+async def test_concurrent_waiters_share_one_fsync_round(tmp_path, datasyncs) -> None:
     logs = [open_log(tmp_path, partition=p) for p in range(4)]
     flushes: list[int] = []
     for log in logs:
@@ -70,7 +70,7 @@ async def test_concurrent_waiters_share_one_fsync_round(tmp_path, datasyncs):
         log.close()
 
 
-async def test_a_waiter_arriving_mid_round_waits_for_the_next_round(tmp_path):
+async def test_a_waiter_arriving_mid_round_waits_for_the_next_round(tmp_path, monkeypatch) -> None:
     log = open_log(tmp_path)
     committer = GroupCommitter()
     started, release = threading.Event(), threading.Event()
@@ -81,7 +81,7 @@ async def test_a_waiter_arriving_mid_round_waits_for_the_next_round(tmp_path):
         release.wait(10)
         real()
 
-    log.flush = slow_flush
+    monkeypatch.setattr(log, "flush", slow_flush)
     finished: list[str] = []
 
     async def waiter(name: str) -> None:
@@ -141,7 +141,7 @@ async def test_fsync_failure_reaches_the_waiters(tmp_path, monkeypatch):
     log.close()
 
 
-async def test_stopping_the_committer_wakes_pending_waiters(tmp_path):
+async def test_stopping_the_committer_wakes_pending_waiters(tmp_path, monkeypatch) -> None:
     log = open_log(tmp_path)
     committer = GroupCommitter()
     started, release = threading.Event(), threading.Event()
@@ -152,7 +152,7 @@ async def test_stopping_the_committer_wakes_pending_waiters(tmp_path):
         release.wait(10)
         real()
 
-    log.flush = slow_flush
+    monkeypatch.setattr(log, "flush", slow_flush)
     errors: list[int] = []
 
     async def waiter() -> None:
@@ -342,7 +342,7 @@ async def test_no_more_fsyncs_at_once_than_the_bound(tmp_path):
 
 
 @pytest.mark.parametrize("concurrency", [1, 8])
-async def test_one_logs_failed_fsync_fails_only_its_own_waiters(tmp_path, concurrency):
+async def test_one_logs_failed_fsync_fails_only_its_own_waiters(tmp_path, concurrency, monkeypatch) -> None:
     logs = [open_log(tmp_path, partition=p) for p in range(8)]
 
     def io_error() -> None:
@@ -351,8 +351,8 @@ async def test_one_logs_failed_fsync_fails_only_its_own_waiters(tmp_path, concur
     def bug() -> None:
         raise RuntimeError("not a KafkaError")
 
-    logs[2].flush = io_error
-    logs[5].flush = bug
+    monkeypatch.setattr(logs[2], "flush", io_error)
+    monkeypatch.setattr(logs[5], "flush", bug)
     committer = GroupCommitter(fsync_concurrency=concurrency)
     outcomes: dict[tuple[int, int], int] = {}
 
@@ -375,14 +375,13 @@ async def test_one_logs_failed_fsync_fails_only_its_own_waiters(tmp_path, concur
     assert len(outcomes) == 24  # every waiter released
     for (p, _), code in outcomes.items():
         assert code == (ErrorCode.KAFKA_STORAGE_ERROR if p in (2, 5) else 0), (p, code)
+    monkeypatch.undo()  # the real flush back, to close
     for p, log in enumerate(logs):
         assert log.recovery_point == (0 if p in (2, 5) else 3)
-        if p in (2, 5):
-            del log.flush  # the real one, to close
         log.close()
 
 
-async def test_every_waiter_is_released_only_after_its_append_is_fsynced(tmp_path, datasyncs):
+async def test_every_waiter_is_released_only_after_its_append_is_fsynced(tmp_path, datasyncs) -> None:
     logs = [open_log(tmp_path, partition=p) for p in range(8)]
     committer = GroupCommitter(fsync_concurrency=4)
     seen: list[tuple[int, int]] = []  # (offset the append needed, recovery point at release)

@@ -165,7 +165,7 @@ batch_st = st.builds(
 )
 
 
-def brute_force(batches, start):
+def brute_force(batches, start: int) -> list[StateBatch]:
     """Per offset: the covering batch with the highest (count, state); then coalesce."""
     best: dict[int, tuple[int, int]] = {}
     for b in batches:

@@ -695,7 +695,7 @@ class ConsumerGroups:
         members_after = {m: g.meta for m, g in group.members.items() if m != replaced}
         members_after[member_id] = meta
         previous_target = dict(group.target)
-        released: dict[uuid.UUID, Mapping[int, int]] = {}
+        released: Mapping[uuid.UUID, Mapping[int, int]] = {}
         if replaced is not None:
             previous_target[member_id] = previous_target.pop(replaced, {})
             released = group.members[replaced].assignment.assigned

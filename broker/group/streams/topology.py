@@ -189,9 +189,13 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
     tasks: dict[str, int] = {}
     for _ in range(len(topology.subtopologies) + 1):
         for s in topology.subtopologies:
-            counts = [topics.topic(t).partitions for t in sources[s.subtopology_id] if topics.topic(t) is not None]  # type: ignore[union-attr]
-            counts += [repartition[i.name] for i in s.repartition_source_topics if repartition.get(i.name, 0) > 0]
-            tasks[s.subtopology_id] = max(counts, default=0)
+            source_counts = [
+                source.partitions for t in sources[s.subtopology_id] if (source := topics.topic(t)) is not None
+            ]
+            source_counts += [
+                repartition[i.name] for i in s.repartition_source_topics if repartition.get(i.name, 0) > 0
+            ]
+            tasks[s.subtopology_id] = max(source_counts, default=0)
             for sink in s.repartition_sink_topics:
                 if sink in repartition and sink not in fixed:
                     repartition[sink] = max(repartition[sink], tasks[s.subtopology_id])
@@ -200,8 +204,8 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
         for group in s.copartitioned_names(matches):
             counts: dict[str, int] = {}
             for t in group:
-                info = topics.topic(t)
-                counts[t] = info.partitions if info is not None else repartition.get(t, 0)
+                image_topic = topics.topic(t)
+                counts[t] = image_topic.partitions if image_topic is not None else repartition.get(t, 0)
             if len(set(counts.values())) > 1:
                 statuses.append(
                     (
@@ -225,7 +229,7 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
                 tasks[s.subtopology_id],
             )
         )
-    to_create = []
+    to_create: list[TopicInfo] = []
     for info in wanted:
         existing = topics.topic(info.name)
         if existing is None:

@@ -421,7 +421,6 @@ class JwksValidator:
         key = self.keys.key_for(kid if isinstance(kid, str) else None)
         if key is None:
             raise TokenValidationError(f"Could not validate the access token: no key with kid {kid!r}")
-        options: dict[str, Any] = {"require": ["exp", "iat"], "verify_aud": bool(self.expected_audience)}
         try:
             claims = jwt.decode(
                 token,
@@ -430,7 +429,7 @@ class JwksValidator:
                 audience=list(self.expected_audience) or None,
                 issuer=self.expected_issuer,
                 leeway=self.clock_skew_seconds,
-                options=options,
+                options={"require": ["exp", "iat"], "verify_aud": bool(self.expected_audience)},
             )
         except jwt.PyJWTError as exc:
             raise TokenValidationError(f"Could not validate the access token: {exc}") from None
