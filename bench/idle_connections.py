@@ -16,9 +16,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from broker.localcluster import BrokerProcess
-from broker.protocol.connection import NEED_DATA, ClientConnection
+from broker.protocol.connection import NEED_DATA, ClientConnection, Response
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 
 REQUEST = ApiVersionsRequest(client_software_name="idle", client_software_version="1")
@@ -39,8 +40,11 @@ def api_versions(sock: socket.socket, conn: ClientConnection) -> None:
         if not data:
             raise ConnectionError("closed by the broker")
         conn.receive_data(data)
-    if event.body.error_code != 0:
-        raise RuntimeError(f"ApiVersions error {event.body.error_code}")
+    if not isinstance(event, Response):
+        raise ConnectionError("closed by the broker")
+    body: Any = event.body
+    if body.error_code != 0:
+        raise RuntimeError(f"ApiVersions error {body.error_code}")
 
 
 def hold(bootstrap: str, pid: int, connections: int) -> dict:

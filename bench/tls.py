@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.peers import KafkaPeer, Sharebroker, free_port
 
@@ -77,11 +78,16 @@ def produce(conf: dict, topic: str, records: int) -> float:
         }
     )
     errors: list = []
+
+    def on_delivery(err: Any, _msg: Any) -> None:
+        if err is not None:
+            errors.append(err)
+
     start = time.perf_counter()
     for i in range(records):
         while True:
             try:
-                p.produce(topic, RECORD, partition=0, on_delivery=lambda err, _m: err and errors.append(err))
+                p.produce(topic, RECORD, partition=0, on_delivery=on_delivery)
                 break
             except BufferError:
                 p.poll(0.01)

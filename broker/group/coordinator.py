@@ -1094,7 +1094,7 @@ class GroupCoordinator:
             return StreamsGroupHeartbeatResponse(error_code=error, error_message=error.message)
         assert result.response is not None
         response = result.response.response
-        to_create = result.response.topics_to_create
+        to_create: Sequence[Any] = result.response.topics_to_create
         if to_create and may_not_create is not None:
             denied = may_not_create([t.name for t in to_create])
             if denied:

@@ -81,12 +81,12 @@ def client_ssl_context(props: Mapping[str, Any]) -> ssl.SSLContext:
     algorithm = props.get("ssl.endpoint.identification.algorithm", "https")
     ctx.check_hostname = bool(algorithm and str(algorithm).strip())
     ctx.verify_mode = ssl.CERT_REQUIRED
-    chain, key = _get(props, "ssl.keystore.certificate.chain"), _get(props, "ssl.keystore.key")
+    chain, pem_key = _get(props, "ssl.keystore.certificate.chain"), _get(props, "ssl.keystore.key")
     keystore = _get(props, "ssl.keystore.location")
     password = _get(props, "ssl.key.password")
     try:
-        if chain is not None and key is not None:
-            load_chain_and_key(ctx, key.encode() + b"\n" + chain.encode(), password)
+        if chain is not None and pem_key is not None:
+            load_chain_and_key(ctx, pem_key.encode() + b"\n" + chain.encode(), password)
         elif keystore is not None:
             ctx.load_cert_chain(keystore, password=password)
     except (ssl.SSLError, OSError, SslConfigError) as exc:

@@ -178,12 +178,13 @@ def _merge(resp: Any, extra: Any) -> Any:
 
 
 def _split(
-    check: _Check, body: Message, field: str, verdict: Callable[[Any], int | None], message: str | None = None
-) -> tuple[Message, list[Message]]:
+    check: _Check, body: Any, field: str, verdict: Callable[[Any], int | None], message: str | None = None
+) -> tuple[Any, list[Any]]:
     """``body`` with the denied items of list ``field`` taken out, and the error entries
     for them (one partial response per error code)."""
     items = getattr(body, field) or []
-    allowed, denied = [], {}
+    allowed: list[Any] = []
+    denied: dict[int, list[Any]] = {}
     for item in items:
         code = verdict(item)
         if code is None:
@@ -815,7 +816,8 @@ def _describe_topic_partitions(c: _Check, body: Any) -> Plan:
 def _share(c: _Check, body: Any) -> Plan:
     if body.group_id is None or not c.ok(_O.READ, _G, body.group_id):
         # Kafka answers with the top-level error only (Share*Request.getErrorResponse).
-        return Plan(response=RESPONSES[body.API_KEY](error_code=GROUP_DENIED, error_message=None))
+        response_type: Any = RESPONSES[body.API_KEY]
+        return Plan(response=response_type(error_code=GROUP_DENIED, error_message=None))
     request, extras = _split(c, body, "topics", _topic_verdict(c, _O.READ, "topic_name", "topic_id"))
     acked = {
         (t.topic_id, p.partition_index)

@@ -311,7 +311,7 @@ class _Connection:
             proto.received_into(n)
         return True
 
-    def _auth_reply(self, event: Request | UnsupportedRequest | None, outcome: Outcome) -> bytearray | bool | None:
+    def _auth_reply(self, event: Request | UnsupportedRequest | None, outcome: Outcome) -> Reply:
         """The bytes an authenticator outcome answers with (False: close without answer)."""
         proto = self.proto
         if outcome.verdict is Verdict.CLOSE:
@@ -335,7 +335,7 @@ class _Connection:
                 return False
         return False
 
-    async def authenticate(self, event: Any) -> tuple[bytearray | bool | None, bool] | None:
+    async def authenticate(self, event: Any) -> tuple[Reply, bool] | None:
         """Feed a SASL listener's authenticator; None: dispatch the request as usual, else
         (reply, close after it)."""
         auth = self.auth
@@ -351,7 +351,7 @@ class _Connection:
             body = event.body if isinstance(event, Request) else None
             outcome = auth.receive(event.api_key, event.api_version, body, now)
         self.proto.max_frame_size = auth.frame_limit or self.max_frame
-        if auth.authenticated:
+        if auth.authenticated and auth.principal is not None:
             self.state.principal = auth.principal
         if outcome.verdict is Verdict.DISPATCH:
             return None
@@ -391,7 +391,7 @@ class _Connection:
             held, self.reserved = self.reserved, 0
             self.frame_started = None
             close_after = False
-            reply: bytearray | bool | Deferred | None
+            reply: Reply | Deferred
             try:
                 answered = await self.authenticate(event) if self.auth is not None else None
                 if answered is not None:

@@ -110,9 +110,9 @@ def _throttle(ctx: RequestContext, request: Request, response: Any) -> None:
     security = ctx.services.security
     if security is None or not security.client_quotas.has_byte_rates:
         return
-    key = _BYTE_RATES[request.api_key]
+    key = _BYTE_RATES[ApiKey(request.api_key)]
     if request.api_key == ApiKey.FETCH:
-        body = request.body
+        body: Any = request.body
         if (body.replica_state.replica_id if request.api_version >= 15 else body.replica_id) >= 0:
             return  # replication is not a client
         if response is None:

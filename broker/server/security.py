@@ -25,9 +25,10 @@ broker's inter-broker listener with TLS and SASL as that listener requires.
 
 from __future__ import annotations
 
+import functools
 import ssl
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +132,13 @@ def _jaas_options(config: BrokerConfig, listener: str, mechanism: str) -> dict[s
         raise ListenerSecurityError(f"{key}: {exc}") from None
 
 
+def _int(view: Mapping[str, Any], key: str) -> int:
+    """A setting the config table types as an integer (with a default)."""
+    value = view.get(key)
+    assert value is not None, key
+    return int(value)
+
+
 def _oauth_validator(config: BrokerConfig, listener: str, runtime: SecurityRuntime) -> TokenValidator:
     view = config.for_listener(listener)
     url = view.get("sasl.oauthbearer.jwks.endpoint.url")
@@ -150,19 +158,19 @@ def _oauth_validator(config: BrokerConfig, listener: str, runtime: SecurityRunti
             raise ListenerSecurityError(str(exc)) from None
         cache = JwksKeyCache(
             fetcher,
-            refresh_ms=int(view.get("sasl.oauthbearer.jwks.endpoint.refresh.ms")),
-            retry_backoff_ms=int(view.get("sasl.oauthbearer.jwks.endpoint.retry.backoff.ms")),
+            refresh_ms=_int(view, "sasl.oauthbearer.jwks.endpoint.refresh.ms"),
+            retry_backoff_ms=_int(view, "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms"),
         )
         runtime.jwks[str(url)] = cache
-        runtime.jwks_backoff_max_ms = int(view.get("sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms"))
+        runtime.jwks_backoff_max_ms = _int(view, "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms")
     audience = view.get("sasl.oauthbearer.expected.audience") or ()
     return JwksValidator(
         cache,
         expected_audience=tuple(audience),
         expected_issuer=view.get("sasl.oauthbearer.expected.issuer"),
-        scope_claim_name=view.get("sasl.oauthbearer.scope.claim.name"),
-        sub_claim_name=view.get("sasl.oauthbearer.sub.claim.name"),
-        clock_skew_seconds=int(view.get("sasl.oauthbearer.clock.skew.seconds")),
+        scope_claim_name=str(view.get("sasl.oauthbearer.scope.claim.name") or "scope"),
+        sub_claim_name=str(view.get("sasl.oauthbearer.sub.claim.name") or "sub"),
+        clock_skew_seconds=_int(view, "sasl.oauthbearer.clock.skew.seconds"),
     )
 
 
@@ -181,13 +189,13 @@ def _mechanism_factories(
                 )
             users = {k[len("user_") :]: v for k, v in options.items() if k.startswith("user_")}
             credentials = StaticPlainCredentials(users)
-            factories["PLAIN"] = lambda c=credentials: PlainServer(c)
+            factories["PLAIN"] = functools.partial(PlainServer, credentials)
         elif mechanism in SCRAM_MECHANISMS:
             lookup = runtime.scram
-            factories[mechanism] = lambda m=mechanism, lk=lookup: ScramServer(m, lk)
+            factories[mechanism] = functools.partial(ScramServer, mechanism, lookup)
         elif mechanism == "OAUTHBEARER":
             validator = _oauth_validator(config, listener, runtime)
-            factories["OAUTHBEARER"] = lambda v=validator: OAuthBearerServer(v)
+            factories["OAUTHBEARER"] = functools.partial(OAuthBearerServer, validator)
         else:  # the config table's choices keep this from happening
             raise ListenerSecurityError(f"sasl.enabled.mechanisms: {mechanism} is not supported")
     return factories
@@ -220,7 +228,7 @@ def build_listener_security(config: BrokerConfig, runtime: SecurityRuntime) -> d
                 enabled_mechanisms=enabled,
                 max_reauth_ms=reauth,
                 default_max_reauth_ms=int(view.get("connections.max.reauth.ms") or 0),
-                max_receive_size=int(view.get("sasl.server.max.receive.size")),
+                max_receive_size=_int(view, "sasl.server.max.receive.size"),
             )
         out[lst.name] = sec
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, ResourcePatternType, ResourceType
@@ -217,7 +218,7 @@ def sc_share_consumer_without_topic_read(b: Broker) -> dict:
     with WireClient(b.admin) as su:
         tid = topic_id(su, topic)
     b.grant(acl("dave", ResourceType.GROUP, group, AclOperation.READ))
-    out = {}
+    out: dict[str, Any] = {}
     with b.client("dave") as w:
         find_coordinator(w, group)
         out["heartbeat_no_topic_acl"] = err(heartbeat(w, group, member_id(), 0, [topic]).error_code)
@@ -331,7 +332,7 @@ def streams_heartbeat(w: WireClient, group: str, topic: str) -> tuple[str, list[
 def sc_consumer_and_streams_groups(b: Broker) -> dict:
     topic, group, app = unique("acl-c"), unique("acl-cg"), unique("acl-app")
     create_topic(b.admin, topic)
-    out = {}
+    out: dict[str, Any] = {}
     with b.client("ivy") as w:
         out["consumer_no_group_acl"] = consumer_heartbeat(w, group, topic)
         out["streams_no_group_acl"] = streams_heartbeat(w, app, topic)[0]

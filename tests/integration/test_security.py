@@ -144,7 +144,9 @@ def consume_one(conf: dict, topic: str, group: str) -> bytes:
                 continue
             if msg.error():
                 raise KafkaException(msg.error())
-            return msg.value()
+            value = msg.value()
+            assert value is not None
+            return value
         raise AssertionError("nothing consumed")
     finally:
         c.close()

@@ -46,7 +46,7 @@ class WireClient:
         if client is None:
             return
         exchange = SaslClientExchange(client)
-        step = exchange.first()
+        step: tuple[Any, int] | None = exchange.first()
         while step is not None:
             step = exchange.next(self.request(*step))
         self.session_lifetime_ms = exchange.session_lifetime_ms

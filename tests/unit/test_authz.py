@@ -15,7 +15,7 @@ from broker.handlers import ROUTES
 from broker.handlers.context import ConnectionState, RequestContext
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.auth import KafkaPrincipal
-from broker.protocol.connection import ClientConnection, Request, ServerConnection
+from broker.protocol.connection import ClientConnection, Request, Response, ServerConnection
 from broker.protocol.errors import ErrorCode as E
 from broker.protocol.messages.create_acls_request import AclCreation, CreateAclsRequest
 from broker.protocol.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
@@ -81,7 +81,9 @@ class Client:
             reply = await reply.finish()
         assert isinstance(reply, bytearray), reply
         self.client.receive_data(bytes(reply))
-        return self.client.next_event().body
+        answer = self.client.next_event()
+        assert isinstance(answer, Response), answer
+        return answer.body
 
 
 @pytest.fixture
