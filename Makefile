@@ -152,6 +152,25 @@ $(FUZZ_STAMP): $(STAMP)
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
 
+# Mutated real-client frames against a running broker, its health checked after every batch.
+FUZZ_CONNECTIONS ?= 10000
+.PHONY: compat-security
+compat-security: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## ACL decisions vs Kafka 4.4.0; Java clients over SASL_SSL/SCRAM and mTLS (needs Java)
+	$(PY) -m pytest -q -m compat tests/compat/test_acl_differential.py tests/compat/test_java_security.py
+
+.PHONY: bench-tls
+bench-tls: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4.0: produce/fetch MB/s over PLAINTEXT, SSL, SASL_SSL (SCRAM-SHA-512)
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.tls --mib 256
+
+.PHONY: bench-idle
+bench-idle: $(STAMP) ## RSS per idle connection: 2,000 connections held by one broker
+	$(PY) -m bench.idle_connections --connections 2000
+
+.PHONY: fuzz-network
+fuzz-network: $(STAMP) ## network fuzz: FUZZ_CONNECTIONS connections of mutated client frames to a running broker
+	$(PY) -m tests.fuzz.network --connections $(FUZZ_CONNECTIONS)
+
 # ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
 .PHONY: test-cluster bench-cluster
 test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)

@@ -118,12 +118,14 @@ class KafkaPeer:
     name = "kafka"
     supports_share = True
 
-    def __init__(self, cpus: str | None = None) -> None:
+    def __init__(self, cpus: str | None = None, extra_config: str = "") -> None:
         self.cpus = cpus
         self.port = free_port(3)
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-kafka-")
         self.root = Path(self._tmp.name) / "peer"
         self._launcher: subprocess.Popen | None = None
+        # Settings appended to the peer's server.properties (listeners, SASL, TLS, authorizer).
+        self.extra_config = extra_config
 
     @staticmethod
     def available() -> str | None:
@@ -137,6 +139,10 @@ class KafkaPeer:
     def _env(self) -> dict:
         env = dict(os.environ)
         env["KAFKA_PEER_ROOT"] = str(self.root)
+        if self.extra_config:
+            path = Path(self._tmp.name) / "extra.properties"
+            path.write_text(self.extra_config)
+            env["KAFKA_PEER_EXTRA_CONFIG"] = str(path)
         return env
 
     def launch(self) -> None:

@@ -190,8 +190,8 @@ def parse_listener(text: str) -> Listener:
 # Kafka's default listener.security.protocol.map: each protocol name maps to itself.
 DEFAULT_PROTOCOL_MAP = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-# What the listeners serve today; TLS and SASL listeners come with the security work.
-SERVED_PROTOCOLS = frozenset({"PLAINTEXT"})
+# What the listeners serve.
+SERVED_PROTOCOLS = frozenset(SECURITY_PROTOCOLS)
 
 
 def parse_protocol_map(value: Any) -> dict[str, str]:
@@ -266,6 +266,28 @@ def _check_unlimited_or_positive(value: int | None) -> str | None:
     if value is None or value == -1 or value >= 1:
         return None
     return f"{value} must be -1 (unlimited) or at least 1"
+
+
+def parse_ip_overrides(value: str | None) -> dict[str, int]:
+    """``max.connections.per.ip.overrides`` as {host: limit}. Raises ValueError."""
+    out: dict[str, int] = {}
+    for item in (value or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, count = item.rpartition(":")
+        if not sep or not host or not count.strip().isdigit():
+            raise ValueError(f"{item!r} is not of the form host:count")
+        out[host.strip().strip("[]")] = int(count)
+    return out
+
+
+def _check_ip_overrides(value: str | None) -> str | None:
+    try:
+        parse_ip_overrides(value)
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 def _check_host_port(value: str | None) -> str | None:
@@ -493,7 +515,9 @@ SETTINGS: tuple[Setting, ...] = (
         section=NET,
         doc="The security protocol of each listener name, as NAME:PROTOCOL pairs "
         "(PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL). A listener named after a protocol needs "
-        "no entry. Only PLAINTEXT listeners are served yet.",
+        "no entry. Settings for one listener take the prefix listener.name.<name lower case>. "
+        "(listener.name.sasl_ssl.ssl.keystore.location, "
+        "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config).",
         check=_check_protocol_map,
         check_doc="comma-separated NAME:PROTOCOL pairs",
     ),
@@ -517,6 +541,68 @@ SETTINGS: tuple[Setting, ...] = (
         why="each connection costs a file descriptor, a task and up to "
         "socket.request.max.bytes of buffer, so the default stays below the common 1024 "
         "open-file limit; raise it together with `ulimit -n`",
+    ),
+    Setting(
+        "max.connections.per.ip",
+        I,
+        INT_MAX,
+        section=NET,
+        min=0,
+        dynamic=True,
+        doc="Most connections open at once from one IP address; further connections from it "
+        "are closed on accept. max.connections.per.ip.overrides sets other limits per host.",
+    ),
+    Setting(
+        "max.connections.per.ip.overrides",
+        STR,
+        "",
+        section=NET,
+        dynamic=True,
+        doc="Per-host limits that replace max.connections.per.ip, as host:count pairs "
+        "separated by commas (127.0.0.1:200,10.0.0.7:50).",
+        check=lambda v: _check_ip_overrides(v),
+        check_doc="comma-separated host:count pairs",
+    ),
+    Setting(
+        "request.receive.timeout.ms",
+        L,
+        60000,
+        section=NET,
+        min=1,
+        doc="Longest time a client may take to send one whole request, from its first byte "
+        "to its last; a connection that takes longer is closed. Not a Kafka setting: Kafka "
+        "bounds only idle time (connections.max.idle.ms), so a client that trickles bytes "
+        "could hold a connection and its buffer forever.",
+        why="a 100 MiB request (socket.request.max.bytes) still arrives in time at under 2 MB/s",
+    ),
+    Setting(
+        "queued.max.request.bytes",
+        L,
+        268435456,
+        section=NET,
+        min=-1,
+        doc="Bytes of requests received (whole or in part) and not yet handled, over all "
+        "connections, before the broker stops reading new requests until some are handled; "
+        "-1: no bound. Must be -1 or at least socket.request.max.bytes.",
+        kafka_default="-1",
+        why="bounds the memory clients can pin with requests sent slowly or in bulk; 256 MiB "
+        "leaves room for two requests of the largest size at once",
+    ),
+    Setting(
+        "quota.window.num",
+        I,
+        11,
+        section=NET,
+        min=1,
+        doc="Samples kept to measure a client's byte rate against its produce and fetch quotas.",
+    ),
+    Setting(
+        "quota.window.size.seconds",
+        I,
+        1,
+        section=NET,
+        min=1,
+        doc="Length of each quota sample.",
     ),
     Setting(
         "connections.max.idle.ms",
@@ -1646,11 +1732,40 @@ SETTINGS: tuple[Setting, ...] = (
                 {"min": 1, "why": "bounds what an unauthenticated peer can make the broker buffer"},
             ),
             (
+                "connection.failed.authentication.delay.ms",
+                I,
+                100,
+                "Time by which closing a connection is delayed after a failed authentication, once its answer "
+                "is sent: slows down password guessing and lets the client read the answer before the close.",
+                {"min": 0},
+            ),
+            (
                 "connections.max.reauth.ms",
                 L,
                 0,
                 "Positive: SASL sessions last at most this long and clients must re-authenticate (KIP-368); 0: no limit.",
                 {"min": 0},
+            ),
+            (
+                "sasl.mechanism.inter.broker.protocol",
+                STR,
+                "PLAIN",
+                "SASL mechanism brokers use with each other when the inter-broker listener is SASL_PLAINTEXT "
+                "or SASL_SSL; the user name and password are the username and password options of that "
+                "listener's sasl.jaas.config for the mechanism.",
+                {
+                    "choices": ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"),
+                    "kafka_default": "GSSAPI",
+                    "why": "Kerberos (GSSAPI) is not implemented",
+                },
+            ),
+            (
+                "ssl.endpoint.identification.algorithm",
+                STR,
+                "https",
+                "How a broker checks another broker's certificate on the inter-broker listener: https "
+                "(the host name must match the certificate) or empty (the certificate chain only).",
+                {"choices": ("https", "")},
             ),
             (
                 "authorizer.class.name",
@@ -1766,8 +1881,108 @@ _ORDER_RULES: tuple[tuple[str, str, bool], ...] = (
 )
 
 
+# Settings a single listener may override with the prefix ``listener.name.<listener>.``
+# (Kafka's listener-prefixed configs), and those one mechanism of it may override with
+# ``listener.name.<listener>.<mechanism lower case>.``.
+LISTENER_KEYS = frozenset(
+    s.key
+    for s in SETTINGS
+    if s.section == "Security"
+    and s.key
+    not in {
+        "authorizer.class.name",
+        "super.users",
+        "allow.everyone.if.no.acl.found",
+        "sasl.mechanism.inter.broker.protocol",
+        "ssl.endpoint.identification.algorithm",
+    }
+)
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
+JAAS_KEY = "sasl.jaas.config"
+MECHANISM_KEYS = frozenset({JAAS_KEY, "connections.max.reauth.ms"})
+LISTENER_PREFIX = "listener.name."
+
+
+def listener_key(listener: str, key: str, mechanism: str | None = None) -> str:
+    """``listener.name.<listener>[.<mechanism>].<key>``, lower-cased as Kafka writes it."""
+    middle = f"{mechanism.lower()}." if mechanism else ""
+    return f"{LISTENER_PREFIX}{listener.lower()}.{middle}{key}"
+
+
+def _split_listener_key(key: str) -> tuple[str, str | None, str] | None:
+    """(listener, mechanism or None, base key) of a listener-prefixed key, else None."""
+    if not key.startswith(LISTENER_PREFIX):
+        return None
+    rest = key[len(LISTENER_PREFIX) :]
+    for base in sorted(LISTENER_KEYS | MECHANISM_KEYS, key=len, reverse=True):
+        if not rest.endswith("." + base):
+            continue
+        head = rest[: -len(base) - 1]
+        for mechanism in SASL_MECHANISMS:
+            suffix = "." + mechanism.lower()
+            if base in MECHANISM_KEYS and head.lower().endswith(suffix) and len(head) > len(suffix):
+                return head[: -len(suffix)], mechanism, base
+        if base in LISTENER_KEYS and head and re.fullmatch(r"[A-Za-z0-9_-]+", head):
+            return head, None, base
+    return None
+
+
+def _prefixed_setting(key: str) -> Setting | None:
+    parts = _split_listener_key(key)
+    if parts is None:
+        return None
+    listener, mechanism, base = parts
+    if base == JAAS_KEY:
+        return Setting(
+            key,
+            ConfigType.PASSWORD,
+            None,
+            doc=f"JAAS login module entry of {mechanism} on listener {listener.upper()}.",
+            section="Security",
+            sensitive=True,
+        )
+    template = SETTINGS_BY_KEY[base]
+    return Setting(
+        key,
+        template.type,
+        None,
+        doc=template.doc,
+        section=template.section,
+        min=template.min,
+        max=template.max,
+        choices=template.choices,
+        sensitive=template.sensitive,
+    )
+
+
+def _listener_env(name: str) -> Setting | None:
+    """The listener-prefixed setting an environment variable names (dots, dashes and
+    underscores all read as ``_``), e.g. SHAREBROKER_LISTENER_NAME_SASL_SSL_SCRAM_SHA_512_SASL_JAAS_CONFIG."""
+    head = ENV_PREFIX + "LISTENER_NAME_"
+    if not name.startswith(head):
+        return None
+    rest = name[len(head) :]
+
+    def env(text: str) -> str:
+        return text.upper().replace(".", "_").replace("-", "_")
+
+    for base in sorted(LISTENER_KEYS | MECHANISM_KEYS, key=len, reverse=True):
+        tail = "_" + env(base)
+        if not rest.endswith(tail):
+            continue
+        listener = rest[: -len(tail)]
+        if base in MECHANISM_KEYS:
+            for mechanism in SASL_MECHANISMS:
+                mtail = "_" + env(mechanism)
+                if listener.endswith(mtail) and len(listener) > len(mtail):
+                    return _prefixed_setting(listener_key(listener[: -len(mtail)], base, mechanism))
+        if base in LISTENER_KEYS and listener:
+            return _prefixed_setting(listener_key(listener, base))
+    return None
+
+
 def _lookup(key: str, origin: Origin) -> Setting:
-    setting = SETTINGS_BY_KEY.get(key)
+    setting = SETTINGS_BY_KEY.get(key) or _prefixed_setting(key)
     if setting is None:
         import difflib
 
@@ -1929,6 +2144,10 @@ class BrokerConfig:
                     break
             else:
                 values[s.key], origins[s.key] = s.default, DEFAULT_ORIGIN
+        for layer in (self._static, self._dyn_default, self._dyn_broker):
+            for key, (value, origin) in layer.items():
+                if key not in SETTINGS_BY_KEY:  # listener-prefixed (listener.name.<l>.<key>)
+                    values[key], origins[key] = value, origin
         self._values = values
         self._origins = origins
         self._resolve_aliases()
@@ -1969,6 +2188,14 @@ class BrokerConfig:
                     key=blame,
                     source=o[blame].label,
                 )
+        queued = v["queued.max.request.bytes"]
+        if queued != -1 and queued < v["socket.request.max.bytes"]:
+            raise ConfigError(
+                f"queued.max.request.bytes: {queued} must be -1 or at least socket.request.max.bytes "
+                f"({v['socket.request.max.bytes']}){o['queued.max.request.bytes'].suffix()}",
+                key="queued.max.request.bytes",
+                source=o["queued.max.request.bytes"].label,
+            )
         protocols = parse_protocol_map(v["listener.security.protocol.map"])
         for entry in v["listeners"]:
             name = parse_listener(entry).name
@@ -1977,13 +2204,6 @@ class BrokerConfig:
                 raise ConfigError(
                     f"listeners: {entry!r}: listener name {name} has no security protocol in "
                     f"listener.security.protocol.map{o['listeners'].suffix()}",
-                    key="listeners",
-                    source=o["listeners"].label,
-                )
-            if protocol not in SERVED_PROTOCOLS:
-                raise ConfigError(
-                    f"listeners: {entry!r} uses {protocol}; only PLAINTEXT listeners are supported "
-                    f"(no TLS or SASL){o['listeners'].suffix()}",
                     key="listeners",
                     source=o["listeners"].label,
                 )
@@ -2066,6 +2286,23 @@ class BrokerConfig:
         """The security protocol of a listener name (listener.security.protocol.map)."""
         protocols = parse_protocol_map(self._values["listener.security.protocol.map"])
         return protocols.get(listener_name.upper(), listener_name.upper())
+
+    def listener_setting(self, listener_name: str, key: str, mechanism: str | None = None) -> Any:
+        """A security setting as one listener sees it: ``listener.name.<l>.<mechanism>.<key>``
+        (for a mechanism), then ``listener.name.<l>.<key>``, then ``key`` itself. The JAAS
+        entry has no unprefixed form (None when the listener does not set it)."""
+        if mechanism is not None:
+            value = self._values.get(listener_key(listener_name, key, mechanism))
+            if value is not None or key == JAAS_KEY:
+                return value
+        value = self._values.get(listener_key(listener_name, key))
+        if value is not None:
+            return value
+        return self._values.get(key)
+
+    def for_listener(self, listener_name: str) -> Mapping[str, Any]:
+        """The settings as ``listener_name`` sees them (listener-prefixed values first)."""
+        return _ListenerView(self, listener_name)
 
     @property
     def inter_broker_listener_name(self) -> str:
@@ -2251,6 +2488,24 @@ class BrokerConfig:
         return out
 
 
+class _ListenerView(Mapping[str, Any]):
+    __slots__ = ("_config", "_listener")
+
+    def __init__(self, config: BrokerConfig, listener: str) -> None:
+        self._config, self._listener = config, listener
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._config:
+            raise KeyError(key)
+        return self._config.listener_setting(self._listener, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SETTINGS_BY_KEY)
+
+    def __len__(self) -> int:
+        return len(SETTINGS_BY_KEY)
+
+
 def _rank(origin: Origin) -> int:
     return {"default": 0, "file": 1, "env": 2, "set": 3, "dynamic-default": 4, "dynamic": 5}[origin.kind]
 
@@ -2315,7 +2570,7 @@ def load_config(
         if not name.startswith(ENV_PREFIX) or name in CLI_ENV_VARS:
             continue
         origin = Origin("env", f"env {name}")
-        env_setting = _BY_ENV.get(name)
+        env_setting = _BY_ENV.get(name) or _listener_env(name)
         if env_setting is None:
             raise ConfigError(
                 f"{name}: no setting is named by this environment variable{origin.suffix()}",

@@ -107,6 +107,27 @@ class BrokerProcess:
                     return port
         return None
 
+    def listener_ports(self) -> dict[str, int]:
+        """{listener name: bound port} of the running process (from its ``listening`` log line)."""
+        ports: dict[str, int] = {}
+        with open(self.log_path, "rb") as f:
+            f.seek(self._log_offset)
+            for line in f:
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(event, dict) and event.get("event") == "listening":
+                    for item in str(event.get("listeners", "")).split(","):
+                        name, _, port = item.rpartition(":")
+                        if name and port.isdigit():
+                            ports[name] = int(port)
+        return ports
+
+    def address(self, listener: str) -> str:
+        """``127.0.0.1:<port>`` of one named listener."""
+        return f"127.0.0.1:{self.listener_ports()[listener]}"
+
     def log_tail(self, lines: int = 40) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])

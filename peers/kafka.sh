@@ -97,6 +97,9 @@ EOF
   if [ -n "${KAFKA_PEER_EXTRA_PROPS:-}" ]; then
     printf '%s\n' "$KAFKA_PEER_EXTRA_PROPS" >>"$ROOT/server.properties"
   fi
+  # KAFKA_PEER_EXTRA_CONFIG: a file of settings appended last (later keys win), e.g.
+  # more listeners, SASL/TLS and an authorizer for the security comparisons.
+  if [ -n "${KAFKA_PEER_EXTRA_CONFIG:-}" ]; then cat "$KAFKA_PEER_EXTRA_CONFIG" >>"$ROOT/server.properties"; fi
   cat >"$ROOT/log4j2.properties" <<EOF
 status = warn
 appender.file.type = File

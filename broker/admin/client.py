@@ -22,6 +22,7 @@ error code (``code``, an ``ErrorCode``) and the broker's message;
 from __future__ import annotations
 
 import socket
+import ssl
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -83,6 +84,8 @@ from broker.protocol.messages.offset_delete_request import (
 from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestGroup
 from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
 from broker.protocol.messages.streams_group_describe_request import StreamsGroupDescribeRequest
+from broker.security.client import ClientSecurity
+from broker.security.sasl.client import SaslClientError, SaslClientExchange
 
 __all__ = [
     "COORDINATOR_GROUP",
@@ -95,6 +98,7 @@ __all__ = [
     "RESOURCE_BROKER",
     "RESOURCE_GROUP",
     "RESOURCE_TOPIC",
+    "AdminAuthenticationError",
     "AdminClient",
     "AdminConnectionError",
     "AdminError",
@@ -131,6 +135,14 @@ class AdminConnectionError(AdminError):
 
 class AdminTimeoutError(AdminError):
     """A call did not complete within its timeout."""
+
+
+class AdminAuthenticationError(AdminError):
+    """The broker refused the SASL mechanism or the credentials (``code``: Kafka's error)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"{error_name(code)}: {message}")
+        self.code = code
 
 
 class UnsupportedApiError(AdminError):
@@ -214,25 +226,47 @@ class BrokerConnection:
         client_id: str = "sharebroker-admin",
         timeout: float = DEFAULT_TIMEOUT,
         deadline: _Deadline | None = None,
+        security: ClientSecurity | None = None,
     ) -> None:
         self.host, self.port = host, port
         self.timeout = timeout
         deadline = deadline or _Deadline(timeout)
         try:
-            self.sock = socket.create_connection(
-                (host, port), timeout=deadline.remaining(f"connecting to {host}:{port}")
-            )
-            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock = socket.create_connection((host, port), timeout=deadline.remaining(f"connecting to {host}:{port}"))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as exc:
             raise AdminConnectionError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from exc
+        self.sock = sock
+        if security is not None and security.ssl_context is not None:
+            try:
+                self.sock = security.ssl_context.wrap_socket(sock, server_hostname=host)
+            except (OSError, ssl.SSLError) as exc:
+                sock.close()
+                raise AdminConnectionError(f"SSL handshake with {host}:{port} failed: {exc}") from exc
         self.conn = ClientConnection(client_id=client_id)
         self.versions: dict[int, tuple[int, int]] = {}
         self._ready: list[Response] = []
         try:
             self._negotiate(deadline)
+            if security is not None:
+                self._authenticate(security, deadline)
         except BaseException:
             self.close()
             raise
+
+    def _authenticate(self, security: ClientSecurity, deadline: _Deadline) -> None:
+        """SASL: SaslHandshake, then SaslAuthenticate until the mechanism completes."""
+        client = security.new_sasl_client()
+        if client is None:
+            return
+        exchange = SaslClientExchange(client)
+        step: tuple[Message, int] | None = exchange.first()
+        try:
+            while step is not None:
+                request, version = step
+                step = exchange.next(self._call(request, version, deadline))
+        except SaslClientError as exc:
+            raise AdminAuthenticationError(exc.code, str(exc)) from None
 
     def __enter__(self) -> BrokerConnection:
         return self
@@ -344,11 +378,17 @@ class AdminClient:
     """Synchronous admin client: bootstrap, then route each call to the right broker."""
 
     def __init__(
-        self, bootstrap_servers: str, *, timeout: float = DEFAULT_TIMEOUT, client_id: str = "sharebroker-admin"
+        self,
+        bootstrap_servers: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        client_id: str = "sharebroker-admin",
+        security: ClientSecurity | None = None,
     ) -> None:
         self.bootstrap = parse_bootstrap(bootstrap_servers)
         self.timeout = timeout
         self.client_id = client_id
+        self.security = security
         self._conns: dict[tuple[str, int], BrokerConnection] = {}
         self._bootstrap_conn: BrokerConnection | None = None
 
@@ -372,7 +412,9 @@ class AdminClient:
     def _connect(self, host: str, port: int, deadline: _Deadline) -> BrokerConnection:
         conn = self._conns.get((host, port))
         if conn is None:
-            conn = BrokerConnection(host, port, client_id=self.client_id, timeout=self.timeout, deadline=deadline)
+            conn = BrokerConnection(
+                host, port, client_id=self.client_id, timeout=self.timeout, deadline=deadline, security=self.security
+            )
             self._conns[(host, port)] = conn
         return conn
 

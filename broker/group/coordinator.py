@@ -70,6 +70,7 @@ from broker.group.shard_api import TopicImage, TopicInfo, TopicTable
 from broker.group.share_group import HeartbeatResult, ShareGroupCoordinator
 from broker.group.streams import StreamsGroupConfig, StreamsGroups
 from broker.group.streams import records as streams_records
+from broker.group.streams import topology as streams_topology
 from broker.group.streams.records import RecordType as StreamsRecordType
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import MetadataImage
@@ -85,6 +86,7 @@ from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
 from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
+from broker.protocol.messages.streams_group_heartbeat_response import Status as StreamsStatus
 from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 from broker.replica.manager import ReplicaManager
@@ -1067,10 +1069,13 @@ class GroupCoordinator:
         api_version: int,
         client_id: str,
         client_host: str,
+        may_not_create: Callable[[Sequence[str]], list[str]] | None = None,
     ) -> StreamsGroupHeartbeatResponse:
         """StreamsGroupHeartbeat: run the core, make its records durable, answer, and
         create the internal topics the topology still lacks (in the background, as
-        Kafka's request handler does)."""
+        Kafka's request handler does). ``may_not_create`` names the topics the member
+        is not authorized to create; then none is created and the MISSING_INTERNAL_TOPICS
+        status says so."""
         try:
             pid, shard = await self.shard_for(request.group_id)
         except KafkaError as exc:
@@ -1088,9 +1093,16 @@ class GroupCoordinator:
         if error:
             return StreamsGroupHeartbeatResponse(error_code=error, error_message=error.message)
         assert result.response is not None
-        if result.response.topics_to_create and self._nursery is not None:
-            self._nursery.start_soon(self._create_internal_topics, result.response.topics_to_create)
-        return result.response.response
+        response = result.response.response
+        to_create: Sequence[Any] = result.response.topics_to_create
+        if to_create and may_not_create is not None:
+            denied = may_not_create([t.name for t in to_create])
+            if denied:
+                _missing_internal_detail(response, f"Unauthorized to CREATE on topics {', '.join(denied)}.")
+                to_create = []
+        if to_create and self._nursery is not None:
+            self._nursery.start_soon(self._create_internal_topics, to_create)
+        return response
 
     async def _create_internal_topics(self, topics: Sequence[Any]) -> None:
         for info in topics:
@@ -1276,3 +1288,15 @@ def client_host(peer: str) -> str:
     """A member's ``client_host`` as Kafka shows it (``/127.0.0.1``) from ``host:port``."""
     host = peer.rsplit(":", 1)[0] if ":" in peer else peer
     return "/" + host.strip("[]")
+
+
+def _missing_internal_detail(response: StreamsGroupHeartbeatResponse, detail: str) -> None:
+    """Add ``detail`` to the response's MISSING_INTERNAL_TOPICS status (or add that status)."""
+    for status in response.status or ():
+        if status.status_code == streams_topology.Status.MISSING_INTERNAL_TOPICS:
+            status.status_detail = f"{status.status_detail} {detail}" if status.status_detail else detail
+            return
+    response.status = [
+        *(response.status or []),
+        StreamsStatus(status_code=streams_topology.Status.MISSING_INTERNAL_TOPICS, status_detail=detail),
+    ]

@@ -15,12 +15,15 @@ is not served). Rules: :mod:`broker.group.streams`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from broker.group.coordinator import client_host
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
 from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
+from broker.security.authorizer import CLUSTER_NAME, AclOperation, ResourceType
 
 
 @handler(88, min_version=0, max_version=1)
@@ -35,4 +38,23 @@ async def handle(ctx: RequestContext, req: StreamsGroupHeartbeatRequest) -> Stre
         api_version=ctx.api_version,
         client_id=ctx.client_id or "",
         client_host=client_host(ctx.connection.peer),
+        may_not_create=_create_check(ctx),
     )
+
+
+def _create_check(ctx: RequestContext) -> Callable[[Sequence[str]], list[str]] | None:
+    """Which internal topics the member may not create: as Kafka, CREATE on the cluster
+    covers them all, else CREATE on each topic (None: no authorizer)."""
+    security = ctx.services.security
+    if security is None or security.authorizer is None:
+        return None
+    principal, host = ctx.connection.principal, ctx.connection.host
+
+    def denied(names: Sequence[str]) -> list[str]:
+        if security.authorized(principal, host, AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME):
+            return []
+        return [
+            n for n in names if not security.authorized(principal, host, AclOperation.CREATE, ResourceType.TOPIC, n)
+        ]
+
+    return denied

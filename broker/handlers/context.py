@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from broker.protocol.auth import ANONYMOUS, KafkaPrincipal
 from broker.protocol.messages import RequestHeader
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from broker.replica.fetch_sessions import FetchSessionCache
     from broker.replica.interbroker import BrokerPeers
     from broker.replica.manager import ReplicaManager
+    from broker.security.store import SecurityStore
     from broker.share.manager import SharePartitionManager
     from broker.share.state_store import ShareStateStore
 
@@ -56,6 +58,8 @@ class Services:
     clock: Callable[[], int]
     # In a cluster: connections to the other brokers (inter-broker listener).
     peers: BrokerPeers | None = None
+    # ACLs (and the authorizer deciding from them) and SCRAM credentials.
+    security: SecurityStore | None = None
 
     def now_ms(self) -> int:
         return self.clock()
@@ -68,7 +72,10 @@ class ConnectionState:
     ``on_close`` callbacks run once when the connection ends, however it ends
     (share sessions use this to release a member's acquired records).
     ``listener`` names the listener the client connected to: Metadata and
-    FindCoordinator answer with that listener's endpoints.
+    FindCoordinator answer with that listener's endpoints. ``principal`` is who the
+    client authenticated as (``User:ANONYMOUS`` on PLAINTEXT) and ``host`` its
+    address, as ACLs name them; ``throttled_until`` (trio time) mutes the connection
+    after a response that carried a quota throttle time.
     """
 
     connection_id: int
@@ -78,6 +85,9 @@ class ConnectionState:
     client_software_version: str | None = None
     on_close: list[Callable[[], None]] = field(default_factory=list)
     listener: str | None = None
+    principal: KafkaPrincipal = ANONYMOUS
+    host: str = ""
+    throttled_until: float = 0.0
 
 
 @dataclass(slots=True)

@@ -553,6 +553,32 @@ class ClusterMetadata:
         if scope.cancelled_caught:
             raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, "the group config change was not seen in time")
 
+    # --- security documents (ACLs, SCRAM credentials, client quotas) ----------------
+
+    def documents(self, section: str) -> dict[str, bytes]:
+        """Every document of ``section`` as etcd has it: {name: value}."""
+        prefix = self.keys.security_document(section, "")
+        n = len(prefix)
+        return {key[n:].decode(): kv.value for key, kv in self._mirror.items() if key.startswith(prefix)}
+
+    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None:
+        """Put and delete documents of ``section`` in one etcd transaction; returns once this
+        broker's image has the change (raises KafkaError when etcd is away)."""
+        ops = [Op(self.keys.security_document(section, name), value) for name, value in puts.items()]
+        ops += [Op(self.keys.security_document(section, name)) for name in deletes]
+        if not ops:
+            return
+        with trio.move_on_after(self._request_timeout_s) as scope:
+            try:
+                _, revision = await self.client.txn([], ops)
+            except (EtcdUnavailable, EtcdError) as exc:
+                raise KafkaError(
+                    ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
+                ) from exc
+            await self.wait_revision(revision)
+        if scope.cancelled_caught:
+            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"the {section} change was not seen in time")
+
 
 def _text(value: Any) -> str:
     if isinstance(value, bool):

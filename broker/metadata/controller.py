@@ -71,6 +71,7 @@ class Keys:
         self.results = self.root + b"results/"
         self.producer_ids = self.root + b"producer_ids"
         self.group_configs = self.root + b"group_configs/"
+        self.security = self.root + b"security/"
 
     def broker(self, node_id: int) -> bytes:
         return self.brokers + str(node_id).encode()
@@ -86,6 +87,10 @@ class Keys:
 
     def group_config(self, group_id: str) -> bytes:
         return self.group_configs + group_id.encode()
+
+    def security_document(self, section: str, name: str) -> bytes:
+        """``security/<section>/<name>``: ACLs, SCRAM credentials, client quotas."""
+        return self.security + section.encode() + b"/" + name.encode()
 
 
 @dataclass

@@ -201,9 +201,7 @@ class _FrameReader:
     __slots__ = ("_buffered", "_chunks", "_direct", "_eof", "_max_frame_size", "_size")
 
     def __init__(self, max_frame_size: int) -> None:
-        if not 0 <= max_frame_size <= CLIENT_MAX_FRAME_SIZE:
-            raise ValueError(f"max_frame_size must be in 0..{CLIENT_MAX_FRAME_SIZE}, got {max_frame_size}")
-        self._max_frame_size = max_frame_size
+        self._max_frame_size = _checked_limit(max_frame_size)
         self._chunks: deque[memoryview] = deque()
         self._buffered = 0
         self._size = -1  # size of the frame being assembled; -1 while the prefix is incomplete
@@ -215,6 +213,19 @@ class _FrameReader:
     @property
     def buffered(self) -> int:
         return self._buffered
+
+    @property
+    def max_frame_size(self) -> int:
+        return self._max_frame_size
+
+    @max_frame_size.setter
+    def max_frame_size(self, value: int) -> None:
+        self._max_frame_size = _checked_limit(value)
+
+    @property
+    def partial_size(self) -> int | None:
+        """Size of the frame being assembled once its prefix is read, else None."""
+        return self._size if self._size >= 0 else None
 
     def feed(self, data: bytes | bytearray | memoryview) -> None:
         if not data:
@@ -342,6 +353,12 @@ class _FrameReader:
         return b"".join(pieces)
 
 
+def _checked_limit(max_frame_size: int) -> int:
+    if not 0 <= max_frame_size <= CLIENT_MAX_FRAME_SIZE:
+        raise ValueError(f"max_frame_size must be in 0..{CLIENT_MAX_FRAME_SIZE}, got {max_frame_size}")
+    return max_frame_size
+
+
 def _encode_frame(header: Message, header_version: int, body: Message, body_version: int) -> bytearray:
     out = bytearray(4)
     header.encode_into(out, header_version)
@@ -365,15 +382,39 @@ class ServerConnection:
         max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
         request_types: Mapping[int, type[Message]] | None = None,
     ) -> None:
-        self.max_frame_size = max_frame_size
         self._reader = _FrameReader(max_frame_size)
         self._request_types: Mapping[int, type[Message]] = REQUESTS if request_types is None else request_types
         self._error: ProtocolError | None = None
 
     @property
+    def max_frame_size(self) -> int:
+        """Largest frame accepted from now on (checked when a size prefix is read).
+
+        Adjustable at run time: a SASL listener accepts only
+        ``sasl.server.max.receive.size`` until the peer has authenticated.
+        """
+        return self._reader.max_frame_size
+
+    @max_frame_size.setter
+    def max_frame_size(self, value: int) -> None:
+        self._reader.max_frame_size = value
+
+    @property
     def bytes_buffered(self) -> int:
         """Bytes received but not yet handed out as events."""
         return self._reader.buffered
+
+    @property
+    def partial_frame_size(self) -> int | None:
+        """Size of the request being received once its size prefix has arrived
+        (the whole frame is not here yet), else None. Lets the I/O loop account for
+        the memory the request will take before it is allocated."""
+        return self._reader.partial_size
+
+    @property
+    def receiving_frame(self) -> bool:
+        """True while part of a request (at least one byte) has arrived but not all of it."""
+        return self._reader.partial_size is not None or self._reader.buffered > 0
 
     def receive_data(self, data: bytes | bytearray | memoryview) -> None:
         """Queue bytes read from the peer; ``b""`` means the peer closed the stream."""
@@ -409,6 +450,31 @@ class ServerConnection:
         except ProtocolError as exc:
             self._error = exc
             raise
+
+    def next_raw_frame(self) -> bytes | bytearray | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]:
+        """The next frame's bytes, undecoded (no request header), ``NEED_DATA`` or
+        ``CONNECTION_CLOSED``.
+
+        For SASL tokens after a SaslHandshake v0: they come as bare size-prefixed
+        frames. Raises like :meth:`next_event` when the stream is broken.
+        """
+        if self._error is not None:
+            raise self._error
+        try:
+            frame = self._reader.next_frame()
+        except ProtocolError as exc:
+            self._error = exc
+            raise
+        if frame is None:
+            return CONNECTION_CLOSED if self._reader.at_clean_eof else NEED_DATA
+        return frame
+
+    @staticmethod
+    def encode_raw(data: bytes) -> bytearray:
+        """``data`` framed with a size prefix and nothing else (a bare SASL token)."""
+        out = bytearray(_SIZE.pack(len(data)))
+        out += data
+        return out
 
     def _decode_request(self, frame: bytes | bytearray) -> Request | UnsupportedRequest:
         frame_size = len(frame)

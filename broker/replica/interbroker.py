@@ -16,6 +16,7 @@ BROKER_NOT_AVAILABLE.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
@@ -41,7 +42,7 @@ LIST_OFFSETS_VERSION = 7
 class PeerConnection:
     """One pipelined connection to one broker."""
 
-    def __init__(self, node_id: int, stream: trio.SocketStream, client_id: str) -> None:
+    def __init__(self, node_id: int, stream: trio.abc.Stream, client_id: str) -> None:
         self.node_id = node_id
         self._stream = stream
         self._conn = ClientConnection(client_id=client_id)
@@ -104,8 +105,18 @@ class PeerConnection:
 class BrokerPeers:
     """Connections to the other brokers, opened on first use (needs :meth:`run`)."""
 
-    def __init__(self, metadata: MetadataSource, listener: str, *, node_id: int) -> None:
+    def __init__(
+        self,
+        metadata: MetadataSource,
+        listener: str,
+        *,
+        node_id: int,
+        connect: Callable[[str, int], Awaitable[trio.abc.Stream]] | None = None,
+    ) -> None:
+        """``connect`` opens a stream to a broker (TLS and SASL when the inter-broker
+        listener needs them); plain TCP by default."""
         self._metadata = metadata
+        self._connect = connect or trio.open_tcp_stream
         self._listener = listener
         self._node_id = node_id
         self._connections: dict[int, PeerConnection] = {}
@@ -141,8 +152,8 @@ class BrokerPeers:
                 raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, "inter-broker connections are not running")
             try:
                 with trio.fail_after(CONNECT_TIMEOUT_S):
-                    stream = await trio.open_tcp_stream(endpoint.host, endpoint.port)
-            except (OSError, trio.TooSlowError) as exc:
+                    stream = await self._connect(endpoint.host, endpoint.port)
+            except Exception as exc:  # refused, timed out, TLS or SASL failure
                 raise KafkaError(
                     ErrorCode.COORDINATOR_NOT_AVAILABLE,
                     f"cannot reach broker {node_id} at {endpoint.host}:{endpoint.port}: {exc}",

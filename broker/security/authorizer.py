@@ -449,6 +449,11 @@ class Authorizer:
         self._acls = dict.fromkeys(self.preview(delta))
         self._reindex()
 
+    def replace(self, acls: Iterable[AclBinding]) -> None:
+        """Every ACL at once (loaded from a file, or followed from the cluster)."""
+        self._acls = dict.fromkeys(acls)
+        self._reindex()
+
 
 def _validate_creation(creation: tuple[int, str, int, str, str, int, int], api_version: int) -> AclBinding | AclResult:
     rt_code, name, pt_code, principal, host, op_code, perm_code = creation

@@ -263,6 +263,10 @@ class ScramCredentialStore:
     def apply(self, delta: ScramDelta) -> None:
         self._credentials = self.preview(delta)
 
+    def replace(self, credentials: dict[Key, StoredScramCredential]) -> None:
+        """Every credential at once (loaded from a file, or followed from the cluster)."""
+        self._credentials = dict(credentials)
+
     def alter(
         self,
         deletions: Sequence[ScramCredentialDeletion],

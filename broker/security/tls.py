@@ -43,6 +43,7 @@ __all__ = [
     "SslConfigError",
     "SslPrincipalMapper",
     "distinguished_name",
+    "load_chain_and_key",
     "principal_from_certificate",
     "server_context",
 ]
@@ -87,7 +88,8 @@ def _password(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _load_chain_and_key(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
+def load_chain_and_key(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
+    """Load a PEM private key and certificate chain held in memory into ``ctx``."""
     if hasattr(os, "memfd_create"):
         fd = os.memfd_create("sharebroker-keystore", 0)
         try:
@@ -158,7 +160,7 @@ def server_context(settings: Mapping[str, Any]) -> ssl.SSLContext:
     else:
         raise SslConfigError("an SSL listener needs ssl.keystore.location or ssl.keystore.key with its chain")
     try:
-        _load_chain_and_key(ctx, pem, key_password)
+        load_chain_and_key(ctx, pem, key_password)
     except ssl.SSLError as exc:
         raise SslConfigError(f"{source}: the key and certificate chain do not load ({exc.reason or exc})") from None
 

@@ -23,6 +23,7 @@ from broker.handlers import HANDLERS
 from broker.lifecycle import Lifecycle
 from broker.logging import LazyLogger, apply_requested
 from broker.server.connection import serve_connection
+from broker.server.limits import ConnectionCounter, MemoryPool
 
 if TYPE_CHECKING:
     from broker.handlers.context import Services
@@ -47,6 +48,8 @@ class Gate:
         self.lifecycle = lifecycle
         self.services: Services | None = None
         self._ready = trio.Event()
+        queued = int(config.get("queued.max.request.bytes"))
+        self.memory_pool: MemoryPool | None = MemoryPool(queued) if queued > 0 else None
 
     def ready(self, services: Services) -> None:
         self.services = services
@@ -62,6 +65,17 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
     """Bind, answer ApiVersions, build and load the services, then serve everything."""
     lifecycle = Lifecycle()
     gate = Gate(config, lifecycle)
+    security: dict[str, Any] = {}
+    runtime = None
+    if any(config.security_protocol(lst.name) != "PLAINTEXT" for lst in config.listeners):
+        # TLS and SASL listeners: their contexts and mechanisms, checked before anything is bound.
+        from broker.server.security import ListenerSecurityError, SecurityRuntime, build_listener_security
+
+        runtime = SecurityRuntime()
+        try:
+            security = build_listener_security(config, runtime)
+        except ListenerSecurityError as exc:
+            raise SystemExit(f"sharebroker: error: {exc}") from None
     # One set of sockets per named listener; a connection knows which it came in on.
     listeners: list[tuple[str, trio.SocketListener]] = []
     bound: dict[str, int] = {}
@@ -70,20 +84,22 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
         bound[lst.name] = sockets[0].socket.getsockname()[1]
         listeners += [(lst.name, s) for s in sockets]
     bound_port = next(iter(bound.values()))
-    max_connections = config.get("max.connections")
-    open_connections = 0
+    counter = ConnectionCounter(lambda key: (gate.services.config if gate.services else config).get(key))
 
     async def handle(stream: trio.SocketStream, listener_name: str) -> None:
-        nonlocal open_connections
-        if open_connections >= max_connections:
-            log.warning("connection_refused", reason="max.connections reached", limit=max_connections)
+        try:
+            host = str(stream.socket.getpeername()[0])
+        except OSError:
+            host = "?"
+        refused = counter.admit(host)
+        if refused is not None:
+            log.warning("connection_refused", reason=refused, peer=host, listener=listener_name)
             await stream.aclose()
             return
-        open_connections += 1
         try:
-            await serve_connection(gate, stream, listener_name)
+            await serve_connection(gate, stream, listener_name, security.get(listener_name))
         finally:
-            open_connections -= 1
+            counter.release(host)
 
     services: Services | None = None
     try:
@@ -109,6 +125,8 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                     await trio.to_thread.run_sync(app.open_services, services)
                     app.bind(services, bound)
                     await app.run_background(services, background)
+                    if runtime is not None:
+                        await app.run_security(services, runtime, background)
                     await app.load_coordinators(services)
                     metrics_listen = config.get("metrics.listen")
                     if metrics_listen:

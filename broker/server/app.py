@@ -33,11 +33,20 @@ from broker.metrics import Metrics
 from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
 from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
+from broker.security.store import SecurityStore
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
 from broker.share.state_store import ShareStateStore
 
-__all__ = ["bind", "build", "close_services", "load_coordinators", "open_services", "run_background"]
+__all__ = [
+    "bind",
+    "build",
+    "close_services",
+    "load_coordinators",
+    "open_services",
+    "run_background",
+    "run_security",
+]
 
 log = structlog.get_logger("sharebroker.broker")
 
@@ -50,6 +59,8 @@ def open_services(services: Services) -> None:
     """Recover the logs (blocking: run it in a worker thread) and publish the catalog."""
     services.logs.open()
     services.metadata.refresh()
+    if services.security is not None:
+        services.security.load()
 
 
 async def load_coordinators(services: Services) -> None:
@@ -86,6 +97,16 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     await nursery.start(services.share.run)
     await nursery.start(services.groups.run)
     await nursery.start(services.share_state.runtime.run)
+
+
+async def run_security(services: Services, runtime: Any, nursery: trio.Nursery) -> None:
+    """TLS/SASL listeners: SCRAM answers from the credential store; JWKS kept fresh."""
+    from broker.server.security import run_jwks_refresh
+
+    if services.security is not None:
+        runtime.scram.lookup = services.security.scram_lookup
+    if runtime.jwks:
+        await nursery.start(run_jwks_refresh, runtime)
 
 
 def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecycle | None = None) -> Services:
@@ -130,6 +151,18 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     else:
         metadata = SingleNodeMetadata(node_id, cluster_id, logs, setting, rack=config.get("broker.rack"))
         producer_ids = ProducerIdAllocator(data_dir)
+    security = SecurityStore(
+        data_dir=data_dir,
+        authorizer_class=config.get("authorizer.class.name") or "",
+        super_users=config.get("super.users"),
+        allow_everyone_if_no_acl_found=bool(config.get("allow.everyone.if.no.acl.found")),
+        shared=metadata if isinstance(metadata, ClusterMetadata) else None,
+        quota_samples=int(config.get("quota.window.num")),
+        quota_window_ms=int(config.get("quota.window.size.seconds")) * 1000,
+    )
+    if isinstance(metadata, ClusterMetadata):
+        # ACLs and SCRAM credentials are the cluster's: followed from etcd with every image.
+        metadata.subscribe(lambda old, new: security.follow())
     replicas = ReplicaManager(node_id, logs, metadata, committer)
     share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
     # Both also answer state() (the cached share-partition state share_offsets reads).
@@ -138,7 +171,15 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     if etcd_endpoints:
         # A share-partition's state goes to the leader of its __share_group_state
         # partition: this broker's store, or another broker's over RPCs 83-87.
-        peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id)
+        connect = None
+        if config.security_protocol(config.inter_broker_listener_name) != "PLAINTEXT":
+            from broker.server.security import ListenerSecurityError, inter_broker_connector, inter_broker_security
+
+            try:
+                connect = inter_broker_connector(inter_broker_security(config))
+            except ListenerSecurityError as exc:
+                raise SystemExit(f"sharebroker: error: {exc}") from None
+        peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id, connect=connect)
         persister = RoutedPersister(share_state, metadata, peers, node_id=node_id)
     groups = GroupCoordinator(
         metadata=metadata,
@@ -195,6 +236,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
             remote_high_watermark=None if peers is None else peers.high_watermark,
         ),
         peers=peers,
+        security=security,
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),

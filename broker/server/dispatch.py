@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any, Literal, TypeAlias
 
+import trio
+
 from broker.handlers import HANDLERS, Handler
 from broker.handlers.context import AnswerLater, RequestContext
 from broker.logging import LazyLogger
@@ -13,6 +15,7 @@ from broker.protocol.connection import Request, ServerConnection, UnsupportedReq
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import RESPONSES
+from broker.server.authz import authorize
 
 log = LazyLogger("sharebroker.dispatch")
 
@@ -46,8 +49,18 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
         )
         return False
     started = time.perf_counter()
+    body, after = request.body, None
+    security = ctx.services.security if ctx.services is not None else None
+    if security is not None and security.authorizer is not None:
+        plan = authorize(ctx, security.authorizer, request.api_key, body)
+        if plan.response is not None:
+            log.info(
+                "request_denied", api=handler.name, principal=str(ctx.connection.principal), peer=ctx.connection.peer
+            )
+            return _finish(ctx, proto, handler, request, plan.response, started)
+        body, after = plan.request, plan.after
     try:
-        response = await handler.handle(ctx, request.body)
+        response = await handler.handle(ctx, body)
     except KafkaError as exc:
         log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
         response = _error_response(handler, request, exc.code, exc.message)
@@ -60,7 +73,9 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     if response is False:
         return False
     if isinstance(response, AnswerLater):
-        return Deferred(ctx, proto, handler, request, response, started)
+        return Deferred(ctx, proto, handler, request, response, started, after)
+    if after is not None and response is not None:
+        response = after(response)
     return _finish(ctx, proto, handler, request, response, started)
 
 
@@ -69,6 +84,8 @@ def _finish(
 ) -> Reply:
     if ctx.services is not None:  # None only for ApiVersions during start-up
         ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
+        if request.api_key in _BYTE_RATES and response is not False:
+            _throttle(ctx, request, response)
     if response is None:
         return None
     try:
@@ -78,10 +95,54 @@ def _finish(
         return False
 
 
+_BYTE_RATES = {ApiKey.PRODUCE: "producer_byte_rate", ApiKey.FETCH: "consumer_byte_rate"}
+
+
+def _fetched_bytes(response: Any) -> int:
+    return sum(len(p.records or b"") for t in response.responses for p in t.partitions)
+
+
+def _throttle(ctx: RequestContext, request: Request, response: Any) -> None:
+    """Produce and Fetch byte-rate quotas (KIP-13, KIP-219): count the bytes against the
+    client's quota entity; over the quota, report the throttle time in the response and
+    stop reading from the connection for that long. A throttled Fetch is answered
+    without data (and its bytes are not counted), as Kafka does."""
+    security = ctx.services.security
+    if security is None or not security.client_quotas.has_byte_rates:
+        return
+    key = _BYTE_RATES[ApiKey(request.api_key)]
+    if request.api_key == ApiKey.FETCH:
+        body: Any = request.body
+        if (body.replica_state.replica_id if request.api_version >= 15 else body.replica_id) >= 0:
+            return  # replication is not a client
+        if response is None:
+            return
+        size = _fetched_bytes(response)
+    else:
+        size = request.frame_size
+    principal = ctx.connection.principal
+    user = principal.name if principal.type == "User" else str(principal)
+    hit = security.client_quotas.resolve(user, request.header.client_id or "", key)
+    if hit is None:
+        return
+    entity, quota = hit
+    now = ctx.services.now_ms()
+    throttle_ms = security.byte_rates.record(key, entity, size, quota, now)
+    if not throttle_ms:
+        return
+    if response is not None:
+        if request.api_key == ApiKey.FETCH:
+            security.byte_rates.unrecord(key, entity, size, now)
+            response.responses = []
+        response.throttle_time_ms = max(int(getattr(response, "throttle_time_ms", 0) or 0), throttle_ms)
+    until = trio.current_time() + throttle_ms / 1000
+    ctx.connection.throttled_until = max(ctx.connection.throttled_until, until)
+
+
 class Deferred:
     """A response that follows once the handler's :class:`AnswerLater` completes."""
 
-    __slots__ = ("_ctx", "_handler", "_later", "_proto", "_request", "_started")
+    __slots__ = ("_after", "_ctx", "_handler", "_later", "_proto", "_request", "_started")
 
     def __init__(
         self,
@@ -91,15 +152,19 @@ class Deferred:
         request: Request,
         later: AnswerLater,
         started: float,
+        after: Any = None,
     ) -> None:
         self._ctx, self._proto, self._handler = ctx, proto, handler
         self._request, self._later, self._started = request, later, started
+        self._after = after
 
     async def finish(self) -> Reply:
         """The encoded response (None: no response; False: close the connection)."""
         handler, request = self._handler, self._request
         try:
             response = await self._later.wait()
+            if self._after is not None and response is not None and response is not False:
+                response = self._after(response)
         except KafkaError as exc:
             log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
             response = _error_response(handler, request, exc.code, exc.message)

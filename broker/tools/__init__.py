@@ -19,6 +19,8 @@ TOOLS: tuple[str, ...] = (
     "share_groups",
     "consumer_groups",
     "streams_groups",
+    "acls",
+    "user_scram",
 )
 
 

@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.protocol.messages.share_group_heartbeat_response import Assignment
     from broker.protocol.records import Record
 
+from broker.tools._security import add_command_config, client_security
+
 GAP, ACCEPT, RELEASE, REJECT = 0, 1, 2, 3
 _CLIENT_ID = "sharebroker-console-share-consumer"
 
@@ -52,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Consume a topic as a member of a share group and print its records.",
     )
     p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
+    add_command_config(p)
     p.add_argument("--topic", required=True, metavar="T", help="topic to consume")
     p.add_argument("--group", default="console-share-consumer", metavar="G", help="share group id")
     mode = p.add_mutually_exclusive_group()
@@ -218,14 +221,16 @@ class _ShareConsumer:
         # Its own socket per role (coordinator, each leader), as a share consumer keeps them.
         from broker.admin.client import BrokerConnection
 
-        return BrokerConnection(host, port, timeout=30, client_id=_CLIENT_ID)
+        return BrokerConnection(host, port, timeout=30, client_id=_CLIENT_ID, security=client_security(self.args))
 
     def _find_coordinator(self) -> None:
         import time
 
         from broker.admin.client import AdminClient, KafkaApiError
 
-        self.bootstrap = bootstrap = AdminClient(self.args.bootstrap_server, timeout=30, client_id=_CLIENT_ID)
+        self.bootstrap = bootstrap = AdminClient(
+            self.args.bootstrap_server, timeout=30, client_id=_CLIENT_ID, security=client_security(self.args)
+        )
         deadline = time.monotonic() + 30
         while True:
             try:

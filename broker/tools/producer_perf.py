@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from broker.tools._security import add_command_config, client_security
+
 REPORT_INTERVAL_S = 5.0
 
 
@@ -27,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and report throughput and latency as kafka-producer-perf-test.sh does.",
     )
     p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
+    add_command_config(p)
     p.add_argument("--topic", required=True, metavar="T", help="topic to produce to")
     p.add_argument("--num-records", type=int, required=True, metavar="N", help="records to send")
     p.add_argument("--record-size", type=int, default=100, metavar="B", help="record value size in bytes (default 100)")
@@ -131,7 +134,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with AdminClient(
-            args.bootstrap_server, timeout=args.timeout_ms / 1000 + 10, client_id="sharebroker-producer-perf"
+            args.bootstrap_server,
+            timeout=args.timeout_ms / 1000 + 10,
+            client_id="sharebroker-producer-perf",
+            security=client_security(args),
         ) as admin:
             return _run(admin.bootstrap_connection(), args)
     except (AdminError, ValueError) as exc:

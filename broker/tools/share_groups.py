@@ -18,6 +18,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from broker.tools._security import add_command_config, client_security
+
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 SHARE_STATES = ("Empty", "Stable", "Dead")
 MISSING = "-"
@@ -46,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
     )
+    add_command_config(p)
     actions = p.add_argument_group("actions (exactly one)")
     actions.add_argument("--list", action="store_true", help="list all share groups")
     actions.add_argument(
@@ -211,7 +214,7 @@ def main(args: argparse.Namespace) -> int:
     from broker.admin.client import AdminClient, AdminError
 
     try:
-        with AdminClient(args.bootstrap_server, timeout=args.timeout / 1000) as admin:
+        with AdminClient(args.bootstrap_server, timeout=args.timeout / 1000, security=client_security(args)) as admin:
             if args.list:
                 return _list(admin, args)
             if args.describe:

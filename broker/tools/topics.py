@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from broker.tools._security import add_command_config, client_security
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -22,6 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Manage topics over the Kafka protocol, like kafka-topics.sh and kafka-configs.sh.",
     )
     p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
+    add_command_config(p)
     action = p.add_mutually_exclusive_group(required=True)
     action.add_argument("--create", action="store_true", help="create a topic")
     action.add_argument("--list", action="store_true", help="list topic names")
@@ -76,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with AdminClient(
-            args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5, client_id="sharebroker-topics"
+            args.bootstrap_server,
+            timeout=args.timeout_ms / 1000 + 5,
+            client_id="sharebroker-topics",
+            security=client_security(args),
         ) as admin:
             if args.create:
                 return _create(admin, args)

@@ -119,6 +119,8 @@ def test_dynamic_flags_follow_kafka():
     dynamic = {s.key for s in SETTINGS if s.dynamic}
     assert dynamic == {
         "max.connections",
+        "max.connections.per.ip",
+        "max.connections.per.ip.overrides",
         "log.segment.bytes",
         "log.roll.ms",
         "log.retention.ms",
@@ -367,9 +369,36 @@ def test_explicit_advertised_listener_wins_over_bound_port():
     assert (cfg.advertised_host, cfg.advertised_port) == ("kafka", 19092)
 
 
-def test_listener_mapped_to_an_unserved_protocol_is_refused():
-    msg = error_of("listeners=HOST://:9093", "listener.security.protocol.map=HOST:SSL")
-    assert msg.startswith("listeners: ") and "uses SSL; only PLAINTEXT listeners are supported" in msg
+def test_tls_and_sasl_listeners_with_listener_prefixed_settings():
+    cfg = load(
+        "listeners=HOST://:9093,SASL_SSL://127.0.0.1:9094",
+        "listener.security.protocol.map=HOST:SSL,SASL_SSL:SASL_SSL",
+        "ssl.client.auth=requested",
+        "listener.name.host.ssl.client.auth=required",
+        "listener.name.sasl_ssl.sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN",
+        'listener.name.sasl_ssl.plain.sasl.jaas.config=M required user_a="b";',
+        "listener.name.sasl_ssl.scram-sha-512.connections.max.reauth.ms=60000",
+    )
+    assert cfg.security_protocol("HOST") == "SSL"
+    assert cfg.listener_setting("HOST", "ssl.client.auth") == "required"
+    assert cfg.listener_setting("SASL_SSL", "ssl.client.auth") == "requested"
+    assert cfg.for_listener("SASL_SSL")["sasl.enabled.mechanisms"] == ("SCRAM-SHA-512", "PLAIN")
+    assert cfg.listener_setting("SASL_SSL", "sasl.jaas.config", "PLAIN") == 'M required user_a="b";'
+    assert cfg.listener_setting("SASL_SSL", "sasl.jaas.config", "SCRAM-SHA-512") is None
+    assert cfg.listener_setting("SASL_SSL", "connections.max.reauth.ms", "SCRAM-SHA-512") == 60000
+    assert cfg.listener_setting("SASL_SSL", "connections.max.reauth.ms", "PLAIN") == 0
+
+
+def test_listener_prefixed_settings_from_the_environment_and_their_errors():
+    cfg = load_config(
+        overrides=["listeners=SASL_SSL://127.0.0.1:0"],
+        environ={"SHAREBROKER_LISTENER_NAME_SASL_SSL_SCRAM_SHA_256_SASL_JAAS_CONFIG": "X required;"},
+    )
+    assert cfg.listener_setting("SASL_SSL", "sasl.jaas.config", "SCRAM-SHA-256") == "X required;"
+    assert "not one of" in error_of("listener.name.ssl.ssl.client.auth=sometimes")
+    assert "unknown setting" in error_of("listener.name.ssl.not.a.setting=1")
+    assert "queued.max.request.bytes" in error_of("queued.max.request.bytes=1000")
+    assert "host:count" in error_of("max.connections.per.ip.overrides=127.0.0.1")
 
 
 def test_several_named_listeners():
@@ -388,7 +417,6 @@ def test_several_named_listeners():
 @pytest.mark.parametrize(
     ("override", "fragment"),
     [
-        ("listeners=SSL://:9093", "only PLAINTEXT listeners are supported"),
         ("listeners=PLAINTEXT://:9092,PLAINTEXT://:9093", "names listener PLAINTEXT more than once"),
         ("listeners=PLAINTEXT://:9092,HOST://:9092", "binds *:9092 more than once"),
         ("listeners=HOST://:9093", "listener name HOST has no security protocol"),

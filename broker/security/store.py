@@ -1,0 +1,338 @@
+"""The broker's security state: ACLs and SCRAM credentials, and where they are kept.
+
+On a single broker they live in the data directory (``acls.json``,
+``scram-credentials.json``, written atomically); in a cluster they are the
+cluster's, in etcd under ``security/acls/`` and ``security/scram/``, and every
+broker follows them by watch, so a credential or ACL created through any broker
+holds on all of them.
+
+Changes follow the pure cores' shape: the core validates and returns a delta
+(:meth:`Authorizer.prepare_create`, :meth:`ScramCredentialStore.prepare_alter`),
+the store persists it, then the core applies it. In a cluster the write goes to
+etcd and the change is applied when this broker's image has it (so every broker
+applies it the same way).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import structlog
+import trio
+
+from broker.protocol.auth import KafkaPrincipal
+from broker.security.authorizer import (
+    AclBinding,
+    AclBindingFilter,
+    AclOperation,
+    AclPermissionType,
+    AclResult,
+    Authorizer,
+    DeleteFilterResult,
+    FileAclPersistence,
+    PatternType,
+    ResourceType,
+    parse_super_users,
+)
+from broker.security.quotas import AlterEntry, ByteRates, ClientQuotas, Entity
+from broker.security.sasl.scram import StoredScramCredential
+from broker.security.scram import (
+    AlterResult,
+    DescribeResult,
+    FileScramPersistence,
+    ScramCredentialDeletion,
+    ScramCredentialStore,
+    ScramCredentialUpsertion,
+    ScramMechanismType,
+)
+
+__all__ = ["ACL_FILE", "QUOTA_FILE", "SCRAM_FILE", "SecurityStore", "SharedDocuments"]
+
+log = structlog.get_logger("sharebroker.security")
+
+ACL_FILE = "acls.json"
+SCRAM_FILE = "scram-credentials.json"
+QUOTA_FILE = "client-quotas.json"
+STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+
+
+class SharedDocuments(Protocol):
+    """The cluster metadata store as the security state sees it (ClusterMetadata)."""
+
+    def documents(self, section: str) -> dict[str, bytes]: ...
+
+    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
+
+
+def _acl_doc(acl: AclBinding) -> dict[str, str]:
+    return {
+        "resource_type": acl.resource_type.name,
+        "resource_name": acl.resource_name,
+        "pattern_type": acl.pattern_type.name,
+        "principal": acl.principal,
+        "host": acl.host,
+        "operation": acl.operation.name,
+        "permission": acl.permission.name,
+    }
+
+
+def _acl_from(doc: Mapping[str, str]) -> AclBinding:
+    return AclBinding(
+        ResourceType[doc["resource_type"]],
+        doc["resource_name"],
+        PatternType[doc["pattern_type"]],
+        doc["principal"],
+        doc["host"],
+        AclOperation[doc["operation"]],
+        AclPermissionType[doc["permission"]],
+    )
+
+
+def _acl_name(acl: AclBinding) -> str:
+    return hashlib.sha256(json.dumps(_acl_doc(acl), sort_keys=True).encode()).hexdigest()
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _scram_name(key: tuple[str, ScramMechanismType]) -> str:
+    user, mechanism = key
+    return f"{mechanism.mechanism_name}/{user}"
+
+
+def _scram_doc(c: StoredScramCredential) -> bytes:
+    doc = {
+        "salt": _b64(c.salt),
+        "stored_key": _b64(c.stored_key),
+        "server_key": _b64(c.server_key),
+        "iterations": c.iterations,
+    }
+    return json.dumps(doc, sort_keys=True).encode()
+
+
+def _quota_name(entity: Entity) -> str:
+    return hashlib.sha256(json.dumps(entity).encode()).hexdigest()
+
+
+def _quota_doc(entity: Entity, values: dict[str, float]) -> bytes:
+    return json.dumps({"entity": [list(p) for p in entity], "values": values}, sort_keys=True).encode()
+
+
+def _quota_from(raw: bytes | str) -> tuple[Entity, dict[str, float]]:
+    doc = json.loads(raw)
+    entity = tuple((str(t), None if n is None else str(n)) for t, n in doc["entity"])
+    return entity, {str(k): float(v) for k, v in doc["values"].items()}
+
+
+class _QuotaFile:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[Entity, dict[str, float]]:
+        try:
+            doc = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except ValueError as exc:
+            raise ValueError(f"{self.path}: not a client quota file: {exc}") from None
+        return dict(_quota_from(json.dumps(row)) for row in doc.get("quotas", []))
+
+    def save(self, quotas: dict[Entity, dict[str, float]]) -> None:
+        from broker.security.scram import _atomic_write
+
+        rows = [json.loads(_quota_doc(e, v)) for e, v in sorted(quotas.items(), key=lambda kv: str(kv[0]))]
+        _atomic_write(self.path, json.dumps({"version": 1, "quotas": rows}, indent=1) + "\n")
+
+
+class SecurityStore:
+    """ACLs (with the authorizer deciding from them), SCRAM credentials and client quotas."""
+
+    def __init__(
+        self,
+        *,
+        data_dir: Path,
+        authorizer_class: str = "",
+        super_users: str | None = None,
+        allow_everyone_if_no_acl_found: bool = False,
+        shared: SharedDocuments | None = None,
+        quota_samples: int = 11,
+        quota_window_ms: int = 1000,
+    ) -> None:
+        self.enabled = authorizer_class == STANDARD_AUTHORIZER
+        self.acls = Authorizer(
+            super_users=parse_super_users(super_users),
+            allow_everyone_if_no_acl_found=allow_everyone_if_no_acl_found,
+        )
+        self.scram = ScramCredentialStore()
+        self.client_quotas = ClientQuotas()
+        self.byte_rates = ByteRates(quota_samples, quota_window_ms)
+        self._quota_file = _QuotaFile(data_dir / QUOTA_FILE)
+        self._shared = shared
+        self._acl_file = FileAclPersistence(data_dir / ACL_FILE)
+        self._scram_file = FileScramPersistence(data_dir / SCRAM_FILE)
+        self._lock = trio.Lock()
+        self._seen: tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]] = ({}, {}, {})
+
+    @property
+    def authorizer(self) -> Authorizer | None:
+        """The authorizer requests are checked against; None when authorizer.class.name is empty."""
+        return self.acls if self.enabled else None
+
+    # ---- loading
+
+    def load(self) -> None:
+        """Read the single broker's files (blocking: call it off the event loop)."""
+        if self._shared is not None:
+            return
+        self.acls.replace(self._acl_file.load())
+        self.scram.replace(self._scram_file.load())
+        self.client_quotas.replace(self._quota_file.load())
+
+    def follow(self) -> None:
+        """Bring the state in line with the cluster's documents (on every new image)."""
+        shared = self._shared
+        if shared is None:
+            return
+        acl_docs, scram_docs, quota_docs = (
+            shared.documents("acls"),
+            shared.documents("scram"),
+            shared.documents("quotas"),
+        )
+        if quota_docs != self._seen[2]:
+            quotas: dict[Entity, dict[str, float]] = {}
+            for name, value in quota_docs.items():
+                try:
+                    entity, values = _quota_from(value)
+                    quotas[entity] = values
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.error("bad_quota_document", name=name, error=str(exc))
+            self.client_quotas.replace(quotas)
+        if acl_docs != self._seen[0]:
+            acls = []
+            for name, value in acl_docs.items():
+                try:
+                    acls.append(_acl_from(json.loads(value)))
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.error("bad_acl_document", name=name, error=str(exc))
+            self.acls.replace(acls)
+        if scram_docs != self._seen[1]:
+            creds: dict[tuple[str, ScramMechanismType], StoredScramCredential] = {}
+            for name, value in scram_docs.items():
+                mechanism_name, _, user = name.partition("/")
+                mechanism = ScramMechanismType.from_name(mechanism_name)
+                try:
+                    doc = json.loads(value)
+                    creds[(user, mechanism)] = StoredScramCredential(
+                        base64.b64decode(doc["salt"]),
+                        base64.b64decode(doc["stored_key"]),
+                        base64.b64decode(doc["server_key"]),
+                        int(doc["iterations"]),
+                    )
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.error("bad_scram_document", name=name, error=str(exc))
+            self.scram.replace(creds)
+        self._seen = (acl_docs, scram_docs, quota_docs)
+
+    # ---- SCRAM lookups (the SASL servers' view)
+
+    def scram_lookup(self, user: str, mechanism: str) -> StoredScramCredential | None:
+        return self.scram.lookup(user, mechanism)
+
+    # ---- ACLs
+
+    def describe_acls(self, flt: AclBindingFilter) -> list[AclBinding]:
+        return self.acls.describe(flt)
+
+    async def create_acls(
+        self, creations: Sequence[tuple[int, str, int, str, str, int, int]], api_version: int
+    ) -> list[AclResult]:
+        async with self._lock:
+            results, delta = self.acls.prepare_create(creations, api_version=api_version)
+            if delta.empty:
+                return results
+            if self._shared is not None:
+                await self._shared.write_documents(
+                    "acls", {_acl_name(a): json.dumps(_acl_doc(a), sort_keys=True).encode() for a in delta.added}, ()
+                )
+                self.follow()
+            else:
+                after = self.acls.preview(delta)
+                await trio.to_thread.run_sync(self._acl_file.save, after)
+                self.acls.apply(delta)
+            return results
+
+    async def delete_acls(self, filters: Sequence[AclBindingFilter | str]) -> list[DeleteFilterResult]:
+        async with self._lock:
+            results, delta = self.acls.prepare_delete(filters)
+            if delta.empty:
+                return results
+            if self._shared is not None:
+                await self._shared.write_documents("acls", {}, [_acl_name(a) for a in delta.removed])
+                self.follow()
+            else:
+                after = self.acls.preview(delta)
+                await trio.to_thread.run_sync(self._acl_file.save, after)
+                self.acls.apply(delta)
+            return results
+
+    # ---- SCRAM credentials
+
+    def describe_scram(self, users: Iterable[str] | None) -> list[DescribeResult]:
+        return self.scram.describe(users)
+
+    async def alter_scram(
+        self, deletions: Sequence[ScramCredentialDeletion], upsertions: Sequence[ScramCredentialUpsertion]
+    ) -> list[AlterResult]:
+        async with self._lock:
+            results, delta = self.scram.prepare_alter(deletions, upsertions)
+            if delta.empty:
+                return results
+            if self._shared is not None:
+                await self._shared.write_documents(
+                    "scram",
+                    {_scram_name(k): _scram_doc(v) for k, v in delta.upserts.items()},
+                    [_scram_name(k) for k in delta.removals],
+                )
+                self.follow()
+            else:
+                after = self.scram.preview(delta)
+                await trio.to_thread.run_sync(self._scram_file.save, after)
+                self.scram.apply(delta)
+            return results
+
+    # ---- client quotas
+
+    async def alter_client_quotas(
+        self, entries: Sequence[AlterEntry], validate_only: bool
+    ) -> list[tuple[int, str | None]]:
+        async with self._lock:
+            results, after = self.client_quotas.prepare_alter(entries)
+            if validate_only or after == self.client_quotas.quotas:
+                return results
+            if self._shared is not None:
+                before = self.client_quotas.quotas
+                puts = {_quota_name(e): _quota_doc(e, v) for e, v in after.items() if before.get(e) != v}
+                deletes = [_quota_name(e) for e in before if e not in after]
+                await self._shared.write_documents("quotas", puts, deletes)
+                self.follow()
+            else:
+                await trio.to_thread.run_sync(self._quota_file.save, after)
+                self.client_quotas.replace(after)
+            return results
+
+    # ---- decisions
+
+    def authorized(
+        self, principal: KafkaPrincipal, host: str, operation: AclOperation, resource: ResourceType, name: str
+    ) -> bool:
+        authorizer = self.authorizer
+        return authorizer is None or authorizer.authorize(principal, host, operation, resource, name)
+
+    def describe_state(self) -> dict[str, Any]:
+        return {"acls": len(self.acls.acls), "scram_credentials": len(self.scram.snapshot())}

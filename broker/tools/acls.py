@@ -1,0 +1,313 @@
+"""``sharebroker acls``: add, list and remove ACLs, like ``kafka-acls.sh``.
+
+::
+
+    sharebroker acls --bootstrap-server B --add --allow-principal User:alice --operation Read --topic orders
+    sharebroker acls --bootstrap-server B --add --allow-principal User:alice --consumer --topic orders --group workers
+    sharebroker acls --bootstrap-server B --add --deny-principal User:bob --operation All --topic orders- \\
+        --resource-pattern-type prefixed
+    sharebroker acls --bootstrap-server B --list [--topic orders] [--principal User:alice]
+    sharebroker acls --bootstrap-server B --remove --allow-principal User:alice --operation Read --topic orders
+
+Resources: ``--topic``, ``--group``, ``--transactional-id`` (repeatable),
+``--cluster``; ``--resource-pattern-type`` LITERAL (default for --add/--remove),
+PREFIXED, ANY or MATCH (filters only; the --list default is ANY). ``--producer``
+grants WRITE, DESCRIBE and CREATE on the topics (and WRITE, DESCRIBE on
+transactional ids; IDEMPOTENT_WRITE on the cluster with ``--idempotent``);
+``--consumer`` grants READ and DESCRIBE on the topics and READ on the groups.
+The output is kafka-acls.sh's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from broker.tools._security import add_command_config, client_security
+
+# AclOperation / ResourceType / PatternType / permission codes, as the wire carries them.
+OPERATIONS = {
+    "all": 2,
+    "read": 3,
+    "write": 4,
+    "create": 5,
+    "delete": 6,
+    "alter": 7,
+    "describe": 8,
+    "clusteraction": 9,
+    "describeconfigs": 10,
+    "alterconfigs": 11,
+    "idempotentwrite": 12,
+    "createtokens": 13,
+    "describetokens": 14,
+}
+_OP_NAMES = {
+    2: "ALL",
+    3: "READ",
+    4: "WRITE",
+    5: "CREATE",
+    6: "DELETE",
+    7: "ALTER",
+    8: "DESCRIBE",
+    9: "CLUSTER_ACTION",
+    10: "DESCRIBE_CONFIGS",
+    11: "ALTER_CONFIGS",
+    12: "IDEMPOTENT_WRITE",
+    13: "CREATE_TOKENS",
+    14: "DESCRIBE_TOKENS",
+}
+TOPIC, GROUP, CLUSTER, TXN = 2, 3, 4, 5
+_RT_NAMES = {2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN", 7: "USER"}
+PATTERNS = {"any": 1, "match": 2, "literal": 3, "prefixed": 4}
+_PT_NAMES = {1: "ANY", 2: "MATCH", 3: "LITERAL", 4: "PREFIXED"}
+DENY, ALLOW = 2, 3
+_PERM_NAMES = {2: "DENY", 3: "ALLOW"}
+CLUSTER_NAME = "kafka-cluster"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "acls",
+        help="add, list and remove ACLs (like kafka-acls.sh)",
+        description="Manage ACLs over the Kafka protocol (CreateAcls, DescribeAcls, DeleteAcls), like kafka-acls.sh.",
+    )
+    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
+    add_command_config(p)
+    action = p.add_mutually_exclusive_group(required=True)
+    action.add_argument("--add", action="store_true", help="add ACLs")
+    action.add_argument("--remove", action="store_true", help="remove ACLs")
+    action.add_argument("--list", action="store_true", help="list ACLs")
+    p.add_argument("--topic", action="append", default=[], metavar="T", help="topic resource (repeatable)")
+    p.add_argument("--group", action="append", default=[], metavar="G", help="group resource (repeatable)")
+    p.add_argument("--transactional-id", action="append", default=[], metavar="ID", help="transactional id resource")
+    p.add_argument("--cluster", action="store_true", help="the cluster resource")
+    p.add_argument(
+        "--resource-pattern-type",
+        type=str.lower,
+        choices=sorted(PATTERNS),
+        help="literal or prefixed (add/remove; default literal); any or match too for list/remove (list default any)",
+    )
+    p.add_argument("--allow-principal", action="append", default=[], metavar="P", help="principal to allow (User:x)")
+    p.add_argument("--deny-principal", action="append", default=[], metavar="P", help="principal to deny")
+    p.add_argument("--allow-host", action="append", default=[], metavar="H", help="host the allow applies to (*)")
+    p.add_argument("--deny-host", action="append", default=[], metavar="H", help="host the deny applies to (*)")
+    p.add_argument(
+        "--operation", action="append", default=[], type=str.lower, metavar="OP", help="Read, Write, ..., All"
+    )
+    p.add_argument("--producer", action="store_true", help="the ACLs a producer needs")
+    p.add_argument("--consumer", action="store_true", help="the ACLs a consumer needs")
+    p.add_argument("--idempotent", action="store_true", help="with --producer: IDEMPOTENT_WRITE on the cluster")
+    p.add_argument("--principal", action="append", default=[], metavar="P", help="--list: only ACLs of this principal")
+    p.add_argument("--force", action="store_true", help="--remove: do not ask for confirmation")
+    p.add_argument("--timeout-ms", type=int, default=30000, help="request timeout (default 30000)")
+    p.set_defaults(func=run)
+
+
+def _resources(args: argparse.Namespace, pattern: int) -> list[tuple[int, str, int]]:
+    out = [(TOPIC, t, pattern) for t in args.topic]
+    out += [(GROUP, g, pattern) for g in args.group]
+    out += [(TXN, t, pattern) for t in args.transactional_id]
+    if args.cluster:
+        out.append((CLUSTER, CLUSTER_NAME, 3))
+    return out
+
+
+def _operations(args: argparse.Namespace, rtype: int) -> list[int]:
+    ops = []
+    for name in args.operation:
+        code = OPERATIONS.get(name.replace("_", "").replace("-", ""))
+        if code is None:
+            raise ValueError(f"unknown operation {name!r} (Read, Write, Create, Delete, Alter, Describe, All, ...)")
+        ops.append(code)
+    if args.producer:
+        ops += {TOPIC: [4, 8, 5], TXN: [4, 8], CLUSTER: [12] if args.idempotent else []}.get(rtype, [])
+    if args.consumer:
+        ops += {TOPIC: [3, 8], GROUP: [3]}.get(rtype, [])
+    return list(dict.fromkeys(ops))
+
+
+def _entries(args: argparse.Namespace) -> list[tuple[str, str, int]]:
+    """(principal, host, permission) for the principals named."""
+    out = []
+    for principal in args.allow_principal:
+        for host in args.allow_host or ["*"]:
+            out.append((principal, host, ALLOW))
+    for principal in args.deny_principal:
+        for host in args.deny_host or ["*"]:
+            out.append((principal, host, DENY))
+    return out
+
+
+def _pattern_text(rtype: int, name: str, pattern: int) -> str:
+    return f"ResourcePattern(resourceType={_RT_NAMES.get(rtype, rtype)}, name={name}, patternType={_PT_NAMES.get(pattern, pattern)})"
+
+
+def _acl_text(principal: str, host: str, op: int, perm: int) -> str:
+    return f"(principal={principal}, host={host}, operation={_OP_NAMES.get(op, op)}, permissionType={_PERM_NAMES.get(perm, perm)})"
+
+
+def run(args: argparse.Namespace) -> int:
+    from broker.admin.client import AdminError, KafkaApiError
+
+    try:
+        security = client_security(args)
+        if args.producer or args.consumer:
+            if args.add is False and args.remove is False:
+                raise ValueError("--producer and --consumer go with --add or --remove")
+            if args.consumer and not args.group:
+                raise ValueError("--consumer needs --group")
+            if args.idempotent:
+                args.cluster = True
+        from broker.admin.client import AdminClient
+
+        with AdminClient(
+            args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5, client_id="sharebroker-acls", security=security
+        ) as admin:
+            if args.list:
+                return _list(admin, args)
+            if args.add:
+                return _add(admin, args)
+            return _remove(admin, args)
+    except KafkaApiError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    except (AdminError, ValueError) as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _describe(admin, rtype: int, name: str | None, pattern: int, principal: str | None) -> list:
+    from broker.admin.client import check_error
+    from broker.protocol.messages.describe_acls_request import DescribeAclsRequest
+
+    resp = admin.send(
+        DescribeAclsRequest(
+            resource_type_filter=rtype,
+            resource_name_filter=name,
+            pattern_type_filter=pattern,
+            principal_filter=principal,
+            host_filter=None,
+            operation=1,
+            permission_type=1,
+        )
+    )
+    check_error(resp.error_code, resp.error_message, "DescribeAcls")
+    return list(resp.resources)
+
+
+def _print_current(admin, rtype: int, name: str, pattern: int) -> None:
+    for res in _describe(admin, rtype, name, pattern, None):
+        print(f"Current ACLs for resource `{_pattern_text(res.resource_type, res.resource_name, res.pattern_type)}`: ")
+        for a in res.acls:
+            print(f" \t{_acl_text(a.principal, a.host, a.operation, a.permission_type)} ")
+        print()
+
+
+def _add(admin, args: argparse.Namespace) -> int:
+    from broker.admin.client import KafkaApiError
+    from broker.protocol.messages.create_acls_request import AclCreation, CreateAclsRequest
+
+    pattern = PATTERNS[args.resource_pattern_type or "literal"]
+    if pattern not in (3, 4):
+        raise ValueError("--add needs --resource-pattern-type literal or prefixed")
+    resources = _resources(args, pattern)
+    entries = _entries(args)
+    if not resources:
+        raise ValueError("name a resource: --topic, --group, --transactional-id or --cluster")
+    if not entries:
+        raise ValueError("name a principal: --allow-principal or --deny-principal")
+    for rtype, name, pt in resources:
+        ops = _operations(args, rtype)
+        if not ops:
+            continue
+        creations = [
+            AclCreation(
+                resource_type=rtype,
+                resource_name=name,
+                resource_pattern_type=pt,
+                principal=principal,
+                host=host,
+                operation=op,
+                permission_type=perm,
+            )
+            for principal, host, perm in entries
+            for op in ops
+        ]
+        print(f"Adding ACLs for resource `{_pattern_text(rtype, name, pt)}`: ")
+        for c in creations:
+            print(f" \t{_acl_text(c.principal, c.host, c.operation, c.permission_type)} ")
+        print()
+        resp = admin.send(CreateAclsRequest(creations=creations))
+        for r in resp.results:
+            if r.error_code:
+                raise KafkaApiError(r.error_code, r.error_message, "CreateAcls")
+        _print_current(admin, rtype, name, pt)
+    return 0
+
+
+def _remove(admin, args: argparse.Namespace) -> int:
+    from broker.admin.client import KafkaApiError
+    from broker.protocol.messages.delete_acls_request import DeleteAclsFilter, DeleteAclsRequest
+
+    pattern = PATTERNS[args.resource_pattern_type or "literal"]
+    resources = _resources(args, pattern)
+    if not resources:
+        raise ValueError("name a resource: --topic, --group, --transactional-id or --cluster")
+    entries = _entries(args)
+    for rtype, name, pt in resources:
+        ops = _operations(args, rtype) or [1]  # no operation named: all of them
+        if entries:
+            filters = [
+                DeleteAclsFilter(
+                    resource_type_filter=rtype,
+                    resource_name_filter=name,
+                    pattern_type_filter=pt,
+                    principal_filter=principal,
+                    host_filter=host,
+                    operation=op,
+                    permission_type=perm,
+                )
+                for principal, host, perm in entries
+                for op in ops
+            ]
+        else:
+            filters = [
+                DeleteAclsFilter(
+                    resource_type_filter=rtype,
+                    resource_name_filter=name,
+                    pattern_type_filter=pt,
+                    principal_filter=None,
+                    host_filter=None,
+                    operation=op,
+                    permission_type=1,
+                )
+                for op in ops
+            ]
+        if not args.force and sys.stdin.isatty():
+            answer = input(
+                f"Are you sure you want to remove ACLs from resource `{_pattern_text(rtype, name, pt)}`? (y/n)\n"
+            )
+            if answer.strip().lower() != "y":
+                continue
+        resp = admin.send(DeleteAclsRequest(filters=filters))
+        for r in resp.filter_results:
+            if r.error_code:
+                raise KafkaApiError(r.error_code, r.error_message, "DeleteAcls")
+        _print_current(admin, rtype, name, 3 if pt in (1, 2) else pt)
+    return 0
+
+
+def _list(admin, args: argparse.Namespace) -> int:
+    pattern = PATTERNS[args.resource_pattern_type or "any"]
+    resources = _resources(args, pattern) or [(1, None, pattern)]  # type: ignore[list-item]
+    principals = args.principal or [None]
+    for rtype, name, pt in resources:
+        for principal in principals:
+            for res in _describe(admin, rtype, name, pt, principal):
+                print(
+                    f"Current ACLs for resource `{_pattern_text(res.resource_type, res.resource_name, res.pattern_type)}`: "
+                )
+                for a in res.acls:
+                    print(f" \t{_acl_text(a.principal, a.host, a.operation, a.permission_type)} ")
+                print()
+    return 0
