@@ -298,6 +298,10 @@ class LogConfig:
     # Forget an idle producer's dedup state after 1 day, Kafka's
     # producer.id.expiration.ms (a broker-level setting, not a topic one).
     producer_id_expiration_ms: int = 86_400_000
+    # transaction.partition.verification.enable (broker-level, Kafka's default true): a
+    # transactional batch that does not continue an open transaction needs the guard of a
+    # verification with the transaction coordinator (KIP-890 part 1).
+    transaction_verification: bool = True
 
     @property
     def log_append_time(self) -> bool:
@@ -326,6 +330,7 @@ class LogConfig:
             return resolve_topic_config(name, broker, topic)[0]
 
         expiration = broker.get("producer.id.expiration.ms")
+        verification = broker.get("transaction.partition.verification.enable")
         return cls(
             segment_bytes=get("segment.bytes"),
             segment_ms=get("segment.ms"),
@@ -342,4 +347,5 @@ class LogConfig:
             flush_messages=get("flush.messages"),
             flush_ms=get("flush.ms"),
             producer_id_expiration_ms=86_400_000 if expiration is None else int(_text(expiration)),
+            transaction_verification=verification is None or _text(verification).lower() == "true",
         )

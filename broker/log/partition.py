@@ -134,7 +134,7 @@ class PartitionLog:
         self.topic = topic
         self.partition = partition
         self.topic_id = topic_id
-        self.config = config
+        self._config = config
         self._now_ms = now_ms
         # Guards the bookkeeping shared with flush(); never held across I/O.
         self._lock = threading.Lock()
@@ -149,7 +149,7 @@ class PartitionLog:
         self._unflushed_messages = 0
         self._dir_dirty = False
         self._closed = False
-        self._producers = ProducerStateManager()
+        self._producers = ProducerStateManager(verification_enabled=config.transaction_verification)
         self._aborted: list[AbortedTxn] = []
         self._aborted_last: list[int] = []  # last offsets of _aborted, for bisect
 
@@ -419,7 +419,9 @@ class PartitionLog:
             if offset > limit or offset < first_base:
                 continue
             try:
-                loaded = ProducerStateManager.from_snapshot(snap_path.read_bytes())
+                loaded = ProducerStateManager.from_snapshot(
+                    snap_path.read_bytes(), verification_enabled=self.config.transaction_verification
+                )
             except OSError:
                 loaded = None
             if loaded is None or loaded[1] != offset:
@@ -429,7 +431,7 @@ class PartitionLog:
                 continue
             self._producers = loaded[0]
             return offset
-        self._producers = ProducerStateManager()
+        self._producers = ProducerStateManager(verification_enabled=self.config.transaction_verification)
         return first_base
 
     def _replay_trusted(self, start: int, limit: int) -> None:
@@ -468,6 +470,17 @@ class PartitionLog:
                     pass
 
     # ================================================================== properties
+
+    @property
+    def config(self) -> LogConfig:
+        return self._config
+
+    @config.setter
+    def config(self, config: LogConfig) -> None:
+        """Topic or broker settings changed (the transaction verification flag lives in
+        the producer state)."""
+        self._config = config
+        self._producers.verification_enabled = config.transaction_verification
 
     @property
     def log_start_offset(self) -> int:
