@@ -46,10 +46,12 @@ from broker.group.offsets import (
     CommittedOffset,
     OffsetStore,
     RecordType,
+    committed_from_value,
     decode_record,
     offset_commit_record,
 )
 from broker.group.share_group import HeartbeatResult, ShareGroupCoordinator
+from broker.log.producer_state import VerificationGuard
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
@@ -59,6 +61,8 @@ from broker.protocol.messages.describe_groups_response import DescribedGroup
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
+from broker.protocol.messages.offset_commit_key import OffsetCommitKey
+from broker.protocol.messages.offset_commit_value import OffsetCommitValue
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 from broker.replica.manager import ReplicaManager
 from broker.share.state_store import Persister
@@ -90,6 +94,13 @@ _APPEND_ERRORS = {
 }
 # Routing errors pass through as they are.
 _ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+# A transactional offset commit refused by the partition's producer state answers as it is.
+_TXN_APPEND_PASSTHROUGH = (
+    ErrorCode.INVALID_PRODUCER_EPOCH,
+    ErrorCode.INVALID_TXN_STATE,
+    ErrorCode.TRANSACTION_COORDINATOR_FENCED,
+    ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+)
 
 
 def append_error(exc: KafkaError) -> ErrorCode:
@@ -193,6 +204,26 @@ class GroupShard:
                 self.classic.ensure_group(record.key.group)
             return
         self.share.replay(key, value)
+
+    def load_transactional_record(self, offset: int, producer_id: int, key: bytes | None, value: bytes | None) -> None:
+        """A record of a transactional batch (TxnOffsetCommit): pending until its marker."""
+        record = decode_record(key, value) if key is not None else None
+        if record is None or record.record_type == RecordType.GROUP_METADATA or record.value is None:
+            self.load_record(offset, key, value)
+            return
+        assert isinstance(record.key, OffsetCommitKey) and isinstance(record.value, OffsetCommitValue)
+        self.offsets.put_pending(
+            producer_id, record.key.group, record.key.topic, record.key.partition, committed_from_value(record.value)
+        )
+        self.classic.ensure_group(record.key.group)
+
+    def load_end_txn_marker(self, producer_id: int, committed: bool) -> None:
+        self.end_transaction(producer_id, committed)
+
+    def end_transaction(self, producer_id: int, committed: bool) -> None:
+        """A COMMIT/ABORT marker: the producer's transactional offsets apply or go."""
+        for group_id in self.offsets.end_transaction(producer_id, committed):
+            self.classic.ensure_group(group_id)
 
     def on_loaded(self, now_ms: int) -> None:
         self.classic.on_loaded()
@@ -532,20 +563,127 @@ class GroupCoordinator:
         return results
 
     async def fetch_offsets(
-        self, group_id: str, topics: list[tuple[str, list[int]]] | None
-    ) -> list[tuple[str, list[tuple[int, CommittedOffset | None]]]]:
+        self, group_id: str, topics: list[tuple[str, list[int]]] | None, *, require_stable: bool = False
+    ) -> list[tuple[str, list[tuple[int, CommittedOffset | ErrorCode | None]]]]:
         """OffsetFetch: the committed offset (or None) of each asked partition; every
-        committed offset of the group when ``topics`` is None."""
+        committed offset of the group when ``topics`` is None. With ``require_stable``
+        a partition an open transaction holds an offset for is UNSTABLE_OFFSET_COMMIT."""
         _, shard = await self.shard_for(group_id)
         visible = shard.classic.offsets_visible(group_id)
+        offsets = shard.offsets
+
+        def entry(topic: str, p: int, value: CommittedOffset | None) -> CommittedOffset | ErrorCode | None:
+            if require_stable and offsets.has_pending(group_id, topic, p):
+                return ErrorCode.UNSTABLE_OFFSET_COMMIT
+            return value
+
         if topics is None:
             if not visible:
                 return []
-            return [(topic, sorted(partitions.items())) for topic, partitions in shard.offsets.topics(group_id).items()]
+            return [
+                (topic, [(p, entry(topic, p, c)) for p, c in sorted(partitions.items())])
+                for topic, partitions in offsets.topics(group_id).items()
+            ]
         return [
-            (topic, [(p, shard.offsets.get(group_id, topic, p) if visible else None) for p in partitions])
+            (topic, [(p, entry(topic, p, offsets.get(group_id, topic, p) if visible else None)) for p in partitions])
             for topic, partitions in topics
         ]
+
+    # ================================================================== transactional offsets
+
+    async def commit_transactional_offsets(
+        self,
+        group_id: str,
+        *,
+        producer_id: int,
+        producer_epoch: int,
+        member_id: str,
+        group_instance_id: str | None,
+        generation: int,
+        entries: list[CommitEntry],
+        verification_guard: VerificationGuard | None = None,
+    ) -> list[ErrorCode]:
+        """TxnOffsetCommit: the offsets are written in the producer's transaction (a
+        transactional batch on the group's partition) and wait there until its marker.
+        One error per entry, answered once the batch is durable."""
+        try:
+            pid, shard = await self.shard_for(group_id)
+        except KafkaError as exc:
+            return [exc.code] * len(entries)
+        error = shard.classic.validate_offset_commit(
+            group_id, member_id, group_instance_id, generation, 0, transactional=True
+        )
+        await self._flush(pid, shard)
+        if error:
+            return [error] * len(entries)
+        now = self.clock()
+        limit = shard.classic.config.offset_metadata_max_bytes
+        results: list[ErrorCode] = []
+        records: list[Record] = []
+        accepted: list[tuple[int, CommitEntry, CommittedOffset]] = []
+        for entry in entries:
+            if entry.metadata is not None and len(entry.metadata) > limit:
+                results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
+                continue
+            value = CommittedOffset(entry.offset, entry.leader_epoch, entry.metadata or "", now, -1)
+            records.append(offset_commit_record(group_id, entry.topic, entry.partition, value))
+            accepted.append((len(results), entry, value))
+            results.append(ErrorCode.NONE)
+        if not records:
+            return results
+        try:
+            partition, _ = self.runtime.append(
+                pid,
+                records,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                verification_guard=verification_guard,
+            )
+        except KafkaError as exc:
+            log.warning("txn_offset_commit_append_failed", group=group_id, error=str(exc))
+            code = exc.code if exc.code in _TXN_APPEND_PASSTHROUGH else append_error(exc)
+            for index, *_ in accepted:
+                results[index] = code
+            return results
+        for _, entry, value in accepted:
+            shard.offsets.put_pending(producer_id, group_id, entry.topic, entry.partition, value)
+        try:
+            await self.runtime.wait_durable([partition])
+        except KafkaError as exc:
+            for index, *_ in accepted:
+                results[index] = append_error(exc)
+        return results
+
+    async def complete_transaction(
+        self,
+        partition: int,
+        producer_id: int,
+        producer_epoch: int,
+        coordinator_epoch: int,
+        committed: bool,
+        transaction_version: int,
+    ) -> ErrorCode:
+        """A transaction marker for ``__consumer_offsets``-``partition`` (WriteTxnMarkers):
+        appended, then the producer's pending offsets there apply or go; NONE once durable."""
+        try:
+            shard = await self.runtime.get_shard(partition)
+            part, _ = self.runtime.append_marker(
+                partition,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                coordinator_epoch=coordinator_epoch,
+                committed=committed,
+                transaction_version=transaction_version,
+            )
+        except KafkaError as exc:
+            log.warning("txn_marker_append_failed", partition=partition, error=str(exc))
+            return exc.code
+        shard.end_transaction(producer_id, committed)
+        try:
+            await self.runtime.wait_durable([part])
+        except KafkaError as exc:
+            return exc.code
+        return ErrorCode.NONE
 
     async def delete_offsets(
         self, group_id: str, topics: list[tuple[str, list[int]]]

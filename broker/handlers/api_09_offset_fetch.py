@@ -3,9 +3,11 @@
 v1-7 ask for one group, v8+ for several (KIP-709), each answered on its own.
 Null topics (v2+) ask for every committed offset of the group. A partition
 with no commit answers offset -1 and metadata "". v10 names topics by id
-(UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+) needs no
-waiting here: transactional offset commits are not served, so no offset is
-ever pending. A share group's id reads as a group without offsets.
+(UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+): a
+partition for which an open transaction holds an offset (TxnOffsetCommit not
+yet committed or aborted) answers UNSTABLE_OFFSET_COMMIT, which clients retry;
+without it the last committed offset is answered. A share group's id reads as
+a group without offsets.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ FIRST_VERSION_BY_TOPIC_ID = 10
 
 
 async def _group(
-    ctx: RequestContext, groups: GroupCoordinator, group_id: str, topics, by_id: bool
+    ctx: RequestContext, groups: GroupCoordinator, group_id: str, topics, by_id: bool, require_stable: bool
 ) -> OffsetFetchResponseGroup:
     image = ctx.services.metadata.image
     out: list[OffsetFetchResponseTopics] = []
@@ -58,7 +60,7 @@ async def _group(
             else:
                 asked.append((t.name, list(t.partition_indexes)))
     try:
-        fetched = await groups.fetch_offsets(group_id, asked)
+        fetched = await groups.fetch_offsets(group_id, asked, require_stable=require_stable)
     except KafkaError as exc:
         return OffsetFetchResponseGroup(group_id=group_id, topics=[], error_code=exc.code)
     for name, partitions in fetched:
@@ -73,7 +75,9 @@ async def _group(
                 name=name,
                 topic_id=topic_id,
                 partitions=[
-                    OffsetFetchResponsePartitions(
+                    OffsetFetchResponsePartitions(partition_index=p, committed_offset=-1, error_code=c)
+                    if isinstance(c, ErrorCode)
+                    else OffsetFetchResponsePartitions(
                         partition_index=p,
                         committed_offset=-1 if c is None else c.offset,
                         committed_leader_epoch=-1 if c is None else c.leader_epoch,
@@ -92,9 +96,9 @@ async def handle(ctx: RequestContext, req: OffsetFetchRequest) -> OffsetFetchRes
     coordinator = ctx.services.groups
     if v >= FIRST_MULTI_GROUP_VERSION:
         by_id = v >= FIRST_VERSION_BY_TOPIC_ID
-        groups = [await _group(ctx, coordinator, g.group_id, g.topics, by_id) for g in req.groups]
+        groups = [await _group(ctx, coordinator, g.group_id, g.topics, by_id, req.require_stable) for g in req.groups]
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
-    group = await _group(ctx, coordinator, req.group_id, req.topics, False)
+    group = await _group(ctx, coordinator, req.group_id, req.topics, False, v >= 7 and req.require_stable)
     topics = [
         OffsetFetchResponseTopic(
             name=t.name,
