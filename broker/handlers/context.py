@@ -20,6 +20,7 @@ from broker.replica.fetch_sessions import FetchSessionCache
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
 from broker.share.state_store import ShareStateStore
+from broker.txn.coordinator import TransactionCoordinator
 
 
 @dataclass(eq=False)
@@ -43,6 +44,7 @@ class Services:
     share_state: ShareStateStore
     share: SharePartitionManager
     groups: GroupCoordinator
+    transactions: TransactionCoordinator
     fetch_sessions: FetchSessionCache
     share_offsets: ShareOffsetsDeps
     node_id: int

@@ -33,6 +33,7 @@ from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCach
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
 from broker.share.state_store import ShareStateStore
+from broker.txn.coordinator import TransactionCoordinator
 
 __all__ = ["bind", "build", "close_services", "load_coordinators", "open_services", "run_background"]
 
@@ -53,6 +54,7 @@ async def load_coordinators(services: Services) -> None:
     """Rebuild the coordinators' state from their internal topics."""
     await services.groups.load()
     await services.share_state.load()
+    await services.transactions.load()
 
 
 def close_services(services: Services) -> None:
@@ -73,6 +75,7 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     await nursery.start(services.share.run)
     await nursery.start(services.groups.run)
     await nursery.start(services.share_state.runtime.run)
+    await nursery.start(services.transactions.run)
 
 
 def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
@@ -116,6 +119,15 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
         max_share_sessions=setting("group.share.max.share.sessions"),
     )
     groups.attach_share_partitions(share)
+    transactions = TransactionCoordinator(
+        metadata=metadata,
+        replicas=replicas,
+        setting=setting,
+        producer_ids=producer_ids,
+        offsets=groups,
+        offsets_partitions=lambda: groups.runtime.num_partitions,
+        clock=clock,
+    )
     fetch_sessions = FetchSessionCache(
         max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
     )
@@ -140,6 +152,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
         share_state=share_state,
         share=share,
         groups=groups,
+        transactions=transactions,
         fetch_sessions=fetch_sessions,
         share_offsets=ShareOffsetsDeps(groups, share_state, share, metadata, replicas),
         node_id=node_id,
