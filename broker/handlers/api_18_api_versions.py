@@ -4,8 +4,12 @@ Advertises exactly the handlers registered in :mod:`broker.handlers`, so what
 we claim cannot drift from what we serve. v3+ carries the client's software
 name and version, which Kafka validates (INVALID_REQUEST when malformed) and we
 keep on the connection for logs. Features: ``share.version`` 1 is finalized
-because share groups (KIP-932) are served; ``metadata.version`` is reported the
-way a KRaft broker of the 4.2 line does. An unknown ApiVersions version never
+because share groups (KIP-932) are served; ``transaction.version`` 0-2 is
+supported and finalized at the ``transaction.version`` setting (2 by default,
+as a new Kafka 4.4 cluster: clients then use EndTxn v5 and Produce v12 with
+implicit partition adds, KIP-890 part 2; a level of 0 is not listed as
+finalized, as Kafka omits features at level 0); ``metadata.version`` is
+reported the way a KRaft broker of the 4.2 line does. An unknown ApiVersions version never
 reaches this module: the connection layer answers it with a v0 response and
 UNSUPPORTED_VERSION (KIP-511).
 """
@@ -57,14 +61,17 @@ async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsRes
             return ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=api_keys())
         ctx.connection.client_software_name = name
         ctx.connection.client_software_version = version
+    features = (*FEATURES, ("transaction.version", 0, 2, ctx.services.transactions.transaction_version))
     return ApiVersionsResponse(
         error_code=0,
         api_keys=api_keys(),
         throttle_time_ms=0,
-        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in FEATURES],
+        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in features],
         finalized_features_epoch=FINALIZED_FEATURES_EPOCH,
         finalized_features=[
-            FinalizedFeatureKey(name=n, max_version_level=level, min_version_level=level) for n, _, _, level in FEATURES
+            FinalizedFeatureKey(name=n, max_version_level=level, min_version_level=level)
+            for n, _, _, level in features
+            if level > 0
         ],
         zk_migration_ready=False,
     )
