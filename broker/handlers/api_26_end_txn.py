@@ -1,9 +1,10 @@
 """EndTxn (key 26), v0-5: commit or abort the producer's transaction.
 
 The answer comes once PrepareCommit/PrepareAbort is durable in
-``__transaction_state``; the markers follow in the background, and the
-transactional id answers CONCURRENT_TRANSACTIONS until they are all written
-(the client retries its next call). v5 is transaction version 2 (KIP-890 part
+``__transaction_state`` and the markers are written (at most 5 s later: past
+that, a partition being unavailable, the markers go on in the background and
+the transactional id answers CONCURRENT_TRANSACTIONS until they are all
+written, as Kafka does after answering at once). v5 is transaction version 2 (KIP-890 part
 2): the epoch is bumped at every end and the answer carries the producer id
 and epoch to use next (a new producer id once the epoch is spent); a retry with
 the epoch before the bump succeeds; an abort with no transaction open is

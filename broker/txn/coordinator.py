@@ -14,7 +14,13 @@ Every operation runs its pure core and then :meth:`TransactionCoordinator._commi
 2. only then does the client get its answer, and only then are the markers of
    a transaction that moved to PrepareCommit/PrepareAbort sent: a marker never
    reaches a partition before the record naming it is durable, so a coordinator
-   restarting after ``kill -9`` knows every marker it may have written;
+   restarting after ``kill -9`` knows every marker it may have written. EndTxn
+   answers once the markers are durable and the Complete record is in the log
+   (waiting at most ``END_TXN_WAIT_MS``), where Kafka answers right after the
+   Prepare record: its markers usually land within a millisecond, ours need an
+   fsync, and a client that starts its next transaction (or aborts) while the
+   previous one is still preparing gets CONCURRENT_TRANSACTIONS or, for an
+   EndTxn of transaction version 2, PRODUCER_FENCED;
 3. if the append or the wait fails, the shard is replayed from its log (the
    log is the truth; the in-memory state may be ahead of it) and the client
    gets COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR to retry.
@@ -84,6 +90,11 @@ WRITE_TIMEOUT_MS = 5000
 # Pause between marker attempts for partitions that answered a retriable error.
 MARKER_RETRY_MIN_S = 0.1
 MARKER_RETRY_MAX_S = 2.0
+# EndTxn answers once the transaction's markers are written (its Complete record
+# appended), waiting at most this long: the client's next call then finds the id
+# ready instead of CONCURRENT_TRANSACTIONS. Past it (a partition unavailable), the
+# answer goes out with the markers still pending, as Kafka answers.
+END_TXN_WAIT_MS = 5000
 
 # Append errors -> what the transaction APIs answer (Kafka's TransactionStateManager).
 _APPEND_ERRORS = {
@@ -187,8 +198,9 @@ class TransactionCoordinator:
             on_deadline=self._on_deadline,
         )
         self._nursery: trio.Nursery | None = None
-        # (partition, transactional id, producer id, epoch) of marker tasks running.
-        self._sending: set[tuple[int, str, int, int]] = set()
+        # (partition, transactional id, producer id, epoch) of marker tasks running, each
+        # with the event set once its transaction's Complete record is in the log.
+        self._sending: dict[tuple[int, str, int, int], trio.Event] = {}
 
     def _safe_setting(self, key: str) -> Any:
         try:
@@ -238,13 +250,21 @@ class TransactionCoordinator:
 
     # --- the write path --------------------------------------------------------------
 
-    async def _commit(self, pid: int, host: TxnShardHost, result: TxnResult[Any]) -> ErrorCode:
+    async def _commit(
+        self,
+        pid: int,
+        host: TxnShardHost,
+        result: TxnResult[Any],
+        on_appended: Callable[[], None] | None = None,
+    ) -> ErrorCode:
         """Replay, append and await the result's records; then send its markers."""
         if result.records:
             for key, value in result.records:
                 host.core.replay(key, value)
             try:
                 partition, _ = self.runtime.append(pid, result.records)
+                if on_appended is not None:
+                    on_appended()
                 await self.runtime.wait_durable([partition])
             except KafkaError as exc:
                 log.warning("transaction_log_write_failed", partition=pid, error=str(exc))
@@ -269,23 +289,54 @@ class TransactionCoordinator:
         if self._nursery is None:
             log.warning("transaction_markers_not_started", transactional_id=batch.transactional_id)
             return
-        self._sending.add(key)
+        self._sending[key] = trio.Event()
         self._nursery.start_soon(self._marker_task, key, pid, host, batch)
 
     async def _marker_task(
         self, key: tuple[int, str, int, int], pid: int, host: TxnShardHost, batch: MarkerBatch
     ) -> None:
+        done = self._sending[key]
         try:
-            await self._write_markers(pid, host, batch)
+            await self._write_markers(pid, host, batch, done.set)
         except Exception:
             log.exception("transaction_markers_failed", transactional_id=batch.transactional_id)
         finally:
-            self._sending.discard(key)
+            del self._sending[key]
+            done.set()
+
+    async def _await_markers(self, pid: int, batches: Iterable[MarkerBatch]) -> None:
+        """Wait (at most END_TXN_WAIT_MS) until these transactions completed."""
+        events = [
+            event
+            for batch in batches
+            if (event := self._sending.get((pid, batch.transactional_id, batch.producer_id, batch.producer_epoch)))
+            is not None
+        ]
+        with trio.move_on_after(END_TXN_WAIT_MS / 1000):
+            for event in events:
+                await event.wait()
+
+    def _refused(self, op: str, transactional_id: str, code: ErrorCode, producer_id: int, producer_epoch: int) -> None:
+        """A refused operation, at debug level (what the id looked like)."""
+        meta = self.metadata(transactional_id)
+        log.debug(
+            "transaction_request_refused",
+            op=op,
+            transactional_id=transactional_id,
+            error=ErrorCode(code).name,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            state=None if meta is None else meta.state.label,
+            current_producer_id=None if meta is None else meta.producer_id,
+            current_epoch=None if meta is None else meta.producer_epoch,
+        )
 
     def _hosting(self, pid: int, host: TxnShardHost) -> bool:
         return self.runtime.is_loaded(pid) and self.runtime.shard(pid) is host
 
-    async def _write_markers(self, pid: int, host: TxnShardHost, batch: MarkerBatch) -> None:
+    async def _write_markers(
+        self, pid: int, host: TxnShardHost, batch: MarkerBatch, completed: Callable[[], None]
+    ) -> None:
         remaining = set(batch.partitions)
         pause = MARKER_RETRY_MIN_S
         while remaining and self._hosting(pid, host):
@@ -320,7 +371,7 @@ class TransactionCoordinator:
                 result = host.core.markers_written(
                     self.clock(), batch.transactional_id, batch.producer_id, batch.producer_epoch, done
                 )
-                if result.records and await self._commit(pid, host, result):
+                if result.records and await self._commit(pid, host, result, completed):
                     return  # reloaded: the load resends what is left
             if remaining:
                 log.info(
@@ -385,6 +436,8 @@ class TransactionCoordinator:
         result = host.core.add_partitions(
             self.clock(), transactional_id, producer_id, producer_epoch, partitions, transaction_version
         )
+        if result.response:
+            self._refused("add_partitions", transactional_id, result.response, producer_id, producer_epoch)
         error = await self._commit(pid, host, result)
         return error or result.response
 
@@ -442,8 +495,14 @@ class TransactionCoordinator:
         result = host.core.end_txn(
             self.clock(), transactional_id, producer_id, producer_epoch, committed, transaction_version
         )
+        if result.response.error:
+            op = "commit" if committed else "abort"
+            self._refused(op, transactional_id, result.response.error, producer_id, producer_epoch)
         error = await self._commit(pid, host, result)
-        return EndTxnResult(error) if error else result.response
+        if error:
+            return EndTxnResult(error)
+        await self._await_markers(pid, result.markers)
+        return result.response
 
     async def describe(self, transactional_id: str) -> DescribedTxn:
         try:
