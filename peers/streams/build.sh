@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Build the Kafka Streams 4.3.1 word count (exactly_once_v2) into peers/.cache/streams.
+# Output: peers/.cache/streams/wordcount.jar (+ lib/ with kafka-streams, kafka-clients, rocksdbjni, slf4j-simple).
+# Run:    java -cp 'peers/.cache/streams/wordcount.jar:peers/.cache/streams/lib/*' sharebroker.peers.WordCountApp ...
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+command -v java >/dev/null || { echo "java (17+) is required" >&2; exit 1; }
+MVN="${MVN:-mvn}"
+command -v "$MVN" >/dev/null || { echo "maven is required" >&2; exit 1; }
+rm -rf "$here/../.cache/streams/lib"
+"$MVN" -q -B -f "$here/pom.xml" package
+echo "built $(cd "$here/.." && pwd)/.cache/streams/wordcount.jar"
