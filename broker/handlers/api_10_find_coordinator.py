@@ -85,9 +85,10 @@ async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, st
 
 @handler(10, min_version=0, max_version=6)
 async def handle(ctx: RequestContext, req: FindCoordinatorRequest) -> FindCoordinatorResponse:
-    image = ctx.services.metadata.image
     if ctx.api_version < 4:
         code, message, endpoint = await _locate(ctx, req.key_type, req.key)
+        # The image after the lookup: it may just have created the coordinator's topic.
+        image = ctx.services.metadata.image
         node = image.coordinator_for(CoordinatorType(req.key_type), req.key).node_id if endpoint else -1
         return FindCoordinatorResponse(
             throttle_time_ms=0,
