@@ -12,7 +12,7 @@ import argparse
 import importlib
 
 # Module names under broker.tools, in the order their commands are listed.
-TOOLS: tuple[str, ...] = ("topics", "console_share_consumer", "producer_perf", "share_groups")
+TOOLS: tuple[str, ...] = ("topics", "console_share_consumer", "producer_perf", "share_groups", "transactions")
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:
