@@ -350,20 +350,12 @@ class TransactionCoordinator:
             )
             image = self._metadata.image
             done: list[TopicPartition] = []
+            stopped: list[tuple[TopicPartition, ErrorCode]] = []
             for tp, code in results.items():
                 if code in _MARKER_DONE or image.partition(tp.topic, tp.partition) is None:
                     done.append(tp)  # written, or the partition is gone (Kafka drops it too)
                 elif code in _MARKER_FENCED or code in _MARKER_FATAL:
-                    log.error(
-                        "transaction_markers_stopped",
-                        transactional_id=batch.transactional_id,
-                        producer_id=batch.producer_id,
-                        producer_epoch=batch.producer_epoch,
-                        topic=tp.topic,
-                        partition=tp.partition,
-                        error=ErrorCode(code).name,
-                    )
-                    return
+                    stopped.append((tp, ErrorCode(code)))
             remaining.difference_update(done)
             if not self._hosting(pid, host):
                 return
@@ -373,6 +365,20 @@ class TransactionCoordinator:
                 )
                 if result.records and await self._commit(pid, host, result, completed):
                     return  # reloaded: the load resends what is left
+            if stopped:
+                # A newer coordinator owns the transaction (or the partition can never take
+                # the marker): stop, as Kafka does; a reload of the shard sends them again.
+                for tp, code in stopped:
+                    log.error(
+                        "transaction_markers_stopped",
+                        transactional_id=batch.transactional_id,
+                        producer_id=batch.producer_id,
+                        producer_epoch=batch.producer_epoch,
+                        topic=tp.topic,
+                        partition=tp.partition,
+                        error=code.name,
+                    )
+                return
             if remaining:
                 log.info(
                     "transaction_markers_retry",
