@@ -84,6 +84,9 @@ share.coordinator.state.topic.num.partitions=3
 # still set explicitly at format time.
 group.initial.rebalance.delay.ms=0
 group.share.min.record.lock.duration.ms=1000
+# Transactions: look for timed-out transactions every 500 ms (default 10 s) so the
+# differential timeout test waits seconds, not tens of seconds.
+transaction.abort.timed.out.transaction.cleanup.interval.ms=500
 EOF
   cat >"$ROOT/log4j2.properties" <<EOF
 status = warn
