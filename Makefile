@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint lint-imports format clean
-.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
+.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers bench-txn
 
 help:
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -93,6 +93,10 @@ bench-latency: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 records
 bench-scale: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 share-partitions, in-flight memory and ShareFetch/ack cost
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios scale
+
+bench-txn: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: librdkafka transactional produce (1 KiB, 100 per transaction) and read_committed fetch
+	@mkdir -p $(RESULTS)
+	$(COMPARE) --scenarios txn --brokers sharebroker,kafka
 
 bench-compare: $(BENCH_STAMP) peers ## every scenario, all brokers in one run -> bench/results/compare-<date>.json, docs/PERFORMANCE.md
 	@mkdir -p $(RESULTS)

@@ -18,7 +18,10 @@ the scenarios chosen with ``--scenarios`` (default: all of them):
 - latency: a fixed-rate producer to one ShareConsumer, p50/p99/p99.9 (``bench.share.latency``);
 - scale: on a fresh broker, 1000 share-partitions with in-flight records through raw
   ShareFetch/ShareAcknowledge after a ShareGroupHeartbeat join (``bench.scale``;
-  brokers with share groups only).
+  brokers with share groups only);
+- txn: librdkafka transactional produce, 1 KiB records, 100 per transaction (every
+  tenth aborted), then a read_committed Consumer drains the partition (``bench.txn``;
+  brokers with transactions only).
 
 The broker is pinned to CPU 0 (``taskset -c 0``) and this process, with every
 client process it spawns, to CPU 1. Every loop is bounded by a count and a deadline.
@@ -54,10 +57,11 @@ from bench.produce import RECORD, produce, rss_kib
 from bench.scale import run as scale_run
 from bench.share import first_share_record, latency, throughput
 from bench.startup import api_versions_frame
+from bench.txn import run as txn_run
 
 BROKER_CPU = "0"
 CLIENT_CPU = 1
-SCENARIOS = ("startup", "memory", "produce", "fetch", "share", "latency", "scale")
+SCENARIOS = ("startup", "memory", "produce", "fetch", "share", "latency", "scale", "txn")
 SHARE_MATRIX = ((1, 1), (4, 1), (16, 1), (1, 4), (4, 4), (16, 4))  # (consumers, partitions)
 PRODUCE_PARTITIONS = (1, 8)
 PRODUCE_KEYS = {1: "produce", 8: "produce_8p"}  # "produce" (1 partition) as in earlier results files
@@ -212,7 +216,7 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
 
     if "startup" in scenarios:
         step("startup", lambda: measure_startup(cls, args.startup_runs))
-    if scenarios & {"memory", "produce", "share", "latency", "fetch"}:
+    if scenarios & {"memory", "produce", "share", "latency", "fetch", "txn"}:
         b = cls(BROKER_CPU)
         peaks: list[int] = []  # VmHWM (KiB) of each stretch between resets
 
@@ -245,6 +249,8 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
                 res["share_peak_rss_mib"] = hwm_mib()
             if "fetch" in scenarios and args.fetch_mib:
                 step("fetch", lambda: fetch(b.bootstrap, create_topic, args.fetch_mib, args.deadline * 2))
+            if "txn" in scenarios and getattr(cls, "supports_transactions", True) and args.txn_records:
+                step("txn", lambda: txn_run(b.bootstrap, create_topic, args.txn_records, args.txn_fetch_mib))
             # The peak over the broker's whole life: the largest of the stretches between resets.
             res["run_peak_rss_mib"] = round(max(peaks + [rss_kib(b.pid, "VmHWM")]) / 1024, 1)
         except Exception as e:
@@ -331,6 +337,32 @@ METRICS = (
         for c, p in SHARE_MATRIX
     ]
     + [
+        (
+            "txn_produce",
+            "txn",
+            "Transactional produce 1 KiB, 100 records per transaction",
+            "records/s",
+            lambda r: r["txn"]["produce"]["records_per_s"],
+            True,
+        ),
+        (
+            "txn_per_s",
+            "txn",
+            "Transactions committed or aborted",
+            "per s",
+            lambda r: r["txn"]["produce"]["transactions_per_s"],
+            True,
+        ),
+        (
+            "txn_fetch",
+            "txn",
+            "Fetch read_committed {txn_fetch_size}, 1 Consumer, 1 partition",
+            "MB/s",
+            lambda r: _full(r["txn"]["fetch"], "mb_per_s"),
+            True,
+        ),
+    ]
+    + [
         ("lat_p50", "latency", "Share latency p50 at {rate}/s", "ms", lambda r: _lat(r, "p50_ms"), False),
         ("lat_p99", "latency", "Share latency p99 at {rate}/s", "ms", lambda r: _lat(r, "p99_ms"), False),
         ("lat_p999", "latency", "Share latency p99.9 at {rate}/s", "ms", lambda r: _lat(r, "p999_ms"), False),
@@ -404,7 +436,11 @@ def _metrics(results: dict) -> list:
 
 def _label(label: str, results: dict) -> str:
     p = results.get("params", {})
-    return label.format(rate=p.get("rate", 1000), fetch_size=_size(p.get("fetch_mib", 1024)))
+    return label.format(
+        rate=p.get("rate", 1000),
+        fetch_size=_size(p.get("fetch_mib", 1024)),
+        txn_fetch_size=_size(p.get("txn_fetch_mib", 512)),
+    )
 
 
 def _size(mib: int) -> str:
@@ -926,6 +962,16 @@ def write_doc(
   5 s before the producer starts, with `share.auto.offset.reset=latest`; records
   produced before its share partition is ready are never delivered, hence
   received/sent below).""")
+    if "txn" in done:
+        method.append(f"""- Transactions: one librdkafka producer with a `transactional.id` writes
+  {getattr(args, "txn_records", 0):,} records of 1 KiB into one partition, 100 per transaction
+  (begin, produce, commit; every tenth transaction aborted after its records were
+  sent), records/s of committed records and transactions/s from the first begin to
+  the last commit; then a partition filled with {_size(getattr(args, "txn_fetch_mib", 512))} of records in transactions
+  of 1000 (every tenth aborted) is drained by one librdkafka Consumer with
+  `isolation.level=read_committed` (`assign()`, no group), MB/s of the records it
+  returns from `assign()` to the last (`bench.txn`). Tansu is left out: its read_committed readers also get the records of
+  aborted transactions, so its figures would not be comparable.""")
     if "scale" in done:
         method.append("- Scale: see its own section below (`bench.scale`).")
     notes = NOTES.get(results.get("started_utc", ""), "")
@@ -1039,6 +1085,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deadline", type=float, default=60.0, help="per share scenario (fetch: twice this)")
     parser.add_argument("--fetch-mib", type=int, default=1024, help="fetch: MiB of 1 KiB records to drain (0: skip)")
     parser.add_argument("--scale-partitions", type=int, default=1000, help="scale: share-partitions (0: skip)")
+    parser.add_argument(
+        "--txn-records", type=int, default=100_000, help="txn: 1 KiB records in transactions of 100 (0: skip)"
+    )
+    parser.add_argument(
+        "--txn-fetch-mib", type=int, default=512, help="txn: MiB of transactional records the read_committed reader drains"
+    )
     parser.add_argument(
         "--json", help="default bench/results/compare-<date>.json, or <scenarios>-<date>.json for a subset"
     )
