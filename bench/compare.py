@@ -424,8 +424,9 @@ def fmt(v) -> str:
 
 
 def ran(results: dict) -> list[str]:
-    """The scenarios a results file covers (files before --scenarios covered all of them)."""
-    return list(results.get("params", {}).get("scenarios") or SCENARIOS)
+    """The scenarios a results file covers (files before --scenarios covered all of them,
+    which were all but txn)."""
+    return list(results.get("params", {}).get("scenarios") or [s for s in SCENARIOS if s != "txn"])
 
 
 def _metrics(results: dict) -> list:
@@ -1089,7 +1090,10 @@ def main(argv: list[str] | None = None) -> None:
         "--txn-records", type=int, default=100_000, help="txn: 1 KiB records in transactions of 100 (0: skip)"
     )
     parser.add_argument(
-        "--txn-fetch-mib", type=int, default=512, help="txn: MiB of transactional records the read_committed reader drains"
+        "--txn-fetch-mib",
+        type=int,
+        default=512,
+        help="txn: MiB of transactional records the read_committed reader drains",
     )
     parser.add_argument(
         "--json", help="default bench/results/compare-<date>.json, or <scenarios>-<date>.json for a subset"

@@ -141,7 +141,7 @@ def test_render_subset_with_scale_on_both(tmp_path):
     assert "## Scale: share-partitions and in-flight records (sharebroker and kafka)" in doc
     assert "Command: `taskset -c 1 python -m bench.compare --scenarios produce,scale`" in doc
     assert "- tansu: skipped (not installed)" in doc
-    assert "Not run in this results file: startup, fetch, share, latency." in doc
+    assert "Not run in this results file: startup, fetch, share, latency, txn." in doc
     assert "## Observations" not in doc
 
 
