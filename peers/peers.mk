@@ -89,5 +89,28 @@ franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache
 
 .PHONY: franz-tool
 
+# Transactions: a Kafka Streams word count with exactly_once_v2 (peers/streams, Kafka Streams
+# 4.3.1: 4.4.0 is not on Maven Central) and Kafka's own kafka-transactions.sh (peers/tools,
+# kafka-tools 4.3.1, same reason).
+STREAMS_APP_JAR := peers/.cache/streams/wordcount.jar
+KAFKA_TOOLS_STAMP := peers/.cache/tools/lib/.resolved-4.3.1
+
+$(STREAMS_APP_JAR): peers/streams/pom.xml peers/streams/build.sh $(shell find peers/streams/src -name '*.java' 2>/dev/null)
+	MVN=$(MVN) peers/streams/build.sh
+
+$(KAFKA_TOOLS_STAMP): peers/tools/pom.xml peers/tools/build.sh
+	MVN=$(MVN) peers/tools/build.sh
+
+streams-app: $(STREAMS_APP_JAR) ## build the Kafka Streams exactly_once_v2 word count (peers/.cache/streams)
+
+kafka-tools: $(KAFKA_TOOLS_STAMP) ## resolve Kafka's TransactionsCommand (kafka-transactions.sh) into peers/.cache/tools
+
+# Java 4.4 transactional clients and share consumer (~1.5 min), the Streams word count killed
+# mid-run (~1.5 min), and the transaction differential tests against Kafka 4.4.0 (~2.5 min).
+compat-txn: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_APP_JAR) $(KAFKA_TOOLS_STAMP) ## transactions: Java clients, Kafka Streams EOS, differential vs Kafka 4.4.0
+	$(PY) -m pytest -q -m compat tests/compat/test_java_transactions.py tests/compat/test_streams_eos.py tests/compat/test_differential_transactions.py
+
+.PHONY: streams-app kafka-tools compat-txn
+
 # Last, so that every peer variable above is defined when this rule is read.
-peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients
+peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) $(STREAMS_APP_JAR) $(KAFKA_TOOLS_STAMP) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients, the Streams app, Kafka's tools
