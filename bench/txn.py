@@ -111,7 +111,12 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
     finally:
         c.close()
     elapsed = max(last - first, 1e-9)
-    return {"records": expected, "received": got, "seconds": round(elapsed, 2), "mb_per_s": round(nbytes / 1e6 / elapsed, 1)}
+    return {
+        "records": expected,
+        "received": got,
+        "seconds": round(elapsed, 2),
+        "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
+    }
 
 
 FILL_PER_TXN = 1000
