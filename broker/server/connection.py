@@ -99,7 +99,10 @@ async def serve_connection(services: Services, stream: trio.SocketStream, listen
             reply = await dispatch(ctx, proto, event)
             if reply is False:
                 return
-            if reply is not None:
+            if isinstance(reply, list):  # the frame in chunks (large records sent in place)
+                for chunk in reply:
+                    await stream.send_all(chunk)
+            elif reply is not None:
                 await stream.send_all(reply)
     except (trio.BrokenResourceError, trio.ClosedResourceError, ConnectionError):
         pass

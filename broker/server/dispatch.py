@@ -17,10 +17,14 @@ from broker.protocol.messages import RESPONSES
 log = structlog.get_logger("sharebroker.dispatch")
 
 
-async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> bytearray | bool | None:
+async def dispatch(
+    ctx: RequestContext, proto: ServerConnection, request: Request
+) -> bytearray | list[bytes | bytearray | memoryview] | bool | None:
     """Handle one request.
 
-    Returns the framed response, ``None`` when the request gets no response
+    Returns the framed response (a list of buffers to send in order when the
+    handler's answer carries large records, sent from where they are), ``None``
+    when the request gets no response
     (Produce with acks=0), or ``False`` when the connection must be closed
     (an API or version we do not serve, as Kafka does, or a request that
     cannot be decoded). A :class:`KafkaError` escaping the handler becomes
@@ -59,7 +63,7 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
     if response is None:
         return None
     try:
-        return proto.encode_response(request, response, request.api_version)
+        return proto.encode_response_chunks(request, response, request.api_version)
     except ProtocolError:
         log.exception("response_encoding_failed", api=handler.name, version=request.api_version)
         return False
