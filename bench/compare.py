@@ -971,7 +971,7 @@ def write_doc(
   the last commit; then a partition filled with {_size(getattr(args, "txn_fetch_mib", 512))} of records in transactions
   of 1000 (every tenth aborted) is drained by one librdkafka Consumer with
   `isolation.level=read_committed` (`assign()`, no group), MB/s of the records it
-  returns from `assign()` to the last (`bench.txn`). Tansu is left out: its read_committed readers also get the records of
+  returns from `assign()` to the last, median of three drains (`bench.txn`). Tansu is left out: its read_committed readers also get the records of
   aborted transactions, so its figures would not be comparable.""")
     if "scale" in done:
         method.append("- Scale: see its own section below (`bench.scale`).")
