@@ -19,7 +19,18 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q -e '.[dev]'
 	touch $(STAMP)
 
-venv: $(STAMP) ## create .venv with the broker and dev tools
+# Wheels to install the project offline: its build backend and runtime dependencies.
+# tests/integration/test_readme.py runs the README's install command in a fresh venv
+# with them (PIP_NO_INDEX), so the default suite needs no network.
+WHEELHOUSE := $(VENV)/wheelhouse
+WHEELHOUSE_STAMP := $(WHEELHOUSE)/.downloaded
+BUILD_REQUIRES = $$($(PY) -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
+
+$(WHEELHOUSE_STAMP): $(STAMP)
+	$(PIP) download -q -d $(WHEELHOUSE) $(BUILD_REQUIRES) .
+	touch $@
+
+venv: $(STAMP) $(WHEELHOUSE_STAMP) ## create .venv with the broker and dev tools
 
 $(BENCH_STAMP): $(STAMP)
 	$(PIP) install -q -e '.[dev,bench]'
@@ -28,11 +39,15 @@ $(BENCH_STAMP): $(STAMP)
 run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
-test: $(STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat"
+test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
+	$(PY) -m pytest -q -m "not slow and not compat and not cluster and not spark"
 
-test-all: $(STAMP) ## run every test, slow ones included
+test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
+
+.PHONY: test-docker
+test-docker: $(STAMP) ## build docker/Dockerfile, run docker/compose*.yaml with real clients (root; own dockerd, no registry)
+	bash docker/test.sh
 
 codegen: $(STAMP) ## regenerate broker/protocol/messages from protocol/schemas
 	$(PY) -m codegen
@@ -45,7 +60,7 @@ codegen-check: $(STAMP) ## regenerate and fail if the checked-in code differs
 lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does no I/O)
 	$(VENV)/bin/lint-imports
 
-LINT_PATHS := broker codegen bench tests
+LINT_PATHS := broker codegen bench tests docker
 
 lint: $(STAMP) lint-imports ## ruff (lint and format check) and the architecture contracts
 	$(VENV)/bin/ruff check $(LINT_PATHS)
@@ -66,8 +81,19 @@ bench-protocol: $(STAMP) ## decode/encode rates of the protocol layer (sharebrok
 
 # One scenario against every broker -> $(RESULTS)/<scenario>-<date>.json; docs/PERFORMANCE.md
 # is left alone (only bench-compare, which runs them all, rewrites it).
-bench-startup: $(BENCH_STAMP) bench-peers ## all brokers: start -> first ApiVersions and -> first share record, fresh data dir
+# What a new user gets: a plain `pip install .` (no dev extras) in its own venv.
+STARTUP_VENV := .venv-startup
+STARTUP_STAMP := $(STARTUP_VENV)/.installed
+
+$(STARTUP_STAMP): pyproject.toml $(shell find broker -name '*.py' -not -path '*/__pycache__/*')
+	$(PYTHON) -m venv $(STARTUP_VENV)
+	$(STARTUP_VENV)/bin/pip install -q --upgrade pip
+	$(STARTUP_VENV)/bin/pip install -q .
+	touch $@
+
+bench-startup: $(BENCH_STAMP) $(STARTUP_STAMP) bench-peers ## start -> first ApiVersions vs the python+trio floor (fresh pip install .), then all brokers
 	@mkdir -p $(RESULTS)
+	$(PY) -m bench.startup --python $(CURDIR)/$(STARTUP_VENV)/bin/python --json $(RESULTS)/startup-floor-$$(date +%F).json
 	$(COMPARE) --scenarios startup
 
 bench-memory: $(BENCH_STAMP) bench-peers ## all brokers: idle RSS (peaks come with bench-produce and bench-share)
@@ -108,7 +134,7 @@ bench-profile: $(BENCH_STAMP) ## py-spy profile of sharebroker under produce and
 	taskset -c 1 $(PY) -m bench.profile
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(STARTUP_VENV) .pytest_cache .hypothesis
 
 -include peers/peers.mk
 
@@ -126,3 +152,57 @@ $(FUZZ_STAMP): $(STAMP)
 .PHONY: fuzz
 fuzz: $(FUZZ_STAMP) ## fuzz the frame decoder, record batches and SASL auth: FUZZ_RUNS inputs each
 	$(PY) -m tests.fuzz.run --runs $(FUZZ_RUNS)
+
+# ---- cluster mode (etcd + several brokers on loopback; needs the etcd binary: Debian etcd-server)
+.PHONY: test-cluster bench-cluster
+test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failover, etcd outage (tests/cluster)
+	$(PY) -m pytest -q -m cluster tests/cluster
+
+bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker (etcd on loopback) -> bench/results/cluster-scale-<date>.json
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.cluster_scale
+
+# PySpark: Spark's own Kafka connector against sharebroker, and the kafka-share source
+# (broker.spark). The spark extra pins pyspark 4.2.0; peers/spark/pom.xml fetches the
+# connector jars (Maven Central) into peers/.cache/spark/jars.
+SPARK_STAMP := $(VENV)/.spark-installed
+SPARK_JARS_STAMP := peers/.cache/spark/jars/.resolved-4.2.0
+
+.PHONY: test-spark bench-spark spark-jars
+
+$(SPARK_STAMP): $(STAMP)
+	$(PIP) install -q -e '.[dev,spark]'
+	touch $@
+
+$(SPARK_JARS_STAMP): peers/spark/pom.xml
+	@command -v java >/dev/null || { echo "java (17+) is required"; exit 1; }
+	@command -v $(MVN) >/dev/null || { echo "maven is required"; exit 1; }
+	rm -rf peers/.cache/spark/jars
+	$(MVN) -q -B -f peers/spark/pom.xml dependency:copy-dependencies
+	touch $@
+
+spark-jars: $(SPARK_JARS_STAMP) ## fetch Spark's Kafka connector jars (peers/spark/pom.xml)
+
+test-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) peer-kafka ## PySpark tests: Spark's Kafka connector and the kafka-share source (tests/spark)
+	$(PY) -m pytest -q -m spark tests/spark
+
+bench-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) ## kafka-share vs Spark's Kafka source draining one 1M-record topic on local[2]
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.spark --json $(RESULTS)/spark.json
+# ---- consumer and classic group rebalances (bench/groups.py), sharebroker vs Kafka 4.4.0 in one run
+.PHONY: bench-groups
+bench-groups: $(BENCH_STAMP) peer-kafka ## 10 members join -> stable, and the pause when one leaves: classic and consumer groups vs Kafka
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.groups
+
+# ---- log compaction (the cleaner)
+.PHONY: test-compaction compat-compaction bench-cleaner
+test-compaction: $(STAMP) ## kill -9 of the broker during cleaning, 20 times: the log stays valid and complete (slow)
+	$(PY) -m pytest -q -m slow tests/integration/test_compaction_crash.py
+
+compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence compacted by Kafka 4.4.0 and sharebroker, compared
+	$(PY) -m pytest -q -m compat tests/compat/test_compaction_differential.py
+
+bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json

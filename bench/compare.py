@@ -48,6 +48,8 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import bench.share as share_bench
@@ -605,14 +607,18 @@ def _batch(s: dict, n: int, key: str) -> float:
     return next(b[key] for b in s["batch"] if b["batch_records"] == n)
 
 
-def _scale_rows(ref: dict) -> list:
-    """(label, unit, extractor over a broker's "scale" dict, higher is better, ratio wanted)."""
+# (label, unit, extractor over a broker's "scale" dict, higher is better, ratio wanted)
+_ScaleRow = tuple[str, str, Callable[[dict], float], bool, bool]
+
+
+def _scale_rows(ref: dict) -> list[_ScaleRow]:
+    """The rows of the scale table: see _ScaleRow."""
     m, g = ref.get("many", {}), ref.get("growth", {})
     parts = m.get("share_partitions", 1000)
     records = parts * m.get("records_per_partition", 10)
     step = g.get("step_records", 2000)
     end = g.get("in_flight_end", 0)
-    rows = [
+    rows: list[_ScaleRow] = [
         (
             f"Join: ShareGroupHeartbeat until all {parts:,} partitions are assigned",
             "ms",
@@ -664,7 +670,7 @@ def _scale_rows(ref: dict) -> list:
             (
                 f"Acquire one {n:,}-record batch (ShareFetch, median)",
                 "ms",
-                lambda s, n=n: _batch(s, n, "acquire_ms_all_fetches"),
+                partial(_batch, n=n, key="acquire_ms_all_fetches"),
                 False,
                 True,
             )
@@ -673,7 +679,7 @@ def _scale_rows(ref: dict) -> list:
             (
                 f"Accept one {n:,}-record range (ShareAcknowledge, median)",
                 "ms",
-                lambda s, n=n: _batch(s, n, "ack_ms"),
+                partial(_batch, n=n, key="ack_ms"),
                 False,
                 True,
             )
@@ -909,7 +915,7 @@ def write_doc(
     out_dir = out_dir or ROOT / "docs"
     m = results["machine"]
     done = set(ran(results))
-    kafka = next((b for b in results["brokers"] if b["broker"] == "kafka"), {})
+    kafka: dict = next((b for b in results["brokers"] if b["broker"] == "kafka"), {})
     after_format = (kafka.get("startup") or {}).get("after_format_median_s")
     fetch_mib = getattr(args, "fetch_mib", 0) or 0
     startup_runs = getattr(args, "startup_runs", 3)
@@ -1036,10 +1042,39 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
 
 {notes.strip()}
 """
+    doc = doc.rstrip() + "\n" + cluster_section()
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "PERFORMANCE.md"
     path.write_text(doc.rstrip() + "\n")
     return path
+
+
+def cluster_section(results_dir: Path | None = None) -> str:
+    """The cluster-scaling section, from the newest ``make bench-cluster`` results
+    (bench/results/cluster-scale-<date>.json); empty when there are none."""
+    found = sorted((results_dir or ROOT / "bench" / "results").glob("cluster-scale-*.json"))
+    if not found:
+        return ""
+    r = json.loads(found[-1].read_text())
+    one, same, each = r["1-broker"], r["2-broker-same-core"], r["2-broker-core-each"]
+    return f"""
+## Cluster: produce with 2 brokers against 1 (`make bench-cluster`)
+
+{found[-1].name}: one librdkafka producer, {r["records"]:,} records of 1 KiB, acks=all,
+{r["partitions"]} partitions (leaders spread: 4 per broker with 2 brokers), etcd on
+loopback; the client pinned to CPU 1 as in bench-compare, etcd on CPU 1; median of
+{r["runs"]} runs (all runs in brackets). Measured in one run on this 2-core machine.
+
+| layout | MB/s | vs 1 broker |
+|---|---|---|
+| 1 broker (CPU 0) | {one["mb_per_s"]} {one["all"]} | 1.00x |
+| 2 brokers, both on CPU 0 | {same["mb_per_s"]} {same["all"]} | {r["ratio-same-core"]:.2f}x |
+| 2 brokers, one per core (CPU 0; CPU 1 beside the client) | {each["mb_per_s"]} {each["all"]} | {r["ratio-core-each"]:.2f}x |
+
+Two brokers on one core split that core, so the first 2-broker row is what running as
+a cluster costs; the second gives each broker a core (the second shared with the
+client), as far as a 2-core machine can show what a second machine would bring.
+""" + (f"\n{r['note']}\n" if r.get("note") else "")
 
 
 def _java_version() -> str:

@@ -44,13 +44,33 @@ def api_versions_frame() -> bytes:
     return struct.pack(">i", len(out)) + bytes(out)
 
 
-def one_start(cmd_prefix: list[str]) -> float:
+def broker_command(cmd_prefix: list[str]):
+    def command(port: int, data: str) -> list[str]:
+        return cmd_prefix + ["serve", "--set", f"listeners=PLAINTEXT://127.0.0.1:{port}", "--set", f"log.dirs={data}"]
+
+    return command
+
+
+def floor_command(python: str):
+    """The floor: interpreter + import trio + one answered request (bench/floor_server.py)."""
+
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor_server.py")
+
+    def command(port: int, data: str) -> list[str]:
+        return [python, script, str(port)]
+
+    return command
+
+
+def one_start(command) -> float:
     port = free_port()
     frame = api_versions_frame()
     with tempfile.TemporaryDirectory() as data:
-        cmd = cmd_prefix + ["serve", "--set", f"listeners=PLAINTEXT://127.0.0.1:{port}", "--set", f"log.dirs={data}"]
+        cmd = command(port, data)
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_ENV)
+        # Run from the data dir: ``python -m broker`` then loads the interpreter's
+        # installed package, not a source tree that happens to be the working directory.
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_ENV, cwd=data)
         try:
             while True:
                 if time.perf_counter() - start > TIMEOUT_S:
@@ -78,16 +98,33 @@ def main() -> None:
     parser.add_argument("--json", help="write results here too")
     parser.add_argument("--python", default=sys.executable, help="interpreter of the install to measure")
     args = parser.parse_args()
-    cmd = [args.python, "-m", "broker"]
-    one_start(cmd)  # warm-up: writes the bytecode caches, not counted
-    times = [one_start(cmd) for _ in range(args.runs)]
-    print(
-        f"start -> first ApiVersions response over {args.runs} runs: "
-        f"min {min(times) * 1000:.0f} ms, median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
-    )
+    python = os.path.abspath(args.python)
+    broker = broker_command([python, "-m", "broker"])
+    floor = floor_command(python)
+    one_start(broker)  # warm-up: writes the bytecode caches, not counted
+    one_start(floor)
+    # Interleaved, so both see the same machine load.
+    times, floors = [], []
+    for _ in range(args.runs):
+        times.append(one_start(broker))
+        floors.append(one_start(floor))
+    for label, t in (("sharebroker", times), ("floor (python + trio + one answer)", floors)):
+        print(
+            f"{label}: start -> first ApiVersions response over {args.runs} runs: "
+            f"min {min(t) * 1000:.0f} ms, median {statistics.median(t) * 1000:.0f} ms, max {max(t) * 1000:.0f} ms"
+        )
+    ratio = statistics.median(times) / statistics.median(floors)
+    print(f"ratio to the floor (medians): {ratio:.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"runs_s": times, "median_s": statistics.median(times)}, f, indent=2)
+            result = {
+                "runs_s": times,
+                "median_s": statistics.median(times),
+                "floor_runs_s": floors,
+                "floor_median_s": statistics.median(floors),
+                "ratio_to_floor": ratio,
+            }
+            json.dump(result, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -119,6 +119,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     docs.set_defaults(func=_cmd_config_docs)
 
+    lc = sub.add_parser(
+        "local-cluster",
+        help="run etcd and N brokers on loopback (a development cluster)",
+        description="Start etcd (the etcd binary on PATH, unless --etcd-endpoints names a running "
+        "one) and N brokers on 127.0.0.1 with free ports, print the bootstrap servers, and stop "
+        "them all on Ctrl-C.",
+    )
+    lc.add_argument("--brokers", type=int, default=3, metavar="N", help="number of brokers (default 3)")
+    lc.add_argument("--etcd-endpoints", metavar="URLS", help="use this etcd (comma-separated) instead of starting one")
+    lc.add_argument(
+        "--data-dir", metavar="DIR", help="keep data here (default: a temporary directory, removed on exit)"
+    )
+    lc.add_argument(
+        "--set", dest="overrides", metavar="KEY=VALUE", action="append", default=[], help="a setting for every broker"
+    )
+    lc.set_defaults(func=_cmd_local_cluster)
+
     from broker.tools import register_all
 
     register_all(sub)
@@ -141,9 +158,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         _error(str(e))
         return EXIT_USAGE
 
-    from broker.logging import configure_logging
+    from broker.logging import request_logging
 
-    configure_logging(args.log_format, args.log_level)
+    # Applied by the server once its listener is bound (structlog off the start-up path).
+    request_logging(args.log_format, args.log_level)
 
     try:
         from broker.server import run
@@ -162,6 +180,55 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             run(config)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except OSError as e:  # e.g. the listener's address is in use
+        _error(f"cannot serve: {e}")
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _cmd_local_cluster(args: argparse.Namespace) -> int:
+    import signal
+    from pathlib import Path
+
+    from broker.localcluster import LocalCluster
+
+    if args.brokers < 1:
+        _error("--brokers must be at least 1")
+        return EXIT_USAGE
+    settings = {}
+    for item in args.overrides:
+        key, sep, value = item.partition("=")
+        if not sep:
+            _error(f"--set {item!r} is not KEY=VALUE")
+            return EXIT_USAGE
+        settings[key.strip()] = value
+    endpoints = [e for e in (args.etcd_endpoints or "").split(",") if e]
+    cluster = LocalCluster(
+        args.brokers,
+        Path(args.data_dir) if args.data_dir else None,
+        etcd_endpoints=endpoints or None,
+        settings=settings,
+    )
+    try:
+        cluster.start()
+    except RuntimeError as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
+    try:
+        etcd = ",".join(cluster.etcd_endpoints)
+        print(f"etcd: {etcd}", flush=True)
+        for b in cluster.brokers:
+            print(f"broker {b.settings['node.id']}: {b.bootstrap} (data {b.data_dir}, log {b.log_path})", flush=True)
+        print(f"bootstrap.servers={cluster.bootstrap}", flush=True)
+        print("Ctrl-C stops the cluster.", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        while True:
+            signal.pause()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cluster.stop()
+        print("stopped", flush=True)
     return EXIT_OK
 
 

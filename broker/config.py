@@ -187,35 +187,78 @@ def parse_listener(text: str) -> Listener:
     return Listener(name.upper(), host, port)
 
 
-def _check_listeners(value: tuple[str, ...]) -> str | None:
-    if not value:
-        return "needs one PLAINTEXT://host:port entry"
-    if len(value) > 1:
-        return f"{','.join(value)!r} lists {len(value)} listeners; only one is supported"
+# Kafka's default listener.security.protocol.map: each protocol name maps to itself.
+DEFAULT_PROTOCOL_MAP = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+# What the listeners serve today; TLS and SASL listeners come with the security work.
+SERVED_PROTOCOLS = frozenset({"PLAINTEXT"})
+
+
+def parse_protocol_map(value: Any) -> dict[str, str]:
+    """``listener.security.protocol.map`` as {LISTENER NAME: PROTOCOL}. Raises ValueError."""
+    out: dict[str, str] = {}
+    for item in value if isinstance(value, (tuple, list)) else str(value).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, protocol = item.partition(":")
+        name, protocol = name.strip().upper(), protocol.strip().upper()
+        if not sep or not name or not protocol:
+            raise ValueError(f"{item!r} is not of the form LISTENER_NAME:SECURITY_PROTOCOL")
+        if protocol not in SECURITY_PROTOCOLS:
+            raise ValueError(f"{item!r} maps to {protocol}, not one of {', '.join(SECURITY_PROTOCOLS)}")
+        if name in out:
+            raise ValueError(f"listener name {name} is mapped twice")
+        out[name] = protocol
+    return out
+
+
+def _check_protocol_map(value: Any) -> str | None:
     try:
-        lst = parse_listener(value[0])
+        parse_protocol_map(value)
     except ValueError as e:
         return str(e)
-    if lst.name != "PLAINTEXT":
-        return f"{value[0]!r} uses {lst.name}; only PLAINTEXT listeners are supported (no TLS or SASL)"
+    return None
+
+
+def _check_listener_list(value: tuple[str, ...]) -> tuple[list[Listener], str | None]:
+    parsed = []
+    for text in value:
+        try:
+            parsed.append(parse_listener(text))
+        except ValueError as e:
+            return parsed, str(e)
+    names = [lst.name for lst in parsed]
+    for name in names:
+        if names.count(name) > 1:
+            return parsed, f"{','.join(value)!r} names listener {name} more than once"
+    return parsed, None
+
+
+def _check_listeners(value: tuple[str, ...]) -> str | None:
+    if not value:
+        return "needs at least one NAME://host:port entry"
+    parsed, problem = _check_listener_list(value)
+    if problem:
+        return problem
+    ports = [(lst.host, lst.port) for lst in parsed if lst.port != 0]
+    for hp in ports:
+        if ports.count(hp) > 1:
+            return f"{','.join(value)!r} binds {hp[0] or '*'}:{hp[1]} more than once"
     return None
 
 
 def _check_advertised(value: tuple[str, ...] | None) -> str | None:
     if value is None:
         return None
-    if len(value) != 1:
-        return f"{','.join(value)!r} must name exactly one PLAINTEXT listener"
-    try:
-        lst = parse_listener(value[0])
-    except ValueError as e:
-        return str(e)
-    if lst.name != "PLAINTEXT":
-        return f"{value[0]!r} uses {lst.name}; only PLAINTEXT listeners are supported (no TLS or SASL)"
-    if lst.host in ("0.0.0.0", "::"):
-        return f"{value[0]!r} advertises a wildcard address, which clients cannot connect to"
-    if lst.port == 0:
-        return f"{value[0]!r} advertises port 0; name the port clients should use"
+    parsed, problem = _check_listener_list(value)
+    if problem:
+        return problem
+    for text, lst in zip(value, parsed):
+        if lst.host in ("0.0.0.0", "::"):
+            return f"{text!r} advertises a wildcard address, which clients cannot connect to"
+        if lst.port == 0:
+            return f"{text!r} advertises port 0; name the port clients should use"
     return None
 
 
@@ -234,6 +277,21 @@ def _check_host_port(value: str | None) -> str | None:
     if not port.isdigit() or int(port) > 65535:
         return f"{value!r} needs a port 0..65535"
     return None
+
+
+_CONSUMER_ASSIGNORS = {
+    "uniform",
+    "range",
+    "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+    "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
+}
+
+
+def _check_consumer_assignors(value: tuple[str, ...] | None) -> str | None:
+    if not value:
+        return "at least one assignor is needed"
+    unknown = [v for v in value if v not in _CONSUMER_ASSIGNORS]
+    return f"unknown assignor {unknown[0]} (uniform, range)" if unknown else None
 
 
 def _check_single_dir(value: tuple[str, ...] | None) -> str | None:
@@ -406,14 +464,14 @@ SETTINGS: tuple[Setting, ...] = (
         ("PLAINTEXT://127.0.0.1:9092",),
         section=NET,
         summary=True,
-        doc="Address the broker listens on, as PLAINTEXT://host:port. An empty host "
-        "means every interface; port 0 picks a free port (the chosen port is logged and "
-        "advertised).",
+        doc="Addresses the broker listens on, as NAME://host:port, comma-separated; each "
+        "name is a listener whose security protocol listener.security.protocol.map gives. "
+        "An empty host means every interface; port 0 picks a free port (the chosen port is "
+        "logged and advertised).",
         check=_check_listeners,
-        check_doc="exactly one PLAINTEXT://host:port",
+        check_doc="NAME://host:port entries, each name once",
         kafka_default="PLAINTEXT://:9092",
-        why="we bind to loopback by default because the listener has no authentication; "
-        "only PLAINTEXT exists (no TLS or SASL), and one listener is enough for one node",
+        why="we bind to loopback by default because a PLAINTEXT listener has no authentication",
     ),
     Setting(
         "advertised.listeners",
@@ -421,10 +479,31 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         section=NET,
         summary=True,
-        doc="Address clients are told to connect to (Metadata, FindCoordinator). Unset: "
-        "the listener address, with a wildcard host replaced by this machine's host name.",
+        doc="Addresses clients are told to connect to (Metadata, FindCoordinator), one per "
+        "listener name: a client is answered with the addresses of the listener it came in "
+        "on. Unset: the listener addresses, with a wildcard host replaced by this machine's "
+        "host name.",
         check=_check_advertised,
-        check_doc="one PLAINTEXT://host:port, no wildcard host, no port 0",
+        check_doc="NAME://host:port entries of names in listeners, no wildcard host, no port 0",
+    ),
+    Setting(
+        "listener.security.protocol.map",
+        STR,
+        DEFAULT_PROTOCOL_MAP,
+        section=NET,
+        doc="The security protocol of each listener name, as NAME:PROTOCOL pairs "
+        "(PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL). A listener named after a protocol needs "
+        "no entry. Only PLAINTEXT listeners are served yet.",
+        check=_check_protocol_map,
+        check_doc="comma-separated NAME:PROTOCOL pairs",
+    ),
+    Setting(
+        "inter.broker.listener.name",
+        STR,
+        None,
+        section=NET,
+        doc="The listener brokers use to reach each other (share-state RPCs to the share "
+        "coordinator in a cluster). Unset: the first listener.",
     ),
     Setting(
         "max.connections",
@@ -506,6 +585,61 @@ SETTINGS: tuple[Setting, ...] = (
         section=NODE,
         min=0,
         doc="Older name for node.id. If both are set they must be equal.",
+    ),
+    Setting(
+        "broker.rack",
+        STR,
+        None,
+        section=NODE,
+        doc="Rack (or zone) of this broker. In a cluster, partitions are placed over racks "
+        "first, so one rack's loss takes at most its share of each topic's leaders.",
+    ),
+    Setting(
+        "etcd.endpoints",
+        LST,
+        None,
+        section=NODE,
+        summary=True,
+        doc="etcd endpoints (http://host:port, comma-separated). Set: this broker is a member "
+        "of a cluster whose registrations, controller election and metadata live in etcd "
+        "(v3 API, etcd 3.4+). Unset: the broker is a single node and needs no etcd. "
+        "Not a Kafka setting: Kafka's counterpart was zookeeper.connect.",
+    ),
+    Setting(
+        "etcd.prefix",
+        STR,
+        "/sharebroker",
+        section=NODE,
+        doc="Key prefix under which the cluster keeps everything in etcd; several clusters "
+        "can share one etcd with different prefixes (like a ZooKeeper chroot).",
+    ),
+    Setting(
+        "broker.session.timeout.ms",
+        I,
+        9000,
+        section=NODE,
+        min=2000,
+        doc="In a cluster: the TTL of this broker's etcd lease. A broker (or the controller) "
+        "that stops refreshing its lease for this long is removed from the cluster, its "
+        "partitions lose their leader and a new controller is elected.",
+        why="etcd refuses lease TTLs shorter than about 1.5 s with its default election timeout",
+    ),
+    Setting(
+        "broker.heartbeat.interval.ms",
+        I,
+        2000,
+        section=NODE,
+        min=100,
+        doc="In a cluster: how often the broker refreshes its etcd lease.",
+    ),
+    Setting(
+        "etcd.request.timeout.ms",
+        I,
+        3000,
+        section=NODE,
+        min=100,
+        doc="In a cluster: how long one etcd request may take before etcd counts as "
+        "unreachable for it (the broker then keeps serving with the metadata it has).",
     ),
     Setting(
         "log.dirs",
@@ -639,6 +773,133 @@ SETTINGS: tuple[Setting, ...] = (
         section=LOG,
         doc="How often the time-based flush check runs.",
     ),
+    Setting(
+        "log.cleanup.policy",
+        LST,
+        ("delete",),
+        section=LOG,
+        choices=("compact", "delete"),
+        dynamic=True,
+        doc="Default cleanup.policy of topics: `delete` (retention by time and size), `compact` "
+        "(keep the latest record of each key) or both.",
+    ),
+    Setting(
+        "log.cleaner.enable",
+        B,
+        True,
+        section=LOG,
+        doc="Run the log cleaner, which compacts topics whose cleanup.policy includes `compact` "
+        "(internal topics such as __consumer_offsets among them).",
+    ),
+    Setting(
+        "log.cleaner.threads",
+        I,
+        1,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Partitions cleaned at once. Each clean runs in a worker process of its own, so "
+        "compaction never competes with request handling for the interpreter.",
+    ),
+    Setting(
+        "log.cleaner.dedupe.buffer.size",
+        L,
+        134217728,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Memory for the key -> offset maps of all cleaner workers together. One clean maps "
+        "at most (this / threads * load factor) / 112 keys; more keys take more rounds.",
+        why="a key costs about 112 bytes in a worker's map (Kafka packs 24: a 16-byte hash and an "
+        "offset), so the same buffer maps fewer keys per round",
+    ),
+    Setting(
+        "log.cleaner.io.buffer.size",
+        I,
+        524288,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Bytes a cleaner worker reads from a segment at a time (a larger batch is read whole).",
+    ),
+    Setting(
+        "log.cleaner.io.buffer.load.factor",
+        D,
+        0.9,
+        section=LOG,
+        min=0.0,
+        max=1.0,
+        dynamic=True,
+        doc="How full a cleaner's key map may get before the round stops mapping keys.",
+    ),
+    Setting(
+        "log.cleaner.io.max.bytes.per.second",
+        D,
+        1.7976931348623157e308,
+        section=LOG,
+        min=0.0,
+        dynamic=True,
+        doc="Read plus write rate of all cleaner workers together; the default is unlimited.",
+    ),
+    Setting(
+        "log.cleaner.backoff.ms",
+        L,
+        15000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="How long the cleaner sleeps when no partition needs cleaning.",
+    ),
+    Setting(
+        "log.cleaner.min.cleanable.ratio",
+        D,
+        0.5,
+        section=LOG,
+        min=0.0,
+        max=1.0,
+        dynamic=True,
+        doc="Default min.cleanable.dirty.ratio: clean a partition once this share of its log is "
+        "dirty (written since the last clean).",
+    ),
+    Setting(
+        "log.cleaner.delete.retention.ms",
+        L,
+        86400000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default delete.retention.ms: how long a tombstone or transaction marker stays after "
+        "the clean that first finds it removable.",
+    ),
+    Setting(
+        "log.cleaner.min.compaction.lag.ms",
+        L,
+        0,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default min.compaction.lag.ms: a record stays uncompacted at least this long.",
+    ),
+    Setting(
+        "log.cleaner.max.compaction.lag.ms",
+        L,
+        LONG_MAX,
+        section=LOG,
+        min=1,
+        dynamic=True,
+        doc="Default max.compaction.lag.ms: a record is compacted at most this long after it is "
+        "written, whatever the dirty ratio (the active segment also rolls by then).",
+    ),
+    Setting(
+        "log.segment.delete.delay.ms",
+        L,
+        60000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default file.delete.delay.ms: how long a segment replaced by the cleaner stays "
+        "readable by requests that were already reading it.",
+    ),
     # ---- topics and records
     Setting(
         "num.partitions",
@@ -715,14 +976,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "group.coordinator.rebalance.protocols",
         LST,
-        ("classic", "consumer", "share"),
+        ("classic", "consumer", "share", "streams"),
         section=GROUP,
-        choices=("classic", "consumer", "share"),
+        choices=("classic", "consumer", "share", "streams"),
         doc="Group protocols the coordinator accepts: classic (JoinGroup/SyncGroup), "
-        "consumer (KIP-848) and share (KIP-932).",
+        "consumer (KIP-848), share (KIP-932) and streams (KIP-1071). Heartbeats of a "
+        "protocol left out are answered UNSUPPORTED_VERSION.",
         kafka_default="classic,consumer,streams",
-        why="share groups are this broker's purpose, so they are on by default; "
-        "streams groups (KIP-1071) are not implemented",
+        why="share groups are this broker's purpose, so they are on by default",
     ),
     Setting(
         "group.initial.rebalance.delay.ms",
@@ -811,6 +1072,149 @@ SETTINGS: tuple[Setting, ...] = (
         section=GROUP,
         min=1,
         doc="Most members in one consumer group.",
+    ),
+    Setting(
+        "group.consumer.assignors",
+        LST,
+        ("uniform", "range"),
+        section=GROUP,
+        check=_check_consumer_assignors,
+        check_doc="uniform, range (or Kafka's class names for them)",
+        doc="Server-side assignors of consumer groups (KIP-848); a member picks one with "
+        "group.remote.assignor, else the first is used.",
+    ),
+    Setting(
+        "group.consumer.migration.policy",
+        STR,
+        "bidirectional",
+        section=GROUP,
+        choices=("disabled", "upgrade", "downgrade", "bidirectional"),
+        doc="Online conversion between classic and consumer groups: upgrade (a consumer-protocol "
+        "member joins a classic group), downgrade (the last consumer-protocol member leaves a group "
+        "of classic members), both, or neither.",
+    ),
+    Setting(
+        "group.consumer.assignment.interval.ms",
+        I,
+        1000,
+        section=GROUP,
+        min=0,
+        doc="Accepted for compatibility: the target assignment is computed in the heartbeat that "
+        "needs it, never later.",
+        why="Kafka batches assignments per interval; computing at once reaches Stable sooner and "
+        "costs little at this broker's group sizes",
+    ),
+    Setting(
+        "group.consumer.min.assignment.interval.ms",
+        I,
+        0,
+        section=GROUP,
+        min=0,
+        doc="Lower bound of consumer.assignment.interval.ms (group config).",
+    ),
+    Setting(
+        "group.consumer.max.assignment.interval.ms",
+        I,
+        15000,
+        section=GROUP,
+        min=0,
+        doc="Upper bound of consumer.assignment.interval.ms (group config).",
+    ),
+    Setting(
+        "group.streams.session.timeout.ms",
+        I,
+        45000,
+        section=GROUP,
+        min=1,
+        doc="A streams-group (KIP-1071) member that sends no heartbeat for this long is removed.",
+    ),
+    Setting(
+        "group.streams.min.session.timeout.ms",
+        I,
+        45000,
+        section=GROUP,
+        min=1,
+        doc="Lower bound for group.streams.session.timeout.ms.",
+    ),
+    Setting(
+        "group.streams.max.session.timeout.ms",
+        I,
+        60000,
+        section=GROUP,
+        min=1,
+        doc="Upper bound for group.streams.session.timeout.ms.",
+    ),
+    Setting(
+        "group.streams.heartbeat.interval.ms",
+        I,
+        5000,
+        section=GROUP,
+        min=1,
+        doc="Heartbeat interval the coordinator tells streams-group members to use.",
+    ),
+    Setting(
+        "group.streams.min.heartbeat.interval.ms",
+        I,
+        5000,
+        section=GROUP,
+        min=1,
+        doc="Lower bound for group.streams.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.streams.max.heartbeat.interval.ms",
+        I,
+        15000,
+        section=GROUP,
+        min=1,
+        doc="Upper bound for group.streams.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.streams.max.size",
+        I,
+        INT_MAX,
+        section=GROUP,
+        min=1,
+        doc="Most members in one streams group.",
+    ),
+    Setting(
+        "group.streams.num.standby.replicas",
+        I,
+        0,
+        section=GROUP,
+        min=0,
+        doc="Standby replicas of each stateful task of a streams group.",
+    ),
+    Setting(
+        "group.streams.max.standby.replicas",
+        I,
+        2,
+        section=GROUP,
+        min=0,
+        doc="Upper bound of group.streams.num.standby.replicas and of the streams.num.standby.replicas group config.",
+    ),
+    Setting(
+        "group.streams.initial.rebalance.delay.ms",
+        I,
+        3000,
+        section=GROUP,
+        min=0,
+        doc="How long a new streams group waits for more members before its first assignment.",
+    ),
+    Setting(
+        "group.streams.rack.aware.assignment.tags",
+        STR,
+        "",
+        section=GROUP,
+        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads standby "
+        "tasks over; the group config streams.rack.aware.assignment.tags overrides it.",
+    ),
+    Setting(
+        "group.streams.assignors",
+        LST,
+        ("sticky",),
+        section=GROUP,
+        choices=("sticky",),
+        doc="Task assignors of streams groups (the first is used).",
     ),
     Setting(
         "offsets.retention.minutes",
@@ -1293,6 +1697,15 @@ _ORDER_RULES: tuple[tuple[str, str, bool], ...] = (
     ("group.consumer.min.session.timeout.ms", "group.consumer.session.timeout.ms", False),
     ("group.consumer.session.timeout.ms", "group.consumer.max.session.timeout.ms", False),
     ("group.consumer.heartbeat.interval.ms", "group.consumer.session.timeout.ms", True),
+    ("group.streams.min.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms", False),
+    ("group.streams.min.heartbeat.interval.ms", "group.streams.heartbeat.interval.ms", False),
+    ("group.streams.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms", False),
+    ("group.streams.min.session.timeout.ms", "group.streams.max.session.timeout.ms", False),
+    ("group.streams.min.session.timeout.ms", "group.streams.session.timeout.ms", False),
+    ("group.streams.session.timeout.ms", "group.streams.max.session.timeout.ms", False),
+    ("group.streams.heartbeat.interval.ms", "group.streams.session.timeout.ms", True),
+    ("group.streams.num.standby.replicas", "group.streams.max.standby.replicas", False),
+    ("group.consumer.min.assignment.interval.ms", "group.consumer.max.assignment.interval.ms", False),
     ("group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
     ("group.share.min.heartbeat.interval.ms", "group.share.heartbeat.interval.ms", False),
     ("group.share.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
@@ -1453,7 +1866,7 @@ class BrokerConfig:
         *,
         dynamic_default: Layer | None = None,
         dynamic_broker: Layer | None = None,
-        bound_port: int | None = None,
+        bound_port: int | Mapping[str, int] | None = None,
     ) -> None:
         self._static: Layer = dict(static or {})
         self._dyn_default: Layer = dict(dynamic_default or {})
@@ -1508,6 +1921,32 @@ class BrokerConfig:
                     key=blame,
                     source=o[blame].label,
                 )
+        protocols = parse_protocol_map(v["listener.security.protocol.map"])
+        for entry in v["listeners"]:
+            name = parse_listener(entry).name
+            protocol = protocols.get(name, name if name in SECURITY_PROTOCOLS else None)
+            if protocol is None:
+                raise ConfigError(
+                    f"listeners: {entry!r}: listener name {name} has no security protocol in "
+                    f"listener.security.protocol.map{o['listeners'].suffix()}",
+                    key="listeners",
+                    source=o["listeners"].label,
+                )
+            if protocol not in SERVED_PROTOCOLS:
+                raise ConfigError(
+                    f"listeners: {entry!r} uses {protocol}; only PLAINTEXT listeners are supported "
+                    f"(no TLS or SASL){o['listeners'].suffix()}",
+                    key="listeners",
+                    source=o["listeners"].label,
+                )
+        inter = v["inter.broker.listener.name"]
+        if inter is not None and inter.upper() not in {parse_listener(x).name for x in v["listeners"]}:
+            raise ConfigError(
+                f"inter.broker.listener.name: {inter} is not a listener name in listeners"
+                f"{o['inter.broker.listener.name'].suffix()}",
+                key="inter.broker.listener.name",
+                source=o["inter.broker.listener.name"].label,
+            )
         advertised = v["advertised.listeners"]
         if advertised is not None:
             names = {parse_listener(x).name for x in v["listeners"]}
@@ -1560,17 +1999,31 @@ class BrokerConfig:
     def listeners(self) -> tuple[Listener, ...]:
         """Parsed listeners; a port of 0 is replaced by the bound port once known."""
         out = []
-        for text in self._values["listeners"]:
+        bound = self._bound_port
+        for i, text in enumerate(self._values["listeners"]):
             lst = parse_listener(text)
-            if lst.port == 0 and self._bound_port is not None:
-                lst = Listener(lst.name, lst.host, self._bound_port)
+            if lst.port == 0 and bound is not None:
+                port = bound.get(lst.name) if isinstance(bound, Mapping) else (bound if i == 0 else None)
+                if port is not None:
+                    lst = Listener(lst.name, lst.host, port)
             out.append(lst)
         return tuple(out)
 
     @property
     def listener(self) -> Listener:
-        """The PLAINTEXT listener (there is exactly one)."""
+        """The first listener (the one a single-listener broker has)."""
         return self.listeners[0]
+
+    def security_protocol(self, listener_name: str) -> str:
+        """The security protocol of a listener name (listener.security.protocol.map)."""
+        protocols = parse_protocol_map(self._values["listener.security.protocol.map"])
+        return protocols.get(listener_name.upper(), listener_name.upper())
+
+    @property
+    def inter_broker_listener_name(self) -> str:
+        """The listener other brokers reach this one on (inter.broker.listener.name, else the first)."""
+        name = self._values["inter.broker.listener.name"]
+        return name.upper() if name else self.listener.name
 
     @property
     def host(self) -> str | None:
@@ -1584,13 +2037,16 @@ class BrokerConfig:
 
     @property
     def advertised_listeners(self) -> tuple[Listener, ...]:
-        """What clients are told. Derived from ``listeners`` when not set: a wildcard host
-        becomes this machine's host name, and port 0 the bound port once known."""
+        """What clients are told, one per listener, in the order of ``listeners``. A listener
+        not in ``advertised.listeners`` is advertised as it is bound: a wildcard host becomes
+        this machine's host name, and port 0 the bound port once known."""
         explicit = self._values["advertised.listeners"]
-        if explicit is not None:
-            return tuple(parse_listener(x) for x in explicit)
+        given = {} if explicit is None else {a.name: a for a in (parse_listener(x) for x in explicit)}
         out = []
         for lst in self.listeners:
+            if lst.name in given:
+                out.append(given[lst.name])
+                continue
             host = lst.host
             if lst.is_wildcard:
                 import socket
@@ -1650,20 +2106,25 @@ class BrokerConfig:
 
     # ---- new configs from this one
 
-    def _replace(self, **kw: Any) -> BrokerConfig:
-        args = {
-            "static": self._static,
-            "dynamic_default": self._dyn_default,
-            "dynamic_broker": self._dyn_broker,
-            "bound_port": self._bound_port,
-        }
-        args.update(kw)
-        static = args.pop("static")
-        return BrokerConfig(static, **args)
+    def _replace(
+        self,
+        *,
+        dynamic_default: Layer | None = None,
+        dynamic_broker: Layer | None = None,
+        bound_port: int | Mapping[str, int] | None = None,
+    ) -> BrokerConfig:
+        """This config with the parts given replaced (None: this one's)."""
+        return BrokerConfig(
+            self._static,
+            dynamic_default=self._dyn_default if dynamic_default is None else dynamic_default,
+            dynamic_broker=self._dyn_broker if dynamic_broker is None else dynamic_broker,
+            bound_port=self._bound_port if bound_port is None else bound_port,
+        )
 
-    def with_bound_port(self, port: int) -> BrokerConfig:
-        """The same config after the listener was bound to ``port`` (resolves port 0)."""
-        return self._replace(bound_port=port)
+    def with_bound_port(self, port: int | Mapping[str, int]) -> BrokerConfig:
+        """The same config after the listeners were bound (resolves port 0): ``port``
+        for the first listener, or {listener name: port}."""
+        return self._replace(bound_port=dict(port) if isinstance(port, Mapping) else port)
 
     def with_dynamic(
         self,
@@ -1806,14 +2267,14 @@ def load_config(
         if not name.startswith(ENV_PREFIX) or name in CLI_ENV_VARS:
             continue
         origin = Origin("env", f"env {name}")
-        setting = _BY_ENV.get(name)
-        if setting is None:
+        env_setting = _BY_ENV.get(name)
+        if env_setting is None:
             raise ConfigError(
                 f"{name}: no setting is named by this environment variable{origin.suffix()}",
                 key=name,
                 source=origin.label,
             )
-        static[setting.key] = (_parse(setting, environ[name], origin), origin)
+        static[env_setting.key] = (_parse(env_setting, environ[name], origin), origin)
 
     for item in overrides:
         origin = Origin("set", "--set")

@@ -9,126 +9,27 @@ suite without imports:
 - ``sharebroker``: the :class:`BrokerProcess` behind it (``.bootstrap``,
   ``.data_dir``, ``.stop()``, ``.kill()``, ``.start()``);
 - ``sharebroker_factory``: start extra brokers with their own settings,
-  e.g. ``sharebroker_factory(settings={"num.partitions": "3"})``.
+  e.g. ``sharebroker_factory(settings={"num.partitions": "3"})``;
+- ``sharebroker_cluster``: a cluster of 3 brokers with etcd on loopback
+  (:class:`LocalCluster`: ``.bootstrap``, ``.brokers``,
+  ``.broker(node_id)``, ``.etcd``); etcd is the ``etcd`` binary on PATH, or the
+  one ``SHAREBROKER_ETCD_ENDPOINTS`` names.
 
 The broker is the real ``sharebroker serve`` process, exactly as users run it.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import signal
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
-# A broker that has not logged that it is listening within this many seconds
-# is reported as failed (it normally takes well under one).
-START_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 10.0
+from broker.localcluster import TEST_SETTINGS_ENV, BrokerProcess, LocalCluster
 
-
-class BrokerProcess:
-    """One ``sharebroker serve`` subprocess with its own data directory."""
-
-    def __init__(self, data_dir: Path, settings: Mapping[str, str] | None = None, port: int = 0) -> None:
-        self.data_dir = Path(data_dir)
-        self.settings = dict(settings or {})
-        self.port = port
-        self.process: subprocess.Popen | None = None
-        self.log_path = self.data_dir.parent / f"{self.data_dir.name}.log"
-        self._log_offset = 0
-
-    @property
-    def bootstrap(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def command(self) -> list[str]:
-        cmd = [sys.executable, "-m", "broker", "serve", "--log-format", "json"]
-        settings = {"listeners": f"PLAINTEXT://127.0.0.1:{self.port}", "log.dirs": str(self.data_dir)}
-        settings.update(self.settings)
-        for key, value in settings.items():
-            cmd += ["--set", f"{key}={value}"]
-        return cmd
-
-    def start(self) -> BrokerProcess:
-        """Start the process and wait until it logs that it is listening.
-
-        The first start picks a free port; restarts reuse it, so clients keep
-        their bootstrap address.
-        """
-        if self.process is not None and self.process.poll() is None:
-            raise RuntimeError("broker already running")
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_path, "ab")
-        self._log_offset = log.tell()
-        try:
-            self.process = subprocess.Popen(
-                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
-            )
-        finally:
-            log.close()
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            port = self._listening_port()
-            if port is not None:
-                self.port = port
-                return self
-            if self.process.poll() is not None:
-                raise RuntimeError(f"sharebroker exited with {self.process.returncode}:\n{self.log_tail()}")
-            time.sleep(0.02)
-        self.kill()
-        raise RuntimeError(f"sharebroker did not start within {START_TIMEOUT_S} s:\n{self.log_tail()}")
-
-    def _listening_port(self) -> int | None:
-        with open(self.log_path, "rb") as f:
-            f.seek(self._log_offset)
-            for line in f:
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(event, dict) and event.get("event") == "listening":
-                    return int(event["port"])
-        return None
-
-    def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-    def stop(self) -> int:
-        """SIGTERM and wait for a clean exit; return the exit code."""
-        if self.process is None:
-            return 0
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                raise RuntimeError(f"sharebroker ignored SIGTERM for {STOP_TIMEOUT_S} s:\n{self.log_tail()}") from None
-        return self.process.returncode
-
-    def kill(self) -> None:
-        """SIGKILL: the crash case."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-    def __enter__(self) -> BrokerProcess:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.kill() if exc[0] is not None else self.stop()
+__all__ = ["BrokerProcess", "LocalCluster"]
 
 
 @pytest.fixture(scope="session")
@@ -154,10 +55,14 @@ def sharebroker_factory() -> Iterator:
 @pytest.fixture(scope="session")
 def sharebroker(sharebroker_factory) -> BrokerProcess:
     """A broker shared by the test session."""
-    settings = {}
-    extra = os.environ.get("SHAREBROKER_TEST_SETTINGS")  # "k=v,k=v" for CI tweaks
+    settings: dict[str, str] = {}
+    extra = os.environ.get(TEST_SETTINGS_ENV)
     if extra:
-        settings.update(item.split("=", 1) for item in extra.split(","))
+        for item in extra.split(","):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise pytest.UsageError(f"{TEST_SETTINGS_ENV}: {item!r} is not key=value")
+            settings[key] = value
     return sharebroker_factory(settings)
 
 
@@ -165,3 +70,15 @@ def sharebroker(sharebroker_factory) -> BrokerProcess:
 def sharebroker_bootstrap(sharebroker: BrokerProcess) -> str:
     """``host:port`` of the session broker, for ``bootstrap.servers``."""
     return sharebroker.bootstrap
+
+
+@pytest.fixture(scope="session")
+def sharebroker_cluster() -> Iterator:
+    """A 3-broker cluster with etcd, for the test session (stopped at its end)."""
+    endpoints = [e for e in os.environ.get("SHAREBROKER_ETCD_ENDPOINTS", "").split(",") if e]
+    cluster = LocalCluster(3, etcd_endpoints=endpoints or None)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -62,10 +62,13 @@ compat-java: $(STAMP) $(JAVA_TOOL_JAR) ## Java KafkaShareConsumer against shareb
 # not PASS; compat-franz-all runs every broker-facing kgo test and only reports.
 FRANZ_JOBS ?= 4
 
-.PHONY: compat-suites compat-franz-all
+.PHONY: compat-suites compat-suites-cluster compat-franz-all
 
 compat-suites: $(STAMP) ## franz-go's own kgo integration tests (allow-list) against sharebroker (needs Go)
 	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/allow.txt
+
+compat-suites-cluster: $(STAMP) ## the same kgo allow-list against a 3-broker cluster with etcd (needs Go and etcd)
+	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run_cluster.sh --list peers/franz/allow.txt
 
 compat-franz-all: $(STAMP) ## every broker-facing franz-go kgo test, report only (needs Go)
 	-PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/tests.txt
@@ -89,28 +92,40 @@ franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache
 
 .PHONY: franz-tool
 
-# Transactions: a Kafka Streams word count with exactly_once_v2 (peers/streams, Kafka Streams
-# 4.3.1: 4.4.0 is not on Maven Central) and Kafka's own kafka-transactions.sh (peers/tools,
-# kafka-tools 4.3.1, same reason).
-STREAMS_APP_JAR := peers/.cache/streams/wordcount.jar
-KAFKA_TOOLS_STAMP := peers/.cache/tools/lib/.resolved-4.3.1
+# ---- consumer (KIP-848) and streams (KIP-1071) groups
+# The Kafka Streams 4.3.1 word count (peers/streams; 4.4.0 is not on Maven Central here).
+STREAMS_JAR := peers/.cache/streams/wordcount.jar
 
-$(STREAMS_APP_JAR): peers/streams/pom.xml peers/streams/build.sh $(shell find peers/streams/src -name '*.java' 2>/dev/null)
+$(STREAMS_JAR): peers/streams/pom.xml peers/streams/build.sh $(shell find peers/streams/src -name '*.java' 2>/dev/null)
 	MVN=$(MVN) peers/streams/build.sh
+
+compat-streams: $(STREAMS_JAR) ## build the Kafka Streams word count (peers/.cache/streams/wordcount.jar)
+
+# Differential tests of consumer groups against Kafka 4.4.0, the Java KafkaConsumer 4.4 with
+# group.protocol=consumer, and the Kafka Streams word count with group.protocol=streams.
+compat-groups: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) ## consumer/streams groups: vs Kafka 4.4.0, Java consumer, Kafka Streams (needs Java)
+	$(PY) -m pytest -q -m compat tests/compat/test_differential_groups.py tests/compat/test_java_groups.py
+
+.PHONY: compat-streams compat-groups
+
+# ---- transactions
+# Kafka's own kafka-transactions.sh (peers/tools, kafka-tools 4.3.1: 4.4.0 is not on Maven
+# Central here); the exactly_once_v2 word count is WordCountApp in the streams jar above.
+KAFKA_TOOLS_STAMP := peers/.cache/tools/lib/.resolved-4.3.1
 
 $(KAFKA_TOOLS_STAMP): peers/tools/pom.xml peers/tools/build.sh
 	MVN=$(MVN) peers/tools/build.sh
 
-streams-app: $(STREAMS_APP_JAR) ## build the Kafka Streams exactly_once_v2 word count (peers/.cache/streams)
+streams-app: $(STREAMS_JAR) ## build the Kafka Streams word counts (groups, exactly_once_v2) into peers/.cache/streams
 
 kafka-tools: $(KAFKA_TOOLS_STAMP) ## resolve Kafka's TransactionsCommand (kafka-transactions.sh) into peers/.cache/tools
 
 # Java 4.4 transactional clients and share consumer (~1.5 min), the Streams word count killed
 # mid-run (~1.5 min), and the transaction differential tests against Kafka 4.4.0 (~2.5 min).
-compat-txn: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_APP_JAR) $(KAFKA_TOOLS_STAMP) ## transactions: Java clients, Kafka Streams EOS, differential vs Kafka 4.4.0
+compat-txn: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) $(KAFKA_TOOLS_STAMP) ## transactions: Java clients, Kafka Streams EOS, differential vs Kafka 4.4.0
 	$(PY) -m pytest -q -m compat tests/compat/test_java_transactions.py tests/compat/test_streams_eos.py tests/compat/test_differential_transactions.py
 
 .PHONY: streams-app kafka-tools compat-txn
 
 # Last, so that every peer variable above is defined when this rule is read.
-peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) $(STREAMS_APP_JAR) $(KAFKA_TOOLS_STAMP) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients, the Streams app, Kafka's tools
+peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) $(STREAMS_JAR) $(KAFKA_TOOLS_STAMP) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients, the Streams apps, Kafka's tools

@@ -61,7 +61,7 @@ Delete (the group must be Empty)
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -93,7 +93,8 @@ from broker.protocol.messages.describe_share_group_offsets_response import (
 from broker.protocol.primitives import UUID_ZERO
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
-from broker.share.state_store import ShareStateStore
+from broker.share.remote import RoutedPersister
+from broker.share.state_store import PartitionResult, ShareStateStore, SummaryResult
 from broker.share.states import FINAL_STATES
 
 __all__ = [
@@ -141,12 +142,14 @@ class ShareOffsetsDeps:
     """The services the three operations tie together."""
 
     groups: GroupCoordinator
-    share_state: ShareStateStore
+    share_state: ShareStateStore | RoutedPersister
     share: SharePartitionManager
     metadata: MetadataSource
     replicas: ReplicaManager
     # Alter and delete of one group run one at a time (per broker).
     locks: dict[str, trio.Lock] = field(default_factory=dict)
+    # In a cluster: the high watermark of a partition led by another broker (None: unknown).
+    remote_high_watermark: Callable[[str, int], Awaitable[int | None]] | None = None
 
 
 class ShareOffsetsEnv:
@@ -188,7 +191,7 @@ def _row(t: TopicImage | None) -> TopicRow | None:
     return None if t is None else TopicRow(t.name, t.topic_id, len(t.partitions), t.internal)
 
 
-def _topic(env: ShareOffsetsEnv, name: str) -> Any | None:
+def _topic(env: ShareOffsetsEnv, name: str) -> TopicRow | None:
     """The topic a client may name here (internal topics hold no share groups)."""
     info = env.topic(name)
     return None if info is None or info.internal else info
@@ -234,7 +237,7 @@ async def _gather(calls: Sequence[Any]) -> list[Any]:
 
 
 async def _describe_partition(
-    env: ShareOffsetsEnv, group_id: str, info: Any, partition: int
+    env: ShareOffsetsEnv, group_id: str, info: TopicRow, partition: int
 ) -> DescribeShareGroupOffsetsResponsePartition:
     summary = await env.share_state.read_summary(group_id, info.topic_id, partition)
     if not summary.ok:
@@ -256,6 +259,12 @@ async def _describe_partition(
     if complete < 0:
         return row
     plog = env.partition(info.name, partition)
+    if plog is None and env.deps.remote_high_watermark is not None:
+        # In a cluster the partition may be led by another broker: ask it.
+        hw = await env.deps.remote_high_watermark(info.name, partition)
+        if hw is not None:
+            row.lag = share_partition_lag(hw, start, complete)
+            return row
     if plog is None:
         code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         return DescribeShareGroupOffsetsResponsePartition(
@@ -266,7 +275,7 @@ async def _describe_partition(
 
 
 async def _describe_topics(
-    env: ShareOffsetsEnv, group_id: str, topics: Sequence[tuple[Any, Sequence[int]]]
+    env: ShareOffsetsEnv, group_id: str, topics: Sequence[tuple[TopicRow, Sequence[int]]]
 ) -> list[DescribeShareGroupOffsetsResponseTopic]:
     calls = [
         (lambda info=info, p=p: _describe_partition(env, group_id, info, p))
@@ -288,17 +297,17 @@ async def describe_group(
     """One group of a DescribeShareGroupOffsets request."""
     group_id = group.group_id
     if group.topics is None:
-        known = []
+        initialized: list[tuple[TopicRow, Sequence[int]]] = []
         for topic_id, partitions in env.coordinator.initialized_partitions(group_id).items():
             info = env.topic_by_id(topic_id)
             if info is not None and partitions:
-                known.append((info, sorted(partitions)))
+                initialized.append((info, sorted(partitions)))
         return DescribeShareGroupOffsetsResponseGroup(
-            group_id=group_id, topics=await _describe_topics(env, group_id, known)
+            group_id=group_id, topics=await _describe_topics(env, group_id, initialized)
         )
     # Known topics are read from the share state: one row per topic (named twice:
     # merged), partitions in order without repeats, as Kafka's persister answers.
-    known: dict[uuid.UUID, tuple[Any, set[int]]] = {}
+    known: dict[uuid.UUID, tuple[TopicRow, set[int]]] = {}
     unknown = []
     empty = False
     for t in group.topics:
@@ -369,7 +378,7 @@ async def _alter_locked(env: ShareOffsetsEnv, group_id: str, topics: Sequence[An
     unknown_rows: dict[str, AlterShareGroupOffsetsResponseTopic] = {}
     known_rows: dict[str, AlterShareGroupOffsetsResponseTopic] = {}
     # topic id -> (topic, partition -> start offset)
-    targets: dict[uuid.UUID, tuple[Any, dict[int, int]]] = {}
+    targets: dict[uuid.UUID, tuple[TopicRow, dict[int, int]]] = {}
     for t in topics:
         info = _topic(env, t.topic_name)
         if info is None:
@@ -433,7 +442,9 @@ async def _alter_locked(env: ShareOffsetsEnv, group_id: str, topics: Sequence[An
     return AlterShareGroupOffsetsResponse(responses=[*unknown_rows.values(), *known_rows.values()])
 
 
-async def _reinitialize(env: ShareOffsetsEnv, group_id: str, info: Any, partition: int, start_offset: int) -> Any:
+async def _reinitialize(
+    env: ShareOffsetsEnv, group_id: str, info: TopicRow, partition: int, start_offset: int
+) -> PartitionResult | SummaryResult:
     """Write a fresh state for the share-partition: ``start_offset``, the next state epoch."""
     store = env.share_state
     summary = await store.read_summary(group_id, info.topic_id, partition)
@@ -471,7 +482,7 @@ async def _delete_locked(env: ShareOffsetsEnv, group_id: str, names: Iterable[st
     initialized = coordinator.initialized_partitions(group_id)
     unknown_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     refused: list[DeleteShareGroupOffsetsResponseTopic] = []
-    chosen: dict[uuid.UUID, tuple[Any, list[int]]] = {}
+    chosen: dict[uuid.UUID, tuple[TopicRow, list[int]]] = {}
     for name in names:
         info = _topic(env, name)
         if info is None:

@@ -502,8 +502,3 @@ def resource_problems(resources: list[Any], *, null_ok: Any, known_types: Iterab
             continue
         problems.append(None)
     return problems
-
-
-# GROUP (32) lives with the group configs; importing it registers it (at the end,
-# so the names it takes from this module exist).
-from broker.handlers import _group_configs  # noqa: E402, F401

@@ -42,7 +42,7 @@ class GroupConfigs:
         self, services: Services, name: str, set_: dict[str, str], delete: list[str], validate_only: bool
     ) -> None:
         ops = [(key, SET, value) for key, value in set_.items()] + [(key, DELETE, None) for key in delete]
-        error = _store(services).alter(name, ops, validate_only)
+        error = await _store(services).alter_shared(name, ops, validate_only)
         if error is not None:
             raise KafkaError(error.code, error.message)
 

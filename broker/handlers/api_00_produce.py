@@ -25,6 +25,10 @@ INVALID_PRODUCER_EPOCH; a coordinator that cannot answer yet (moving, loading,
 busy ending the previous transaction) NOT_ENOUGH_REPLICAS, which every client
 retries. The append then presents the verification's guard, so a batch
 verified before an abort can never land in the next transaction.
+
+In a cluster a broker takes writes only for the partitions it leads; the others
+get NOT_LEADER_OR_FOLLOWER, and from v10 the current leader and its endpoint
+(KIP-951), so the client moves its batches without a metadata round trip.
 """
 
 from __future__ import annotations
@@ -34,11 +38,14 @@ from typing import NamedTuple
 import trio
 
 from broker.handlers import handler
-from broker.handlers.context import RequestContext
+from broker.handlers.context import AnswerLater, RequestContext
 from broker.log.producer_state import VerificationGuard
+from broker.metadata.image import MetadataImage
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest
 from broker.protocol.messages.produce_response import (
+    LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionProduceResponse,
     ProduceResponse,
     TopicProduceResponse,
@@ -61,6 +68,8 @@ _RETRY_LATER = (
     ErrorCode.COORDINATOR_NOT_AVAILABLE,
     ErrorCode.NOT_COORDINATOR,
 )
+# Errors that come with the current leader in v10+ (KIP-951).
+_LEADER_HINTED = (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH)
 
 
 def _error(index: int, code: int, message: str | None = None) -> PartitionProduceResponse:
@@ -92,13 +101,15 @@ def verification_error(code: ErrorCode, version: int) -> ErrorCode:
 
 
 @handler(0, min_version=3, max_version=13)
-async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | None:
+async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | AnswerLater | None:
     services = ctx.services
     image = services.metadata.image
     replicas = services.replicas
     v = ctx.api_version
     by_id = v >= 13
-    durable: list[Partition] = []  # partitions whose appends must be replicated before answering acks=all
+    hinted: set[int] = set()
+    # Partitions whose appends must be durable before answering acks=all, with their answers.
+    durable: list[tuple[Partition, PartitionProduceResponse]] = []
     responses: list[TopicProduceResponse] = []
     bad_acks = req.acks not in _ACKS
     max_message_bytes = services.config.get("message.max.bytes")
@@ -126,7 +137,16 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
             try:
                 partition = replicas.leader(info.name, pd.index)
             except KafkaError as exc:
-                parts.append(_error(pd.index, exc.code))
+                refused = _error(pd.index, exc.code)
+                if v >= 10 and exc.code in _LEADER_HINTED:
+                    # KIP-951: name the current leader so the client need not refresh metadata.
+                    state = info.partition(pd.index)
+                    if state is not None and state.leader >= 0:
+                        refused.current_leader = LeaderIdAndEpoch(
+                            leader_id=state.leader, leader_epoch=state.leader_epoch
+                        )
+                        hinted.add(state.leader)
+                parts.append(refused)
                 continue
             try:
                 header = validate_produce_records(pd.records, api_version=v, max_batch_size=limit)[0]
@@ -185,11 +205,42 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 _append(ctx, item, guard, req.acks, durable)
     if req.acks == 0:
         return None
+    response = ProduceResponse(
+        responses=responses, throttle_time_ms=0, node_endpoints=node_endpoints(image, hinted, ctx.connection.listener)
+    )
     if req.acks == -1 and durable:
-        async with trio.open_nursery() as nursery:
-            for partition in durable:
-                nursery.start_soon(partition.wait_replicated)
-    return ProduceResponse(responses=responses, throttle_time_ms=0)
+        # Appended: only the answer waits for durability, so the connection handles the
+        # next requests meanwhile (their appends share the fsync round).
+        async def one(partition: Partition, answer: PartitionProduceResponse) -> None:
+            try:
+                await partition.wait_replicated()
+            except KafkaError as exc:  # this partition's entry fails, not the request
+                answer.error_code = exc.code
+                answer.error_message = exc.detail
+                answer.base_offset = -1
+
+        async def replicated() -> ProduceResponse:
+            if len(durable) == 1:
+                await one(*durable[0])
+            else:
+                async with trio.open_nursery() as nursery:
+                    for partition, answer in durable:
+                        nursery.start_soon(one, partition, answer)
+            return response
+
+        return AnswerLater(replicated)
+    return response
+
+
+def node_endpoints(image: MetadataImage, nodes: set[int], listener: str | None) -> list[NodeEndpoint]:
+    """The endpoints (on the client's listener) of the leaders named in KIP-951 hints."""
+    out = []
+    for node in sorted(nodes):
+        b = image.broker(node)
+        e = None if b is None else (b.endpoint(listener) or b.endpoint())
+        if b is not None and e is not None:
+            out.append(NodeEndpoint(node_id=node, host=e.host, port=e.port, rack=b.rack))
+    return out
 
 
 def _stamped(ctx: RequestContext, configs: dict, pd: PartitionProduceData) -> tuple[bytes | bytearray, int | None]:
@@ -203,23 +254,28 @@ def _stamped(ctx: RequestContext, configs: dict, pd: PartitionProduceData) -> tu
 
 
 def _append(
-    ctx: RequestContext, item: _Append, guard: VerificationGuard | None, acks: int, durable: list[Partition]
+    ctx: RequestContext,
+    item: _Append,
+    guard: VerificationGuard | None,
+    acks: int,
+    durable: list[tuple[Partition, PartitionProduceResponse]],
 ) -> None:
     try:
         result = item.partition.append(item.records, log_append_time_ms=item.append_time, verification_guard=guard)
     except KafkaError as exc:
         item.slot[item.position] = _error(item.index, exc.code, str(exc))
         return
-    item.slot[item.position] = PartitionProduceResponse(
+    answer = PartitionProduceResponse(
         index=item.index,
         error_code=ErrorCode.NONE,
         base_offset=result.base_offset,
         log_append_time_ms=result.log_append_time_ms,
         log_start_offset=result.log_start_offset,
     )
+    item.slot[item.position] = answer
     if not result.duplicate:
         ctx.services.metrics.bytes_in += len(item.records)
     if acks == -1:
-        durable.append(item.partition)
+        durable.append((item.partition, answer))
     else:
         item.partition.note_append()

@@ -23,6 +23,9 @@ Kafka checks it against the epoch cache: a known epoch that ends before the
 fetch offset gives a diverging epoch, an unknown later epoch
 OFFSET_OUT_OF_RANGE.
 
+In a cluster, a partition placed on another broker answers NOT_LEADER_OR_FOLLOWER,
+with the current leader and its endpoint from v16 (KIP-951).
+
 Replicas: a request with ``replica_id`` >= 0 (``replica_state`` from v15) is
 a follower's, and this broker has no followers, so each partition answers as
 Kafka does for a replica it does not know: UNKNOWN_LEADER_EPOCH when the
@@ -55,6 +58,7 @@ from typing import Any
 import trio
 
 from broker.handlers import handler
+from broker.handlers.api_00_produce import node_endpoints
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.fetch_request import FetchRequest
@@ -64,6 +68,7 @@ from broker.protocol.messages.fetch_response import (
     FetchableTopicResponse,
     FetchResponse,
     LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionData,
 )
 from broker.protocol.primitives import UUID_ZERO
@@ -157,8 +162,10 @@ class _Read:
 
     def one(self, cp: CachedPartition, limit: int, min_one: bool) -> PartitionData:
         partition = self.replicas.partition(cp.topic, cp.partition)
-        if partition is None:  # deleted while the request waited
-            return _read_error(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        if partition is None:
+            if self.replicas.in_cluster(cp.topic, cp.partition):
+                return _read_error(ErrorCode.NOT_LEADER_OR_FOLLOWER)  # placed on another broker
+            return _read_error(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)  # deleted while the request waited
         if self.by_id and partition.topic_id != cp.topic_id:
             return _read_error(ErrorCode.INCONSISTENT_TOPIC_ID)
         epoch = cp.current_leader_epoch
@@ -337,6 +344,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     error, session_id, items = fctx.respond(results, services.now_ms())
 
     responses: list[FetchableTopicResponse] = []
+    hinted: set[int] = set()
     last_topic: object = object()
     sent = 0
     for key, cp, pd in items:
@@ -348,6 +356,8 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
             state = image.partition(cp.topic, cp.partition) if cp.topic is not None else None
             if state is not None:
                 pd.current_leader = LeaderIdAndEpoch(leader_id=state.leader, leader_epoch=state.leader_epoch)
+                if state.leader >= 0:
+                    hinted.add(state.leader)
         sent += len(pd.records)
         if key[0] == last_topic:
             responses[-1].partitions.append(pd)
@@ -360,4 +370,8 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         error_code=error,
         session_id=session_id,
         responses=responses,
+        node_endpoints=[
+            NodeEndpoint(node_id=e.node_id, host=e.host, port=e.port, rack=e.rack)
+            for e in node_endpoints(image, hinted, ctx.connection.listener)
+        ],
     )

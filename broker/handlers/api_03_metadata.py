@@ -1,7 +1,7 @@
 """Metadata (key 3), v0-13.
 
 Lists the live brokers (with their endpoints on the listener the client came
-in on), the controller, and every topic asked for (or all, when the topic list
+in on), a controller (this broker: it passes controller requests on), and every topic asked for (or all, when the topic list
 is null, or empty before v1) with its partitions' leaders, epochs, replicas and
 in-sync replicas, all from the metadata image. v10+ carries topic ids and
 v12+ lets clients ask by id alone (the share consumer does: KIP-516); an
@@ -106,7 +106,11 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
         throttle_time_ms=0,
         brokers=brokers_for(image, ctx.connection.listener),
         cluster_id=image.cluster_id,
-        controller_id=image.controller_id,
+        # Every broker takes CreateTopics, DeleteTopics and the other "controller" requests
+        # and passes them on to the controller (as KRaft brokers forward them, KIP-590), so
+        # the answering broker names itself: a client never waits on a controller that just
+        # died. DescribeCluster names the elected controller.
+        controller_id=services.node_id,
         topics=topics,
         cluster_authorized_operations=(
             CLUSTER_OPERATIONS if req.include_cluster_authorized_operations else OPERATIONS_OMITTED

@@ -7,7 +7,8 @@ with no commit answers offset -1 and metadata "". v10 names topics by id
 partition for which an open transaction holds an offset (TxnOffsetCommit not
 yet committed or aborted) answers UNSTABLE_OFFSET_COMMIT, which clients retry;
 without it the last committed offset is answered. A share group's id reads as
-a group without offsets.
+a group without offsets. From v9 a member of a consumer group sends its member id and epoch: another epoch
+answers STALE_MEMBER_EPOCH, an unknown member UNKNOWN_MEMBER_ID (KIP-848).
 """
 
 from __future__ import annotations
@@ -32,7 +33,14 @@ FIRST_VERSION_BY_TOPIC_ID = 10
 
 
 async def _group(
-    ctx: RequestContext, groups: GroupCoordinator, group_id: str, topics, by_id: bool, require_stable: bool
+    ctx: RequestContext,
+    groups: GroupCoordinator,
+    group_id: str,
+    topics,
+    by_id: bool,
+    require_stable: bool,
+    member_id: str | None = None,
+    member_epoch: int = -1,
 ) -> OffsetFetchResponseGroup:
     image = ctx.services.metadata.image
     out: list[OffsetFetchResponseTopics] = []
@@ -60,7 +68,9 @@ async def _group(
             else:
                 asked.append((t.name, list(t.partition_indexes)))
     try:
-        fetched = await groups.fetch_offsets(group_id, asked, require_stable=require_stable)
+        fetched = await groups.fetch_offsets(
+            group_id, asked, member_id=member_id, member_epoch=member_epoch, require_stable=require_stable
+        )
     except KafkaError as exc:
         return OffsetFetchResponseGroup(group_id=group_id, topics=[], error_code=exc.code)
     for name, partitions in fetched:
@@ -96,7 +106,10 @@ async def handle(ctx: RequestContext, req: OffsetFetchRequest) -> OffsetFetchRes
     coordinator = ctx.services.groups
     if v >= FIRST_MULTI_GROUP_VERSION:
         by_id = v >= FIRST_VERSION_BY_TOPIC_ID
-        groups = [await _group(ctx, coordinator, g.group_id, g.topics, by_id, req.require_stable) for g in req.groups]
+        groups = [
+            await _group(ctx, coordinator, g.group_id, g.topics, by_id, req.require_stable, g.member_id, g.member_epoch)
+            for g in req.groups
+        ]
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     group = await _group(ctx, coordinator, req.group_id, req.topics, False, v >= 7 and req.require_stable)
     topics = [

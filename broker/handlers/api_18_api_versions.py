@@ -1,4 +1,4 @@
-"""ApiVersions (key 18), v0-4.
+"""ApiVersions (key 18), v0-5.
 
 Advertises exactly the handlers registered in :mod:`broker.handlers`, so what
 we claim cannot drift from what we serve. v3+ carries the client's software
@@ -11,7 +11,9 @@ implicit partition adds, KIP-890 part 2; a level of 0 is not listed as
 finalized, as Kafka omits features at level 0); ``metadata.version`` is
 reported the way a KRaft broker of the 4.2 line does. An unknown ApiVersions version never
 reaches this module: the connection layer answers it with a v0 response and
-UNSUPPORTED_VERSION (KIP-511).
+UNSUPPORTED_VERSION (KIP-511). v5 (KIP-1242) carries the cluster and node the
+client expects to reach: when it names both and either is not this broker's, the
+answer is REBOOTSTRAP_REQUIRED (the client was routed to the wrong broker).
 """
 
 from __future__ import annotations
@@ -53,8 +55,13 @@ def api_keys() -> list[ApiVersion]:
     ]
 
 
-@handler(18, min_version=0, max_version=4)
+@handler(18, min_version=0, max_version=5)
 async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsResponse:
+    if ctx.api_version >= 5 and req.cluster_id is not None and req.node_id >= 0:
+        # The connection waits for the broker to be ready before such a request.
+        services = ctx.services
+        if req.cluster_id != services.cluster_id or req.node_id != services.node_id:
+            return ApiVersionsResponse(error_code=ErrorCode.REBOOTSTRAP_REQUIRED, api_keys=api_keys())
     if ctx.api_version >= 3:
         name, version = req.client_software_name, req.client_software_version
         if not (_SOFTWARE.fullmatch(name) and _SOFTWARE.fullmatch(version)):

@@ -22,7 +22,10 @@ resource). As in Kafka (ConfigHelper):
 
 from __future__ import annotations
 
-from broker.handlers import handler
+from broker.handlers import (
+    _group_configs,  # noqa: F401 (registers the GROUP config resource)
+    handler,
+)
 from broker.handlers._admin import ResourceType, config_resource
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError

@@ -17,7 +17,10 @@ settings live in memory: they are lost when the broker restarts.
 
 from __future__ import annotations
 
-from broker.handlers import handler
+from broker.handlers import (
+    _group_configs,  # noqa: F401 (registers the GROUP config resource)
+    handler,
+)
 from broker.handlers._admin import ResourceType, apply_alter, config_resource, resource_problems
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError

@@ -27,7 +27,10 @@ CLIENT_METRICS (16) are not served (INVALID_REQUEST).
 
 from __future__ import annotations
 
-from broker.handlers import handler
+from broker.handlers import (
+    _group_configs,  # noqa: F401 (registers the GROUP config resource)
+    handler,
+)
 from broker.handlers._admin import (
     AlterOp,
     ResourceType,

@@ -1,8 +1,9 @@
 """DescribeCluster (key 60), v0-2.
 
-This node is the whole cluster: the broker list holds just this node at its
-advertised address, and the controller id is this node (a KRaft broker reports
-a live broker id there, KIP-919). Brokers are reached on broker endpoints, so
+The broker list is every registered broker of the cluster (just this node when
+it runs alone) with its endpoint on the listener the client came in on, and the
+controller id is the broker elected controller in etcd (-1 while none is;
+this node when it runs alone). Brokers are reached on broker endpoints, so
 EndpointType (v1+) 1 (BROKER) is served; 2 (CONTROLLER) gets
 MISMATCHED_ENDPOINT_TYPE and any other value UNSUPPORTED_ENDPOINT_TYPE, both
 with Kafka's messages (KIP-919). IncludeFencedBrokers (v2, KIP-1073) changes

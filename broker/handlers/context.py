@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from broker.config import LiveConfig
-from broker.group.coordinator import GroupCoordinator
-from broker.group.share_offsets import ShareOffsetsDeps
-from broker.lifecycle import Lifecycle
-from broker.log.commit import GroupCommitter
-from broker.log.manager import LogManager
-from broker.metadata.group_configs import GroupConfigStore
-from broker.metadata.local import SingleNodeMetadata
-from broker.metadata.producer_ids import ProducerIdAllocator
-from broker.metrics import Metrics
 from broker.protocol.messages import RequestHeader
-from broker.replica.fetch_sessions import FetchSessionCache
-from broker.replica.manager import ReplicaManager
-from broker.share.manager import SharePartitionManager
-from broker.share.state_store import ShareStateStore
-from broker.txn.coordinator import TransactionCoordinator
+
+if TYPE_CHECKING:
+    from broker.config import LiveConfig
+    from broker.group.coordinator import GroupCoordinator
+    from broker.group.share_offsets import ShareOffsetsDeps
+    from broker.lifecycle import Lifecycle
+    from broker.log.commit import GroupCommitter
+    from broker.log.manager import LogManager
+    from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
+    from broker.metadata.group_configs import GroupConfigStore
+    from broker.metadata.local import SingleNodeMetadata
+    from broker.metadata.producer_ids import ProducerIdAllocator
+    from broker.metrics import Metrics
+    from broker.replica.fetch_sessions import FetchSessionCache
+    from broker.replica.interbroker import BrokerPeers
+    from broker.replica.manager import ReplicaManager
+    from broker.share.manager import SharePartitionManager
+    from broker.share.state_store import ShareStateStore
+    from broker.txn.coordinator import TransactionCoordinator
 
 
 @dataclass(eq=False)
@@ -37,10 +42,10 @@ class Services:
     metrics: Metrics
     logs: LogManager
     committer: GroupCommitter
-    metadata: SingleNodeMetadata
+    metadata: SingleNodeMetadata | ClusterMetadata
     replicas: ReplicaManager
     group_configs: GroupConfigStore
-    producer_ids: ProducerIdAllocator
+    producer_ids: ProducerIdAllocator | ClusterProducerIds
     share_state: ShareStateStore
     share: SharePartitionManager
     groups: GroupCoordinator
@@ -51,6 +56,8 @@ class Services:
     cluster_id: str
     started_ms: int
     clock: Callable[[], int]
+    # In a cluster: connections to the other brokers (inter-broker listener).
+    peers: BrokerPeers | None = None
 
     def now_ms(self) -> int:
         return self.clock()
@@ -85,3 +92,15 @@ class RequestContext:
     @property
     def client_id(self) -> str | None:
         return self.header.client_id
+
+
+class AnswerLater:
+    """What a handler returns when its work is done and only the answer waits
+    (Produce with acks=all waiting for durability): ``wait()`` returns the response.
+    The connection reads and handles the next requests meanwhile and still sends the
+    answers in request order."""
+
+    __slots__ = ("wait",)
+
+    def __init__(self, wait: Callable[[], Awaitable[Any]]) -> None:
+        self.wait = wait

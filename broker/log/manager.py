@@ -44,6 +44,7 @@ from broker.log.checkpoint import (
     read_partition_metadata,
     write_offset_checkpoint,
 )
+from broker.log.cleaner import CleanerSettings, LogCleaner
 from broker.log.config import (
     TOPIC_CONFIGS,
     ConfigSource,
@@ -86,6 +87,13 @@ _BROKER_KEYS = tuple(
             "num.partitions",
             "log.retention.check.interval.ms",
             "log.flush.offset.checkpoint.interval.ms",
+            "log.cleaner.enable",
+            "log.cleaner.threads",
+            "log.cleaner.dedupe.buffer.size",
+            "log.cleaner.io.buffer.size",
+            "log.cleaner.io.buffer.load.factor",
+            "log.cleaner.io.max.bytes.per.second",
+            "log.cleaner.backoff.ms",
         ]
     )
 )
@@ -102,6 +110,12 @@ class TopicInfo:
     partitions: int
     configs: dict[str, str] = field(default_factory=dict)
     internal: bool = False
+    # The partitions with a replica in this data directory; None: every one (a single
+    # node). In a cluster a broker holds only the partitions placed on it.
+    local: frozenset[int] | None = None
+
+    def is_local(self, partition: int) -> bool:
+        return self.local is None or partition in self.local
 
 
 def validate_topic_name(name: str) -> None:
@@ -159,6 +173,12 @@ class LogManager:
         # Called with (event, topic name) after a topic is created, deleted or grows
         # partitions; group coordinators re-target their assignments on it.
         self.topic_listeners: list[Callable[[str, str], None]] = []
+        self.cleaner = LogCleaner(
+            self.data_dir,
+            logs=self.logs,
+            settings=lambda: CleanerSettings.from_broker(self._broker),
+            now_ms=now_ms,
+        )
 
     @classmethod
     def from_config(
@@ -223,7 +243,8 @@ class LogManager:
         for info in self._topics.values():
             config = self.log_config(info.name)
             for p in range(info.partitions):
-                self._logs[(info.name, p)] = self._open_log(info, p, config)
+                if info.is_local(p):
+                    self._logs[(info.name, p)] = self._open_log(info, p, config)
         # From here on a crash is an unclean shutdown.
         marker = self.data_dir / CLEAN_SHUTDOWN_FILE
         if marker.exists():
@@ -245,6 +266,10 @@ class LogManager:
             return
         self._opened = False
         failed = False
+        try:
+            self.cleaner.write_checkpoint()
+        except OSError as exc:
+            log.error("cleaner_checkpoint_failed", error=str(exc))
         for part_log in self._logs.values():
             try:
                 part_log.close()
@@ -287,21 +312,24 @@ class LogManager:
                 partitions=int(item["partitions"]),
                 configs={str(k): str(v) for k, v in item.get("configs", {}).items()},
                 internal=bool(item.get("internal", False)),
+                local=frozenset(int(p) for p in item["local"]) if "local" in item else None,
             )
             self._topics[info.name] = info
             self._by_id[info.topic_id] = info
 
     def _save_catalog(self, topics: Iterable[TopicInfo] | None = None) -> None:
-        items = [
-            {
+        items: list[dict[str, Any]] = []
+        for t in sorted(self._topics.values() if topics is None else topics, key=lambda t: t.name):
+            item: dict[str, Any] = {
                 "name": t.name,
                 "topic_id": str(t.topic_id),
                 "partitions": t.partitions,
                 "configs": dict(sorted(t.configs.items())),
                 "internal": t.internal,
             }
-            for t in sorted(self._topics.values() if topics is None else topics, key=lambda t: t.name)
-        ]
+            if t.local is not None:
+                item["local"] = sorted(t.local)
+            items.append(item)
         data = json.dumps({"version": CATALOG_VERSION, "topics": items}, indent=1).encode("utf-8")
         try:
             atomic_write(self.data_dir / CATALOG_FILE, data)
@@ -322,7 +350,7 @@ class LogManager:
                 continue
             info = self._topics.get(topic)
             partition = int(part)
-            if info is not None and partition < info.partitions:
+            if info is not None and partition < info.partitions and info.is_local(partition):
                 stored = read_partition_metadata(path)
                 if stored is None or stored == info.topic_id:
                     continue
@@ -460,6 +488,7 @@ class LogManager:
         self._by_id.pop(info.topic_id, None)
         for p in range(info.partitions):
             part_log = self._logs.pop((name, p), None)
+            self.cleaner.forget(name, p)
             if part_log is not None:
                 part_log.discard()
             path = self.data_dir / f"{name}-{p}"
@@ -470,6 +499,41 @@ class LogManager:
         self.checkpoint()
         log.info("topic_deleted", topic=name, topic_id=str(info.topic_id))
         self._notify("deleted", name)
+
+    def apply_topic(self, info: TopicInfo) -> None:
+        """Make the catalog hold ``info`` as the cluster's metadata describes it (already
+        validated by the controller): a new topic, more partitions, other configs or more
+        local partitions. Logs of local partitions are created; a topic known under
+        another id is deleted first (it was deleted and re-created meanwhile)."""
+        current = self._topics.get(info.name)
+        if current is not None and current.topic_id != info.topic_id:
+            self.delete_topic(info.name)
+            current = None
+        if current is not None and current == info:
+            return
+        config = LogConfig.from_configs(self._broker, info.configs)
+        wanted = [p for p in range(info.partitions) if info.is_local(p) and (info.name, p) not in self._logs]
+        opened: list[tuple[int, PartitionLog]] = []
+        try:
+            for p in wanted:
+                opened.append((p, self._open_log(info, p, config)))
+            others = [t for t in self._topics.values() if t.name != info.name]
+            self._save_catalog([*others, info])
+        except BaseException:
+            for p, part_log in opened:
+                part_log.discard()
+                self._trash_quietly(self.data_dir / f"{info.name}-{p}")
+            raise
+        self._topics[info.name] = info
+        self._by_id[info.topic_id] = info
+        for p, part_log in opened:
+            self._logs[(info.name, p)] = part_log
+        if current is None:
+            log.info("topic_created", topic=info.name, topic_id=str(info.topic_id), local=sorted(info.local or ()))
+        elif current.configs != info.configs:
+            self._reconfigure(info)
+        if opened or current is None or current.partitions != info.partitions:
+            self._notify("created" if current is None else "partitions", info.name)
 
     def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
         info = self._require(name)
@@ -569,10 +633,13 @@ class LogManager:
 
         def write() -> None:
             with CHECKPOINT_LOCK:
-                write_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT, {k: v.recovery_point for k, v in logs})
+                points = {k: v.recovery_point for k, v in logs}
+                write_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT, points)
                 write_offset_checkpoint(
                     data_dir / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
                 )
+            for k, v in logs:
+                v.checkpointed_recovery_point = max(v.checkpointed_recovery_point, points[k])
 
         return write
 
@@ -590,7 +657,14 @@ class LogManager:
 
     async def run_maintenance(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Retention every log.retention.check.interval.ms (5 min) and offset checkpoints
-        every log.flush.offset.checkpoint.interval.ms (1 min), forever."""
+        every log.flush.offset.checkpoint.interval.ms (1 min), forever; and the log
+        cleaner (compaction), which runs on its own schedule."""
+        async with trio.open_nursery() as nursery:
+            await nursery.start(self.cleaner.run)
+            await nursery.start(self._periodic)
+            task_status.started()
+
+    async def _periodic(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         retention_every = self.retention_check_interval_ms / 1000
         checkpoint_every = self.checkpoint_interval_ms / 1000
         next_retention = trio.current_time() + retention_every

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -198,6 +198,17 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         doc="Heartbeat interval handed to this consumer group's members.",
     ),
     GroupConfigKey(
+        "consumer.assignment.interval.ms",
+        _I,
+        1000,
+        broker_default="group.consumer.assignment.interval.ms",
+        at_least=0,
+        broker_min=("group.consumer.min.assignment.interval.ms", 0),
+        broker_max=("group.consumer.max.assignment.interval.ms", 15000),
+        doc="Kafka 4.4's batching interval of this consumer group's target assignments. Accepted and "
+        "described; this broker computes targets in the heartbeat that needs them.",
+    ),
+    GroupConfigKey(
         "share.session.timeout.ms",
         _I,
         45000,
@@ -251,8 +262,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         at_least=1,
         broker_min=("group.streams.min.session.timeout.ms", 45000),
         broker_max=("group.streams.max.session.timeout.ms", 60000),
-        doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed. "
-        "Stored and described only: streams groups are not implemented.",
+        doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed.",
     ),
     GroupConfigKey(
         "streams.heartbeat.interval.ms",
@@ -262,7 +272,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         at_least=1,
         broker_min=("group.streams.min.heartbeat.interval.ms", 5000),
         broker_max=("group.streams.max.heartbeat.interval.ms", 15000),
-        doc="Heartbeat interval for streams-group members (stored and described only).",
+        doc="Heartbeat interval handed to this streams group's members.",
     ),
     GroupConfigKey(
         "streams.num.standby.replicas",
@@ -271,7 +281,15 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_default="group.streams.num.standby.replicas",
         at_least=0,
         broker_max=("group.streams.max.standby.replicas", 2),
-        doc="Standby replicas per streams task (stored and described only).",
+        doc="Standby replicas of each stateful task of this streams group.",
+    ),
+    GroupConfigKey(
+        "streams.rack.aware.assignment.tags",
+        _S,
+        "",
+        broker_default="group.streams.rack.aware.assignment.tags",
+        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads the "
+        "standby tasks of this streams group over.",
     ),
     GroupConfigKey(
         "streams.initial.rebalance.delay.ms",
@@ -279,8 +297,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         3000,
         broker_default="group.streams.initial.rebalance.delay.ms",
         at_least=0,
-        doc="How long a new streams group waits for more members before its first rebalance "
-        "(stored and described only).",
+        doc="How long a new streams group waits for more members before its first assignment.",
     ),
 )
 
@@ -330,6 +347,7 @@ _SESSION_PAIRS = (
 )
 # Kafka checks broker bounds in this order (not the definition order).
 _BOUND_ORDER = (
+    "consumer.assignment.interval.ms",
     "consumer.heartbeat.interval.ms",
     "consumer.session.timeout.ms",
     "share.heartbeat.interval.ms",
@@ -426,6 +444,9 @@ class GroupConfigStore:
         self._listeners: list[Listener] = []
         self._settings: dict[str, ShareGroupSettings] = {}
         self._settings_config: Any = None
+        # In a cluster: stores a group's new overrides cluster-wide (async, raises
+        # KafkaError); None keeps them in this broker's file.
+        self.shared: Callable[[str, dict[str, str]], Awaitable[None]] | None = None
         self._load()
 
     # --- reading ---------------------------------------------------------------------
@@ -538,6 +559,59 @@ class GroupConfigStore:
         """Apply IncrementalAlterConfigs operations ``(key, op, value)`` (SET 0,
         DELETE 1) to ``group_id``, all or nothing; the error Kafka would answer,
         or None. ``validate_only`` checks everything and changes nothing."""
+        prepared = self._prepare(group_id, ops)
+        if isinstance(prepared, KafkaError):
+            return prepared
+        current, canonical = prepared
+        if validate_only or canonical == current:
+            return None
+        groups = dict(self._groups)
+        if canonical:
+            groups[group_id] = canonical
+        else:
+            groups.pop(group_id, None)
+        try:
+            self._write(groups)
+        except OSError as exc:
+            log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
+            return KafkaError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
+        self._groups = groups
+        self._changed(group_id, canonical)
+        return None
+
+    async def alter_shared(
+        self, group_id: str, ops: Iterable[tuple[str, int, str | None]], validate_only: bool = False
+    ) -> KafkaError | None:
+        """:meth:`alter`, stored where the cluster keeps group configs when :attr:`shared`
+        is set (every broker then applies it through :meth:`apply_shared`)."""
+        if self.shared is None:
+            return self.alter(group_id, ops, validate_only)
+        prepared = self._prepare(group_id, ops)
+        if isinstance(prepared, KafkaError):
+            return prepared
+        current, canonical = prepared
+        if validate_only or canonical == current:
+            return None
+        try:
+            await self.shared(group_id, canonical)
+        except KafkaError as exc:
+            return exc
+        return None
+
+    def apply_shared(self, groups: dict[str, dict[str, str]]) -> None:
+        """Every group's overrides as the cluster has them now (a cluster member's store
+        follows the cluster's metadata instead of its own file)."""
+        if groups == self._groups:
+            return
+        old, self._groups = self._groups, {g: dict(v) for g, v in groups.items()}
+        for group_id in set(old) | set(groups):
+            if old.get(group_id) != groups.get(group_id):
+                self._changed(group_id, dict(groups.get(group_id, {})))
+
+    def _prepare(
+        self, group_id: str, ops: Iterable[tuple[str, int, str | None]]
+    ) -> tuple[dict[str, str], dict[str, str]] | KafkaError:
+        """(current overrides, the new canonical set) or the error Kafka would answer."""
         if not group_id:
             return KafkaError(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
         current = self._groups.get(group_id, {})
@@ -555,24 +629,9 @@ class GroupConfigStore:
             else:
                 return KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
         try:
-            canonical = self._validate(new)
+            return current, self._validate(new)
         except KafkaError as exc:
             return exc
-        if validate_only or canonical == current:
-            return None
-        groups = dict(self._groups)
-        if canonical:
-            groups[group_id] = canonical
-        else:
-            groups.pop(group_id, None)
-        try:
-            self._write(groups)
-        except OSError as exc:
-            log.error("group_configs.write_failed", path=str(self.path), error=str(exc))
-            return KafkaError(ErrorCode.UNKNOWN_SERVER_ERROR, f"Could not store the group configs: {exc}")
-        self._groups = groups
-        self._changed(group_id, canonical)
-        return None
 
     def delete_group(self, group_id: str) -> bool:
         """Drop every override of ``group_id`` (durably). False if it had none, or

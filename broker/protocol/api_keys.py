@@ -1,6 +1,6 @@
 """Kafka API keys: the int16 at the start of every request header.
 
-Complete as of Apache Kafka 4.2 (keys 0..92), including APIs this broker will
+Complete as of Apache Kafka 4.4 (keys 0..94), including APIs this broker will
 never serve (ZooKeeper-era inter-broker calls, KRaft controller calls, Streams
 groups) so that logs and error paths can always name what a client asked for.
 Which keys and versions are actually served is decided by the handler
@@ -110,6 +110,8 @@ class ApiKey(IntEnum):
     DESCRIBE_SHARE_GROUP_OFFSETS = 90
     ALTER_SHARE_GROUP_OFFSETS = 91
     DELETE_SHARE_GROUP_OFFSETS = 92
+    STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE = 93
+    UNREGISTER_CONTROLLER = 94
 
     @property
     def api_name(self) -> str:

@@ -2,7 +2,7 @@
 
 ``ProtocolError`` is the one exception type decoders raise for bad input; the
 framing layer adds subclasses for size-prefix and frame failures. ``ErrorCode``
-is Kafka's complete error-code table (Apache Kafka 4.2: codes -1..133) with each
+is Kafka's complete error-code table (Apache Kafka 4.4: codes -1..136) with each
 code's retriability, and ``KafkaError`` carries one of those codes from the
 place a request fails to the place its response is built.
 """
@@ -10,6 +10,7 @@ place a request fails to the place its response is built.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 __all__ = [
     "ErrorCode",
@@ -75,7 +76,7 @@ class TruncatedFrameError(ProtocolError):
 
 
 class ErrorCode(IntEnum):
-    """Kafka protocol error codes, complete as of Apache Kafka 4.2.
+    """Kafka protocol error codes, complete as of Apache Kafka 4.4.
 
     Each member carries ``retriable`` (whether a client may retry the same
     request unchanged and expect it to succeed later) and ``message`` (a short
@@ -86,12 +87,21 @@ class ErrorCode(IntEnum):
     retriable: bool
     message: str
 
-    def __new__(cls, code: int, retriable: bool, message: str) -> ErrorCode:
-        obj = int.__new__(cls, code)
-        obj._value_ = code
-        obj.retriable = retriable
-        obj.message = message
-        return obj
+    if TYPE_CHECKING:
+        # After the class is built, ``ErrorCode(code)`` looks a member up by its code
+        # (Enum swaps the member-building __new__ below for its own lookup). Type
+        # checkers take the call signature from that member-building __new__
+        # (python/mypy#10573), so they are shown the lookup signature instead.
+        def __new__(cls, code: int) -> ErrorCode: ...
+
+    else:
+
+        def __new__(cls, code: int, retriable: bool, message: str) -> ErrorCode:
+            obj = int.__new__(cls, code)
+            obj._value_ = code
+            obj.retriable = retriable
+            obj.message = message
+            return obj
 
     UNKNOWN_SERVER_ERROR = -1, False, "The server hit an unexpected error while handling the request."
     NONE = 0, False, "No error."
@@ -228,6 +238,13 @@ class ErrorCode(IntEnum):
     STREAMS_INVALID_TOPOLOGY_EPOCH = 131, False, "The Streams topology epoch is not valid."
     STREAMS_TOPOLOGY_FENCED = 132, False, "The Streams topology epoch is older than the group's current one."
     SHARE_SESSION_LIMIT_REACHED = 133, True, "The broker's share-session cache is full; try again later."
+    GROUP_DELETION_FAILED = 134, False, "The group could not be deleted; the per-group error message says why."
+    STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED = (
+        135,
+        False,
+        "The broker could not store the Streams topology description.",
+    )
+    CONTROLLER_ID_NOT_REGISTERED = 136, False, "No controller with this ID is registered."
 
     @classmethod
     def for_code(cls, code: int) -> ErrorCode:
@@ -272,7 +289,7 @@ class KafkaError(ProtocolError):
         return self.code.retriable
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and (self.code, self.message) == (other.code, other.message)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (self.code, self.message) == (other.code, other.message)
 
     def __hash__(self) -> int:
         return hash((type(self), self.code, self.message))

@@ -71,6 +71,10 @@ class ReplicaManager:
         p.check_leader(current_leader_epoch)
         return p
 
+    def in_cluster(self, topic: str, index: int) -> bool:
+        """Whether the partition exists in the cluster (wherever it is placed)."""
+        return self._metadata.image.partition(topic, index) is not None
+
     def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
         for key, p in list(self._partitions.items()):
             t = new.topic(key[0])

@@ -103,13 +103,15 @@ class Partition:
     def end_offset_for_epoch(self, epoch: int) -> tuple[int, int]:
         """(largest epoch <= ``epoch``, its end offset), Kafka's OffsetForLeaderEpoch answer.
 
-        Every batch on this replica carries the current leader epoch, so an epoch at or
-        above it ends at the log end offset and an older one is unknown (-1, -1).
+        A partition has one replica, so its log is never truncated to another's and
+        no epoch ever diverged from what a client read: every epoch, current or older
+        (a cluster bumps it when the leader's broker restarts), ends at the log end
+        offset as far as a reader can tell.
         """
         current = self.state.leader_epoch
         if epoch >= current:
             return current, self.log.log_end_offset
-        return -1, -1
+        return epoch, self.log.log_end_offset
 
     # --- writes ----------------------------------------------------------------------
 

@@ -205,6 +205,8 @@ API_ACLS: dict[ApiKey, tuple[Check, ...]] = {
         Check(_T, _O.CREATE, "internal topics to create", when="internal topics to create", any_of="internal"),
     ),
     ApiKey.STREAMS_GROUP_DESCRIBE: (Check(_G, _O.DESCRIBE, "group_ids[]"),),
+    # A member of the group reports its topology's description: it acts as the member.
+    ApiKey.STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE: (Check(_G, _O.READ, "group_id"),),
     ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS: (
         Check(_G, _O.DESCRIBE, "groups[].group_id"),
         Check(_T, _O.DESCRIBE, "groups[].topics[].topic_name"),
@@ -242,6 +244,7 @@ NOT_CLIENT_FACING = frozenset(
         ApiKey.ADD_RAFT_VOTER,
         ApiKey.REMOVE_RAFT_VOTER,
         ApiKey.UPDATE_RAFT_VOTER,
+        ApiKey.UNREGISTER_CONTROLLER,
     }
 )
 

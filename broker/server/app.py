@@ -24,15 +24,18 @@ from broker.lifecycle import Lifecycle
 from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
 from broker.log.meta import MetaPropertiesError, load_or_create_meta
+from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import Endpoint
 from broker.metadata.local import SingleNodeMetadata
 from broker.metadata.producer_ids import ProducerIdAllocator
 from broker.metrics import Metrics
 from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
+from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
-from broker.share.state_store import ShareStateStore
+from broker.share.remote import RoutedPersister
+from broker.share.state_store import Persister, ShareStateStore
 from broker.txn.coordinator import TransactionCoordinator
 
 __all__ = ["bind", "build", "close_services", "load_coordinators", "open_services", "run_background"]
@@ -61,15 +64,25 @@ def close_services(services: Services) -> None:
     services.logs.close()
 
 
-def bind(services: Services, port: int) -> None:
-    """The listener is bound: record what clients are told to connect to."""
-    services.config.update(services.config.current.with_bound_port(port))
+def bind(services: Services, ports: int | dict[str, int]) -> None:
+    """The listeners are bound ({listener name: port}, or one port for the first):
+    record what clients are told to connect to, per listener."""
+    services.config.update(services.config.current.with_bound_port(ports))
     current = services.config.current
-    services.metadata.set_endpoints(Endpoint(lst.name, lst.host, lst.port) for lst in current.advertised_listeners)
+    services.metadata.set_endpoints(
+        Endpoint(lst.name, lst.host, lst.port, current.security_protocol(lst.name))
+        for lst in current.advertised_listeners
+    )
 
 
 async def run_background(services: Services, nursery: trio.Nursery) -> None:
-    """Start every background loop in ``nursery`` (returns once they are running)."""
+    """Start every background loop in ``nursery`` (returns once they are running).
+    A cluster member first joins the cluster and has its first metadata image."""
+    if isinstance(services.metadata, ClusterMetadata):
+        await nursery.start(services.metadata.run)
+        services.cluster_id = services.metadata.cluster_id
+    if services.peers is not None:
+        await nursery.start(services.peers.run)
     await nursery.start(services.committer.run)
     await nursery.start(services.logs.run_maintenance)
     await nursery.start(services.share.run)
@@ -78,7 +91,7 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     await nursery.start(services.transactions.run)
 
 
-def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
+def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecycle | None = None) -> Services:
     """Every service for ``config``, leaf-first. Raises SystemExit with one clear line
     when the data directory belongs to another node."""
     live = LiveConfig(config)
@@ -86,20 +99,49 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
     node_id = config.node_id
     data_dir = config.log_dir
     data_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        cluster_id = load_or_create_meta(data_dir, node_id)
-    except MetaPropertiesError as exc:
-        raise SystemExit(f"sharebroker: error: {exc}") from None
+    etcd_endpoints = config.get("etcd.endpoints")
+    if etcd_endpoints:
+        cluster_id = ""  # the cluster's, read from etcd when the broker joins
+    else:
+        try:
+            cluster_id = load_or_create_meta(data_dir, node_id)
+        except MetaPropertiesError as exc:
+            raise SystemExit(f"sharebroker: error: {exc}") from None
 
-    lifecycle = Lifecycle()
+    lifecycle = lifecycle or Lifecycle()
     metrics = Metrics()
     logs = LogManager.from_config(data_dir, config)
     committer = GroupCommitter.from_config(config, logs=logs.logs)
-    metadata = SingleNodeMetadata(node_id, cluster_id, logs, setting)
-    replicas = ReplicaManager(node_id, logs, metadata, committer)
     group_configs = GroupConfigStore(data_dir, config)
-    producer_ids = ProducerIdAllocator(data_dir)
+    metadata: SingleNodeMetadata | ClusterMetadata
+    producer_ids: ProducerIdAllocator | ClusterProducerIds
+    if etcd_endpoints:
+        cluster = ClusterMetadata(
+            node_id,
+            logs,
+            setting,
+            endpoints=list(etcd_endpoints),
+            prefix=config.get("etcd.prefix"),
+            data_dir=data_dir,
+            rack=config.get("broker.rack"),
+        )
+        metadata, producer_ids = cluster, cluster.producer_ids
+        # Group configs are the cluster's: stored in etcd, followed by every broker.
+        group_configs.shared = cluster.put_group_configs
+        group_configs.apply_shared({})
+        cluster.subscribe(lambda old, new: group_configs.apply_shared(cluster.group_configs()))
+    else:
+        metadata = SingleNodeMetadata(node_id, cluster_id, logs, setting, rack=config.get("broker.rack"))
+        producer_ids = ProducerIdAllocator(data_dir)
+    replicas = ReplicaManager(node_id, logs, metadata, committer)
     share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
+    persister: Persister = share_state
+    peers: BrokerPeers | None = None
+    if etcd_endpoints:
+        # A share-partition's state goes to the leader of its __share_group_state
+        # partition: this broker's store, or another broker's over RPCs 83-87.
+        peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id)
+        persister = RoutedPersister(share_state, metadata, peers, node_id=node_id)
     groups = GroupCoordinator(
         metadata=metadata,
         replicas=replicas,
@@ -109,7 +151,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
         clock=clock,
     )
     share = SharePartitionManager(
-        persister=share_state,
+        persister=persister,
         metadata=metadata,
         replicas=replicas,
         group_configs=group_configs,
@@ -154,7 +196,15 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms) -> Services:
         groups=groups,
         transactions=transactions,
         fetch_sessions=fetch_sessions,
-        share_offsets=ShareOffsetsDeps(groups, share_state, share, metadata, replicas),
+        share_offsets=ShareOffsetsDeps(
+            groups,
+            persister,
+            share,
+            metadata,
+            replicas,
+            remote_high_watermark=None if peers is None else peers.high_watermark,
+        ),
+        peers=peers,
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),

@@ -3,28 +3,29 @@
 from __future__ import annotations
 
 import time
-
-import structlog
+from typing import Any
 
 from broker.handlers import HANDLERS, Handler
-from broker.handlers.context import RequestContext
+from broker.handlers.context import AnswerLater, RequestContext
+from broker.logging import LazyLogger
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.connection import Request, ServerConnection, UnsupportedRequest
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import RESPONSES
 
-log = structlog.get_logger("sharebroker.dispatch")
+log = LazyLogger("sharebroker.dispatch")
+
+# An encoded response: one buffer, or the buffers to send in order when the answer
+# carries large records (sent from where they are, not copied into the frame).
+Frame = bytearray | list[bytes | bytearray | memoryview]
 
 
-async def dispatch(
-    ctx: RequestContext, proto: ServerConnection, request: Request
-) -> bytearray | list[bytes | bytearray | memoryview] | bool | None:
+async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> Frame | bool | Deferred | None:
     """Handle one request.
 
-    Returns the framed response (a list of buffers to send in order when the
-    handler's answer carries large records, sent from where they are), ``None``
-    when the request gets no response
+    Returns the framed response (a :data:`Frame`), a :class:`Deferred` when the
+    handler answers later, ``None`` when the request gets no response
     (Produce with acks=0), or ``False`` when the connection must be closed
     (an API or version we do not serve, as Kafka does, or a request that
     cannot be decoded). A :class:`KafkaError` escaping the handler becomes
@@ -59,7 +60,16 @@ async def dispatch(
         response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
     if response is False:
         return False
-    ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
+    if isinstance(response, AnswerLater):
+        return Deferred(ctx, proto, handler, request, response, started)
+    return _finish(ctx, proto, handler, request, response, started)
+
+
+def _finish(
+    ctx: RequestContext, proto: ServerConnection, handler: Handler, request: Request, response: Any, started: float
+) -> Frame | bool | None:
+    if ctx.services is not None:  # None only for ApiVersions during start-up
+        ctx.services.metrics.observe_request(handler.name, time.perf_counter() - started)
     if response is None:
         return None
     try:
@@ -67,6 +77,39 @@ async def dispatch(
     except ProtocolError:
         log.exception("response_encoding_failed", api=handler.name, version=request.api_version)
         return False
+
+
+class Deferred:
+    """A response that follows once the handler's :class:`AnswerLater` completes."""
+
+    __slots__ = ("_ctx", "_handler", "_later", "_proto", "_request", "_started")
+
+    def __init__(
+        self,
+        ctx: RequestContext,
+        proto: ServerConnection,
+        handler: Handler,
+        request: Request,
+        later: AnswerLater,
+        started: float,
+    ) -> None:
+        self._ctx, self._proto, self._handler = ctx, proto, handler
+        self._request, self._later, self._started = request, later, started
+
+    async def finish(self) -> Frame | bool | None:
+        """The encoded response (None: no response; False: close the connection)."""
+        handler, request = self._handler, self._request
+        try:
+            response = await self._later.wait()
+        except KafkaError as exc:
+            log.info("request_failed", api=handler.name, version=request.api_version, error=str(exc))
+            response = _error_response(handler, request, exc.code, exc.message)
+        except Exception:
+            log.exception("handler_failed", api=handler.name, version=request.api_version)
+            response = _error_response(handler, request, ErrorCode.UNKNOWN_SERVER_ERROR, None)
+        if response is False:
+            return False
+        return _finish(self._ctx, self._proto, handler, request, response, self._started)
 
 
 def _error_response(handler: Handler, request: Request, code: ErrorCode, message: str | None) -> object:

@@ -202,6 +202,18 @@ class SharePartitionManager:
             now = new.topic(name)
             if now is None or now.topic_id != t.topic_id:
                 self.forget_topic(name)
+        # A share-partition lives with the partition's leader: when leadership moves
+        # (or this broker is fenced), drop it; its state is with the share coordinator,
+        # and the next leader loads it from there.
+        for (name, partition), entries in list(self._by_log.items()):
+            state = new.partition(name, partition)
+            for e in list(entries):
+                if state is None or state.leader != self._replicas.node_id or state.leader_epoch != e.leader_epoch:
+                    entries.remove(e)
+                    self._entries.pop(e.key, None)
+                    e.wake()
+            if not entries:
+                self._by_log.pop((name, partition), None)
 
     def has_session(self, group_id: str, member_id: str) -> bool:
         """Whether the member has an open share session on this broker."""

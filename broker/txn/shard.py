@@ -75,7 +75,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from broker.group.offsets import partition_for as offsets_partition_for
 from broker.metadata.image import coordinator_partition
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.txn import records
@@ -596,7 +595,7 @@ class TxnShard:
     ) -> TxnResult[ErrorCode]:
         """AddOffsetsToTxn (key 25): the group's ``__consumer_offsets`` partition joins
         the transaction, so its offset commits get the transaction's marker."""
-        partition = offsets_partition_for(group_id, self.config.offsets_topic_partitions)
+        partition = coordinator_partition(group_id, self.config.offsets_topic_partitions)
         return self.add_partitions(
             now_ms, transactional_id, producer_id, producer_epoch, [TopicPartition(OFFSETS_TOPIC, partition)], TV_0
         )

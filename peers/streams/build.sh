@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
-# Build the Kafka Streams 4.3.1 word count (exactly_once_v2) into peers/.cache/streams.
-# Output: peers/.cache/streams/wordcount.jar (+ lib/ with kafka-streams, kafka-clients, rocksdbjni, slf4j-simple).
-# Run:    java -cp 'peers/.cache/streams/wordcount.jar:peers/.cache/streams/lib/*' sharebroker.peers.WordCountApp ...
+# Build the Kafka Streams word count into peers/.cache/streams (wordcount.jar + lib/).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 command -v java >/dev/null || { echo "java (17+) is required" >&2; exit 1; }

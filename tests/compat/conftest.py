@@ -1,4 +1,4 @@
-"""Compatibility tests against the Apache Kafka Java clients (4.2.2).
+"""Compatibility tests against the Apache Kafka Java clients (4.4.0).
 
 They drive ``peers/java`` (ShareTool, built by ``make compat-java``) against the
 real sharebroker process. Without Java or the built jar every test here is

@@ -2,7 +2,7 @@
 
 Each scenario is a function ``scenario(bootstrap) -> dict`` that returns only
 what a user can observe (records, delivery counts, error codes, describe
-output), normalised so that the Apache Kafka 4.2.2 peer and sharebroker can be
+output), normalised so that the Apache Kafka 4.4.0 peer and sharebroker can be
 compared with ``==``. Raw requests go through ``tests.integration.wire``.
 """
 

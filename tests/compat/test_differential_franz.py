@@ -1,4 +1,4 @@
-"""Differential tests with franz-go (v1.22.2) as the share consumer: Kafka 4.2.2 vs sharebroker.
+"""Differential tests with franz-go (v1.22.2) as the share consumer: Kafka 4.4.0 vs sharebroker.
 
 ``peers/franz/sharecli`` (``make franz-tool``) is a small kgo share-group consumer printing one
 JSON line per delivered record. The peer start/stop fixtures, ``compare`` and the scenario

@@ -17,9 +17,9 @@ from broker.protocol.errors import (
 )
 
 
-def test_error_codes_are_contiguous_from_minus_one_to_133() -> None:
-    # Kafka 4.2 defines every code in -1..133 with no gaps.
-    assert sorted(int(e) for e in ErrorCode) == list(range(-1, 134))
+def test_error_codes_are_contiguous_from_minus_one_to_136() -> None:
+    # Kafka 4.4 defines every code in -1..136 with no gaps.
+    assert sorted(int(e) for e in ErrorCode) == list(range(-1, 137))
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,9 @@ def test_error_codes_are_contiguous_from_minus_one_to_133() -> None:
         ("REBOOTSTRAP_REQUIRED", 129, False),
         ("STREAMS_TOPOLOGY_FENCED", 132, False),
         ("SHARE_SESSION_LIMIT_REACHED", 133, True),
+        ("GROUP_DELETION_FAILED", 134, False),
+        ("STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED", 135, False),
+        ("CONTROLLER_ID_NOT_REGISTERED", 136, False),
     ],
 )
 def test_error_code_facts(name: str, code: int, retriable: bool) -> None:
@@ -94,8 +97,8 @@ def test_framing_errors_are_protocol_errors() -> None:
         assert isinstance(exc, ProtocolError)
 
 
-def test_api_keys_cover_0_to_92() -> None:
-    assert sorted(int(k) for k in ApiKey) == list(range(93))
+def test_api_keys_cover_0_to_94() -> None:
+    assert sorted(int(k) for k in ApiKey) == list(range(95))
     assert ApiKey.PRODUCE == 0
     assert ApiKey.API_VERSIONS == 18
     assert ApiKey.SHARE_GROUP_HEARTBEAT == 76
@@ -103,6 +106,8 @@ def test_api_keys_cover_0_to_92() -> None:
     assert ApiKey.SHARE_ACKNOWLEDGE == 79
     assert ApiKey.STREAMS_GROUP_HEARTBEAT == 88
     assert ApiKey.DELETE_SHARE_GROUP_OFFSETS == 92
+    assert ApiKey.STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE == 93
+    assert ApiKey.UNREGISTER_CONTROLLER == 94
 
 
 def test_api_key_names() -> None:

@@ -20,6 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from broker.protocol.errors import ProtocolError, UnsupportedFieldError
 from broker.protocol.messages import API_INDEX, REQUESTS, RESPONSES, SCHEMA_MODULES
 from broker.protocol.messages.api_versions_response import ApiVersionsResponse, SupportedFeatureKey
+from broker.protocol.messages.consumer_group_member_metadata_value import (
+    ClassicMemberMetadata,
+    ClassicProtocol,
+    ConsumerGroupMemberMetadataValue,
+)
 from broker.protocol.messages.fetch_response import FetchableTopicResponse, FetchResponse, PartitionData
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
@@ -319,7 +324,38 @@ def test_fetch_records_decode_zero_copy_from_a_memoryview() -> None:
     view = memoryview(frame)
     decoded, _ = FetchResponse.decode_at(view, 4, 11)
     records = decoded.responses[0].partitions[0].records
-    assert records.obj is frame
+    assert isinstance(records, memoryview) and records.obj is frame
     start = bytes(frame).index(b"abc")
     frame[start] = ord("X")  # a view, not a copy: writes to the frame show through
     assert bytes(records) == b"Xbc"
+
+
+# --- tagged nullable structs ----------------------------------------------------------------
+
+# ConsumerGroupMemberMetadataValue v0 with every field at its default up to ServerAssignor:
+# six empty compact strings/arrays, RebalanceTimeoutMs -1, an empty ServerAssignor.
+_MEMBER_METADATA_PREFIX = bytes.fromhex("010101010101ffffffff01")
+
+
+@pytest.mark.parametrize(
+    ("classic", "tags"),
+    [
+        # null is the default (Kafka 4.4 declares "default": null): not written
+        (None, "00"),
+        # an empty struct is written: tag 0, seven bytes, the varint 1 (present; not int8 1 as
+        # for an untagged nullable struct), then the struct (0 ms, no protocols, no tags)
+        (ClassicMemberMetadata(), "01000701000000000100"),
+        # present: the varint 1, then the struct (45000 ms, [("range", b"\x01")], no tags)
+        (
+            ClassicMemberMetadata(session_timeout_ms=45000, supported_protocols=[ClassicProtocol("range", b"\x01")]),
+            "0100100100" + "00afc8" + "02" + "0672616e6765" + "020100" + "00",
+        ),
+    ],
+    ids=["null", "empty", "present"],
+)
+def test_tagged_nullable_struct_uses_a_varint_null_marker(classic: ClassicMemberMetadata | None, tags: str) -> None:
+    # Bytes as Kafka 4.4's own ConsumerGroupMemberMetadataValue reads and writes them.
+    msg = ConsumerGroupMemberMetadataValue(classic_member_metadata=classic)
+    encoded = msg.encode(0)
+    assert encoded.hex() == (_MEMBER_METADATA_PREFIX + bytes.fromhex(tags)).hex()
+    assert ConsumerGroupMemberMetadataValue.decode(encoded, 0) == msg

@@ -160,7 +160,7 @@ def test_every_subcommand_is_listed_with_help():
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     from broker.tools import TOOLS
 
-    assert set(sub.choices) == {"serve", "config-docs"} | {name.replace("_", "-") for name in TOOLS}
+    assert set(sub.choices) == {"serve", "config-docs", "local-cluster"} | {name.replace("_", "-") for name in TOOLS}
     listed = {c.dest: c.help for c in sub._choices_actions}
     assert set(listed) == set(sub.choices) and all(listed.values())
 

@@ -90,7 +90,7 @@ def test_defaults_load_and_match_kafka_where_we_follow_it():
     }
     for key, value in expected.items():
         assert cfg.get(key) == value, key
-    assert tuple(cfg.get("group.coordinator.rebalance.protocols")) == ("classic", "consumer", "share")
+    assert tuple(cfg.get("group.coordinator.rebalance.protocols")) == ("classic", "consumer", "share", "streams")
 
 
 def test_every_default_passes_its_own_validation():
@@ -127,6 +127,18 @@ def test_dynamic_flags_follow_kafka():
         "log.flush.interval.messages",
         "log.flush.interval.ms",
         "message.max.bytes",
+        "log.cleanup.policy",
+        "log.cleaner.threads",
+        "log.cleaner.dedupe.buffer.size",
+        "log.cleaner.io.buffer.size",
+        "log.cleaner.io.buffer.load.factor",
+        "log.cleaner.io.max.bytes.per.second",
+        "log.cleaner.backoff.ms",
+        "log.cleaner.min.cleanable.ratio",
+        "log.cleaner.delete.retention.ms",
+        "log.cleaner.min.compaction.lag.ms",
+        "log.cleaner.max.compaction.lag.ms",
+        "log.segment.delete.delay.ms",
     }
 
 
@@ -280,8 +292,8 @@ def test_kafka_style_file_is_accepted(tmp_path: Path):
             "so 1 is the only possible value) (from --set)",
         ),
         (
-            "group.coordinator.rebalance.protocols=classic,streams",
-            "group.coordinator.rebalance.protocols: 'streams' is not one of: classic, consumer, share (from --set)",
+            "group.coordinator.rebalance.protocols=classic,kafka",
+            "group.coordinator.rebalance.protocols: 'kafka' is not one of: classic, consumer, share, streams (from --set)",
         ),
         ("log.retention.ms=0", "log.retention.ms: 0 must be -1 (unlimited) or at least 1 (from --set)"),
         ("bogus=1", "bogus: unknown setting (from --set)"),
@@ -352,16 +364,38 @@ def test_explicit_advertised_listener_wins_over_bound_port():
     assert (cfg.advertised_host, cfg.advertised_port) == ("kafka", 19092)
 
 
+def test_listener_mapped_to_an_unserved_protocol_is_refused():
+    msg = error_of("listeners=HOST://:9093", "listener.security.protocol.map=HOST:SSL")
+    assert msg.startswith("listeners: ") and "uses SSL; only PLAINTEXT listeners are supported" in msg
+
+
+def test_several_named_listeners():
+    cfg = load(
+        "listeners=INTERNAL://127.0.0.1:0,EXTERNAL://127.0.0.1:0",
+        "listener.security.protocol.map=INTERNAL:PLAINTEXT,EXTERNAL:PLAINTEXT",
+        "advertised.listeners=INTERNAL://broker1:19092,EXTERNAL://localhost:9092",
+        "inter.broker.listener.name=INTERNAL",
+    ).with_bound_port({"INTERNAL": 4001, "EXTERNAL": 4002})
+    assert [(lst.name, lst.port) for lst in cfg.listeners] == [("INTERNAL", 4001), ("EXTERNAL", 4002)]
+    assert cfg.security_protocol("EXTERNAL") == "PLAINTEXT"
+    assert cfg.inter_broker_listener_name == "INTERNAL"
+    assert [str(a) for a in cfg.advertised_listeners] == ["INTERNAL://broker1:19092", "EXTERNAL://localhost:9092"]
+
+
 @pytest.mark.parametrize(
     ("override", "fragment"),
     [
         ("listeners=SSL://:9093", "only PLAINTEXT listeners are supported"),
-        ("listeners=PLAINTEXT://:9092,PLAINTEXT://:9093", "only one is supported"),
-        ("listeners=", "needs one PLAINTEXT://host:port entry"),
+        ("listeners=PLAINTEXT://:9092,PLAINTEXT://:9093", "names listener PLAINTEXT more than once"),
+        ("listeners=PLAINTEXT://:9092,HOST://:9092", "binds *:9092 more than once"),
+        ("listeners=HOST://:9093", "listener name HOST has no security protocol"),
+        ("listener.security.protocol.map=HOST", "not of the form LISTENER_NAME:SECURITY_PROTOCOL"),
+        ("inter.broker.listener.name=OTHER", "OTHER is not a listener name in listeners"),
+        ("listeners=", "needs at least one NAME://host:port entry"),
         ("listeners=localhost:9092", "is not of the form NAME://host:port"),
         ("advertised.listeners=PLAINTEXT://0.0.0.0:9092", "wildcard address"),
         ("advertised.listeners=PLAINTEXT://h:0", "advertises port 0"),
-        ("advertised.listeners=SASL_SSL://h:1", "only PLAINTEXT listeners are supported"),
+        ("advertised.listeners=SASL_SSL://h:1", "names a listener not in listeners"),
     ],
 )
 def test_bad_listeners(override: str, fragment: str):

@@ -260,3 +260,174 @@ async def test_log_maintenance_applies_retention_and_checkpoints(tmp_path):
                 await trio.sleep(0.01)
         nursery.cancel_scope.cancel()
     manager.close()
+
+
+# ------------------------------------------------------------------ concurrent fsyncs in a round
+
+
+def _fsync_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("sharebroker-fsync")]
+
+
+async def test_a_rounds_fsyncs_run_at_the_same_time(tmp_path):
+    logs = [open_log(tmp_path, partition=p) for p in range(8)]
+    # Every flush waits for all eight to be inside flush at once: one after another,
+    # the barrier breaks (after 5 s) and the flushes fail.
+    barrier = threading.Barrier(8, timeout=5)
+    for log in logs:
+        real = log.flush
+
+        def meeting(real=real) -> None:
+            barrier.wait()
+            real()
+
+        log.flush = meeting
+    committer = GroupCommitter(fsync_concurrency=8)
+
+    async def producer(log) -> None:
+        log.append(batch(2))
+        await committer.wait_durable(log)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        with trio.fail_after(10):
+            async with trio.open_nursery() as producers:
+                for log in logs:
+                    producers.start_soon(producer, log)
+        nursery.cancel_scope.cancel()
+    assert committer.rounds == 1
+    assert all(log.recovery_point == 2 for log in logs)
+    for log in logs:
+        del log.flush  # the real one again, for close
+        log.close()
+
+
+async def test_no_more_fsyncs_at_once_than_the_bound(tmp_path):
+    logs = [open_log(tmp_path, partition=p) for p in range(12)]
+    lock = threading.Lock()
+    active, peak = [0], [0]
+    for log in logs:
+        real = log.flush
+
+        def counted(real=real) -> None:
+            with lock:
+                active[0] += 1
+                peak[0] = max(peak[0], active[0])
+            try:
+                threading.Event().wait(0.02)  # long enough for the others to pile up
+                real()
+            finally:
+                with lock:
+                    active[0] -= 1
+
+        log.flush = counted
+    committer = GroupCommitter(fsync_concurrency=3)
+
+    async def producer(log) -> None:
+        log.append(batch(1))
+        await committer.wait_durable(log)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        async with trio.open_nursery() as producers:
+            for log in logs:
+                producers.start_soon(producer, log)
+        nursery.cancel_scope.cancel()
+    assert committer.rounds == 1
+    assert peak[0] == 3
+    assert all(log.recovery_point == 1 for log in logs)
+    for log in logs:
+        del log.flush
+        log.close()
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+async def test_one_logs_failed_fsync_fails_only_its_own_waiters(tmp_path, concurrency):
+    logs = [open_log(tmp_path, partition=p) for p in range(8)]
+
+    def io_error() -> None:
+        raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, "fsync failed: Input/output error")
+
+    def bug() -> None:
+        raise RuntimeError("not a KafkaError")
+
+    logs[2].flush = io_error
+    logs[5].flush = bug
+    committer = GroupCommitter(fsync_concurrency=concurrency)
+    outcomes: dict[tuple[int, int], int] = {}
+
+    async def producer(p: int, i: int) -> None:
+        logs[p].append(batch(1))
+        try:
+            await committer.wait_durable(logs[p])
+            outcomes[p, i] = 0
+        except KafkaError as exc:
+            outcomes[p, i] = exc.error_code
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        with trio.fail_after(10):
+            async with trio.open_nursery() as producers:
+                for p in range(8):
+                    for i in range(3):
+                        producers.start_soon(producer, p, i)
+        nursery.cancel_scope.cancel()
+    assert len(outcomes) == 24  # every waiter released
+    for (p, _), code in outcomes.items():
+        assert code == (ErrorCode.KAFKA_STORAGE_ERROR if p in (2, 5) else 0), (p, code)
+    for p, log in enumerate(logs):
+        assert log.recovery_point == (0 if p in (2, 5) else 3)
+        if p in (2, 5):
+            del log.flush  # the real one, to close
+        log.close()
+
+
+async def test_every_waiter_is_released_only_after_its_append_is_fsynced(tmp_path, datasyncs):
+    logs = [open_log(tmp_path, partition=p) for p in range(8)]
+    committer = GroupCommitter(fsync_concurrency=4)
+    seen: list[tuple[int, int]] = []  # (offset the append needed, recovery point at release)
+
+    async def producer(i: int) -> None:
+        log = logs[i % 8]
+        for _ in range(5):
+            end = log.append(batch(1)).last_offset + 1
+            await committer.wait_durable(log)
+            seen.append((end, log.recovery_point))
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        with trio.fail_after(20):
+            async with trio.open_nursery() as producers:
+                for i in range(32):
+                    producers.start_soon(producer, i)
+        nursery.cancel_scope.cancel()
+    assert len(seen) == 160
+    assert all(point >= end for end, point in seen)
+    assert all(log.recovery_point == log.log_end_offset == 20 for log in logs)
+    assert len(datasyncs) >= 8
+    for log in logs:
+        log.close()
+
+
+async def test_the_fsync_threads_stop_with_the_committer(tmp_path):
+    logs = [open_log(tmp_path, partition=p) for p in range(4)]
+    committer = GroupCommitter(fsync_concurrency=4)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        for log in logs:
+            log.append(batch(1))
+        async with trio.open_nursery() as producers:
+            for log in logs:
+                producers.start_soon(committer.wait_durable, log)
+        assert _fsync_threads()
+        nursery.cancel_scope.cancel()
+    with trio.fail_after(5):
+        while _fsync_threads():
+            await trio.sleep(0.01)
+    for log in logs:
+        log.close()
+
+
+def test_fsync_concurrency_must_be_positive():
+    with pytest.raises(ValueError, match="at least 1"):
+        GroupCommitter(fsync_concurrency=0)

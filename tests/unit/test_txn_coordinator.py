@@ -33,6 +33,7 @@ from broker.handlers import (
     api_65_describe_transactions,
     api_66_list_transactions,
 )
+from broker.handlers.context import AnswerLater
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.add_offsets_to_txn_request import AddOffsetsToTxnRequest
 from broker.protocol.messages.add_partitions_to_txn_request import (
@@ -95,6 +96,8 @@ class Broker:
     async def call(self, module: Any, req: Any, version: int) -> Any:
         req = type(req).decode(req.encode(version), version)
         resp = await module.handle(context(self.services, version), req)
+        if isinstance(resp, AnswerLater):  # Produce with acks=all: the answer once durable
+            resp = await resp.wait()
         return type(resp).decode(resp.encode(version), version)
 
     async def topic(self, name: str, partitions: int = 1, **configs: str) -> None:

@@ -1,0 +1,617 @@
+"""The cluster metadata source: a broker that follows the cluster's metadata in etcd.
+
+etcd holds the broker registrations, the controller election and the cluster
+metadata (see :class:`~broker.metadata.controller.Keys` for the layout); the
+brokers hold the data. This module is one broker's side:
+
+- **Registration.** At start the broker takes a lease with a TTL of
+  ``broker.session.timeout.ms``, refreshes it every
+  ``broker.heartbeat.interval.ms``, and puts ``brokers/<node.id>`` (its endpoints
+  per listener, its rack) under it. The mod revision of that key is the
+  **broker epoch**: a restarted process registers again and gets a new one. A
+  registration left by this node's previous process (same host and data
+  directory, whose lock we now hold, so it is dead) is taken over at once and its
+  lease revoked; one from another live broker with the same id is waited out.
+- **Following.** The whole prefix is read once and then watched; every etcd
+  response becomes a new :class:`~broker.metadata.image.MetadataImage`
+  (version = the etcd revision). Before subscribers see an image, the local
+  topic catalog is brought in line with it: logs are created for the partitions
+  placed on this broker, topics deleted in the cluster are deleted here.
+- **Fencing.** A partition is led here only if the controller elected this
+  broker at its current broker epoch: a partition still naming this node from an
+  earlier process, or from before our lease was lost, has no leader in our image
+  until the controller elects us again. A lease found gone (the process was
+  paused past the TTL) fences everything at once, then the broker registers anew.
+- **etcd away.** The broker keeps serving with the image it has; topic changes
+  fail (REQUEST_TIMED_OUT) rather than being made behind the cluster's back.
+  etcd keeps leases alive across its own restart, so a short outage fences no one.
+- **Topic changes** are requests to the controller (put under ``requests/``,
+  answered under ``results/``); the caller returns once this broker's image
+  includes the change, so a CreateTopics answer is followed by Metadata that
+  shows the topic.
+- **The controller** runs in every broker (:class:`~broker.metadata.controller.Controller`);
+  at most one holds the controller key at a time.
+
+Failover bound: a controller that dies (kill -9) loses its key when its lease
+expires, at most ``broker.session.timeout.ms`` after its last refresh, plus up
+to half a second for etcd's expiry check; the next broker's campaign and first
+metadata write follow within one etcd round trip of the watch event. A clean
+shutdown revokes the lease, so the next controller takes over at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import structlog
+import trio
+
+from broker.log.manager import LogManager, TopicInfo
+from broker.log.meta import MetaPropertiesError, load_or_create_meta, new_cluster_id
+from broker.metadata.controller import Controller, Keys, TopicRecord
+from broker.metadata.etcd_client import (
+    Compare,
+    EtcdClient,
+    EtcdCompacted,
+    EtcdError,
+    EtcdUnavailable,
+    KeyValue,
+    Op,
+    prefix_end,
+)
+from broker.metadata.image import (
+    COORDINATOR_TOPICS,
+    NO_LEADER,
+    BrokerInfo,
+    Endpoint,
+    MetadataImage,
+    PartitionState,
+    TopicImage,
+)
+from broker.metadata.source import ImageListener
+from broker.protocol.errors import ErrorCode, KafkaError
+
+__all__ = ["ClusterMetadata", "ClusterProducerIds"]
+
+log = structlog.get_logger("sharebroker.cluster")
+# httpx logs every etcd request at INFO; the broker logs what matters itself.
+logging.getLogger("httpx").setLevel(logging.WARNING)
+
+# Pause between attempts while etcd cannot be reached.
+RETRY_S = 0.5
+# Producer ids reserved per etcd write (as Kafka's controller hands out blocks of 1000).
+PRODUCER_ID_BLOCK = 1000
+
+
+class ClusterMetadata:
+    """A :class:`~broker.metadata.source.MetadataSource` backed by etcd."""
+
+    def __init__(
+        self,
+        node_id: int,
+        logs: LogManager,
+        setting: Callable[[str], Any],
+        *,
+        endpoints: Sequence[str],
+        prefix: str,
+        data_dir: Path,
+        rack: str | None = None,
+    ) -> None:
+        self.node_id = node_id
+        self._logs = logs
+        self._setting = setting
+        self._data_dir = data_dir
+        self._rack = rack
+        self.keys = Keys(prefix)
+        self._session_ms = int(setting("broker.session.timeout.ms"))
+        self._heartbeat_s = int(setting("broker.heartbeat.interval.ms")) / 1000
+        self._request_timeout_s = int(setting("request.timeout.ms")) / 1000
+        self.client = EtcdClient(list(endpoints), timeout_s=int(setting("etcd.request.timeout.ms")) / 1000)
+        self._endpoints: tuple[Endpoint, ...] = ()
+        self._listeners: list[ImageListener] = []
+        self.cluster_id = ""
+        self._mirror: dict[bytes, KeyValue] = {}
+        self._revision = 0
+        self._revision_changed = trio.Event()
+        self.lease: int | None = None
+        self.broker_epoch: int | None = None
+        self._etcd_ok = True
+        self._waiting: dict[str, trio.Event] = {}
+        self.controller = Controller(
+            node_id=node_id,
+            client=self.client,
+            keys=self.keys,
+            mirror=lambda: self._mirror,
+            revision=lambda: self._revision,
+            lease=lambda: self.lease,
+            setting=setting,
+            broker_defaults=lambda: logs.broker_defaults,
+        )
+        self.producer_ids = ClusterProducerIds(self.client, self.keys)
+        self._group_config_listeners: list[Callable[[dict[str, dict[str, str]]], None]] = []
+        self._image = self._build()
+
+    # --- the image -------------------------------------------------------------------
+
+    @property
+    def image(self) -> MetadataImage:
+        return self._image
+
+    def subscribe(self, listener: ImageListener) -> None:
+        self._listeners.append(listener)
+
+    def set_endpoints(self, endpoints: Iterable[Endpoint]) -> None:
+        """What clients are told to connect to; registered once :meth:`run` starts."""
+        self._endpoints = tuple(endpoints)
+
+    def refresh(self) -> None:
+        """Nothing to do before etcd is reached: the image comes from there."""
+
+    @property
+    def is_controller(self) -> bool:
+        return self.controller.epoch is not None
+
+    def _publish(self) -> None:
+        new = self._build()
+        self._sync_logs(new)
+        old, self._image = self._image, new
+        for listener in list(self._listeners):
+            listener(old, new)
+
+    def _build(self) -> MetadataImage:
+        keys = self.keys
+        brokers: dict[int, BrokerInfo] = {}
+        topics: dict[str, TopicImage] = {}
+        controller_id = -1
+        for key, kv in self._mirror.items():
+            if key.startswith(keys.brokers):
+                doc = json.loads(kv.value)
+                endpoints = tuple(
+                    Endpoint(e["listener"], e["host"], int(e["port"]), e.get("security_protocol", "PLAINTEXT"))
+                    for e in doc["endpoints"]
+                )
+                node = int(doc["id"])
+                brokers[node] = BrokerInfo(node, endpoints, doc.get("rack"), epoch=kv.mod_revision)
+            elif key.startswith(keys.topics):
+                name = key[len(keys.topics) :].decode()
+                record = TopicRecord.decode(name, kv.value)
+                topics[name] = TopicImage(
+                    name,
+                    record.topic_id,
+                    tuple(self._partition_state(p) for p in record.partitions),
+                    MappingProxyType(dict(record.configs)),
+                    record.internal,
+                )
+            elif key == keys.controller:
+                controller_id = int(json.loads(kv.value)["id"])
+        counts = {}
+        for kind, (_, setting_key) in COORDINATOR_TOPICS.items():
+            value = self._setting(setting_key)
+            if value is not None:
+                counts[kind] = int(value)
+        return MetadataImage(
+            cluster_id=self.cluster_id,
+            controller_id=controller_id,
+            brokers=MappingProxyType(dict(sorted(brokers.items()))),
+            topics=MappingProxyType(topics),
+            coordinator_partitions=MappingProxyType(counts),
+            version=self._revision,
+        )
+
+    def _partition_state(self, p: Mapping[str, Any]) -> PartitionState:
+        leader = int(p["leader"])
+        if leader == self.node_id and (self.broker_epoch is None or p.get("leader_broker_epoch") != self.broker_epoch):
+            leader = NO_LEADER  # elected under an earlier registration of this node: fenced
+        return PartitionState(
+            leader,
+            int(p["leader_epoch"]),
+            tuple(p["replicas"]),
+            tuple(p["isr"]),
+            int(p["partition_epoch"]),
+        )
+
+    def _sync_logs(self, image: MetadataImage) -> None:
+        """Bring the local catalog and logs in line with the cluster's topics."""
+        for name in list(self._logs.topics):
+            t = image.topic(name)
+            if t is None:
+                self._logs.delete_topic(name)
+        for t in image.topics.values():
+            local = frozenset(i for i, p in enumerate(t.partitions) if self.node_id in p.replicas)
+            info = TopicInfo(t.name, t.topic_id, len(t.partitions), dict(t.configs), t.internal, local)
+            try:
+                self._logs.apply_topic(info)
+            except KafkaError as exc:
+                log.error("local_topic_sync_failed", topic=t.name, error=str(exc))
+
+    # --- running ---------------------------------------------------------------------
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Join the cluster, publish the first image, then follow etcd until cancelled."""
+        try:
+            await self._join()
+            async with trio.open_nursery() as nursery:
+                await nursery.start(self._follow)
+                nursery.start_soon(self._keep_alive)
+                nursery.start_soon(self.controller.run)
+                nursery.start_soon(self.producer_ids.run)
+                task_status.started()
+        finally:
+            with trio.CancelScope(shield=True):
+                await self._leave()
+
+    async def _retrying(self, what: str, fn: Callable[[], Any]) -> Any:
+        warned = False
+        while True:
+            try:
+                return await fn()
+            except EtcdUnavailable as exc:
+                if not warned:
+                    log.warning("etcd_unreachable", doing=what, error=str(exc))
+                    warned = True
+                await trio.sleep(RETRY_S)
+
+    async def _join(self) -> None:
+        self.cluster_id = await self._retrying("reading the cluster id", self._cluster_id)
+        try:
+            await trio.to_thread.run_sync(load_or_create_meta, self._data_dir, self.node_id, self.cluster_id)
+        except MetaPropertiesError as exc:
+            raise SystemExit(f"sharebroker: error: {exc}") from None
+        await self._retrying("registering", self._register)
+        await self._retrying("reading the cluster metadata", self._load_all)
+
+    async def _cluster_id(self) -> str:
+        """The cluster id in etcd, created by the first broker to start."""
+        candidate = new_cluster_id()
+        await self.client.txn(
+            [Compare(self.keys.cluster_id, "VERSION", 0)], [Op(self.keys.cluster_id, candidate.encode())]
+        )
+        kv = await self.client.get(self.keys.cluster_id)
+        assert kv is not None
+        return kv.value.decode()
+
+    def _registration(self) -> bytes:
+        return json.dumps(
+            {
+                "id": self.node_id,
+                "rack": self._rack,
+                "endpoints": [
+                    {"listener": e.listener, "host": e.host, "port": e.port, "security_protocol": e.security_protocol}
+                    for e in self._endpoints
+                ],
+                "host": socket.gethostname(),
+                "data_dir": str(self._data_dir.resolve()),
+                "pid": os.getpid(),
+            }
+        ).encode()
+
+    async def _register(self) -> None:
+        key = self.keys.broker(self.node_id)
+        ttl = max(2, -(-self._session_ms // 1000))
+        lease = await self.client.grant(ttl)
+        warned = False
+        while True:
+            existing = await self.client.get(key)
+            if existing is not None and existing.lease != lease:
+                doc = json.loads(existing.value)
+                mine = doc.get("host") == socket.gethostname() and doc.get("data_dir") == str(self._data_dir.resolve())
+                if not mine:
+                    if not warned:
+                        log.warning("node_id_registered_elsewhere", node=self.node_id, by=doc.get("host"))
+                        warned = True
+                    await trio.sleep(RETRY_S)
+                    continue
+                # Our previous process (it held the data directory we have locked now).
+                await self.client.revoke(existing.lease)
+            if existing is not None and existing.lease == lease:
+                guard = [Compare(key, "MOD", existing.mod_revision)]
+            else:
+                guard = [Compare(key, "VERSION", 0)]  # absent, or revoked just now with its lease
+            ok, revision = await self.client.txn(guard, [Op(key, self._registration(), lease)])
+            if ok:
+                self.lease, self.broker_epoch = lease, revision
+                log.info("broker_registered", node=self.node_id, epoch=revision, rack=self._rack)
+                return
+
+    async def _leave(self) -> None:
+        lease, self.lease = self.lease, None
+        if lease is not None:
+            with trio.move_on_after(1.0):
+                try:
+                    await self.client.revoke(lease)
+                except (EtcdUnavailable, EtcdError):
+                    pass
+        with trio.move_on_after(1.0):
+            await self.client.aclose()
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await trio.sleep(self._heartbeat_s)
+            lease = self.lease
+            if lease is None:
+                continue
+            try:
+                ttl = await self.client.keep_alive(lease)
+            except (EtcdUnavailable, EtcdError) as exc:
+                if self._etcd_ok:
+                    log.warning("etcd_unreachable", doing="refreshing the lease", error=str(exc))
+                    self._etcd_ok = False
+                continue
+            if not self._etcd_ok:
+                log.info("etcd_reachable")
+                self._etcd_ok = True
+            if ttl > 0:
+                continue
+            # Paused or cut off past the TTL: the cluster has moved on without us.
+            log.warning("broker_lease_lost", node=self.node_id, epoch=self.broker_epoch)
+            self.lease = self.broker_epoch = None
+            self.controller.resign()
+            self._publish()  # fences every partition we led
+            await self._retrying("registering again", self._register)
+            self._publish()
+
+    async def _load_all(self) -> None:
+        kvs, revision = await self.client.get_prefix(self.keys.root)
+        self._mirror = {kv.key: kv for kv in kvs}
+        self._revision = 0
+        self._publish_at(revision)
+
+    def _publish_at(self, revision: int) -> None:
+        """Publish the mirror as of ``revision`` (the image's version), then wake waiters."""
+        previous = self._revision
+        self._revision = max(previous, revision)
+        self._publish()
+        if self._revision > previous:
+            self._revision_changed.set()
+            self._revision_changed = trio.Event()
+
+    async def _follow(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        task_status.started()
+        while True:
+            try:
+                async for _header_revision, events in self.client.watch(
+                    self.keys.root, prefix_end(self.keys.root), self._revision + 1
+                ):
+                    for event in events:
+                        if event.deleted:
+                            self._mirror.pop(event.kv.key, None)
+                        else:
+                            self._mirror[event.kv.key] = event.kv
+                    if not events:
+                        continue  # "created" and progress notifications: nothing to apply
+                    self._publish_at(max(e.revision for e in events))
+                    self._results(events)
+                    self.controller.wake()
+            except EtcdCompacted:
+                await self._retrying("reading the cluster metadata", self._load_all)
+            except EtcdUnavailable as exc:
+                if self._etcd_ok:
+                    log.warning("etcd_unreachable", doing="watching", error=str(exc))
+                await trio.sleep(RETRY_S)
+
+    # --- requests to the controller --------------------------------------------------
+
+    def _results(self, events: Iterable[Any]) -> None:
+        for event in events:
+            key = event.kv.key
+            if not event.deleted and key.startswith(self.keys.results):
+                waiter = self._waiting.get(key[len(self.keys.results) :].decode())
+                if waiter is not None:
+                    waiter.set()
+
+    async def wait_revision(self, revision: int) -> None:
+        while self._revision < revision:
+            await self._revision_changed.wait()
+
+    async def _request(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send a topic request to the controller and wait for its answer (raises KafkaError)."""
+        if self.lease is None:
+            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, "this broker is not registered in the cluster")
+        request_id = uuid.uuid4().hex
+        event = self._waiting[request_id] = trio.Event()
+        result_key = self.keys.result(request_id)
+        try:
+            with trio.move_on_after(self._request_timeout_s) as scope:
+                try:
+                    await self.client.put(self.keys.request(request_id), json.dumps(request).encode(), lease=self.lease)
+                except (EtcdUnavailable, EtcdError) as exc:
+                    raise KafkaError(
+                        ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
+                    ) from exc
+                self.controller.wake()
+                await event.wait()
+            if scope.cancelled_caught:
+                with trio.move_on_after(1.0):
+                    try:
+                        await self.client.delete(self.keys.request(request_id))
+                    except (EtcdUnavailable, EtcdError):
+                        pass
+                raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, "no controller answered the metadata request in time")
+            kv = self._mirror.get(result_key)
+            assert kv is not None
+            result = json.loads(kv.value)
+            try:
+                await self.client.delete(result_key)
+            except (EtcdUnavailable, EtcdError):
+                pass  # it goes with our lease
+        finally:
+            del self._waiting[request_id]
+        if "error" in result:
+            raise KafkaError(ErrorCode.for_code(int(result["error"])), result.get("message"))
+        await self.wait_revision(kv.mod_revision)
+        return result
+
+    def _topic_image(self, doc: Mapping[str, Any], name: str) -> TopicImage:
+        record = TopicRecord.decode(name, json.dumps(doc).encode())
+        return TopicImage(
+            name,
+            record.topic_id,
+            tuple(self._partition_state(p) for p in record.partitions),
+            MappingProxyType(dict(record.configs)),
+            record.internal,
+        )
+
+    async def create_topic(
+        self,
+        name: str,
+        partitions: int,
+        replication_factor: int,
+        configs: Mapping[str, Any],
+        *,
+        assignments: Sequence[Sequence[int]] | None = None,
+        validate_only: bool = False,
+        internal: bool = False,
+    ) -> TopicImage:
+        result = await self._request(
+            {
+                "op": "create_topic",
+                "name": name,
+                "partitions": partitions,
+                "replication_factor": replication_factor,
+                "configs": {k: _text(v) for k, v in configs.items()},
+                "assignments": [list(r) for r in assignments] if assignments else None,
+                "validate_only": validate_only,
+                "internal": internal,
+            }
+        )
+        if validate_only:
+            return self._topic_image(result["topic"], name)
+        t = self._image.topic(name)
+        return t if t is not None else self._topic_image(result["topic"], name)
+
+    async def delete_topic(self, name: str) -> None:
+        await self._request({"op": "delete_topic", "name": name})
+
+    async def create_partitions(
+        self,
+        name: str,
+        total: int,
+        *,
+        assignments: Sequence[Sequence[int]] | None = None,
+        validate_only: bool = False,
+    ) -> TopicImage:
+        result = await self._request(
+            {
+                "op": "create_partitions",
+                "name": name,
+                "total": total,
+                "assignments": [list(r) for r in assignments] if assignments else None,
+                "validate_only": validate_only,
+            }
+        )
+        return self._topic_image(result["topic"], name)
+
+    async def alter_topic_configs(
+        self, name: str, set_: Mapping[str, Any], delete: Iterable[str], *, validate_only: bool = False
+    ) -> TopicImage:
+        result = await self._request(
+            {
+                "op": "alter_configs",
+                "name": name,
+                "set": {k: _text(v) for k, v in set_.items()},
+                "delete": list(delete),
+                "validate_only": validate_only,
+            }
+        )
+        return self._topic_image(result["topic"], name)
+
+    # --- group configs ---------------------------------------------------------------
+
+    def group_configs(self) -> dict[str, dict[str, str]]:
+        """Every group's config overrides as etcd has them."""
+        out = {}
+        n = len(self.keys.group_configs)
+        for key, kv in self._mirror.items():
+            if key.startswith(self.keys.group_configs):
+                out[key[n:].decode()] = dict(json.loads(kv.value))
+        return out
+
+    async def put_group_configs(self, group_id: str, overrides: Mapping[str, str]) -> None:
+        """Store a group's overrides cluster-wide (raises KafkaError when etcd is away)."""
+        key = self.keys.group_config(group_id)
+        with trio.move_on_after(self._request_timeout_s) as scope:
+            try:
+                if overrides:
+                    revision = await self.client.put(key, json.dumps(dict(overrides), sort_keys=True).encode())
+                elif key in self._mirror:
+                    _, revision = await self.client.txn([], [Op(key)])
+                else:
+                    return
+            except (EtcdUnavailable, EtcdError) as exc:
+                raise KafkaError(
+                    ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
+                ) from exc
+            await self.wait_revision(revision)
+        if scope.cancelled_caught:
+            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, "the group config change was not seen in time")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+class ClusterProducerIds:
+    """Producer ids unique across the cluster: blocks reserved by compare-and-swap on
+    one etcd key (``producer_ids``), as Kafka's brokers once reserved them in ZooKeeper.
+
+    :meth:`allocate` is synchronous (the transaction core calls it inline): it hands
+    out ids from the current block, and the background task reserves the next block
+    before this one runs out. With no block in hand (etcd away since start, or a burst
+    of new producers) it raises COORDINATOR_LOAD_IN_PROGRESS, Kafka's answer then;
+    clients retry.
+    """
+
+    def __init__(self, client: EtcdClient, keys: Keys, block: int = PRODUCER_ID_BLOCK) -> None:
+        self._client = client
+        self._keys = keys
+        self._block = block
+        self._blocks: list[tuple[int, int]] = []  # [start, end)
+        self._need = trio.Event()
+        self._need.set()
+
+    def allocate(self) -> int:
+        while self._blocks and self._blocks[0][0] >= self._blocks[0][1]:
+            self._blocks.pop(0)
+        if len(self._blocks) < 2 or self._blocks[0][1] - self._blocks[0][0] < self._block // 10:
+            self._need.set()
+        if not self._blocks:
+            raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, "reserving producer ids")
+        start, end = self._blocks[0]
+        self._blocks[0] = (start + 1, end)
+        return start
+
+    async def run(self) -> None:
+        while True:
+            await self._need.wait()
+            try:
+                await self._reserve()
+            except (EtcdUnavailable, EtcdError) as exc:
+                log.warning("producer_id_block_failed", error=str(exc))
+                await trio.sleep(RETRY_S)
+                continue
+            if len(self._blocks) >= 2:
+                self._need = trio.Event()
+
+    async def _reserve(self) -> None:
+        key = self._keys.producer_ids
+        while True:
+            kv = await self._client.get(key)
+            start = int(json.loads(kv.value)["next"]) if kv is not None else 0
+            guard = Compare(key, "MOD", kv.mod_revision) if kv is not None else Compare(key, "VERSION", 0)
+            value = json.dumps({"next": start + self._block}).encode()
+            ok, _ = await self._client.txn([guard], [Op(key, value)])
+            if ok:
+                self._blocks.append((start, start + self._block))
+                return

@@ -1,0 +1,472 @@
+"""The cluster controller: the one broker that writes topics, placement and leaders to etcd.
+
+Every broker campaigns; etcd decides. The controller key is created only if it
+does not exist (a txn comparing its version with 0), attached to the winner's
+lease, so it disappears when that broker stops refreshing its lease or shuts
+down, and the next broker to create it takes over. The key's create revision is
+the **controller epoch**: every write the controller makes is a txn that also
+compares the controller key's create revision with its own epoch, so a
+controller that lost the key (paused, cut off) can change nothing any more.
+Topic writes compare the topic key's mod revision with the one the decision was
+based on (compare-and-swap), so no write is based on stale state.
+
+What the controller does:
+
+- **Leaders.** A partition's leader must be a registered broker, at the broker
+  epoch it was elected under (the mod revision of its registration). A leader
+  that is gone or restarted is replaced by the first live in-sync replica (with
+  one replica per partition: the same broker once it is back); with none, the
+  partition has no leader (-1). Every change bumps the leader epoch and the
+  partition epoch, and records the new leader's broker epoch.
+- **Requests.** Brokers do not write topics: they put a request under
+  ``requests/`` (attached to their own lease) and wait for the controller's
+  result under ``results/``. The controller validates it (Kafka's rules and
+  messages), places new partitions (:mod:`broker.metadata.placement`), and in
+  one txn writes the topic, deletes the request and puts the result.
+
+Errors are KafkaError codes in the result; the requesting broker raises them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+import trio
+
+from broker.log.config import LogConfig, validate_topic_configs
+from broker.log.manager import MAX_PARTITIONS_PER_TOPIC, validate_topic_name
+from broker.metadata.etcd_client import Compare, EtcdClient, EtcdError, EtcdUnavailable, KeyValue, Op
+from broker.metadata.placement import assign_replicas
+from broker.protocol.errors import ErrorCode, KafkaError
+
+__all__ = ["Controller", "Keys", "TopicRecord", "execute_request"]
+
+log = structlog.get_logger("sharebroker.controller")
+
+NO_LEADER = -1
+# Topic writes per txn when many partitions change leader at once (etcd's default
+# --max-txn-ops is 128; each topic takes one put and one compare).
+TOPICS_PER_TXN = 50
+# The controller looks at the whole state this often even when nothing changed
+# (a missed wake-up then costs at most this long).
+RECONCILE_EVERY_S = 5.0
+
+
+class Keys:
+    """The cluster's key layout in etcd, under one prefix."""
+
+    def __init__(self, prefix: str) -> None:
+        self.root = prefix.rstrip("/").encode() + b"/"
+        self.cluster_id = self.root + b"cluster_id"
+        self.controller = self.root + b"controller"
+        self.brokers = self.root + b"brokers/"
+        self.topics = self.root + b"topics/"
+        self.requests = self.root + b"requests/"
+        self.results = self.root + b"results/"
+        self.producer_ids = self.root + b"producer_ids"
+        self.group_configs = self.root + b"group_configs/"
+
+    def broker(self, node_id: int) -> bytes:
+        return self.brokers + str(node_id).encode()
+
+    def topic(self, name: str) -> bytes:
+        return self.topics + name.encode()
+
+    def request(self, request_id: str) -> bytes:
+        return self.requests + request_id.encode()
+
+    def result(self, request_id: str) -> bytes:
+        return self.results + request_id.encode()
+
+    def group_config(self, group_id: str) -> bytes:
+        return self.group_configs + group_id.encode()
+
+
+@dataclass
+class TopicRecord:
+    """A topic as stored in etcd (``topics/<name>``)."""
+
+    name: str
+    topic_id: uuid.UUID
+    partitions: list[dict[str, Any]]
+    configs: dict[str, str]
+    internal: bool = False
+
+    @classmethod
+    def decode(cls, name: str, value: bytes) -> TopicRecord:
+        doc = json.loads(value)
+        return cls(name, uuid.UUID(doc["id"]), list(doc["partitions"]), dict(doc.get("configs", {})), doc["internal"])
+
+    def encode(self) -> bytes:
+        doc = {"id": str(self.topic_id), "internal": self.internal, "configs": self.configs}
+        doc["partitions"] = self.partitions
+        return json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
+
+
+def new_partition(replicas: Sequence[int], live: Mapping[int, int]) -> dict[str, Any]:
+    """A new partition: led by its first live replica, at leader epoch 0."""
+    leader = next((r for r in replicas if r in live), NO_LEADER)
+    return {
+        "replicas": list(replicas),
+        "isr": list(replicas),
+        "leader": leader,
+        "leader_epoch": 0,
+        "partition_epoch": 0,
+        "leader_broker_epoch": live.get(leader, -1),
+    }
+
+
+def elect(partition: dict[str, Any], live: Mapping[int, int]) -> bool:
+    """Fix the partition's leader against the live brokers ({node id: broker epoch});
+    True when it changed."""
+    leader = partition["leader"]
+    if leader != NO_LEADER and live.get(leader) == partition.get("leader_broker_epoch"):
+        return False
+    candidate = next((r for r in partition["isr"] if r in live), NO_LEADER)
+    if candidate == NO_LEADER and leader == NO_LEADER:
+        return False
+    partition["leader"] = candidate
+    partition["leader_epoch"] += 1
+    partition["partition_epoch"] += 1
+    partition["leader_broker_epoch"] = live.get(candidate, -1)
+    return True
+
+
+class ClusterView:
+    """What request execution reads: the mirror of etcd as decoded records."""
+
+    def __init__(self, keys: Keys, mirror: Mapping[bytes, KeyValue]) -> None:
+        self.keys = keys
+        self.mirror = mirror
+
+    def live_brokers(self) -> dict[int, tuple[int, str | None]]:
+        """{node id: (broker epoch, rack)} of every registered broker."""
+        out = {}
+        for key, kv in self.mirror.items():
+            if key.startswith(self.keys.brokers):
+                doc = json.loads(kv.value)
+                out[int(doc["id"])] = (kv.mod_revision, doc.get("rack"))
+        return out
+
+    def topics(self) -> dict[str, tuple[TopicRecord, int]]:
+        """{name: (record, mod revision)}."""
+        out = {}
+        n = len(self.keys.topics)
+        for key, kv in self.mirror.items():
+            if key.startswith(self.keys.topics):
+                name = key[n:].decode()
+                out[name] = (TopicRecord.decode(name, kv.value), kv.mod_revision)
+        return out
+
+
+def _check_assignments(assignments: Sequence[Sequence[int]], live: Iterable[int]) -> None:
+    known = set(live)
+    for replicas in assignments:
+        if not replicas:
+            raise KafkaError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes an empty replica list."
+            )
+        if len(set(replicas)) != len(replicas):
+            raise KafkaError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"The manual partition assignment includes a broker more than once: {list(replicas)}.",
+            )
+        for b in replicas:
+            if b not in known:
+                raise KafkaError(
+                    ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                    f"The manual partition assignment includes broker {b}, but no such broker is registered.",
+                )
+        if len(replicas) != 1:
+            raise KafkaError(
+                ErrorCode.INVALID_REPLICATION_FACTOR,
+                f"Unable to replicate the partition {len(replicas)} time(s): partitions have one replica "
+                "(replication is not available yet).",
+            )
+
+
+def _check_partition_count(count: int) -> None:
+    if count <= 0:
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
+    if count > MAX_PARTITIONS_PER_TOPIC:
+        raise KafkaError(
+            ErrorCode.INVALID_PARTITIONS,
+            f"Number of partitions {count} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
+        )
+
+
+def execute_request(
+    view: ClusterView,
+    request: Mapping[str, Any],
+    *,
+    setting: Callable[[str], Any],
+    broker_defaults: Mapping[str, str],
+    rng: random.Random | None = None,
+) -> tuple[list[Op], list[Compare], dict[str, Any]]:
+    """Decide one topic request against the cluster as ``view`` shows it: the ops and
+    compares of the txn that applies it, and the result to answer. Raises KafkaError."""
+    op = request["op"]
+    name = request["name"]
+    keys = view.keys
+    topics = view.topics()
+    brokers = view.live_brokers()
+    live = {b: epoch for b, (epoch, _) in brokers.items()}
+    validate_only = bool(request.get("validate_only", False))
+    existing = topics.get(name)
+    if op == "create_topic":
+        validate_topic_name(name)
+        if existing is not None:
+            raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        unified = name.replace(".", "_")
+        for other in topics:
+            if other.replace(".", "_") == unified:
+                raise KafkaError(
+                    ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}"
+                )
+        assignments = request.get("assignments")
+        partitions = int(request["partitions"])
+        rf = int(request["replication_factor"])
+        if assignments:
+            _check_assignments(assignments, live)
+            partitions = len(assignments)
+        else:
+            if partitions == -1:
+                partitions = int(setting("num.partitions"))
+            _check_partition_count(partitions)
+            if rf == -1:
+                rf = int(setting("default.replication.factor"))
+            if rf <= 0:
+                raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.")
+            if rf > len(live):
+                raise KafkaError(
+                    ErrorCode.INVALID_REPLICATION_FACTOR,
+                    f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
+                    f"cannot be reached because only {len(live)} broker(s) are registered.",
+                )
+            if rf != 1:
+                raise KafkaError(
+                    ErrorCode.INVALID_REPLICATION_FACTOR,
+                    f"Unable to replicate the partition {rf} time(s): partitions have one replica "
+                    "(replication is not available yet).",
+                )
+            assignments = assign_replicas([(b, rack) for b, (_, rack) in brokers.items()], partitions, rf, rng=rng)
+        stored = validate_topic_configs(request.get("configs") or {})
+        LogConfig.from_configs(broker_defaults, stored)
+        record = TopicRecord(
+            name,
+            uuid.uuid4(),
+            [new_partition(r, live) for r in assignments],
+            stored,
+            bool(request.get("internal", False)),
+        )
+        result = {"topic": json.loads(record.encode())}
+        if validate_only:
+            return [], [], result
+        return [Op(keys.topic(name), record.encode())], [Compare(keys.topic(name), "VERSION", 0)], result
+    if existing is None:
+        raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name} does not exist")
+    record, mod = existing
+    guard = [Compare(keys.topic(name), "MOD", mod)]
+    if op == "delete_topic":
+        return [Op(keys.topic(name))], guard, {}
+    if op == "create_partitions":
+        total = int(request["total"])
+        current = len(record.partitions)
+        if total < current:
+            raise KafkaError(
+                ErrorCode.INVALID_PARTITIONS,
+                f"Topic currently has {current} partitions, which is higher than the requested {total}.",
+            )
+        if total == current:
+            raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partitions.")
+        _check_partition_count(total)
+        assignments = request.get("assignments")
+        if assignments:
+            if len(assignments) != total - current:
+                raise KafkaError(
+                    ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                    f"Increasing the number of partitions by {total - current} but {len(assignments)} "
+                    "assignments provided.",
+                )
+            _check_assignments(assignments, live)
+        else:
+            assignments = assign_replicas(
+                [(b, rack) for b, (_, rack) in brokers.items()], total - current, 1, first_partition=current, rng=rng
+            )
+        record.partitions += [new_partition(r, live) for r in assignments]
+    elif op == "alter_configs":
+        configs = dict(record.configs)
+        for key in request.get("delete", ()):
+            configs.pop(key, None)
+        configs.update(validate_topic_configs(request.get("set") or {}))
+        LogConfig.from_configs(broker_defaults, configs)
+        record.configs = configs
+    else:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"unknown metadata request {op!r}")
+    result = {"topic": json.loads(record.encode())}
+    if validate_only:
+        return [], [], result
+    return [Op(keys.topic(name), record.encode())], guard, result
+
+
+class Controller:
+    """Campaigns for the controller key and, while it holds it, keeps leaders right and
+    answers topic requests. Driven by :class:`broker.metadata.cluster.ClusterMetadata`,
+    which owns the etcd mirror, the lease and the wake-ups."""
+
+    def __init__(
+        self,
+        *,
+        node_id: int,
+        client: EtcdClient,
+        keys: Keys,
+        mirror: Callable[[], Mapping[bytes, KeyValue]],
+        revision: Callable[[], int],
+        lease: Callable[[], int | None],
+        setting: Callable[[str], Any],
+        broker_defaults: Callable[[], Mapping[str, str]],
+    ) -> None:
+        self.node_id = node_id
+        self._client = client
+        self._keys = keys
+        self._mirror = mirror
+        self._revision = revision
+        self._lease = lease
+        self._setting = setting
+        self._broker_defaults = broker_defaults
+        self.epoch: int | None = None
+        self._changed = trio.Event()
+        self._rng = random.Random()
+
+    def wake(self) -> None:
+        """The mirror changed."""
+        self._changed.set()
+
+    def _holds(self) -> bool:
+        kv = self._mirror().get(self._keys.controller)
+        return kv is not None and self.epoch is not None and kv.create_revision == self.epoch
+
+    def _lost_key(self) -> bool:
+        """The mirror has caught up with our election and shows the key gone or another's."""
+        return self.epoch is not None and not self._holds() and self._revision() >= self.epoch
+
+    @property
+    def guard(self) -> Compare:
+        assert self.epoch is not None
+        return Compare(self._keys.controller, "CREATE", self.epoch)
+
+    async def run(self) -> None:
+        """Campaign and control, forever."""
+        while True:
+            self._changed = trio.Event()
+            try:
+                if self._lost_key():
+                    self._lost("the controller key is gone or another broker's")
+                if self.epoch is None:
+                    await self._campaign()
+                if self.epoch is not None and self._holds():
+                    await self.reconcile()
+                    await self.process_requests()
+            except EtcdUnavailable as exc:
+                log.warning("controller_etcd_unreachable", error=str(exc))
+            except EtcdError as exc:
+                log.warning("controller_etcd_error", error=str(exc))
+            with trio.move_on_after(RECONCILE_EVERY_S):
+                await self._changed.wait()
+
+    def _lost(self, why: str) -> None:
+        if self.epoch is not None:
+            log.warning("controller_resigned", node=self.node_id, epoch=self.epoch, reason=why)
+        self.epoch = None
+
+    def resign(self) -> None:
+        """Our lease is gone: so is the controller key."""
+        self._lost("lease lost")
+
+    async def _campaign(self) -> None:
+        lease = self._lease()
+        if lease is None:
+            return
+        held = self._mirror().get(self._keys.controller)
+        if held is not None:
+            if held.lease == lease:  # ours (an election the mirror showed late): take it up
+                self.epoch = held.create_revision
+                log.info("controller_elected", node=self.node_id, epoch=self.epoch)
+            return
+        value = json.dumps({"id": self.node_id}).encode()
+        ok, revision = await self._client.txn(
+            [Compare(self._keys.controller, "VERSION", 0)], [Op(self._keys.controller, value, lease)]
+        )
+        if ok:
+            self.epoch = revision
+            log.info("controller_elected", node=self.node_id, epoch=revision)
+
+    async def _write(self, ops: list[Op], compares: list[Compare]) -> tuple[bool, int]:
+        return await self._client.txn([self.guard, *compares], ops)
+
+    async def reconcile(self) -> None:
+        """Give every partition a live leader where one can be had (batched txns)."""
+        view = ClusterView(self._keys, self._mirror())
+        live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
+        ops: list[Op] = []
+        compares: list[Compare] = []
+        changed = 0
+        for name, (record, mod) in sorted(view.topics().items()):
+            moved = [elect(p, live) for p in record.partitions]
+            if not any(moved):
+                continue
+            changed += sum(moved)
+            ops.append(Op(self._keys.topic(name), record.encode()))
+            compares.append(Compare(self._keys.topic(name), "MOD", mod))
+            if len(ops) >= TOPICS_PER_TXN:
+                await self._write(ops, compares)
+                ops, compares = [], []
+        if ops:
+            await self._write(ops, compares)
+        if changed:
+            log.info("controller_leaders_changed", partitions=changed, live_brokers=sorted(live))
+
+    async def process_requests(self) -> None:
+        mirror = self._mirror()
+        pending = sorted(
+            (kv for key, kv in mirror.items() if key.startswith(self._keys.requests)), key=lambda kv: kv.mod_revision
+        )
+        for kv in pending:
+            request_id = kv.key[len(self._keys.requests) :].decode()
+            await self.execute(request_id, kv)
+            if not self._holds():
+                return
+
+    async def execute(self, request_id: str, kv: KeyValue) -> None:
+        """Apply one request and answer it (the result is attached to the requester's lease)."""
+        view = ClusterView(self._keys, self._mirror())
+        try:
+            request = json.loads(kv.value)
+            ops, compares, result = execute_request(
+                view, request, setting=self._setting, broker_defaults=self._broker_defaults(), rng=self._rng
+            )
+        except KafkaError as exc:
+            ops, compares, result = [], [], {"error": int(exc.code), "message": exc.detail}
+        except (ValueError, KeyError, TypeError) as exc:
+            ops, compares = [], []
+            result = {"error": int(ErrorCode.INVALID_REQUEST), "message": f"malformed metadata request: {exc}"}
+        done = [
+            Op(self._keys.request(request_id)),
+            Op(self._keys.result(request_id), json.dumps(result).encode(), kv.lease),
+        ]
+        exists = Compare(self._keys.request(request_id), "MOD", kv.mod_revision)
+        try:
+            ok, _ = await self._write([*ops, *done], [*compares, exists])
+        except EtcdError:
+            # The requester's lease is gone (it stopped): drop the request.
+            await self._client.txn([self.guard, exists], [Op(self._keys.request(request_id))])
+            return
+        if ok and ops:
+            log.info("controller_applied", op=json.loads(kv.value).get("op"), topic=json.loads(kv.value).get("name"))
+        # Not ok: the mirror was behind; the request is still there for the next round.

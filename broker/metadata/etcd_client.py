@@ -1,0 +1,312 @@
+"""A small etcd v3 client over etcd's JSON gateway (``/v3/*``), on trio.
+
+etcd serves its gRPC API as JSON over HTTP as well (the gRPC gateway, in every
+etcd 3.4+); httpx speaks HTTP/1.1 under trio, so the broker needs no gRPC stack
+and no asyncio bridge. What the cluster needs, and nothing more:
+
+- ``range`` (one key or a prefix), ``put``, ``delete``;
+- ``txn``: compare-and-swap on a key's version, mod/create revision or value,
+  with puts and deletes on success;
+- leases: ``grant``, ``keep_alive`` (one round; the caller repeats it),
+  ``revoke``;
+- ``watch``: every event on a key range from a revision on, as an async
+  iterator of event batches (one per etcd watch response).
+
+Keys and values are bytes (the gateway carries them base64-encoded). Numbers
+the gateway writes as strings (int64 in JSON) come back as ints; fields etcd
+leaves out because they are zero come back as 0.
+
+Endpoints are tried in order; one that cannot be reached is skipped until the
+list wraps round. Every unary call has a deadline (``timeout_s``); failures to
+reach any endpoint raise :class:`EtcdUnavailable`, answers etcd refuses raise
+:class:`EtcdError` with etcd's gRPC code and message.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+__all__ = [
+    "Compare",
+    "EtcdClient",
+    "EtcdCompacted",
+    "EtcdError",
+    "EtcdUnavailable",
+    "KeyValue",
+    "Op",
+    "WatchEvent",
+    "prefix_end",
+]
+
+# A unary call that has not answered after this long counts as etcd being away.
+DEFAULT_TIMEOUT_S = 5.0
+# gRPC code etcd uses for "requested lease not found" and friends.
+NOT_FOUND = 5
+
+
+class EtcdUnavailable(Exception):
+    """No endpoint answered (connection refused, timeout, broken stream)."""
+
+
+class EtcdError(Exception):
+    """etcd answered with an error (``code`` is the gRPC status code)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"etcd error {code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class EtcdCompacted(Exception):
+    """A watch asked for revisions etcd has compacted away (read everything again)."""
+
+    def __init__(self, compact_revision: int) -> None:
+        super().__init__(f"revision compacted up to {compact_revision}")
+        self.compact_revision = compact_revision
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: str | None) -> bytes:
+    return base64.b64decode(text) if text else b""
+
+
+def prefix_end(prefix: bytes) -> bytes:
+    """The ``range_end`` that makes a range cover every key starting with ``prefix``."""
+    end = bytearray(prefix)
+    while end:
+        if end[-1] < 0xFF:
+            end[-1] += 1
+            return bytes(end)
+        end.pop()
+    return b"\x00"  # every key
+
+
+@dataclass(frozen=True, slots=True)
+class KeyValue:
+    key: bytes
+    value: bytes
+    create_revision: int
+    mod_revision: int
+    version: int
+    lease: int
+
+    @classmethod
+    def from_json(cls, kv: dict[str, Any]) -> KeyValue:
+        return cls(
+            key=_unb64(kv.get("key")),
+            value=_unb64(kv.get("value")),
+            create_revision=int(kv.get("create_revision", 0)),
+            mod_revision=int(kv.get("mod_revision", 0)),
+            version=int(kv.get("version", 0)),
+            lease=int(kv.get("lease", 0)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WatchEvent:
+    """``kv.value`` is empty for a delete; ``revision`` is the event's mod revision."""
+
+    deleted: bool
+    kv: KeyValue
+
+    @property
+    def revision(self) -> int:
+        return self.kv.mod_revision
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """One txn condition: ``target`` of ``key`` compared with ``value``.
+
+    ``target`` is VERSION, CREATE, MOD, VALUE or LEASE; ``result`` EQUAL,
+    NOT_EQUAL, GREATER or LESS.
+    """
+
+    key: bytes
+    target: str
+    value: int | bytes
+    result: str = "EQUAL"
+
+    def to_json(self) -> dict[str, Any]:
+        field = {"VERSION": "version", "CREATE": "create_revision", "MOD": "mod_revision", "LEASE": "lease"}
+        out: dict[str, Any] = {"key": _b64(self.key), "target": self.target, "result": self.result}
+        if self.target == "VALUE":
+            assert isinstance(self.value, bytes)
+            out["value"] = _b64(self.value)
+        else:
+            out[field[self.target]] = str(self.value)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """A txn operation: put (``value`` set) or delete (``value`` None)."""
+
+    key: bytes
+    value: bytes | None = None
+    lease: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        if self.value is None:
+            return {"request_delete_range": {"key": _b64(self.key)}}
+        put: dict[str, Any] = {"key": _b64(self.key), "value": _b64(self.value)}
+        if self.lease:
+            put["lease"] = str(self.lease)
+        return {"request_put": put}
+
+
+class EtcdClient:
+    def __init__(self, endpoints: Sequence[str], *, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        if not endpoints:
+            raise ValueError("no etcd endpoints")
+        self.endpoints = [e.rstrip("/") if "://" in e else f"http://{e.rstrip('/')}" for e in endpoints]
+        self.timeout_s = timeout_s
+        self._current = 0
+        # Watches hold a connection each for as long as they run; unary calls share the rest.
+        self._http = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=httpx.Limits(max_connections=32))
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # --- transport -------------------------------------------------------------------
+
+    async def _call(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        last: Exception | None = None
+        for i in range(len(self.endpoints)):
+            index = (self._current + i) % len(self.endpoints)
+            url = self.endpoints[index] + path
+            try:
+                response = await self._http.post(url, json=body)
+            except httpx.HTTPError as exc:
+                last = exc
+                continue
+            self._current = index
+            doc = _decode(response.content)
+            if response.status_code != 200 or "error" in doc:
+                raise EtcdError(int(doc.get("code", 2)), str(doc.get("message") or doc.get("error")))
+            return doc
+        raise EtcdUnavailable(f"no etcd endpoint answered ({', '.join(self.endpoints)}): {last}")
+
+    # --- key-value -------------------------------------------------------------------
+
+    async def range(self, key: bytes, range_end: bytes | None = None) -> tuple[list[KeyValue], int]:
+        """The keys in [key, range_end) (just ``key`` when None) and the store's revision."""
+        body: dict[str, Any] = {"key": _b64(key)}
+        if range_end is not None:
+            body["range_end"] = _b64(range_end)
+        doc = await self._call("/v3/kv/range", body)
+        return [KeyValue.from_json(kv) for kv in doc.get("kvs", ())], int(doc["header"]["revision"])
+
+    async def get(self, key: bytes) -> KeyValue | None:
+        kvs, _ = await self.range(key)
+        return kvs[0] if kvs else None
+
+    async def get_prefix(self, prefix: bytes) -> tuple[list[KeyValue], int]:
+        return await self.range(prefix, prefix_end(prefix))
+
+    async def put(self, key: bytes, value: bytes, *, lease: int = 0) -> int:
+        """Write ``key``; returns the revision of the write."""
+        body: dict[str, Any] = {"key": _b64(key), "value": _b64(value)}
+        if lease:
+            body["lease"] = str(lease)
+        doc = await self._call("/v3/kv/put", body)
+        return int(doc["header"]["revision"])
+
+    async def delete(self, key: bytes, range_end: bytes | None = None) -> int:
+        body: dict[str, Any] = {"key": _b64(key)}
+        if range_end is not None:
+            body["range_end"] = _b64(range_end)
+        doc = await self._call("/v3/kv/deleterange", body)
+        return int(doc.get("deleted", 0))
+
+    async def txn(
+        self, compare: Sequence[Compare], success: Sequence[Op], failure: Sequence[Op] = ()
+    ) -> tuple[bool, int]:
+        """Run ``success`` if every comparison holds, else ``failure``; returns
+        (whether they held, the revision after the txn)."""
+        body = {
+            "compare": [c.to_json() for c in compare],
+            "success": [o.to_json() for o in success],
+            "failure": [o.to_json() for o in failure],
+        }
+        doc = await self._call("/v3/kv/txn", body)
+        return bool(doc.get("succeeded", False)), int(doc["header"]["revision"])
+
+    # --- leases ----------------------------------------------------------------------
+
+    async def grant(self, ttl_s: int) -> int:
+        doc = await self._call("/v3/lease/grant", {"TTL": str(ttl_s)})
+        return int(doc["ID"])
+
+    async def keep_alive(self, lease: int) -> int:
+        """Refresh ``lease`` once; returns its TTL in seconds (0: the lease is gone)."""
+        doc = await self._call("/v3/lease/keepalive", {"ID": str(lease)})
+        return int(doc.get("result", {}).get("TTL", 0))
+
+    async def revoke(self, lease: int) -> None:
+        try:
+            await self._call("/v3/lease/revoke", {"ID": str(lease)})
+        except EtcdError as exc:
+            if exc.code != NOT_FOUND:
+                raise
+
+    # --- watch -----------------------------------------------------------------------
+
+    async def watch(
+        self, key: bytes, range_end: bytes | None, start_revision: int
+    ) -> AsyncIterator[tuple[int, list[WatchEvent]]]:
+        """Every change to [key, range_end) from ``start_revision`` on, as
+        (header revision, events) per etcd response. Raises EtcdUnavailable when the
+        stream breaks, EtcdCompacted when ``start_revision`` is gone."""
+        create: dict[str, Any] = {"key": _b64(key), "start_revision": str(start_revision), "progress_notify": True}
+        if range_end is not None:
+            create["range_end"] = _b64(range_end)
+        url = self.endpoints[self._current] + "/v3/watch"
+        # No read timeout on the stream: progress notifications arrive every few minutes
+        # at most, and the keep-alive task notices a dead etcd long before.
+        timeout = httpx.Timeout(self.timeout_s, read=None)
+        try:
+            async with self._http.stream("POST", url, json={"create_request": create}, timeout=timeout) as response:
+                if response.status_code != 200:
+                    raise EtcdUnavailable(f"watch refused with HTTP {response.status_code}")
+                async for line in response.aiter_lines():
+                    if not line.strip():
+                        continue
+                    doc = _decode(line.encode())
+                    if "error" in doc:
+                        raise EtcdUnavailable(f"watch failed: {doc.get('message') or doc.get('error')}")
+                    result = doc.get("result", {})
+                    compacted = int(result.get("compact_revision", 0))
+                    if compacted:
+                        raise EtcdCompacted(compacted)
+                    if result.get("canceled"):
+                        raise EtcdUnavailable(f"watch cancelled: {result.get('cancel_reason', '')}")
+                    events = [
+                        WatchEvent(e.get("type") == "DELETE", KeyValue.from_json(e.get("kv", {})))
+                        for e in result.get("events", ())
+                    ]
+                    yield int(result.get("header", {}).get("revision", 0)), events
+        except httpx.HTTPError as exc:
+            self._current = (self._current + 1) % len(self.endpoints)
+            raise EtcdUnavailable(f"watch stream broke: {exc}") from exc
+        self._current = (self._current + 1) % len(self.endpoints)
+        raise EtcdUnavailable("watch stream ended")
+
+
+def _decode(data: bytes) -> dict[str, Any]:
+    try:
+        doc = json.loads(data)
+    except ValueError as exc:
+        raise EtcdUnavailable(f"etcd answered something that is not JSON: {data[:80]!r}") from exc
+    if not isinstance(doc, dict):
+        raise EtcdUnavailable(f"etcd answered something that is not a JSON object: {data[:80]!r}")
+    return doc

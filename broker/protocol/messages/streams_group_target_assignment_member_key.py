@@ -1,0 +1,61 @@
+# Generated from protocol/schemas/StreamsGroupTargetAssignmentMemberKey.json by codegen; do not edit.
+"""StreamsGroupTargetAssignmentMemberKey: coordinator-key, api key 21, versions 0-0."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from struct import Struct
+from typing import ClassVar
+
+from broker.protocol.message_base import Message
+from broker.protocol.primitives import (
+    read_string,
+    write_string,
+)
+
+__all__ = [
+    "StreamsGroupTargetAssignmentMemberKey",
+]
+
+
+@dataclass(slots=True)
+class StreamsGroupTargetAssignmentMemberKey(Message):
+    """StreamsGroupTargetAssignmentMemberKey, api key 21."""
+
+    API_KEY: ClassVar[int] = 21
+    NAME: ClassVar[str] = 'StreamsGroupTargetAssignmentMemberKey'
+    TYPE: ClassVar[str] = 'coordinator-key'
+    MIN_VERSION: ClassVar[int] = 0
+    MAX_VERSION: ClassVar[int] = 0
+    FLEXIBLE_MIN: ClassVar[int | None] = None
+    LATEST_VERSION_UNSTABLE: ClassVar[bool] = False
+    FIELD_VERSIONS: ClassVar[dict[str, tuple[int, int]]] = {'group_id': (0, 0), 'member_id': (0, 0)}
+
+    group_id: str = ''
+    """ID of the group."""
+
+    member_id: str = ''
+    """ID of the member."""
+
+    _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
+        default=(), compare=False, repr=False
+    )
+
+
+def _d_StreamsGroupTargetAssignmentMemberKey_v0(buf, pos):
+    f_group_id, pos = read_string(buf, pos)
+    f_member_id, pos = read_string(buf, pos)
+    return StreamsGroupTargetAssignmentMemberKey(f_group_id, f_member_id), pos
+
+
+def _e_StreamsGroupTargetAssignmentMemberKey_v0(o, out):
+    write_string(out, o.group_id)
+    write_string(out, o.member_id)
+
+
+StreamsGroupTargetAssignmentMemberKey._DECODERS = {
+    0: _d_StreamsGroupTargetAssignmentMemberKey_v0,
+}
+StreamsGroupTargetAssignmentMemberKey._ENCODERS = {
+    0: _e_StreamsGroupTargetAssignmentMemberKey_v0,
+}

@@ -1,0 +1,249 @@
+"""The share-partition leader's persister in a cluster: local or over the wire.
+
+KIP-932 puts a share-partition's state with the share coordinator: the leader
+of the ``__share_group_state`` partition its key (``group:topicId:partition``)
+hashes to. :class:`RoutedPersister` looks that leader up in the metadata image
+for every operation; when it is this broker, the local
+:class:`~broker.share.state_store.ShareStateStore` answers, otherwise the
+operation goes to that broker as the RPC it mirrors (83 InitializeShareGroupState,
+84 ReadShareGroupState, 85 WriteShareGroupState, 86 DeleteShareGroupState, 87
+ReadShareGroupStateSummary) over :class:`~broker.replica.interbroker.BrokerPeers`.
+Results come back per partition, as the :class:`~broker.share.state_store.Persister`
+protocol has them; a peer that cannot be reached is COORDINATOR_NOT_AVAILABLE, a
+partition without a leader the same, so the share-partition leader rolls its
+change back and the client retries.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from broker.metadata.image import NO_LEADER, CoordinatorType
+from broker.metadata.source import MetadataSource
+from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.messages.delete_share_group_state_request import (
+    DeleteShareGroupStateRequest,
+    DeleteStateData,
+)
+from broker.protocol.messages.delete_share_group_state_request import PartitionData as DeletePartition
+from broker.protocol.messages.initialize_share_group_state_request import (
+    InitializeShareGroupStateRequest,
+    InitializeStateData,
+)
+from broker.protocol.messages.initialize_share_group_state_request import PartitionData as InitPartition
+from broker.protocol.messages.read_share_group_state_request import PartitionData as ReadPartition
+from broker.protocol.messages.read_share_group_state_request import ReadShareGroupStateRequest, ReadStateData
+from broker.protocol.messages.read_share_group_state_summary_request import PartitionData as SummaryPartition
+from broker.protocol.messages.read_share_group_state_summary_request import (
+    ReadShareGroupStateSummaryRequest,
+    ReadStateSummaryData,
+)
+from broker.protocol.messages.write_share_group_state_request import PartitionData as WritePartition
+from broker.protocol.messages.write_share_group_state_request import StateBatch as WireBatch
+from broker.protocol.messages.write_share_group_state_request import WriteShareGroupStateRequest, WriteStateData
+from broker.replica.interbroker import BrokerPeers
+from broker.share.coordinator import ShareKey, ShareState, StateBatch, coordinator_key
+from broker.share.state_store import PartitionResult, ReadResult, ShareStateStore, SummaryResult
+
+__all__ = ["RoutedPersister"]
+
+# The versions sent between brokers (what this broker's handlers serve).
+INITIALIZE_VERSION = 0
+READ_VERSION = 0
+WRITE_VERSION = 1
+DELETE_VERSION = 0
+SUMMARY_VERSION = 1
+
+
+class RoutedPersister:
+    """A :class:`~broker.share.state_store.Persister` that finds the share coordinator."""
+
+    def __init__(self, local: ShareStateStore, metadata: MetadataSource, peers: BrokerPeers, *, node_id: int) -> None:
+        self.local = local
+        self._metadata = metadata
+        self._peers = peers
+        self._node_id = node_id
+
+    @property
+    def runtime(self) -> Any:
+        return self.local.runtime
+
+    def state(self, group_id: str, topic_id: uuid.UUID, partition: int) -> ShareState | None:
+        """The state if this broker hosts it (None otherwise: callers fall back to a summary)."""
+        return self.local.state(group_id, topic_id, partition)
+
+    def states(self) -> Iterator[tuple[ShareKey, ShareState]]:
+        return self.local.states()
+
+    async def _where(self, group_id: str, topic_id: uuid.UUID, partition: int) -> int:
+        """The node leading the key's ``__share_group_state`` partition (this one: local).
+        Raises KafkaError when there is none."""
+        image = self._metadata.image
+        if image.topic(self.local.runtime.topic) is None:
+            await self.local.runtime.ensure_topic()
+            image = self._metadata.image
+        key = coordinator_key(ShareKey(group_id, topic_id, partition))
+        node = image.coordinator_for(CoordinatorType.SHARE, key).node_id
+        if node == NO_LEADER:
+            raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the share coordinator has no leader")
+        return node
+
+    async def initialize(
+        self, group_id: str, topic_id: uuid.UUID, partition: int, *, state_epoch: int, start_offset: int
+    ) -> PartitionResult:
+        try:
+            node = await self._where(group_id, topic_id, partition)
+            if node == self._node_id:
+                return await self.local.initialize(
+                    group_id, topic_id, partition, state_epoch=state_epoch, start_offset=start_offset
+                )
+            request = InitializeShareGroupStateRequest(
+                group_id=group_id,
+                topics=[
+                    InitializeStateData(
+                        topic_id=topic_id,
+                        partitions=[
+                            InitPartition(partition=partition, state_epoch=state_epoch, start_offset=start_offset)
+                        ],
+                    )
+                ],
+            )
+            response = await self._peers.call(node, request, INITIALIZE_VERSION)
+            p = _only(response)
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
+        return PartitionResult(p.error_code, p.error_message)
+
+    async def read(self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int) -> ReadResult:
+        try:
+            node = await self._where(group_id, topic_id, partition)
+            if node == self._node_id:
+                return await self.local.read(group_id, topic_id, partition, leader_epoch=leader_epoch)
+            request = ReadShareGroupStateRequest(
+                group_id=group_id,
+                topics=[
+                    ReadStateData(
+                        topic_id=topic_id, partitions=[ReadPartition(partition=partition, leader_epoch=leader_epoch)]
+                    )
+                ],
+            )
+            p = _only(await self._peers.call(node, request, READ_VERSION))
+        except KafkaError as exc:
+            return ReadResult(exc.code, exc.detail)
+        if p.error_code:
+            return ReadResult(p.error_code, p.error_message)
+        return ReadResult(
+            state_epoch=p.state_epoch,
+            start_offset=p.start_offset,
+            state_batches=tuple(
+                StateBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches
+            ),
+        )
+
+    async def write(
+        self,
+        group_id: str,
+        topic_id: uuid.UUID,
+        partition: int,
+        *,
+        state_epoch: int,
+        leader_epoch: int,
+        start_offset: int,
+        state_batches: Sequence[Any] = (),
+        delivery_complete_count: int = -1,
+    ) -> PartitionResult:
+        try:
+            node = await self._where(group_id, topic_id, partition)
+            if node == self._node_id:
+                return await self.local.write(
+                    group_id,
+                    topic_id,
+                    partition,
+                    state_epoch=state_epoch,
+                    leader_epoch=leader_epoch,
+                    start_offset=start_offset,
+                    state_batches=state_batches,
+                    delivery_complete_count=delivery_complete_count,
+                )
+            request = WriteShareGroupStateRequest(
+                group_id=group_id,
+                topics=[
+                    WriteStateData(
+                        topic_id=topic_id,
+                        partitions=[
+                            WritePartition(
+                                partition=partition,
+                                state_epoch=state_epoch,
+                                leader_epoch=leader_epoch,
+                                start_offset=start_offset,
+                                delivery_complete_count=delivery_complete_count,
+                                state_batches=[
+                                    WireBatch(
+                                        first_offset=b.first_offset,
+                                        last_offset=b.last_offset,
+                                        delivery_state=b.delivery_state,
+                                        delivery_count=b.delivery_count,
+                                    )
+                                    for b in state_batches
+                                ],
+                            )
+                        ],
+                    )
+                ],
+            )
+            p = _only(await self._peers.call(node, request, WRITE_VERSION))
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
+        return PartitionResult(p.error_code, p.error_message)
+
+    async def delete(self, group_id: str, topic_id: uuid.UUID, partition: int) -> PartitionResult:
+        try:
+            node = await self._where(group_id, topic_id, partition)
+            if node == self._node_id:
+                return await self.local.delete(group_id, topic_id, partition)
+            request = DeleteShareGroupStateRequest(
+                group_id=group_id,
+                topics=[DeleteStateData(topic_id=topic_id, partitions=[DeletePartition(partition=partition)])],
+            )
+            p = _only(await self._peers.call(node, request, DELETE_VERSION))
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
+        return PartitionResult(p.error_code, p.error_message)
+
+    async def read_summary(
+        self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int = -1
+    ) -> SummaryResult:
+        try:
+            node = await self._where(group_id, topic_id, partition)
+            if node == self._node_id:
+                return await self.local.read_summary(group_id, topic_id, partition, leader_epoch=leader_epoch)
+            request = ReadShareGroupStateSummaryRequest(
+                group_id=group_id,
+                topics=[
+                    ReadStateSummaryData(
+                        topic_id=topic_id,
+                        partitions=[SummaryPartition(partition=partition, leader_epoch=max(leader_epoch, 0))],
+                    )
+                ],
+            )
+            p = _only(await self._peers.call(node, request, SUMMARY_VERSION))
+        except KafkaError as exc:
+            return SummaryResult(exc.code, exc.detail)
+        if p.error_code:
+            return SummaryResult(p.error_code, p.error_message)
+        return SummaryResult(
+            state_epoch=p.state_epoch,
+            leader_epoch=p.leader_epoch,
+            start_offset=p.start_offset,
+            delivery_complete_count=p.delivery_complete_count,
+        )
+
+
+def _only(response: Any) -> Any:
+    """The one partition result of a one-partition response."""
+    for result in response.results:
+        for p in result.partitions:
+            return p
+    raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the share coordinator answered with no result")
