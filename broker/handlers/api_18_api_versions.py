@@ -14,6 +14,8 @@ reaches this module: the connection layer answers it with a v0 response and
 UNSUPPORTED_VERSION (KIP-511). v5 (KIP-1242) carries the cluster and node the
 client expects to reach: when it names both and either is not this broker's, the
 answer is REBOOTSTRAP_REQUIRED (the client was routed to the wrong broker).
+During start-up, before the services exist, the finalized ``transaction.version``
+comes from the setting itself.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from broker.protocol.messages.api_versions_response import (
     FinalizedFeatureKey,
     SupportedFeatureKey,
 )
+from broker.txn.shard import TxnConfig
 
 # Kafka's rule for ClientSoftwareName / ClientSoftwareVersion (KIP-511).
 _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
@@ -55,6 +58,17 @@ def api_keys() -> list[ApiVersion]:
     ]
 
 
+def _transaction_version(ctx: RequestContext) -> int:
+    """The finalized transaction.version: the coordinator's, or the setting while the
+    broker is starting (ApiVersions is answered before the services exist)."""
+    if ctx.services is not None:
+        return ctx.services.transactions.transaction_version
+    setting = ctx.connection.setting
+    return (
+        TxnConfig.from_settings(setting).transaction_version if setting is not None else TxnConfig.transaction_version
+    )
+
+
 @handler(18, min_version=0, max_version=5)
 async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsResponse:
     if ctx.api_version >= 5 and req.cluster_id is not None and req.node_id >= 0:
@@ -68,7 +82,7 @@ async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsRes
             return ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=api_keys())
         ctx.connection.client_software_name = name
         ctx.connection.client_software_version = version
-    features = (*FEATURES, ("transaction.version", 0, 2, ctx.services.transactions.transaction_version))
+    features = (*FEATURES, ("transaction.version", 0, 2, _transaction_version(ctx)))
     return ApiVersionsResponse(
         error_code=0,
         api_keys=api_keys(),

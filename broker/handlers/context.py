@@ -70,7 +70,8 @@ class ConnectionState:
     ``on_close`` callbacks run once when the connection ends, however it ends
     (share sessions use this to release a member's acquired records).
     ``listener`` names the listener the client connected to: Metadata and
-    FindCoordinator answer with that listener's endpoints.
+    FindCoordinator answer with that listener's endpoints. ``setting`` reads the
+    broker's configuration (for requests answered before the services exist).
     """
 
     connection_id: int
@@ -80,6 +81,9 @@ class ConnectionState:
     client_software_version: str | None = None
     on_close: list[Callable[[], None]] = field(default_factory=list)
     listener: str | None = None
+    # The broker's settings, for what is answered before the services exist
+    # (ApiVersions during start-up).
+    setting: Callable[[str], Any] | None = None
 
 
 @dataclass(slots=True)

@@ -82,7 +82,7 @@ class _Connection:
             self.peer = f"{host}:{port}"
         except OSError:
             self.peer = "?"
-        self.state = ConnectionState(self.conn_id, self.peer, listener=listener)
+        self.state = ConnectionState(self.conn_id, self.peer, listener=listener, setting=gate.config.get)
         self.proto = ServerConnection(max_frame_size=gate.config.get("socket.request.max.bytes"))
         self.idle_s = gate.config.get("connections.max.idle.ms") / 1000
         self.pending: deque[_Slot] = deque()
