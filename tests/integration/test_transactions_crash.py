@@ -106,7 +106,9 @@ def test_kill_with_an_open_transaction_then_timeout_abort(tmp_path: Path):
         bs = broker.bootstrap
         create_topic(bs, "a", partitions=2)
         txn_id = unique("open")
-        producer = txn_producer(bs, txn_id, **{"transaction.timeout.ms": 2000})
+        # Long enough that the restart (a few seconds on a loaded machine) ends well
+        # before the timeout, so the transaction is seen open after it.
+        producer = txn_producer(bs, txn_id, **{"transaction.timeout.ms": 10_000})
         producer.begin_transaction()
         producer.produce("a", value=b"p0", partition=0)
         producer.produce("a", value=b"p1", partition=1)
@@ -116,7 +118,7 @@ def test_kill_with_an_open_transaction_then_timeout_abort(tmp_path: Path):
         # Still open after the crash: it holds the LSO, and readers see nothing of it.
         assert describe(bs, txn_id) == ("Ongoing", {("a", 0), ("a", 1)})
         assert offsets(bs, "a", 0) == (0, 1) and read(bs, "a", 2) == []
-        wait_state(bs, txn_id, "CompleteAbort")
+        wait_state(bs, txn_id, "CompleteAbort", timeout=40)
         assert offsets(bs, "a", 0) == (2, 2) and offsets(bs, "a", 1) == (2, 2)
         assert read(bs, "a", 2) == []
         with pytest.raises(KafkaException):
