@@ -1097,7 +1097,7 @@ of the records it returns, from `assign()` to the last, median of three drains
 {r.get("loadavg_start", "?")} / {r.get("loadavg_end", "?")}.
 
 {table(r)}
-"""
+""" + (f"\n{r['note']}\n" if r.get("note") else "")
 
 
 def cluster_section(results_dir: Path | None = None) -> str:
