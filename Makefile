@@ -206,3 +206,8 @@ compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence 
 bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json
+
+# ---- transactions
+.PHONY: test-txn-crash
+test-txn-crash: $(STAMP) ## kill -9 of the broker 4 times under a transactional producer: every transaction whole or absent (slow, ~1 min)
+	$(PY) -m pytest -q -m slow tests/integration/test_transactions_crash.py
