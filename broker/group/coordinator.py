@@ -454,7 +454,7 @@ class GroupShard:
             )
             return CommitValidation(streams_check.error, streams_check.partition_error)
         error = self.classic.validate_offset_commit(
-            group_id, member_id, group_instance_id, generation_or_member_epoch, api_version
+            group_id, member_id, group_instance_id, generation_or_member_epoch, api_version, transactional=transactional
         )
         return CommitValidation(error)
 
@@ -958,18 +958,21 @@ class GroupCoordinator:
             pid, shard = await self.shard_for(group_id)
         except KafkaError as exc:
             return [exc.code] * len(entries)
-        error = shard.classic.validate_offset_commit(
-            group_id, member_id, group_instance_id, generation, 0, transactional=True
-        )
+        # Classic, consumer (KIP-848) and streams (KIP-1071) groups each by their rules.
+        check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, 0, transactional=True)
         await self._flush(pid, shard)
-        if error:
-            return [error] * len(entries)
+        if check.error:
+            return [check.error] * len(entries)
         now = self.clock()
         limit = shard.classic.config.offset_metadata_max_bytes
         results: list[ErrorCode] = []
         records: list[Record] = []
         accepted: list[tuple[int, CommitEntry, CommittedOffset]] = []
         for entry in entries:
+            refused = check.partition_error(entry.topic, entry.partition)
+            if refused:
+                results.append(refused)
+                continue
             if entry.metadata is not None and len(entry.metadata) > limit:
                 results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
                 continue

@@ -32,9 +32,11 @@ from broker.handlers import (
     api_61_describe_producers,
     api_65_describe_transactions,
     api_66_list_transactions,
+    api_68_consumer_group_heartbeat,
 )
 from broker.handlers.context import AnswerLater
 from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.messages import RequestHeader
 from broker.protocol.messages.add_offsets_to_txn_request import AddOffsetsToTxnRequest
 from broker.protocol.messages.add_partitions_to_txn_request import (
     AddPartitionsToTxnRequest,
@@ -42,6 +44,7 @@ from broker.protocol.messages.add_partitions_to_txn_request import (
     AddPartitionsToTxnTransaction,
 )
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.describe_producers_request import DescribeProducersRequest, TopicRequest
 from broker.protocol.messages.describe_transactions_request import DescribeTransactionsRequest
 from broker.protocol.messages.end_txn_request import EndTxnRequest
@@ -49,7 +52,12 @@ from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest,
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.init_producer_id_request import InitProducerIdRequest
 from broker.protocol.messages.list_transactions_request import ListTransactionsRequest
-from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestTopic
+from broker.protocol.messages.offset_fetch_request import (
+    OffsetFetchRequest,
+    OffsetFetchRequestGroup,
+    OffsetFetchRequestTopic,
+    OffsetFetchRequestTopics,
+)
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from broker.protocol.messages.txn_offset_commit_request import (
     TxnOffsetCommitRequest,
@@ -95,7 +103,8 @@ class Broker:
 
     async def call(self, module: Any, req: Any, version: int) -> Any:
         req = type(req).decode(req.encode(version), version)
-        resp = await module.handle(context(self.services, version), req)
+        header = RequestHeader(request_api_key=type(req).API_KEY, request_api_version=version, client_id="test")
+        resp = await module.handle(context(self.services, version, header), req)
         if isinstance(resp, AnswerLater):  # Produce with acks=all: the answer once durable
             resp = await resp.wait()
         return type(resp).decode(resp.encode(version), version)
@@ -527,6 +536,62 @@ async def test_txn_offset_commit_verifies_or_adds_the_offsets_partition(tmp_path
         assert await txn_commit(b, "t", pid, epoch + 1, "g", 5, version=5) == E.INVALID_PRODUCER_EPOCH
         assert (await b.end("t", pid, epoch, True)).error_code == E.NONE
         assert await offsets(b, "g", "in") == (E.NONE, 5)
+
+
+async def test_txn_offset_commit_by_a_consumer_group_member(tmp_path):
+    """A KIP-848 member commits in a transaction with its member id and epoch, which
+    are checked as the consumer group checks them (franz-go's TestTxnEtl/848)."""
+    async with broker(tmp_path) as b:
+        await b.topic("in")
+        joined = await b.call(
+            api_68_consumer_group_heartbeat,
+            ConsumerGroupHeartbeatRequest(
+                group_id="g848",
+                member_id="m1",
+                member_epoch=0,
+                rebalance_timeout_ms=MINUTE,
+                subscribed_topic_names=["in"],
+                topic_partitions=[],
+            ),
+            1,
+        )
+        assert joined.error_code == E.NONE and joined.member_epoch > 0
+        member, member_epoch = joined.member_id, joined.member_epoch
+        init = await b.init("t")
+        pid, epoch = init.producer_id, init.producer_epoch
+
+        async def commit(member_id: str, at_epoch: int, offset: int) -> int:
+            req = TxnOffsetCommitRequest(
+                transactional_id="t",
+                group_id="g848",
+                producer_id=pid,
+                producer_epoch=epoch,
+                generation_id_or_member_epoch=at_epoch,
+                member_id=member_id,
+                topics=[
+                    TxnOffsetCommitRequestTopic(name="in", partitions=[TxnOffsetCommitRequestPartition(0, offset)])
+                ],
+            )
+            resp = await b.call(api_28_txn_offset_commit, req, 5)
+            return resp.topics[0].partitions[0].error_code
+
+        assert await commit("nobody", member_epoch, 7) == E.UNKNOWN_MEMBER_ID
+        assert await commit(member, member_epoch + 1, 7) == E.STALE_MEMBER_EPOCH
+        assert await commit(member, member_epoch, 7) == E.NONE
+        assert (await b.end("t", pid, epoch, True, version=5)).error_code == E.NONE
+        fetch = OffsetFetchRequest(
+            groups=[
+                OffsetFetchRequestGroup(
+                    group_id="g848",
+                    member_id=member,
+                    member_epoch=member_epoch,
+                    topics=[OffsetFetchRequestTopics(name="in", partition_indexes=[0])],
+                )
+            ],
+            require_stable=True,
+        )
+        got = (await b.call(api_09_offset_fetch, fetch, 9)).groups[0]
+        assert got.error_code == E.NONE and got.topics[0].partitions[0].committed_offset == 7
 
 
 # ====================================================================== admin
