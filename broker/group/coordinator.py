@@ -344,7 +344,7 @@ class GroupShard:
         self.offsets.put_pending(
             producer_id, record.key.group, record.key.topic, record.key.partition, committed_from_value(record.value)
         )
-        self.classic.ensure_group(record.key.group)
+        self._ensure_offsets_group(record.key.group)
 
     def load_end_txn_marker(self, producer_id: int, committed: bool) -> None:
         self.end_transaction(producer_id, committed)
@@ -352,6 +352,12 @@ class GroupShard:
     def end_transaction(self, producer_id: int, committed: bool) -> None:
         """A COMMIT/ABORT marker: the producer's transactional offsets apply or go."""
         for group_id in self.offsets.end_transaction(producer_id, committed):
+            self._ensure_offsets_group(group_id)
+
+    def _ensure_offsets_group(self, group_id: str) -> None:
+        """A group holding offsets exists: a simple classic group unless a consumer,
+        streams or share group of that id does (its offsets are that group's)."""
+        if self._not_classic_type(group_id) is None:
             self.classic.ensure_group(group_id)
 
     def on_loaded(self, now_ms: int) -> None:

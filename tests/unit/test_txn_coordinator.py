@@ -592,6 +592,20 @@ async def test_txn_offset_commit_by_a_consumer_group_member(tmp_path):
         )
         got = (await b.call(api_09_offset_fetch, fetch, 9)).groups[0]
         assert got.error_code == E.NONE and got.topics[0].partitions[0].committed_offset == 7
+        # The marker left the group a consumer group only (no classic group of that id
+        # beside it, which a streams group's members would be refused for): another
+        # member joins it.
+        _, shard = await b.services.groups.shard_for("g848")
+        assert shard.classic.group_type("g848") is None
+        other = ConsumerGroupHeartbeatRequest(
+            group_id="g848",
+            member_id="m2",
+            member_epoch=0,
+            rebalance_timeout_ms=MINUTE,
+            subscribed_topic_names=["in"],
+            topic_partitions=[],
+        )
+        assert (await b.call(api_68_consumer_group_heartbeat, other, 1)).error_code == E.NONE
 
 
 # ====================================================================== admin
