@@ -6,7 +6,8 @@ topic. Its process is killed with SIGKILL in the middle of the input and
 started again (with an empty state directory, so the store is rebuilt from
 its changelog): a read_committed reader must then see, for every word, a last
 value equal to the word's true count, never more (nothing counted twice) and
-never less (nothing lost). Build with ``peers/streams/build.sh``; takes about a minute.
+never less (nothing lost). Run with the classic group protocol and with a KIP-1071
+streams group. Build with ``peers/streams/build.sh``; takes about a minute each.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def app_jar() -> Path:
 class App:
     """One WordCountApp process."""
 
-    def __init__(self, jar: Path, bootstrap: str, state_dir: Path, log: Path) -> None:
+    def __init__(self, jar: Path, bootstrap: str, state_dir: Path, log: Path, protocol: str) -> None:
         self.cmd = [
             "java",
             "-cp",
@@ -54,6 +55,7 @@ class App:
             "--input", "lines",
             "--output", "counts",
             "--state-dir", str(state_dir),
+            "--group-protocol", protocol,
         ]  # fmt: skip
         self.log = log
         self.proc: subprocess.Popen | None = None
@@ -137,9 +139,11 @@ def latest_counts(bootstrap: str) -> tuple[dict[str, int], int]:
         c.close()
 
 
-def test_word_count_is_exact_after_a_kill(tmp_path: Path, app_jar: Path):
+# The classic group protocol (Kafka Streams' default) and a KIP-1071 streams group.
+@pytest.mark.parametrize("protocol", ["classic", "streams"])
+def test_word_count_is_exact_after_a_kill(tmp_path: Path, app_jar: Path, protocol: str):
     broker = BrokerProcess(tmp_path / "data").start()
-    app = App(app_jar, broker.bootstrap, tmp_path / "state-1", tmp_path / "app.log")
+    app = App(app_jar, broker.bootstrap, tmp_path / "state-1", tmp_path / "app.log", protocol)
     try:
         bs = broker.bootstrap
         create_topic(bs, "lines", partitions=2)
@@ -161,7 +165,7 @@ def test_word_count_is_exact_after_a_kill(tmp_path: Path, app_jar: Path):
         partial, _ = latest_counts(bs)
         assert all(partial.get(w, 0) <= expected[w] for w in WORDS)
         # A new instance, with no local state: the counts come back from the changelog.
-        app = App(app_jar, bs, tmp_path / "state-2", tmp_path / "app.log").start()
+        app = App(app_jar, bs, tmp_path / "state-2", tmp_path / "app.log", protocol).start()
         app.wait_running(90)
         produce_lines(bs, lines[2500:])
         deadline = time.monotonic() + 120

@@ -20,6 +20,7 @@ import org.apache.kafka.streams.kstream.Produced;
  *
  * <pre>
  * WordCountApp --bootstrap B --application-id A --input T --output T --state-dir D
+ *              [--group-protocol classic|streams]
  * </pre>
  *
  * Lines of the input topic are split on whitespace; the counts per word are a KTable
@@ -27,8 +28,9 @@ import org.apache.kafka.streams.kstream.Produced;
  * (word, count as a decimal string). Input offsets, store changelog writes and output
  * records commit in one transaction every 100 ms, so a reader with read_committed
  * sees each word's last value equal to its true count, also after the process is
- * killed and restarted. Prints "RUNNING" on stdout once the instance is running and
- * stops cleanly on SIGTERM.
+ * killed and restarted. The group protocol is classic (the default of Kafka Streams
+ * 4.3) unless {@code --group-protocol streams} asks for a KIP-1071 streams group.
+ * Prints "RUNNING" on stdout once the instance is running and stops cleanly on SIGTERM.
  */
 public final class WordCountApp {
 
@@ -51,6 +53,7 @@ public final class WordCountApp {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        props.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, opts.getOrDefault("group-protocol", "classic"));
 
         StreamsBuilder builder = new StreamsBuilder();
         KTable<String, Long> counts = builder
