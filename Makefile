@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint lint-imports typecheck format clean
-.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers
+.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers bench-txn
 
 help:
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -123,6 +123,10 @@ bench-scale: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 share-par
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios scale
 
+bench-txn: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: librdkafka transactional produce (1 KiB, 100 per transaction) and read_committed fetch
+	@mkdir -p $(RESULTS)
+	$(COMPARE) --scenarios txn --brokers sharebroker,kafka
+
 bench-compare: $(BENCH_STAMP) peers ## every scenario, all brokers in one run -> bench/results/compare-<date>.json, docs/PERFORMANCE.md
 	@mkdir -p $(RESULTS)
 	$(COMPARE)
@@ -233,3 +237,8 @@ compat-dlq: $(STAMP) peer-kafka ## dead-letter queues (KIP-1191): librdkafka and
 bench-share-extensions: $(BENCH_STAMP) bench-peers ## redelivery backoff (delay error at 1,000 releases/s) and per-key ordering (8 consumers, 1 partition) against Kafka 4.4.0
 	@mkdir -p $(RESULTS)
 	taskset -c 1 $(PY) -m bench.share_extensions --json $(RESULTS)/share_extensions.json
+
+# ---- transactions
+.PHONY: test-txn-crash
+test-txn-crash: $(STAMP) ## kill -9 of the broker 4 times under a transactional producer: every transaction whole or absent (slow, ~1 min)
+	$(PY) -m pytest -q -m slow tests/integration/test_transactions_crash.py

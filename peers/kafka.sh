@@ -93,6 +93,9 @@ share.coordinator.state.topic.num.partitions=3
 # set explicitly at format time (KAFKA_PEER_SHARE_VERSION).
 group.initial.rebalance.delay.ms=0
 group.share.min.record.lock.duration.ms=1000
+# Transactions: look for timed-out transactions every 500 ms (default 10 s) so the
+# differential timeout test waits seconds, not tens of seconds.
+transaction.abort.timed.out.transaction.cleanup.interval.ms=500
 EOF
   if [ -n "${KAFKA_PEER_EXTRA_PROPS:-}" ]; then
     printf '%s\n' "$KAFKA_PEER_EXTRA_PROPS" >>"$ROOT/server.properties"

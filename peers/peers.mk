@@ -92,9 +92,6 @@ franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache
 
 .PHONY: franz-tool
 
-# Last, so that every peer variable above is defined when this rule is read.
-peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients
-
 # ---- consumer (KIP-848) and streams (KIP-1071) groups
 # The Kafka Streams 4.3.1 word count (peers/streams; 4.4.0 is not on Maven Central here).
 STREAMS_JAR := peers/.cache/streams/wordcount.jar
@@ -110,3 +107,25 @@ compat-groups: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) ## consumer/s
 	$(PY) -m pytest -q -m compat tests/compat/test_differential_groups.py tests/compat/test_java_groups.py
 
 .PHONY: compat-streams compat-groups
+
+# ---- transactions
+# Kafka's own kafka-transactions.sh (peers/tools, kafka-tools 4.3.1: 4.4.0 is not on Maven
+# Central here); the exactly_once_v2 word count is WordCountApp in the streams jar above.
+KAFKA_TOOLS_STAMP := peers/.cache/tools/lib/.resolved-4.3.1
+
+$(KAFKA_TOOLS_STAMP): peers/tools/pom.xml peers/tools/build.sh
+	MVN=$(MVN) peers/tools/build.sh
+
+streams-app: $(STREAMS_JAR) ## build the Kafka Streams word counts (groups, exactly_once_v2) into peers/.cache/streams
+
+kafka-tools: $(KAFKA_TOOLS_STAMP) ## resolve Kafka's TransactionsCommand (kafka-transactions.sh) into peers/.cache/tools
+
+# Java 4.4 transactional clients and share consumer (~1.5 min), the Streams word count killed
+# mid-run (~1.5 min), and the transaction differential tests against Kafka 4.4.0 (~2.5 min).
+compat-txn: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) $(KAFKA_TOOLS_STAMP) ## transactions: Java clients, Kafka Streams EOS, differential vs Kafka 4.4.0
+	$(PY) -m pytest -q -m compat tests/compat/test_java_transactions.py tests/compat/test_streams_eos.py tests/compat/test_differential_transactions.py
+
+.PHONY: streams-app kafka-tools compat-txn
+
+# Last, so that every peer variable above is defined when this rule is read.
+peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) $(STREAMS_JAR) $(KAFKA_TOOLS_STAMP) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients, the Streams apps, Kafka's tools

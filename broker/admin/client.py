@@ -53,11 +53,13 @@ from broker.protocol.messages.delete_share_group_offsets_request import (
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
 from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
+from broker.protocol.messages.describe_producers_request import DescribeProducersRequest, TopicRequest
 from broker.protocol.messages.describe_share_group_offsets_request import (
     DescribeShareGroupOffsetsRequest,
     DescribeShareGroupOffsetsRequestGroup,
     DescribeShareGroupOffsetsRequestTopic,
 )
+from broker.protocol.messages.describe_transactions_request import DescribeTransactionsRequest
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.incremental_alter_configs_request import (
     AlterableConfig,
@@ -70,6 +72,7 @@ from broker.protocol.messages.list_offsets_request import (
     ListOffsetsRequest,
     ListOffsetsTopic,
 )
+from broker.protocol.messages.list_transactions_request import ListTransactionsRequest
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.offset_commit_request import (
     OffsetCommitRequest,
@@ -84,11 +87,17 @@ from broker.protocol.messages.offset_delete_request import (
 from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestGroup
 from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
 from broker.protocol.messages.streams_group_describe_request import StreamsGroupDescribeRequest
+from broker.protocol.messages.write_txn_markers_request import (
+    WritableTxnMarker,
+    WritableTxnMarkerTopic,
+    WriteTxnMarkersRequest,
+)
 from broker.security.client import ClientSecurity
 from broker.security.sasl.client import SaslClientError, SaslClientExchange
 
 __all__ = [
     "COORDINATOR_GROUP",
+    "COORDINATOR_TRANSACTION",
     "EARLIEST_TIMESTAMP",
     "LATEST_TIMESTAMP",
     "OP_APPEND",
@@ -119,6 +128,7 @@ LATEST_TIMESTAMP = -1
 EARLIEST_TIMESTAMP = -2
 # FindCoordinator key types; config resource types; config operations.
 COORDINATOR_GROUP = 0
+COORDINATOR_TRANSACTION = 1
 RESOURCE_TOPIC, RESOURCE_BROKER, RESOURCE_GROUP = 2, 4, 32
 OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
 
@@ -479,14 +489,15 @@ class AdminClient:
             out[t.name] = sorted(p.partition_index for p in t.partitions)
         return out
 
-    def find_coordinator(self, group: str, *, timeout: float | None = None) -> Node:
+    def find_coordinator(self, group: str, *, timeout: float | None = None, key_type: int = COORDINATOR_GROUP) -> Node:
+        """The coordinator of a group id (or, with ``key_type`` 1, of a transactional id)."""
         deadline = self._deadline(timeout)
         conn = self._any(deadline)
         version = conn.version_for(FindCoordinatorRequest)
         if version >= 4:
-            req = FindCoordinatorRequest(key_type=COORDINATOR_GROUP, coordinator_keys=[group])
+            req = FindCoordinatorRequest(key_type=key_type, coordinator_keys=[group])
         else:
-            req = FindCoordinatorRequest(key=group, key_type=COORDINATOR_GROUP)
+            req = FindCoordinatorRequest(key=group, key_type=key_type)
         resp = self._send(conn, req, deadline)
         if version >= 4:
             if not resp.coordinators:
@@ -729,6 +740,108 @@ class AdminClient:
                     check_error(p.error_code, None, f"ListOffsets {t.name}-{p.partition_index}")
                     out[(t.name, p.partition_index)] = p.offset
         return out
+
+    # -- transactions -----------------------------------------------------------------------
+
+    def _leaders(
+        self, topics: Iterable[str], deadline: _Deadline
+    ) -> tuple[dict[tuple[str, int], int], dict[int, Node]]:
+        meta = self.metadata(sorted(set(topics)), timeout=deadline.remaining("Metadata"))
+        brokers = {b.node_id: Node(b.node_id, b.host, b.port) for b in meta.brokers}
+        leaders: dict[tuple[str, int], int] = {}
+        for t in meta.topics:
+            check_error(t.error_code, None, f"topic {t.name!r}")
+            for p in t.partitions:
+                leaders[(t.name, p.partition_index)] = p.leader_id
+        return leaders, brokers
+
+    def _to_leader(self, topic: str, partition: int, request: Message, deadline: _Deadline) -> Any:
+        leaders, brokers = self._leaders([topic], deadline)
+        leader = leaders.get((topic, partition))
+        if leader is None:
+            raise KafkaApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None, f"{topic}-{partition}")
+        node = brokers.get(leader)
+        if node is None:
+            raise KafkaApiError(ErrorCode.LEADER_NOT_AVAILABLE, None, f"{topic}-{partition}")
+        return self._send(self._connect(node.host, node.port, deadline), request, deadline)
+
+    def describe_transaction(self, transactional_id: str, *, timeout: float | None = None) -> tuple[int, Any]:
+        """(coordinator id, the ``TransactionState`` entry) of one transactional id (errors raised)."""
+        deadline = self._deadline(timeout)
+        node = self.find_coordinator(
+            transactional_id, key_type=COORDINATOR_TRANSACTION, timeout=deadline.remaining("FindCoordinator")
+        )
+        conn = self._connect(node.host, node.port, deadline)
+        resp = self._send(conn, DescribeTransactionsRequest(transactional_ids=[transactional_id]), deadline)
+        for state in resp.transaction_states:
+            if state.transactional_id == transactional_id:
+                check_error(state.error_code, None, f"DescribeTransactions({transactional_id!r})")
+                return node.node_id, state
+        raise KafkaApiError(ErrorCode.TRANSACTIONAL_ID_NOT_FOUND, None, f"DescribeTransactions({transactional_id!r})")
+
+    def list_transactions(
+        self,
+        *,
+        states: Iterable[str] = (),
+        producer_ids: Iterable[int] = (),
+        duration_ms: int = -1,
+        pattern: str | None = None,
+        timeout: float | None = None,
+    ) -> list[tuple[int, Any]]:
+        """ListTransactions on every broker: (coordinator id, ``TransactionState``) rows."""
+        deadline = self._deadline(timeout)
+        meta = self.metadata([], timeout=deadline.remaining("Metadata"))
+        out: list[tuple[int, Any]] = []
+        for b in sorted(meta.brokers, key=lambda b: b.node_id):
+            conn = self._connect(b.host, b.port, deadline)
+            req = ListTransactionsRequest(
+                state_filters=list(states),
+                producer_id_filters=list(producer_ids),
+                duration_filter=duration_ms,
+                transactional_id_pattern=pattern,
+            )
+            resp = self._send(conn, req, deadline)
+            check_error(resp.error_code, None, f"ListTransactions on broker {b.node_id}")
+            out += [(b.node_id, s) for s in resp.transaction_states]
+        return out
+
+    def describe_producers(self, topic: str, partition: int, *, timeout: float | None = None) -> list[Any]:
+        """The ``ProducerState`` entries the partition's leader keeps (errors raised)."""
+        deadline = self._deadline(timeout)
+        req = DescribeProducersRequest(topics=[TopicRequest(name=topic, partition_indexes=[partition])])
+        resp = self._to_leader(topic, partition, req, deadline)
+        for t in resp.topics:
+            for p in t.partitions:
+                if t.name == topic and p.partition_index == partition:
+                    check_error(p.error_code, p.error_message, f"DescribeProducers {topic}-{partition}")
+                    return list(p.active_producers)
+        raise KafkaApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None, f"{topic}-{partition}")
+
+    def abort_transaction(
+        self,
+        topic: str,
+        partition: int,
+        producer_id: int,
+        producer_epoch: int,
+        coordinator_epoch: int,
+        *,
+        timeout: float | None = None,
+    ) -> None:
+        """Write an ABORT marker for the producer's open transaction on one partition
+        (WriteTxnMarkers to its leader, as Kafka's Admin.abortTransaction does)."""
+        deadline = self._deadline(timeout)
+        marker = WritableTxnMarker(
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            transaction_result=False,
+            topics=[WritableTxnMarkerTopic(name=topic, partition_indexes=[partition])],
+            coordinator_epoch=coordinator_epoch,
+        )
+        resp = self._to_leader(topic, partition, WriteTxnMarkersRequest(markers=[marker]), deadline)
+        for m in resp.markers:
+            for t in m.topics:
+                for p in t.partitions:
+                    check_error(p.error_code, None, f"WriteTxnMarkers {t.name}-{p.partition_index}")
 
     # -- configs ----------------------------------------------------------------------------
 

@@ -30,6 +30,16 @@ shell around pure cores:
   it rolls the log, writes the live records again, and, once they are durable,
   moves the log start offset to them, deleting everything older. A restart then
   replays at most a few times the live state, however many writes came before.
+  No rewrite starts while a transaction is open in the partition.
+- **Transactions.** A coordinator may write records inside a producer's
+  transaction (:meth:`CoordinatorRuntime.append` with a producer id: the group
+  coordinator's TxnOffsetCommit) and the transaction's COMMIT/ABORT marker
+  (:meth:`CoordinatorRuntime.append_marker`). Such records become live only when
+  the commit marker comes (an abort drops them; a later non-transactional record
+  of the same key wins over them, as Kafka keeps the newest offset). At load, a
+  shard that defines ``load_transactional_record(offset, producer_id, key,
+  value)`` gets the records of transactional batches through it, and one that
+  defines ``load_end_txn_marker(producer_id, committed)`` the markers.
 """
 
 from __future__ import annotations
@@ -42,10 +52,20 @@ from typing import Any, Generic, Protocol, TypeVar
 import structlog
 import trio
 
+from broker.log.producer_state import AppendOrigin, VerificationGuard
 from broker.metadata.image import MetadataImage, coordinator_partition
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
-from broker.protocol.records import build_batch, iter_batches, iter_records
+from broker.protocol.records import (
+    NO_PRODUCER_ID,
+    NO_SEQUENCE,
+    RecordBatchError,
+    build_batch,
+    build_end_txn_marker,
+    iter_batches,
+    iter_records,
+    parse_end_txn_marker,
+)
 from broker.replica.manager import ReplicaManager
 from broker.replica.partition import Partition
 
@@ -100,6 +120,25 @@ class _Hosted(Generic[S]):
     live: dict[bytes, bytes] = field(default_factory=dict)
     since_rewrite: int = 0
     rewriting: bool = False
+    # producer id -> records of its open transaction (key -> value), not live yet.
+    pending_txn: dict[int, dict[bytes, bytes | None]] = field(default_factory=dict)
+
+    def keep(self, key: bytes, value: bytes | None) -> None:
+        """A non-transactional record: live at once, and newer than any pending one."""
+        _keep(self.live, key, value)
+        for records in self.pending_txn.values():
+            records.pop(key, None)
+
+    def keep_transactional(self, producer_id: int, key: bytes, value: bytes | None) -> None:
+        records = self.pending_txn.setdefault(producer_id, {})
+        records.pop(key, None)
+        records[key] = value
+
+    def end_transaction(self, producer_id: int, committed: bool) -> None:
+        records = self.pending_txn.pop(producer_id, None)
+        if committed and records:
+            for key, value in records.items():
+                _keep(self.live, key, value)
 
 
 class CoordinatorRuntime(Generic[S]):
@@ -146,6 +185,10 @@ class CoordinatorRuntime(Generic[S]):
 
     def is_loaded(self, pid: int) -> bool:
         return pid in self._hosted
+
+    def loading(self) -> bool:
+        """Whether some partition is being loaded right now."""
+        return bool(self._loading)
 
     def _leads(self, image: MetadataImage, pid: int) -> bool:
         state = image.partition(self.spec.topic, pid)
@@ -235,7 +278,9 @@ class CoordinatorRuntime(Generic[S]):
 
     def _replay(self, partition: Partition, hosted: _Hosted[S]) -> int:
         """Runs in a worker thread: feed every record of the partition to the shard."""
-        shard, live, keep = hosted.shard, hosted.live, self.spec.compacted
+        shard, keep = hosted.shard, self.spec.compacted
+        load_txn_record = getattr(shard, "load_transactional_record", None)
+        load_marker = getattr(shard, "load_end_txn_marker", None)
         part_log = partition.log
         count = 0
         position = part_log.log_start_offset
@@ -244,26 +289,68 @@ class CoordinatorRuntime(Generic[S]):
             if not data:
                 break
             for header, view in iter_batches(data):
-                if not header.is_control:
-                    for record in iter_records(view):
-                        if record.offset < position:
-                            continue  # below the log start offset, inside the first batch
-                        count += 1
-                        try:
+                if header.is_control:
+                    if header.is_transactional:
+                        self._replay_marker(partition, hosted, header.producer_id, view, load_marker)
+                    position = max(position, header.next_offset)
+                    continue
+                transactional = header.is_transactional and header.producer_id != NO_PRODUCER_ID
+                for record in iter_records(view):
+                    if record.offset < position:
+                        continue  # below the log start offset, inside the first batch
+                    count += 1
+                    try:
+                        if transactional and load_txn_record is not None:
+                            load_txn_record(record.offset, header.producer_id, record.key, record.value)
+                        else:
                             shard.load_record(record.offset, record.key, record.value)
-                        except Exception as exc:  # one bad record must not stop the broker starting
-                            log.warning(
-                                "coordinator_record_skipped",
-                                coordinator=self.spec.name,
-                                partition=partition.index,
-                                offset=record.offset,
-                                error=str(exc),
-                            )
-                            continue
-                        if keep and record.key is not None:
-                            _keep(live, record.key, record.value)
+                    except Exception as exc:  # one bad record must not stop the broker starting
+                        log.warning(
+                            "coordinator_record_skipped",
+                            coordinator=self.spec.name,
+                            partition=partition.index,
+                            offset=record.offset,
+                            error=str(exc),
+                        )
+                        continue
+                    if keep and record.key is not None:
+                        if transactional:
+                            hosted.keep_transactional(header.producer_id, record.key, record.value)
+                        else:
+                            hosted.keep(record.key, record.value)
                 position = max(position, header.next_offset)
         return count
+
+    def _replay_marker(
+        self,
+        partition: Partition,
+        hosted: _Hosted[S],
+        producer_id: int,
+        view: memoryview,
+        load_marker: Callable[[int, bool], None] | None,
+    ) -> None:
+        try:
+            first = next(iter_records(view), None)
+            marker = None if first is None else parse_end_txn_marker(first.key, first.value)
+        except RecordBatchError:
+            return  # another control record type (Kafka ignores those too)
+        if marker is None:
+            return
+        hosted.end_transaction(producer_id, marker.is_commit)
+        if load_marker is not None:
+            try:
+                load_marker(producer_id, marker.is_commit)
+            except Exception as exc:
+                log.warning(
+                    "coordinator_marker_skipped", coordinator=self.spec.name, partition=partition.index, error=str(exc)
+                )
+
+    async def reload(self, pid: int) -> None:
+        """Drop the shard's state and replay it from the log (after a failed write, the
+        log is the truth; Kafka reverts to its last committed snapshot)."""
+        self.unload(pid)
+        if self._leads(self._metadata.image, pid):
+            await self.load(pid)
 
     def unload(self, pid: int) -> None:
         hosted = self._hosted.pop(pid, None)
@@ -307,19 +394,76 @@ class CoordinatorRuntime(Generic[S]):
 
     # --- writes ----------------------------------------------------------------------
 
-    def append(self, pid: int, records: Sequence[Record]) -> tuple[Partition, int]:
+    def append(
+        self,
+        pid: int,
+        records: Sequence[Record],
+        *,
+        producer_id: int = NO_PRODUCER_ID,
+        producer_epoch: int = -1,
+        verification_guard: VerificationGuard | None = None,
+    ) -> tuple[Partition, int]:
         """Append ``records`` to partition ``pid`` as one batch; returns the partition
-        and the batch's base offset (raises KafkaError). Nothing is durable yet."""
+        and the batch's base offset (raises KafkaError). Nothing is durable yet.
+
+        With ``producer_id`` the batch belongs to that producer's open transaction
+        (written as the coordinator, with the guard of the partition's transaction
+        verification); its records become live at the commit marker."""
         hosted = self._hosted.get(pid)
         if hosted is None:
             raise KafkaError(ErrorCode.NOT_COORDINATOR)
         partition = self._replicas.leader(self.spec.topic, pid)
         now = self._clock()
-        info = partition.append(build_batch([(k, v, (), now) for k, v in records], base_timestamp=now))
+        transactional = producer_id != NO_PRODUCER_ID
+        batch = build_batch(
+            [(k, v, (), now) for k, v in records],
+            base_timestamp=now,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            base_sequence=NO_SEQUENCE,
+            transactional=transactional,
+        )
+        if transactional:
+            info = partition.append(batch, origin=AppendOrigin.COORDINATOR, verification_guard=verification_guard)
+        else:
+            info = partition.append(batch)
         if self.spec.compacted:
             for key, value in records:
-                _keep(hosted.live, key, value)
+                if transactional:
+                    hosted.keep_transactional(producer_id, key, value)
+                else:
+                    hosted.keep(key, value)
             hosted.since_rewrite += len(records)
+        return partition, info.base_offset
+
+    def append_marker(
+        self,
+        pid: int,
+        *,
+        producer_id: int,
+        producer_epoch: int,
+        coordinator_epoch: int,
+        committed: bool,
+        transaction_version: int,
+    ) -> tuple[Partition, int]:
+        """Append a transaction's COMMIT/ABORT marker to partition ``pid`` (as the
+        transaction coordinator's WriteTxnMarkers would); the transaction's records
+        become live or are dropped. Raises KafkaError (the partition's epoch checks)."""
+        hosted = self._hosted.get(pid)
+        if hosted is None:
+            raise KafkaError(ErrorCode.NOT_COORDINATOR)
+        partition = self._replicas.leader(self.spec.topic, pid)
+        marker = build_end_txn_marker(
+            commit=committed,
+            coordinator_epoch=coordinator_epoch,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            timestamp=self._clock(),
+        )
+        info = partition.append(marker, origin=AppendOrigin.COORDINATOR, transaction_version=transaction_version)
+        if self.spec.compacted:
+            hosted.end_transaction(producer_id, committed)
+            hosted.since_rewrite += 1
         return partition, info.base_offset
 
     async def wait_durable(self, partitions: Iterable[Partition]) -> None:
@@ -377,6 +521,11 @@ class CoordinatorRuntime(Generic[S]):
         if hosted is None or not self.spec.compacted or hosted.rewriting:
             return
         if hosted.since_rewrite < max(self.spec.snapshot_min_records, 2 * len(hosted.live)):
+            return
+        partition = self._replicas.partition(self.spec.topic, pid)
+        if hosted.pending_txn or (partition is not None and partition.last_stable_offset < partition.log_end_offset):
+            # A transaction is open here: its records are not live yet and must stay in
+            # the log until its marker; try again after a later write.
             return
         hosted.rewriting = True
         try:

@@ -409,7 +409,11 @@ class ClassicGroup:
             return ErrorCode.UNKNOWN_MEMBER_ID
         return ErrorCode.NONE
 
-    def validate_offset_commit(self, member_id: str, group_instance_id: str | None, generation: int) -> ErrorCode:
+    def validate_offset_commit(
+        self, member_id: str, group_instance_id: str | None, generation: int, *, transactional: bool = False
+    ) -> ErrorCode:
+        """``transactional``: TxnOffsetCommit, whose old versions carry no member, and
+        which the group's rebalance state does not hold up (Kafka's rules)."""
         if self.state is GroupState.DEAD:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
         if generation < 0 and self.state is GroupState.EMPTY:
@@ -421,9 +425,9 @@ class ClassicGroup:
                 return error
             if generation != self.generation:
                 return ErrorCode.ILLEGAL_GENERATION
-        elif self.state is not GroupState.EMPTY:
+        elif self.state is not GroupState.EMPTY and not transactional:
             return ErrorCode.UNKNOWN_MEMBER_ID
-        if self.state is GroupState.COMPLETING_REBALANCE:
+        if self.state is GroupState.COMPLETING_REBALANCE and not transactional:
             return ErrorCode.REBALANCE_IN_PROGRESS
         return ErrorCode.NONE
 
@@ -1127,21 +1131,29 @@ class ClassicGroupCoordinator:
     # ================================================================== offsets support
 
     def validate_offset_commit(
-        self, group_id: str, member_id: str, group_instance_id: str | None, generation: int, api_version: int
+        self,
+        group_id: str,
+        member_id: str,
+        group_instance_id: str | None,
+        generation: int,
+        api_version: int,
+        *,
+        transactional: bool = False,
     ) -> ErrorCode:
         """May the commit proceed? Creates a simple (member-less) group for a
         commit with generation -1 to an unknown group; a commit by a member
-        keeps its session alive."""
+        keeps its session alive. ``transactional``: a TxnOffsetCommit (an unknown
+        group with a generation is ILLEGAL_GENERATION whatever the version)."""
         group = self.groups.get(group_id)
         if group is None:
             if self._foreign_type(group_id) is not None:
                 return ErrorCode.GROUP_ID_NOT_FOUND
             if generation >= 0:
-                if api_version >= FIRST_COMMIT_VERSION_GROUP_ID_NOT_FOUND:
+                if api_version >= FIRST_COMMIT_VERSION_GROUP_ID_NOT_FOUND and not transactional:
                     return ErrorCode.GROUP_ID_NOT_FOUND
                 return ErrorCode.ILLEGAL_GENERATION
             group = self.groups[group_id] = ClassicGroup(group_id, self.clock())
-        error = group.validate_offset_commit(member_id, group_instance_id, generation)
+        error = group.validate_offset_commit(member_id, group_instance_id, generation, transactional=transactional)
         if error:
             return error
         if group.state in (GroupState.STABLE, GroupState.PREPARING_REBALANCE):

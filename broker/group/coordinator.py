@@ -63,6 +63,7 @@ from broker.group.offsets import (
     CommittedOffset,
     OffsetStore,
     RecordType,
+    committed_from_value,
     decode_record,
     offset_commit_record,
 )
@@ -72,6 +73,7 @@ from broker.group.streams import StreamsGroupConfig, StreamsGroups
 from broker.group.streams import records as streams_records
 from broker.group.streams import topology as streams_topology
 from broker.group.streams.records import RecordType as StreamsRecordType
+from broker.log.producer_state import VerificationGuard
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
@@ -85,6 +87,8 @@ from broker.protocol.messages.describe_groups_response import DescribedGroup
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
+from broker.protocol.messages.offset_commit_key import OffsetCommitKey
+from broker.protocol.messages.offset_commit_value import OffsetCommitValue
 from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
 from broker.protocol.messages.streams_group_heartbeat_response import Status as StreamsStatus
 from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
@@ -119,6 +123,13 @@ _APPEND_ERRORS = {
 }
 # Routing errors pass through as they are.
 _ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+# A transactional offset commit refused by the partition's producer state answers as it is.
+_TXN_APPEND_PASSTHROUGH = (
+    ErrorCode.INVALID_PRODUCER_EPOCH,
+    ErrorCode.INVALID_TXN_STATE,
+    ErrorCode.TRANSACTION_COORDINATOR_FENCED,
+    ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+)
 
 
 def append_error(exc: KafkaError) -> ErrorCode:
@@ -325,6 +336,32 @@ class GroupShard:
             return
         self.share.replay(key, value)
 
+    def load_transactional_record(self, offset: int, producer_id: int, key: bytes | None, value: bytes | None) -> None:
+        """A record of a transactional batch (TxnOffsetCommit): pending until its marker."""
+        record = decode_record(key, value) if key is not None else None
+        if record is None or record.record_type == RecordType.GROUP_METADATA or record.value is None:
+            self.load_record(offset, key, value)
+            return
+        assert isinstance(record.key, OffsetCommitKey) and isinstance(record.value, OffsetCommitValue)
+        self.offsets.put_pending(
+            producer_id, record.key.group, record.key.topic, record.key.partition, committed_from_value(record.value)
+        )
+        self._ensure_offsets_group(record.key.group)
+
+    def load_end_txn_marker(self, producer_id: int, committed: bool) -> None:
+        self.end_transaction(producer_id, committed)
+
+    def end_transaction(self, producer_id: int, committed: bool) -> None:
+        """A COMMIT/ABORT marker: the producer's transactional offsets apply or go."""
+        for group_id in self.offsets.end_transaction(producer_id, committed):
+            self._ensure_offsets_group(group_id)
+
+    def _ensure_offsets_group(self, group_id: str) -> None:
+        """A group holding offsets exists: a simple classic group unless a consumer,
+        streams or share group of that id does (its offsets are that group's)."""
+        if self._not_classic_type(group_id) is None:
+            self.classic.ensure_group(group_id)
+
     def on_loaded(self, now_ms: int) -> None:
         self.classic.on_loaded()
         self.share.on_loaded(now_ms, self._share_session_timeout_ms)
@@ -425,7 +462,7 @@ class GroupShard:
             )
             return CommitValidation(streams_check.error, streams_check.partition_error)
         error = self.classic.validate_offset_commit(
-            group_id, member_id, group_instance_id, generation_or_member_epoch, api_version
+            group_id, member_id, group_instance_id, generation_or_member_epoch, api_version, transactional=transactional
         )
         return CommitValidation(error)
 
@@ -880,24 +917,135 @@ class GroupCoordinator:
         *,
         member_id: str | None = None,
         member_epoch: int = -1,
-    ) -> list[tuple[str, list[tuple[int, CommittedOffset | None]]]]:
+        require_stable: bool = False,
+    ) -> list[tuple[str, list[tuple[int, CommittedOffset | ErrorCode | None]]]]:
         """OffsetFetch: the committed offset (or None) of each asked partition; every
         committed offset of the group when ``topics`` is None. A consumer-group member
         (v9+) must send its current epoch (raises KafkaError STALE_MEMBER_EPOCH,
-        UNKNOWN_MEMBER_ID)."""
+        UNKNOWN_MEMBER_ID). With ``require_stable`` a partition an open transaction
+        holds an offset for is UNSTABLE_OFFSET_COMMIT."""
         _, shard = await self.shard_for(group_id)
         error = shard.validate_offset_fetch(group_id, member_id, member_epoch)
         if error:
             raise KafkaError(error)
         visible = shard.offsets_visible(group_id)
+        offsets = shard.offsets
+
+        def entry(topic: str, p: int, value: CommittedOffset | None) -> CommittedOffset | ErrorCode | None:
+            if require_stable and offsets.has_pending(group_id, topic, p):
+                return ErrorCode.UNSTABLE_OFFSET_COMMIT
+            return value
+
         if topics is None:
             if not visible:
                 return []
-            return [(topic, sorted(partitions.items())) for topic, partitions in shard.offsets.topics(group_id).items()]
+            return [
+                (topic, [(p, entry(topic, p, c)) for p, c in sorted(partitions.items())])
+                for topic, partitions in offsets.topics(group_id).items()
+            ]
         return [
-            (topic, [(p, shard.offsets.get(group_id, topic, p) if visible else None) for p in partitions])
+            (topic, [(p, entry(topic, p, offsets.get(group_id, topic, p) if visible else None)) for p in partitions])
             for topic, partitions in topics
         ]
+
+    # ================================================================== transactional offsets
+
+    async def commit_transactional_offsets(
+        self,
+        group_id: str,
+        *,
+        producer_id: int,
+        producer_epoch: int,
+        member_id: str,
+        group_instance_id: str | None,
+        generation: int,
+        entries: list[CommitEntry],
+        verification_guard: VerificationGuard | None = None,
+    ) -> list[ErrorCode]:
+        """TxnOffsetCommit: the offsets are written in the producer's transaction (a
+        transactional batch on the group's partition) and wait there until its marker.
+        One error per entry, answered once the batch is durable."""
+        try:
+            pid, shard = await self.shard_for(group_id)
+        except KafkaError as exc:
+            return [exc.code] * len(entries)
+        # Classic, consumer (KIP-848) and streams (KIP-1071) groups each by their rules.
+        check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, 0, transactional=True)
+        await self._flush(pid, shard)
+        if check.error:
+            return [check.error] * len(entries)
+        now = self.clock()
+        limit = shard.classic.config.offset_metadata_max_bytes
+        results: list[ErrorCode] = []
+        records: list[Record] = []
+        accepted: list[tuple[int, CommitEntry, CommittedOffset]] = []
+        for entry in entries:
+            refused = check.partition_error(entry.topic, entry.partition)
+            if refused:
+                results.append(refused)
+                continue
+            if entry.metadata is not None and len(entry.metadata) > limit:
+                results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
+                continue
+            value = CommittedOffset(entry.offset, entry.leader_epoch, entry.metadata or "", now, -1)
+            records.append(offset_commit_record(group_id, entry.topic, entry.partition, value))
+            accepted.append((len(results), entry, value))
+            results.append(ErrorCode.NONE)
+        if not records:
+            return results
+        try:
+            partition, _ = self.runtime.append(
+                pid,
+                records,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                verification_guard=verification_guard,
+            )
+        except KafkaError as exc:
+            log.warning("txn_offset_commit_append_failed", group=group_id, error=str(exc))
+            code = exc.code if exc.code in _TXN_APPEND_PASSTHROUGH else append_error(exc)
+            for index, *_ in accepted:
+                results[index] = code
+            return results
+        for _, entry, value in accepted:
+            shard.offsets.put_pending(producer_id, group_id, entry.topic, entry.partition, value)
+        try:
+            await self.runtime.wait_durable([partition])
+        except KafkaError as exc:
+            for index, *_ in accepted:
+                results[index] = append_error(exc)
+        return results
+
+    async def complete_transaction(
+        self,
+        partition: int,
+        producer_id: int,
+        producer_epoch: int,
+        coordinator_epoch: int,
+        committed: bool,
+        transaction_version: int,
+    ) -> ErrorCode:
+        """A transaction marker for ``__consumer_offsets``-``partition`` (WriteTxnMarkers):
+        appended, then the producer's pending offsets there apply or go; NONE once durable."""
+        try:
+            shard = await self.runtime.get_shard(partition)
+            part, _ = self.runtime.append_marker(
+                partition,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                coordinator_epoch=coordinator_epoch,
+                committed=committed,
+                transaction_version=transaction_version,
+            )
+        except KafkaError as exc:
+            log.warning("txn_marker_append_failed", partition=partition, error=str(exc))
+            return exc.code
+        shard.end_transaction(producer_id, committed)
+        try:
+            await self.runtime.wait_durable([part])
+        except KafkaError as exc:
+            return exc.code
+        return ErrorCode.NONE
 
     async def delete_offsets(
         self, group_id: str, topics: list[tuple[str, list[int]]]

@@ -170,10 +170,21 @@ class OffsetStore:
 
     Empty topic and group maps are dropped as soon as they empty, so
     :meth:`has_offsets` and iteration never see husks.
+
+    Transactional offset commits (TxnOffsetCommit) wait here per producer id
+    until their transaction ends (:meth:`put_pending`, :meth:`end_transaction`):
+    a commit applies them, an abort drops them. A regular commit or a deletion
+    of the same partition after them wins (Kafka keeps the offset written last
+    to the log), so :meth:`put` and :meth:`remove` drop pending offsets of that
+    partition.
     """
 
     def __init__(self) -> None:
         self._by_group: dict[str, dict[str, dict[int, CommittedOffset]]] = {}
+        # producer id -> (group, topic, partition) -> offset of its open transaction
+        self._pending: dict[int, dict[tuple[str, str, int], CommittedOffset]] = {}
+        # group -> producer ids with pending offsets for it (Kafka's openTransactionsByGroup)
+        self._pending_by_group: dict[str, set[int]] = {}
 
     def get(self, group: str, topic: str, partition: int) -> CommittedOffset | None:
         topics = self._by_group.get(group)
@@ -183,9 +194,13 @@ class OffsetStore:
         return None if partitions is None else partitions.get(partition)
 
     def put(self, group: str, topic: str, partition: int, value: CommittedOffset) -> None:
+        if self._pending_by_group:
+            self._drop_pending(group, topic, partition)
         self._by_group.setdefault(group, {}).setdefault(topic, {})[partition] = value
 
     def remove(self, group: str, topic: str, partition: int) -> CommittedOffset | None:
+        if self._pending_by_group:
+            self._drop_pending(group, topic, partition)
         topics = self._by_group.get(group)
         if topics is None:
             return None
@@ -201,6 +216,50 @@ class OffsetStore:
 
     def has_offsets(self, group: str) -> bool:
         return group in self._by_group
+
+    # --- transactional offset commits ---------------------------------------------------
+
+    def put_pending(self, producer_id: int, group: str, topic: str, partition: int, value: CommittedOffset) -> None:
+        """A transactional offset commit of ``producer_id``'s open transaction."""
+        self._pending.setdefault(producer_id, {})[(group, topic, partition)] = value
+        self._pending_by_group.setdefault(group, set()).add(producer_id)
+
+    def has_pending(self, group: str, topic: str | None = None, partition: int | None = None) -> bool:
+        """Whether an open transaction holds an offset of the group (of that partition)."""
+        for producer_id in self._pending_by_group.get(group, ()):
+            pending = self._pending.get(producer_id, {})
+            if topic is None:
+                if any(key[0] == group for key in pending):
+                    return True
+            elif (group, topic, partition) in pending:
+                return True
+        return False
+
+    def end_transaction(self, producer_id: int, committed: bool) -> list[str]:
+        """The transaction of ``producer_id`` ended: apply (commit) or drop (abort) its
+        offsets; returns the groups that got offsets."""
+        pending = self._pending.pop(producer_id, None)
+        if not pending:
+            return []
+        groups: list[str] = []
+        for group, _, _ in pending:
+            producers = self._pending_by_group.get(group)
+            if producers is not None:
+                producers.discard(producer_id)
+                if not producers:
+                    del self._pending_by_group[group]
+        if committed:
+            for (group, topic, partition), value in pending.items():
+                self._by_group.setdefault(group, {}).setdefault(topic, {})[partition] = value
+                if group not in groups:
+                    groups.append(group)
+        return groups
+
+    def _drop_pending(self, group: str, topic: str, partition: int) -> None:
+        for producer_id in self._pending_by_group.get(group, ()):
+            pending = self._pending.get(producer_id)
+            if pending is not None:
+                pending.pop((group, topic, partition), None)
 
     def groups(self) -> list[str]:
         return list(self._by_group)

@@ -12,6 +12,20 @@ covered it: one group-commit fsync covers every append waiting at that moment.
 Idempotent producers (KIP-98) get duplicate detection and sequence checks from
 the log. v13 names topics by id (KIP-516).
 
+Transactions: a request with transactional batches must name its
+transactional id (else the whole request is TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+as Kafka's authorizer answers) and carry one producer id (else
+INVALID_PRODUCER_ID_MAPPING). With ``transaction.partition.verification.enable``
+(KIP-890), the first transactional batch of a producer's transaction on a
+partition waits for the transaction coordinator: v3-11 ask whether the
+partition is in the open transaction (AddPartitionsToTxn VerifyOnly; a
+partition that is not is INVALID_TXN_STATE up to v10, TRANSACTION_ABORTABLE
+from v11), v12+ add it (transaction version 2). A fenced producer gets
+INVALID_PRODUCER_EPOCH; a coordinator that cannot answer yet (moving, loading,
+busy ending the previous transaction) NOT_ENOUGH_REPLICAS, which every client
+retries. The append then presents the verification's guard, so a batch
+verified before an abort can never land in the next transaction.
+
 In a cluster a broker takes writes only for the partitions it leads; the others
 get NOT_LEADER_OR_FOLLOWER, and from v10 the current leader and its endpoint
 (KIP-951), so the client moves its batches without a metadata round trip.
@@ -19,13 +33,17 @@ get NOT_LEADER_OR_FOLLOWER, and from v10 the current leader and its endpoint
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import NamedTuple
+
 import trio
 
 from broker.handlers import handler
 from broker.handlers.context import AnswerLater, RequestContext
+from broker.log.producer_state import VerificationGuard
 from broker.metadata.image import MetadataImage
 from broker.protocol.errors import ErrorCode, KafkaError
-from broker.protocol.messages.produce_request import ProduceRequest
+from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest
 from broker.protocol.messages.produce_response import (
     LeaderIdAndEpoch,
     NodeEndpoint,
@@ -35,8 +53,22 @@ from broker.protocol.messages.produce_response import (
 )
 from broker.protocol.records import BytesLike, TimestampType, set_max_timestamp, validate_produce_records
 from broker.replica.partition import Partition
+from broker.txn.records import TopicPartition
 
 _ACKS = (0, 1, -1)
+# Produce v12+ adds partitions to the transaction itself (transaction version 2);
+# v11 knows TRANSACTION_ABORTABLE; older clients get INVALID_TXN_STATE instead.
+FIRST_ADDING_VERSION = 12
+FIRST_ABORTABLE_VERSION = 11
+# Verification answers that mean "try again": older clients may not retry them, so
+# they become NOT_ENOUGH_REPLICAS, which every client retries without a metadata refresh.
+_RETRY_LATER = (
+    ErrorCode.CONCURRENT_TRANSACTIONS,
+    ErrorCode.NETWORK_EXCEPTION,
+    ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+    ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_COORDINATOR,
+)
 # Errors that come with the current leader in v10+ (KIP-951).
 _LEADER_HINTED = (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH)
 
@@ -45,6 +77,28 @@ def _error(index: int, code: int, message: str | None = None) -> PartitionProduc
     return PartitionProduceResponse(
         index=index, error_code=code, base_offset=-1, log_append_time_ms=-1, log_start_offset=-1, error_message=message
     )
+
+
+class _Append(NamedTuple):
+    """A validated partition, ready to append."""
+
+    slot: list[PartitionProduceResponse]
+    position: int
+    partition_index: int
+    partition: Partition
+    records: bytes | bytearray | memoryview
+    append_time: int | None
+
+
+def verification_error(code: ErrorCode, version: int) -> ErrorCode:
+    """A transaction coordinator's verification answer as a producer of ``version`` gets it."""
+    if code == ErrorCode.PRODUCER_FENCED:
+        return ErrorCode.INVALID_PRODUCER_EPOCH
+    if code == ErrorCode.TRANSACTION_ABORTABLE and version < FIRST_ABORTABLE_VERSION:
+        return ErrorCode.INVALID_TXN_STATE
+    if code in _RETRY_LATER:
+        return ErrorCode.NOT_ENOUGH_REPLICAS
+    return code
 
 
 @handler(0, min_version=3, max_version=13)
@@ -60,6 +114,10 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     responses: list[TopicProduceResponse] = []
     bad_acks = req.acks not in _ACKS
     max_message_bytes = services.config.get("message.max.bytes")
+    ready: list[_Append] = []
+    # Transactional batches waiting for the coordinator: (append, guard).
+    verifying: list[tuple[_Append, VerificationGuard]] = []
+    producer: tuple[int, int] | None = None  # (id, epoch) of the request's transactional batches
     for topic in req.topic_data:
         info = image.topic_by_id(topic.topic_id) if by_id else image.topic(topic.name)
         parts: list[PartitionProduceResponse] = []
@@ -92,32 +150,60 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 parts.append(refused)
                 continue
             try:
-                validate_produce_records(pd.records, api_version=v, max_batch_size=limit)
-                records: BytesLike | None = pd.records
-                assert records is not None  # validate_produce_records refuses missing records
-                append_time = None
-                if info.configs.get("message.timestamp.type") == "LogAppendTime":
-                    append_time = services.now_ms()
-                    records = bytearray(records)
-                    set_max_timestamp(records, TimestampType.LOG_APPEND_TIME, append_time)
-                result = partition.append(records, log_append_time_ms=append_time)
+                header = validate_produce_records(pd.records, api_version=v, max_batch_size=limit)[0]
             except KafkaError as exc:
                 parts.append(_error(pd.index, exc.code, str(exc)))
                 continue
-            answer = PartitionProduceResponse(
-                index=pd.index,
-                error_code=ErrorCode.NONE,
-                base_offset=result.base_offset,
-                log_append_time_ms=result.log_append_time_ms,
-                log_start_offset=result.log_start_offset,
-            )
-            parts.append(answer)
-            if not result.duplicate:
-                services.metrics.bytes_in += len(records)
-            if req.acks == -1:
-                durable.append((partition, answer))
+            records, append_time = _stamped(ctx, info.configs, pd)
+            item = _Append(parts, len(parts), pd.index, partition, records, append_time)
+            parts.append(_error(pd.index, ErrorCode.UNKNOWN_SERVER_ERROR))  # replaced below
+            if header.is_transactional and header.has_producer_id:
+                if req.transactional_id is None:
+                    raise KafkaError(
+                        ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                        "transactional records need the request's transactional id",
+                    )
+                this = (header.producer_id, header.producer_epoch)
+                if producer is not None and producer[0] != this[0]:
+                    raise KafkaError(
+                        ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                        "transactional records contained more than one producer id",
+                    )
+                producer = this
+                try:
+                    guard = partition.maybe_start_verification(
+                        header.producer_id,
+                        header.base_sequence,
+                        header.producer_epoch,
+                        v >= FIRST_ADDING_VERSION,
+                        services.now_ms(),
+                    )
+                except KafkaError as exc:
+                    parts[item.position] = _error(pd.index, exc.code, str(exc))
+                    continue
+                if guard is not None:
+                    verifying.append((item, guard))
+                    continue
+            ready.append(item)
+
+    for item in ready:
+        _append(ctx, item, None, req.acks, durable)
+    if verifying and producer is not None and req.transactional_id is not None:
+        codes = await services.transactions.verify_or_add(
+            req.transactional_id,
+            producer[0],
+            producer[1],
+            [TopicPartition(item.partition.topic, item.partition_index) for item, _ in verifying],
+            add=v >= FIRST_ADDING_VERSION,
+        )
+        for item, guard in verifying:
+            code = codes.get(TopicPartition(item.partition.topic, item.partition_index), ErrorCode.NONE)
+            if code:
+                code = verification_error(code, v)
+                message = "Partition was not added to the transaction" if code == ErrorCode.INVALID_TXN_STATE else None
+                item.slot[item.position] = _error(item.partition_index, code, message)
             else:
-                partition.note_append()
+                _append(ctx, item, guard, req.acks, durable)
     if req.acks == 0:
         return None
     response = ProduceResponse(
@@ -156,3 +242,43 @@ def node_endpoints(image: MetadataImage, nodes: set[int], listener: str | None) 
         if b is not None and e is not None:
             out.append(NodeEndpoint(node_id=node, host=e.host, port=e.port, rack=b.rack))
     return out
+
+
+def _stamped(ctx: RequestContext, configs: Mapping[str, str], pd: PartitionProduceData) -> tuple[BytesLike, int | None]:
+    """The batch as appended: LogAppendTime topics get the broker's time on the header."""
+    records: BytesLike | None = pd.records
+    assert records is not None  # validate_produce_records refuses missing records
+    if configs.get("message.timestamp.type") != "LogAppendTime":
+        return records, None
+    append_time = ctx.services.now_ms()
+    records = bytearray(records)
+    set_max_timestamp(records, TimestampType.LOG_APPEND_TIME, append_time)
+    return records, append_time
+
+
+def _append(
+    ctx: RequestContext,
+    item: _Append,
+    guard: VerificationGuard | None,
+    acks: int,
+    durable: list[tuple[Partition, PartitionProduceResponse]],
+) -> None:
+    try:
+        result = item.partition.append(item.records, log_append_time_ms=item.append_time, verification_guard=guard)
+    except KafkaError as exc:
+        item.slot[item.position] = _error(item.partition_index, exc.code, str(exc))
+        return
+    answer = PartitionProduceResponse(
+        index=item.partition_index,
+        error_code=ErrorCode.NONE,
+        base_offset=result.base_offset,
+        log_append_time_ms=result.log_append_time_ms,
+        log_start_offset=result.log_start_offset,
+    )
+    item.slot[item.position] = answer
+    if not result.duplicate:
+        ctx.services.metrics.bytes_in += len(item.records)
+    if acks == -1:
+        durable.append((item.partition, answer))
+    else:
+        item.partition.note_append()

@@ -3,10 +3,11 @@
 v1-7 ask for one group, v8+ for several (KIP-709), each answered on its own.
 Null topics (v2+) ask for every committed offset of the group. A partition
 with no commit answers offset -1 and metadata "". v10 names topics by id
-(UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+) needs no
-waiting here: transactional offset commits are not served, so no offset is
-ever pending. A share group's id reads as a group without offsets. From v9 a
-member of a consumer group sends its member id and epoch: another epoch
+(UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+): a
+partition for which an open transaction holds an offset (TxnOffsetCommit not
+yet committed or aborted) answers UNSTABLE_OFFSET_COMMIT, which clients retry;
+without it the last committed offset is answered. A share group's id reads as
+a group without offsets. From v9 a member of a consumer group sends its member id and epoch: another epoch
 answers STALE_MEMBER_EPOCH, an unknown member UNKNOWN_MEMBER_ID (KIP-848).
 """
 
@@ -37,6 +38,7 @@ async def _group(
     group_id: str,
     topics,
     by_id: bool,
+    require_stable: bool,
     member_id: str | None = None,
     member_epoch: int = -1,
 ) -> OffsetFetchResponseGroup:
@@ -66,7 +68,9 @@ async def _group(
             else:
                 asked.append((t.name, list(t.partition_indexes)))
     try:
-        fetched = await groups.fetch_offsets(group_id, asked, member_id=member_id, member_epoch=member_epoch)
+        fetched = await groups.fetch_offsets(
+            group_id, asked, member_id=member_id, member_epoch=member_epoch, require_stable=require_stable
+        )
     except KafkaError as exc:
         return OffsetFetchResponseGroup(group_id=group_id, topics=[], error_code=exc.code)
     for name, partitions in fetched:
@@ -81,7 +85,9 @@ async def _group(
                 name=name,
                 topic_id=topic_id,
                 partitions=[
-                    OffsetFetchResponsePartitions(
+                    OffsetFetchResponsePartitions(partition_index=p, committed_offset=-1, error_code=c)
+                    if isinstance(c, ErrorCode)
+                    else OffsetFetchResponsePartitions(
                         partition_index=p,
                         committed_offset=-1 if c is None else c.offset,
                         committed_leader_epoch=-1 if c is None else c.leader_epoch,
@@ -101,10 +107,11 @@ async def handle(ctx: RequestContext, req: OffsetFetchRequest) -> OffsetFetchRes
     if v >= FIRST_MULTI_GROUP_VERSION:
         by_id = v >= FIRST_VERSION_BY_TOPIC_ID
         groups = [
-            await _group(ctx, coordinator, g.group_id, g.topics, by_id, g.member_id, g.member_epoch) for g in req.groups
+            await _group(ctx, coordinator, g.group_id, g.topics, by_id, req.require_stable, g.member_id, g.member_epoch)
+            for g in req.groups
         ]
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
-    group = await _group(ctx, coordinator, req.group_id, req.topics, False)
+    group = await _group(ctx, coordinator, req.group_id, req.topics, False, v >= 7 and req.require_stable)
     topics = [
         OffsetFetchResponseTopic(
             name=t.name,

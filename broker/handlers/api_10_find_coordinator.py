@@ -4,7 +4,7 @@ The coordinator of a key is the leader of its internal-topic partition
 (:meth:`~broker.metadata.image.MetadataImage.coordinator_for`, Kafka's hash);
 the topic is created on first use. Key types: 0 GROUP
 (consumer and share groups alike: clients find share groups this way),
-1 TRANSACTION (COORDINATOR_NOT_AVAILABLE until transactions are served),
+1 TRANSACTION (the leader of the transactional id's ``__transaction_state`` partition),
 2 SHARE (broker-internal, key ``group:topicId:partition``, KIP-932).
 v4+ looks up several keys at once (KIP-699); v0-3 one key.
 """
@@ -31,7 +31,7 @@ def _check(key_type: int, key: str) -> tuple[int, str | None]:
             return ErrorCode.INVALID_REQUEST, "group id must not be empty"
         return ErrorCode.NONE, None
     if key_type == TRANSACTION:
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, "transactions are not served by this broker"
+        return ErrorCode.NONE, None  # any string, the empty one too, as in Kafka
     if key_type == SHARE:
         # "group:topicId:partition"; the group id itself may contain ':'.
         group, _, rest = key.rpartition(":")
@@ -65,6 +65,8 @@ async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, st
     services = ctx.services
     if key_type == SHARE:
         ensure_topic = services.share_state.runtime.ensure_topic
+    elif key_type == TRANSACTION:
+        ensure_topic = services.transactions.runtime.ensure_topic
     else:
         ensure_topic = services.groups.runtime.ensure_topic
     try:
@@ -83,9 +85,10 @@ async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, st
 
 @handler(10, min_version=0, max_version=6)
 async def handle(ctx: RequestContext, req: FindCoordinatorRequest) -> FindCoordinatorResponse:
-    image = ctx.services.metadata.image
     if ctx.api_version < 4:
         code, message, endpoint = await _locate(ctx, req.key_type, req.key)
+        # The image after the lookup: it may just have created the coordinator's topic.
+        image = ctx.services.metadata.image
         node = image.coordinator_for(CoordinatorType(req.key_type), req.key).node_id if endpoint else -1
         return FindCoordinatorResponse(
             throttle_time_ms=0,

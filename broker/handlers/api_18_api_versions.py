@@ -6,12 +6,18 @@ name and version, which Kafka validates (INVALID_REQUEST when malformed) and we
 keep on the connection for logs. Features: ``share.version`` is supported up to
 2 and finalized at the broker's ``share.version`` setting (2 by default, as a
 fresh Kafka 4.4 cluster has it: share groups with KIP-1191 dead-letter queues; 1
-is share groups as in 4.2); ``metadata.version`` is reported the way a KRaft
+is share groups as in 4.2); ``transaction.version`` 0-2 is supported and
+finalized at the ``transaction.version`` setting (2 by default, as a new Kafka
+4.4 cluster: clients then use EndTxn v5 and Produce v12 with implicit partition
+adds, KIP-890 part 2); a feature at level 0 is not listed as finalized, as Kafka
+omits features at level 0; ``metadata.version`` is reported the way a KRaft
 broker of the 4.2 line does. An unknown ApiVersions version never
 reaches this module: the connection layer answers it with a v0 response and
 UNSUPPORTED_VERSION (KIP-511). v5 (KIP-1242) carries the cluster and node the
 client expects to reach: when it names both and either is not this broker's, the
 answer is REBOOTSTRAP_REQUIRED (the client was routed to the wrong broker).
+During start-up, before the services exist, the finalized ``transaction.version``
+comes from the setting itself.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from broker.protocol.messages.api_versions_response import (
     FinalizedFeatureKey,
     SupportedFeatureKey,
 )
+from broker.txn.shard import TxnConfig
 
 # Kafka's rule for ClientSoftwareName / ClientSoftwareVersion (KIP-511).
 _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
@@ -40,7 +47,9 @@ _ADVERTISED_MIN = {0: 0}
 
 # (name, min, max) supported, and the finalized level, per feature.
 METADATA_VERSION = 29
-FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION), ("share.version", 0, 2, None))
+FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION),)
+# share.version when neither the services nor the settings are at hand (the setting's default).
+DEFAULT_SHARE_VERSION = 2
 FINALIZED_FEATURES_EPOCH = 1
 
 
@@ -51,6 +60,26 @@ def api_keys() -> list[ApiVersion]:
         )
         for h in sorted(HANDLERS.values(), key=lambda h: h.api_key)
     ]
+
+
+def _share_version(ctx: RequestContext) -> int:
+    """The finalized share.version: the broker's setting (read from the settings
+    themselves while the broker is starting)."""
+    if ctx.services is not None:
+        return int(ctx.services.config.get("share.version"))
+    setting = ctx.connection.setting
+    return int(setting("share.version")) if setting is not None else DEFAULT_SHARE_VERSION
+
+
+def _transaction_version(ctx: RequestContext) -> int:
+    """The finalized transaction.version: the coordinator's, or the setting while the
+    broker is starting (ApiVersions is answered before the services exist)."""
+    if ctx.services is not None:
+        return ctx.services.transactions.transaction_version
+    setting = ctx.connection.setting
+    return (
+        TxnConfig.from_settings(setting).transaction_version if setting is not None else TxnConfig.transaction_version
+    )
 
 
 @handler(18, min_version=0, max_version=5)
@@ -66,20 +95,21 @@ async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsRes
             return ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=api_keys())
         ctx.connection.client_software_name = name
         ctx.connection.client_software_version = version
-    share_version = ctx.services.config.get("share.version")
+    features = (
+        *FEATURES,
+        ("share.version", 0, 2, _share_version(ctx)),
+        ("transaction.version", 0, 2, _transaction_version(ctx)),
+    )
     return ApiVersionsResponse(
         error_code=0,
         api_keys=api_keys(),
         throttle_time_ms=0,
-        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in FEATURES],
+        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in features],
         finalized_features_epoch=FINALIZED_FEATURES_EPOCH,
         finalized_features=[
-            FinalizedFeatureKey(
-                name=n,
-                max_version_level=share_version if level is None else level,
-                min_version_level=share_version if level is None else level,
-            )
-            for n, _, _, level in FEATURES
+            FinalizedFeatureKey(name=n, max_version_level=level, min_version_level=level)
+            for n, _, _, level in features
+            if level > 0
         ],
         zk_migration_ready=False,
     )

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from broker.security.store import SecurityStore
     from broker.share.manager import SharePartitionManager
     from broker.share.state_store import ShareStateStore
+    from broker.txn.coordinator import TransactionCoordinator
 
 
 @dataclass(eq=False)
@@ -50,6 +51,7 @@ class Services:
     share_state: ShareStateStore
     share: SharePartitionManager
     groups: GroupCoordinator
+    transactions: TransactionCoordinator
     fetch_sessions: FetchSessionCache
     share_offsets: ShareOffsetsDeps
     node_id: int
@@ -75,7 +77,8 @@ class ConnectionState:
     FindCoordinator answer with that listener's endpoints. ``principal`` is who the
     client authenticated as (``User:ANONYMOUS`` on PLAINTEXT) and ``host`` its
     address, as ACLs name them; ``throttled_until`` (trio time) mutes the connection
-    after a response that carried a quota throttle time.
+    after a response that carried a quota throttle time. ``setting`` reads the
+    broker's configuration (for requests answered before the services exist).
     """
 
     connection_id: int
@@ -88,6 +91,9 @@ class ConnectionState:
     principal: KafkaPrincipal = ANONYMOUS
     host: str = ""
     throttled_until: float = 0.0
+    # The broker's settings, for what is answered before the services exist
+    # (ApiVersions during start-up).
+    setting: Callable[[str], Any] | None = None
 
 
 @dataclass(slots=True)

@@ -312,6 +312,10 @@ class LogConfig:
     # A segment the cleaner replaced stays open this long for reads already under way
     # (file.delete.delay.ms, Kafka's 60 s).
     file_delete_delay_ms: int = 60_000
+    # transaction.partition.verification.enable (broker-level, Kafka's default true): a
+    # transactional batch that does not continue an open transaction needs the guard of a
+    # verification with the transaction coordinator (KIP-890 part 1).
+    transaction_verification: bool = True
 
     @property
     def log_append_time(self) -> bool:
@@ -352,6 +356,7 @@ class LogConfig:
             return resolve_topic_config(name, broker, topic)[0]
 
         expiration = broker.get("producer.id.expiration.ms")
+        verification = broker.get("transaction.partition.verification.enable")
         return cls(
             segment_bytes=get("segment.bytes"),
             segment_ms=get("segment.ms"),
@@ -373,4 +378,5 @@ class LogConfig:
             max_compaction_lag_ms=get("max.compaction.lag.ms"),
             delete_retention_ms=get("delete.retention.ms"),
             file_delete_delay_ms=get("file.delete.delay.ms"),
+            transaction_verification=verification is None or _text(verification).lower() == "true",
         )

@@ -83,6 +83,7 @@ _BROKER_KEYS = tuple(
         [key for d in TOPIC_CONFIGS.values() for key, _ in d.synonyms]
         + [
             "producer.id.expiration.ms",
+            "transaction.partition.verification.enable",
             "num.partitions",
             "log.retention.check.interval.ms",
             "log.flush.offset.checkpoint.interval.ms",

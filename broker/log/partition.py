@@ -105,7 +105,7 @@ class AppendInfo(NamedTuple):
 
 
 class ReadResult(NamedTuple):
-    records: bytes
+    records: bytes | memoryview
     first_offset: int  # base offset of the first batch returned (the requested offset if none)
 
 
@@ -170,7 +170,7 @@ class PartitionLog:
         self.topic = topic
         self.partition = partition
         self.topic_id = topic_id
-        self.config = config
+        self._config = config
         self._now_ms = now_ms
         # Guards the bookkeeping shared with flush(); never held across I/O.
         self._lock = threading.Lock()
@@ -189,7 +189,7 @@ class PartitionLog:
         self._unflushed_messages = 0
         self._dir_dirty = False
         self._closed = False
-        self._producers = ProducerStateManager()
+        self._producers = ProducerStateManager(verification_enabled=config.transaction_verification)
         self._aborted: list[AbortedTxn] = []
         self._aborted_last: list[int] = []  # last offsets of _aborted, for bisect
         # Base offsets of segments whose cleaner swap was completed at open.
@@ -551,7 +551,9 @@ class PartitionLog:
             if offset > limit or offset < first_base:
                 continue
             try:
-                loaded = ProducerStateManager.from_snapshot(snap_path.read_bytes())
+                loaded = ProducerStateManager.from_snapshot(
+                    snap_path.read_bytes(), verification_enabled=self.config.transaction_verification
+                )
             except OSError:
                 loaded = None
             if loaded is None or loaded[1] != offset:
@@ -561,7 +563,7 @@ class PartitionLog:
                 continue
             self._producers = loaded[0]
             return offset
-        self._producers = ProducerStateManager()
+        self._producers = ProducerStateManager(verification_enabled=self.config.transaction_verification)
         return first_base
 
     def _replay_trusted(self, start: int, limit: int) -> None:
@@ -600,6 +602,17 @@ class PartitionLog:
                     pass
 
     # ================================================================== properties
+
+    @property
+    def config(self) -> LogConfig:
+        return self._config
+
+    @config.setter
+    def config(self, config: LogConfig) -> None:
+        """Topic or broker settings changed (the transaction verification flag lives in
+        the producer state)."""
+        self._config = config
+        self._producers.verification_enabled = config.transaction_verification
 
     @property
     def log_start_offset(self) -> int:
@@ -925,7 +938,7 @@ class PartitionLog:
             return ReadResult(b"", offset)
         limit, segments, i, pos = start
         seg = segments[i]
-        parts: list[bytes] = []
+        parts: list[bytes | memoryview] = []
         budget = max_bytes
         first_offset: int | None = None
         take_one = min_one
@@ -941,7 +954,9 @@ class PartitionLog:
                 if used:
                     if first_offset is None:
                         first_offset = parse_batch_header(data).base_offset
-                    parts.append(data if used == len(data) else data[:used])
+                    # A view, not a copy, when the read went past the last whole batch
+                    # (a fetch of 16 MiB otherwise copies 16 MiB once more).
+                    parts.append(data if used == len(data) else memoryview(data)[:used])
                     budget -= used
                     take_one = False
                 if stopped or used < seg.size - pos or budget <= 0:

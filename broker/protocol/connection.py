@@ -55,6 +55,7 @@ from broker.protocol.errors import (
 from broker.protocol.message_base import Message
 from broker.protocol.messages import REQUESTS, RESPONSES, RequestHeader, ResponseHeader
 from broker.protocol.messages.api_versions_response import ApiVersion, ApiVersionsResponse
+from broker.protocol.primitives import SplicedFrame
 
 __all__ = [
     "CLIENT_MAX_FRAME_SIZE",
@@ -359,11 +360,15 @@ def _checked_limit(max_frame_size: int) -> int:
     return max_frame_size
 
 
-def _encode_frame(header: Message, header_version: int, body: Message, body_version: int) -> bytearray:
-    out = bytearray(4)
+def _encode_frame(
+    header: Message, header_version: int, body: Message, body_version: int, *, splice: bool = False
+) -> bytearray:
+    """Size prefix + header + body. With ``splice`` the frame is a SplicedFrame whose
+    large bytes fields (fetched records) are referenced, not copied."""
+    out = SplicedFrame(4) if splice else bytearray(4)
     header.encode_into(out, header_version)
     body.encode_into(out, body_version)
-    size = len(out) - 4
+    size = len(out) - 4 + (out.spliced_bytes if isinstance(out, SplicedFrame) else 0)
     if size > CLIENT_MAX_FRAME_SIZE:
         raise ProtocolError(f"encoded frame of {size} bytes does not fit an int32 size prefix")
     _SIZE.pack_into(out, 0, size)
@@ -544,6 +549,31 @@ class ServerConnection:
             response,
             api_version,
         )
+
+    def encode_response_chunks(
+        self,
+        request: Request | UnsupportedRequest | RequestHeader,
+        response: Message,
+        api_version: int,
+    ) -> list[bytes | bytearray | memoryview]:
+        """Like :meth:`encode_response`, as the buffers to send in order: large bytes
+        fields (a fetch's records) are sent from the buffers that hold them, not copied
+        into the frame."""
+        header = request if isinstance(request, RequestHeader) else request.header
+        if response.API_KEY != header.request_api_key:
+            raise ValueError(
+                f"{response.NAME} (api key {response.API_KEY}) cannot answer a request "
+                f"with api key {header.request_api_key}"
+            )
+        frame = _encode_frame(
+            ResponseHeader(correlation_id=header.correlation_id),
+            response_header_version(response, api_version),
+            response,
+            api_version,
+            splice=True,
+        )
+        assert isinstance(frame, SplicedFrame)
+        return frame.chunks()
 
     def api_versions_fallback_response(
         self, request: Request | UnsupportedRequest | RequestHeader, min_version: int, max_version: int

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from broker.log.partition import AppendInfo, PartitionLog
+from broker.log.producer_state import AppendOrigin, VerificationGuard
 from broker.metadata.image import PartitionState
 from broker.protocol.errors import ErrorCode, KafkaError
 
@@ -86,7 +87,10 @@ class Partition:
 
     @property
     def last_stable_offset(self) -> int:
-        return self.log.last_stable_offset
+        """What read_committed consumers may read up to: the first offset of the earliest
+        open transaction, never above the high watermark (a transaction that ended in the
+        log but is not yet on every in-sync replica is still unstable to readers)."""
+        return min(self.log.last_stable_offset, self.log.high_watermark)
 
     @property
     def log_start_offset(self) -> int:
@@ -111,14 +115,48 @@ class Partition:
 
     # --- writes ----------------------------------------------------------------------
 
-    def append(self, records: bytes | bytearray | memoryview, *, log_append_time_ms: int | None = None) -> AppendInfo:
-        """Append producer batches as the leader (raises KafkaError)."""
+    def append(
+        self,
+        records: bytes | bytearray | memoryview,
+        *,
+        log_append_time_ms: int | None = None,
+        origin: AppendOrigin = AppendOrigin.CLIENT,
+        verification_guard: VerificationGuard | None = None,
+        transaction_version: int = 0,
+    ) -> AppendInfo:
+        """Append batches as the leader (raises KafkaError). ``origin`` COORDINATOR for
+        transaction markers and transactional offset commits; ``verification_guard`` what
+        :meth:`maybe_start_verification` handed out for a transactional batch once the
+        transaction coordinator confirmed it; ``transaction_version`` that of the markers."""
         if not self.is_leader:
             raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)
-        info = self.log.append(records, log_append_time_ms=log_append_time_ms, leader_epoch=self.state.leader_epoch)
+        info = self.log.append(
+            records,
+            log_append_time_ms=log_append_time_ms,
+            leader_epoch=self.state.leader_epoch,
+            origin=origin,
+            verification_guard=verification_guard,
+            transaction_version=transaction_version,
+        )
         if not info.duplicate:
             self._appended(self.topic, self.index)
         return info
+
+    def maybe_start_verification(
+        self, producer_id: int, base_sequence: int, producer_epoch: int, supports_epoch_bump: bool, now_ms: int
+    ) -> VerificationGuard | None:
+        """Before a transactional append (KIP-890): None when the producer's transaction is
+        already open here at this epoch, else the guard to append with once the transaction
+        coordinator confirmed (or added) this partition. Raises KafkaError
+        (INVALID_PRODUCER_EPOCH for a stale epoch, NOT_LEADER_OR_FOLLOWER)."""
+        if not self.is_leader:
+            raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)
+        producers = self.log.producer_state
+        if not producers.verification_enabled:
+            return None
+        return producers.maybe_start_verification(
+            producer_id, base_sequence, producer_epoch, supports_epoch_bump, now_ms
+        )
 
     def note_append(self) -> None:
         """An acks=0/1 append: let the flush policy see it."""

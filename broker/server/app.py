@@ -37,6 +37,7 @@ from broker.security.store import SecurityStore
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
 from broker.share.state_store import ShareStateStore
+from broker.txn.coordinator import TransactionCoordinator
 
 __all__ = [
     "bind",
@@ -67,6 +68,7 @@ async def load_coordinators(services: Services) -> None:
     """Rebuild the coordinators' state from their internal topics."""
     await services.groups.load()
     await services.share_state.load()
+    await services.transactions.load()
 
 
 def close_services(services: Services) -> None:
@@ -97,6 +99,7 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     await nursery.start(services.share.run)
     await nursery.start(services.groups.run)
     await nursery.start(services.share_state.runtime.run)
+    await nursery.start(services.transactions.run)
 
 
 async def run_security(services: Services, runtime: Any, nursery: trio.Nursery) -> None:
@@ -202,6 +205,15 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         peers=peers,
     )
     groups.attach_share_partitions(share)
+    transactions = TransactionCoordinator(
+        metadata=metadata,
+        replicas=replicas,
+        setting=setting,
+        producer_ids=producer_ids,
+        offsets=groups,
+        offsets_partitions=lambda: groups.runtime.num_partitions,
+        clock=clock,
+    )
     fetch_sessions = FetchSessionCache(
         max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
     )
@@ -226,6 +238,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         share_state=share_state,
         share=share,
         groups=groups,
+        transactions=transactions,
         fetch_sessions=fetch_sessions,
         share_offsets=ShareOffsetsDeps(
             groups,

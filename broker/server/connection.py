@@ -47,7 +47,7 @@ from broker.protocol.connection import (
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ProtocolError
 from broker.protocol.messages import RESPONSES
-from broker.server.dispatch import Deferred, Reply, dispatch, unsupported_reply
+from broker.server.dispatch import Deferred, Frame, Reply, dispatch, unsupported_reply
 
 if TYPE_CHECKING:
     from broker.server import Gate
@@ -126,7 +126,9 @@ class _Connection:
         except (OSError, AttributeError):
             pass
         self.security = security
-        self.state = ConnectionState(self.conn_id, self.peer, listener=listener, host=self.host)
+        self.state = ConnectionState(
+            self.conn_id, self.peer, listener=listener, host=self.host, setting=gate.config.get
+        )
         self.max_frame = int(gate.config.get("socket.request.max.bytes"))
         self.proto = ServerConnection(max_frame_size=self.max_frame)
         idle_ms = int(gate.config.get("connections.max.idle.ms"))
@@ -243,7 +245,7 @@ class _Connection:
                     pipeline.cancel_scope.cancel()
                     return
                 if slot.data is not None:
-                    await self.stream.send_all(slot.data)
+                    await self.send(slot.data)
                 self.pending.popleft()
                 self.drained.set()
                 self.drained = trio.Event()
@@ -251,6 +253,13 @@ class _Connection:
             pipeline.cancel_scope.cancel()
         finally:
             self.flushing = False
+
+    async def send(self, frame: Frame) -> None:
+        if isinstance(frame, list):  # the frame in pieces (large records sent in place)
+            for piece in frame:
+                await self.stream.send_all(piece)
+        else:
+            await self.stream.send_all(frame)
 
     async def receive(self) -> bool:
         """Read more of the stream into the protocol; False when the connection should end."""
@@ -421,7 +430,7 @@ class _Connection:
                     if reply is False:
                         return
                     if reply is not None:
-                        await self.stream.send_all(reply)
+                        await self.send(reply)
                     if close_after:
                         self.linger = reply is not None
                         return

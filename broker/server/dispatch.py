@@ -19,18 +19,21 @@ from broker.server.authz import authorize
 
 log = LazyLogger("sharebroker.dispatch")
 
+# An encoded response: one buffer, or the buffers to send in order when the answer
+# carries large records (sent from where they are, not copied into the frame).
+Frame: TypeAlias = bytearray | list[bytes | bytearray | memoryview]
 # A framed response, None for no response, False to close the connection.
-Reply: TypeAlias = bytearray | Literal[False] | None
+Reply: TypeAlias = Frame | Literal[False] | None
 
 
 async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> Reply | Deferred:
     """Handle one request.
 
-    Returns the framed response, ``None`` when the request gets no response
+    Returns the framed response (a :data:`Frame`), a :class:`Deferred` when the
+    handler answers later, ``None`` when the request gets no response
     (Produce with acks=0), or ``False`` when the connection must be closed
     (an API or version we do not serve, as Kafka does, or a request that
-    cannot be decoded), or a :class:`Deferred` when the handler answers later.
-    A :class:`KafkaError` escaping the handler becomes the API's error response
+    cannot be decoded). A :class:`KafkaError` escaping the handler becomes the API's error response
     carrying its code; any other failure is logged and answered
     UNKNOWN_SERVER_ERROR, as Kafka does. The connection lives on.
     """
@@ -89,7 +92,7 @@ def _finish(
     if response is None:
         return None
     try:
-        return proto.encode_response(request, response, request.api_version)
+        return proto.encode_response_chunks(request, response, request.api_version)
     except ProtocolError:
         log.exception("response_encoding_failed", api=handler.name, version=request.api_version)
         return False

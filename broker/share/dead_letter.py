@@ -96,7 +96,7 @@ def dead_letter_partition(source_partition: int, partitions: int) -> int:
     return source_partition % partitions if partitions > 0 else 0
 
 
-def source_records(raw: bytes, first: int, last: int) -> dict[int, Record]:
+def source_records(raw: bytes | memoryview, first: int, last: int) -> dict[int, Record]:
     """The data records of ``[first, last]`` in stored batches ``raw`` (control batches skipped)."""
     out: dict[int, Record] = {}
     for view in iter_batches(raw, allow_partial=True):

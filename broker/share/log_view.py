@@ -66,7 +66,7 @@ class PartitionLogView:
     def offset_for_timestamp(self, timestamp: int) -> tuple[int, int] | None:
         return self.log.offset_for_timestamp(timestamp)
 
-    def records_covering(self, first: int, last: int, max_bytes: int) -> bytes:
+    def records_covering(self, first: int, last: int, max_bytes: int) -> bytes | memoryview:
         """Stored batches from the one holding ``first`` through the one holding ``last``
         (at most ``max_bytes``, but the first batch whole)."""
         log = self.log

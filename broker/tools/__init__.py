@@ -21,6 +21,7 @@ TOOLS: tuple[str, ...] = (
     "streams_groups",
     "acls",
     "user_scram",
+    "transactions",
 )
 
 

@@ -799,14 +799,14 @@ class TxnShard:
     def _fence(self, entry: _Entry, now_ms: int) -> tuple[list[tuple[bytes, bytes | None]], list[MarkerBatch]]:
         """Bump the epoch past the producer's and abort its open transaction (an
         InitProducerId from a new producer instance, or a timeout). The aborts the
-        coordinator starts itself use the cluster's transaction version."""
+        coordinator starts itself use the cluster's transaction version; the fence is
+        the only bump, at every version (Kafka 4.4 answers so: the abort's markers and
+        the CompleteAbort carry the producer's epoch + 1, and the next InitProducerId
+        bumps once more)."""
         meta = entry.meta
-        fenced = meta.producer_epoch if meta.producer_epoch == INT16_MAX else meta.producer_epoch + 1
+        epoch = meta.producer_epoch if meta.producer_epoch == INT16_MAX else meta.producer_epoch + 1
+        last_epoch = NO_PRODUCER_EPOCH
         version = self.config.transaction_version
-        if version >= TV_2:
-            epoch, last_epoch = min(fenced + 1, INT16_MAX), fenced
-        else:
-            epoch, last_epoch = fenced, NO_PRODUCER_EPOCH
         new = dataclasses.replace(
             meta,
             previous_producer_id=meta.producer_id,

@@ -141,7 +141,7 @@ def test_render_subset_with_scale_on_both(tmp_path):
     assert "## Scale: share-partitions and in-flight records (sharebroker and kafka)" in doc
     assert "Command: `taskset -c 1 python -m bench.compare --scenarios produce,scale`" in doc
     assert "- tansu: skipped (not installed)" in doc
-    assert "Not run in this results file: startup, fetch, share, latency." in doc
+    assert "Not run in this results file: startup, fetch, share, latency, txn." in doc
     assert "## Observations" not in doc
 
 
@@ -150,3 +150,45 @@ def test_member_id_is_a_kafka_uuid_string():
     assert len(m) == 22 and "=" not in m
     assert len(base64.urlsafe_b64decode(m + "==")) == 16
     assert scale.member_id() != m
+
+
+def test_a_bench_txn_file_beside_the_results_gets_its_section(tmp_path):
+    """A page whose results file did not run txn shows the newest bench-txn file beside it."""
+    results = json.loads(OLD_RESULTS.read_text())
+    (tmp_path / "compare-2026-11-22.json").write_text(json.dumps(results))
+    figures = {
+        "sharebroker": ({"records_per_s": 6000, "transactions_per_s": 60.0}, [150.0, 140.0, 160.0]),
+        "kafka": ({"records_per_s": 2000, "transactions_per_s": 20.0}, [100.0, 120.0, 110.0]),
+    }
+    txn = {
+        "date": "2026-11-24",
+        "started_utc": "2026-11-24T03:00:00+00:00",
+        "params": {"scenarios": ["txn"], "txn_records": 100_000, "txn_fetch_mib": 512},
+        "brokers": [
+            {
+                "broker": name,
+                "txn": {
+                    "produce": produce,
+                    "fetch": {"mb_per_s": sorted(runs)[1], "runs_mb_per_s": runs, "records": 1, "received": 1},
+                },
+            }
+            for name, (produce, runs) in figures.items()
+        ],
+    }
+    (tmp_path / "txn-2026-11-23.json").write_text(json.dumps(txn | {"date": "2026-11-23"}))
+    (tmp_path / "txn-2026-11-24.json").write_text(json.dumps(txn))
+    doc = compare.render(tmp_path / "compare-2026-11-22.json", tmp_path / "docs").read_text()
+    section = doc.split("## Transactions (`make bench-txn`)", 1)[1]
+    assert section.startswith("\n\ntxn-2026-11-24.json, started 2026-11-24T03:00:00+00:00")
+    rows = _rows(section)
+    assert rows["Transactional produce 1 KiB, 100 records per transaction [records/s]"] == ["6,000", "2,000", "3.00x"]
+    assert rows["Fetch read_committed 512 MiB, 1 Consumer, 1 partition [MB/s]"] == ["150", "110", "1.36x"]
+    assert "sharebroker [150.0, 140.0, 160.0], kafka [100.0, 120.0, 110.0]" in section
+    assert "txn: see Transactions below" in doc
+    # That page's Kafka was 4.2.2; the txn run's 4.4.0.
+    assert doc.startswith("# Performance: sharebroker vs Apache Kafka 4.2.2")
+    assert "and Apache Kafka 4.4.0 one after the other" in section
+    # Without a bench-txn file there is no section.
+    for f in tmp_path.glob("txn-*.json"):
+        f.unlink()
+    assert "## Transactions" not in compare.render(tmp_path / "compare-2026-11-22.json", tmp_path / "docs").read_text()

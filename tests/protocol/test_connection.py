@@ -535,3 +535,35 @@ def test_invalid_limits_are_refused() -> None:
 def test_every_protocol_failure_is_a_protocol_error() -> None:
     for exc_type in (FrameTooLargeError, InvalidFrameSizeError, MalformedFrameError, TruncatedFrameError):
         assert issubclass(exc_type, ProtocolError)
+
+
+@pytest.mark.parametrize("size", [0, 100, 64 * 1024, 3 * 1024 * 1024])
+@pytest.mark.parametrize("version", [4, 11, 12, 16])
+def test_response_chunks_are_the_response_frame(size: int, version: int) -> None:
+    """Large records are sent from their own buffer; the bytes on the wire are the same."""
+    from broker.protocol.messages.fetch_response import (
+        AbortedTransaction,
+        FetchableTopicResponse,
+        FetchResponse,
+        PartitionData,
+    )
+
+    records = bytes(random.Random(size).randbytes(size))
+    response = FetchResponse(
+        responses=[
+            FetchableTopicResponse(
+                topic="t",
+                partitions=[
+                    PartitionData(partition_index=p, aborted_transactions=[AbortedTransaction(7, 3)], records=records)
+                    for p in range(2)
+                ],
+            )
+        ]
+    )
+    header = RequestHeader(request_api_key=1, request_api_version=version, correlation_id=9, client_id="c")
+    server = ServerConnection()
+    whole = bytes(server.encode_response(header, response, version))
+    chunks = server.encode_response_chunks(header, response, version)
+    assert b"".join(bytes(c) for c in chunks) == whole
+    if size >= 64 * 1024:
+        assert sum(1 for c in chunks if c is records) == 2  # not copied

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from broker.handlers import api_18_api_versions
+from broker.handlers.context import ConnectionState, RequestContext
 from broker.protocol.errors import ErrorCode
+from broker.protocol.messages import RequestHeader
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.server.app import close_services
 from tests.services import context, started
@@ -45,3 +47,21 @@ async def test_a_misrouted_client_must_rebootstrap(broker, cluster, node):
 async def test_before_v5_nothing_is_checked(broker):
     req = ApiVersionsRequest(client_software_name="t", client_software_version="1")
     assert (await answer(broker, req, 4)).error_code == 0
+
+
+@pytest.mark.parametrize("level", [1, 2])
+async def test_while_starting_the_transaction_version_comes_from_the_setting(broker, level):
+    """ApiVersions is answered before the services exist; its finalized
+    transaction.version is then the setting's, as the coordinator will serve it."""
+    settings = {"transaction.version": level, "share.version": level}
+    state = ConnectionState(1, "127.0.0.1:1", setting=settings.__getitem__)
+    req = ApiVersionsRequest(client_software_name="t", client_software_version="1")
+    resp = await api_18_api_versions.handle(
+        RequestContext(None, state, RequestHeader(request_api_key=18, request_api_version=4), 4), req
+    )
+    finalized = {f.name: f.max_version_level for f in resp.finalized_features}
+    assert resp.error_code == 0 and finalized["transaction.version"] == level
+    assert finalized["share.version"] == level
+    # With the services, the coordinator's level (the default, 2) is answered.
+    running = await answer(broker, req, 4)
+    assert {f.name: f.max_version_level for f in running.finalized_features}["transaction.version"] == 2

@@ -79,8 +79,9 @@ class Client:
         reply = await dispatch(ctx, self.server, event)
         if isinstance(reply, Deferred):
             reply = await reply.finish()
-        assert isinstance(reply, bytearray), reply
-        self.client.receive_data(bytes(reply))
+        assert reply is not None and reply is not False, reply
+        # A frame may come in pieces (large records sent from where they are).
+        self.client.receive_data(b"".join(bytes(piece) for piece in reply) if isinstance(reply, list) else bytes(reply))
         answer = self.client.next_event()
         assert isinstance(answer, Response), answer
         return answer.body

@@ -51,8 +51,15 @@ def logs(broker):
 
 
 def append(broker: ServicesView, topic: str, partition: int, *records, **kw) -> int:
-    """Append one batch of ``(key, value, headers, timestamp)`` records; wake fetches."""
-    info = broker.logs.partition(topic, partition).append(build_batch(list(records), **kw), leader_epoch=0)
+    """Append one batch of ``(key, value, headers, timestamp)`` records; wake fetches.
+    A transactional batch comes with the guard of a (successful) transaction verification."""
+    log = broker.logs.partition(topic, partition)
+    guard = None
+    if kw.get("transactional"):
+        guard = log.producer_state.maybe_start_verification(
+            kw["producer_id"], kw["base_sequence"], kw["producer_epoch"], False, 0
+        )
+    info = log.append(build_batch(list(records), **kw), leader_epoch=0, verification_guard=guard)
     broker.appended(topic, partition)
     return info.base_offset
 

@@ -23,9 +23,14 @@ from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.records import build_batch, check_crc, iter_batches, iter_records
 from tests.unit.test_log_helpers import Clock, marker, open_log
 
-# Any dirty byte makes a log cleanable here (Kafka's default ratio is 0.5).
+# Any dirty byte makes a log cleanable here (Kafka's default ratio is 0.5). Transactional
+# batches are appended straight to the log here, with no coordinator to verify them.
 COMPACT = LogConfig(
-    cleanup_policy=("compact",), delete_retention_ms=1000, index_interval_bytes=100, min_cleanable_dirty_ratio=0.0
+    cleanup_policy=("compact",),
+    delete_retention_ms=1000,
+    index_interval_bytes=100,
+    min_cleanable_dirty_ratio=0.0,
+    transaction_verification=False,
 )
 COORD = AppendOrigin.COORDINATOR
 T0 = 1_700_000_000_000
@@ -135,6 +140,7 @@ def test_aborted_transactions_go_and_markers_stay_until_safe(tmp_path):
         delete_retention_ms=1000,
         min_cleanable_dirty_ratio=0.0,
         producer_id_expiration_ms=1,
+        transaction_verification=False,
     )
     log = open_log(tmp_path, config, clock)
     pid, other = 7, 8

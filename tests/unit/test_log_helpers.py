@@ -52,8 +52,15 @@ def marker(pid: int, epoch: int, *, commit: bool, coordinator_epoch: int = 0, ts
 def open_log(
     data_dir: Path, config: LogConfig | None = None, clock: Clock | None = None, *, partition: int = 0
 ) -> PartitionLog:
+    """A partition log; its transactional batches are appended as if verified (log
+    mechanics only: verification has its own tests), unless ``config`` says otherwise."""
     return PartitionLog.open(
-        data_dir / f"t-{partition}", "t", partition, TOPIC_ID, config or LogConfig(), clock or Clock()
+        data_dir / f"t-{partition}",
+        "t",
+        partition,
+        TOPIC_ID,
+        config or LogConfig(transaction_verification=False),
+        clock or Clock(),
     )
 
 

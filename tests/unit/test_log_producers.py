@@ -96,7 +96,7 @@ def test_refused_append_leaves_state_untouched(tmp_path):
 
 @pytest.mark.parametrize("clean", [True, False])
 def test_duplicate_detection_survives_restart(tmp_path, clean):
-    config = LogConfig(segment_bytes=400)
+    config = LogConfig(segment_bytes=400, transaction_verification=False)
     log = open_log(tmp_path, config)
     for seq in range(0, 12, 2):
         log.append(batch(2, pid=PID, epoch=1, seq=seq, value_size=50))
@@ -158,7 +158,7 @@ def test_aborted_transactions_are_indexed(tmp_path):
 
 @pytest.mark.parametrize("clean", [True, False])
 def test_transaction_state_survives_restart(tmp_path, clean):
-    config = LogConfig(segment_bytes=500)
+    config = LogConfig(segment_bytes=500, transaction_verification=False)
     log = open_log(tmp_path, config)
     log.append(batch(2, pid=PID, epoch=0, seq=0, txn=True, value_size=80))
     log.append(marker(PID, 0, commit=False))
@@ -201,7 +201,7 @@ def test_transaction_rules(tmp_path):
 
 
 def test_producer_state_dropped_when_its_batches_are_deleted(tmp_path):
-    log = open_log(tmp_path, LogConfig(segment_bytes=400))
+    log = open_log(tmp_path, LogConfig(segment_bytes=400, transaction_verification=False))
     log.append(batch(1, pid=PID, epoch=0, seq=0, value_size=100))
     for _ in range(6):
         log.append(batch(1, value_size=100))
@@ -216,7 +216,7 @@ def test_idle_producers_expire(tmp_path):
     from tests.unit.test_log_helpers import Clock
 
     clock = Clock()
-    log = open_log(tmp_path, LogConfig(producer_id_expiration_ms=1000), clock)
+    log = open_log(tmp_path, LogConfig(producer_id_expiration_ms=1000, transaction_verification=False), clock)
     log.append(batch(1, pid=PID, epoch=0, seq=0, ts=clock.now))
     log.apply_retention(clock.now + 999)
     assert PID in log.producer_state.producers
@@ -229,7 +229,7 @@ def test_duplicate_on_a_log_append_time_topic_reports_the_original_append_time(t
     from tests.unit.test_log_helpers import Clock
 
     clock = Clock(1_900_000_000_000)
-    log = open_log(tmp_path, LogConfig(message_timestamp_type="LogAppendTime"), clock)
+    log = open_log(tmp_path, LogConfig(message_timestamp_type="LogAppendTime", transaction_verification=False), clock)
     first = log.append(batch(1, pid=PID, epoch=0, seq=0, ts=5))
     clock.now += 1000
     again = log.append(batch(1, pid=PID, epoch=0, seq=0, ts=5))

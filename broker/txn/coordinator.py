@@ -1,0 +1,529 @@
+"""The transaction coordinator: :class:`~broker.txn.shard.TxnShard` cores on the coordinator runtime.
+
+One shard per ``__transaction_state`` partition (a transactional id lives in the
+partition of Kafka's hash, :meth:`~broker.metadata.image.MetadataImage.coordinator_for`),
+loaded on the broker leading that partition by replaying its records, which are
+Kafka's (``broker.txn.records``). The topic is keyed state: the runtime keeps the
+newest record per transactional id and bounds the log by rewriting them.
+
+Every operation runs its pure core and then :meth:`TransactionCoordinator._commit`:
+
+1. the result's records are replayed into the core at once (so the next
+   operation on the shard sees them, in the order they reach the log), appended
+   as one batch and awaited until durable (what ``acks=all`` promises);
+2. only then does the client get its answer, and only then are the markers of
+   a transaction that moved to PrepareCommit/PrepareAbort sent: a marker never
+   reaches a partition before the record naming it is durable, so a coordinator
+   restarting after ``kill -9`` knows every marker it may have written. EndTxn
+   answers once the markers are durable and the Complete record is in the log
+   (waiting at most ``END_TXN_WAIT_MS``), where Kafka answers right after the
+   Prepare record: its markers usually land within a millisecond, ours need an
+   fsync, and a client that starts its next transaction (or aborts) while the
+   previous one is still preparing gets CONCURRENT_TRANSACTIONS or, for an
+   EndTxn of transaction version 2, PRODUCER_FENCED;
+3. if the append or the wait fails, the shard is replayed from its log (the
+   log is the truth; the in-memory state may be ahead of it) and the client
+   gets COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR to retry.
+
+Markers are written by background tasks (one per ending transaction) through
+:class:`~broker.txn.markers.MarkerWriter`, to the partition leaders through the
+replica layer, and to ``__consumer_offsets`` through the group coordinator.
+Partitions that are done (written, or no longer existing) are reported to the
+core (``markers_written``); once none is left, the CompleteCommit/CompleteAbort
+record is written. Retriable errors are retried with a growing pause (100 ms to
+2 s); INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED from a partition
+mean a newer coordinator owns the transaction: sending stops, as in Kafka.
+
+Timers: transaction timeouts (abort of a transaction older than its
+``transaction.timeout.ms``: the producer is fenced and its transaction aborted)
+and ``transactional.id.expiration.ms`` run from the runtime's timer task at
+their deadline. After a load, transactions left in PrepareCommit/PrepareAbort
+get their markers again (the load leaves a result that the timer task commits).
+
+Placement assumes nothing about the number of nodes: a transactional id whose
+partition another broker leads gets NOT_COORDINATOR. What is single-node today:
+markers and KIP-890 verifications reach partitions and coordinators on this
+broker only (a partition led elsewhere answers NOT_LEADER_OR_FOLLOWER and is
+retried; a coordinator elsewhere is NOT_COORDINATOR).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import structlog
+import trio
+
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
+from broker.metadata.source import MetadataSource
+from broker.protocol.errors import ErrorCode, KafkaError
+from broker.replica.manager import ReplicaManager
+from broker.txn import records as txn_records
+from broker.txn.markers import MarkerWriter, OffsetsMarkers
+from broker.txn.records import TopicPartition
+from broker.txn.shard import (
+    TV_0,
+    DescribedTxn,
+    EndTxnResult,
+    InitProducerIdResult,
+    ListedTxn,
+    ListFilter,
+    MarkerBatch,
+    ProducerIdSource,
+    TxnConfig,
+    TxnResult,
+    TxnShard,
+)
+
+__all__ = ["TOPIC", "TransactionCoordinator", "TxnShardHost", "txn_runtime_spec"]
+
+log = structlog.get_logger("sharebroker.txn")
+
+TOPIC = "__transaction_state"
+# Kafka's topic configs for __transaction_state: compacted, batches stored as
+# written, min.insync.replicas from transaction.state.log.min.isr.
+TOPIC_CONFIGS = {"cleanup.policy": "compact", "compression.type": "producer", "min.insync.replicas": "1"}
+# Kafka's transaction.state.log append timeout (request.timeout.ms for the coordinator's writes).
+WRITE_TIMEOUT_MS = 5000
+# Pause between marker attempts for partitions that answered a retriable error.
+MARKER_RETRY_MIN_S = 0.1
+MARKER_RETRY_MAX_S = 2.0
+# EndTxn answers once the transaction's markers are written (its Complete record
+# appended), waiting at most this long: the client's next call then finds the id
+# ready instead of CONCURRENT_TRANSACTIONS. Past it (a partition unavailable), the
+# answer goes out with the markers still pending, as Kafka answers.
+END_TXN_WAIT_MS = 5000
+
+# Append errors -> what the transaction APIs answer (Kafka's TransactionStateManager).
+_APPEND_ERRORS = {
+    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
+    ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
+}
+_ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+# Marker outcomes: done (the partition needs nothing more) and "a newer coordinator owns it".
+_MARKER_DONE = (ErrorCode.NONE, ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT, ErrorCode.UNSUPPORTED_VERSION)
+_MARKER_FENCED = (ErrorCode.INVALID_PRODUCER_EPOCH, ErrorCode.TRANSACTION_COORDINATOR_FENCED)
+_MARKER_FATAL = (
+    ErrorCode.CORRUPT_MESSAGE,
+    ErrorCode.MESSAGE_TOO_LARGE,
+    ErrorCode.RECORD_LIST_TOO_LARGE,
+    ErrorCode.INVALID_REQUIRED_ACKS,
+)
+
+
+def append_error(exc: KafkaError) -> ErrorCode:
+    if exc.code in _ROUTING:
+        return exc.code
+    return _APPEND_ERRORS.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
+
+
+def txn_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
+    def get(key: str, default: Any) -> Any:
+        try:
+            value = setting(key)
+        except (KeyError, AttributeError):
+            return default
+        return default if value is None else value
+
+    configs = dict(TOPIC_CONFIGS)
+    configs["segment.bytes"] = str(get("transaction.state.log.segment.bytes", 104857600))
+    configs["min.insync.replicas"] = str(get("transaction.state.log.min.isr", 1))
+    return CoordinatorSpec(
+        name="transaction",
+        topic=TOPIC,
+        num_partitions=int(get("transaction.state.log.num.partitions", 50)),
+        topic_configs=configs,
+        write_timeout_ms=WRITE_TIMEOUT_MS,
+        compacted=True,
+    )
+
+
+class TxnShardHost:
+    """The runtime's shard: a :class:`TxnShard` plus what its load left to do."""
+
+    def __init__(self, core: TxnShard) -> None:
+        self.core = core
+        # Markers and Complete records of transactions found preparing at load: the
+        # timer task commits them (the runtime's on_loaded cannot wait for writes).
+        self.after_load: TxnResult[None] | None = None
+
+    def load_record(self, offset: int, key: bytes | None, value: bytes | None) -> None:
+        if key is None:
+            return
+        self.core.replay(key, value)
+
+    def on_loaded(self, now_ms: int) -> None:
+        result = self.core.on_loaded(now_ms)
+        self.after_load = result if (result.records or result.markers) else None
+
+    def next_deadline_ms(self) -> int | None:
+        if self.after_load is not None:
+            return 0
+        return self.core.next_deadline_ms()
+
+
+class TransactionCoordinator:
+    def __init__(
+        self,
+        *,
+        metadata: MetadataSource,
+        replicas: ReplicaManager,
+        setting: Callable[[str], Any],
+        producer_ids: ProducerIdSource,
+        offsets: OffsetsMarkers,
+        offsets_partitions: Callable[[], int],
+        clock: Callable[[], int],
+        runtime_spec: CoordinatorSpec | None = None,
+    ) -> None:
+        self._metadata = metadata
+        self._replicas = replicas
+        self._setting = setting
+        self._producer_ids = producer_ids
+        self._offsets_partitions = offsets_partitions
+        self.clock = clock
+        self.config = TxnConfig.from_settings(self._safe_setting)
+        self.markers = MarkerWriter(replicas, offsets, clock)
+        self.runtime: CoordinatorRuntime[TxnShardHost] = CoordinatorRuntime(
+            runtime_spec or txn_runtime_spec(self._safe_setting),
+            new_shard=self._new_shard,
+            metadata=metadata,
+            replicas=replicas,
+            clock=clock,
+            on_deadline=self._on_deadline,
+        )
+        self._nursery: trio.Nursery | None = None
+        # (partition, transactional id, producer id, epoch) of marker tasks running, each
+        # with the event set once its transaction's Complete record is in the log.
+        self._sending: dict[tuple[int, str, int, int], trio.Event] = {}
+
+    def _safe_setting(self, key: str) -> Any:
+        try:
+            return self._setting(key)
+        except (KeyError, AttributeError):
+            return None
+
+    @property
+    def transaction_version(self) -> int:
+        """The finalized transaction.version level (ApiVersions, the coordinator's own aborts)."""
+        return self.config.transaction_version
+
+    def _new_shard(self, pid: int) -> TxnShardHost:
+        partition = self._replicas.partition(TOPIC, pid)
+        # Kafka's coordinator epoch is the leader epoch of the __transaction_state partition.
+        coordinator_epoch = max(partition.leader_epoch, 0) if partition is not None else 0
+        config = dataclasses.replace(self.config, offsets_topic_partitions=self._offsets_partitions())
+        return TxnShardHost(TxnShard(pid, coordinator_epoch, config, self._producer_ids))
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Load every partition of ``__transaction_state`` this broker leads (start-up)."""
+        await self.runtime.load_led()
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(self.runtime.run)
+            task_status.started()
+            try:
+                await trio.sleep_forever()
+            finally:
+                self._nursery = None
+
+    # --- routing ---------------------------------------------------------------------
+
+    def partition_for(self, transactional_id: str) -> int:
+        return self.runtime.partition_for(transactional_id)
+
+    async def _shard(self, transactional_id: str, *, create: bool = True) -> tuple[int, TxnShardHost]:
+        pid = self.runtime.partition_for(transactional_id)
+        return pid, await self.runtime.get_shard(pid, create=create)
+
+    def shards(self) -> list[tuple[int, TxnShardHost]]:
+        return list(self.runtime.loaded())
+
+    # --- the write path --------------------------------------------------------------
+
+    async def _commit(
+        self,
+        pid: int,
+        host: TxnShardHost,
+        result: TxnResult[Any],
+        on_appended: Callable[[], None] | None = None,
+    ) -> ErrorCode:
+        """Replay, append and await the result's records; then send its markers."""
+        if result.records:
+            for key, value in result.records:
+                host.core.replay(key, value)
+            try:
+                partition, _ = self.runtime.append(pid, result.records)
+                if on_appended is not None:
+                    on_appended()
+                await self.runtime.wait_durable([partition])
+            except KafkaError as exc:
+                log.warning("transaction_log_write_failed", partition=pid, error=str(exc))
+                await self._reload(pid)
+                return append_error(exc)
+            await self.runtime.maybe_rewrite(pid)
+        for batch in result.markers:
+            self._send_markers(pid, host, batch)
+        self.runtime.timers_changed()
+        return ErrorCode.NONE
+
+    async def _reload(self, pid: int) -> None:
+        try:
+            await self.runtime.reload(pid)
+        except KafkaError as exc:
+            log.warning("transaction_shard_reload_failed", partition=pid, error=str(exc))
+
+    def _send_markers(self, pid: int, host: TxnShardHost, batch: MarkerBatch) -> None:
+        key = (pid, batch.transactional_id, batch.producer_id, batch.producer_epoch)
+        if key in self._sending:
+            return
+        if self._nursery is None:
+            log.warning("transaction_markers_not_started", transactional_id=batch.transactional_id)
+            return
+        self._sending[key] = trio.Event()
+        self._nursery.start_soon(self._marker_task, key, pid, host, batch)
+
+    async def _marker_task(
+        self, key: tuple[int, str, int, int], pid: int, host: TxnShardHost, batch: MarkerBatch
+    ) -> None:
+        done = self._sending[key]
+        try:
+            await self._write_markers(pid, host, batch, done.set)
+        except Exception:
+            log.exception("transaction_markers_failed", transactional_id=batch.transactional_id)
+        finally:
+            del self._sending[key]
+            done.set()
+
+    async def _await_markers(self, pid: int, batches: Iterable[MarkerBatch]) -> None:
+        """Wait (at most END_TXN_WAIT_MS) until these transactions completed."""
+        events = [
+            event
+            for batch in batches
+            if (event := self._sending.get((pid, batch.transactional_id, batch.producer_id, batch.producer_epoch)))
+            is not None
+        ]
+        with trio.move_on_after(END_TXN_WAIT_MS / 1000):
+            for event in events:
+                await event.wait()
+
+    def _refused(self, op: str, transactional_id: str, code: ErrorCode, producer_id: int, producer_epoch: int) -> None:
+        """A refused operation, at debug level (what the id looked like)."""
+        meta = self.metadata(transactional_id)
+        log.debug(
+            "transaction_request_refused",
+            op=op,
+            transactional_id=transactional_id,
+            error=ErrorCode(code).name,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            state=None if meta is None else meta.state.label,
+            current_producer_id=None if meta is None else meta.producer_id,
+            current_epoch=None if meta is None else meta.producer_epoch,
+        )
+
+    def _hosting(self, pid: int, host: TxnShardHost) -> bool:
+        return self.runtime.is_loaded(pid) and self.runtime.shard(pid) is host
+
+    async def _write_markers(
+        self, pid: int, host: TxnShardHost, batch: MarkerBatch, completed: Callable[[], None]
+    ) -> None:
+        remaining = set(batch.partitions)
+        pause = MARKER_RETRY_MIN_S
+        while remaining and self._hosting(pid, host):
+            results = await self.markers.write(
+                batch.producer_id,
+                batch.producer_epoch,
+                batch.coordinator_epoch,
+                batch.committed,
+                batch.transaction_version,
+                remaining,
+            )
+            image = self._metadata.image
+            done: list[TopicPartition] = []
+            stopped: list[tuple[TopicPartition, ErrorCode]] = []
+            for tp, code in results.items():
+                if code in _MARKER_DONE or image.partition(tp.topic, tp.partition) is None:
+                    done.append(tp)  # written, or the partition is gone (Kafka drops it too)
+                elif code in _MARKER_FENCED or code in _MARKER_FATAL:
+                    stopped.append((tp, ErrorCode(code)))
+            remaining.difference_update(done)
+            if not self._hosting(pid, host):
+                return
+            if done:
+                result = host.core.markers_written(
+                    self.clock(), batch.transactional_id, batch.producer_id, batch.producer_epoch, done
+                )
+                if result.records and await self._commit(pid, host, result, completed):
+                    return  # reloaded: the load resends what is left
+            if stopped:
+                # A newer coordinator owns the transaction (or the partition can never take
+                # the marker): stop, as Kafka does; a reload of the shard sends them again.
+                for tp, code in stopped:
+                    log.error(
+                        "transaction_markers_stopped",
+                        transactional_id=batch.transactional_id,
+                        producer_id=batch.producer_id,
+                        producer_epoch=batch.producer_epoch,
+                        topic=tp.topic,
+                        partition=tp.partition,
+                        error=code.name,
+                    )
+                return
+            if remaining:
+                log.info(
+                    "transaction_markers_retry",
+                    transactional_id=batch.transactional_id,
+                    partitions=len(remaining),
+                    errors=sorted({ErrorCode(c).name for tp, c in results.items() if tp in remaining}),
+                )
+                await trio.sleep(pause)
+                pause = min(pause * 2, MARKER_RETRY_MAX_S)
+
+    async def _on_deadline(self, pid: int, host: TxnShardHost) -> None:
+        after_load, host.after_load = host.after_load, None
+        if after_load is not None:
+            await self._commit(pid, host, after_load)
+        if not self._hosting(pid, host):
+            return
+        result = host.core.tick(self.clock())
+        if result.records or result.markers:
+            await self._commit(pid, host, result)
+
+    # --- operations ------------------------------------------------------------------
+
+    async def init_producer_id(
+        self,
+        transactional_id: str,
+        timeout_ms: int,
+        producer_id: int = -1,
+        producer_epoch: int = -1,
+        *,
+        enable_2pc: bool = False,
+        keep_prepared_txn: bool = False,
+    ) -> InitProducerIdResult:
+        try:
+            pid, host = await self._shard(transactional_id)
+        except KafkaError as exc:
+            return InitProducerIdResult(exc.code)
+        result = host.core.init_producer_id(
+            self.clock(),
+            transactional_id,
+            timeout_ms,
+            producer_id,
+            producer_epoch,
+            enable_2pc=enable_2pc,
+            keep_prepared_txn=keep_prepared_txn,
+        )
+        error = await self._commit(pid, host, result)
+        return InitProducerIdResult(error) if error else result.response
+
+    async def add_partitions(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        producer_epoch: int,
+        partitions: Iterable[TopicPartition],
+        transaction_version: int = TV_0,
+    ) -> ErrorCode:
+        try:
+            pid, host = await self._shard(transactional_id)
+        except KafkaError as exc:
+            return exc.code
+        result = host.core.add_partitions(
+            self.clock(), transactional_id, producer_id, producer_epoch, partitions, transaction_version
+        )
+        if result.response:
+            self._refused("add_partitions", transactional_id, result.response, producer_id, producer_epoch)
+        error = await self._commit(pid, host, result)
+        return error or result.response
+
+    async def verify_partitions(
+        self, transactional_id: str, producer_id: int, producer_epoch: int, partitions: Iterable[TopicPartition]
+    ) -> dict[TopicPartition, ErrorCode]:
+        wanted = [TopicPartition(*tp) for tp in partitions]
+        try:
+            _, host = await self._shard(transactional_id)
+        except KafkaError as exc:
+            return dict.fromkeys(wanted, exc.code)
+        return host.core.verify_partitions(transactional_id, producer_id, producer_epoch, wanted).response
+
+    async def verify_or_add(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        producer_epoch: int,
+        partitions: Iterable[TopicPartition],
+        *,
+        add: bool,
+    ) -> dict[TopicPartition, ErrorCode]:
+        """A partition leader's question before a transactional append (KIP-890): is each
+        partition in the producer's open transaction (``add`` False, part 1), or add it
+        (``add`` True, transaction version 2, part 2). Errors per partition."""
+        wanted = [TopicPartition(*tp) for tp in partitions]
+        if not add:
+            return await self.verify_partitions(transactional_id, producer_id, producer_epoch, wanted)
+        code = await self.add_partitions(transactional_id, producer_id, producer_epoch, wanted, 2)
+        return dict.fromkeys(wanted, code)
+
+    async def add_offsets(
+        self, transactional_id: str, producer_id: int, producer_epoch: int, group_id: str
+    ) -> ErrorCode:
+        try:
+            pid, host = await self._shard(transactional_id)
+        except KafkaError as exc:
+            return exc.code
+        result = host.core.add_offsets(self.clock(), transactional_id, producer_id, producer_epoch, group_id)
+        error = await self._commit(pid, host, result)
+        return error or result.response
+
+    async def end_txn(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        producer_epoch: int,
+        committed: bool,
+        transaction_version: int = TV_0,
+    ) -> EndTxnResult:
+        try:
+            pid, host = await self._shard(transactional_id)
+        except KafkaError as exc:
+            return EndTxnResult(exc.code)
+        result = host.core.end_txn(
+            self.clock(), transactional_id, producer_id, producer_epoch, committed, transaction_version
+        )
+        if result.response.error:
+            op = "commit" if committed else "abort"
+            self._refused(op, transactional_id, result.response.error, producer_id, producer_epoch)
+        error = await self._commit(pid, host, result)
+        if error:
+            return EndTxnResult(error)
+        await self._await_markers(pid, result.markers)
+        return result.response
+
+    async def describe(self, transactional_id: str) -> DescribedTxn:
+        try:
+            _, host = await self._shard(transactional_id, create=False)
+        except KafkaError as exc:
+            return DescribedTxn(transactional_id, exc.code)
+        return host.core.describe(transactional_id)
+
+    def list_transactions(self, filters: ListFilter) -> list[ListedTxn]:
+        now = self.clock()
+        return [row for _, host in self.shards() for row in host.core.list_transactions(now, filters)]
+
+    def metadata(self, transactional_id: str) -> txn_records.TxnMetadata | None:
+        """The state of ``transactional_id`` if its shard is loaded here (tests, tools)."""
+        pid = self.runtime.partition_for(transactional_id)
+        if not self.runtime.is_loaded(pid):
+            return None
+        return self.runtime.shard(pid).core.metadata(transactional_id)
