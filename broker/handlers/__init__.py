@@ -44,6 +44,7 @@ ROUTES: dict[int, tuple[str, int, int]] = {
     20: ("api_20_delete_topics", 1, 6),
     21: ("api_21_delete_records", 0, 2),
     22: ("api_22_init_producer_id", 0, 6),
+    23: ("api_23_offset_for_leader_epoch", 2, 4),
     32: ("api_32_describe_configs", 1, 4),
     33: ("api_33_alter_configs", 0, 2),
     37: ("api_37_create_partitions", 0, 3),

@@ -31,19 +31,42 @@ from broker.metadata.local import SingleNodeMetadata
 from broker.metadata.producer_ids import ProducerIdAllocator
 from broker.metrics import Metrics
 from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
+from broker.replica.fetcher import ReplicaFetcherManager
 from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
 from broker.share.state_store import Persister, ShareStateStore
 
-__all__ = ["bind", "build", "close_services", "load_coordinators", "open_services", "run_background"]
+__all__ = [
+    "bind",
+    "build",
+    "close_services",
+    "controlled_shutdown",
+    "load_coordinators",
+    "open_services",
+    "run_background",
+]
 
 log = structlog.get_logger("sharebroker.broker")
 
 
+# How long a clean stop of a cluster member waits for its leaderships to move away:
+# docker stop and the test harness give a process 10 s before SIGKILL, and closing the
+# logs needs the rest.
+CONTROLLED_SHUTDOWN_TIMEOUT_S = 5.0
+
+
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+async def controlled_shutdown(services: Services) -> None:
+    """Before a cluster member stops: move its leaderships to other in-sync replicas and
+    leave the ISRs (controlled.shutdown.enable), so producers lose no time waiting for it."""
+    metadata = services.metadata
+    if isinstance(metadata, ClusterMetadata) and services.config.get("controlled.shutdown.enable"):
+        await metadata.controlled_shutdown(CONTROLLED_SHUTDOWN_TIMEOUT_S)
 
 
 def open_services(services: Services) -> None:
@@ -82,6 +105,7 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     if services.peers is not None:
         await nursery.start(services.peers.run)
     await nursery.start(services.committer.run)
+    await nursery.start(services.replicas.run)
     await nursery.start(services.logs.run_maintenance)
     await nursery.start(services.share.run)
     await nursery.start(services.groups.run)
@@ -130,14 +154,28 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     else:
         metadata = SingleNodeMetadata(node_id, cluster_id, logs, setting, rack=config.get("broker.rack"))
         producer_ids = ProducerIdAllocator(data_dir)
-    replicas = ReplicaManager(node_id, logs, metadata, committer)
+    replicas = ReplicaManager(
+        node_id, logs, metadata, committer, clock=clock, lag_max_ms=lambda: int(setting("replica.lag.time.max.ms"))
+    )
+    peers: BrokerPeers | None = None
+    if isinstance(metadata, ClusterMetadata):
+        peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id)
+        # Followers fetch from their leaders over the inter-broker listener; leaders write
+        # their ISR changes to etcd; leadership lapses with this broker's lease.
+        cluster_metadata = metadata
+        fetchers = ReplicaFetcherManager(
+            node_id=node_id,
+            peers=peers,
+            committer=committer,
+            broker_epoch=lambda: cluster_metadata.broker_epoch,
+            setting=setting,
+        )
+        replicas.attach_replication(isr_writer=metadata, fetchers=fetchers, lease_ok=metadata.lease_valid)
     share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
     persister: Persister = share_state
-    peers: BrokerPeers | None = None
-    if etcd_endpoints:
+    if peers is not None:
         # A share-partition's state goes to the leader of its __share_group_state
         # partition: this broker's store, or another broker's over RPCs 83-87.
-        peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id)
         persister = RoutedPersister(share_state, metadata, peers, node_id=node_id)
     groups = GroupCoordinator(
         metadata=metadata,
