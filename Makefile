@@ -40,7 +40,7 @@ run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
 test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat and not cluster"
+	$(PY) -m pytest -q -m "not slow and not compat and not cluster and not spark"
 
 test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
@@ -157,3 +157,48 @@ test-cluster: $(STAMP) ## cluster tests: 3 brokers and etcd, real clients, failo
 bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker (etcd on loopback) -> bench/results/cluster-scale-<date>.json
 	@mkdir -p $(RESULTS)
 	taskset -c 1 $(PY) -m bench.cluster_scale
+
+# PySpark: Spark's own Kafka connector against sharebroker, and the kafka-share source
+# (broker.spark). The spark extra pins pyspark 4.2.0; peers/spark/pom.xml fetches the
+# connector jars (Maven Central) into peers/.cache/spark/jars.
+SPARK_STAMP := $(VENV)/.spark-installed
+SPARK_JARS_STAMP := peers/.cache/spark/jars/.resolved-4.2.0
+
+.PHONY: test-spark bench-spark spark-jars
+
+$(SPARK_STAMP): $(STAMP)
+	$(PIP) install -q -e '.[dev,spark]'
+	touch $@
+
+$(SPARK_JARS_STAMP): peers/spark/pom.xml
+	@command -v java >/dev/null || { echo "java (17+) is required"; exit 1; }
+	@command -v $(MVN) >/dev/null || { echo "maven is required"; exit 1; }
+	rm -rf peers/.cache/spark/jars
+	$(MVN) -q -B -f peers/spark/pom.xml dependency:copy-dependencies
+	touch $@
+
+spark-jars: $(SPARK_JARS_STAMP) ## fetch Spark's Kafka connector jars (peers/spark/pom.xml)
+
+test-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) peer-kafka ## PySpark tests: Spark's Kafka connector and the kafka-share source (tests/spark)
+	$(PY) -m pytest -q -m spark tests/spark
+
+bench-spark: $(SPARK_STAMP) $(SPARK_JARS_STAMP) ## kafka-share vs Spark's Kafka source draining one 1M-record topic on local[2]
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.spark --json $(RESULTS)/spark.json
+# ---- consumer and classic group rebalances (bench/groups.py), sharebroker vs Kafka 4.4.0 in one run
+.PHONY: bench-groups
+bench-groups: $(BENCH_STAMP) peer-kafka ## 10 members join -> stable, and the pause when one leaves: classic and consumer groups vs Kafka
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.groups
+
+# ---- log compaction (the cleaner)
+.PHONY: test-compaction compat-compaction bench-cleaner
+test-compaction: $(STAMP) ## kill -9 of the broker during cleaning, 20 times: the log stays valid and complete (slow)
+	$(PY) -m pytest -q -m slow tests/integration/test_compaction_crash.py
+
+compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence compacted by Kafka 4.4.0 and sharebroker, compared
+	$(PY) -m pytest -q -m compat tests/compat/test_compaction_differential.py
+
+bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json

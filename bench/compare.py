@@ -45,6 +45,8 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import bench.share as share_bench
@@ -568,14 +570,18 @@ def _batch(s: dict, n: int, key: str) -> float:
     return next(b[key] for b in s["batch"] if b["batch_records"] == n)
 
 
-def _scale_rows(ref: dict) -> list:
-    """(label, unit, extractor over a broker's "scale" dict, higher is better, ratio wanted)."""
+# (label, unit, extractor over a broker's "scale" dict, higher is better, ratio wanted)
+_ScaleRow = tuple[str, str, Callable[[dict], float], bool, bool]
+
+
+def _scale_rows(ref: dict) -> list[_ScaleRow]:
+    """The rows of the scale table: see _ScaleRow."""
     m, g = ref.get("many", {}), ref.get("growth", {})
     parts = m.get("share_partitions", 1000)
     records = parts * m.get("records_per_partition", 10)
     step = g.get("step_records", 2000)
     end = g.get("in_flight_end", 0)
-    rows = [
+    rows: list[_ScaleRow] = [
         (
             f"Join: ShareGroupHeartbeat until all {parts:,} partitions are assigned",
             "ms",
@@ -627,7 +633,7 @@ def _scale_rows(ref: dict) -> list:
             (
                 f"Acquire one {n:,}-record batch (ShareFetch, median)",
                 "ms",
-                lambda s, n=n: _batch(s, n, "acquire_ms_all_fetches"),
+                partial(_batch, n=n, key="acquire_ms_all_fetches"),
                 False,
                 True,
             )
@@ -636,7 +642,7 @@ def _scale_rows(ref: dict) -> list:
             (
                 f"Accept one {n:,}-record range (ShareAcknowledge, median)",
                 "ms",
-                lambda s, n=n: _batch(s, n, "ack_ms"),
+                partial(_batch, n=n, key="ack_ms"),
                 False,
                 True,
             )
@@ -872,7 +878,7 @@ def write_doc(
     out_dir = out_dir or ROOT / "docs"
     m = results["machine"]
     done = set(ran(results))
-    kafka = next((b for b in results["brokers"] if b["broker"] == "kafka"), {})
+    kafka: dict = next((b for b in results["brokers"] if b["broker"] == "kafka"), {})
     after_format = (kafka.get("startup") or {}).get("after_format_median_s")
     fetch_mib = getattr(args, "fetch_mib", 0) or 0
     startup_runs = getattr(args, "startup_runs", 3)

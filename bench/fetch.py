@@ -45,7 +45,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> 
             for m in c.consume(10_000, 0.5):
                 if m.error() is None:
                     got += 1
-                    nbytes += len(m.value())
+                    nbytes += len(m.value() or b"")
             last = time.perf_counter()
     finally:
         c.close()

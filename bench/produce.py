@@ -76,6 +76,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         broker = BrokerProcess(Path(tmp) / "data").start()
         try:
+            assert broker.process is not None  # start() launched it
             pid = broker.process.pid
             time.sleep(1.0)
             results["idle_rss_mib"] = round(rss_kib(pid) / 1024, 1)

@@ -57,6 +57,7 @@ class Sampler:
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(0.5)  # attached before the load starts
         if self.proc.poll() is not None:
+            assert self.proc.stderr is not None  # stderr=PIPE
             raise SystemExit(f"py-spy failed: {self.proc.stderr.read().decode().strip()}")
         return self
 

@@ -369,7 +369,7 @@ def many(bootstrap: str, pid: int, partitions: int = 1000, per_partition: int = 
         ack_ms = s.ack(got) if got else None
         hb_errors = list(m.errors)
     delta = rss1 - rss0
-    out = {
+    out: dict[str, object] = {  # a results-file entry (JSON)
         "share_partitions": partitions,
         "records_per_partition": per_partition,
         "in_flight": n,

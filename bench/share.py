@@ -193,8 +193,9 @@ def latency(bootstrap: str, rate: int, seconds: float) -> dict:
             next_send += interval
         p.poll(0)
         for m in c.poll(0.001):
-            if m.error() is None:
-                lat.append(time.time() - struct.unpack(">d", m.value())[0])
+            sent_at = m.value()  # every record sent above carries its send time
+            if m.error() is None and sent_at is not None:
+                lat.append(time.time() - struct.unpack(">d", sent_at)[0])
     p.flush(10)
     c.close()
     lat.sort()

@@ -158,9 +158,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         _error(str(e))
         return EXIT_USAGE
 
-    from broker.logging import configure_logging
+    from broker.logging import request_logging
 
-    configure_logging(args.log_format, args.log_level)
+    # Applied by the server once its listener is bound (structlog off the start-up path).
+    request_logging(args.log_format, args.log_level)
 
     try:
         from broker.server import run
@@ -179,6 +180,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             run(config)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except OSError as e:  # e.g. the listener's address is in use
+        _error(f"cannot serve: {e}")
+        return EXIT_FAILURE
     return EXIT_OK
 
 

@@ -279,6 +279,21 @@ def _check_host_port(value: str | None) -> str | None:
     return None
 
 
+_CONSUMER_ASSIGNORS = {
+    "uniform",
+    "range",
+    "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+    "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
+}
+
+
+def _check_consumer_assignors(value: tuple[str, ...] | None) -> str | None:
+    if not value:
+        return "at least one assignor is needed"
+    unknown = [v for v in value if v not in _CONSUMER_ASSIGNORS]
+    return f"unknown assignor {unknown[0]} (uniform, range)" if unknown else None
+
+
 def _check_single_dir(value: tuple[str, ...] | None) -> str | None:
     if value is None:
         return None
@@ -760,6 +775,133 @@ SETTINGS: tuple[Setting, ...] = (
         section=LOG,
         doc="How often the time-based flush check runs.",
     ),
+    Setting(
+        "log.cleanup.policy",
+        LST,
+        ("delete",),
+        section=LOG,
+        choices=("compact", "delete"),
+        dynamic=True,
+        doc="Default cleanup.policy of topics: `delete` (retention by time and size), `compact` "
+        "(keep the latest record of each key) or both.",
+    ),
+    Setting(
+        "log.cleaner.enable",
+        B,
+        True,
+        section=LOG,
+        doc="Run the log cleaner, which compacts topics whose cleanup.policy includes `compact` "
+        "(internal topics such as __consumer_offsets among them).",
+    ),
+    Setting(
+        "log.cleaner.threads",
+        I,
+        1,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Partitions cleaned at once. Each clean runs in a worker process of its own, so "
+        "compaction never competes with request handling for the interpreter.",
+    ),
+    Setting(
+        "log.cleaner.dedupe.buffer.size",
+        L,
+        134217728,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Memory for the key -> offset maps of all cleaner workers together. One clean maps "
+        "at most (this / threads * load factor) / 112 keys; more keys take more rounds.",
+        why="a key costs about 112 bytes in a worker's map (Kafka packs 24: a 16-byte hash and an "
+        "offset), so the same buffer maps fewer keys per round",
+    ),
+    Setting(
+        "log.cleaner.io.buffer.size",
+        I,
+        524288,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Bytes a cleaner worker reads from a segment at a time (a larger batch is read whole).",
+    ),
+    Setting(
+        "log.cleaner.io.buffer.load.factor",
+        D,
+        0.9,
+        section=LOG,
+        min=0.0,
+        max=1.0,
+        dynamic=True,
+        doc="How full a cleaner's key map may get before the round stops mapping keys.",
+    ),
+    Setting(
+        "log.cleaner.io.max.bytes.per.second",
+        D,
+        1.7976931348623157e308,
+        section=LOG,
+        min=0.0,
+        dynamic=True,
+        doc="Read plus write rate of all cleaner workers together; the default is unlimited.",
+    ),
+    Setting(
+        "log.cleaner.backoff.ms",
+        L,
+        15000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="How long the cleaner sleeps when no partition needs cleaning.",
+    ),
+    Setting(
+        "log.cleaner.min.cleanable.ratio",
+        D,
+        0.5,
+        section=LOG,
+        min=0.0,
+        max=1.0,
+        dynamic=True,
+        doc="Default min.cleanable.dirty.ratio: clean a partition once this share of its log is "
+        "dirty (written since the last clean).",
+    ),
+    Setting(
+        "log.cleaner.delete.retention.ms",
+        L,
+        86400000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default delete.retention.ms: how long a tombstone or transaction marker stays after "
+        "the clean that first finds it removable.",
+    ),
+    Setting(
+        "log.cleaner.min.compaction.lag.ms",
+        L,
+        0,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default min.compaction.lag.ms: a record stays uncompacted at least this long.",
+    ),
+    Setting(
+        "log.cleaner.max.compaction.lag.ms",
+        L,
+        LONG_MAX,
+        section=LOG,
+        min=1,
+        dynamic=True,
+        doc="Default max.compaction.lag.ms: a record is compacted at most this long after it is "
+        "written, whatever the dirty ratio (the active segment also rolls by then).",
+    ),
+    Setting(
+        "log.segment.delete.delay.ms",
+        L,
+        60000,
+        section=LOG,
+        min=0,
+        dynamic=True,
+        doc="Default file.delete.delay.ms: how long a segment replaced by the cleaner stays "
+        "readable by requests that were already reading it.",
+    ),
     # ---- topics and records
     Setting(
         "num.partitions",
@@ -943,14 +1085,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "group.coordinator.rebalance.protocols",
         LST,
-        ("classic", "consumer", "share"),
+        ("classic", "consumer", "share", "streams"),
         section=GROUP,
-        choices=("classic", "consumer", "share"),
+        choices=("classic", "consumer", "share", "streams"),
         doc="Group protocols the coordinator accepts: classic (JoinGroup/SyncGroup), "
-        "consumer (KIP-848) and share (KIP-932).",
+        "consumer (KIP-848), share (KIP-932) and streams (KIP-1071). Heartbeats of a "
+        "protocol left out are answered UNSUPPORTED_VERSION.",
         kafka_default="classic,consumer,streams",
-        why="share groups are this broker's purpose, so they are on by default; "
-        "streams groups (KIP-1071) are not implemented",
+        why="share groups are this broker's purpose, so they are on by default",
     ),
     Setting(
         "group.initial.rebalance.delay.ms",
@@ -1039,6 +1181,149 @@ SETTINGS: tuple[Setting, ...] = (
         section=GROUP,
         min=1,
         doc="Most members in one consumer group.",
+    ),
+    Setting(
+        "group.consumer.assignors",
+        LST,
+        ("uniform", "range"),
+        section=GROUP,
+        check=_check_consumer_assignors,
+        check_doc="uniform, range (or Kafka's class names for them)",
+        doc="Server-side assignors of consumer groups (KIP-848); a member picks one with "
+        "group.remote.assignor, else the first is used.",
+    ),
+    Setting(
+        "group.consumer.migration.policy",
+        STR,
+        "bidirectional",
+        section=GROUP,
+        choices=("disabled", "upgrade", "downgrade", "bidirectional"),
+        doc="Online conversion between classic and consumer groups: upgrade (a consumer-protocol "
+        "member joins a classic group), downgrade (the last consumer-protocol member leaves a group "
+        "of classic members), both, or neither.",
+    ),
+    Setting(
+        "group.consumer.assignment.interval.ms",
+        I,
+        1000,
+        section=GROUP,
+        min=0,
+        doc="Accepted for compatibility: the target assignment is computed in the heartbeat that "
+        "needs it, never later.",
+        why="Kafka batches assignments per interval; computing at once reaches Stable sooner and "
+        "costs little at this broker's group sizes",
+    ),
+    Setting(
+        "group.consumer.min.assignment.interval.ms",
+        I,
+        0,
+        section=GROUP,
+        min=0,
+        doc="Lower bound of consumer.assignment.interval.ms (group config).",
+    ),
+    Setting(
+        "group.consumer.max.assignment.interval.ms",
+        I,
+        15000,
+        section=GROUP,
+        min=0,
+        doc="Upper bound of consumer.assignment.interval.ms (group config).",
+    ),
+    Setting(
+        "group.streams.session.timeout.ms",
+        I,
+        45000,
+        section=GROUP,
+        min=1,
+        doc="A streams-group (KIP-1071) member that sends no heartbeat for this long is removed.",
+    ),
+    Setting(
+        "group.streams.min.session.timeout.ms",
+        I,
+        45000,
+        section=GROUP,
+        min=1,
+        doc="Lower bound for group.streams.session.timeout.ms.",
+    ),
+    Setting(
+        "group.streams.max.session.timeout.ms",
+        I,
+        60000,
+        section=GROUP,
+        min=1,
+        doc="Upper bound for group.streams.session.timeout.ms.",
+    ),
+    Setting(
+        "group.streams.heartbeat.interval.ms",
+        I,
+        5000,
+        section=GROUP,
+        min=1,
+        doc="Heartbeat interval the coordinator tells streams-group members to use.",
+    ),
+    Setting(
+        "group.streams.min.heartbeat.interval.ms",
+        I,
+        5000,
+        section=GROUP,
+        min=1,
+        doc="Lower bound for group.streams.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.streams.max.heartbeat.interval.ms",
+        I,
+        15000,
+        section=GROUP,
+        min=1,
+        doc="Upper bound for group.streams.heartbeat.interval.ms.",
+    ),
+    Setting(
+        "group.streams.max.size",
+        I,
+        INT_MAX,
+        section=GROUP,
+        min=1,
+        doc="Most members in one streams group.",
+    ),
+    Setting(
+        "group.streams.num.standby.replicas",
+        I,
+        0,
+        section=GROUP,
+        min=0,
+        doc="Standby replicas of each stateful task of a streams group.",
+    ),
+    Setting(
+        "group.streams.max.standby.replicas",
+        I,
+        2,
+        section=GROUP,
+        min=0,
+        doc="Upper bound of group.streams.num.standby.replicas and of the streams.num.standby.replicas group config.",
+    ),
+    Setting(
+        "group.streams.initial.rebalance.delay.ms",
+        I,
+        3000,
+        section=GROUP,
+        min=0,
+        doc="How long a new streams group waits for more members before its first assignment.",
+    ),
+    Setting(
+        "group.streams.rack.aware.assignment.tags",
+        STR,
+        "",
+        section=GROUP,
+        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads standby "
+        "tasks over; the group config streams.rack.aware.assignment.tags overrides it.",
+    ),
+    Setting(
+        "group.streams.assignors",
+        LST,
+        ("sticky",),
+        section=GROUP,
+        choices=("sticky",),
+        doc="Task assignors of streams groups (the first is used).",
     ),
     Setting(
         "offsets.retention.minutes",
@@ -1466,6 +1751,15 @@ _ORDER_RULES: tuple[tuple[str, str, bool], ...] = (
     ("group.consumer.min.session.timeout.ms", "group.consumer.session.timeout.ms", False),
     ("group.consumer.session.timeout.ms", "group.consumer.max.session.timeout.ms", False),
     ("group.consumer.heartbeat.interval.ms", "group.consumer.session.timeout.ms", True),
+    ("group.streams.min.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms", False),
+    ("group.streams.min.heartbeat.interval.ms", "group.streams.heartbeat.interval.ms", False),
+    ("group.streams.heartbeat.interval.ms", "group.streams.max.heartbeat.interval.ms", False),
+    ("group.streams.min.session.timeout.ms", "group.streams.max.session.timeout.ms", False),
+    ("group.streams.min.session.timeout.ms", "group.streams.session.timeout.ms", False),
+    ("group.streams.session.timeout.ms", "group.streams.max.session.timeout.ms", False),
+    ("group.streams.heartbeat.interval.ms", "group.streams.session.timeout.ms", True),
+    ("group.streams.num.standby.replicas", "group.streams.max.standby.replicas", False),
+    ("group.consumer.min.assignment.interval.ms", "group.consumer.max.assignment.interval.ms", False),
     ("group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
     ("group.share.min.heartbeat.interval.ms", "group.share.heartbeat.interval.ms", False),
     ("group.share.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms", False),
@@ -1866,16 +2160,20 @@ class BrokerConfig:
 
     # ---- new configs from this one
 
-    def _replace(self, **kw: Any) -> BrokerConfig:
-        args = {
-            "static": self._static,
-            "dynamic_default": self._dyn_default,
-            "dynamic_broker": self._dyn_broker,
-            "bound_port": self._bound_port,
-        }
-        args.update(kw)
-        static = args.pop("static")
-        return BrokerConfig(static, **args)
+    def _replace(
+        self,
+        *,
+        dynamic_default: Layer | None = None,
+        dynamic_broker: Layer | None = None,
+        bound_port: int | Mapping[str, int] | None = None,
+    ) -> BrokerConfig:
+        """This config with the parts given replaced (None: this one's)."""
+        return BrokerConfig(
+            self._static,
+            dynamic_default=self._dyn_default if dynamic_default is None else dynamic_default,
+            dynamic_broker=self._dyn_broker if dynamic_broker is None else dynamic_broker,
+            bound_port=self._bound_port if bound_port is None else bound_port,
+        )
 
     def with_bound_port(self, port: int | Mapping[str, int]) -> BrokerConfig:
         """The same config after the listeners were bound (resolves port 0): ``port``
@@ -2023,14 +2321,14 @@ def load_config(
         if not name.startswith(ENV_PREFIX) or name in CLI_ENV_VARS:
             continue
         origin = Origin("env", f"env {name}")
-        setting = _BY_ENV.get(name)
-        if setting is None:
+        env_setting = _BY_ENV.get(name)
+        if env_setting is None:
             raise ConfigError(
                 f"{name}: no setting is named by this environment variable{origin.suffix()}",
                 key=name,
                 source=origin.label,
             )
-        static[setting.key] = (_parse(setting, environ[name], origin), origin)
+        static[env_setting.key] = (_parse(env_setting, environ[name], origin), origin)
 
     for item in overrides:
         origin = Origin("set", "--set")

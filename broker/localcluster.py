@@ -9,6 +9,7 @@ and the ``sharebroker_cluster`` fixture. Nothing here needs pytest.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import socket
@@ -20,6 +21,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Self
 
 __all__ = ["BrokerProcess", "EtcdProcess", "LocalCluster", "free_port"]
 
@@ -27,6 +29,10 @@ __all__ = ["BrokerProcess", "EtcdProcess", "LocalCluster", "free_port"]
 # is reported as failed (it normally takes well under one).
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
+# "k=v,k=v": settings for the pytest plugin's session broker (CI tweaks). The broker
+# itself reads every SHAREBROKER_* variable as a setting, so this one is kept from
+# the environment of the brokers started here.
+TEST_SETTINGS_ENV = "SHAREBROKER_TEST_SETTINGS"
 
 
 class BrokerProcess:
@@ -52,7 +58,7 @@ class BrokerProcess:
             cmd += ["--set", f"{key}={value}"]
         return cmd
 
-    def start(self) -> BrokerProcess:
+    def start(self) -> Self:
         """Start the process and wait until it logs that it is ready to serve.
 
         The first start picks a free port; restarts reuse it, so clients keep
@@ -64,8 +70,9 @@ class BrokerProcess:
         log = open(self.log_path, "ab")
         self._log_offset = log.tell()
         try:
+            env = {k: v for k, v in os.environ.items() if k != TEST_SETTINGS_ENV}
             self.process = subprocess.Popen(
-                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
             )
         finally:
             log.close()
@@ -126,7 +133,7 @@ class BrokerProcess:
             self.process.kill()
             self.process.wait()
 
-    def __enter__(self) -> BrokerProcess:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -153,9 +160,10 @@ class EtcdProcess:
 
     def __init__(self, data_dir: Path, binary: str | None = None) -> None:
         self.data_dir = Path(data_dir)
-        self.binary = binary or shutil.which("etcd")
-        if self.binary is None:
+        found = binary or shutil.which("etcd")
+        if found is None:
             raise RuntimeError("etcd is not on PATH (Debian: apt-get install etcd-server)")
+        self.binary = found
         self.client_port = 0
         self.peer_port = 0
         self.process: subprocess.Popen | None = None

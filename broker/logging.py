@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any
 
-__all__ = ["FORMATS", "LEVELS", "configure_logging", "get_logger"]
+__all__ = ["FORMATS", "LEVELS", "LazyLogger", "apply_requested", "configure_logging", "get_logger", "request_logging"]
 
 FORMATS = ("console", "json")
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40, "critical": 50}
@@ -91,3 +91,39 @@ def get_logger(name: str | None = None, **initial: Any) -> Any:
     import structlog
 
     return structlog.get_logger(name, **initial) if name else structlog.get_logger(**initial)
+
+
+# What the command line asked for, applied once the server has bound its listener
+# (start-up: structlog is imported off the critical path, see broker.server.serve).
+_requested: tuple[str, str | int] | None = None
+
+
+def request_logging(fmt: str = "console", level: str | int = "info") -> None:
+    """Remember the logging setup to apply later with :func:`apply_requested` (cheap)."""
+    global _requested
+    if fmt not in FORMATS:
+        raise ValueError(f"log format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    _requested = (fmt, level)
+
+
+def apply_requested() -> None:
+    """Apply what :func:`request_logging` asked for (nothing if it was not called)."""
+    global _requested
+    if _requested is not None:
+        fmt, level = _requested
+        _requested = None
+        configure_logging(fmt, level)
+
+
+class LazyLogger:
+    """A logger for modules on the start-up path: structlog is imported on first use,
+    so importing the module costs nothing; calls behave as ``get_logger(name)``'s."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._logger: Any = None
+
+    def __getattr__(self, attr: str) -> Any:
+        if self._logger is None:
+            self._logger = get_logger(self._name)
+        return getattr(self._logger, attr)

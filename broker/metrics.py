@@ -78,6 +78,8 @@ class Metrics:
         self.bytes_in = 0
         self.bytes_out = 0
         self.share_rebalances = 0
+        self.consumer_rebalances = 0
+        self.streams_rebalances = 0
         self.ack_requests = [0] * len(ACK_TYPES)
         self.ack_records = [0] * len(ACK_TYPES)
         self.partition_load = Histogram(LOAD_BUCKETS)
@@ -114,6 +116,14 @@ class Metrics:
         for r in records:
             if r.value is not None and r.key[:2] == _REBALANCE_KEY_PREFIX:
                 self.share_rebalances += 1
+
+    def consumer_rebalanced(self, count: int) -> None:
+        """New target assignments of consumer groups (KIP-848 rebalances)."""
+        self.consumer_rebalances += count
+
+    def streams_rebalanced(self, count: int) -> None:
+        """New target assignments of streams groups (KIP-1071 rebalances)."""
+        self.streams_rebalances += count
 
     def observe_partition_load(self, seconds: float) -> None:
         self.partition_load.observe(seconds)

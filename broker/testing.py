@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from broker.localcluster import BrokerProcess, LocalCluster
+from broker.localcluster import TEST_SETTINGS_ENV, BrokerProcess, LocalCluster
 
 __all__ = ["BrokerProcess", "LocalCluster"]
 
@@ -55,10 +55,14 @@ def sharebroker_factory() -> Iterator:
 @pytest.fixture(scope="session")
 def sharebroker(sharebroker_factory) -> BrokerProcess:
     """A broker shared by the test session."""
-    settings = {}
-    extra = os.environ.get("SHAREBROKER_TEST_SETTINGS")  # "k=v,k=v" for CI tweaks
+    settings: dict[str, str] = {}
+    extra = os.environ.get(TEST_SETTINGS_ENV)
     if extra:
-        settings.update(item.split("=", 1) for item in extra.split(","))
+        for item in extra.split(","):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise pytest.UsageError(f"{TEST_SETTINGS_ENV}: {item!r} is not key=value")
+            settings[key] = value
     return sharebroker_factory(settings)
 
 

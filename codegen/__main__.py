@@ -59,6 +59,8 @@ def api_index(messages: list[Message]) -> list[ApiInfo]:
     by_key: dict[int, dict[str, Message]] = {}
     for m in messages:
         if m.type in ("request", "response"):
+            if m.api_key is None:
+                raise SystemExit(f"{m.source}: a {m.type} schema needs an apiKey")
             by_key.setdefault(m.api_key, {})[m.type] = m
     out = []
     for key in sorted(by_key):

@@ -96,7 +96,11 @@ class Field:
         return v in self.versions
 
     def tagged_in(self, v: int) -> bool:
-        return self.tag is not None and v in self.tagged
+        return self.tag_in(v) is not None
+
+    def tag_in(self, v: int) -> int | None:
+        """The field's tag in version ``v``; None where it is not a tagged field."""
+        return self.tag if v in self.tagged else None
 
     def nullable_in(self, v: int) -> bool:
         return v in self.nullable

@@ -314,14 +314,15 @@ class Planner:
             run.clear()
 
         args = []
-        tagged = []
+        tagged: list[tuple[int, Field]] = []
         for f in fields:
             if not f.present_in(v):
                 args.append(self.default_value(f))
                 continue
             args.append(f"f_{f.py_name}")
-            if f.tagged_in(v):
-                tagged.append(f)
+            tag = f.tag_in(v)
+            if tag is not None:
+                tagged.append((tag, f))
                 continue
             if f.type in FIXED:
                 run.append(f)
@@ -330,7 +331,7 @@ class Planner:
             lines += self._decode_field(f, v, f"f_{f.py_name}", "pos")
         flush()
         if self.msg.is_flexible(v):
-            for f in tagged:
+            for _, f in tagged:
                 lines.append(f"f_{f.py_name} = {self.default_value(f)}")
             if tagged:
                 lines += [
@@ -341,8 +342,8 @@ class Planner:
                     "        tag, p, pos = read_tag_header(buf, pos)",
                 ]
                 kw = "if"
-                for f in sorted(tagged, key=lambda x: x.tag):
-                    lines.append(f"        {kw} tag == {f.tag}:")
+                for tag, f in sorted(tagged, key=lambda x: x[0]):
+                    lines.append(f"        {kw} tag == {tag}:")
                     lines += ["            " + x for x in self._decode_field(f, v, f"f_{f.py_name}", "p")]
                     kw = "elif"
                 lines += [
@@ -441,7 +442,7 @@ class Planner:
             lines.append(f"out += {c}p({', '.join('o.' + x.py_name for x in run)})")
             run.clear()
 
-        tagged = []
+        tagged: list[tuple[int, Field]] = []
         for f in fields:
             if not f.present_in(v):
                 if not f.ignorable:
@@ -452,8 +453,9 @@ class Planner:
                         f"{(self.msg.name + ' v' + str(v) + ' cannot carry a non-default ' + f.name)!r})",
                     ]
                 continue
-            if f.tagged_in(v):
-                tagged.append(f)
+            tag = f.tag_in(v)
+            if tag is not None:
+                tagged.append((tag, f))
                 continue
             if not f.nullable_in(v) and self.default_value(f) == "None":
                 pass  # the writer itself refuses None for a non-nullable version
@@ -466,11 +468,11 @@ class Planner:
         if self.msg.is_flexible(v):
             if tagged:
                 lines.append("tags = list(o._unknown_tagged_fields)")
-                for f in sorted(tagged, key=lambda x: x.tag):
+                for tag, f in sorted(tagged, key=lambda x: x[0]):
                     lines.append(f"if {self.non_default_test(f, 'o.' + f.py_name, none_is_set=True)}:")
                     lines.append("    t = bytearray()")
                     lines += ["    " + x for x in self._encode_field(f, v, "o." + f.py_name, "t")]
-                    lines.append(f"    tags.append(({f.tag}, t))")
+                    lines.append(f"    tags.append(({tag}, t))")
                 lines.append("write_tagged_fields(out, tags)")
             else:
                 lines += [

@@ -94,3 +94,19 @@ franz-tool: $(FRANZ_TOOL) ## build the franz-go share consumer CLI (peers/.cache
 
 # Last, so that every peer variable above is defined when this rule is read.
 peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients
+
+# ---- consumer (KIP-848) and streams (KIP-1071) groups
+# The Kafka Streams 4.3.1 word count (peers/streams; 4.4.0 is not on Maven Central here).
+STREAMS_JAR := peers/.cache/streams/wordcount.jar
+
+$(STREAMS_JAR): peers/streams/pom.xml peers/streams/build.sh $(shell find peers/streams/src -name '*.java' 2>/dev/null)
+	MVN=$(MVN) peers/streams/build.sh
+
+compat-streams: $(STREAMS_JAR) ## build the Kafka Streams word count (peers/.cache/streams/wordcount.jar)
+
+# Differential tests of consumer groups against Kafka 4.4.0, the Java KafkaConsumer 4.4 with
+# group.protocol=consumer, and the Kafka Streams word count with group.protocol=streams.
+compat-groups: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) ## consumer/streams groups: vs Kafka 4.4.0, Java consumer, Kafka Streams (needs Java)
+	$(PY) -m pytest -q -m compat tests/compat/test_differential_groups.py tests/compat/test_java_groups.py
+
+.PHONY: compat-streams compat-groups

@@ -37,6 +37,7 @@ from broker.protocol.messages.alter_share_group_offsets_request import (
     AlterShareGroupOffsetsRequestTopic,
 )
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
+from broker.protocol.messages.consumer_group_describe_request import ConsumerGroupDescribeRequest
 from broker.protocol.messages.create_partitions_request import CreatePartitionsRequest, CreatePartitionsTopic
 from broker.protocol.messages.create_topics_request import (
     CreatableTopic,
@@ -50,6 +51,7 @@ from broker.protocol.messages.delete_share_group_offsets_request import (
 )
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
+from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
 from broker.protocol.messages.describe_share_group_offsets_request import (
     DescribeShareGroupOffsetsRequest,
     DescribeShareGroupOffsetsRequestGroup,
@@ -68,7 +70,19 @@ from broker.protocol.messages.list_offsets_request import (
     ListOffsetsTopic,
 )
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+from broker.protocol.messages.offset_commit_request import (
+    OffsetCommitRequest,
+    OffsetCommitRequestPartition,
+    OffsetCommitRequestTopic,
+)
+from broker.protocol.messages.offset_delete_request import (
+    OffsetDeleteRequest,
+    OffsetDeleteRequestPartition,
+    OffsetDeleteRequestTopic,
+)
+from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestGroup
 from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
+from broker.protocol.messages.streams_group_describe_request import StreamsGroupDescribeRequest
 
 __all__ = [
     "COORDINATOR_GROUP",
@@ -534,6 +548,101 @@ class AdminClient:
             resp = self._to_coordinator(group, DeleteGroupsRequest(groups_names=[group]), timeout)
             for r in resp.results:
                 out[r.group_id] = KafkaApiError(r.error_code) if r.error_code else None
+        return out
+
+    # -- consumer, classic and streams groups ----------------------------------------------
+
+    def _to_coordinator_by_name(self, group: str, request: Message, max_version: int, timeout: float | None) -> Any:
+        """To the group's coordinator at a version that still names topics (the
+        offset APIs' newest versions name them by id)."""
+        deadline = self._deadline(timeout)
+        node = self.find_coordinator(group, timeout=deadline.remaining("FindCoordinator"))
+        conn = self._connect(node.host, node.port, deadline)
+        version = min(conn.version_for(type(request)), max_version)
+        return conn.call(request, version, timeout=deadline.remaining(type(request).NAME))
+
+    def describe_consumer_group(self, group: str, *, timeout: float | None = None) -> Any:
+        """The ``DescribedGroup`` of ConsumerGroupDescribe for one group (errors raised)."""
+        resp = self._to_coordinator(group, ConsumerGroupDescribeRequest(group_ids=[group]), timeout)
+        for g in resp.groups:
+            if g.group_id == group:
+                check_error(g.error_code, g.error_message, f"ConsumerGroupDescribe({group!r})")
+                return g
+        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"ConsumerGroupDescribe({group!r})")
+
+    def describe_classic_group(self, group: str, *, timeout: float | None = None) -> Any:
+        """The ``DescribedGroup`` of DescribeGroups for one classic group (errors raised)."""
+        resp = self._to_coordinator(group, DescribeGroupsRequest(groups=[group]), timeout)
+        for g in resp.groups:
+            if g.group_id == group:
+                check_error(g.error_code, g.error_message, f"DescribeGroups({group!r})")
+                return g
+        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"DescribeGroups({group!r})")
+
+    def describe_streams_group(self, group: str, *, timeout: float | None = None) -> Any:
+        """The ``DescribedGroup`` of StreamsGroupDescribe for one group (errors raised)."""
+        resp = self._to_coordinator(group, StreamsGroupDescribeRequest(group_ids=[group]), timeout)
+        for g in resp.groups:
+            if g.group_id == group:
+                check_error(g.error_code, g.error_message, f"StreamsGroupDescribe({group!r})")
+                return g
+        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"StreamsGroupDescribe({group!r})")
+
+    def fetch_offsets(self, group: str, *, timeout: float | None = None) -> dict[tuple[str, int], tuple[int, int]]:
+        """Every committed offset of ``group``: (topic, partition) -> (offset, leader epoch)."""
+        req = OffsetFetchRequest(groups=[OffsetFetchRequestGroup(group_id=group, topics=None)], require_stable=False)
+        resp = self._to_coordinator_by_name(group, req, 9, timeout)
+        out: dict[tuple[str, int], tuple[int, int]] = {}
+        for g in resp.groups:
+            check_error(g.error_code, None, f"OffsetFetch({group!r})")
+            for t in g.topics:
+                for p in t.partitions:
+                    check_error(p.error_code, None, f"OffsetFetch({group!r}) {t.name}-{p.partition_index}")
+                    if p.committed_offset >= 0:
+                        out[(t.name, p.partition_index)] = (p.committed_offset, p.committed_leader_epoch)
+        return out
+
+    def commit_offsets(
+        self, group: str, offsets: Mapping[tuple[str, int], int], *, timeout: float | None = None
+    ) -> dict[tuple[str, int], KafkaApiError | None]:
+        """OffsetCommit as an admin does (no member, generation -1): partition -> error or None."""
+        by_topic: dict[str, list[OffsetCommitRequestPartition]] = {}
+        for (topic, partition), offset in sorted(offsets.items()):
+            by_topic.setdefault(topic, []).append(
+                OffsetCommitRequestPartition(partition_index=partition, committed_offset=offset)
+            )
+        req = OffsetCommitRequest(
+            group_id=group,
+            generation_id_or_member_epoch=-1,
+            member_id="",
+            topics=[OffsetCommitRequestTopic(name=t, partitions=ps) for t, ps in by_topic.items()],
+        )
+        resp = self._to_coordinator_by_name(group, req, 9, timeout)
+        out: dict[tuple[str, int], KafkaApiError | None] = {}
+        for t in resp.topics:
+            for p in t.partitions:
+                out[(t.name, p.partition_index)] = KafkaApiError(p.error_code) if p.error_code else None
+        return out
+
+    def delete_offsets(
+        self, group: str, partitions: Mapping[str, Sequence[int]], *, timeout: float | None = None
+    ) -> dict[tuple[str, int], KafkaApiError | None]:
+        """OffsetDelete: partition -> error or None (a group-level error is raised)."""
+        req = OffsetDeleteRequest(
+            group_id=group,
+            topics=[
+                OffsetDeleteRequestTopic(
+                    name=t, partitions=[OffsetDeleteRequestPartition(partition_index=p) for p in ps]
+                )
+                for t, ps in partitions.items()
+            ],
+        )
+        resp = self._to_coordinator(group, req, timeout)
+        check_error(resp.error_code, None, f"OffsetDelete({group!r})")
+        out: dict[tuple[str, int], KafkaApiError | None] = {}
+        for t in resp.topics:
+            for p in t.partitions:
+                out[(t.name, p.partition_index)] = KafkaApiError(p.error_code) if p.error_code else None
         return out
 
     # -- offsets ----------------------------------------------------------------------------

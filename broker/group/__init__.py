@@ -1,7 +1,9 @@
-"""Group coordination: share groups (KIP-932), consumer groups elsewhere.
+"""Group coordination: classic groups, consumer groups (KIP-848, :mod:`.consumer`),
+streams groups (KIP-1071, :mod:`.streams`) and share groups (KIP-932).
 
-Everything in this package is pure: callers pass the time, read topic
-metadata through a small interface and persist the records they are handed.
+The cores are pure: callers pass the time, read topic metadata through a small
+interface and persist the records they are handed; :mod:`.coordinator` hosts
+them on the coordinator runtime.
 """
 
 from broker.group.assignor import ASSIGNOR_NAME, assign

@@ -1231,6 +1231,41 @@ class ClassicGroupCoordinator:
         if group_id not in self.groups:
             self.groups[group_id] = ClassicGroup(group_id, self.clock())
 
+    def hand_over(self, group_id: str) -> None:
+        """The group becomes a consumer group (online upgrade): requests parked in its
+        rebalance are told REBALANCE_IN_PROGRESS, so their members join again (as
+        classic members of the consumer group), and the group goes."""
+        group = self.groups.pop(group_id, None)
+        if group is None:
+            return
+        for member in group.members.values():
+            token, member.join_token = member.join_token, None
+            self._deliver(token, _join_error(ErrorCode.REBALANCE_IN_PROGRESS, member.member_id))
+            token, member.sync_token = member.sync_token, None
+            self._deliver(token, _sync_error(ErrorCode.REBALANCE_IN_PROGRESS))
+            self._cancel_heartbeat(group, member.member_id)
+        for member_id in group.pending_join:
+            self._cancel_heartbeat(group, member_id)
+        for kind in ("join", "sync"):
+            self._cancel((kind, group_id))
+
+    def adopt_group(self, group_id: str, value: GroupMetadataValue) -> None:
+        """A consumer group became this classic group (online downgrade): take its
+        members as written in ``value``, start their sessions and rebalance."""
+        self.replay_group_metadata(group_id, value)
+        group = self.groups[group_id]
+        for member in group.members.values():
+            self._reschedule_heartbeat(group, member.member_id, member.session_timeout_ms)
+        if group.members and group.can_rebalance():
+            self._prepare_rebalance(group)
+
+    def forget_empty_group(self, group_id: str) -> None:
+        """Replay: a group of another type takes this id; an Empty classic group
+        holding it (one an offset commit created) is dropped without a record."""
+        group = self.groups.get(group_id)
+        if group is not None and group.state is GroupState.EMPTY and not group.members:
+            del self.groups[group_id]
+
     def replay_group_metadata(self, group_id: str, value: GroupMetadataValue | None) -> None:
         """Replay one GroupMetadata record (a tombstone removes the group)."""
         if value is None:

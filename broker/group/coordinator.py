@@ -2,10 +2,15 @@
 
 One :class:`GroupShard` per ``__consumer_offsets`` partition holds the pure
 cores of the groups whose ids hash there: classic groups
-(:mod:`broker.group.classic`), share groups (:mod:`broker.group.share_group`)
+(:mod:`broker.group.classic`), consumer groups (KIP-848,
+:mod:`broker.group.consumer`), streams groups (KIP-1071,
+:mod:`broker.group.streams`), share groups (:mod:`broker.group.share_group`)
 and committed offsets (:mod:`broker.group.offsets`). The shard is the one
 registry of group types: a group id is one type at a time, whichever core
-owns it.
+owns it. Consumer and streams groups write Kafka 4.4's records (types 3-8,
+16 and 17-23), replayed through ``load_record``; a consumer group and a
+classic group of the same id convert into each other online
+(:mod:`broker.group.consumer.migration`).
 
 :class:`GroupCoordinator` is the shell. For every operation it routes the
 group id to its shard (NOT_COORDINATOR when this broker does not host it),
@@ -23,6 +28,12 @@ partition and answers once they are durable:
 - Timers (classic rebalance and session timers, share-group session timeouts,
   offset expiry every ``offsets.retention.check.interval.ms``) run from the
   runtime's timer task.
+- Consumer groups: every heartbeat's records are durable before it is
+  answered; classic members inside them are served JoinGroup/SyncGroup/
+  Heartbeat/LeaveGroup by the consumer core; topic changes re-resolve regular
+  expressions and bump the groups whose topics changed.
+- Streams groups: the same, and the internal topics a topology lacks are
+  created in the background.
 - Topic creation, deletion and growth re-target share groups.
 
 Append errors map to what group APIs answer, as Kafka maps coordinator append
@@ -41,6 +52,12 @@ import trio
 
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, Record
 from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
+from broker.group.consumer import codec as consumer_codec
+from broker.group.consumer.config import ConsumerGroupConfig
+from broker.group.consumer.coordinator import CommitCheck, ConsumerGroups
+from broker.group.consumer.migration import ClassicAdopt, ClassicDirectory, ClassicTombstone
+from broker.group.consumer.records import Record as ConsumerRecord
+from broker.group.consumer.records import RecordType as ConsumerRecordType
 from broker.group.offsets import (
     COORDINATOR_TOPIC,
     CommittedOffset,
@@ -49,16 +66,26 @@ from broker.group.offsets import (
     decode_record,
     offset_commit_record,
 )
+from broker.group.shard_api import TopicImage, TopicInfo, TopicTable
 from broker.group.share_group import HeartbeatResult, ShareGroupCoordinator
+from broker.group.streams import StreamsGroupConfig, StreamsGroups
+from broker.group.streams import records as streams_records
+from broker.group.streams.records import RecordType as StreamsRecordType
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
 from broker.metrics import Metrics
 from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.messages import consumer_group_describe_response as cg_describe
+from broker.protocol.messages import streams_group_describe_response as sg_describe
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 from broker.protocol.messages.describe_groups_response import DescribedGroup
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
+from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
+from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 from broker.replica.manager import ReplicaManager
 from broker.share.state_store import Persister
@@ -119,6 +146,30 @@ class CommitEntry:
     metadata: str | None = ""
 
 
+@dataclass(frozen=True, slots=True)
+class CommitValidation:
+    """The outcome of checking an offset commit against its group: a group-level
+    error, and (consumer and streams groups) one per partition."""
+
+    error: ErrorCode = ErrorCode.NONE
+    per_partition: Callable[[str, int], ErrorCode] | None = None
+
+    def partition_error(self, topic: str, partition: int) -> ErrorCode:
+        if self.error or self.per_partition is None:
+            return self.error
+        return self.per_partition(topic, partition)
+
+    @classmethod
+    def of_consumer(cls, check: CommitCheck, topics: TopicImage) -> CommitValidation:
+        def per_partition(topic: str, partition: int) -> ErrorCode:
+            info = topics.topic(topic)
+            if info is None:
+                return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            return check.partition_error(info.topic_id, partition)
+
+        return cls(check.error, per_partition)
+
+
 class SharePartitions(Protocol):
     """What the group coordinator needs of the share-partition runtime."""
 
@@ -146,7 +197,53 @@ class ImageTopics:
         return None if t is None else t.name
 
 
+class ImageTopicTable:
+    """The consumer- and streams-group cores' view of topics
+    (:class:`~broker.group.shard_api.TopicImage`) over the current metadata image.
+
+    Every topic is visible, internal ones included (Kafka's regular expressions
+    match ``__consumer_offsets`` too). The :class:`TopicInfo` values are built
+    once per image and cached until the image changes.
+    """
+
+    def __init__(self, metadata: MetadataSource) -> None:
+        self._metadata = metadata
+        self._image: MetadataImage | None = None
+        self._by_name: dict[str, TopicInfo] = {}
+        self._by_id: dict[uuid.UUID, TopicInfo] = {}
+
+    def _current(self) -> None:
+        image = self._metadata.image
+        if image is self._image:
+            return
+        by_name: dict[str, TopicInfo] = {}
+        for name, t in image.topics.items():
+            racks = tuple(
+                tuple(sorted({r for n in p.replicas if (b := image.broker(n)) is not None and (r := b.rack)}))
+                for p in t.partitions
+            )
+            by_name[name] = TopicInfo(name, t.topic_id, len(t.partitions), racks if any(racks) else ())
+        self._by_name = by_name
+        self._by_id = {info.topic_id: info for info in by_name.values()}
+        self._image = image
+
+    def topic(self, name: str) -> TopicInfo | None:
+        self._current()
+        return self._by_name.get(name)
+
+    def topic_by_id(self, topic_id: uuid.UUID) -> TopicInfo | None:
+        self._current()
+        return self._by_id.get(topic_id)
+
+    def topic_names(self) -> Iterable[str]:
+        self._current()
+        return list(self._by_name)
+
+
 # ====================================================================== the shard
+
+# The consumer core's topics when a shard is built without an image (unit tests).
+_NO_TOPICS = TopicTable()
 
 
 class GroupShard:
@@ -161,11 +258,20 @@ class GroupShard:
         topics: ImageTopics,
         share_session_timeout_ms: Callable[[str], int],
         expiry_interval_ms: int = OFFSETS_RETENTION_CHECK_INTERVAL_MS,
+        topic_table: ImageTopicTable | None = None,
+        consumer_config: ConsumerGroupConfig | None = None,
+        streams_config: StreamsGroupConfig | None = None,
     ) -> None:
         self.partition = partition
         self.share = ShareGroupCoordinator(topics)
-        self.classic = ClassicGroupCoordinator(clock, classic_config, other_group_type=self.share.group_type)
-        self.share.other_group_type = self.classic.group_type
+        self.classic = ClassicGroupCoordinator(clock, classic_config, other_group_type=self._not_classic_type)
+        self.share.other_group_type = self._not_share_type
+        self.streams = StreamsGroups(topic_table if topic_table is not None else _NO_TOPICS, streams_config)
+        self.consumer = ConsumerGroups(
+            topic_table if topic_table is not None else _NO_TOPICS,
+            consumer_config,
+            directory=ClassicDirectory(self.classic, others=(self.streams.group_type, self.share.group_type)),
+        )
         self.offsets = OffsetStore()
         self._clock = clock
         self._share_session_timeout_ms = share_session_timeout_ms
@@ -175,8 +281,18 @@ class GroupShard:
     # --- the registry of group types -----------------------------------------------------
 
     def group_type(self, group_id: str) -> str | None:
-        """``"classic"``, ``"share"``, or None when no group has this id here."""
-        return self.classic.group_type(group_id) or self.share.group_type(group_id)
+        """``"classic"``, ``"consumer"``, ``"streams"``, ``"share"``, or None when no group has this id here."""
+        return self.classic.group_type(group_id) or self._not_classic_type(group_id)
+
+    def _not_classic_type(self, group_id: str) -> str | None:
+        return (
+            self.consumer.group_type(group_id) or self.streams.group_type(group_id) or self.share.group_type(group_id)
+        )
+
+    def _not_share_type(self, group_id: str) -> str | None:
+        return (
+            self.classic.group_type(group_id) or self.consumer.group_type(group_id) or self.streams.group_type(group_id)
+        )
 
     # --- the runtime's interface ----------------------------------------------------
 
@@ -191,19 +307,159 @@ class GroupShard:
                 self.classic.replay_group_metadata(record.key.group, record.value)
                 return
             self.offsets.apply(record)
-            if record.value is not None:
-                self.classic.ensure_group(record.key.group)
+            group_id = record.key.group
+            if record.value is not None and self._not_classic_type(group_id) is None:
+                self.classic.ensure_group(group_id)
+            return
+        consumer = consumer_codec.decode(key, value)
+        if consumer is not None:
+            # A consumer group takes the place of an empty classic group of the same id
+            # (one an earlier offset commit created while replaying), as Kafka's replay does.
+            self.classic.forget_empty_group(consumer.group_id)
+            self.consumer.replay_record(consumer)
+            return
+        streams = streams_records.decode(key, value)
+        if streams is not None:
+            self.classic.forget_empty_group(streams.group_id)
+            self.streams.replay_record(streams)
             return
         self.share.replay(key, value)
 
     def on_loaded(self, now_ms: int) -> None:
         self.classic.on_loaded()
         self.share.on_loaded(now_ms, self._share_session_timeout_ms)
+        self.consumer.on_loaded(now_ms)
+        self.streams.on_loaded(now_ms)
 
     def next_deadline_ms(self) -> int | None:
-        deadlines = [d for d in (self.classic.next_deadline_ms(), self.share.next_deadline()) if d is not None]
+        deadlines = [
+            d
+            for d in (
+                self.classic.next_deadline_ms(),
+                self.share.next_deadline(),
+                self.consumer.next_deadline_ms(),
+                self.streams.next_deadline_ms(),
+            )
+            if d is not None
+        ]
         deadlines.append(self.next_expiry_ms)
         return min(deadlines)
+
+    # --- consumer groups (KIP-848) ---------------------------------------------------
+
+    def apply_consumer_records(self, records: Iterable[Any]) -> list[Record]:
+        """Replay what the consumer core produced and return the framed records to
+        append (a classic group's tombstone goes to the classic core)."""
+        out: list[Record] = []
+        for r in records:
+            if isinstance(r, ClassicTombstone):
+                decoded = decode_record(r.key, None)
+                if decoded is not None:
+                    self.classic.hand_over(decoded.key.group)
+                out.append((r.key, None))
+                continue
+            if isinstance(r, ClassicAdopt):
+                self.classic.adopt_group(r.group_id, r.metadata)
+                out.append((r.key, r.value))
+                continue
+            assert isinstance(r, ConsumerRecord)
+            self.consumer.replay_record(r)
+            out.append(consumer_codec.encode(r))
+        return out
+
+    # --- streams groups (KIP-1071) ---------------------------------------------------
+
+    def apply_streams_records(self, records: Iterable[Any]) -> list[Record]:
+        """Replay what the streams core produced; the framed records to append."""
+        out: list[Record] = []
+        for r in records:
+            self.streams.replay_record(r)
+            out.append(streams_records.encode(r))
+        return out
+
+    # --- offsets of every group type ------------------------------------------------
+
+    def offsets_visible(self, group_id: str) -> bool:
+        """Whether OffsetFetch shows the group's committed offsets (not for share groups)."""
+        kind = self._not_classic_type(group_id)
+        if kind in ("consumer", "streams"):
+            return True
+        return self.classic.offsets_visible(group_id)
+
+    def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
+        if self.consumer.group_type(group_id) is not None:
+            return self.consumer.is_subscribed_to_topic(group_id, topic)
+        if self.streams.group_type(group_id) is not None:
+            return self.streams.is_subscribed_to_topic(group_id, topic)
+        return self.classic.is_subscribed_to_topic(group_id, topic)
+
+    def validate_offset_commit(
+        self,
+        group_id: str,
+        member_id: str,
+        group_instance_id: str | None,
+        generation_or_member_epoch: int,
+        api_version: int,
+        *,
+        transactional: bool = False,
+    ) -> CommitValidation:
+        """May this commit proceed: a group-level error, and one per partition (a
+        consumer-group member with an older epoch may commit only what it held then)."""
+        if self.consumer.group_type(group_id) is not None:
+            check = self.consumer.validate_offset_commit(
+                group_id,
+                member_id,
+                group_instance_id,
+                generation_or_member_epoch,
+                transactional=transactional,
+                api_version=api_version,
+            )
+            return CommitValidation.of_consumer(check, self.consumer.topics)
+        if self.streams.group_type(group_id) is not None:
+            streams_check = self.streams.validate_offset_commit(
+                group_id,
+                member_id,
+                generation_or_member_epoch,
+                transactional=transactional,
+                api_version=api_version,
+            )
+            return CommitValidation(streams_check.error, streams_check.partition_error)
+        error = self.classic.validate_offset_commit(
+            group_id, member_id, group_instance_id, generation_or_member_epoch, api_version
+        )
+        return CommitValidation(error)
+
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
+        if self.consumer.group_type(group_id) is not None:
+            return self.consumer.validate_offset_fetch(group_id, member_id, member_epoch)
+        if self.streams.group_type(group_id) is not None:
+            return self.streams.validate_offset_fetch(group_id, member_id, member_epoch)
+        return ErrorCode.NONE
+
+    def validate_offset_delete(self, group_id: str) -> ErrorCode:
+        if self.consumer.group_type(group_id) is not None or self.streams.group_type(group_id) is not None:
+            return ErrorCode.NONE  # always allowed; subscribed topics are refused one by one
+        return self.classic.validate_offset_delete(group_id)
+
+    def offset_expiry_base(self, group_id: str) -> Callable[[CommittedOffset], int] | None:
+        """What an offset's retention counts from (Kafka's offsetExpirationCondition),
+        or None when the group's offsets do not expire now."""
+        if self.consumer.group_type(group_id) is not None:
+            return self.consumer.offset_expiry_base(group_id)
+        if self.streams.group_type(group_id) is not None:
+            return lambda value: value.commit_timestamp_ms
+        return self.classic.offset_expiry_base(group_id)
+
+    def maybe_remove_empty_group(self, group_id: str) -> list[Record]:
+        """An empty group whose offsets all expired goes too; its records to write."""
+        if self.consumer.group_type(group_id) is not None:
+            result = self.consumer.delete_group(group_id)
+            return [] if result.response else self.apply_consumer_records(result.records)
+        if self.streams.group_type(group_id) is not None:
+            deleted = self.streams.delete_group(group_id)
+            return [] if deleted.response else self.apply_streams_records(deleted.records)
+        self.classic.maybe_remove_empty_group(group_id)
+        return []
 
     def schedule_next_expiry(self) -> None:
         self.next_expiry_ms = self._clock() + self._expiry_interval_ms
@@ -237,6 +493,8 @@ class GroupCoordinator:
         self._metrics = metrics
         self.clock = clock
         self._topics = ImageTopics(metadata)
+        self._topic_table = ImageTopicTable(metadata)
+        self._metadata = metadata
         self.share_partitions: SharePartitions | None = None
         self._waiters: dict[tuple[int, int], _Waiter] = {}
         self._nursery: trio.Nursery | None = None
@@ -262,12 +520,25 @@ class GroupCoordinator:
             classic_config=CoordinatorConfig.from_settings(self._safe_setting),
             topics=self._topics,
             share_session_timeout_ms=self._share_session_timeout_ms,
+            topic_table=self._topic_table,
+            consumer_config=self._consumer_config(),
+            streams_config=self._streams_config(),
         )
         # The group.type group config pins which kind of group an id may become.
         for group_id in self.group_configs.groups():
             if self.runtime.partition_for(group_id) == partition:
                 shard.share.pin_group_type(group_id, self.group_configs.group_type(group_id))
         return shard
+
+    def _consumer_config(self) -> ConsumerGroupConfig:
+        config = ConsumerGroupConfig.from_settings(self._safe_setting)
+        config.group_configs = self.group_configs.overrides
+        return config
+
+    def _streams_config(self) -> StreamsGroupConfig:
+        config = StreamsGroupConfig.from_settings(self._safe_setting)
+        config.group_configs = self.group_configs.overrides
+        return config
 
     def _safe_setting(self, key: str) -> Any:
         try:
@@ -411,6 +682,8 @@ class GroupCoordinator:
         deadline = shard.share.next_deadline()
         if deadline is not None and deadline <= now:
             await self._expire_share_members(pid, shard, now)
+        await self._consumer_timers(pid, shard, now)
+        await self._streams_timers(pid, shard, now)
         if shard.next_expiry_ms <= now:
             shard.schedule_next_expiry()
             try:
@@ -437,25 +710,81 @@ class GroupCoordinator:
 
     async def join(self, group_id: str, member_id: str, **kwargs: Any) -> JoinGroupResponse:
         pid, shard = await self.shard_for(group_id)
+        consumer = shard.consumer.groups.get(group_id)
+        if consumer is not None and consumer.members:
+            return await self._classic_join_to_consumer(pid, shard, group_id, member_id, **kwargs)
+        if consumer is not None:
+            # A classic member joining an empty consumer group replaces it (Kafka's
+            # maybeDeleteEmptyConsumerGroup); its offsets stay.
+            deleted = shard.consumer.delete_group(group_id)
+            error = await self._write_consumer(pid, shard, deleted.records)
+            if error:
+                return JoinGroupResponse(error_code=error, generation_id=-1, leader="", member_id=member_id)
         return await self._answer(pid, shard, shard.classic.join(group_id, member_id, **kwargs))
 
     async def sync(self, group_id: str, generation_id: int, member_id: str, **kwargs: Any) -> SyncGroupResponse:
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            response = shard.consumer.classic_sync(
+                group_id,
+                generation_id,
+                member_id,
+                instance_id=kwargs.get("group_instance_id"),
+                protocol_type=kwargs.get("protocol_type"),
+                protocol_name=kwargs.get("protocol_name"),
+                now_ms=self.clock(),
+            )
+            self.runtime.timers_changed()
+            return response
         return await self._answer(pid, shard, shard.classic.sync(group_id, generation_id, member_id, **kwargs))
 
     async def heartbeat(
         self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None
     ) -> ErrorCode:
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            error = shard.consumer.classic_heartbeat(
+                group_id, generation_id, member_id, group_instance_id, self.clock()
+            )
+            self.runtime.timers_changed()
+            return error
         error = shard.classic.heartbeat(group_id, generation_id, member_id, group_instance_id)
         await self._flush(pid, shard)
         return error
 
     async def leave(self, group_id: str, members: list[tuple[str, str | None]]) -> Any:
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            result = shard.consumer.classic_leave(group_id, members, self.clock())
+            error = await self._write_consumer(pid, shard, result.records)
+            return error, result.response
         result = shard.classic.leave(group_id, members)
         await self._flush(pid, shard)
         return result
+
+    async def _classic_join_to_consumer(
+        self, pid: int, shard: GroupShard, group_id: str, member_id: str, **kwargs: Any
+    ) -> JoinGroupResponse:
+        """A JoinGroup to a consumer group with members: the member joins it as a classic
+        member (online migration), answered once its records are durable."""
+        result = shard.consumer.classic_join(
+            group_id,
+            member_id,
+            instance_id=kwargs.get("group_instance_id"),
+            protocol_type=kwargs["protocol_type"],
+            protocols=kwargs["protocols"],
+            session_timeout_ms=kwargs["session_timeout_ms"],
+            rebalance_timeout_ms=kwargs["rebalance_timeout_ms"],
+            client_id=kwargs.get("client_id", ""),
+            client_host=kwargs.get("client_host", ""),
+            api_version=kwargs.get("api_version", 9),
+            now_ms=self.clock(),
+        )
+        assert result.response is not None
+        error = await self._write_consumer(pid, shard, result.records)
+        if error:
+            return JoinGroupResponse(error_code=error, generation_id=-1, leader="", member_id=member_id)
+        return result.response
 
     async def describe(self, group_id: str) -> DescribedGroup | None:
         _, shard = await self.shard_for(group_id)
@@ -473,6 +802,10 @@ class GroupCoordinator:
         """DeleteGroups for one classic group: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, or
         the group and its offsets are gone (durably) and NONE."""
         pid, shard = await self.shard_for(group_id)
+        if shard.consumer.group_type(group_id) is not None:
+            return await self._delete_consumer_group(pid, shard, group_id)
+        if shard.streams.group_type(group_id) is not None:
+            return await self._delete_streams_group(pid, shard, group_id)
         error = shard.classic.validate_delete_group(group_id)
         if error:
             return error
@@ -504,10 +837,10 @@ class GroupCoordinator:
             pid, shard = await self.shard_for(group_id)
         except KafkaError as exc:
             return [exc.code] * len(entries)
-        error = shard.classic.validate_offset_commit(group_id, member_id, group_instance_id, generation, api_version)
-        if error:
+        check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, api_version)
+        if check.error:
             await self._flush(pid, shard)
-            return [error] * len(entries)
+            return [check.error] * len(entries)
         now = self.clock()
         expire = now + retention_ms if retention_ms >= 0 else -1
         limit = shard.classic.config.offset_metadata_max_bytes
@@ -515,6 +848,10 @@ class GroupCoordinator:
         records: list[Record] = []
         accepted: list[tuple[int, str, int, CommittedOffset]] = []
         for entry in entries:
+            refused = check.partition_error(entry.topic, entry.partition)
+            if refused:
+                results.append(refused)
+                continue
             if entry.metadata is not None and len(entry.metadata) > limit:
                 results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
                 continue
@@ -534,12 +871,22 @@ class GroupCoordinator:
         return results
 
     async def fetch_offsets(
-        self, group_id: str, topics: list[tuple[str, list[int]]] | None
+        self,
+        group_id: str,
+        topics: list[tuple[str, list[int]]] | None,
+        *,
+        member_id: str | None = None,
+        member_epoch: int = -1,
     ) -> list[tuple[str, list[tuple[int, CommittedOffset | None]]]]:
         """OffsetFetch: the committed offset (or None) of each asked partition; every
-        committed offset of the group when ``topics`` is None."""
+        committed offset of the group when ``topics`` is None. A consumer-group member
+        (v9+) must send its current epoch (raises KafkaError STALE_MEMBER_EPOCH,
+        UNKNOWN_MEMBER_ID)."""
         _, shard = await self.shard_for(group_id)
-        visible = shard.classic.offsets_visible(group_id)
+        error = shard.validate_offset_fetch(group_id, member_id, member_epoch)
+        if error:
+            raise KafkaError(error)
+        visible = shard.offsets_visible(group_id)
         if topics is None:
             if not visible:
                 return []
@@ -555,14 +902,14 @@ class GroupCoordinator:
         """OffsetDelete: a group-level error, else per partition NONE or
         GROUP_SUBSCRIBED_TO_TOPIC; answered once the tombstones are durable."""
         pid, shard = await self.shard_for(group_id)
-        error = shard.classic.validate_offset_delete(group_id)
+        error = shard.validate_offset_delete(group_id)
         if error:
             return error, []
         out: list[tuple[str, list[tuple[int, ErrorCode]]]] = []
         records: list[Record] = []
         removals: list[tuple[str, int]] = []
         for topic, partitions in topics:
-            if shard.classic.is_subscribed_to_topic(group_id, topic):
+            if shard.is_subscribed_to_topic(group_id, topic):
                 out.append((topic, [(p, ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC) for p in partitions]))
                 continue
             for p in partitions:
@@ -595,19 +942,19 @@ class GroupCoordinator:
         removals: list[tuple[str, str, int]] = []
         orphans = [g for g in shard.offsets.groups() if g not in classic.groups]
         for group_id in list(classic.groups) + orphans:
-            base = classic.offset_expiry_base(group_id)
+            base = shard.offset_expiry_base(group_id)
             if base is None:
                 continue
 
             def subscribed(topic: str, group_id: str = group_id) -> bool:
-                return classic.is_subscribed_to_topic(group_id, topic)
+                return shard.is_subscribed_to_topic(group_id, topic)
 
             expired, everything = shard.offsets.expired(group_id, now, retention, base, subscribed)
             for topic, partition in expired:
                 records.append(offset_commit_record(group_id, topic, partition, None))
                 removals.append((group_id, topic, partition))
             if everything:
-                classic.maybe_remove_empty_group(group_id)
+                records += shard.maybe_remove_empty_group(group_id)
 
         def apply() -> None:
             for group_id, topic, partition in removals:
@@ -618,6 +965,195 @@ class GroupCoordinator:
         if removals:
             log.info("offsets_expired", count=len(removals))
         return len(removals)
+
+    # ================================================================== consumer groups (KIP-848)
+
+    async def consumer_heartbeat(
+        self,
+        request: ConsumerGroupHeartbeatRequest,
+        *,
+        api_version: int,
+        client_id: str,
+        client_host: str,
+    ) -> ConsumerGroupHeartbeatResponse:
+        """ConsumerGroupHeartbeat: run the core, make its records durable, then answer."""
+        try:
+            pid, shard = await self.shard_for(request.group_id)
+        except KafkaError as exc:
+            return ConsumerGroupHeartbeatResponse(error_code=exc.code, error_message=exc.message or None)
+        result = shard.consumer.heartbeat(
+            request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
+        )
+        error = await self._write_consumer(pid, shard, result.records)
+        if error:
+            return ConsumerGroupHeartbeatResponse(error_code=error, error_message=error.message)
+        assert result.response is not None
+        return result.response
+
+    async def consumer_describe(self, group_ids: Iterable[str]) -> list[cg_describe.DescribedGroup]:
+        out: list[cg_describe.DescribedGroup] = []
+        for group_id in group_ids:
+            try:
+                _, shard = await self.shard_for(group_id)
+            except KafkaError as exc:
+                out.append(cg_describe.DescribedGroup(error_code=exc.code, group_id=group_id))
+                continue
+            out += shard.consumer.describe([group_id])
+        return out
+
+    def list_consumer_groups(self) -> list[tuple[str, str]]:
+        """(group id, state) of every consumer group hosted here."""
+        return [g for shard in self.shards() for g in shard.consumer.list_groups()]
+
+    async def _delete_consumer_group(self, pid: int, shard: GroupShard, group_id: str) -> ErrorCode:
+        result = shard.consumer.delete_group(group_id)
+        if result.response:
+            return result.response
+        removals = list(shard.offsets.partitions(group_id))
+        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
+        records += shard.apply_consumer_records(result.records)
+
+        def apply() -> None:
+            for topic, partition, _ in removals:
+                shard.offsets.remove(group_id, topic, partition)
+
+        return await self._flush(pid, shard, records, apply)
+
+    async def _write_consumer(self, pid: int, shard: GroupShard, records: Sequence[Any]) -> ErrorCode:
+        """Replay the consumer core's records (before any await, so concurrent requests
+        see them in order), append them with any classic work, and wait until durable."""
+        if not records:
+            self.runtime.timers_changed()
+            return ErrorCode.NONE
+        framed = shard.apply_consumer_records(records)
+        self._metrics.consumer_rebalanced(
+            sum(
+                1
+                for r in records
+                if getattr(r, "type", None) is ConsumerRecordType.TARGET_EPOCH and r.value is not None
+            )
+        )
+        return await self._flush(pid, shard, framed)
+
+    async def _consumer_timers(self, pid: int, shard: GroupShard, now: int) -> None:
+        """Session expiry and rebalance timeouts of consumer-group members (a group's
+        timers run one tick at a time, each seeing what the previous one wrote)."""
+        for _ in range(1000):  # bounded: each round removes at least one due timer
+            deadline = shard.consumer.next_deadline_ms()
+            if deadline is None or deadline > now:
+                return
+            result = shard.consumer.tick(now)
+            for record in result.records:
+                if record.type is ConsumerRecordType.MEMBER and record.value is None:
+                    log.info("consumer_member_fenced", group=record.group_id, member=record.sub)
+            await self._write_consumer(pid, shard, result.records)
+
+    def _consumer_metadata_changed(self) -> None:
+        """Topics changed: re-resolve regular expressions and bump groups whose
+        subscribed topics changed (written in the background)."""
+        now = self.clock()
+        for pid, shard in list(self.runtime.loaded()):
+            result = shard.consumer.on_metadata_changed(self._topic_table, now)
+            if result.records and self._nursery is not None:
+                self._nursery.start_soon(self._write_consumer, pid, shard, result.records)
+
+    # ================================================================== streams groups (KIP-1071)
+
+    async def streams_heartbeat(
+        self,
+        request: StreamsGroupHeartbeatRequest,
+        *,
+        api_version: int,
+        client_id: str,
+        client_host: str,
+    ) -> StreamsGroupHeartbeatResponse:
+        """StreamsGroupHeartbeat: run the core, make its records durable, answer, and
+        create the internal topics the topology still lacks (in the background, as
+        Kafka's request handler does)."""
+        try:
+            pid, shard = await self.shard_for(request.group_id)
+        except KafkaError as exc:
+            return StreamsGroupHeartbeatResponse(error_code=exc.code, error_message=exc.message or None)
+        kind = shard.group_type(request.group_id)
+        if kind not in (None, "streams"):
+            return StreamsGroupHeartbeatResponse(
+                error_code=ErrorCode.GROUP_ID_NOT_FOUND,
+                error_message=f"Group {request.group_id} is not a streams group.",
+            )
+        result = shard.streams.heartbeat(
+            request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
+        )
+        error = await self._write_streams(pid, shard, result.records)
+        if error:
+            return StreamsGroupHeartbeatResponse(error_code=error, error_message=error.message)
+        assert result.response is not None
+        if result.response.topics_to_create and self._nursery is not None:
+            self._nursery.start_soon(self._create_internal_topics, result.response.topics_to_create)
+        return result.response.response
+
+    async def _create_internal_topics(self, topics: Sequence[Any]) -> None:
+        for info in topics:
+            if self._metadata.image.topic(info.name) is not None:
+                continue
+            try:
+                await self._metadata.create_topic(
+                    info.name,
+                    info.partitions,
+                    info.replication_factor if info.replication_factor > 0 else -1,
+                    dict(info.configs),
+                )
+            except KafkaError as exc:
+                if exc.code != ErrorCode.TOPIC_ALREADY_EXISTS:
+                    log.warning("streams_internal_topic_failed", topic=info.name, error=str(exc))
+            else:
+                log.info("streams_internal_topic_created", topic=info.name, partitions=info.partitions)
+
+    async def streams_describe(self, group_ids: Iterable[str]) -> list[sg_describe.DescribedGroup]:
+        out: list[sg_describe.DescribedGroup] = []
+        for group_id in group_ids:
+            try:
+                _, shard = await self.shard_for(group_id)
+            except KafkaError as exc:
+                out.append(sg_describe.DescribedGroup(error_code=exc.code, group_id=group_id))
+                continue
+            out += shard.streams.describe([group_id], shard.group_type)
+        return out
+
+    def list_streams_groups(self) -> list[tuple[str, str]]:
+        """(group id, state) of every streams group hosted here."""
+        return [g for shard in self.shards() for g in shard.streams.list_groups()]
+
+    async def _delete_streams_group(self, pid: int, shard: GroupShard, group_id: str) -> ErrorCode:
+        result = shard.streams.delete_group(group_id)
+        if result.response:
+            return result.response
+        removals = list(shard.offsets.partitions(group_id))
+        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
+        records += shard.apply_streams_records(result.records)
+
+        def apply() -> None:
+            for topic, partition, _ in removals:
+                shard.offsets.remove(group_id, topic, partition)
+
+        return await self._flush(pid, shard, records, apply)
+
+    async def _write_streams(self, pid: int, shard: GroupShard, records: Sequence[Any]) -> ErrorCode:
+        if not records:
+            self.runtime.timers_changed()
+            return ErrorCode.NONE
+        framed = shard.apply_streams_records(records)
+        self._metrics.streams_rebalanced(
+            sum(1 for r in records if r.type is StreamsRecordType.TARGET_EPOCH and r.value is not None)
+        )
+        return await self._flush(pid, shard, framed)
+
+    async def _streams_timers(self, pid: int, shard: GroupShard, now: int) -> None:
+        for _ in range(1000):  # bounded: each round removes at least one due timer
+            deadline = shard.streams.next_deadline_ms()
+            if deadline is None or deadline > now:
+                return
+            result = shard.streams.tick(now)
+            await self._write_streams(pid, shard, result.records)
 
     # ================================================================== share groups
 
@@ -703,6 +1239,9 @@ class GroupCoordinator:
         the background)."""
         if old.topics is new.topics or _same_topics(old, new):
             return
+        self._consumer_metadata_changed()
+        for _, shard in list(self.runtime.loaded()):
+            shard.streams.on_metadata_changed(self._topic_table)
         for pid, shard in list(self.runtime.loaded()):
             records = shard.share.on_topics_changed()
             if records and self._nursery is not None:

@@ -135,6 +135,8 @@ def decode_record(key: bytes | memoryview | None, value: bytes | memoryview | No
     if key is None or len(key) < 2:
         raise ProtocolError("coordinator record without a record type")
     (record_type,) = _INT16.unpack_from(key, 0)
+    key_cls: type[OffsetCommitKey] | type[GroupMetadataKey]
+    value_cls: type[OffsetCommitValue] | type[GroupMetadataValue]
     if record_type in (RecordType.OFFSET_COMMIT_LEGACY, RecordType.OFFSET_COMMIT):
         key_cls, value_cls = OffsetCommitKey, OffsetCommitValue
     elif record_type == RecordType.GROUP_METADATA:

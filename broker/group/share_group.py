@@ -58,12 +58,26 @@ from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import share_group_describe_response as describe_msg
 from broker.protocol.messages.list_groups_response import ListedGroup
 from broker.protocol.messages.share_group_current_member_assignment_key import ShareGroupCurrentMemberAssignmentKey
+from broker.protocol.messages.share_group_current_member_assignment_value import (
+    ShareGroupCurrentMemberAssignmentValue,
+)
 from broker.protocol.messages.share_group_member_metadata_key import ShareGroupMemberMetadataKey
+from broker.protocol.messages.share_group_member_metadata_value import ShareGroupMemberMetadataValue
 from broker.protocol.messages.share_group_metadata_key import ShareGroupMetadataKey
+from broker.protocol.messages.share_group_metadata_value import ShareGroupMetadataValue
 from broker.protocol.messages.share_group_state_partition_metadata_key import ShareGroupStatePartitionMetadataKey
+from broker.protocol.messages.share_group_state_partition_metadata_value import (
+    ShareGroupStatePartitionMetadataValue,
+)
 from broker.protocol.messages.share_group_target_assignment_member_key import ShareGroupTargetAssignmentMemberKey
+from broker.protocol.messages.share_group_target_assignment_member_value import (
+    ShareGroupTargetAssignmentMemberValue,
+)
 from broker.protocol.messages.share_group_target_assignment_metadata_key import (
     ShareGroupTargetAssignmentMetadataKey,
+)
+from broker.protocol.messages.share_group_target_assignment_metadata_value import (
+    ShareGroupTargetAssignmentMetadataValue,
 )
 
 __all__ = [
@@ -663,8 +677,12 @@ class ShareGroupCoordinator:
             self._foreign.pop(group_id, None)
         return group
 
+    # Each rule below handles the one key type the table routes to it, with the value
+    # type records.RECORD_TYPES pairs it with; the asserts state that for the checker.
+
     def _apply_member(self, record: Record) -> None:
         key, value = record
+        assert isinstance(key, ShareGroupMemberMetadataKey) and isinstance(value, ShareGroupMemberMetadataValue)
         member = self._group_for(key.group_id).members.setdefault(key.member_id, _Member(key.member_id))
         member.rack_id = value.rack_id
         member.client_id = value.client_id
@@ -672,62 +690,86 @@ class ShareGroupCoordinator:
         member.subscribed_topic_names = frozenset(value.subscribed_topic_names)
 
     def _apply_member_tombstone(self, record: Record) -> None:
-        group = self._groups.get(record.key.group_id)
+        key = record.key
+        assert isinstance(key, ShareGroupMemberMetadataKey)
+        group = self._groups.get(key.group_id)
         if group is not None:
-            group.members.pop(record.key.member_id, None)
-        self._deadlines.pop((record.key.group_id, record.key.member_id), None)
+            group.members.pop(key.member_id, None)
+        self._deadlines.pop((key.group_id, key.member_id), None)
 
     def _apply_group(self, record: Record) -> None:
-        group = self._group_for(record.key.group_id)
-        group.group_epoch = record.value.epoch
-        group.metadata_hash = record.value.metadata_hash
+        key, value = record
+        assert isinstance(key, ShareGroupMetadataKey) and isinstance(value, ShareGroupMetadataValue)
+        group = self._group_for(key.group_id)
+        group.group_epoch = value.epoch
+        group.metadata_hash = value.metadata_hash
 
     def _apply_group_tombstone(self, record: Record) -> None:
-        group = self._groups.pop(record.key.group_id, None)
+        key = record.key
+        assert isinstance(key, ShareGroupMetadataKey)
+        group = self._groups.pop(key.group_id, None)
         if group is not None:
             for member_id in group.members:
                 self._deadlines.pop((group.group_id, member_id), None)
 
     def _apply_target_member(self, record: Record) -> None:
         key, value = record
+        assert isinstance(key, ShareGroupTargetAssignmentMemberKey)
+        assert isinstance(value, ShareGroupTargetAssignmentMemberValue)
         self._group_for(key.group_id).target[key.member_id] = {
             tp.topic_id: frozenset(tp.partitions) for tp in value.topic_partitions
         }
 
     def _apply_target_member_tombstone(self, record: Record) -> None:
-        group = self._groups.get(record.key.group_id)
+        key = record.key
+        assert isinstance(key, ShareGroupTargetAssignmentMemberKey)
+        group = self._groups.get(key.group_id)
         if group is not None:
-            group.target.pop(record.key.member_id, None)
+            group.target.pop(key.member_id, None)
 
     def _apply_target_epoch(self, record: Record) -> None:
-        self._group_for(record.key.group_id).assignment_epoch = record.value.assignment_epoch
+        key, value = record
+        assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
+        assert isinstance(value, ShareGroupTargetAssignmentMetadataValue)
+        self._group_for(key.group_id).assignment_epoch = value.assignment_epoch
 
     def _apply_target_epoch_tombstone(self, record: Record) -> None:
-        group = self._groups.get(record.key.group_id)
+        key = record.key
+        assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
+        group = self._groups.get(key.group_id)
         if group is not None:
             group.assignment_epoch = -1
 
     def _apply_current(self, record: Record) -> None:
         key, value = record
+        assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
+        assert isinstance(value, ShareGroupCurrentMemberAssignmentValue)
         member = self._group_for(key.group_id).members.setdefault(key.member_id, _Member(key.member_id))
         member.member_epoch = value.member_epoch
         member.previous_member_epoch = value.previous_member_epoch
         member.assigned = {tp.topic_id: frozenset(tp.partitions) for tp in value.assigned_partitions}
 
     def _apply_current_tombstone(self, record: Record) -> None:
-        group = self._groups.get(record.key.group_id)
-        member = group.members.get(record.key.member_id) if group is not None else None
+        key = record.key
+        assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
+        group = self._groups.get(key.group_id)
+        member = group.members.get(key.member_id) if group is not None else None
         if member is not None:
             member.member_epoch = LEAVE_GROUP_MEMBER_EPOCH
             member.assigned = {}
 
     def _apply_state_partitions(self, record: Record) -> None:
-        self._group_for(record.key.group_id).initialized = {
-            t.topic_id: (t.topic_name, frozenset(t.partitions)) for t in record.value.initialized_topics
+        key, value = record
+        assert isinstance(key, ShareGroupStatePartitionMetadataKey)
+        assert isinstance(value, ShareGroupStatePartitionMetadataValue)
+        self._group_for(key.group_id).initialized = {
+            t.topic_id: (t.topic_name, frozenset(t.partitions)) for t in value.initialized_topics
         }
 
     def _apply_state_partitions_tombstone(self, record: Record) -> None:
-        group = self._groups.get(record.key.group_id)
+        key = record.key
+        assert isinstance(key, ShareGroupStatePartitionMetadataKey)
+        group = self._groups.get(key.group_id)
         if group is not None:
             group.initialized = {}
 

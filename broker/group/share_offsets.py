@@ -94,7 +94,7 @@ from broker.protocol.primitives import UUID_ZERO
 from broker.replica.manager import ReplicaManager
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
-from broker.share.state_store import ShareStateStore
+from broker.share.state_store import PartitionResult, ShareStateStore, SummaryResult
 from broker.share.states import FINAL_STATES
 
 __all__ = [
@@ -191,7 +191,7 @@ def _row(t: TopicImage | None) -> TopicRow | None:
     return None if t is None else TopicRow(t.name, t.topic_id, len(t.partitions), t.internal)
 
 
-def _topic(env: ShareOffsetsEnv, name: str) -> Any | None:
+def _topic(env: ShareOffsetsEnv, name: str) -> TopicRow | None:
     """The topic a client may name here (internal topics hold no share groups)."""
     info = env.topic(name)
     return None if info is None or info.internal else info
@@ -237,7 +237,7 @@ async def _gather(calls: Sequence[Any]) -> list[Any]:
 
 
 async def _describe_partition(
-    env: ShareOffsetsEnv, group_id: str, info: Any, partition: int
+    env: ShareOffsetsEnv, group_id: str, info: TopicRow, partition: int
 ) -> DescribeShareGroupOffsetsResponsePartition:
     summary = await env.share_state.read_summary(group_id, info.topic_id, partition)
     if not summary.ok:
@@ -275,7 +275,7 @@ async def _describe_partition(
 
 
 async def _describe_topics(
-    env: ShareOffsetsEnv, group_id: str, topics: Sequence[tuple[Any, Sequence[int]]]
+    env: ShareOffsetsEnv, group_id: str, topics: Sequence[tuple[TopicRow, Sequence[int]]]
 ) -> list[DescribeShareGroupOffsetsResponseTopic]:
     calls = [
         (lambda info=info, p=p: _describe_partition(env, group_id, info, p))
@@ -297,17 +297,17 @@ async def describe_group(
     """One group of a DescribeShareGroupOffsets request."""
     group_id = group.group_id
     if group.topics is None:
-        known = []
+        initialized: list[tuple[TopicRow, Sequence[int]]] = []
         for topic_id, partitions in env.coordinator.initialized_partitions(group_id).items():
             info = env.topic_by_id(topic_id)
             if info is not None and partitions:
-                known.append((info, sorted(partitions)))
+                initialized.append((info, sorted(partitions)))
         return DescribeShareGroupOffsetsResponseGroup(
-            group_id=group_id, topics=await _describe_topics(env, group_id, known)
+            group_id=group_id, topics=await _describe_topics(env, group_id, initialized)
         )
     # Known topics are read from the share state: one row per topic (named twice:
     # merged), partitions in order without repeats, as Kafka's persister answers.
-    known: dict[uuid.UUID, tuple[Any, set[int]]] = {}
+    known: dict[uuid.UUID, tuple[TopicRow, set[int]]] = {}
     unknown = []
     empty = False
     for t in group.topics:
@@ -378,7 +378,7 @@ async def _alter_locked(env: ShareOffsetsEnv, group_id: str, topics: Sequence[An
     unknown_rows: dict[str, AlterShareGroupOffsetsResponseTopic] = {}
     known_rows: dict[str, AlterShareGroupOffsetsResponseTopic] = {}
     # topic id -> (topic, partition -> start offset)
-    targets: dict[uuid.UUID, tuple[Any, dict[int, int]]] = {}
+    targets: dict[uuid.UUID, tuple[TopicRow, dict[int, int]]] = {}
     for t in topics:
         info = _topic(env, t.topic_name)
         if info is None:
@@ -442,7 +442,9 @@ async def _alter_locked(env: ShareOffsetsEnv, group_id: str, topics: Sequence[An
     return AlterShareGroupOffsetsResponse(responses=[*unknown_rows.values(), *known_rows.values()])
 
 
-async def _reinitialize(env: ShareOffsetsEnv, group_id: str, info: Any, partition: int, start_offset: int) -> Any:
+async def _reinitialize(
+    env: ShareOffsetsEnv, group_id: str, info: TopicRow, partition: int, start_offset: int
+) -> PartitionResult | SummaryResult:
     """Write a fresh state for the share-partition: ``start_offset``, the next state epoch."""
     store = env.share_state
     summary = await store.read_summary(group_id, info.topic_id, partition)
@@ -480,7 +482,7 @@ async def _delete_locked(env: ShareOffsetsEnv, group_id: str, names: Iterable[st
     initialized = coordinator.initialized_partitions(group_id)
     unknown_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     refused: list[DeleteShareGroupOffsetsResponseTopic] = []
-    chosen: dict[uuid.UUID, tuple[Any, list[int]]] = {}
+    chosen: dict[uuid.UUID, tuple[TopicRow, list[int]]] = {}
     for name in names:
         info = _topic(env, name)
         if info is None:

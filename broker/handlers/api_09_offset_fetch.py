@@ -5,7 +5,9 @@ Null topics (v2+) ask for every committed offset of the group. A partition
 with no commit answers offset -1 and metadata "". v10 names topics by id
 (UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+) needs no
 waiting here: transactional offset commits are not served, so no offset is
-ever pending. A share group's id reads as a group without offsets.
+ever pending. A share group's id reads as a group without offsets. From v9 a
+member of a consumer group sends its member id and epoch: another epoch
+answers STALE_MEMBER_EPOCH, an unknown member UNKNOWN_MEMBER_ID (KIP-848).
 """
 
 from __future__ import annotations
@@ -30,7 +32,13 @@ FIRST_VERSION_BY_TOPIC_ID = 10
 
 
 async def _group(
-    ctx: RequestContext, groups: GroupCoordinator, group_id: str, topics, by_id: bool
+    ctx: RequestContext,
+    groups: GroupCoordinator,
+    group_id: str,
+    topics,
+    by_id: bool,
+    member_id: str | None = None,
+    member_epoch: int = -1,
 ) -> OffsetFetchResponseGroup:
     image = ctx.services.metadata.image
     out: list[OffsetFetchResponseTopics] = []
@@ -58,7 +66,7 @@ async def _group(
             else:
                 asked.append((t.name, list(t.partition_indexes)))
     try:
-        fetched = await groups.fetch_offsets(group_id, asked)
+        fetched = await groups.fetch_offsets(group_id, asked, member_id=member_id, member_epoch=member_epoch)
     except KafkaError as exc:
         return OffsetFetchResponseGroup(group_id=group_id, topics=[], error_code=exc.code)
     for name, partitions in fetched:
@@ -92,7 +100,9 @@ async def handle(ctx: RequestContext, req: OffsetFetchRequest) -> OffsetFetchRes
     coordinator = ctx.services.groups
     if v >= FIRST_MULTI_GROUP_VERSION:
         by_id = v >= FIRST_VERSION_BY_TOPIC_ID
-        groups = [await _group(ctx, coordinator, g.group_id, g.topics, by_id) for g in req.groups]
+        groups = [
+            await _group(ctx, coordinator, g.group_id, g.topics, by_id, g.member_id, g.member_epoch) for g in req.groups
+        ]
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     group = await _group(ctx, coordinator, req.group_id, req.topics, False)
     topics = [

@@ -40,7 +40,10 @@ async def handle(ctx: RequestContext, req: DescribeGroupsRequest) -> DescribeGro
                 kind = other(group_id) if other is not None else None
                 message = f"Group {group_id} is not a classic group." if kind else f"Group {group_id} not found."
                 described = DescribedGroup(
-                    error_code=ErrorCode.GROUP_ID_NOT_FOUND, error_message=message, group_id=group_id
+                    error_code=ErrorCode.GROUP_ID_NOT_FOUND,
+                    error_message=message,
+                    group_id=group_id,
+                    group_state="Dead",
                 )
             else:
                 described = DescribedGroup(group_id=group_id, group_state="Dead")

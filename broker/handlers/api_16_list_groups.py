@@ -1,8 +1,11 @@
 """ListGroups (key 16), v0-5.
 
-Lists classic consumer groups and share groups alike. v4 adds the states
-filter (case-insensitive), v5 the types filter ("classic", "share"; KIP-848)
-and the group type in each row; share groups list with protocol type "share".
+Lists classic, consumer (KIP-848), streams (KIP-1071) and share groups alike.
+v4 adds the states filter, v5 the types filter ("classic", "consumer",
+"streams", "share"; KIP-848) and the
+group type in each row, both case-insensitive. Consumer groups list with
+protocol type "consumer" and their KIP-848 state (Empty, Assigning,
+Reconciling, Stable); share groups with protocol type "share".
 Note librdkafka's ``list_consumer_groups`` hides share groups by design.
 """
 
@@ -29,6 +32,20 @@ async def handle(ctx: RequestContext, req: ListGroupsRequest) -> ListGroupsRespo
                 ListedGroup(
                     group_id=g.group_id, protocol_type=g.protocol_type, group_state=g.state, group_type=g.group_type
                 )
+            )
+    if not types or "consumer" in types:
+        for group_id, state in groups_coordinator.list_consumer_groups():
+            if states and state.lower() not in states:
+                continue
+            groups.append(
+                ListedGroup(group_id=group_id, protocol_type="consumer", group_state=state, group_type="consumer")
+            )
+    if not types or "streams" in types:
+        for group_id, state in groups_coordinator.list_streams_groups():
+            if states and state.lower() not in states:
+                continue
+            groups.append(
+                ListedGroup(group_id=group_id, protocol_type="streams", group_state=state, group_type="streams")
             )
     if not types or "share" in types:
         groups.extend(groups_coordinator.list_share_groups(req.states_filter if ctx.api_version >= 4 else ()))

@@ -1,8 +1,8 @@
 """DeleteGroups (key 42), v0-3.
 
-Deletes empty groups of either kind: a classic consumer group with its
-committed offsets, or a share group with its share-partition state (the share
-coordinator's records are deleted too) and its group configs. A group with
+Deletes empty groups of every kind: a classic, consumer (KIP-848) or streams
+(KIP-1071) group with its committed offsets, or a share group with its
+share-partition state (the share coordinator's records are deleted too). A group with
 members gets NON_EMPTY_GROUP; an unknown one GROUP_ID_NOT_FOUND. v3 adds a
 per-group error message (the code's text, as Kafka sends it).
 """

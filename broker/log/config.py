@@ -8,9 +8,9 @@ is refused with INVALID_CONFIG, 40). A value is resolved, as in Kafka::
     topic override  >  first set broker synonym (log.retention.ms, .minutes, .hours)  >  default
 
 Some keys are accepted for compatibility but have no effect on this single-node
-broker (replication throttles, unclean leader election, compaction tuning,
-tiered storage with remote.storage.enable=false); ``LogConfig`` carries only
-the ones the log acts on.
+broker (replication throttles, unclean leader election, tiered storage with
+remote.storage.enable=false); ``LogConfig`` carries only the ones the log and
+its cleaner act on.
 """
 
 from __future__ import annotations
@@ -298,6 +298,18 @@ class LogConfig:
     # Forget an idle producer's dedup state after 1 day, Kafka's
     # producer.id.expiration.ms (a broker-level setting, not a topic one).
     producer_id_expiration_ms: int = 86_400_000
+    # Compaction (cleanup.policy=compact): clean once half the log is dirty
+    # (min.cleanable.dirty.ratio); leave records younger than min.compaction.lag.ms
+    # alone; clean whatever the ratio once a dirty record is max.compaction.lag.ms old.
+    min_cleanable_dirty_ratio: float = 0.5
+    min_compaction_lag_ms: int = 0
+    max_compaction_lag_ms: int = LONG_MAX
+    # Tombstones and transaction markers stay a day after the clean that finds them
+    # removable (delete.retention.ms), so a consumer that lags less sees the delete.
+    delete_retention_ms: int = 86_400_000
+    # A segment the cleaner replaced stays open this long for reads already under way
+    # (file.delete.delay.ms, Kafka's 60 s).
+    file_delete_delay_ms: int = 60_000
 
     @property
     def log_append_time(self) -> bool:
@@ -306,6 +318,18 @@ class LogConfig:
     @property
     def delete_retention_enabled(self) -> bool:
         return "delete" in self.cleanup_policy
+
+    @property
+    def compact(self) -> bool:
+        return "compact" in self.cleanup_policy
+
+    @property
+    def max_segment_ms(self) -> int:
+        """segment.ms, lowered to max.compaction.lag.ms on a compacted topic: the active
+        segment is never cleaned, so it must roll for the lag to be kept (as in Kafka)."""
+        if self.compact and self.max_compaction_lag_ms > 0:
+            return min(self.max_compaction_lag_ms, self.segment_ms)
+        return self.segment_ms
 
     @classmethod
     def from_configs(
@@ -342,4 +366,9 @@ class LogConfig:
             flush_messages=get("flush.messages"),
             flush_ms=get("flush.ms"),
             producer_id_expiration_ms=86_400_000 if expiration is None else int(_text(expiration)),
+            min_cleanable_dirty_ratio=get("min.cleanable.dirty.ratio"),
+            min_compaction_lag_ms=get("min.compaction.lag.ms"),
+            max_compaction_lag_ms=get("max.compaction.lag.ms"),
+            delete_retention_ms=get("delete.retention.ms"),
+            file_delete_delay_ms=get("file.delete.delay.ms"),
         )

@@ -45,6 +45,7 @@ from broker.log.checkpoint import (
     read_partition_metadata,
     write_offset_checkpoint,
 )
+from broker.log.cleaner import CleanerSettings, LogCleaner
 from broker.log.config import (
     TOPIC_CONFIGS,
     ConfigSource,
@@ -86,6 +87,13 @@ _BROKER_KEYS = tuple(
             "num.partitions",
             "log.retention.check.interval.ms",
             "log.flush.offset.checkpoint.interval.ms",
+            "log.cleaner.enable",
+            "log.cleaner.threads",
+            "log.cleaner.dedupe.buffer.size",
+            "log.cleaner.io.buffer.size",
+            "log.cleaner.io.buffer.load.factor",
+            "log.cleaner.io.max.bytes.per.second",
+            "log.cleaner.backoff.ms",
         ]
     )
 )
@@ -165,6 +173,12 @@ class LogManager:
         # Called with (event, topic name) after a topic is created, deleted or grows
         # partitions; group coordinators re-target their assignments on it.
         self.topic_listeners: list[Callable[[str, str], None]] = []
+        self.cleaner = LogCleaner(
+            self.data_dir,
+            logs=self.logs,
+            settings=lambda: CleanerSettings.from_broker(self._broker),
+            now_ms=now_ms,
+        )
 
     @classmethod
     def from_config(
@@ -252,6 +266,10 @@ class LogManager:
             return
         self._opened = False
         failed = False
+        try:
+            self.cleaner.write_checkpoint()
+        except OSError as exc:
+            log.error("cleaner_checkpoint_failed", error=str(exc))
         for part_log in self._logs.values():
             try:
                 part_log.close()
@@ -470,6 +488,7 @@ class LogManager:
         self._by_id.pop(info.topic_id, None)
         for p in range(info.partitions):
             part_log = self._logs.pop((name, p), None)
+            self.cleaner.forget(name, p)
             if part_log is not None:
                 part_log.discard()
             path = self.data_dir / f"{name}-{p}"
@@ -621,11 +640,14 @@ class LogManager:
 
         def write() -> None:
             with CHECKPOINT_LOCK:
-                write_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT, {k: v.recovery_point for k, v in logs})
+                points = {k: v.recovery_point for k, v in logs}
+                write_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT, points)
                 write_offset_checkpoint(
                     data_dir / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
                 )
                 write_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT, {k: v.high_watermark for k, v in logs})
+            for k, v in logs:
+                v.checkpointed_recovery_point = max(v.checkpointed_recovery_point, points[k])
 
         return write
 
@@ -643,7 +665,14 @@ class LogManager:
 
     async def run_maintenance(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Retention every log.retention.check.interval.ms (5 min) and offset checkpoints
-        every log.flush.offset.checkpoint.interval.ms (1 min), forever."""
+        every log.flush.offset.checkpoint.interval.ms (1 min), forever; and the log
+        cleaner (compaction), which runs on its own schedule."""
+        async with trio.open_nursery() as nursery:
+            await nursery.start(self.cleaner.run)
+            await nursery.start(self._periodic)
+            task_status.started()
+
+    async def _periodic(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         retention_every = self.retention_check_interval_ms / 1000
         checkpoint_every = self.checkpoint_interval_ms / 1000
         next_retention = trio.current_time() + retention_every

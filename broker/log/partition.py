@@ -76,6 +76,7 @@ from broker.log.checkpoint import (
     update_offset_checkpoint,
     write_partition_metadata,
 )
+from broker.log.clean import CLEANED_SUFFIX, SWAP_SUFFIX, CleanedGroup, batch_records
 from broker.log.config import LogConfig
 from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, LeaderEpochCache
 from broker.log.index import AbortedTxn
@@ -105,8 +106,10 @@ __all__ = ["AppendInfo", "PartitionLog", "ReadResult"]
 log = structlog.get_logger("sharebroker.log")
 
 SNAPSHOT_SUFFIX = ".snapshot"
-# Leftovers of interrupted writes or deletions; removed when a log is opened.
-_STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap")
+# Leftovers of interrupted writes or deletions; removed when a log is opened. A
+# ``.swap`` file is not one: it is a cleaned segment whose swap was committed.
+_STRAY_SUFFIXES = (".tmp", ".deleted", CLEANED_SUFFIX)
+_INDEX_SUFFIXES = (".index", ".timeindex", ".txnindex")
 
 
 class AppendInfo(NamedTuple):
@@ -133,6 +136,39 @@ def _marker_of(view: memoryview) -> tuple[bool, int] | None:
         return None
     marker = parse_end_txn_marker(first.key, first.value)
     return (not marker.is_commit), marker.coordinator_epoch
+
+
+def _require_keys(header: BatchHeader, view: memoryview, topic: str, partition: int) -> None:
+    """A compacted topic keeps the latest record per key: a record without one is
+    refused with INVALID_RECORD (87), as Kafka does."""
+    for record in batch_records(header, view):
+        if record.key is None:
+            raise KafkaError(
+                ErrorCode.INVALID_RECORD,
+                f"Compacted topic cannot accept message without key in topic partition {topic}-{partition}.",
+            )
+
+
+def _base_of(seg: LogSegment) -> int:
+    return seg.base_offset
+
+
+def _next_offset_of(path: Path, base: int) -> int:
+    """One past the last whole batch of the segment file at ``path`` (``base`` if none)."""
+    end = base
+    with open(path, "rb") as f:
+        data = f.read()
+    pos = 0
+    while len(data) - pos >= BATCH_HEADER_SIZE:
+        try:
+            header = parse_batch_header(data, pos)
+        except RecordBatchError:
+            break
+        if pos + header.size > len(data):
+            break
+        end = header.next_offset
+        pos += header.size
+    return end
 
 
 class PartitionLog:
@@ -163,6 +199,10 @@ class PartitionLog:
         self._leo = 0
         self._log_start = 0
         self._recovery_point = 0
+        # The recovery point the checkpoint file holds for this log (as far as we know):
+        # the cleaner only cleans segments below it, so recovery never mistakes a
+        # cleaned segment's gaps for a lost tail.
+        self.checkpointed_recovery_point = 0
         self._unflushed_messages = 0
         self._dir_dirty = False
         self._closed = False
@@ -175,6 +215,11 @@ class PartitionLog:
         self._hw: int | None = None
         # The high watermark the last checkpoint recorded (a replica's starting point).
         self.checkpointed_high_watermark = 0
+        # Base offsets of segments whose cleaner swap was completed at open.
+        self._swapped: set[int] = set()
+        # Segments the cleaner replaced: (when to close them, the segments). Reads
+        # that picked them up before the swap go on with their descriptors.
+        self._retired: list[tuple[int, list[LogSegment]]] = []
 
     # ================================================================== opening
 
@@ -226,6 +271,7 @@ class PartitionLog:
         key = (self.topic, self.partition)
         clean = (data_dir / CLEAN_SHUTDOWN_FILE).exists()
         recovery_point = read_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT).get(key, 0)
+        self.checkpointed_recovery_point = recovery_point
         log_start_ckpt = read_offset_checkpoint(data_dir / LOG_START_OFFSET_CHECKPOINT).get(key)
         hw_ckpt = read_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT).get(key, 0)
 
@@ -252,6 +298,11 @@ class PartitionLog:
             # when the point sits exactly at a segment boundary, the segment before
             # it may have rolled after its last flush, its final index entries lost.
             first_recover = max(bisect_right(self._bases, recovery_point - 1) - 1, 0)
+        for i in range(min(first_recover, n)):
+            if self._bases[i] in self._swapped:
+                # Completed from a .swap at open: check it like recovery would, without
+                # touching producer state (it is rebuilt from the snapshot and later data).
+                self._rebuild_segment(self.segments[i], self._bases[i + 1] if i + 1 < n else None)
         for i in range(min(first_recover, n - 1)):
             self._load_trusted_inactive(self.segments[i], self._bases[i + 1])
         if first_recover >= n and not self._load_trusted_active(self.segments[-1]):
@@ -272,10 +323,23 @@ class PartitionLog:
             for i in range(first_recover, len(self.segments)):
                 seg = self.segments[i]
                 cut = self._recover_segment(seg)
-                if not cut and i + 1 < len(self.segments) and seg.next_offset != self._bases[i + 1]:
+                next_base = self._bases[i + 1] if i + 1 < len(self.segments) else None
+                if not cut and next_base is not None and seg.next_offset > next_base:
+                    log.warning(
+                        "log_segments_overlap",
+                        topic=self.topic,
+                        partition=self.partition,
+                        segment=seg.log_path.name,
+                        next_offset=seg.next_offset,
+                        next_segment_base=next_base,
+                    )
+                    cut = True
+                elif not cut and next_base is not None and seg.next_offset < next_base and next_base > recovery_point:
                     # The tail of this segment did not reach the disk but a later one did:
                     # nothing after the hole was ever fsynced (a flush covers every dirty
-                    # segment), so drop it to keep offsets dense.
+                    # segment), so drop it. (A segment wholly below the recovery point was
+                    # durable whole; a gap there is the cleaner's work, which only cleans
+                    # segments below the checkpointed recovery point.)
                     log.warning(
                         "log_gap_truncated",
                         topic=self.topic,
@@ -339,11 +403,16 @@ class PartitionLog:
         self.epochs = cache
 
     def _scan_directory(self) -> list[int]:
-        """Base offsets of the segment files; stray and orphan files are removed."""
+        """Base offsets of the segment files; stray and orphan files are removed and
+        swaps the cleaner committed are completed."""
         bases: set[int] = set()
         others: list[Path] = []
+        swaps: list[str] = []
         for entry in os.scandir(self.path):
             name = entry.name
+            if name.endswith(SWAP_SUFFIX):
+                swaps.append(name)
+                continue
             if name.endswith(_STRAY_SUFFIXES):
                 os.unlink(entry.path)
                 continue
@@ -353,10 +422,49 @@ class PartitionLog:
                     bases.add(int(stem))
                 elif suffix in ("index", "timeindex", "txnindex"):
                     others.append(Path(entry.path))
+        if swaps:
+            self._complete_swaps(swaps, bases)
         for index_path in others:
-            if int(index_path.name[:20]) not in bases:
+            if int(index_path.name[:20]) not in bases and index_path.exists():
                 os.unlink(index_path)
         return sorted(bases)
+
+    def _complete_swaps(self, swaps: list[str], bases: set[int]) -> None:
+        """Finish the swaps of cleaned segments that were interrupted (see
+        :meth:`replace_with_cleaned`). A ``<base>.log.swap`` means the swap was
+        committed: the segments it replaced (those whose base offset lies between its
+        own and the end of its last batch) go and the swap files take the final names.
+        Index ``.swap`` files without a log ``.swap`` belong to a swap that was not
+        committed and are removed."""
+        path = self.path
+        committed = sorted(int(n[:20]) for n in swaps if n.endswith(".log" + SWAP_SUFFIX) and n[:20].isdigit())
+        for base in committed:
+            swap_log = path / (segment_file_name(base, ".log") + SWAP_SUFFIX)
+            end = _next_offset_of(swap_log, base)
+            for old in sorted(bases):
+                if base < old < end:
+                    for suffix in (".log", *_INDEX_SUFFIXES):
+                        try:
+                            os.unlink(path / segment_file_name(old, suffix))
+                        except FileNotFoundError:
+                            pass
+                    bases.discard(old)
+            for suffix in _INDEX_SUFFIXES:
+                swap = path / (segment_file_name(base, suffix) + SWAP_SUFFIX)
+                if swap.exists():
+                    os.replace(swap, path / segment_file_name(base, suffix))
+            os.replace(swap_log, path / segment_file_name(base, ".log"))
+            bases.add(base)
+            self._swapped.add(base)
+            log.warning(
+                "log_clean_swap_completed", topic=self.topic, partition=self.partition, base_offset=base, end=end
+            )
+        for name in swaps:
+            leftover = path / name
+            if leftover.exists():
+                os.unlink(leftover)
+        fsync_dir(path)
+        self._dir_dirty = True
 
     def _load_trusted_inactive(self, seg: LogSegment, next_base: int) -> None:
         seg.next_offset = next_base
@@ -401,6 +509,30 @@ class PartitionLog:
             return False
         seg.bytes_since_index = seg.size - start
         return True
+
+    def _rebuild_segment(self, seg: LogSegment, next_base: int | None) -> None:
+        """Rebuild the indexes of a segment a swap was completed for, checking every batch
+        (its aborted-transaction index is the cleaner's, kept as it is)."""
+        seg.reset_indexes(keep_txn_index=True)
+        seg.indexes_checked = True
+        interval = self.config.index_interval_bytes
+        try:
+            for pos, header, _ in seg.scan(0, check_crc=True, expected_offset=seg.base_offset):
+                seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
+        except TornBatch as torn:
+            log.warning(
+                "log_truncated",
+                topic=self.topic,
+                partition=self.partition,
+                segment=seg.log_path.name,
+                position=torn.position,
+                truncated_bytes=seg.size - torn.position,
+                reason=torn.reason,
+            )
+            seg.truncate_to_position(torn.position)
+        seg.on_become_inactive()
+        if next_base is not None:
+            seg.next_offset = next_base
 
     def _recover_segment(self, seg: LogSegment) -> bool:
         """Re-validate every batch of ``seg``, rebuild its indexes and replay producer
@@ -656,6 +788,8 @@ class PartitionLog:
                     ErrorCode.MESSAGE_TOO_LARGE,
                     f"batch of {header.size} bytes exceeds max.message.bytes {config.max_message_bytes}",
                 )
+            if config.compact and not header.is_control:
+                _require_keys(header, view, self.topic, self.partition)
             if header.records_count != header.last_offset_delta + 1 or header.records_count <= 0:
                 if not (header.is_control and header.records_count == 0):
                     raise KafkaError(
@@ -921,7 +1055,7 @@ class PartitionLog:
         if (
             seg.size + size > config.segment_bytes
             or not seg.can_hold(size, last_offset)
-            or waited > config.segment_ms - config.segment_jitter_ms
+            or waited > config.max_segment_ms - config.segment_jitter_ms
         ):
             self._roll()
         return self.segments[-1]
@@ -930,7 +1064,7 @@ class PartitionLog:
         """Roll the active segment if it is older than segment.ms; True if rolled."""
         self._check_open()
         seg = self.segments[-1]
-        if seg.is_empty or now_ms - seg.rolling_base_ms() <= self.config.segment_ms - self.config.segment_jitter_ms:
+        if seg.is_empty or now_ms - seg.rolling_base_ms() <= self.config.max_segment_ms - self.config.segment_jitter_ms:
             return False
         self._roll()
         return True
@@ -1010,6 +1144,9 @@ class PartitionLog:
         return True
 
     def _find(self, seg: LogSegment, offset: int) -> tuple[int, BatchHeader] | None:
+        if seg.retired:
+            # Its index files may be gone or belong to the segment that replaced it.
+            return seg.find_batch(offset, start_position=0)
         if self._ensure_indexes(seg):
             return seg.find_batch(offset)
         return seg.find_batch(offset, start_position=0)
@@ -1031,8 +1168,8 @@ class PartitionLog:
         start = self._read_start(offset, max_offset)
         if start is None:
             return ReadResult(b"", offset)
-        limit, i, pos = start
-        seg = self.segments[i]
+        limit, segments, i, pos = start
+        seg = segments[i]
         parts: list[bytes] = []
         budget = max_bytes
         first_offset: int | None = None
@@ -1055,18 +1192,24 @@ class PartitionLog:
                 if stopped or used < seg.size - pos or budget <= 0:
                     break
             i += 1
-            if i >= len(self.segments):
+            if i >= len(segments):
                 break
-            seg = self.segments[i]
+            seg = segments[i]
             pos = 0
         if not parts:
             return ReadResult(b"", offset)
         records = parts[0] if len(parts) == 1 else b"".join(parts)
         return ReadResult(records, first_offset if first_offset is not None else offset)
 
-    def _read_start(self, offset: int, max_offset: int | None) -> tuple[int, int, int] | None:
-        """(read limit, segment index, position of the batch holding ``offset``) for a read;
-        None when nothing is readable there. Raises OFFSET_OUT_OF_RANGE like ``read``."""
+    def _read_start(self, offset: int, max_offset: int | None) -> tuple[int, list[LogSegment], int, int] | None:
+        """(read limit, the segment list, index in it, position of the batch holding
+        ``offset``) for a read; None when nothing is readable there. Raises
+        OFFSET_OUT_OF_RANGE like ``read``.
+
+        The list is the one current now: the cleaner and retention replace
+        ``self.segments`` with a new list instead of changing it, so a read in a
+        worker thread walks a consistent set of segments (whose descriptors stay
+        open a while after they are replaced)."""
         self._check_open()
         leo = self._leo
         if offset < self._log_start or offset > leo:
@@ -1077,10 +1220,11 @@ class PartitionLog:
         limit = leo if max_offset is None else min(max_offset, leo)
         if offset >= limit:
             return None
-        i = self._segment_index(offset)
-        seg = self.segments[i]
+        segments = self.segments
+        i = max(bisect_right(segments, offset, key=_base_of) - 1, 0)
+        seg = segments[i]
         found = self._find(seg, offset)
-        return limit, i, seg.size if found is None else found[0]
+        return limit, segments, i, seg.size if found is None else found[0]
 
     def batch_headers(self, offset: int, max_bytes: int, *, max_offset: int | None = None) -> Iterator[BatchHeader]:
         """Headers of the batches ``read`` would return for the same arguments, in order.
@@ -1092,11 +1236,11 @@ class PartitionLog:
         start = self._read_start(offset, max_offset)
         if start is None:
             return
-        limit, i, pos = start
+        limit, segments, i, pos = start
         budget = max_bytes
         first = True
-        while i < len(self.segments):
-            for _, header in self.segments[i].headers_from(pos):
+        while i < len(segments):
+            for _, header in segments[i].headers_from(pos):
                 if header.last_offset >= limit or (header.size > budget and not first):
                     return
                 yield header
@@ -1228,6 +1372,7 @@ class PartitionLog:
         deleted += self._delete_below_log_start()
         self._after_head_moved()
         self._producers.expire(now_ms, config.producer_id_expiration_ms)
+        self.close_retired(now_ms)
         return deleted
 
     def _delete_oldest(self, predicate: Callable[[LogSegment], bool]) -> int:
@@ -1237,7 +1382,9 @@ class PartitionLog:
         count = 0
         while self.segments:
             seg = self.segments[0]
-            if seg.is_empty or not predicate(seg):
+            # An empty active segment stays (it is where appends go); an empty inactive
+            # one (all its records cleaned away) is judged like any other.
+            if (seg.is_empty and seg is self.segments[-1]) or not predicate(seg):
                 break
             if seg is self.segments[-1]:
                 self._roll()
@@ -1254,13 +1401,10 @@ class PartitionLog:
 
     def _delete_segment(self, seg: LogSegment) -> None:
         with self._lock:
-            self.segments.remove(seg)
-            self._bases.remove(seg.base_offset)
+            self.segments = [s for s in self.segments if s is not seg]
+            self._bases = [s.base_offset for s in self.segments]
             self._dir_dirty = True
-            close_now = seg.pins == 0
-            seg.closing = True
-        if close_now:
-            seg.close()
+        self._retire([seg])
         seg.delete_files()
         log.info(
             "log_segment_deleted",
@@ -1282,6 +1426,141 @@ class PartitionLog:
         self._delete_snapshots(below=first_base)
         with self._lock:
             self.epochs.truncate_from_start(self._log_start)
+
+    def _retire(self, segments: list[LogSegment]) -> None:
+        """Segments just taken out of the log: their descriptors stay open for
+        file.delete.delay.ms, so a read that picked them up before goes on (as Kafka
+        deletes segments after that delay)."""
+        with self._lock:
+            for seg in segments:
+                seg.retired = True
+                seg.indexes_checked = True  # never rebuilt: the files are not theirs any more
+        self._retired.append((self._now_ms() + self.config.file_delete_delay_ms, segments))
+
+    def close_retired(self, now_ms: int, *, force: bool = False) -> None:
+        """Close the descriptors of retired segments whose delay is over (all with ``force``)."""
+        if not self._retired:
+            return
+        keep: list[tuple[int, list[LogSegment]]] = []
+        for deadline, segments in self._retired:
+            if not force and deadline > now_ms:
+                keep.append((deadline, segments))
+                continue
+            with self._lock:
+                for seg in segments:
+                    seg.closing = True
+                    if seg.pins == 0:
+                        # Nothing buffered is written: the paths may belong to a new segment.
+                        seg.close(write_buffered=False)
+        self._retired = keep
+
+    # ================================================================== compaction
+
+    def aborted_between(self, start: int, end: int) -> list[AbortedTxn]:
+        """Aborted transactions that overlap [start, end) (the marker at or after ``start``)."""
+        return [t for t in self._aborted if t.last_offset >= start and t.first_offset < end]
+
+    def last_records_of_producers(self) -> dict[int, tuple[int, int]]:
+        """Producer id -> (offset of its last data batch's last record, or -1; its epoch):
+        the batches a clean keeps so producer state survives (Kafka's
+        ``lastRecordsOfActiveProducers``)."""
+        return {pid: (e.last_data_offset, e.epoch) for pid, e in self._producers.producers.items()}
+
+    def checkpoint_recovery_point(self) -> int:
+        """Write this log's recovery point to the checkpoint file now (blocking: an
+        fsync; safe in a worker thread); returns the offset written."""
+        offset = self._recovery_point
+        update_offset_checkpoint(self.path.parent / RECOVERY_POINT_CHECKPOINT, self.topic, self.partition, offset)
+        self.checkpointed_recovery_point = max(self.checkpointed_recovery_point, offset)
+        return offset
+
+    def replace_with_cleaned(self, group: CleanedGroup, sizes: dict[int, int]) -> bool:
+        """Swap a cleaned segment in for the segments it was made from.
+
+        ``sizes``: base offset -> size of each source segment when the clean read it.
+        Refused (False, the cleaned files removed) when those segments are no longer
+        exactly there, unchanged and idle (retention, a log start move or a flush
+        got in between); the next clean starts again.
+
+        Crash-safe in this order: the cleaned index files, then the log file, are
+        renamed to ``.swap`` (the log's rename, after a directory fsync, commits the
+        swap); the other replaced segments are deleted; the ``.swap`` files take the
+        final names (the log's last). :meth:`open` completes a committed swap found
+        at any step and removes an uncommitted one. Replaced segments stay readable
+        through their open descriptors for file.delete.delay.ms.
+        """
+        self._check_open()
+        path = self.path
+        bases = group.bases
+        segments = self.segments
+        first = bisect_left(self._bases, bases[0])
+        old = segments[first : first + len(bases)]
+        stale = (
+            [s.base_offset for s in old] != bases
+            or first + len(bases) >= len(segments)  # the active segment is never replaced
+            or any(s.size != sizes.get(s.base_offset) or s.dirty or s.pins or s.retired for s in old)
+            or bases[0] < self._bases[0]
+        )
+        if stale:
+            self.discard_cleaned(group)
+            return False
+        next_base = segments[first + len(bases)].base_offset
+        base = bases[0]
+        for seg in old:
+            seg.indexes_checked = True  # from now on the index files may not be theirs
+        try:
+            cleaned_log = path / group.files[".log"]
+            st = os.stat(old[-1].log_path)
+            os.utime(cleaned_log, ns=(st.st_atime_ns, st.st_mtime_ns))
+            for suffix in _INDEX_SUFFIXES:
+                os.replace(path / group.files[suffix], path / (segment_file_name(base, suffix) + SWAP_SUFFIX))
+            fsync_dir(path)
+            os.replace(cleaned_log, path / (segment_file_name(base, ".log") + SWAP_SUFFIX))
+            fsync_dir(path)  # committed
+            for seg in old[1:]:
+                seg.delete_files()
+            for suffix in (*_INDEX_SUFFIXES, ".log"):
+                os.replace(
+                    path / (segment_file_name(base, suffix) + SWAP_SUFFIX), path / segment_file_name(base, suffix)
+                )
+            fsync_dir(path)
+            new = LogSegment(path, base, index_bytes=self.config.segment_index_bytes, created_ms=self._now_ms())
+        except OSError as exc:
+            log.error("log_clean_swap_failed", topic=self.topic, partition=self.partition, error=str(exc))
+            raise KafkaError(
+                ErrorCode.KAFKA_STORAGE_ERROR, f"swapping a cleaned segment into {path} failed: {exc}"
+            ) from exc
+        new.next_offset = next_base
+        new.max_timestamp = group.max_timestamp
+        new.offset_of_max_timestamp = group.offset_of_max_timestamp
+        new.first_batch_timestamp = -1 if new.size else None
+        new.inactive = True
+        new.indexes_checked = True
+        new.txn_index.entries = list(group.aborted)
+        with self._lock:
+            self.segments = [*segments[:first], new, *segments[first + len(bases) :]]
+            self._bases = [s.base_offset for s in self.segments]
+        self._retire(old)
+        self._aborted = [t for s in self.segments for t in s.txn_index.entries]
+        self._aborted_last = [t.last_offset for t in self._aborted]
+        log.info(
+            "log_segments_cleaned",
+            topic=self.topic,
+            partition=self.partition,
+            base_offset=base,
+            replaced=len(old),
+            bytes_before=sum(sizes[b] for b in bases),
+            bytes_after=new.size,
+        )
+        return True
+
+    def discard_cleaned(self, group: CleanedGroup) -> None:
+        """Remove the files of a cleaned segment that is not swapped in."""
+        for name in group.files.values():
+            try:
+                os.unlink(self.path / name)
+            except FileNotFoundError:
+                pass
 
     # ================================================================== durability
 
@@ -1372,3 +1651,4 @@ class PartitionLog:
                 seg.closing = True
                 if seg.pins == 0:
                     seg.close(write_buffered=write_buffered)
+        self.close_retired(0, force=True)

@@ -104,6 +104,9 @@ class LogSegment:
         self.closed = False
         self.closing = False  # close once no flush holds the descriptors
         self.inactive = False
+        # Replaced by the cleaner or deleted by retention: out of the log, its files
+        # gone or renamed over, its descriptors open a while for reads under way.
+        self.retired = False
 
     # ------------------------------------------------------------------ state
 
@@ -245,7 +248,8 @@ class LogSegment:
 
         Raises :class:`TornBatch` at the first batch that is cut short, has a bad
         length or magic, fails its CRC (when ``check_crc``) or whose base offset is
-        not the one expected (offsets in a segment are dense).
+        below ``expected_offset`` (offsets in a segment increase; the cleaner leaves
+        gaps between batches, so they need not be dense).
         """
         pos = start
         end = self.size
@@ -271,8 +275,8 @@ class LogSegment:
                 if len(buf) < size:
                     raise TornBatch(pos, "batch is cut short")
             view = memoryview(buf)[rel : rel + size]
-            if expected_offset is not None and header.base_offset != expected_offset:
-                raise TornBatch(pos, f"base offset {header.base_offset}, expected {expected_offset}")
+            if expected_offset is not None and header.base_offset < expected_offset:
+                raise TornBatch(pos, f"base offset {header.base_offset}, expected at least {expected_offset}")
             if header.last_offset_delta < 0 or header.records_count < 0:
                 raise TornBatch(pos, "negative offset delta or record count")
             if check_crc and compute_crc(view) != header.crc:
@@ -283,10 +287,11 @@ class LogSegment:
 
     # ------------------------------------------------------------------ rebuild
 
-    def reset_indexes(self) -> None:
+    def reset_indexes(self, *, keep_txn_index: bool = False) -> None:
         self.offset_index.reset()
         self.time_index.reset()
-        self.txn_index.reset()
+        if not keep_txn_index:
+            self.txn_index.reset()
         self.max_timestamp = -1
         self.offset_of_max_timestamp = -1
         self.first_batch_timestamp = None

@@ -198,6 +198,17 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         doc="Heartbeat interval handed to this consumer group's members.",
     ),
     GroupConfigKey(
+        "consumer.assignment.interval.ms",
+        _I,
+        1000,
+        broker_default="group.consumer.assignment.interval.ms",
+        at_least=0,
+        broker_min=("group.consumer.min.assignment.interval.ms", 0),
+        broker_max=("group.consumer.max.assignment.interval.ms", 15000),
+        doc="Kafka 4.4's batching interval of this consumer group's target assignments. Accepted and "
+        "described; this broker computes targets in the heartbeat that needs them.",
+    ),
+    GroupConfigKey(
         "share.session.timeout.ms",
         _I,
         45000,
@@ -251,8 +262,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         at_least=1,
         broker_min=("group.streams.min.session.timeout.ms", 45000),
         broker_max=("group.streams.max.session.timeout.ms", 60000),
-        doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed. "
-        "Stored and described only: streams groups are not implemented.",
+        doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed.",
     ),
     GroupConfigKey(
         "streams.heartbeat.interval.ms",
@@ -262,7 +272,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         at_least=1,
         broker_min=("group.streams.min.heartbeat.interval.ms", 5000),
         broker_max=("group.streams.max.heartbeat.interval.ms", 15000),
-        doc="Heartbeat interval for streams-group members (stored and described only).",
+        doc="Heartbeat interval handed to this streams group's members.",
     ),
     GroupConfigKey(
         "streams.num.standby.replicas",
@@ -271,7 +281,15 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_default="group.streams.num.standby.replicas",
         at_least=0,
         broker_max=("group.streams.max.standby.replicas", 2),
-        doc="Standby replicas per streams task (stored and described only).",
+        doc="Standby replicas of each stateful task of this streams group.",
+    ),
+    GroupConfigKey(
+        "streams.rack.aware.assignment.tags",
+        _S,
+        "",
+        broker_default="group.streams.rack.aware.assignment.tags",
+        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads the "
+        "standby tasks of this streams group over.",
     ),
     GroupConfigKey(
         "streams.initial.rebalance.delay.ms",
@@ -279,8 +297,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         3000,
         broker_default="group.streams.initial.rebalance.delay.ms",
         at_least=0,
-        doc="How long a new streams group waits for more members before its first rebalance "
-        "(stored and described only).",
+        doc="How long a new streams group waits for more members before its first assignment.",
     ),
 )
 
@@ -330,6 +347,7 @@ _SESSION_PAIRS = (
 )
 # Kafka checks broker bounds in this order (not the definition order).
 _BOUND_ORDER = (
+    "consumer.assignment.interval.ms",
     "consumer.heartbeat.interval.ms",
     "consumer.session.timeout.ms",
     "share.heartbeat.interval.ms",

@@ -281,10 +281,10 @@ class _FrameReader:
                         f"stream ended inside a frame: {self._buffered} of {self._size} bytes received"
                     )
                 return None
-            frame, self._direct = self._direct, None
+            direct, self._direct = self._direct, None
             self._buffered = sum(len(c) for c in self._chunks)
             self._size = -1
-            return frame  # nothing else refers to it: it never changes again
+            return direct  # nothing else refers to it: it never changes again
         if self._size < 0:
             if self._buffered < 4:
                 if self._eof and self._buffered:
@@ -410,7 +410,7 @@ class ServerConnection:
             self._error = exc
             raise
 
-    def _decode_request(self, frame: bytes) -> Request | UnsupportedRequest:
+    def _decode_request(self, frame: bytes | bytearray) -> Request | UnsupportedRequest:
         frame_size = len(frame)
         if frame_size < _REQUEST_PREFIX_SIZE:
             raise MalformedFrameError(
@@ -480,7 +480,7 @@ class ServerConnection:
         )
 
     def api_versions_fallback_response(
-        self, request: UnsupportedRequest | RequestHeader, min_version: int, max_version: int
+        self, request: Request | UnsupportedRequest | RequestHeader, min_version: int, max_version: int
     ) -> bytearray:
         """Kafka's answer to an ApiVersions request at a version it does not know.
 
@@ -561,7 +561,7 @@ class ClientConnection:
             self._error = exc
             raise
 
-    def _decode_response(self, frame: bytes) -> Response:
+    def _decode_response(self, frame: bytes | bytearray) -> Response:
         frame_size = len(frame)
         if frame_size < _RESPONSE_PREFIX_SIZE:
             raise MalformedFrameError(f"response frame of {frame_size} bytes has no correlation id")

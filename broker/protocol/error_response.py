@@ -65,14 +65,14 @@ def _shape(cls: type) -> _Shape:
     arrays: dict[str, type | None] = {}
     plain: dict[str, type] = {}
     for f in dataclasses.fields(cls):
-        hint = hints.get(f.name)
+        hint = hints[f.name]
         if typing.get_origin(hint) in (typing.Union, types.UnionType):  # nullable: X | None
             hint = next(a for a in typing.get_args(hint) if a is not type(None))
         origin = typing.get_origin(hint)
         if origin is list:
             (elem,) = typing.get_args(hint)
-            if dataclasses.is_dataclass(elem):
-                arrays[f.name] = elem  # type: ignore[assignment]
+            if isinstance(elem, type) and dataclasses.is_dataclass(elem):
+                arrays[f.name] = elem
             else:
                 arrays[f.name] = None
                 plain[f.name] = elem
@@ -107,9 +107,12 @@ def _overlap(resp_elem: type, req_elem: type | None, req_value: type | None) -> 
 
 
 def _copy_identity(target: Any, source: Any, version: int) -> None:
-    ts = {k: v for k, v in _shape(type(target)).scalars.items() if _present(type(target), k, version)}
+    # Classes annotated ``type``: mypy does not see ``type[X]`` as Hashable, which @cache asks for.
+    target_cls: type = type(target)
+    ts = {k: v for k, v in _shape(target_cls).scalars.items() if _present(target_cls, k, version)}
     if dataclasses.is_dataclass(source):
-        ss = _shape(type(source)).scalars
+        source_cls: type = type(source)
+        ss = _shape(source_cls).scalars
         for name in ts:
             if name in ss:
                 setattr(target, name, getattr(source, name))
@@ -134,7 +137,7 @@ def _present(cls: type, name: str, version: int) -> bool:
 
 
 def _fill(resp: Any, req: Any, code: int, message: str | None, version: int) -> None:
-    cls = type(resp)
+    cls: type = type(resp)
     shape = _shape(cls)
     if shape.has_error and _present(cls, "error_code", version):
         resp.error_code = code
@@ -142,7 +145,8 @@ def _fill(resp: Any, req: Any, code: int, message: str | None, version: int) -> 
         resp.error_message = message
     if not dataclasses.is_dataclass(req):
         return
-    req_shape = _shape(type(req))
+    req_cls: type = type(req)
+    req_shape = _shape(req_cls)
     used: set[str] = set()
     for name, elem in shape.arrays.items():
         if elem is None or not _carries_error(elem) or not _present(cls, name, version):

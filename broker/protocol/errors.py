@@ -10,6 +10,7 @@ place a request fails to the place its response is built.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 __all__ = [
     "ErrorCode",
@@ -86,12 +87,21 @@ class ErrorCode(IntEnum):
     retriable: bool
     message: str
 
-    def __new__(cls, code: int, retriable: bool, message: str) -> ErrorCode:
-        obj = int.__new__(cls, code)
-        obj._value_ = code
-        obj.retriable = retriable
-        obj.message = message
-        return obj
+    if TYPE_CHECKING:
+        # After the class is built, ``ErrorCode(code)`` looks a member up by its code
+        # (Enum swaps the member-building __new__ below for its own lookup). Type
+        # checkers take the call signature from that member-building __new__
+        # (python/mypy#10573), so they are shown the lookup signature instead.
+        def __new__(cls, code: int) -> ErrorCode: ...
+
+    else:
+
+        def __new__(cls, code: int, retriable: bool, message: str) -> ErrorCode:
+            obj = int.__new__(cls, code)
+            obj._value_ = code
+            obj.retriable = retriable
+            obj.message = message
+            return obj
 
     UNKNOWN_SERVER_ERROR = -1, False, "The server hit an unexpected error while handling the request."
     NONE = 0, False, "No error."
@@ -279,7 +289,7 @@ class KafkaError(ProtocolError):
         return self.code.retriable
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and (self.code, self.message) == (other.code, other.message)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (self.code, self.message) == (other.code, other.message)
 
     def __hash__(self) -> int:
         return hash((type(self), self.code, self.message))

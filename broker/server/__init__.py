@@ -17,18 +17,18 @@ import importlib
 import signal
 from typing import TYPE_CHECKING, Any
 
-import structlog
 import trio
 import trio.lowlevel
 
 from broker.handlers import HANDLERS
 from broker.lifecycle import Lifecycle
+from broker.logging import LazyLogger, apply_requested
 from broker.server.connection import serve_connection
 
 if TYPE_CHECKING:
     from broker.handlers.context import Services
 
-log = structlog.get_logger("sharebroker.server")
+log = LazyLogger("sharebroker.server")
 
 # After SIGTERM, connections get this long to finish the request they are
 # handling before they are cancelled; the rest of the 5 s budget goes to
@@ -93,6 +93,9 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
                 async with trio.open_nursery() as acceptors:
                     for name, tcp_listener in listeners:
                         acceptors.start_soon(_accept_loop, tcp_listener, name, handle, connections)
+                    # Logging (structlog) is set up now, in a worker thread, while
+                    # ApiVersions is already being answered.
+                    await trio.to_thread.run_sync(apply_requested)
                     log.info(
                         "listening",
                         host=config.host or "*",
@@ -159,7 +162,11 @@ async def _accept_loop(listener: trio.SocketListener, name: str, handle: Any, nu
 
 
 def run(config: Any) -> int:
-    """Run the broker until SIGTERM or SIGINT; return the process exit code."""
+    """Run the broker until SIGTERM or SIGINT; return the process exit code.
+
+    A failure to start that has one cause (an address in use, a data directory that
+    cannot be opened) is raised as that cause, not wrapped in a group, so the command
+    line can print one line for it."""
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -173,5 +180,18 @@ def run(config: Any) -> int:
                     services.lifecycle.request_stop()
                     break
 
-    trio.run(main)
+    try:
+        trio.run(main)
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        if len(leaves) == 1 and isinstance(leaves[0], Exception):
+            raise leaves[0] from None
+        raise
     return 0
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return out

@@ -15,10 +15,10 @@ import itertools
 from collections import deque
 from typing import TYPE_CHECKING
 
-import structlog
 import trio
 
 from broker.handlers.context import ConnectionState, RequestContext
+from broker.logging import LazyLogger
 from broker.protocol.connection import (
     CONNECTION_CLOSED,
     NEED_DATA,
@@ -32,7 +32,7 @@ from broker.server.dispatch import Deferred, dispatch, unsupported_reply
 if TYPE_CHECKING:
     from broker.server import Gate
 
-log = structlog.get_logger("sharebroker.connection")
+log = LazyLogger("sharebroker.connection")
 
 # Answered before the services exist (start-up).
 API_VERSIONS = 18

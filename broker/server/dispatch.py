@@ -5,17 +5,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import structlog
-
 from broker.handlers import HANDLERS, Handler
 from broker.handlers.context import AnswerLater, RequestContext
+from broker.logging import LazyLogger
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.connection import Request, ServerConnection, UnsupportedRequest
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import RESPONSES
 
-log = structlog.get_logger("sharebroker.dispatch")
+log = LazyLogger("sharebroker.dispatch")
 
 
 async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Request) -> bytearray | bool | None:

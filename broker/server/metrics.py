@@ -19,6 +19,11 @@ record-acknowledgement (by ack-type)     ``sharebroker_share_acknowledged_record
 partition-load-time                      ``sharebroker_share_partition_load_seconds``
 =======================================  ============================================
 
+Consumer groups (KIP-848) and streams groups (KIP-1071) have the same three:
+``sharebroker_consumer_groups{state}`` / ``sharebroker_streams_groups{state}``
+(Kafka's group-count by protocol and state), ``..._group_count``, and
+``..._group_rebalances_total`` (rebalance-count: new target assignments).
+
 The endpoint (``metrics.listen``) is a minimal HTTP/1.1 server: ``GET /metrics``
 answers 200, anything else 404, requests are bounded in
 size and time, one connection serves one request, and no failure in it reaches
@@ -51,6 +56,9 @@ if TYPE_CHECKING:
     from broker.handlers.context import Services
 
 log = structlog.get_logger("sharebroker.metrics")
+
+CONSUMER_GROUP_STATES: tuple[str, ...] = ("Empty", "Assigning", "Reconciling", "Stable")
+STREAMS_GROUP_STATES: tuple[str, ...] = ("Empty", "NotReady", "Assigning", "Reconciling", "Stable")
 
 PREFIX = "sharebroker_"
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -152,6 +160,8 @@ def collect(services: Services) -> list[Family]:
         f.add(size, topic=topic, partition=partition)
     fams.append(f)
 
+    fams.extend(_cleaner_families(services))
+
     list_share_groups = services.groups.list_share_groups
     f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
     for state in sorted(SHARE_GROUP_STATES):
@@ -206,7 +216,89 @@ def collect(services: Services) -> list[Family]:
     fams.append(
         Family(p + "classic_groups", "gauge", "Classic consumer groups.").add(len(services.groups.list_groups()))
     )
+    _group_families(
+        fams,
+        "consumer",
+        "Consumer groups (KIP-848)",
+        CONSUMER_GROUP_STATES,
+        services.groups.list_consumer_groups(),
+        m.consumer_rebalances,
+    )
+    _group_families(
+        fams,
+        "streams",
+        "Streams groups (KIP-1071)",
+        STREAMS_GROUP_STATES,
+        services.groups.list_streams_groups(),
+        m.streams_rebalances,
+    )
     return fams
+
+
+def _group_families(
+    fams: list[Family], kind: str, what: str, states: tuple[str, ...], groups: list[tuple[str, str]], rebalances: int
+) -> None:
+    """``<kind>_groups{state}``, ``<kind>_group_count`` and ``<kind>_group_rebalances_total``
+    (Kafka's group-count by state and rebalance count for that group type)."""
+    p = PREFIX
+    counts = dict.fromkeys(states, 0)
+    for _, state in groups:
+        counts[state] = counts.get(state, 0) + 1
+    f = Family(p + f"{kind}_groups", "gauge", f"{what} by state.")
+    for state in sorted(counts):
+        f.add(counts[state], state=state)
+    fams.append(f)
+    fams.append(Family(p + f"{kind}_group_count", "gauge", f"{what}, all states.").add(len(groups)))
+    fams.append(
+        Family(
+            p + f"{kind}_group_rebalances_total",
+            "counter",
+            f"New target assignments of {what.split(' (')[0].lower()} (assignment epoch bumps).",
+        ).add(rebalances)
+    )
+
+
+def _cleaner_families(services: Services) -> list[Family]:
+    """The log cleaner (Kafka's LogCleaner / LogCleanerManager metrics, per partition too)."""
+    p = PREFIX
+    cleaner = services.logs.cleaner
+    fams = [
+        Family(p + "log_cleaner_runs_total", "counter", "Cleans completed (one per partition round).").add(
+            cleaner.runs
+        ),
+        Family(p + "log_cleaner_read_bytes_total", "counter", "Bytes of log the cleaner rewrote from.").add(
+            cleaner.bytes_read
+        ),
+        Family(p + "log_cleaner_written_bytes_total", "counter", "Bytes of cleaned segments written.").add(
+            cleaner.bytes_written
+        ),
+        Family(p + "log_cleaner_failures_total", "counter", "Cleans that failed or were left unfinished.").add(
+            cleaner.failures
+        ),
+        Family(p + "log_cleaner_uncleanable_partitions", "gauge", "Partitions the cleaner gave up on.").add(
+            len(cleaner.uncleanable)
+        ),
+        Family(
+            p + "log_cleaner_max_dirty_ratio",
+            "gauge",
+            "Highest dirty ratio at the cleaner's last look (max-dirty-percent).",
+        ).add(cleaner.max_dirty_ratio),
+    ]
+    ratio = Family(p + "log_dirty_ratio", "gauge", "Share of a compacted partition's log written since its last clean.")
+    since = Family(
+        p + "log_seconds_since_last_clean",
+        "gauge",
+        "Time since a compacted partition was last cleaned (none yet: absent).",
+    )
+    try:
+        rows = sorted(cleaner.partition_stats())
+    except Exception:  # a log closed under us: skip this scrape's per-partition rows
+        rows = []
+    for topic, partition, dirty, seconds in rows:
+        ratio.add(dirty, topic=topic, partition=partition)
+        if seconds is not None:
+            since.add(seconds, topic=topic, partition=partition)
+    return [*fams, ratio, since]
 
 
 def scrape(services: Services) -> str:

@@ -218,6 +218,8 @@ def decode_record(key: bytes | None, value: bytes | None) -> StateRecord | None:
     if key is None or len(key) < 2:
         return None
     (record_type,) = _INT16.unpack_from(key)
+    key_cls: type[ShareSnapshotKey] | type[ShareUpdateKey]
+    value_cls: type[ShareSnapshotValue] | type[ShareUpdateValue]
     if record_type == SHARE_SNAPSHOT:
         key_cls, value_cls = ShareSnapshotKey, ShareSnapshotValue
     elif record_type == SHARE_UPDATE:

@@ -12,7 +12,14 @@ import argparse
 import importlib
 
 # Module names under broker.tools, in the order their commands are listed.
-TOOLS: tuple[str, ...] = ("topics", "console_share_consumer", "producer_perf", "share_groups")
+TOOLS: tuple[str, ...] = (
+    "topics",
+    "console_share_consumer",
+    "producer_perf",
+    "share_groups",
+    "consumer_groups",
+    "streams_groups",
+)
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:

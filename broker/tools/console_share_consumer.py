@@ -24,6 +24,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
+    import uuid
+
+    from broker.admin.client import AdminClient, BrokerConnection
+    from broker.protocol.messages.share_fetch_response import PartitionData
+    from broker.protocol.messages.share_group_heartbeat_response import Assignment
+    from broker.protocol.records import Record
 
 GAP, ACCEPT, RELEASE, REJECT = 0, 1, 2, 3
 _CLIENT_ID = "sharebroker-console-share-consumer"
@@ -92,7 +101,7 @@ class Formatter:
     def _text(self, data: bytes | None) -> str:
         return self.null if data is None else bytes(data).decode("utf-8", errors="replace")
 
-    def format(self, partition: int, record, delivery_count: int, timestamp_type: int) -> str:
+    def format(self, partition: int, record: Record, delivery_count: int, timestamp_type: int) -> str:
         parts = []
         if self.print_timestamp:
             if record.timestamp < 0:
@@ -118,7 +127,7 @@ class Formatter:
         return self.key_sep.join(parts) + self.line_sep
 
 
-def _ack_batches(acks: dict[int, int]):
+def _ack_batches(acks: dict[int, int]) -> list[list[int]]:
     """Coalesce {offset: type} into AcknowledgementBatch runs of one type over consecutive offsets."""
     runs: list[list[int]] = []
     for offset in sorted(acks):
@@ -166,6 +175,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Fetcher:
+    """The share session with one leader: its connection, next epoch and partitions."""
+
+    __slots__ = ("client", "epoch", "partitions")
+
+    def __init__(self, client: BrokerConnection) -> None:
+        self.client = client
+        self.epoch = 0
+        self.partitions: set[int] = set()
+
+
 class _ShareConsumer:
     def __init__(self, args: argparse.Namespace, formatter: Formatter) -> None:
         import base64
@@ -180,21 +200,21 @@ class _ShareConsumer:
         self.ack_type = RELEASE if args.release else REJECT if args.reject else ACCEPT
         self.printed = 0
         self.stopping = False
-        self.topic_id = None
+        self.topic_id: uuid.UUID | None = None  # known after the first metadata refresh
         self.assigned: set[int] = set()
         self.leaders: dict[int, int] = {}  # partition -> leader node
         self.brokers: dict[int, tuple[str, int]] = {}
-        self.coordinator = None  # BrokerConnection to the group coordinator
-        self.bootstrap = None  # AdminClient: FindCoordinator and Metadata
-        # per leader node: BrokerConnection, session epoch, partitions in the session
-        self.fetchers: dict[int, dict] = {}
+        self.coordinator: BrokerConnection | None = None  # to the group coordinator
+        self.bootstrap: AdminClient | None = None  # FindCoordinator and Metadata
+        # per leader node: its share session
+        self.fetchers: dict[int, _Fetcher] = {}
         # partition -> {offset: ack type} waiting to be sent
         self.pending: dict[int, dict[int, int]] = {}
         self.joined = False
 
     # --- membership --------------------------------------------------------
 
-    def _connect(self, host: str, port: int):
+    def _connect(self, host: str, port: int) -> BrokerConnection:
         # Its own socket per role (coordinator, each leader), as a share consumer keeps them.
         from broker.admin.client import BrokerConnection
 
@@ -205,11 +225,11 @@ class _ShareConsumer:
 
         from broker.admin.client import AdminClient, KafkaApiError
 
-        self.bootstrap = AdminClient(self.args.bootstrap_server, timeout=30, client_id=_CLIENT_ID)
+        self.bootstrap = bootstrap = AdminClient(self.args.bootstrap_server, timeout=30, client_id=_CLIENT_ID)
         deadline = time.monotonic() + 30
         while True:
             try:
-                node = self.bootstrap.find_coordinator(self.args.group)
+                node = bootstrap.find_coordinator(self.args.group)
             except KafkaApiError as exc:
                 if exc.error_code not in _RETRY_ERRORS or time.monotonic() > deadline:
                     raise
@@ -224,6 +244,7 @@ class _ShareConsumer:
         from broker.admin.client import KafkaApiError
         from broker.protocol.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
 
+        assert self.coordinator is not None, "the coordinator is found before the first heartbeat"
         epoch = -1 if leave else self.member_epoch
         req = ShareGroupHeartbeatRequest(
             group_id=self.args.group,
@@ -253,7 +274,7 @@ class _ShareConsumer:
         if resp.assignment is not None:
             self._assign(resp.assignment)
 
-    def _assign(self, assignment) -> None:
+    def _assign(self, assignment: Assignment) -> None:
         partitions: set[int] = set()
         for tp in assignment.topic_partitions:
             if self.topic_id is None or tp.topic_id != self.topic_id:
@@ -267,6 +288,7 @@ class _ShareConsumer:
     def _refresh_metadata(self) -> None:
         from broker.admin.client import check_error
 
+        assert self.bootstrap is not None, "the bootstrap client is opened before any metadata request"
         meta = self.bootstrap.metadata([self.args.topic])
         self.brokers = {b.node_id: (b.host, b.port) for b in meta.brokers}
         t = meta.topics[0]
@@ -276,7 +298,7 @@ class _ShareConsumer:
 
     # --- fetching ------------------------------------------------------------
 
-    def _fetch_from(self, node: int, partitions: set[int], wait_ms: int) -> list[tuple[int, object, int, int]]:
+    def _fetch_from(self, node: int, partitions: set[int], wait_ms: int) -> list[tuple[int, Record, int, int]]:
         """One ShareFetch to ``node``; returns (partition, record, delivery count, timestamp type) to print."""
         from broker.admin.client import KafkaApiError, error_name
         from broker.protocol.messages.share_fetch_request import (
@@ -287,18 +309,20 @@ class _ShareConsumer:
             ShareFetchRequest,
         )
 
+        topic_id = self.topic_id
+        assert topic_id is not None, "metadata is refreshed before the first fetch"
         f = self.fetchers.get(node)
         if f is None:
             host, port = self.brokers[node]
-            f = self.fetchers[node] = {"client": self._connect(host, port), "epoch": 0, "partitions": set()}
-        epoch = f["epoch"]
+            f = self.fetchers[node] = _Fetcher(self._connect(host, port))
+        epoch = f.epoch
         if epoch == 0:
             # A new session: acks cannot ride on epoch 0, and the broker released the old ones.
-            for p in partitions | f["partitions"]:
+            for p in partitions | f.partitions:
                 self.pending.pop(p, None)
-        send_parts = set(partitions) if epoch == 0 else (partitions - f["partitions"])
-        acked = {p for p in f["partitions"] | partitions if self.pending.get(p)} if epoch else set()
-        forgotten = f["partitions"] - partitions if epoch else set()
+        send_parts = set(partitions) if epoch == 0 else (partitions - f.partitions)
+        acked = {p for p in f.partitions | partitions if self.pending.get(p)} if epoch else set()
+        forgotten = f.partitions - partitions if epoch else set()
         fetch_parts = []
         for p in sorted(send_parts | acked):
             batches = (
@@ -321,24 +345,24 @@ class _ShareConsumer:
             max_bytes=52428800,
             max_records=self.args.max_records if budget_left else 1,
             batch_size=self.args.max_records,
-            topics=[FetchTopic(topic_id=self.topic_id, partitions=fetch_parts)] if fetch_parts else [],
-            forgotten_topics_data=[ForgottenTopic(topic_id=self.topic_id, partitions=sorted(forgotten))]
+            topics=[FetchTopic(topic_id=topic_id, partitions=fetch_parts)] if fetch_parts else [],
+            forgotten_topics_data=[ForgottenTopic(topic_id=topic_id, partitions=sorted(forgotten))]
             if forgotten
             else [],
         )
-        resp = f["client"].call(req, 1, timeout=wait_ms / 1000 + 30)
+        resp = f.client.call(req, 1, timeout=wait_ms / 1000 + 30)
         for p in acked:
             self.pending.pop(p, None)
         if resp.error_code in _SESSION_ERRORS:
-            f["epoch"], f["partitions"] = 0, set()
+            f.epoch, f.partitions = 0, set()
             return []
         if resp.error_code:
             raise KafkaApiError(resp.error_code, resp.error_message, "ShareFetch")
-        f["epoch"] = 1 if epoch == 2**31 - 1 else epoch + 1
-        f["partitions"] = set(partitions)
-        out = []
+        f.epoch = 1 if epoch == 2**31 - 1 else epoch + 1
+        f.partitions = set(partitions)
+        out: list[tuple[int, Record, int, int]] = []
         for topic in resp.responses:
-            if topic.topic_id != self.topic_id:
+            if topic.topic_id != topic_id:
                 continue
             for pd in topic.partitions:
                 if pd.acknowledge_error_code:
@@ -354,7 +378,7 @@ class _ShareConsumer:
                 out.extend(self._records(pd))
         return out
 
-    def _records(self, pd) -> list[tuple[int, object, int, int]]:
+    def _records(self, pd: PartitionData) -> list[tuple[int, Record, int, int]]:
         from broker.protocol.records import iter_batches, iter_records
 
         partition = pd.partition_index
@@ -365,7 +389,7 @@ class _ShareConsumer:
         if not acquired:
             return []
         acks = self.pending.setdefault(partition, {})
-        out = []
+        out: list[tuple[int, Record, int, int]] = []
         seen: set[int] = set()
         for bv in iter_batches(pd.records or b"", allow_partial=True):
             header = bv.header
@@ -428,7 +452,7 @@ class _ShareConsumer:
                 except AdminError:
                     f = self.fetchers.pop(node, None)
                     if f:
-                        f["client"].close()
+                        f.client.close()
                     raise
                 for partition, record, count, ts_type in records:
                     out.write(self.formatter.format(partition, record, count, ts_type))
@@ -450,9 +474,10 @@ class _ShareConsumer:
 
         for _node, f in list(self.fetchers.items()):
             try:
-                if f["epoch"] > 0:
+                if f.epoch > 0:
+                    assert self.topic_id is not None, "a session with epoch > 0 fetched the topic"
                     parts = []
-                    for p in sorted(f["partitions"]):
+                    for p in sorted(f.partitions):
                         runs = _ack_batches(self.pending.pop(p, {}))
                         if runs:
                             parts.append(
@@ -470,7 +495,7 @@ class _ShareConsumer:
                         share_session_epoch=-1,
                         topics=[AcknowledgeTopic(topic_id=self.topic_id, partitions=parts)] if parts else [],
                     )
-                    resp = f["client"].call(req, 1, timeout=10)
+                    resp = f.client.call(req, 1, timeout=10)
                     for t in resp.responses:
                         for pd in t.partitions:
                             if pd.error_code:
@@ -484,7 +509,7 @@ class _ShareConsumer:
             except Exception as exc:
                 print(f"Closing the share session failed: {exc}", file=sys.stderr)
             finally:
-                f["client"].close()
+                f.client.close()
         self.fetchers.clear()
         if self.coordinator is not None:
             try:

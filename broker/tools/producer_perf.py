@@ -175,7 +175,7 @@ def _run(conn, args: argparse.Namespace) -> int:
     pool = bytes(random.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(max(args.record_size, 1) * 4))
     clock = time.monotonic
     stats = _Stats(clock())
-    pending: dict[int, tuple[list[float], int]] = {}  # correlation id -> (enqueue times, bytes per record)
+    pending: dict[int, list[tuple[float, int]]] = {}  # correlation id -> (enqueue time, bytes) per record
     batch: list[tuple[None, bytes]] = []
     batch_times: list[float] = []
     batch_bytes = 0
@@ -184,7 +184,7 @@ def _run(conn, args: argparse.Namespace) -> int:
 
     def handle(response) -> None:
         nonlocal errors
-        times, _ = pending.pop(response.correlation_id, ([], 0))
+        times = pending.pop(response.correlation_id, [])
         now = clock()
         bad = [p.error_code for t in response.body.responses for p in t.partition_responses if p.error_code]
         if bad:
@@ -222,7 +222,7 @@ def _run(conn, args: argparse.Namespace) -> int:
             stats.maybe_report(now)
         else:
             cid = conn.send(request, 9)
-            pending[cid] = (list(zip(batch_times, (len(v) for _, v in batch))), 0)
+            pending[cid] = list(zip(batch_times, (len(v) for _, v in batch)))
         batch, batch_times, batch_bytes = [], [], 0
 
     def drain() -> None:

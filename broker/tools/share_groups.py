@@ -14,6 +14,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -109,7 +110,7 @@ def _err(message: str) -> None:
     print(f"Error: {message}", file=sys.stderr)
 
 
-def _table(rows: list[list[Any]], widths_min: list[int]) -> str:
+def _table(rows: Sequence[Sequence[object]], widths_min: list[int]) -> str:
     """Left-aligned columns like Kafka's ``%-Ns``: each column at least its minimum width."""
     widths = list(widths_min)
     for row in rows:
@@ -172,7 +173,7 @@ def parse_datetime_ms(text: str) -> int:
 
 
 def _parse_topics(specs: list[str]) -> list[tuple[str, list[int] | None]]:
-    out = []
+    out: list[tuple[str, list[int] | None]] = []
     for spec in specs:
         topic, sep, parts = spec.partition(":")
         if not topic:
@@ -356,7 +357,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
             if args.verbose:
                 header.append("MEMBER-EPOCH")
             header.append("ASSIGNMENT")
-            rows = [header]
+            rows: list[Sequence[object]] = [header]
             for m in members:
                 row = [
                     group,

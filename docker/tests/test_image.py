@@ -34,8 +34,10 @@ def test_image_shape() -> None:
     assert config["Cmd"] == ["sharebroker", "serve"]
     assert "/var/lib/sharebroker" in (config.get("Volumes") or {})
     assert config["Healthcheck"]["Test"] == ["CMD", "/opt/sharebroker/bin/python", "/opt/sharebroker/healthcheck.py"]
-    # The broker's part stays small: the venv with its dependencies, no build tools, no pip.
-    assert size - base_size < 40e6, f"the broker adds {(size - base_size) / 1e6:.1f} MB to the base image"
+    # The broker's part stays small: the venv with its dependencies (cryptography alone is
+    # about 16 MB, the broker's own modules with their bytecode about 12 MB), no build
+    # tools, no pip. The bound leaves room for the broker to grow, not for a toolchain.
+    assert size - base_size < 60e6, f"the broker adds {(size - base_size) / 1e6:.1f} MB to the base image"
 
     run = ("run", "--rm", "--network", "none")
     assert docker(*run, image, "id", "-u").strip() == "10001"

@@ -3,7 +3,9 @@
 #
 #   peers/franz/run.sh [--list FILE] [--jobs N] [--out DIR] [--seeds HOST:PORT]
 #
-# FILE (default peers/franz/allow.txt) lists test names, one per line (# comments).
+# FILE (default peers/franz/allow.txt) lists test names, one per line (# comments),
+# each optionally followed by count=N (run the test N times in one process) and
+# require=Sub1,Sub2 (subtests that must PASS, not just the test).
 # Each test runs as its own process (-test.run '^Name$') against one broker, with
 # KGO_TEST_TIMEOUT seconds (default 180), KGO_TEST_RECORDS (default 5000; upstream 500000)
 # and KGO_JOBS tests at a time (default 4). Exit status 1 if any listed test did not PASS
@@ -60,15 +62,26 @@ export KGO_TEST_RECORDS=${KGO_TEST_RECORDS:-5000}
 export KGO_TEST_TIMEOUT=${KGO_TEST_TIMEOUT:-180}   # seconds, per test
 export BIN OUT
 run_one() {
-  local t=$1 rc=0
-  timeout $((KGO_TEST_TIMEOUT + 60)) "$BIN" -test.count=1 -test.v -test.timeout "${KGO_TEST_TIMEOUT}s" -test.run "^$t\$" \
+  local t=$1 rc=0 count=1 require="" opt sub
+  shift
+  for opt in "$@"; do
+    case $opt in
+      count=*) count=${opt#count=};;
+      require=*) require=${opt#require=};;
+    esac
+  done
+  timeout $((count * KGO_TEST_TIMEOUT + 60)) "$BIN" -test.count="$count" -test.v -test.timeout "$((count * KGO_TEST_TIMEOUT))s" -test.run "^$t\$" \
     >"$OUT/logs/$t.log" 2>&1 || rc=$?
-  if grep -q "^--- PASS: $t " "$OUT/logs/$t.log"; then echo "PASS $t"
+  if grep -q "^--- PASS: $t " "$OUT/logs/$t.log" && ! grep -q "^--- FAIL: $t " "$OUT/logs/$t.log"; then
+    for sub in ${require//,/ }; do
+      if ! grep -q -- "--- PASS: $sub " "$OUT/logs/$t.log"; then echo "FAIL $t (subtest $sub did not pass)"; return; fi
+    done
+    echo "PASS $t"
   elif grep -q "^--- SKIP: $t " "$OUT/logs/$t.log"; then echo "SKIP $t"
   else echo "FAIL $t (rc=$rc)"; fi
 }
 export -f run_one
-grep -v '^\s*#' "$LIST" | awk 'NF{print $1}' | xargs -P "$JOBS" -I{} bash -c 'run_one {}' | sort -k2 | tee "$OUT/results.txt"
+grep -v '^\s*#' "$LIST" | awk 'NF{print}' | xargs -P "$JOBS" -I{} bash -c 'run_one {}' | sort -k2 | tee "$OUT/results.txt"
 pass=$(grep -c '^PASS' "$OUT/results.txt" || true); total=$(wc -l <"$OUT/results.txt")
 echo "franz-go $VERSION: $pass/$total passed (logs: $OUT/logs, broker log: $OUT/broker.log)"
 [ "$pass" -eq "$total" ]

@@ -11,10 +11,13 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import pytest
 
 from broker.localcluster import LocalCluster
+
+T = TypeVar("T")
 
 # Quick share-group membership so a restarted broker's consumers settle fast.
 FAST_SHARE_SETTINGS = {
@@ -60,16 +63,18 @@ def own_cluster() -> Iterator[LocalCluster]:
         yield c
 
 
-def wait_for(check: Callable[[], object], timeout: float, what: str, every: float = 0.2) -> object:
+def wait_for(check: Callable[[], T | None], timeout: float, what: str, every: float = 0.2) -> T:
+    """The first truthy result of ``check`` within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     last: object = None
     while time.monotonic() < deadline:
         try:
-            last = check()
+            value = check()
         except Exception as exc:  # the cluster is settling: try again
             last = exc
         else:
-            if last:
-                return last
+            if value:
+                return value
+            last = value
         time.sleep(every)
     raise AssertionError(f"{what} not within {timeout} s (last: {last!r})")

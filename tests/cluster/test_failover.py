@@ -16,7 +16,7 @@ import threading
 import time
 from collections import Counter
 
-from confluent_kafka import Consumer, KafkaException, Producer, ShareConsumer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, ShareConsumer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker.localcluster import LocalCluster
@@ -30,6 +30,13 @@ FAILOVER_BOUND_S = SESSION_TIMEOUT_S + 1.0
 # Slack for a loaded test machine when checking the bound (the measured figure is
 # printed and reported separately).
 CHECK_SLACK_S = 4.0
+
+
+def _value(m: Message) -> bytes:
+    """A consumed record's value: every record these tests produce has one."""
+    value = m.value()
+    assert value is not None, m
+    return value
 
 
 def _create(bootstrap: str, topic: str, partitions: int) -> None:
@@ -80,7 +87,7 @@ class Acker(threading.Thread):
                 if not batch:
                     continue
                 for m in batch:
-                    self.delivered.append(m.value())
+                    self.delivered.append(_value(m))
                     sc.acknowledge(m)
                 try:
                     results = sc.commit_sync(15)
@@ -92,7 +99,7 @@ class Acker(threading.Thread):
                     if (m.topic(), m.partition()) in failed:
                         self.failed_acks += 1
                     else:
-                        self.confirmed.append(m.value())
+                        self.confirmed.append(_value(m))
             sc.close()
         except BaseException as exc:
             self.error = exc
@@ -199,30 +206,33 @@ def test_etcd_outage_of_10_s_does_not_stop_produce_and_consume(own_cluster: Loca
         }
     )
     consumer.subscribe([topic])
-    errors: list = []
+    errors: list[KafkaError] = []
     produced = 0
     received: set[bytes] = set()
+
+    def on_delivery(err: KafkaError | None, msg: Message) -> None:
+        if err is not None:
+            errors.append(err)
 
     def round_trip(seconds: float) -> None:
         nonlocal produced
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             for _ in range(20):
-                producer.produce(
-                    topic, value=b"e%06d" % produced, on_delivery=lambda err, msg: err and errors.append(err)
-                )
+                producer.produce(topic, value=b"e%06d" % produced, on_delivery=on_delivery)
                 produced += 1
             producer.poll(0)
             m = consumer.poll(0.05)
             while m is not None:
                 if m.error() is None:
-                    received.add(m.value())
+                    received.add(_value(m))
                 m = consumer.poll(0)
 
     deadline = time.monotonic() + 30
     while not received and time.monotonic() < deadline:  # the group's first rebalance
         round_trip(0.5)
     assert received, "nothing consumed before the outage"
+    assert c.etcd.process is not None
     c.etcd.process.send_signal(signal.SIGTERM)
     c.etcd.process.wait(10)
     during_start = len(received), produced
@@ -244,7 +254,7 @@ def test_etcd_outage_of_10_s_does_not_stop_produce_and_consume(own_cluster: Loca
         m = consumer.poll(0.2)
         while m is not None:
             if m.error() is None:
-                received.add(m.value())
+                received.add(_value(m))
             m = consumer.poll(0)
         return len(received) >= produced
 
@@ -334,7 +344,7 @@ def test_consumer_reads_on_across_a_leader_restart(own_cluster: LocalCluster, na
         m = consumer.poll(0.2)
         while m is not None:
             if m.error() is None:
-                got.append(m.value())
+                got.append(_value(m))
             m = consumer.poll(0)
         return len(got) >= want
 

@@ -193,7 +193,8 @@ def sc_delivery_limit(bootstrap: str) -> dict:
         d.produce_batch(w, topic, 3)
         m = d.member_id()
         d.join(w, group, m, [topic])
-        acquisitions, release_errors, counts, ep = [], set(), {}, 0
+        acquisitions, release_errors, ep = [], set(), 0
+        counts: dict[int, int] = {}  # offset -> highest delivery count seen
         for _ in range(20):
             r, ep = d.fetch_acquire(w, group, m, ep, tid, timeout=3)
             got = d.acquired(r)
@@ -254,7 +255,7 @@ def sc_bad_acks(bootstrap: str) -> dict:
         d.join(w, group, other, [topic])
         got, hep = d.fetch_acquire(w, group, holder, 0, tid)
         d.fetch(w, group, other, 0, tid)
-        out = {"holder_acquired": d.acquired(got)}
+        out: dict[str, object] = {"holder_acquired": d.acquired(got)}
         r = d.fetch(w, group, other, 1, tid, acks=[d.ack_batch(0, 4, d.ACCEPT)])
         out["fetch_non_holder"] = (d.err(r.error_code), d.err(d.part0(r).acknowledge_error_code))
         r = d.share_ack(w, group, other, 2, tid, [(0, 4, d.ACCEPT)])
@@ -279,7 +280,7 @@ def sc_session_epochs(bootstrap: str) -> dict:
         d.produce_batch(w, topic, 4)
         m = d.member_id()
         d.join(w, group, m, [topic])
-        out = {"no_session_epoch_1": d.err(d.fetch(w, group, m, 1, tid).error_code)}
+        out: dict[str, object] = {"no_session_epoch_1": d.err(d.fetch(w, group, m, 1, tid).error_code)}
         ack_no_session = d.share_ack(w, group, m, 1, tid, [(0, 0, d.ACCEPT)])
         out["ack_no_session_epoch_1"] = d.err(ack_no_session.error_code)
         got, ep = d.fetch_acquire(w, group, m, 0, tid)
@@ -459,6 +460,7 @@ def sc_java_lock_expiry(bootstrap: str) -> dict:
     check(run_tool("produce", "--bootstrap", bootstrap, "--topic", topic, "--count", "3"))
     slow = check(_java(bootstrap, topic, group, 3, "--process-ms", "2500"))
     run = check(_java(bootstrap, topic, group, 3))
+    assert slow.summary is not None and run.summary is not None, "ShareTool printed no summary line"
     return {
         "slow_counts": sorted((r["offset"], r["deliveryCount"]) for r in slow.records),
         "slow_commit_errors": sorted(x for e in slow.summary["commitErrors"] for x in re.findall(r"\w+Exception", e)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 
@@ -22,8 +22,8 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, config: dict | 
 
 def produce(bootstrap: str, topic: str, values: list[bytes], *, partition: int = 0, **conf) -> list:
     """Produce ``values``; return the delivered messages (offsets filled) in order."""
-    delivered = []
-    errors = []
+    delivered: list[Message] = []
+    errors: list[KafkaError] = []
 
     def on_delivery(err, msg):
         (errors if err else delivered).append(err or msg)
@@ -53,7 +53,7 @@ def consume(
     )
     try:
         c.assign([TopicPartition(topic, partition, offset)])
-        out = []
+        out: list[Message] = []
         deadline = time.monotonic() + timeout
         while len(out) < count and time.monotonic() < deadline:
             msg = c.poll(0.5)

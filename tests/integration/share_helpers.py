@@ -155,7 +155,7 @@ class Worker:
         self._delay = delay_per_batch
         self._stop = threading.Event()
         self._ack_on_stop = True
-        self._sc = share_consumer(bootstrap, group, topics, **conf)
+        self._sc = share_consumer(bootstrap, group, topics, mode="implicit", **conf)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 import uuid
 
@@ -363,20 +364,43 @@ def test_kafka_python_and_librdkafka_share_one_group(groups_bootstrap, topic_nam
         session_timeout_ms=6000,
         heartbeat_interval_ms=300,
     )
+    stop = threading.Event()
+    ck_owned: set[int] = set()
+
+    def on_assign(_consumer: Consumer, partitions: list) -> None:
+        ck_owned.clear()
+        ck_owned.update(tp.partition for tp in partitions)
+
+    def on_revoke(_consumer: Consumer, _partitions: list) -> None:
+        ck_owned.clear()
+
+    def serve_librdkafka() -> None:
+        # librdkafka's rebalance runs in poll(): keep polling while kafka-python joins, so
+        # its JoinGroup never waits on a member that only polls between its own polls.
+        # Only this thread touches ck until it stops (the callbacks run inside poll()).
+        while not stop.is_set():
+            ck.poll(0.05)
+
+    poller = threading.Thread(target=serve_librdkafka, daemon=True)
     try:
-        ck.subscribe([topic_name])
+        ck.subscribe([topic_name], on_assign=on_assign, on_revoke=on_revoke)
+        poller.start()
         deadline = time.monotonic() + 40
-        while time.monotonic() < deadline and not (len(ck.assignment()) == 2 and len(kp.assignment()) == 2):
+        while time.monotonic() < deadline and not (len(ck_owned) == 2 and len(kp.assignment()) == 2):
             # kafka-python must be given time to finish a rebalance inside one poll(): one
             # that times out mid-join may never apply the assignment it then receives
             # (a client quirk, Kafka brokers see the same).
-            kp.poll(timeout_ms=1000)
-            ck.poll(0.05)
+            kp.poll(timeout_ms=3000)
+        stop.set()
+        poller.join(10)
         kp_parts = {tp.partition for tp in kp.assignment()}
         assert len(kp_parts) == 2 and kp_parts | assigned(ck) == {0, 1, 2, 3}
         group = describe(bs, group_name)
         assert group.state.name == "STABLE" and group.partition_assignor == "range"
         assert len(group.members) == 2
     finally:
+        stop.set()
+        if poller.is_alive():
+            poller.join(10)
         ck.close()
         kp.close(autocommit=False)

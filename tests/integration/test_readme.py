@@ -412,7 +412,7 @@ def _check_make(block: Block, command: str) -> None:
         assert re.search(r"-m venv \.venv\b", dry.stdout), dry.stdout
         assert "pip install -q -e '.[dev]'" in dry.stdout, dry.stdout
         pytest_line = next(line for line in dry.stdout.splitlines() if "-m pytest" in line)
-        assert '-m "not slow and not compat and not cluster"' in pytest_line, pytest_line
+        assert '-m "not slow and not compat and not cluster and not spark"' in pytest_line, pytest_line
 
 
 def _run_serve(block: Block, command: str, session: ReadmeSession) -> None:

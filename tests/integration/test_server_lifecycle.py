@@ -60,6 +60,7 @@ def test_connections_beyond_max_connections_are_refused(tmp_path: Path):
 
 def test_sigterm_during_a_long_poll_exits_zero_within_five_seconds(tmp_path: Path):
     broker = BrokerProcess(tmp_path / "data").start()
+    assert broker.process is not None
     try:
         create_topic(broker.bootstrap, "quiet")
         produce(broker.bootstrap, "quiet", [b"x"], acks="all")
@@ -95,3 +96,28 @@ def test_sigterm_during_a_long_poll_exits_zero_within_five_seconds(tmp_path: Pat
         assert [m.value() for m in consume(broker.bootstrap, "quiet", 1)] == [b"x"]
     finally:
         broker.kill()
+
+
+def test_an_address_in_use_is_one_line_and_exit_one(tmp_path: Path):
+    import subprocess
+    import sys
+
+    with BrokerProcess(tmp_path / "first") as first:
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "broker",
+                "serve",
+                "--set",
+                f"listeners=PLAINTEXT://127.0.0.1:{first.port}",
+                "--set",
+                f"log.dirs={tmp_path / 'second'}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1].startswith("sharebroker: error: cannot serve: ")
+    assert "Address already in use" in result.stderr and "Traceback" not in result.stderr

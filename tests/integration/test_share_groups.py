@@ -474,7 +474,9 @@ time.sleep(120)
 
 def _readline(proc: subprocess.Popen, timeout: float) -> str:
     out: list[str] = []
-    reader = threading.Thread(target=lambda: out.append(proc.stdout.readline()), daemon=True)
+    stdout = proc.stdout
+    assert stdout is not None  # started with stdout=PIPE
+    reader = threading.Thread(target=lambda: out.append(stdout.readline()), daemon=True)
     reader.start()
     reader.join(timeout)
     return out[0] if out else ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 import uuid
 
-from confluent_kafka import Consumer, ShareConsumer, TopicPartition
+from confluent_kafka import Consumer, Message, ShareConsumer, TopicPartition
 from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
 from broker.protocol.errors import ErrorCode
@@ -141,12 +141,13 @@ def share_consumer(bootstrap: str, group: str, topic: str) -> ShareConsumer:
 
 
 def consume(sc: ShareConsumer, count: int, timeout: float = 30) -> list:
-    got = []
+    got: list[Message] = []
     deadline = time.monotonic() + timeout
     while len(got) < count and time.monotonic() < deadline:
         for m in sc.poll(0.5):
-            assert m.error() is None or not m.error().fatal(), m.error()
-            if m.error() is None:
+            error = m.error()
+            assert error is None or not error.fatal(), error
+            if error is None:
                 got.append(m)
     return got
 

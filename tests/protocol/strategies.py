@@ -155,8 +155,10 @@ def normalise(value: Any) -> Any:
     (memoryviews) become bytes; lists become lists.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {f.name: normalise(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare}
-        out["_unknown_tagged_fields"] = [(t, bytes(p)) for t, p in value._unknown_tagged_fields]
+        out = {}
+        for f in dataclasses.fields(value):
+            v = getattr(value, f.name)
+            out[f.name] = [(t, bytes(p)) for t, p in v] if f.name == "_unknown_tagged_fields" else normalise(v)
         return type(value).__name__, out
     if isinstance(value, (list, tuple)):
         return [normalise(x) for x in value]

@@ -81,6 +81,7 @@ def test_generated_class_matches_schema(name: str) -> None:
     assert cls.FLEXIBLE_MIN == (flexible[0] if flexible else None)
     assert all(cls.is_flexible(v) == schema.is_flexible(v) for v in schema.versions())
     assert sorted(cls._DECODERS) == sorted(cls._ENCODERS) == list(schema.versions())
+    assert dataclasses.is_dataclass(cls)
     names = [f.name for f in dataclasses.fields(cls)]
     assert names == [f.py_name for f in schema.fields] + ["_unknown_tagged_fields"]
     cls().encode(schema.valid.hi)  # every default instance is encodable at the latest version

@@ -68,6 +68,7 @@ from kio.schema.errors import ErrorCode  # noqa: E402
 from kio.serial import entity_reader, entity_writer  # noqa: E402
 from kio.serial.readers import tz_aware_from_i64  # noqa: E402
 from kio.static.constants import EntityType  # noqa: E402
+from kio.static.protocol import Entity  # noqa: E402
 
 SETTINGS = settings(
     max_examples=10,
@@ -119,9 +120,10 @@ def _unwrap(annotation: Any) -> tuple[Any, bool, bool]:
     return t, is_array, optional
 
 
-def kio_entity(schema: Schema, version: int) -> tuple[type | None, str]:
+def kio_entity(schema: Schema, version: int) -> tuple[type[Entity] | None, str]:
     """kio's class for ``schema`` at ``version``, or None and the reason it has none."""
     if schema.type in ("request", "response"):
+        assert schema.api_key is not None, f"{schema.name} has no api key"
         key = API_INDEX[schema.api_key].request_module.removesuffix("_request")
         entity_type = EntityType[schema.type]
     else:
@@ -134,6 +136,13 @@ def kio_entity(schema: Schema, version: int) -> tuple[type | None, str]:
     if path is None:
         return None, f"kio 0.6.5 has no {schema.name} v{version}"
     return resolve_name(path), ""
+
+
+def kio_class(schema: Schema, version: int) -> type[Entity]:
+    """kio's class for ``schema`` at ``version``, which must exist."""
+    cls, reason = kio_entity(schema, version)
+    assert cls is not None, reason
+    return cls
 
 
 def pair_fields(schema: Schema, struct: str, version: int, kio_cls: type, out: dict[str, list[Pair]]) -> str:
@@ -159,7 +168,7 @@ def pair_fields(schema: Schema, struct: str, version: int, kio_cls: type, out: d
         if f.is_struct:
             if not dataclasses.is_dataclass(inner):
                 return f"{where}.{f.py_name}: struct vs kio {inner}"
-        elif SEMANTIC.get(kafka_type, kafka_type) != f.element_type:
+        elif kafka_type is None or SEMANTIC.get(kafka_type, kafka_type) != f.element_type:
             return f"{where}.{f.py_name}: {f.element_type} vs kio {kafka_type}"
         if optional != f.nullable_in(version) and not (
             optional and (kafka_type in NONE_FOR_SENTINEL or f.tagged_in(version))
@@ -284,7 +293,7 @@ def test_every_api_version_is_cross_checked() -> None:
 
 def _pairs(name: str, version: int) -> dict[str, list[Pair]]:
     schema = schemas()[name]
-    cls, _ = kio_entity(schema, version)
+    cls = kio_class(schema, version)
     out: dict[str, list[Pair]] = {}
     assert pair_fields(schema, name, version, cls, out) == ""
     return out
@@ -346,7 +355,7 @@ def representable(pairs: dict[str, list[Pair]]):
     return override
 
 
-def _kio_encode(kio_cls: type, value: Any) -> bytes:
+def _kio_encode(kio_cls: type[Entity], value: Any) -> bytes:
     buf = io.BytesIO()
     entity_writer(kio_cls)(buf, value)
     return buf.getvalue()
@@ -355,7 +364,7 @@ def _kio_encode(kio_cls: type, value: Any) -> bytes:
 @pytest.mark.parametrize(("name", "version"), CASES, ids=[f"{n}-v{v}" for n, v in CASES])
 def test_crosscheck_with_kio(name: str, version: int) -> None:
     ours_cls = message_class(name)
-    kio_cls, _ = kio_entity(schemas()[name], version)
+    kio_cls = kio_class(schemas()[name], version)
     pairs = _pairs(name, version)
 
     @SETTINGS

@@ -320,7 +320,7 @@ def test_iter_batches_from_a_position() -> None:
 
 def assert_code(exc: BaseException, code: int) -> None:
     assert isinstance(exc, ProtocolError) and isinstance(exc, KafkaError)
-    assert exc.error_code == code == exc.code  # type: ignore[attr-defined]
+    assert exc.error_code == code == exc.code
 
 
 def test_crc_corruption_is_detected() -> None:

@@ -324,7 +324,7 @@ def test_fetch_records_decode_zero_copy_from_a_memoryview() -> None:
     view = memoryview(frame)
     decoded, _ = FetchResponse.decode_at(view, 4, 11)
     records = decoded.responses[0].partitions[0].records
-    assert records.obj is frame
+    assert isinstance(records, memoryview) and records.obj is frame
     start = bytes(frame).index(b"abc")
     frame[start] = ord("X")  # a view, not a copy: writes to the frame show through
     assert bytes(records) == b"Xbc"
@@ -340,17 +340,18 @@ _MEMBER_METADATA_PREFIX = bytes.fromhex("010101010101ffffffff01")
 @pytest.mark.parametrize(
     ("classic", "tags"),
     [
-        # the default (empty) struct is not written
-        (ClassicMemberMetadata(), "00"),
-        # null: tag 0, one byte, the varint 0 (not int8 -1 as for an untagged nullable struct)
-        (None, "01000100"),
+        # null is the default (Kafka 4.4 declares "default": null): not written
+        (None, "00"),
+        # an empty struct is written: tag 0, seven bytes, the varint 1 (present; not int8 1 as
+        # for an untagged nullable struct), then the struct (0 ms, no protocols, no tags)
+        (ClassicMemberMetadata(), "01000701000000000100"),
         # present: the varint 1, then the struct (45000 ms, [("range", b"\x01")], no tags)
         (
             ClassicMemberMetadata(session_timeout_ms=45000, supported_protocols=[ClassicProtocol("range", b"\x01")]),
             "0100100100" + "00afc8" + "02" + "0672616e6765" + "020100" + "00",
         ),
     ],
-    ids=["default", "null", "present"],
+    ids=["null", "empty", "present"],
 )
 def test_tagged_nullable_struct_uses_a_varint_null_marker(classic: ClassicMemberMetadata | None, tags: str) -> None:
     # Bytes as Kafka 4.4's own ConsumerGroupMemberMetadataValue reads and writes them.

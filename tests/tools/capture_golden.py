@@ -53,7 +53,15 @@ def log(*a):
 # traffic
 # --------------------------------------------------------------------------
 def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
-    from confluent_kafka import OFFSET_BEGINNING, AcknowledgeType, Consumer, Producer, ShareConsumer, TopicPartition
+    from confluent_kafka import (
+        OFFSET_BEGINNING,
+        AcknowledgeType,
+        Consumer,
+        Message,
+        Producer,
+        ShareConsumer,
+        TopicPartition,
+    )
     from confluent_kafka.admin import (
         AdminClient,
         AlterConfigOpType,
@@ -129,7 +137,8 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
         }
     )
     c.assign([TopicPartition(topics["ck"], 0, OFFSET_BEGINNING)])
-    got, deadline = [], time.monotonic() + 20
+    got: list[Message] = []
+    deadline = time.monotonic() + 20
     while len(got) < 3 * len(CODECS) and time.monotonic() < deadline:
         m = c.poll(0.5)
         if m is not None and m.error() is None:
@@ -145,7 +154,8 @@ def drive_confluent(bootstrap: str, topics: dict, groups: dict) -> None:
         return sc
 
     def poll_some(sc, want: int = 1, seconds: float = 25.0) -> list:
-        out, deadline = [], time.monotonic() + seconds
+        out: list[Message] = []
+        deadline = time.monotonic() + seconds
         while len(out) < want and time.monotonic() < deadline:
             for m in sc.poll(1.0):
                 if m.error() is None:
@@ -413,9 +423,9 @@ def select(exchanges: list[Exchange]) -> list[tuple[str, Exchange, str]]:
 
 def write_out(out: str, chosen, versions: dict, peer: str) -> dict:
     os.makedirs(out, exist_ok=True)
-    for f in glob.glob(os.path.join(out, "*.bin")) + [os.path.join(out, "index.json")]:
-        if os.path.exists(f):
-            os.remove(f)
+    for stale in glob.glob(os.path.join(out, "*.bin")) + [os.path.join(out, "index.json")]:
+        if os.path.exists(stale):
+            os.remove(stale)
     counter: dict[tuple, int] = defaultdict(int)
     entries = []
     for client, ex, note in chosen:
@@ -495,7 +505,7 @@ def main(argv=None) -> int:
             subprocess.run([KAFKA_SH, "stop", "--port", str(a.peer_port)], check=False)
     exchanges = proxy.exchanges()
     log(f"recorded {len(exchanges)} exchanges")
-    seen = defaultdict(int)
+    seen: defaultdict[tuple[str | None, str, int], int] = defaultdict(int)
     for ex in exchanges:
         seen[(client_of(ex), kd.api_name(ex.api_key), ex.api_version)] += 1
     for k in sorted(seen, key=str):

@@ -112,7 +112,7 @@ class CaptureProxy:
         s.listen(64)
         s.settimeout(0.2)
         self._lsock = s
-        self._spawn(self._accept_loop)
+        self._spawn(self._accept_loop, s)
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -147,10 +147,10 @@ class CaptureProxy:
         self._threads.append(t)
         t.start()
 
-    def _accept_loop(self) -> None:
+    def _accept_loop(self, lsock: socket.socket) -> None:
         while not self._stopping.is_set():
             try:
-                csock, _ = self._lsock.accept()
+                csock, _ = lsock.accept()
             except TimeoutError:
                 continue
             except OSError:

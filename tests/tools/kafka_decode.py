@@ -45,6 +45,8 @@ def _in(vers: str | None, v: int) -> bool:
     if vers is None or vers == "none":
         return False
     m = re.fullmatch(r"(\d+)(\+|-(\d+))?", vers)
+    if m is None:
+        raise ValueError(f"not a version range: {vers!r}")
     lo = int(m.group(1))
     if m.group(2) is None:
         return v == lo

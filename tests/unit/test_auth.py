@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import scramp
 from hypothesis import given, settings
@@ -19,6 +21,7 @@ from broker.protocol.auth import (
     AuthState,
     KafkaPrincipal,
     Outcome,
+    SaslServer,
     SecurityProtocol,
     Verdict,
 )
@@ -26,7 +29,9 @@ from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.protocol.messages.metadata_request import MetadataRequest
 from broker.protocol.messages.sasl_authenticate_request import SaslAuthenticateRequest
+from broker.protocol.messages.sasl_authenticate_response import SaslAuthenticateResponse
 from broker.protocol.messages.sasl_handshake_request import SaslHandshakeRequest
+from broker.protocol.messages.sasl_handshake_response import SaslHandshakeResponse
 from broker.security.sasl.plain import PlainServer, StaticPlainCredentials
 from broker.security.sasl.scram import ScramServer
 from broker.security.scram import ScramCredentialStore, ScramMechanismType, credential_from_password
@@ -35,7 +40,7 @@ USERS = StaticPlainCredentials({"alice": "alice-secret", "bob": "bob-secret"})
 SCRAM = ScramCredentialStore(
     {("carol", ScramMechanismType.SCRAM_SHA_512): credential_from_password(ScramMechanismType.SCRAM_SHA_512, "pw")}
 )
-FACTORIES = {
+FACTORIES: dict[str, Callable[[], SaslServer]] = {
     "PLAIN": lambda: PlainServer(USERS),
     "SCRAM-SHA-512": lambda: ScramServer("SCRAM-SHA-512", SCRAM.lookup),
 }
@@ -59,8 +64,18 @@ def metadata(a: Authenticator, now: int = 0) -> Outcome:
     return a.receive(ApiKey.METADATA, 12, MetadataRequest(), now)
 
 
+def handshake_response(out: Outcome) -> SaslHandshakeResponse:
+    assert isinstance(out.response, SaslHandshakeResponse), out
+    return out.response
+
+
+def auth_response(out: Outcome) -> SaslAuthenticateResponse:
+    assert isinstance(out.response, SaslAuthenticateResponse), out
+    return out.response
+
+
 def login(a: Authenticator, user: str = "alice", now: int = 0) -> Outcome:
-    assert handshake(a, now=now).response.error_code == ErrorCode.NONE  # type: ignore[union-attr]
+    assert handshake_response(handshake(a, now=now)).error_code == ErrorCode.NONE
     return authenticate(a, b"\0" + user.encode() + b"\0" + f"{user}-secret".encode(), now=now)
 
 
@@ -79,13 +94,13 @@ def test_plaintext_and_ssl_listeners_start_authenticated():
     assert metadata(a).verdict is Verdict.DISPATCH
     # SaslHandshake/SaslAuthenticate are answered with ILLEGAL_SASL_STATE; the connection lives
     out = handshake(a)
-    assert (out.verdict, out.close, out.response.error_code) == (  # type: ignore[union-attr]
+    assert (out.verdict, out.close, handshake_response(out).error_code) == (
         Verdict.RESPOND,
         False,
         ErrorCode.ILLEGAL_SASL_STATE,
     )
     out = authenticate(a, b"x")
-    assert out.response.error_message == "SaslAuthenticate request received after successful authentication"  # type: ignore[union-attr]
+    assert auth_response(out).error_message == "SaslAuthenticate request received after successful authentication"
     cert_user = KafkaPrincipal.user("CN=client,O=test")
     assert Authenticator(AuthSettings(SecurityProtocol.SSL), ssl_principal=cert_user).principal == cert_user
 
@@ -120,15 +135,15 @@ def test_unsupported_mechanism_lists_the_enabled_ones_and_closes():
     a = sasl()
     out = handshake(a, "GSSAPI")
     assert out.close and out.verdict is Verdict.RESPOND
-    assert out.response.error_code == ErrorCode.UNSUPPORTED_SASL_MECHANISM  # type: ignore[union-attr]
-    assert out.response.mechanisms == ["PLAIN", "SCRAM-SHA-512"]  # type: ignore[union-attr]
+    assert handshake_response(out).error_code == ErrorCode.UNSUPPORTED_SASL_MECHANISM
+    assert handshake_response(out).mechanisms == ["PLAIN", "SCRAM-SHA-512"]
     assert a.state is AuthState.FAILED
 
 
 def test_plain_v1_success_and_session_without_expiry():
     a = sasl()
     out = login(a)
-    assert out.response.error_code == ErrorCode.NONE and out.response.session_lifetime_ms == 0  # type: ignore[union-attr]
+    assert auth_response(out).error_code == ErrorCode.NONE and auth_response(out).session_lifetime_ms == 0
     assert a.authenticated and a.principal == KafkaPrincipal.user("alice")
     assert a.frame_limit is None and a.session_expiry_ms is None
     assert metadata(a, now=10**12).verdict is Verdict.DISPATCH
@@ -153,8 +168,8 @@ def test_plain_failures_carry_kafkas_messages_and_close(token, message):
     a = sasl()
     handshake(a)
     out = authenticate(a, token)
-    assert out.close and out.response.error_code == ErrorCode.SASL_AUTHENTICATION_FAILED  # type: ignore[union-attr]
-    assert out.response.error_message == message  # type: ignore[union-attr]
+    assert out.close and auth_response(out).error_code == ErrorCode.SASL_AUTHENTICATION_FAILED
+    assert auth_response(out).error_message == message
     assert a.state is AuthState.FAILED
 
 
@@ -169,7 +184,7 @@ def test_other_requests_during_the_exchange_get_illegal_sasl_state_then_close():
 
 def test_handshake_v0_switches_to_raw_tokens():
     a = sasl()
-    assert handshake(a, version=0).response.error_code == ErrorCode.NONE  # type: ignore[union-attr]
+    assert handshake_response(handshake(a, version=0)).error_code == ErrorCode.NONE
     assert a.expects_raw_token
     out = a.receive_token(b"\0bob\0bob-secret", 0)
     assert out.verdict is Verdict.RESPOND and out.raw_token == b"" and not out.close
@@ -189,23 +204,23 @@ def scram_login(a: Authenticator, user: str, password: str, now: int = 0, versio
     first = authenticate(a, client.get_client_first().encode(), version=version, now=now)
     if first.close:
         return first
-    assert first.response.session_lifetime_ms == 0  # type: ignore[union-attr]
-    client.set_server_first(first.response.auth_bytes.decode())  # type: ignore[union-attr]
+    assert auth_response(first).session_lifetime_ms == 0
+    client.set_server_first(auth_response(first).auth_bytes.decode())
     final = authenticate(a, client.get_client_final().encode(), version=version, now=now)
     if not final.close:
-        client.set_server_final(final.response.auth_bytes.decode())  # type: ignore[union-attr]  # verifies the server
+        client.set_server_final(auth_response(final).auth_bytes.decode())  # verifies the server
     return final
 
 
 def test_scram_success_and_generic_failures():
     a = sasl()
-    assert scram_login(a, "carol", "pw").response.error_code == ErrorCode.NONE  # type: ignore[union-attr]
+    assert auth_response(scram_login(a, "carol", "pw")).error_code == ErrorCode.NONE
     assert a.principal == KafkaPrincipal.user("carol")
     for user, password in (("carol", "wrong"), ("nobody", "pw")):
         b = sasl()
         out = scram_login(b, user, password)
-        assert out.close and out.response.error_code == ErrorCode.SASL_AUTHENTICATION_FAILED  # type: ignore[union-attr]
-        assert out.response.error_message == (  # type: ignore[union-attr]
+        assert out.close and auth_response(out).error_code == ErrorCode.SASL_AUTHENTICATION_FAILED
+        assert auth_response(out).error_message == (
             "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"
         )
 
@@ -213,7 +228,7 @@ def test_scram_success_and_generic_failures():
 def test_reauth_session_lifetime_and_expiry_close():
     a = sasl(reauth_ms=60_000)
     out = login(a, now=1_000)
-    assert out.response.session_lifetime_ms == 60_000 and a.session_expiry_ms == 61_000  # type: ignore[union-attr]
+    assert auth_response(out).session_lifetime_ms == 60_000 and a.session_expiry_ms == 61_000
     assert metadata(a, now=61_000).verdict is Verdict.DISPATCH
     out = metadata(a, now=61_001)
     assert out.verdict is Verdict.CLOSE and "expired" in out.reason
@@ -224,13 +239,13 @@ def test_reauth_same_mechanism_renews_the_session():
     login(a, now=0)
     # the session expired, but a SaslHandshake starts re-authentication
     out = handshake(a, now=70_000)
-    assert out.response.error_code == ErrorCode.NONE and a.reauthenticating and a.frame_limit is None  # type: ignore[union-attr]
+    assert handshake_response(out).error_code == ErrorCode.NONE and a.reauthenticating and a.frame_limit is None
     out = authenticate(a, b"\0alice\0alice-secret", now=70_000)
-    assert out.response.session_lifetime_ms == 60_000 and a.session_expiry_ms == 130_000  # type: ignore[union-attr]
+    assert auth_response(out).session_lifetime_ms == 60_000 and a.session_expiry_ms == 130_000
     assert a.authenticated and metadata(a, now=100_000).verdict is Verdict.DISPATCH
     # within a second of the last start: answered like an ordinary request
     out = handshake(a, now=70_500)
-    assert out.response.error_code == ErrorCode.ILLEGAL_SASL_STATE and not out.close  # type: ignore[union-attr]
+    assert handshake_response(out).error_code == ErrorCode.ILLEGAL_SASL_STATE and not out.close
 
 
 def test_reauth_cannot_change_principal_or_mechanism():
@@ -238,13 +253,13 @@ def test_reauth_cannot_change_principal_or_mechanism():
     login(a, "alice")
     handshake(a, now=5_000)
     out = authenticate(a, b"\0bob\0bob-secret", now=5_000)
-    assert out.close and out.response.error_message == (  # type: ignore[union-attr]
+    assert out.close and auth_response(out).error_message == (
         "Cannot change principals during re-authentication from User.alice: User.bob"
     )
     b = sasl(reauth_ms=60_000)
     login(b, "alice")
     out = handshake(b, "SCRAM-SHA-512", now=5_000)
-    assert out.response.error_code == ErrorCode.NONE and b.state is AuthState.REAUTH_BAD_MECHANISM  # type: ignore[union-attr]
+    assert handshake_response(out).error_code == ErrorCode.NONE and b.state is AuthState.REAUTH_BAD_MECHANISM
     out = authenticate(b, b"whatever", now=5_000)
     assert out.verdict is Verdict.CLOSE
     assert "not supported for re-authentication of mechanism 'PLAIN'" in out.reason
@@ -254,7 +269,7 @@ def test_handshake_without_session_expiry_is_illegal_state():
     a = sasl()
     login(a)
     out = handshake(a, now=10_000)
-    assert out.response.error_code == ErrorCode.ILLEGAL_SASL_STATE and not out.close  # type: ignore[union-attr]
+    assert handshake_response(out).error_code == ErrorCode.ILLEGAL_SASL_STATE and not out.close
     assert a.authenticated
 
 

@@ -136,10 +136,11 @@ class Harness:
         return self.c.groups[group].state
 
     def group_records(self, group="g") -> list[GroupMetadataValue | None]:
-        out = []
+        out: list[GroupMetadataValue | None] = []
         for gid, key, value in self.records:
             rec = decode_record(key, value)
             if gid == group and rec is not None and rec.record_type == 2:
+                assert rec.value is None or isinstance(rec.value, GroupMetadataValue)
                 out.append(rec.value)
         return out
 

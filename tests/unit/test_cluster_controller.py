@@ -132,7 +132,13 @@ def test_create_topic_places_leaders_on_every_broker():
             ErrorCode.INVALID_REPLICATION_FACTOR,
         ),
         (
-            {"op": "create_topic", "name": "t", "partitions": 2, "replication_factor": -1, "assignments": [[1], [1, 2]]},
+            {
+                "op": "create_topic",
+                "name": "t",
+                "partitions": 2,
+                "replication_factor": -1,
+                "assignments": [[1], [1, 2]],
+            },
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
         ),
         (

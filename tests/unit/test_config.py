@@ -100,7 +100,7 @@ def test_defaults_load_and_match_kafka_where_we_follow_it():
     }
     for key, value in expected.items():
         assert cfg.get(key) == value, key
-    assert tuple(cfg.get("group.coordinator.rebalance.protocols")) == ("classic", "consumer", "share")
+    assert tuple(cfg.get("group.coordinator.rebalance.protocols")) == ("classic", "consumer", "share", "streams")
 
 
 def test_every_default_passes_its_own_validation():
@@ -137,6 +137,18 @@ def test_dynamic_flags_follow_kafka():
         "log.flush.interval.messages",
         "log.flush.interval.ms",
         "message.max.bytes",
+        "log.cleanup.policy",
+        "log.cleaner.threads",
+        "log.cleaner.dedupe.buffer.size",
+        "log.cleaner.io.buffer.size",
+        "log.cleaner.io.buffer.load.factor",
+        "log.cleaner.io.max.bytes.per.second",
+        "log.cleaner.backoff.ms",
+        "log.cleaner.min.cleanable.ratio",
+        "log.cleaner.delete.retention.ms",
+        "log.cleaner.min.compaction.lag.ms",
+        "log.cleaner.max.compaction.lag.ms",
+        "log.segment.delete.delay.ms",
     }
 
 
@@ -289,8 +301,8 @@ def test_kafka_style_file_is_accepted(tmp_path: Path):
             "default.replication.factor: 0 is below the minimum 1 (from --set)",
         ),
         (
-            "group.coordinator.rebalance.protocols=classic,streams",
-            "group.coordinator.rebalance.protocols: 'streams' is not one of: classic, consumer, share (from --set)",
+            "group.coordinator.rebalance.protocols=classic,kafka",
+            "group.coordinator.rebalance.protocols: 'kafka' is not one of: classic, consumer, share, streams (from --set)",
         ),
         ("log.retention.ms=0", "log.retention.ms: 0 must be -1 (unlimited) or at least 1 (from --set)"),
         ("bogus=1", "bogus: unknown setting (from --set)"),

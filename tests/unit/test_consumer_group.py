@@ -193,7 +193,7 @@ class Harness:
         )
 
 
-def owned_of(response) -> list[TP]:
+def owned_of(response) -> list[TP] | None:
     if response.assignment is None:
         return None
     return [TP(tp.topic_id, tp.partitions) for tp in response.assignment.topic_partitions]
@@ -202,7 +202,7 @@ def owned_of(response) -> list[TP]:
 def test_join_creates_the_group_and_assigns_everything():
     h = Harness()
     r = h.join("m1")
-    assert (r.error_code, r.member_epoch, r.member_id) == (0, 1, "m1")
+    assert (r.error_code, r.member_epoch, r.member_id) == (0, 2, "m1")
     assert r.assignment.topic_partitions[0].partitions == [0, 1, 2, 3]
     types = [rec.type for rec in h.log]
     assert types == [
@@ -219,13 +219,13 @@ def test_second_member_waits_for_the_first_to_revoke():
     h = Harness()
     h.join("m1")
     r2 = h.join("m2")
-    assert r2.member_epoch == 2 and r2.assignment.topic_partitions == []
+    assert r2.member_epoch == 3 and r2.assignment.topic_partitions == []
     assert h.cg.groups["g"].state == "Reconciling"
-    r1 = h.hb(member_id="m1", member_epoch=1, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
-    assert r1.member_epoch == 1 and sum(len(tp.partitions) for tp in r1.assignment.topic_partitions) == 2
-    r1 = h.hb(member_id="m1", member_epoch=1, topic_partitions=owned_of(r1))
-    assert r1.member_epoch == 2
-    r2 = h.hb(member_id="m2", member_epoch=2)
+    r1 = h.hb(member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
+    assert r1.member_epoch == 2 and sum(len(tp.partitions) for tp in r1.assignment.topic_partitions) == 2
+    r1 = h.hb(member_id="m1", member_epoch=2, topic_partitions=owned_of(r1))
+    assert r1.member_epoch == 3
+    r2 = h.hb(member_id="m2", member_epoch=3)
     assert sorted(r2.assignment.topic_partitions[0].partitions) == [2, 3] or r2.assignment is not None
     assert h.cg.groups["g"].state == "Stable"
 
@@ -265,7 +265,7 @@ def test_first_request_rules():
         ),
         (
             {"rebalance_timeout_ms": 1, "subscribed_topic_names": [], "topic_partitions": []},
-            "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.",
+            "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.",
         ),
     ]
     for fields, message in cases:
@@ -298,31 +298,31 @@ def test_regex_subscription_resolves_and_follows_new_topics():
     h.cg._update_regex  # noqa: B018 - exists
     h.apply(h.cg.on_metadata_changed(h.topics, 5))
     assert h.cg.groups["g"].regexes["[ab]"].topics == ("a", "b"), "full match: 'cc' and 'c' do not match"
-    r = h.hb(member_id="m", member_epoch=1, topic_partitions=owned_of(r))
-    assert r.member_epoch == 1, "nothing subscribed changed"
+    r = h.hb(member_id="m", member_epoch=2, topic_partitions=owned_of(r))
+    assert r.member_epoch == 2, "nothing subscribed changed"
 
 
 def test_unknown_group_member_and_epochs():
     h = Harness()
-    assert h.hb(member_id="m", member_epoch=1).error_code == ErrorCode.GROUP_ID_NOT_FOUND
+    assert h.hb(member_id="m", member_epoch=2).error_code == ErrorCode.GROUP_ID_NOT_FOUND
     h.join("m1")
-    assert h.hb(member_id="zz", member_epoch=1).error_code == ErrorCode.UNKNOWN_MEMBER_ID
-    assert h.hb(member_id="m1", member_epoch=7).error_code == ErrorCode.FENCED_MEMBER_EPOCH
-    assert h.hb(member_id="m1", member_epoch=1).error_code == 0
+    assert h.hb(member_id="zz", member_epoch=2).error_code == ErrorCode.UNKNOWN_MEMBER_ID
+    assert h.hb(member_id="m1", member_epoch=8).error_code == ErrorCode.FENCED_MEMBER_EPOCH
+    assert h.hb(member_id="m1", member_epoch=2).error_code == 0
 
 
 def test_previous_epoch_accepted_when_owned_is_a_subset():
     h = Harness()
     r = h.join("m1")
     h.join("m2")
-    revoking = h.hb(member_id="m1", member_epoch=1, topic_partitions=owned_of(r))
+    revoking = h.hb(member_id="m1", member_epoch=2, topic_partitions=owned_of(r))
     kept = owned_of(revoking)
-    r1 = h.hb(member_id="m1", member_epoch=1, topic_partitions=kept)
-    assert r1.member_epoch == 2
+    r1 = h.hb(member_id="m1", member_epoch=2, topic_partitions=kept)
+    assert r1.member_epoch == 3
     # The response with epoch 2 was lost: epoch 1 with a subset of the assignment is fine.
-    assert h.hb(member_id="m1", member_epoch=1, topic_partitions=kept).error_code == 0
+    assert h.hb(member_id="m1", member_epoch=2, topic_partitions=kept).error_code == 0
     assert (
-        h.hb(member_id="m1", member_epoch=1, topic_partitions=[TP(T[0], [0, 1, 2, 3])]).error_code
+        h.hb(member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])]).error_code
         == ErrorCode.FENCED_MEMBER_EPOCH
     )
 
@@ -334,21 +334,21 @@ def test_leave_bumps_the_epoch_and_removes_the_member():
     r = h.hb(member_id="m2", member_epoch=-1)
     assert (r.error_code, r.member_id, r.member_epoch) == (0, "m2", -1)
     g = h.cg.groups["g"]
-    assert set(g.members) == {"m1"} and g.epoch == 3 and g.state == "Assigning"
+    assert set(g.members) == {"m1"} and g.epoch == 4 and g.state == "Assigning"
 
 
 def test_group_max_size():
     h = Harness(max_size=1)
     h.join("m1")
     assert h.join("m2").error_code == ErrorCode.GROUP_MAX_SIZE_REACHED
-    assert h.hb(member_id="m1", member_epoch=1).error_code == 0
+    assert h.hb(member_id="m1", member_epoch=2).error_code == 0
 
 
 def test_static_member_replacement():
     h = Harness()
     r = h.join("s1", instance_id="i")
     assert h.join("s2", instance_id="i").error_code == ErrorCode.UNRELEASED_INSTANCE_ID
-    assert h.hb(member_id="s9", member_epoch=1, instance_id="i").error_code == ErrorCode.FENCED_INSTANCE_ID
+    assert h.hb(member_id="s9", member_epoch=2, instance_id="i").error_code == ErrorCode.FENCED_INSTANCE_ID
     r = h.hb(member_id="s1", member_epoch=-2, instance_id="i")
     assert r.member_epoch == -2
     epoch = h.cg.groups["g"].epoch
@@ -364,7 +364,7 @@ def test_session_expiry_and_rebalance_timeout_fence():
     assert h.cg.next_deadline_ms() == 45_000
     h.join("m2", now_ms=100)
     # m1 must revoke half; it heartbeats without revoking, then goes silent.
-    h.hb(now_ms=200, member_id="m1", member_epoch=1, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
+    h.hb(now_ms=200, member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
     assert h.cg.groups["g"].members["m1"].assignment.state is MemberState.UNREVOKED_PARTITIONS
     assert h.cg.next_deadline_ms() == 1200
     h.apply(h.cg.tick(1200))
@@ -378,7 +378,7 @@ def test_snapshot_and_double_replay_rebuild_the_same_state():
     h = Harness()
     h.join("m1", instance_id="i1")
     h.join("m2", topics=("a", "b"))
-    h.hb(member_id="m1", member_epoch=1, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
+    h.hb(member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
     fresh = ConsumerGroups(h.topics)
     for record in h.log + h.log:
         fresh.replay_record(record)
@@ -393,18 +393,18 @@ def test_offset_commit_validation():
     r = h.join("m1")
     h.join("m2")
     cg = h.cg
-    assert cg.validate_offset_commit("g", "m1", None, 1).error == 0
-    assert cg.validate_offset_commit("g", "zz", None, 1).error == ErrorCode.UNKNOWN_MEMBER_ID
-    assert cg.validate_offset_commit("g", "m1", None, 5).error == ErrorCode.STALE_MEMBER_EPOCH
-    assert cg.validate_offset_commit("g", "m1", None, 1, api_version=8).error == ErrorCode.UNSUPPORTED_VERSION
+    assert cg.validate_offset_commit("g", "m1", None, 2).error == 0
+    assert cg.validate_offset_commit("g", "zz", None, 2).error == ErrorCode.UNKNOWN_MEMBER_ID
+    assert cg.validate_offset_commit("g", "m1", None, 6).error == ErrorCode.STALE_MEMBER_EPOCH
+    assert cg.validate_offset_commit("g", "m1", None, 2, api_version=8).error == ErrorCode.UNSUPPORTED_VERSION
     assert cg.validate_offset_commit("g", "", None, -1).error == ErrorCode.UNKNOWN_MEMBER_ID
-    r1 = h.hb(member_id="m1", member_epoch=1, topic_partitions=owned_of(r))
-    h.hb(member_id="m1", member_epoch=1, topic_partitions=owned_of(r1))
-    check = cg.validate_offset_commit("g", "m1", None, 1)
+    r1 = h.hb(member_id="m1", member_epoch=2, topic_partitions=owned_of(r))
+    h.hb(member_id="m1", member_epoch=2, topic_partitions=owned_of(r1))
+    check = cg.validate_offset_commit("g", "m1", None, 2)
     kept = owned_of(r1)[0].partitions
     assert all(check.partition_error(T[0], p) == 0 for p in kept), "held since epoch 1"
-    assert h.hb(member_id="m2", member_epoch=2).error_code == 0
-    check = cg.validate_offset_commit("g", "m2", None, 1)
+    assert h.hb(member_id="m2", member_epoch=3).error_code == 0
+    check = cg.validate_offset_commit("g", "m2", None, 2)
     assert check.partition_error(T[0], 3) == ErrorCode.STALE_MEMBER_EPOCH
 
 

@@ -67,7 +67,9 @@ async def runtime_on(data_dir, *, partitions=2, snapshot_min_records=100, segmen
 
 
 def size_of(logs: LogManager, partition: int) -> int:
-    return logs.partition(TOPIC, partition).size_bytes
+    log = logs.partition(TOPIC, partition)
+    assert log is not None
+    return log.size_bytes
 
 
 async def write_keyed(runtime, shard, pid, n, keys):

@@ -44,6 +44,7 @@ from tests.services import context, started
 
 GROUP = 32
 KAFKA_42_KEYS = {
+    "consumer.assignment.interval.ms",
     "consumer.heartbeat.interval.ms",
     "consumer.session.timeout.ms",
     "share.auto.offset.reset",
@@ -54,6 +55,7 @@ KAFKA_42_KEYS = {
     "streams.heartbeat.interval.ms",
     "streams.initial.rebalance.delay.ms",
     "streams.num.standby.replicas",
+    "streams.rack.aware.assignment.tags",
     "streams.session.timeout.ms",
 }
 RESET_RULE = "The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
@@ -146,6 +148,7 @@ def test_describe_a_group_without_overrides_lists_every_key_with_broker_defaults
     assert [r.name for r in got] == sorted(KAFKA_42_KEYS | {k.name for k in EXTENSION_KEYS})
     by = {r.name: r for r in got}
     assert {k: (by[k].value, by[k].source) for k in KAFKA_42_KEYS} == {
+        "consumer.assignment.interval.ms": ("1000", 5),
         "consumer.heartbeat.interval.ms": ("5000", 5),
         "consumer.session.timeout.ms": ("45000", 5),
         "share.auto.offset.reset": ("latest", 5),
@@ -156,6 +159,7 @@ def test_describe_a_group_without_overrides_lists_every_key_with_broker_defaults
         "streams.heartbeat.interval.ms": ("5000", 5),
         "streams.initial.rebalance.delay.ms": ("3000", 5),
         "streams.num.standby.replicas": ("0", 5),
+        "streams.rack.aware.assignment.tags": ("", 5),
         "streams.session.timeout.ms": ("45000", 5),
     }
     lock = by["share.record.lock.duration.ms"]

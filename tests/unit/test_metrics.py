@@ -154,8 +154,24 @@ def _fake_broker() -> _NS:
     share = _NS(loaded=lambda: [_Entry(3), _Entry(4)], sessions=[1, 2])
     return _NS(
         metrics=Metrics(),
-        logs=_NS(logs=lambda: [_Log("t", 1, 50), _Log("t", 0, 100), _Log("a", 0, 7)]),
-        groups=_NS(list_share_groups=list_groups, list_groups=lambda: [object()]),
+        groups=_NS(
+            list_share_groups=list_groups,
+            list_groups=lambda: [object()],
+            list_consumer_groups=lambda: [("c1", "Stable"), ("c2", "Stable"), ("c3", "Reconciling")],
+            list_streams_groups=lambda: [("s1", "NotReady")],
+        ),
+        logs=_NS(
+            logs=lambda: [_Log("t", 1, 50), _Log("t", 0, 100), _Log("a", 0, 7)],
+            cleaner=_NS(
+                runs=2,
+                bytes_read=300,
+                bytes_written=100,
+                failures=0,
+                uncleanable=frozenset(),
+                max_dirty_ratio=0.25,
+                partition_stats=lambda: [("c", 0, 0.25, 1.5), ("c", 1, 0.0, None)],
+            ),
+        ),
         share=share,
     )
 
@@ -184,7 +200,18 @@ def test_collect_reads_live_objects():
     assert s["sharebroker_share_in_flight_records"] == "7"
     assert s["sharebroker_share_sessions"] == "2"
     assert s["sharebroker_classic_groups"] == "1"
+    assert s['sharebroker_consumer_groups{state="Stable"}'] == "2"
+    assert s['sharebroker_consumer_groups{state="Reconciling"}'] == "1"
+    assert s['sharebroker_consumer_groups{state="Empty"}'] == "0"
+    assert s["sharebroker_consumer_group_count"] == "3"
+    assert s['sharebroker_streams_groups{state="NotReady"}'] == "1"
+    assert s["sharebroker_streams_group_rebalances_total"] == "0"
     assert s['sharebroker_share_acknowledgements_total{type="accept"}'] == "0"
+    assert s["sharebroker_log_cleaner_runs_total"] == "2"
+    assert s["sharebroker_log_cleaner_read_bytes_total"] == "300"
+    assert s['sharebroker_log_dirty_ratio{topic="c",partition="0"}'] == "0.25"
+    assert s['sharebroker_log_seconds_since_last_clean{topic="c",partition="0"}'] == "1.5"
+    assert 'sharebroker_log_seconds_since_last_clean{topic="c",partition="1"}' not in s
 
 
 def test_every_family_has_help_and_type_and_the_prefix():

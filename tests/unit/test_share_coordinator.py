@@ -51,7 +51,9 @@ class Applied:
     def apply(self, records: list[StateRecord]) -> list[StateRecord]:
         for record in records:
             self.log.append(encode_record(record))
-            self.shard.replay(decode_record(*self.log[-1]), len(self.log) - 1)
+            decoded = decode_record(*self.log[-1])
+            assert decoded is not None
+            self.shard.replay(decoded, len(self.log) - 1)
         return records
 
     def initialize(self, key=KEY, state_epoch=0, start_offset=-1):
@@ -482,11 +484,14 @@ def run_history(a: Applied, ops) -> dict:
         try:
             if kind == "init":
                 a.initialize(key, op[2], op[3])
-                starts[key] = a.shard.get(key).start_offset
+                state = a.shard.get(key)
+                assert state is not None
+                starts[key] = state.start_offset
             elif kind == "write":
                 before = a.shard.get(key)
                 a.write(key, state_epoch=op[2], leader_epoch=op[3], start_offset=op[4], batches=op[5], count=op[6])
                 after = a.shard.get(key)
+                assert before is not None and after is not None  # a write succeeds on an initialised state only
                 assert after.start_offset >= before.start_offset  # never backwards
                 assert after.leader_epoch >= before.leader_epoch
                 assert after.state_epoch == before.state_epoch

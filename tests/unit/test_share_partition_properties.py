@@ -20,7 +20,14 @@ from typing import NamedTuple
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from broker.share.partition import Delta, PersistedState, SharePartition, StateBatch
 from broker.share.states import (
@@ -535,9 +542,9 @@ class SharePartitionMachine(RuleBasedStateMachine):
                 sp.on_persisted(delta)
             self.pending.clear()
             self.now += 10 * LOCK
-            delta = sp.expire_locks(self.now, self.limit).delta
-            if delta is not None:
-                sp.on_persisted(delta)
+            expired = sp.expire_locks(self.now, self.limit).delta
+            if expired is not None:
+                sp.on_persisted(expired)
             got = sp.acquire(
                 "drain",
                 max_records=50,
@@ -557,20 +564,20 @@ class SharePartitionMachine(RuleBasedStateMachine):
         assert sp.runs() == []
 
 
-_MACHINE_SETTINGS = {
-    "stateful_step_count": 60,
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much],
-}
+_MACHINE_SETTINGS = settings(
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 # About 5 s: the default run.
-class TestSharePartitionMachine(SharePartitionMachine.TestCase):
-    settings = settings(max_examples=300, **_MACHINE_SETTINGS)
+def test_share_partition_machine() -> None:
+    run_state_machine_as_test(SharePartitionMachine, settings=settings(_MACHINE_SETTINGS, max_examples=300))
 
 
 # Ten times the search; it finds bugs that need two unconfirmed deltas with the
 # older one failing (a delta start offset counting another delta's records).
 @pytest.mark.slow
-class TestSharePartitionMachineLong(SharePartitionMachine.TestCase):
-    settings = settings(max_examples=3000, **_MACHINE_SETTINGS)
+def test_share_partition_machine_long() -> None:
+    run_state_machine_as_test(SharePartitionMachine, settings=settings(_MACHINE_SETTINGS, max_examples=3000))

@@ -8,8 +8,14 @@ partition. It follows Kafka 4.4's ``GroupMetadataManager`` consumer paths:
   ends or it rejoins under the same instance id), any other epoch must be the
   member's epoch or, when the bump's response was lost, its previous epoch
   with owned partitions inside its assignment; else FENCED_MEMBER_EPOCH.
-  v1 requires a client-generated member id; v0 may leave it empty on join
-  and gets one generated.
+  A known member joining again at epoch 0 keeps its epoch and assignment and
+  gets them in full (Kafka 4.4's answer, checked against it). v1 requires a
+  client-generated member id; v0 may leave it empty on join and gets one
+  generated. A new group's first epoch is 2, as in Kafka 4.4.
+* **Migration** (:mod:`.migration`): a join to a non-empty classic group
+  converts it; classic members inside a consumer group are served JoinGroup,
+  SyncGroup, Heartbeat and LeaveGroup (``classic_*``); the last
+  consumer-protocol member leaving converts the group back.
 * Changing the subscription (topic names or regex), joining, leaving or the
   metadata of subscribed topics bumps the **group epoch**. A heartbeat that
   finds the group epoch ahead of the **target assignment epoch** runs the
@@ -60,15 +66,17 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from broker.group.consumer import records as rec
 from broker.group.consumer.assignors import ASSIGNORS, MemberSpec
+from broker.group.consumer.classic_protocol import decode_assignment, decode_subscription, encode_assignment, version_of
 from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.consumer.regex import compile_error, resolve
 from broker.group.shard_api import CoordinatorResult, TopicImage
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.consumer_group_heartbeat_response import (
@@ -80,6 +88,8 @@ from broker.protocol.messages.consumer_group_heartbeat_response import (
 from broker.protocol.messages.consumer_group_heartbeat_response import (
     TopicPartitions as WireTopicPartitions,
 )
+from broker.protocol.messages.join_group_response import JoinGroupResponse
+from broker.protocol.messages.sync_group_response import SyncGroupResponse
 
 __all__ = [
     "JOIN_EPOCH",
@@ -95,12 +105,17 @@ __all__ = [
 
 JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
+# Kafka 4.4 gives a new consumer group epoch 2 on its first bump.
+FIRST_GROUP_EPOCH = 2
 STATIC_LEAVE_EPOCH = -2
 # ConsumerGroupHeartbeat v1+: the client generates its member id (KIP-1082).
 CLIENT_MEMBER_ID_VERSION = 1
 # OffsetCommit v9+ is the version consumer-protocol members must use.
 COMMIT_VERSION_FOR_CONSUMER_PROTOCOL = 9
 GROUP_TYPE = "consumer"
+CONSUMER_PROTOCOL_TYPE = "consumer"
+# JoinGroup v4+ makes a new dynamic member rejoin with the id it is given (KIP-394).
+FIRST_JOIN_VERSION_REQUIRING_MEMBER_ID = 4
 
 
 class ConsumerGroupState:
@@ -184,6 +199,45 @@ class CommitCheck:
         return ErrorCode.NONE
 
 
+@dataclass(frozen=True, slots=True)
+class ClassicMemberSnapshot:
+    """One member of a classic group, as an online upgrade takes it over."""
+
+    member_id: str
+    instance_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    session_timeout_ms: int
+    protocols: tuple[tuple[str, bytes], ...]
+    assignment: bytes  # ConsumerProtocolAssignment bytes of its last assignment
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicSnapshot:
+    """A non-empty classic group, as an online upgrade takes it over."""
+
+    group_id: str
+    generation: int
+    protocol_type: str | None
+    protocol_name: str | None
+    members: tuple[ClassicMemberSnapshot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DowngradeMember:
+    """A classic member of a consumer group that goes back to a classic group."""
+
+    member_id: str
+    instance_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    session_timeout_ms: int
+    protocols: tuple[tuple[str, bytes], ...]
+    assignment: Mapping[str, tuple[int, ...]]  # topic name -> partitions (its target)
+
+
 class GroupDirectory:
     """What the consumer core needs to know about groups of other types.
 
@@ -192,6 +246,9 @@ class GroupDirectory:
     says whether the classic group with this id has no members (an empty classic
     group is replaced by a consumer group on the first consumer-protocol join,
     as Kafka does); ``classic_tombstones`` builds the records that delete it.
+    ``classic_snapshot`` describes a non-empty classic group for an online
+    upgrade; ``classic_group_records`` builds the records of the classic group
+    an online downgrade creates; ``classic_max_size`` bounds that group.
     """
 
     def group_type(self, group_id: str) -> str | None:
@@ -202,6 +259,24 @@ class GroupDirectory:
 
     def classic_tombstones(self, group_id: str) -> list[object]:
         return []
+
+    def classic_snapshot(self, group_id: str) -> ClassicSnapshot | None:
+        return None
+
+    def classic_group_records(self, group_id: str, generation: int, members: Sequence[DowngradeMember]) -> list[object]:
+        return []
+
+    def classic_max_size(self) -> int:
+        return 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicJoin:
+    """What a JoinGroup tells the consumer core about a classic member."""
+
+    metadata: rec.ClassicMemberMetadata
+    owned: Mapping[uuid.UUID, tuple[int, ...]]
+    unknown_member: bool
 
 
 class _Fail(Exception):
@@ -399,8 +474,16 @@ class ConsumerGroups:
         self._timers[key] = (deadline, seq)
         heapq.heappush(self._heap, (deadline, seq, key))
 
-    def _arm_session(self, group_id: str, member_id: str, now_ms: int) -> None:
-        self._arm(("session", group_id, member_id), now_ms + self.config.session_timeout_for(group_id))
+    def _arm_session(self, group_id: str, member_id: str, now_ms: int, meta: MemberValue | None = None) -> None:
+        if meta is None:
+            group = self.groups.get(group_id)
+            member = group.members.get(member_id) if group is not None else None
+            meta = member.meta if member is not None else None
+        if meta is not None and meta.classic is not None:
+            timeout = meta.classic.session_timeout_ms
+        else:
+            timeout = self.config.session_timeout_for(group_id)
+        self._arm(("session", group_id, member_id), now_ms + timeout)
 
     def _arm_rebalance(self, group_id: str, member: Member, now_ms: int) -> None:
         timeout = max(member.meta.rebalance_timeout_ms, 0)
@@ -408,8 +491,8 @@ class ConsumerGroups:
         self._rebalance_epoch[group_id, member.member_id] = member.epoch
 
     def _cancel_member_timers(self, group_id: str, member_id: str) -> None:
-        self._timers.pop(("session", group_id, member_id), None)
-        self._timers.pop(("rebalance", group_id, member_id), None)
+        for kind in ("session", "rebalance", "join", "sync"):
+            self._timers.pop((kind, group_id, member_id), None)
 
     def _prune(self) -> None:
         while self._heap:
@@ -462,7 +545,9 @@ class ConsumerGroups:
             expected = self._rebalance_epoch.pop((group_id, member_id), None)
             if member.assignment.state is not MemberState.UNREVOKED_PARTITIONS or member.epoch != expected:
                 return []
-        return self._fence(group, member)
+        # session, rebalance, join (a classic member told to rejoin did not) and sync
+        # (a classic member that joined sent no SyncGroup) timeouts all fence.
+        return self._fence(group, member, now_ms)
 
     # ============================================================ heartbeat
 
@@ -478,7 +563,7 @@ class ConsumerGroups:
         try:
             self._validate(request, api_version)
             if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
-                return self._leave(request)
+                return self._leave(request, now_ms)
             return self._heartbeat(request, now_ms, api_version, client_id, client_host)
         except _Fail as fail:
             return CoordinatorResult(
@@ -511,7 +596,9 @@ class ConsumerGroups:
             if r.topic_partitions is None or r.topic_partitions:
                 raise _Fail(invalid, "TopicPartitions must be empty when (re-)joining.")
             if not r.subscribed_topic_names and not r.subscribed_topic_regex:
-                raise _Fail(invalid, "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.")
+                raise _Fail(
+                    invalid, "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining."
+                )
         elif epoch == STATIC_LEAVE_EPOCH:
             if r.instance_id is None:
                 raise _Fail(invalid, "InstanceId can't be null.")
@@ -533,7 +620,13 @@ class ConsumerGroups:
         raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Consumer group {group_id} not found.")
 
     def _heartbeat(
-        self, r: ConsumerGroupHeartbeatRequest, now_ms: int, api_version: int, client_id: str, client_host: str
+        self,
+        r: ConsumerGroupHeartbeatRequest,
+        now_ms: int,
+        api_version: int,
+        client_id: str,
+        client_host: str,
+        classic: ClassicJoin | None = None,
     ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
         records: list[Record] = []
         joining = r.member_epoch == JOIN_EPOCH
@@ -545,11 +638,16 @@ class ConsumerGroups:
             if other is not None:
                 if other == "classic" and self.directory.is_empty_classic(r.group_id):
                     records.extend(self.directory.classic_tombstones(r.group_id))  # type: ignore[arg-type]
+                    group = ConsumerGroup(r.group_id)
+                elif other == "classic":
+                    group = self._upgrade(r.group_id, now_ms, records)
                 else:
                     raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {r.group_id} is not a consumer group.")
-            group = ConsumerGroup(r.group_id)
+            else:
+                group = ConsumerGroup(r.group_id)
         member_id = r.member_id
-        if len(group.members) >= self.config.max_size and (not member_id or member_id not in group.members):
+        known = member_id in group.members or (r.instance_id is not None and r.instance_id in group.static)
+        if len(group.members) >= self.config.max_size and (not member_id or not known):
             raise _Fail(
                 ErrorCode.GROUP_MAX_SIZE_REACHED,
                 f"The consumer group has reached its maximum capacity of {self.config.max_size} members.",
@@ -557,9 +655,9 @@ class ConsumerGroups:
         if not member_id:
             member_id = self._new_member_id()
         if r.instance_id is None:
-            member = self._dynamic_member(group, member_id, r)
+            member = self._dynamic_member(group, member_id, r, classic)
         else:
-            member = self._static_member(group, member_id, r, records)
+            member = self._static_member(group, member_id, r, records, classic)
 
         replaced = member.replaced if isinstance(member, _Replacement) else None
         # 1. The member's metadata.
@@ -584,7 +682,7 @@ class ConsumerGroups:
             ),
             client_id=client_id,
             client_host=client_host,
-            classic=None,
+            classic=None if classic is None else classic.metadata,
         )
         is_new = member_id not in group.members and replaced is None
         if is_new or meta != old_meta:
@@ -604,7 +702,8 @@ class ConsumerGroups:
         metadata_hash = self._metadata_hash(members_after.values(), regexes)
         group_epoch = group.epoch
         if group_epoch == 0 or subscription_changed or metadata_hash != group.metadata_hash:
-            group_epoch += 1
+            # A new group's first epoch is 2, as Kafka 4.4 numbers them.
+            group_epoch = FIRST_GROUP_EPOCH if group_epoch == 0 else group_epoch + 1
             records.append(rec.group_epoch(group.group_id, group_epoch, metadata_hash))
 
         # 3. The target assignment.
@@ -621,9 +720,14 @@ class ConsumerGroups:
             return group.partition_epoch(topic_id, partition)
 
         # 4. Reconcile the member towards its target.
-        owned = (
-            None if r.topic_partitions is None else [(tp.topic_id, list(tp.partitions)) for tp in r.topic_partitions]
-        )
+        if classic is not None:
+            owned: list[tuple[uuid.UUID, list[int]]] | None = [(t, list(ps)) for t, ps in classic.owned.items()]
+        else:
+            owned = (
+                None
+                if r.topic_partitions is None
+                else [(tp.topic_id, list(tp.partitions)) for tp in r.topic_partitions]
+            )
         current = member.assignment
         reconciled = reconcile(
             current,
@@ -647,7 +751,7 @@ class ConsumerGroups:
                 self._rebalance_epoch[group.group_id, member_id] = updated.member_epoch
             else:
                 self._timers.pop(("rebalance", group.group_id, member_id), None)
-        self._arm_session(group.group_id, member_id, now_ms)
+        self._arm_session(group.group_id, member_id, now_ms, meta)
 
         response = ConsumerGroupHeartbeatResponse(
             error_code=0,
@@ -686,23 +790,44 @@ class ConsumerGroups:
                     f"group coordinator ({current}). The member must abandon all its partitions and rejoin.",
                 )
 
-    def _dynamic_member(self, group: ConsumerGroup, member_id: str, r: ConsumerGroupHeartbeatRequest) -> Member:
+    def _dynamic_member(
+        self, group: ConsumerGroup, member_id: str, r: ConsumerGroupHeartbeatRequest, classic: ClassicJoin | None
+    ) -> Member:
         member = group.members.get(member_id)
+        if member is not None and classic is not None:
+            return member  # a JoinGroup carries no member epoch to check
         if member is None:
             if r.member_epoch != JOIN_EPOCH:
                 raise _Fail(
                     ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group.group_id}."
                 )
             return Member(member_id)
-        self._check_epoch(member, r.member_epoch, r.topic_partitions)
+        if r.member_epoch != JOIN_EPOCH:
+            # A known member joining again (epoch 0) keeps its epoch and assignment and
+            # gets them in full, as Kafka 4.4 answers; any other epoch must match.
+            self._check_epoch(member, r.member_epoch, r.topic_partitions)
         return member
 
     def _static_member(
-        self, group: ConsumerGroup, member_id: str, r: ConsumerGroupHeartbeatRequest, records: list[Record]
+        self,
+        group: ConsumerGroup,
+        member_id: str,
+        r: ConsumerGroupHeartbeatRequest,
+        records: list[Record],
+        classic: ClassicJoin | None = None,
     ) -> Member:
         assert r.instance_id is not None
         holder_id = group.static.get(r.instance_id)
         holder = group.members.get(holder_id) if holder_id is not None else None
+        if classic is not None and holder is not None:
+            if holder.member_id == member_id:
+                return holder
+            if not classic.unknown_member:
+                raise _Fail(
+                    ErrorCode.FENCED_INSTANCE_ID,
+                    f"Static member {member_id} with instance id {r.instance_id} was fenced by member {holder.member_id}.",
+                )
+            return self._replace_static(group, holder, member_id, records)
         if r.member_epoch == JOIN_EPOCH:
             if holder is None:
                 existing = group.members.get(member_id)
@@ -714,33 +839,35 @@ class ConsumerGroups:
                 raise _Fail(
                     ErrorCode.UNRELEASED_INSTANCE_ID,
                     f"Static member {member_id} with instance id {r.instance_id} cannot join the group "
-                    f"{group.group_id} since the instance id is owned by member {holder.member_id}.",
+                    f"because the instance id is owned by {holder.member_id} member.",
                 )
-            # Take the leaving static member's place, its target assignment included.
-            gid = group.group_id
-            fresh = MemberAssignment(0, 0, MemberState.STABLE)
-            records.extend(
-                [
-                    rec.current(gid, holder.member_id, None),
-                    rec.target_member(gid, holder.member_id, None),
-                    rec.member(gid, holder.member_id, None),
-                    rec.member(gid, member_id, holder.meta),
-                    rec.target_member(gid, member_id, group.target.get(holder.member_id, {})),
-                    rec.current(gid, member_id, fresh),
-                ]
-            )
-            self._cancel_member_timers(gid, holder.member_id)
-            return _Replacement(member_id, holder.meta, fresh, holder.member_id)
+            return self._replace_static(group, holder, member_id, records)
         if holder is None:
             raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
         if holder.member_id != member_id:
             raise _Fail(
                 ErrorCode.FENCED_INSTANCE_ID,
-                f"Static member {member_id} with instance id {r.instance_id} is not the current owner of the "
-                f"instance id (owned by {holder.member_id}).",
+                f"Static member {member_id} with instance id {r.instance_id} was fenced by member {holder.member_id}.",
             )
         self._check_epoch(holder, r.member_epoch, r.topic_partitions)
         return holder
+
+    def _replace_static(self, group: ConsumerGroup, holder: Member, member_id: str, records: list[Record]) -> Member:
+        """Take a static member's place, its target assignment included."""
+        gid = group.group_id
+        fresh = MemberAssignment(0, 0, MemberState.STABLE)
+        records.extend(
+            [
+                rec.current(gid, holder.member_id, None),
+                rec.target_member(gid, holder.member_id, None),
+                rec.member(gid, holder.member_id, None),
+                rec.member(gid, member_id, holder.meta),
+                rec.target_member(gid, member_id, group.target.get(holder.member_id, {})),
+                rec.current(gid, member_id, fresh),
+            ]
+        )
+        self._cancel_member_timers(gid, holder.member_id)
+        return _Replacement(member_id, holder.meta, fresh, holder.member_id)
 
     # ------------------------------------------------------------ regexes and topics
 
@@ -847,7 +974,9 @@ class ConsumerGroups:
 
     # ------------------------------------------------------------ leaving and fencing
 
-    def _leave(self, r: ConsumerGroupHeartbeatRequest) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
+    def _leave(
+        self, r: ConsumerGroupHeartbeatRequest, now_ms: int
+    ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
         group = self._group_or_fail(r.group_id)
         if r.instance_id is None:
             member = group.members.get(r.member_id)
@@ -863,8 +992,7 @@ class ConsumerGroups:
             if member.member_id != r.member_id:
                 raise _Fail(
                     ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {r.member_id} with instance id {r.instance_id} is not the current owner of "
-                    f"the instance id (owned by {member.member_id}).",
+                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
                 )
             if r.member_epoch == STATIC_LEAVE_EPOCH:
                 leaving = replace(member.assignment, member_epoch=STATIC_LEAVE_EPOCH, pending_revocation={})
@@ -873,12 +1001,12 @@ class ConsumerGroups:
                     [rec.current(group.group_id, member.member_id, leaving)],
                     ConsumerGroupHeartbeatResponse(member_id=member.member_id, member_epoch=STATIC_LEAVE_EPOCH),
                 )
-        records = self._fence(group, member)
+        records = self._fence(group, member, now_ms)
         return CoordinatorResult(
             records, ConsumerGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
         )
 
-    def _fence(self, group: ConsumerGroup, member: Member) -> list[Record]:
+    def _fence(self, group: ConsumerGroup, member: Member, now_ms: int) -> list[Record]:
         """Remove the member and bump the group epoch (leave, session expiry, rebalance timeout)."""
         gid, mid = group.group_id, member.member_id
         records = [rec.current(gid, mid, None), rec.target_member(gid, mid, None), rec.member(gid, mid, None)]
@@ -888,7 +1016,13 @@ class ConsumerGroups:
             regexes.pop(rx, None)
             records.append(rec.regex(gid, rx, None))
         remaining = [m.meta for m_id, m in group.members.items() if m_id != mid]
+        if self._can_downgrade(group, mid):
+            self._cancel_member_timers(gid, mid)
+            return self._downgrade(group, mid)
         records.append(rec.group_epoch(gid, group.epoch + 1, self._metadata_hash(remaining, regexes)))
+        if not remaining:
+            # Nobody left to assign to: the (empty) target is current at once.
+            records.append(rec.target_epoch(gid, group.epoch + 1, now_ms))
         self._cancel_member_timers(gid, mid)
         return records
 
@@ -1028,11 +1162,368 @@ class ConsumerGroups:
             return ErrorCode.NONE if member_epoch in (-1, member.epoch) else ErrorCode.ILLEGAL_GENERATION
         return ErrorCode.NONE if member_epoch == member.epoch else ErrorCode.STALE_MEMBER_EPOCH
 
+    def offset_expiry_base(self, group_id: str) -> Callable[[Any], int] | None:
+        """Offsets of a consumer group expire ``offsets.retention`` after their commit
+        (those of subscribed topics never do; the caller checks that), as in Kafka."""
+        return lambda value: value.commit_timestamp_ms
+
     def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
         group = self.groups.get(group_id)
         if group is None:
             return False
         return any(topic in self._subscribed_names(m.meta, group.regexes) for m in group.members.values())
+
+    # ============================================================ online migration (classic <-> consumer)
+
+    def _upgrade(self, group_id: str, now_ms: int, records: list[Record]) -> ConsumerGroup:
+        """A consumer-protocol member joins a non-empty classic group: convert it (Kafka's
+        ConsumerGroup.fromClassicGroup) when the policy allows and the group speaks the
+        consumer protocol; its members stay classic members at the group's generation."""
+        snapshot = self.directory.classic_snapshot(group_id)
+        refused = f"Group {group_id} is not a consumer group."
+        if (
+            snapshot is None
+            or not self.config.migration_policy.upgrade_enabled
+            or snapshot.protocol_type != CONSUMER_PROTOCOL_TYPE
+            or len(snapshot.members) > self.config.max_size
+        ):
+            raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, refused)
+        generation = snapshot.generation
+        converted: list[Record] = []
+        metas: list[MemberValue] = []
+        for m in snapshot.members:
+            data = dict(m.protocols).get(snapshot.protocol_name or "", m.protocols[0][1] if m.protocols else b"")
+            try:
+                sub = decode_subscription(data)
+                assigned = decode_assignment(m.assignment)
+            except ProtocolError:
+                raise _Fail(
+                    ErrorCode.GROUP_ID_NOT_FOUND,
+                    f"Cannot upgrade the classic group {group_id} to consumer group because the embedded consumer "
+                    "protocol is malformed.",
+                ) from None
+            ids = self._topic_ids(assigned)
+            meta = MemberValue(
+                instance_id=m.instance_id,
+                rack_id=sub.rack_id,
+                client_id=m.client_id,
+                client_host=m.client_host,
+                subscribed_topic_names=sub.topics,
+                rebalance_timeout_ms=m.rebalance_timeout_ms,
+                classic=rec.ClassicMemberMetadata(m.session_timeout_ms, m.protocols),
+            )
+            metas.append(meta)
+            converted.append(rec.member(group_id, m.member_id, meta))
+            converted.append(rec.target_member(group_id, m.member_id, {t: frozenset(ps) for t, ps in ids.items()}))
+            epochs = {t: dict.fromkeys(ps, generation) for t, ps in ids.items()}
+            converted.append(
+                rec.current(group_id, m.member_id, MemberAssignment(generation, generation, MemberState.STABLE, epochs))
+            )
+        members = [r for r in converted if r.type is RecordType.MEMBER]
+        targets = [r for r in converted if r.type is RecordType.TARGET_MEMBER]
+        currents = [r for r in converted if r.type is RecordType.CURRENT]
+        ordered = [
+            *members,
+            rec.group_epoch(group_id, generation, self._metadata_hash(metas, {})),
+            *targets,
+            rec.target_epoch(group_id, generation, now_ms),
+            *currents,
+        ]
+        records.extend(self.directory.classic_tombstones(group_id))  # type: ignore[arg-type]
+        records.extend(ordered)
+        scratch = ConsumerGroups(self.topics, self.config)
+        for r in ordered:
+            scratch.replay_record(r)
+        for m in snapshot.members:
+            self._arm(("session", group_id, m.member_id), now_ms + m.session_timeout_ms)
+        return scratch.groups[group_id]
+
+    def _topic_ids(self, by_name: Mapping[str, Iterable[int]]) -> dict[uuid.UUID, tuple[int, ...]]:
+        out: dict[uuid.UUID, tuple[int, ...]] = {}
+        for name, ps in by_name.items():
+            info = self.topics.topic(name)
+            if info is not None:
+                out[info.topic_id] = tuple(sorted(p for p in ps if 0 <= p < info.partitions))
+        return out
+
+    def _topic_names(self, by_id: Mapping[uuid.UUID, Iterable[int]]) -> dict[str, tuple[int, ...]]:
+        out: dict[str, tuple[int, ...]] = {}
+        for topic_id, ps in by_id.items():
+            info = self.topics.topic_by_id(topic_id)
+            if info is not None and ps:
+                out[info.name] = tuple(sorted(ps))
+        return out
+
+    def _can_downgrade(self, group: ConsumerGroup, leaving: str) -> bool:
+        """Kafka's validateOnlineDowngradeWithFencedMember: the last consumer-protocol
+        member leaves and classic members remain."""
+        member = group.members.get(leaving)
+        if member is None or member.uses_classic_protocol:
+            return False
+        rest = [m for m_id, m in group.members.items() if m_id != leaving]
+        return (
+            bool(rest)
+            and all(m.uses_classic_protocol for m in rest)
+            and self.config.migration_policy.downgrade_enabled
+            and len(rest) <= self.directory.classic_max_size()
+        )
+
+    def _tombstones(self, group: ConsumerGroup) -> list[Record]:
+        """Every record of the group, deleted (Kafka's createGroupTombstoneRecords)."""
+        gid = group.group_id
+        out = [rec.current(gid, m, None) for m in sorted(group.members)]
+        out += [rec.target_member(gid, m, None) for m in sorted(set(group.target) | set(group.members))]
+        out.append(rec.target_epoch(gid, None))
+        out += [rec.member(gid, m, None) for m in sorted(group.members)]
+        out += [rec.regex(gid, p, None) for p in sorted(group.regexes)]
+        out.append(Record(RecordType.GROUP, gid, None, None))
+        return out
+
+    def _downgrade(self, group: ConsumerGroup, leaving: str) -> list[Record]:
+        """Convert the group back to a classic group of its remaining (classic) members,
+        each with its target assignment; the classic group then rebalances."""
+        members = []
+        for m_id, m in sorted(group.members.items()):
+            if m_id == leaving:
+                continue
+            assert m.meta.classic is not None
+            members.append(
+                DowngradeMember(
+                    m_id,
+                    m.meta.instance_id,
+                    m.meta.client_id,
+                    m.meta.client_host,
+                    m.meta.rebalance_timeout_ms,
+                    m.meta.classic.session_timeout_ms,
+                    m.meta.classic.protocols,
+                    self._topic_names(group.target.get(m_id, {})),
+                )
+            )
+        for m_id in group.members:
+            self._cancel_member_timers(group.group_id, m_id)
+        records: list[Record] = self._tombstones(group)
+        records += self.directory.classic_group_records(group.group_id, group.epoch, members)  # type: ignore[arg-type]
+        return records
+
+    # ------------------------------------------------------------ classic members inside a consumer group
+
+    def classic_join(
+        self,
+        group_id: str,
+        member_id: str,
+        *,
+        instance_id: str | None,
+        protocol_type: str,
+        protocols: Sequence[tuple[str, bytes]],
+        session_timeout_ms: int,
+        rebalance_timeout_ms: int,
+        client_id: str,
+        client_host: str,
+        api_version: int,
+        now_ms: int,
+    ) -> CoordinatorResult[JoinGroupResponse]:
+        """JoinGroup to a consumer group (Kafka's classicGroupJoinToConsumerGroup): the
+        member joins as a classic member and is answered at once, its generation being
+        its member epoch; its assignment comes with SyncGroup."""
+
+        def fail(code: ErrorCode, mid: str = member_id) -> CoordinatorResult[JoinGroupResponse]:
+            return CoordinatorResult(
+                [], JoinGroupResponse(error_code=code, generation_id=-1, leader="", member_id=mid, protocol_name=None)
+            )
+
+        group = self.groups.get(group_id)
+        if group is None:
+            return fail(ErrorCode.GROUP_ID_NOT_FOUND)
+        unknown = member_id == ""
+        if unknown:
+            member_id = self._new_member_id()
+        if (
+            len(group.members) >= self.config.max_size
+            and member_id not in group.members
+            and (instance_id is None or instance_id not in group.static)
+        ):
+            return fail(ErrorCode.GROUP_MAX_SIZE_REACHED)
+        if protocol_type != CONSUMER_PROTOCOL_TYPE or not protocols:
+            return fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
+        if unknown and instance_id is None and api_version >= FIRST_JOIN_VERSION_REQUIRING_MEMBER_ID:
+            return fail(ErrorCode.MEMBER_ID_REQUIRED, member_id)
+        try:
+            sub = decode_subscription(protocols[0][1])
+        except ProtocolError:
+            return fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
+        classic = ClassicJoin(
+            rec.ClassicMemberMetadata(session_timeout_ms, tuple(protocols)),
+            self._topic_ids(sub.owned),
+            unknown,
+        )
+        request = ConsumerGroupHeartbeatRequest(
+            group_id=group_id,
+            member_id=member_id,
+            member_epoch=JOIN_EPOCH,
+            instance_id=instance_id,
+            rack_id=sub.rack_id,
+            rebalance_timeout_ms=rebalance_timeout_ms,
+            subscribed_topic_names=list(sub.topics),
+            server_assignor=None,
+            topic_partitions=[],
+        )
+        try:
+            result = self._heartbeat(request, now_ms, 1, client_id, client_host, classic)
+        except _Fail as exc:
+            return fail(exc.code)
+        assert result.response is not None
+        self._timers.pop(("join", group_id, member_id), None)
+        self._arm(("sync", group_id, member_id), now_ms + max(rebalance_timeout_ms, 0))
+        return CoordinatorResult(
+            result.records,
+            JoinGroupResponse(
+                error_code=ErrorCode.NONE,
+                generation_id=result.response.member_epoch,
+                protocol_type=CONSUMER_PROTOCOL_TYPE,
+                protocol_name=protocols[0][0],
+                leader="",
+                member_id=member_id,
+                members=[],
+            ),
+        )
+
+    def _classic_member(self, group: ConsumerGroup, member_id: str, instance_id: str | None) -> Member:
+        if instance_id is None:
+            member = group.members.get(member_id)
+            if member is None:
+                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+        else:
+            holder = group.static.get(instance_id)
+            member = group.members.get(holder) if holder is not None else None
+            if member is None:
+                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+            if member.member_id != member_id:
+                raise _Fail(ErrorCode.FENCED_INSTANCE_ID)
+        if not member.uses_classic_protocol:
+            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+        return member
+
+    def _must_rejoin(self, group: ConsumerGroup, member: Member) -> bool:
+        """Kafka's rule for classic members: a newer group epoch, partitions to revoke,
+        or partitions it waits for that are free now."""
+        a = member.assignment
+        if member.epoch < group.epoch or a.state is MemberState.UNREVOKED_PARTITIONS:
+            return True
+        if a.state is MemberState.UNRELEASED_PARTITIONS:
+            for t, ps in group.target.get(member.member_id, {}).items():
+                for p in ps:
+                    if p not in a.assigned.get(t, {}) and group.partition_epoch(t, p) != -1:
+                        return False
+            return True
+        return False
+
+    def classic_sync(
+        self,
+        group_id: str,
+        generation: int,
+        member_id: str,
+        *,
+        instance_id: str | None,
+        protocol_type: str | None,
+        protocol_name: str | None,
+        now_ms: int,
+    ) -> SyncGroupResponse:
+        """SyncGroup from a classic member: its current assignment, in its protocol's version."""
+        group = self.groups.get(group_id)
+        try:
+            if group is None:
+                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+            member = self._classic_member(group, member_id, instance_id)
+            if generation != member.epoch:
+                raise _Fail(ErrorCode.ILLEGAL_GENERATION)
+            assert member.meta.classic is not None
+            protocols = member.meta.classic.protocols
+            if (protocol_type is not None and protocol_type != CONSUMER_PROTOCOL_TYPE) or (
+                protocol_name is not None and protocol_name != protocols[0][0]
+            ):
+                raise _Fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
+            if member.epoch < group.epoch or member.assignment.state is MemberState.UNREVOKED_PARTITIONS:
+                raise _Fail(ErrorCode.REBALANCE_IN_PROGRESS)
+        except _Fail as exc:
+            return SyncGroupResponse(error_code=exc.code, protocol_type=None, protocol_name=None, assignment=b"")
+        self._timers.pop(("sync", group_id, member.member_id), None)
+        self._arm_session(group_id, member.member_id, now_ms, member.meta)
+        try:
+            version = version_of(protocols[0][1])
+        except ProtocolError:
+            version = 0
+        assignment = encode_assignment(version, self._topic_names(member.assignment.assigned))
+        return SyncGroupResponse(
+            error_code=ErrorCode.NONE,
+            protocol_type=CONSUMER_PROTOCOL_TYPE,
+            protocol_name=protocols[0][0],
+            assignment=assignment,
+        )
+
+    def classic_heartbeat(
+        self, group_id: str, generation: int, member_id: str, instance_id: str | None, now_ms: int
+    ) -> ErrorCode:
+        """Heartbeat from a classic member: REBALANCE_IN_PROGRESS when it must rejoin to
+        move on (it then has its rebalance timeout to do so)."""
+        group = self.groups.get(group_id)
+        try:
+            if group is None:
+                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+            member = self._classic_member(group, member_id, instance_id)
+            if generation != member.epoch:
+                raise _Fail(ErrorCode.ILLEGAL_GENERATION)
+        except _Fail as exc:
+            return exc.code
+        self._arm_session(group_id, member.member_id, now_ms, member.meta)
+        if self._must_rejoin(group, member):
+            key = ("join", group_id, member.member_id)
+            if key not in self._timers:
+                self._arm(key, now_ms + max(member.meta.rebalance_timeout_ms, 0))
+            return ErrorCode.REBALANCE_IN_PROGRESS
+        return ErrorCode.NONE
+
+    def classic_leave(
+        self, group_id: str, members: Sequence[tuple[str, str | None]], now_ms: int
+    ) -> CoordinatorResult[list[tuple[str, str | None, ErrorCode]]]:
+        """LeaveGroup of classic members of a consumer group; bumps the group epoch once."""
+        group = self.groups.get(group_id)
+        out: list[tuple[str, str | None, ErrorCode]] = []
+        records: list[Record] = []
+        left: list[Member] = []
+        for member_id, instance_id in members:
+            try:
+                if group is None:
+                    raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+                if instance_id is None:
+                    member = group.members.get(member_id)
+                    if member is None or not member.uses_classic_protocol:
+                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+                else:
+                    holder = group.static.get(instance_id)
+                    member = group.members.get(holder) if holder is not None else None
+                    if member is None:
+                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+                    if member_id and member.member_id != member_id:
+                        raise _Fail(ErrorCode.FENCED_INSTANCE_ID)
+                    if not member.uses_classic_protocol:
+                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+            except _Fail as exc:
+                out.append((member_id, instance_id, exc.code))
+                continue
+            gid, mid = group.group_id, member.member_id
+            records += [rec.current(gid, mid, None), rec.target_member(gid, mid, None), rec.member(gid, mid, None)]
+            self._cancel_member_timers(gid, mid)
+            left.append(member)
+            out.append((mid, instance_id, ErrorCode.NONE))
+        if left and group is not None:
+            gone = {m.member_id for m in left}
+            remaining = [m.meta for m_id, m in group.members.items() if m_id not in gone]
+            records.append(
+                rec.group_epoch(group.group_id, group.epoch + 1, self._metadata_hash(remaining, group.regexes))
+            )
+            if not remaining:
+                records.append(rec.target_epoch(group.group_id, group.epoch + 1, now_ms))
+        return CoordinatorResult(records, out)
 
 
 class _Replacement(Member):

@@ -1,41 +1,57 @@
 """The seam between classic groups and KIP-848 consumer groups (online migration).
 
-Kafka 4.4 converts groups between the two protocols:
+Kafka 4.4 converts groups between the two protocols, and so does this broker:
 
 * **upgrade**: a ConsumerGroupHeartbeat join to a classic group. An *empty*
   classic group is deleted (its GroupMetadata tombstone) and a consumer group
   takes its id, whatever ``group.consumer.migration.policy`` says; a non-empty
-  one is converted (its members become consumer-group members that keep
-  speaking JoinGroup/SyncGroup) when the policy allows upgrades and the group
-  uses the ``consumer`` protocol type.
-* **downgrade**: when the last consumer-protocol member leaves a consumer
-  group whose remaining members all speak the classic protocol, the group is
-  converted back (policy permitting); a JoinGroup to an *empty* consumer group
-  deletes it and creates a classic group.
+  one is converted when the policy allows upgrades and the group uses the
+  ``consumer`` protocol type: its members become classic members of the
+  consumer group at the group's generation, keeping their assignments, and the
+  requests parked in a classic rebalance are answered REBALANCE_IN_PROGRESS so
+  that they join again. Otherwise the join is answered GROUP_ID_NOT_FOUND
+  ("Group <id> is not a consumer group.").
+* **classic members in a consumer group**: JoinGroup, SyncGroup, Heartbeat and
+  LeaveGroup of such members are served by the consumer core (a JoinGroup is
+  answered at once with the member epoch as generation; Heartbeat answers
+  REBALANCE_IN_PROGRESS when the member must join again to move on).
+* **downgrade**: when the last consumer-protocol member leaves (or is fenced)
+  and classic members remain, the policy permitting and their number within
+  ``group.max.size``, the consumer group's records are deleted and a classic
+  group is written with the remaining members and their target assignments;
+  it then rebalances.
 
 :class:`ClassicDirectory` is what the shard hands :class:`ConsumerGroups` as
 its :class:`~broker.group.consumer.coordinator.GroupDirectory`: it answers from
 the classic core (:mod:`broker.group.classic`) and the other cores' registries,
-and builds the tombstone of an empty classic group. The empty-group upgrade is
-served; the conversion of non-empty groups (and classic members inside a
-consumer group) is not yet: such a join is answered GROUP_ID_NOT_FOUND
-("Group <id> is not a consumer group."), which is also what Kafka answers when
-the policy forbids the upgrade.
+and builds the classic records both directions need. The records it returns
+are routed by the shard: :class:`ClassicTombstone` hands the classic group over,
+:class:`ClassicAdopt` makes the classic core take the downgraded group.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from broker.group.classic import ClassicGroupCoordinator, GroupState
-from broker.group.consumer.coordinator import GroupDirectory
+from broker.group.classic import ClassicGroup, ClassicGroupCoordinator, GroupState
+from broker.group.consumer.classic_protocol import encode_assignment, version_of
+from broker.group.consumer.coordinator import (
+    ClassicMemberSnapshot,
+    ClassicSnapshot,
+    DowngradeMember,
+    GroupDirectory,
+)
 from broker.group.offsets import group_metadata_record
+from broker.protocol.errors import ProtocolError
+from broker.protocol.messages.group_metadata_value import GroupMetadataValue, MemberMetadata
 
-__all__ = ["ClassicDirectory", "ClassicTombstone"]
+__all__ = ["ClassicAdopt", "ClassicDirectory", "ClassicTombstone"]
+
+CONSUMER_PROTOCOL_TYPE = "consumer"
 
 
 class ClassicTombstone(tuple):
-    """A GroupMetadata tombstone as (key bytes, None), for the shard to route to the classic core."""
+    """A GroupMetadata tombstone as (key bytes, None): the classic group is handed over."""
 
     __slots__ = ()
 
@@ -46,6 +62,29 @@ class ClassicTombstone(tuple):
     @property
     def value(self) -> None:
         return None
+
+
+class ClassicAdopt(tuple):
+    """(key bytes, value bytes, group id, GroupMetadataValue): the classic group an online
+    downgrade creates, for the classic core to take over."""
+
+    __slots__ = ()
+
+    @property
+    def key(self) -> bytes:
+        return self[0]
+
+    @property
+    def value(self) -> bytes:
+        return self[1]
+
+    @property
+    def group_id(self) -> str:
+        return self[2]
+
+    @property
+    def metadata(self) -> GroupMetadataValue:
+        return self[3]
 
 
 class ClassicDirectory(GroupDirectory):
@@ -73,3 +112,80 @@ class ClassicDirectory(GroupDirectory):
     def classic_tombstones(self, group_id: str) -> list[object]:
         key, _ = group_metadata_record(group_id, None)
         return [ClassicTombstone((key, None))]
+
+    def classic_max_size(self) -> int:
+        return self.classic.config.max_size
+
+    def classic_snapshot(self, group_id: str) -> ClassicSnapshot | None:
+        group = self.classic.groups.get(group_id)
+        if group is None:
+            return None
+        return ClassicSnapshot(
+            group_id,
+            group.generation,
+            group.protocol_type,
+            group.protocol_name,
+            tuple(
+                ClassicMemberSnapshot(
+                    m.member_id,
+                    m.group_instance_id,
+                    m.client_id,
+                    m.client_host,
+                    m.rebalance_timeout_ms,
+                    m.session_timeout_ms,
+                    tuple(m.protocols),
+                    m.assignment,
+                )
+                for m in group.members.values()
+            ),
+        )
+
+    def classic_group_records(self, group_id: str, generation: int, members: Sequence[DowngradeMember]) -> list[object]:
+        """The GroupMetadata record of the classic group a downgrade creates (Kafka's
+        ClassicGroup.fromConsumerGroup): Stable at the consumer group's epoch, the
+        protocol every member supports that most prefer, each member's target
+        assignment in its protocol's version."""
+        group = ClassicGroup(group_id, 0, state=GroupState.STABLE, generation=generation)
+        group.protocol_type = CONSUMER_PROTOCOL_TYPE
+        for m in members:
+            group.supported_protocols.update(name for name, _ in m.protocols)
+        size = len(members)
+        candidates = [n for n, count in group.supported_protocols.items() if count == size]
+        votes: dict[str, int] = {}
+        for m in members:
+            choice = next((name for name, _ in m.protocols if name in candidates), None)
+            if choice is not None:
+                votes[choice] = votes.get(choice, 0) + 1
+        protocol = (
+            max(votes, key=lambda name: votes[name]) if votes else (members[0].protocols[0][0] if members else None)
+        )
+        metadata = []
+        for m in members:
+            subscription = dict(m.protocols).get(protocol or "", b"")
+            try:
+                version = version_of(subscription)
+            except ProtocolError:
+                version = 0
+            metadata.append(
+                MemberMetadata(
+                    member_id=m.member_id,
+                    group_instance_id=m.instance_id,
+                    client_id=m.client_id,
+                    client_host=m.client_host,
+                    rebalance_timeout=m.rebalance_timeout_ms,
+                    session_timeout=m.session_timeout_ms,
+                    subscription=subscription,
+                    assignment=encode_assignment(version, m.assignment),
+                )
+            )
+        value = GroupMetadataValue(
+            protocol_type=CONSUMER_PROTOCOL_TYPE,
+            generation=generation,
+            protocol=protocol,
+            leader=members[0].member_id if members else None,
+            current_state_timestamp=-1,
+            members=metadata,
+        )
+        key, raw = group_metadata_record(group_id, value)
+        assert raw is not None
+        return [ClassicAdopt((key, raw, group_id, value))]

@@ -45,7 +45,7 @@ class TopicPartitions:
     partitions: list[int] = field(default_factory=list)
     """Indexes of the topic's partitions."""
 
-    assignment_epochs: list[int] | None = field(default_factory=list)
+    assignment_epochs: list[int] | None = None
     """Epoch at which each partition in Partitions (same order, same length) was assigned to the member, used to fence commits from stale members."""
 
     _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
@@ -92,7 +92,7 @@ def _d_TopicPartitions_v0(buf, pos):
     check_count(buf, pos, n, 4)
     f_partitions = list(unpack_from('>%di' % n, buf, pos))
     pos += n * 4
-    f_assignment_epochs = []
+    f_assignment_epochs = None
     unknown = ()
     if buf[pos]:
         n_tags, pos = read_uvarint(buf, pos)
@@ -144,7 +144,7 @@ def _e_TopicPartitions_v0(o, out):
     write_compact_array_len(out, value)
     out += pack('>%di' % len(value), *value)
     tags = list(o._unknown_tagged_fields)
-    if (o.assignment_epochs or o.assignment_epochs is None):
+    if o.assignment_epochs is not None:
         t = bytearray()
         value = o.assignment_epochs
         write_compact_nullable_array_len(t, value)

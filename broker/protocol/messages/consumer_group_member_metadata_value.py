@@ -104,7 +104,7 @@ class ConsumerGroupMemberMetadataValue(Message):
     server_assignor: str | None = ''
     """Server-side assignor the member asked for, or null to leave the choice to the group."""
 
-    classic_member_metadata: ClassicMemberMetadata | None = field(default_factory=ClassicMemberMetadata)
+    classic_member_metadata: ClassicMemberMetadata | None = None
     """For a member still on the classic protocol (in a group upgraded to the consumer protocol): its session timeout and supported protocols. Null for members on the consumer protocol."""
 
     _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
@@ -155,7 +155,7 @@ def _d_ConsumerGroupMemberMetadataValue_v0(buf, pos):
     f_rebalance_timeout_ms = _S0u(buf, pos)[0]
     pos += 4
     f_server_assignor, pos = read_compact_nullable_string(buf, pos)
-    f_classic_member_metadata = ClassicMemberMetadata()
+    f_classic_member_metadata = None
     unknown = ()
     if buf[pos]:
         n_tags, pos = read_uvarint(buf, pos)
@@ -211,7 +211,7 @@ def _e_ConsumerGroupMemberMetadataValue_v0(o, out):
     out += _S0p(o.rebalance_timeout_ms)
     write_compact_nullable_string(out, o.server_assignor)
     tags = list(o._unknown_tagged_fields)
-    if o.classic_member_metadata != ClassicMemberMetadata():
+    if o.classic_member_metadata is not None:
         t = bytearray()
         if o.classic_member_metadata is None:
             t.append(0)

@@ -43,7 +43,7 @@ class TaskIds:
     partitions: list[int] = field(default_factory=list)
     """Task partitions, i.e. the input-topic partitions these tasks process."""
 
-    assignment_epochs: list[int] | None = field(default_factory=list)
+    assignment_epochs: list[int] | None = None
     """For active tasks only: the epoch at which each partition in Partitions (same order, same length) was assigned, used to fence commits from stale members."""
 
     _unknown_tagged_fields: tuple[tuple[int, bytes], ...] | list[tuple[int, bytes]] = field(
@@ -102,7 +102,7 @@ def _d_TaskIds_v0(buf, pos):
     check_count(buf, pos, n, 4)
     f_partitions = list(unpack_from('>%di' % n, buf, pos))
     pos += n * 4
-    f_assignment_epochs = []
+    f_assignment_epochs = None
     unknown = ()
     if buf[pos]:
         n_tags, pos = read_uvarint(buf, pos)
@@ -178,7 +178,7 @@ def _e_TaskIds_v0(o, out):
     write_compact_array_len(out, value)
     out += pack('>%di' % len(value), *value)
     tags = list(o._unknown_tagged_fields)
-    if (o.assignment_epochs or o.assignment_epochs is None):
+    if o.assignment_epochs is not None:
         t = bytearray()
         value = o.assignment_epochs
         write_compact_nullable_array_len(t, value)

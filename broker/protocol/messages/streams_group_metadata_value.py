@@ -70,7 +70,7 @@ class StreamsGroupMetadataValue(Message):
     validated_topology_epoch: int = -1
     """Topology epoch whose topics were last found present and correctly configured; -1 when none."""
 
-    last_assignment_configs: list[LastAssignmentConfig] | None = field(default_factory=list)
+    last_assignment_configs: list[LastAssignmentConfig] | None = None
     """Assignment settings (key/value) the last assignment was computed with, or null."""
 
     stored_description_topology_epoch: int = -1
@@ -99,7 +99,7 @@ def _d_StreamsGroupMetadataValue_v0(buf, pos):
     f_epoch, f_metadata_hash = _S0u(buf, pos)
     pos += 12
     f_validated_topology_epoch = -1
-    f_last_assignment_configs = []
+    f_last_assignment_configs = None
     f_stored_description_topology_epoch = -1
     f_failed_description_topology_epoch = -1
     unknown = ()
@@ -151,7 +151,7 @@ def _e_StreamsGroupMetadataValue_v0(o, out):
         t = bytearray()
         t += _S1p(o.validated_topology_epoch)
         tags.append((0, t))
-    if (o.last_assignment_configs or o.last_assignment_configs is None):
+    if o.last_assignment_configs is not None:
         t = bytearray()
         value = o.last_assignment_configs
         write_compact_nullable_array_len(t, value)

@@ -1,0 +1,256 @@
+"""Consumer-group records as ``__consumer_offsets`` bytes, in Kafka 4.4's format.
+
+:mod:`.records` holds the typed records the core produces and replays; this
+module frames them the way Kafka's ``CoordinatorRecordSerde`` does, so a log
+written here reads the same as a Kafka broker's:
+
+* key   = int16 record type (the key schema's api key) + the key struct (v0);
+* value = int16 value version (0) + the value struct, or no value (a tombstone).
+
+Every record is a keyed upsert: the runtime keeps the live record per key and
+rewrites the log from them, so the encoding of a state is deterministic
+(topics and partitions sorted).
+
+Type 4 (ConsumerGroupPartitionMetadata) is read and ignored: Kafka 4.4 no
+longer writes it (the metadata hash in type 3 replaced it).
+"""
+
+from __future__ import annotations
+
+import struct
+import uuid
+from collections.abc import Iterable, Mapping
+
+from broker.group.consumer.reconcile import MemberAssignment, MemberState
+from broker.group.consumer.records import (
+    ClassicMemberMetadata,
+    GroupEpochValue,
+    MemberValue,
+    Record,
+    RecordType,
+    RegexValue,
+    TargetEpochValue,
+    TargetMemberValue,
+)
+from broker.protocol.errors import ProtocolError
+from broker.protocol.message_base import Message
+from broker.protocol.messages import consumer_group_current_member_assignment_value as current_msg
+from broker.protocol.messages import consumer_group_member_metadata_value as member_msg
+from broker.protocol.messages import consumer_group_target_assignment_member_value as target_msg
+from broker.protocol.messages.consumer_group_current_member_assignment_key import (
+    ConsumerGroupCurrentMemberAssignmentKey,
+)
+from broker.protocol.messages.consumer_group_member_metadata_key import ConsumerGroupMemberMetadataKey
+from broker.protocol.messages.consumer_group_metadata_key import ConsumerGroupMetadataKey
+from broker.protocol.messages.consumer_group_metadata_value import ConsumerGroupMetadataValue
+from broker.protocol.messages.consumer_group_partition_metadata_key import ConsumerGroupPartitionMetadataKey
+from broker.protocol.messages.consumer_group_partition_metadata_value import ConsumerGroupPartitionMetadataValue
+from broker.protocol.messages.consumer_group_regular_expression_key import ConsumerGroupRegularExpressionKey
+from broker.protocol.messages.consumer_group_regular_expression_value import ConsumerGroupRegularExpressionValue
+from broker.protocol.messages.consumer_group_target_assignment_member_key import (
+    ConsumerGroupTargetAssignmentMemberKey,
+)
+from broker.protocol.messages.consumer_group_target_assignment_metadata_key import (
+    ConsumerGroupTargetAssignmentMetadataKey,
+)
+from broker.protocol.messages.consumer_group_target_assignment_metadata_value import (
+    ConsumerGroupTargetAssignmentMetadataValue,
+)
+
+__all__ = ["RECORD_TYPES", "decode", "encode"]
+
+_INT16 = struct.Struct(">h")
+_VALUE_VERSION = 0
+
+# record type -> (key class, value class)
+RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
+    RecordType.GROUP: (ConsumerGroupMetadataKey, ConsumerGroupMetadataValue),
+    RecordType.PARTITION_METADATA: (ConsumerGroupPartitionMetadataKey, ConsumerGroupPartitionMetadataValue),
+    RecordType.MEMBER: (ConsumerGroupMemberMetadataKey, member_msg.ConsumerGroupMemberMetadataValue),
+    RecordType.TARGET_EPOCH: (ConsumerGroupTargetAssignmentMetadataKey, ConsumerGroupTargetAssignmentMetadataValue),
+    RecordType.TARGET_MEMBER: (
+        ConsumerGroupTargetAssignmentMemberKey,
+        target_msg.ConsumerGroupTargetAssignmentMemberValue,
+    ),
+    RecordType.CURRENT: (
+        ConsumerGroupCurrentMemberAssignmentKey,
+        current_msg.ConsumerGroupCurrentMemberAssignmentValue,
+    ),
+    RecordType.REGEX: (ConsumerGroupRegularExpressionKey, ConsumerGroupRegularExpressionValue),
+}
+
+
+# ------------------------------------------------------------------ encode
+
+
+def _key(record: Record) -> Message:
+    t = record.type
+    if t is RecordType.GROUP:
+        return ConsumerGroupMetadataKey(record.group_id)
+    if t is RecordType.PARTITION_METADATA:
+        return ConsumerGroupPartitionMetadataKey(record.group_id)
+    if t is RecordType.TARGET_EPOCH:
+        return ConsumerGroupTargetAssignmentMetadataKey(record.group_id)
+    if t is RecordType.REGEX:
+        return ConsumerGroupRegularExpressionKey(record.group_id, record.sub or "")
+    key_cls = RECORD_TYPES[t][0]
+    return key_cls(record.group_id, record.sub or "")  # type: ignore[call-arg]
+
+
+def _epoch_partitions(assignment: Mapping[uuid.UUID, Mapping[int, int]]) -> list[current_msg.TopicPartitions]:
+    out = []
+    for topic_id in sorted(assignment):
+        partitions = sorted(assignment[topic_id])
+        if partitions:
+            epochs = [assignment[topic_id][p] for p in partitions]
+            out.append(current_msg.TopicPartitions(topic_id, partitions, epochs))
+    return out
+
+
+def _value(record: Record) -> Message:
+    v = record.value
+    if isinstance(v, GroupEpochValue):
+        return ConsumerGroupMetadataValue(v.epoch, v.metadata_hash)
+    if isinstance(v, MemberValue):
+        classic = None
+        if v.classic is not None:
+            classic = member_msg.ClassicMemberMetadata(
+                v.classic.session_timeout_ms,
+                [member_msg.ClassicProtocol(name, data) for name, data in v.classic.protocols],
+            )
+        return member_msg.ConsumerGroupMemberMetadataValue(
+            instance_id=v.instance_id,
+            rack_id=v.rack_id,
+            client_id=v.client_id,
+            client_host=v.client_host,
+            subscribed_topic_names=sorted(v.subscribed_topic_names),
+            subscribed_topic_regex=v.subscribed_topic_regex,
+            rebalance_timeout_ms=v.rebalance_timeout_ms,
+            server_assignor=v.server_assignor,
+            classic_member_metadata=classic,
+        )
+    if isinstance(v, TargetMemberValue):
+        return target_msg.ConsumerGroupTargetAssignmentMemberValue(
+            [target_msg.TopicPartition(t, sorted(ps)) for t, ps in sorted(v.assignment.items()) if ps]
+        )
+    if isinstance(v, TargetEpochValue):
+        return ConsumerGroupTargetAssignmentMetadataValue(v.epoch, max(v.timestamp_ms, 0))
+    if isinstance(v, MemberAssignment):
+        return current_msg.ConsumerGroupCurrentMemberAssignmentValue(
+            member_epoch=v.member_epoch,
+            previous_member_epoch=v.previous_member_epoch,
+            state=int(v.state),
+            assigned_partitions=_epoch_partitions(v.assigned),
+            partitions_pending_revocation=_epoch_partitions(v.pending_revocation),
+        )
+    if isinstance(v, RegexValue):
+        return ConsumerGroupRegularExpressionValue(sorted(v.topics), v.version, v.timestamp_ms)
+    raise TypeError(f"no encoding for {type(v).__name__}")
+
+
+def encode(record: Record) -> tuple[bytes, bytes | None]:
+    """(key, value) bytes of ``record``; value None for a tombstone."""
+    key = _INT16.pack(int(record.type)) + _key(record).encode(0)
+    if record.value is None:
+        return key, None
+    return key, _INT16.pack(_VALUE_VERSION) + _value(record).encode(_VALUE_VERSION)
+
+
+# ------------------------------------------------------------------ decode
+
+
+def _epochs(topics: Iterable[current_msg.TopicPartitions], member_epoch: int) -> dict[uuid.UUID, dict[int, int]]:
+    out: dict[uuid.UUID, dict[int, int]] = {}
+    for tp in topics:
+        epochs = tp.assignment_epochs
+        if not epochs or len(epochs) != len(tp.partitions):
+            # Written before assignment epochs existed: the member epoch stands in.
+            epochs = [member_epoch] * len(tp.partitions)
+        out.setdefault(tp.topic_id, {}).update(zip(tp.partitions, epochs))
+    return out
+
+
+def _member_state(code: int) -> MemberState:
+    try:
+        return MemberState(code)
+    except ValueError:
+        return MemberState.UNKNOWN
+
+
+def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
+    """The consumer-group record framed in ``key``/``value``, or None when the key
+    is not a consumer-group record type (raises ProtocolError when malformed)."""
+    if len(key) < 2:
+        raise ProtocolError("coordinator record key shorter than its 2-byte type")
+    (code,) = _INT16.unpack_from(key)
+    classes = RECORD_TYPES.get(code)
+    if classes is None:
+        return None
+    record_type = RecordType(code)
+    key_cls, value_cls = classes
+    k = key_cls.decode(memoryview(key)[2:], 0)
+    group_id: str = k.group_id  # type: ignore[attr-defined]
+    sub = getattr(k, "member_id", None)
+    if record_type is RecordType.REGEX:
+        sub = k.regular_expression  # type: ignore[attr-defined]
+    if value is None:
+        return Record(record_type, group_id, sub, None)
+    if len(value) < 2:
+        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
+    (version,) = _INT16.unpack_from(value)
+    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
+        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
+    v = value_cls.decode(memoryview(value)[2:], version)
+    if record_type is RecordType.GROUP:
+        return Record(record_type, group_id, None, GroupEpochValue(v.epoch, v.metadata_hash))  # type: ignore[attr-defined]
+    if record_type is RecordType.PARTITION_METADATA:
+        return Record(record_type, group_id, None, None)
+    if record_type is RecordType.MEMBER:
+        assert isinstance(v, member_msg.ConsumerGroupMemberMetadataValue)
+        classic = None
+        if v.classic_member_metadata is not None:
+            classic = ClassicMemberMetadata(
+                v.classic_member_metadata.session_timeout_ms,
+                tuple((p.name, bytes(p.metadata)) for p in v.classic_member_metadata.supported_protocols),
+            )
+        return Record(
+            record_type,
+            group_id,
+            sub,
+            MemberValue(
+                instance_id=v.instance_id,
+                rack_id=v.rack_id,
+                client_id=v.client_id,
+                client_host=v.client_host,
+                subscribed_topic_names=tuple(sorted(v.subscribed_topic_names)),
+                subscribed_topic_regex=v.subscribed_topic_regex or None,
+                rebalance_timeout_ms=v.rebalance_timeout_ms,
+                server_assignor=v.server_assignor,
+                classic=classic,
+            ),
+        )
+    if record_type is RecordType.TARGET_EPOCH:
+        assert isinstance(v, ConsumerGroupTargetAssignmentMetadataValue)
+        return Record(record_type, group_id, None, TargetEpochValue(v.assignment_epoch, v.assignment_timestamp))
+    if record_type is RecordType.TARGET_MEMBER:
+        assert isinstance(v, target_msg.ConsumerGroupTargetAssignmentMemberValue)
+        assignment: dict[uuid.UUID, frozenset[int]] = {}
+        for tp in v.topic_partitions:
+            assignment[tp.topic_id] = assignment.get(tp.topic_id, frozenset()) | frozenset(tp.partitions)
+        return Record(record_type, group_id, sub, TargetMemberValue(assignment))
+    if record_type is RecordType.CURRENT:
+        assert isinstance(v, current_msg.ConsumerGroupCurrentMemberAssignmentValue)
+        return Record(
+            record_type,
+            group_id,
+            sub,
+            MemberAssignment(
+                v.member_epoch,
+                v.previous_member_epoch,
+                _member_state(v.state),
+                _epochs(v.assigned_partitions, v.member_epoch),
+                _epochs(v.partitions_pending_revocation, v.member_epoch),
+            ),
+        )
+    assert isinstance(v, ConsumerGroupRegularExpressionValue)
+    return Record(record_type, group_id, sub, RegexValue(tuple(sorted(v.topics)), v.version, v.timestamp))

@@ -1,0 +1,1161 @@
+"""KIP-1071 streams groups: the pure core one group shard owns.
+
+:class:`StreamsGroups` follows Kafka 4.4's streams paths of
+``GroupMetadataManager``; requests and responses are the generated
+StreamsGroupHeartbeat and StreamsGroupDescribe messages.
+
+* **Topology.** The first member to join initialises the group's topology
+  (:mod:`.topology`). A later member with the same epoch must send the same
+  topology (else INVALID_REQUEST, "Topology updates are not supported yet.");
+  one that runs an older topology epoch gets the STALE_TOPOLOGY status. An
+  empty group takes the topology of the next member to join. Missing internal
+  topics are returned to the shell, which creates them (as Kafka's request
+  handler does) and answers MISSING_INTERNAL_TOPICS meanwhile.
+* **Epochs.** The first bump takes the group epoch from 0 to 2; a new group
+  waits ``group.streams.initial.rebalance.delay.ms`` (status
+  ASSIGNMENT_DELAYED, member epoch 1 with no tasks) before its first target.
+  Member metadata that shapes the assignment (process, rack, client tags,
+  topology epoch), the topic metadata and the validated topology bump it.
+* **Assignment** (:mod:`.assignor`): the sticky task assignor with
+  ``group.streams.num.standby.replicas`` standbys, spread by the client tags
+  named in ``streams.rack.aware.assignment.tags``. Warm-up tasks are never
+  planned (Kafka 4.4's sticky assignor plans none); members may still report
+  them and their task offsets, which describe shows.
+* **Reconciliation**: active tasks are revoked before new ones are given (the
+  member keeps its epoch until it reports them gone, within its rebalance
+  timeout), and a task moves only once no other process still runs it;
+  standbys follow the target at once, never on the process running the active.
+* **Static members**: epoch -2 leaves and keeps the tasks until the session
+  ends or a member with the same instance id takes its place; another member
+  claiming a held instance id gets UNRELEASED_INSTANCE_ID, a request whose member
+  id does not hold the instance id FENCED_INSTANCE_ID.
+* **Interactive queries**: members with a UserEndpoint are told, per endpoint,
+  the source-topic partitions of their active and standby tasks whenever the
+  client's EndpointInformationEpoch lags the group's.
+* ShutdownApplication from one member puts SHUTDOWN_APPLICATION in every
+  member's next heartbeat.
+* Session timeouts fence members; -1 leaves.
+
+Not served: the topology description of KIP-1331 (StreamsGroupTopologyDescriptionUpdate
+is not offered, so clients are never asked for one; describe answers status 1,
+"none stored", when asked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import itertools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from broker.group.consumer.regex import resolve
+from broker.group.shard_api import CoordinatorResult, TopicImage
+from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
+from broker.group.streams.records import (
+    CurrentValue,
+    GroupValue,
+    MemberValue,
+    Record,
+    RecordType,
+    TargetEpochValue,
+    TargetValue,
+)
+from broker.group.streams.topology import Configured, Status, TopicInfo, Topology, configure
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages import streams_group_describe_response as describe_msg
+from broker.protocol.messages import streams_group_heartbeat_response as response_msg
+from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
+
+__all__ = [
+    "GROUP_TYPE",
+    "HeartbeatOutcome",
+    "StreamsCommitCheck",
+    "StreamsGroup",
+    "StreamsGroupConfig",
+    "StreamsGroups",
+    "StreamsMember",
+]
+
+GROUP_TYPE = "streams"
+JOIN_EPOCH = 0
+LEAVE_EPOCH = -1
+STATIC_LEAVE_EPOCH = -2
+FIRST_GROUP_EPOCH = 2
+# StreamsGroupHeartbeat v1 carries AcceptableRecoveryLag as an int64 (v0: an int32).
+FIRST_VERSION_LONG_RECOVERY_LAG = 1
+# OffsetCommit v9+ is the version streams-protocol members must use.
+COMMIT_VERSION_FOR_STREAMS = 9
+# MemberState codes (the byte in the current-assignment record).
+STABLE, UNREVOKED, UNRELEASED = 0, 1, 2
+
+
+@dataclass(slots=True)
+class StreamsGroupConfig:
+    """``group.streams.*`` settings and the per-group ``streams.*`` configs."""
+
+    session_timeout_ms: int = 45_000
+    heartbeat_interval_ms: int = 5_000
+    max_size: int = 2**31 - 1
+    num_standby_replicas: int = 0
+    max_standby_replicas: int = 2
+    initial_rebalance_delay_ms: int = 3_000
+    acceptable_recovery_lag: int = 10_000
+    task_offset_interval_ms: int = 60_000
+    rack_aware_assignment_tags: tuple[str, ...] = ()
+    # A group's configs (streams.session.timeout.ms, ...), by group id.
+    group_configs: Callable[[str], Mapping[str, Any]] | None = None
+
+    @classmethod
+    def from_settings(cls, get: Callable[[str], Any]) -> StreamsGroupConfig:
+        config = cls()
+        for key, attr in (
+            ("group.streams.session.timeout.ms", "session_timeout_ms"),
+            ("group.streams.heartbeat.interval.ms", "heartbeat_interval_ms"),
+            ("group.streams.max.size", "max_size"),
+            ("group.streams.num.standby.replicas", "num_standby_replicas"),
+            ("group.streams.max.standby.replicas", "max_standby_replicas"),
+            ("group.streams.initial.rebalance.delay.ms", "initial_rebalance_delay_ms"),
+        ):
+            try:
+                value = get(key)
+            except (KeyError, AttributeError):
+                value = None
+            if value is not None:
+                setattr(config, attr, int(value))
+        try:
+            tags = get("group.streams.rack.aware.assignment.tags")
+        except (KeyError, AttributeError):
+            tags = None
+        if tags:
+            config.rack_aware_assignment_tags = tuple(t.strip() for t in str(tags).split(",") if t.strip())
+        return config
+
+    def _value(self, group_id: str, key: str) -> str | None:
+        if self.group_configs is None:
+            return None
+        value = self.group_configs(group_id).get(key)
+        return None if value is None else str(value)
+
+    def _int(self, group_id: str, key: str, default: int) -> int:
+        value = self._value(group_id, key)
+        return default if value is None else int(value)
+
+    def session_timeout_for(self, group_id: str) -> int:
+        return self._int(group_id, "streams.session.timeout.ms", self.session_timeout_ms)
+
+    def heartbeat_interval_for(self, group_id: str) -> int:
+        return self._int(group_id, "streams.heartbeat.interval.ms", self.heartbeat_interval_ms)
+
+    def standby_replicas_for(self, group_id: str) -> int:
+        return min(
+            self._int(group_id, "streams.num.standby.replicas", self.num_standby_replicas), self.max_standby_replicas
+        )
+
+    def initial_delay_for(self, group_id: str) -> int:
+        return self._int(group_id, "streams.initial.rebalance.delay.ms", self.initial_rebalance_delay_ms)
+
+    def rack_tags_for(self, group_id: str) -> tuple[str, ...]:
+        value = self._value(group_id, "streams.rack.aware.assignment.tags")
+        if value is None:
+            return self.rack_aware_assignment_tags
+        return tuple(t.strip() for t in value.split(",") if t.strip())
+
+
+@dataclass(slots=True)
+class StreamsMember:
+    member_id: str
+    meta: MemberValue = field(default_factory=MemberValue)
+    current: CurrentValue = field(default_factory=CurrentValue)
+    # Reported by the member, kept in memory only (as in Kafka): (subtopology, partition, offset).
+    task_offsets: tuple[tuple[str, int, int], ...] = ()
+    task_end_offsets: tuple[tuple[str, int, int], ...] = ()
+
+    @property
+    def epoch(self) -> int:
+        return self.current.member_epoch
+
+
+@dataclass(slots=True)
+class StreamsGroup:
+    group_id: str
+    epoch: int = 0
+    metadata_hash: int = 0
+    validated_topology_epoch: int = -1
+    assignment_epoch: int = -1
+    assignment_timestamp_ms: int = 0
+    topology: Topology | None = None
+    members: dict[str, StreamsMember] = field(default_factory=dict)
+    target: dict[str, TargetValue] = field(default_factory=dict)
+    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
+    endpoint_epoch: int = 0  # in memory, as in Kafka
+    shutdown_requested_by: str | None = None  # in memory
+
+    @property
+    def state(self) -> str:
+        if not self.members:
+            return "Empty"
+        if self.topology is None or self.topology.epoch != self.validated_topology_epoch:
+            return "NotReady"
+        if self.epoch > self.assignment_epoch:
+            return "Assigning"
+        if any(m.current.state != STABLE or m.epoch != self.assignment_epoch for m in self.members.values()):
+            return "Reconciling"
+        return "Stable"
+
+    def active_owner(self, subtopology: str, partition: int, without: Iterable[str]) -> StreamsMember | None:
+        for m in self.members.values():
+            if m.member_id in without:
+                continue
+            c = m.current
+            if partition in c.active.get(subtopology, {}) or partition in c.active_pending_revocation.get(
+                subtopology, ()
+            ):
+                return m
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HeartbeatOutcome:
+    """The answer, and the internal topics the shell must create."""
+
+    response: response_msg.StreamsGroupHeartbeatResponse
+    topics_to_create: tuple[TopicInfo, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StreamsCommitCheck:
+    """OffsetCommit against a streams group: a group-level error, else per partition."""
+
+    error: ErrorCode = ErrorCode.NONE
+    message: str | None = None
+    # topic -> subtopologies reading it; task -> epoch the member got it at
+    readers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    held: Mapping[str, Mapping[int, int]] | None = None
+    received_epoch: int = -1
+
+    def partition_error(self, topic: str, partition: int) -> ErrorCode:
+        if self.error or self.held is None:
+            return self.error
+        for s in self.readers.get(topic, ()):
+            epoch = self.held.get(s, {}).get(partition)
+            if epoch is not None and epoch <= self.received_epoch:
+                return ErrorCode.NONE
+        return ErrorCode.STALE_MEMBER_EPOCH
+
+
+class _Fail(Exception):
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _wire(tasks: Mapping[str, Iterable[int]]) -> list[response_msg.TaskIds]:
+    return [response_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+
+
+def _describe_tasks(tasks: Mapping[str, Iterable[int]]) -> list[describe_msg.TaskIds]:
+    return [describe_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+
+
+def _task_sets(items: Iterable[Any] | None) -> Tasks | None:
+    if items is None:
+        return None
+    out: dict[str, frozenset[int]] = {}
+    for t in items:
+        out[t.subtopology_id] = out.get(t.subtopology_id, frozenset()) | frozenset(t.partitions)
+    return out
+
+
+def _flat(tasks: Mapping[str, Iterable[int]]) -> set[tuple[str, int]]:
+    return {(s, p) for s, ps in tasks.items() for p in ps}
+
+
+class StreamsGroups:
+    """Every KIP-1071 streams group of one shard."""
+
+    def __init__(self, topics: TopicImage, config: StreamsGroupConfig | None = None) -> None:
+        self.topics = topics
+        self.config = config or StreamsGroupConfig()
+        self.groups: dict[str, StreamsGroup] = {}
+        self._timers: dict[tuple, tuple[int, int]] = {}
+        self._heap: list[tuple[int, int, tuple]] = []
+        self._seq = itertools.count()
+        self._configured: dict[str, tuple[Any, Configured]] = {}
+        self._apply = {
+            RecordType.GROUP: self._apply_group,
+            RecordType.MEMBER: self._apply_member,
+            RecordType.TARGET_EPOCH: self._apply_target_epoch,
+            RecordType.TARGET_MEMBER: self._apply_target_member,
+            RecordType.CURRENT: self._apply_current,
+            RecordType.TOPOLOGY: self._apply_topology,
+        }
+        assert set(self._apply) == set(RecordType), "every record type needs a replay rule"
+
+    # ============================================================ registry
+
+    def group_type(self, group_id: str) -> str | None:
+        return GROUP_TYPE if group_id in self.groups else None
+
+    def list_groups(self) -> list[tuple[str, str]]:
+        return [(g.group_id, g.state) for g in self.groups.values()]
+
+    # ============================================================ replay
+
+    def replay_record(self, r: Record) -> None:
+        self._apply[r.type](r)
+
+    def _group_for(self, group_id: str) -> StreamsGroup:
+        group = self.groups.get(group_id)
+        if group is None:
+            group = self.groups[group_id] = StreamsGroup(group_id)
+        return group
+
+    def _apply_group(self, r: Record) -> None:
+        if r.value is None:
+            group = self.groups.pop(r.group_id, None)
+            self._configured.pop(r.group_id, None)
+            for m in group.members if group else ():
+                self._cancel_member_timers(r.group_id, m)
+            self._timers.pop(("initial", r.group_id, ""), None)
+            return
+        assert isinstance(r.value, GroupValue)
+        group = self._group_for(r.group_id)
+        group.epoch = r.value.epoch
+        group.metadata_hash = r.value.metadata_hash
+        group.validated_topology_epoch = r.value.validated_topology_epoch
+
+    def _apply_member(self, r: Record) -> None:
+        assert r.sub is not None
+        group = self.groups.get(r.group_id)
+        if r.value is None:
+            if group is None:
+                return
+            old = group.members.pop(r.sub, None)
+            if old is not None:
+                if old.meta.instance_id is not None and group.static.get(old.meta.instance_id) == r.sub:
+                    del group.static[old.meta.instance_id]
+                if old.meta.user_endpoint is not None:
+                    group.endpoint_epoch += 1
+            if group.shutdown_requested_by == r.sub:
+                group.shutdown_requested_by = None
+            self._cancel_member_timers(r.group_id, r.sub)
+            return
+        assert isinstance(r.value, MemberValue)
+        group = self._group_for(r.group_id)
+        member = group.members.get(r.sub)
+        if member is None:
+            member = group.members[r.sub] = StreamsMember(r.sub)
+        if member.meta.instance_id is not None and group.static.get(member.meta.instance_id) == r.sub:
+            del group.static[member.meta.instance_id]
+        if member.meta.user_endpoint != r.value.user_endpoint:
+            group.endpoint_epoch += 1
+        member.meta = r.value
+        if r.value.instance_id is not None:
+            group.static[r.value.instance_id] = r.sub
+
+    def _apply_target_epoch(self, r: Record) -> None:
+        group = self.groups.get(r.group_id)
+        if r.value is None:
+            if group is not None:
+                group.assignment_epoch = -1
+            return
+        assert isinstance(r.value, TargetEpochValue)
+        group = self._group_for(r.group_id)
+        group.assignment_epoch = r.value.epoch
+        group.assignment_timestamp_ms = r.value.timestamp_ms
+
+    def _apply_target_member(self, r: Record) -> None:
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is not None:
+                group.target.pop(r.sub, None)
+            return
+        assert isinstance(r.value, TargetValue)
+        self._group_for(r.group_id).target[r.sub] = r.value
+
+    def _apply_current(self, r: Record) -> None:
+        assert r.sub is not None
+        group = self.groups.get(r.group_id)
+        if r.value is None:
+            member = group.members.get(r.sub) if group is not None else None
+            if member is not None:
+                member.current = CurrentValue(LEAVE_EPOCH, LEAVE_EPOCH)
+            return
+        assert isinstance(r.value, CurrentValue)
+        group = self._group_for(r.group_id)
+        member = group.members.get(r.sub)
+        if member is None:
+            member = group.members[r.sub] = StreamsMember(r.sub)
+        if member.meta.user_endpoint is not None and (
+            member.current.active != r.value.active or member.current.standby != r.value.standby
+        ):
+            group.endpoint_epoch += 1
+        member.current = r.value
+
+    def _apply_topology(self, r: Record) -> None:
+        group = self.groups.get(r.group_id)
+        if r.value is None:
+            if group is not None:
+                group.topology = None
+            return
+        assert isinstance(r.value, Topology)
+        self._group_for(r.group_id).topology = r.value
+
+    def on_loaded(self, now_ms: int) -> None:
+        for group in self.groups.values():
+            for member in group.members.values():
+                self._arm_session(group.group_id, member.member_id, now_ms)
+                if member.current.state == UNREVOKED:
+                    self._arm_rebalance(group.group_id, member, now_ms)
+
+    def snapshot(self) -> list[Record]:
+        out: list[Record] = []
+        for g in sorted(self.groups.values(), key=lambda g: g.group_id):
+            gid = g.group_id
+            out.append(
+                Record(RecordType.GROUP, gid, None, GroupValue(g.epoch, g.metadata_hash, g.validated_topology_epoch))
+            )
+            if g.topology is not None:
+                out.append(Record(RecordType.TOPOLOGY, gid, None, g.topology))
+            for mid, m in sorted(g.members.items()):
+                out.append(Record(RecordType.MEMBER, gid, mid, m.meta))
+            for mid, t in sorted(g.target.items()):
+                out.append(Record(RecordType.TARGET_MEMBER, gid, mid, t))
+            if g.assignment_epoch >= 0:
+                out.append(
+                    Record(
+                        RecordType.TARGET_EPOCH,
+                        gid,
+                        None,
+                        TargetEpochValue(g.assignment_epoch, g.assignment_timestamp_ms),
+                    )
+                )
+            for mid, m in sorted(g.members.items()):
+                out.append(Record(RecordType.CURRENT, gid, mid, m.current))
+        return out
+
+    # ============================================================ timers
+
+    def _arm(self, key: tuple, deadline: int) -> None:
+        seq = next(self._seq)
+        self._timers[key] = (deadline, seq)
+        heapq.heappush(self._heap, (deadline, seq, key))
+
+    def _arm_session(self, group_id: str, member_id: str, now_ms: int) -> None:
+        self._arm(("session", group_id, member_id), now_ms + self.config.session_timeout_for(group_id))
+
+    def _arm_rebalance(self, group_id: str, member: StreamsMember, now_ms: int) -> None:
+        self._arm(
+            ("rebalance", group_id, member.member_id, member.epoch), now_ms + max(member.meta.rebalance_timeout_ms, 0)
+        )
+
+    def _cancel_member_timers(self, group_id: str, member_id: str) -> None:
+        self._timers.pop(("session", group_id, member_id), None)
+        for key in [k for k in self._timers if k[0] == "rebalance" and k[1] == group_id and k[2] == member_id]:
+            del self._timers[key]
+
+    def next_deadline_ms(self) -> int | None:
+        while self._heap:
+            deadline, seq, key = self._heap[0]
+            timer = self._timers.get(key)
+            if timer is not None and timer[1] == seq:
+                return deadline
+            heapq.heappop(self._heap)
+        return None
+
+    def tick(self, now_ms: int) -> CoordinatorResult[None]:
+        """Due timers: session expiry and rebalance timeouts fence members; the end of
+        the initial delay computes the first target. One group's timers run in
+        separate ticks (call again while :meth:`next_deadline_ms` is due)."""
+        result: CoordinatorResult[None] = CoordinatorResult()
+        touched: set[str] = set()
+        later = []
+        while (deadline := self.next_deadline_ms()) is not None and deadline <= now_ms:
+            entry = heapq.heappop(self._heap)
+            key = entry[2]
+            if key[1] in touched:
+                later.append(entry)
+                continue
+            del self._timers[key]
+            group = self.groups.get(key[1])
+            if group is None:
+                continue
+            records = self._run_timer(group, key, now_ms)
+            if records:
+                result.records += records
+                touched.add(key[1])
+        for entry in later:
+            heapq.heappush(self._heap, entry)
+        return result
+
+    def _run_timer(self, group: StreamsGroup, key: tuple, now_ms: int) -> list[Record]:
+        kind = key[0]
+        if kind == "session":
+            member = group.members.get(key[2])
+            return self._fence(group, member, now_ms) if member is not None else []
+        if kind == "rebalance":
+            member = group.members.get(key[2])
+            if member is None or member.current.state != UNREVOKED or member.epoch != key[3]:
+                return []
+            return self._fence(group, member, now_ms)
+        if kind == "initial" and group.members and group.epoch > group.assignment_epoch:
+            configured = self._configure(group, group.topology)
+            metas = {m: g.meta for m, g in group.members.items()}
+            return self._new_target(group, metas, configured, group.epoch, now_ms)[0]
+        return []
+
+    # ============================================================ heartbeat
+
+    def heartbeat(
+        self,
+        request: StreamsGroupHeartbeatRequest,
+        *,
+        now_ms: int,
+        api_version: int = 1,
+        client_id: str = "",
+        client_host: str = "",
+    ) -> CoordinatorResult[HeartbeatOutcome]:
+        try:
+            self._validate(request)
+            if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
+                return self._leave(request, now_ms)
+            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
+        except _Fail as fail:
+            return CoordinatorResult(
+                [],
+                HeartbeatOutcome(
+                    response_msg.StreamsGroupHeartbeatResponse(error_code=int(fail.code), error_message=fail.message)
+                ),
+            )
+
+    def _validate(self, r: StreamsGroupHeartbeatRequest) -> None:
+        bad = ErrorCode.INVALID_REQUEST
+
+        def blank(value: str | None) -> bool:
+            return value is not None and not value.strip()
+
+        if not r.group_id or not r.group_id.strip():
+            raise _Fail(bad, "GroupId can't be empty.")
+        if not r.member_id or not r.member_id.strip():
+            raise _Fail(bad, "MemberId can't be empty.")
+        if blank(r.instance_id):
+            raise _Fail(bad, "InstanceId can't be empty.")
+        if blank(r.rack_id):
+            raise _Fail(bad, "RackId can't be empty.")
+        tasks = (r.active_tasks, r.standby_tasks, r.warmup_tasks)
+        if r.member_epoch == JOIN_EPOCH:
+            if r.rebalance_timeout_ms == -1:
+                raise _Fail(bad, "RebalanceTimeoutMs must be provided in first request.")
+            if r.topology is None:
+                raise _Fail(bad, "Topology must be non-null in first request.")
+            if r.process_id is None or not r.process_id.strip():
+                raise _Fail(bad, "ProcessId can't be empty.")
+            if any(t for t in tasks):
+                raise _Fail(bad, "Active, standby and warmup tasks must be empty when (re-)joining.")
+        elif r.member_epoch == STATIC_LEAVE_EPOCH:
+            if r.instance_id is None:
+                raise _Fail(bad, "InstanceId can't be null.")
+        elif r.member_epoch < STATIC_LEAVE_EPOCH:
+            raise _Fail(bad, "MemberEpoch is invalid.")
+        if r.member_epoch >= JOIN_EPOCH and any(t is None for t in tasks) and any(t is not None for t in tasks):
+            raise _Fail(bad, "If one task-type is non-null, all must be non-null.")
+        if r.topology is not None:
+            error = Topology.from_wire(r.topology).regex_error()
+            if error is not None:
+                raise _Fail(bad, error)
+
+    def _group_or_fail(self, group_id: str) -> StreamsGroup:
+        group = self.groups.get(group_id)
+        if group is None:
+            raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
+        return group
+
+    def _leave(self, r: StreamsGroupHeartbeatRequest, now_ms: int) -> CoordinatorResult[HeartbeatOutcome]:
+        group = self._group_or_fail(r.group_id)
+        member = group.members.get(r.member_id)
+        if r.instance_id is not None:
+            holder_id = group.static.get(r.instance_id)
+            member = group.members.get(holder_id) if holder_id is not None else None
+            if member is None:
+                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
+            if member.member_id != r.member_id:
+                raise _Fail(
+                    ErrorCode.FENCED_INSTANCE_ID,
+                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
+                )
+        if member is None:
+            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {r.group_id}.")
+        response = response_msg.StreamsGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
+        if r.member_epoch == STATIC_LEAVE_EPOCH:
+            leaving = replace(member.current, member_epoch=STATIC_LEAVE_EPOCH)
+            self._cancel_rebalance(group.group_id, member.member_id)
+            return CoordinatorResult(
+                [Record(RecordType.CURRENT, group.group_id, member.member_id, leaving)], HeartbeatOutcome(response)
+            )
+        return CoordinatorResult(self._fence(group, member, now_ms), HeartbeatOutcome(response))
+
+    def _cancel_rebalance(self, group_id: str, member_id: str) -> None:
+        for key in [k for k in self._timers if k[0] == "rebalance" and k[1] == group_id and k[2] == member_id]:
+            del self._timers[key]
+
+    def _check_epoch(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> None:
+        current = member.epoch
+        if received > current:
+            raise _Fail(
+                ErrorCode.FENCED_MEMBER_EPOCH,
+                f"The streams group member has a greater member epoch ({received}) than the one known by the "
+                f"group coordinator ({current}). The member must abandon all its tasks and rejoin.",
+            )
+        if received < current:
+            assigned = member.current.active
+            subset = owned_active is not None and all(
+                p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps
+            )
+            if received != member.current.previous_member_epoch or not subset:
+                raise _Fail(
+                    ErrorCode.FENCED_MEMBER_EPOCH,
+                    f"The streams group member has a smaller member epoch ({received}) than the one known by the "
+                    f"group coordinator ({current}). The member must abandon all its tasks and rejoin.",
+                )
+
+    def _member(
+        self, group: StreamsGroup, r: StreamsGroupHeartbeatRequest, owned_active: Tasks | None, records: list[Record]
+    ) -> tuple[StreamsMember, str | None]:
+        """The member this request speaks for, and the static member it replaces (if any)."""
+        joining = r.member_epoch == JOIN_EPOCH
+        if r.instance_id is None or not joining:
+            if r.instance_id is not None:
+                holder_id = group.static.get(r.instance_id)
+                if holder_id is None:
+                    raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
+                if holder_id != r.member_id:
+                    raise _Fail(
+                        ErrorCode.FENCED_INSTANCE_ID,
+                        f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {holder_id}.",
+                    )
+            member = group.members.get(r.member_id)
+            if member is None:
+                if not joining:
+                    raise _Fail(
+                        ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {group.group_id}."
+                    )
+                return StreamsMember(r.member_id), None
+            if not joining:
+                self._check_epoch(member, r.member_epoch, owned_active)
+            return member, None
+        holder_id = group.static.get(r.instance_id)
+        holder = group.members.get(holder_id) if holder_id is not None else None
+        if holder is None:
+            return group.members.get(r.member_id) or StreamsMember(r.member_id), None
+        if holder.epoch != STATIC_LEAVE_EPOCH:
+            raise _Fail(
+                ErrorCode.UNRELEASED_INSTANCE_ID,
+                f"Static member {r.member_id} with instance id {r.instance_id} cannot join the group because the "
+                f"instance id is owned by {holder.member_id} member.",
+            )
+        # Take the departed static member's place: its target tasks, and its tasks as
+        # released (its current record goes).
+        gid = group.group_id
+        records += [
+            Record(RecordType.CURRENT, gid, holder.member_id, None),
+            Record(RecordType.TARGET_MEMBER, gid, holder.member_id, None),
+            Record(RecordType.MEMBER, gid, holder.member_id, None),
+        ]
+        target = group.target.get(holder.member_id)
+        if target is not None:
+            records.append(Record(RecordType.TARGET_MEMBER, gid, r.member_id, target))
+        self._cancel_member_timers(gid, holder.member_id)
+        return StreamsMember(r.member_id, holder.meta, CurrentValue()), holder.member_id
+
+    def _configure(self, group: StreamsGroup, topology: Topology | None) -> Configured:
+        if topology is None:
+            return Configured({}, ((Status.MISSING_SOURCE_TOPICS, "The topology is not initialised."),))
+        key = (topology, self._metadata_hash(topology))
+        cached = self._configured.get(group.group_id)
+        if cached is None or cached[0] != key:
+            cached = (key, configure(topology, self.topics))
+            self._configured[group.group_id] = cached
+        return cached[1]
+
+    def _metadata_hash(self, topology: Topology | None) -> int:
+        """A hash of the topics the topology names or its regexes match (ids, partition counts)."""
+        if topology is None:
+            return 0
+        names = topology.topic_names()
+        patterns = [p for s in topology.subtopologies for p in s.source_topic_regex]
+        if patterns:
+            all_names = list(self.topics.topic_names())
+            for pattern in patterns:
+                names.update(resolve(pattern, all_names))
+        digest = hashlib.blake2b(digest_size=8)
+        for name in sorted(names):
+            info = self.topics.topic(name)
+            if info is not None:
+                digest.update(name.encode() + b"\0" + info.topic_id.bytes + info.partitions.to_bytes(4, "big"))
+        return int.from_bytes(digest.digest(), "big", signed=True)
+
+    def _heartbeat(
+        self, r: StreamsGroupHeartbeatRequest, now_ms: int, api_version: int, client_id: str, client_host: str
+    ) -> CoordinatorResult[HeartbeatOutcome]:
+        records: list[Record] = []
+        statuses: list[tuple[int, str]] = []
+        joining = r.member_epoch == JOIN_EPOCH
+        group = self.groups.get(r.group_id)
+        if group is None:
+            if not joining:
+                self._group_or_fail(r.group_id)
+            group = StreamsGroup(r.group_id)
+        if (
+            joining
+            and r.member_id not in group.members
+            and (r.instance_id is None or r.instance_id not in group.static)
+            and len(group.members) >= self.config.max_size
+        ):
+            raise _Fail(
+                ErrorCode.GROUP_MAX_SIZE_REACHED,
+                f"The streams group has reached its maximum capacity of {self.config.max_size} members.",
+            )
+        owned_active = _task_sets(r.active_tasks)
+        member, replaced = self._member(group, r, owned_active, records)
+        was_empty = not group.members
+        is_new = r.member_id not in group.members and replaced is None
+        old = member.meta
+        endpoint = old.user_endpoint
+        if r.user_endpoint is not None:
+            endpoint = (r.user_endpoint.host, r.user_endpoint.port)
+        meta = MemberValue(
+            process_id=r.process_id if r.process_id is not None else old.process_id,
+            client_id=client_id,
+            client_host=client_host,
+            rebalance_timeout_ms=r.rebalance_timeout_ms if r.rebalance_timeout_ms != -1 else old.rebalance_timeout_ms,
+            topology_epoch=r.topology.epoch if r.topology is not None else old.topology_epoch,
+            instance_id=r.instance_id if r.instance_id is not None else old.instance_id,
+            rack_id=r.rack_id if r.rack_id is not None else old.rack_id,
+            client_tags=tuple((kv.key, kv.value) for kv in r.client_tags)
+            if r.client_tags is not None
+            else old.client_tags,
+            user_endpoint=endpoint,
+        )
+        bump = False
+        if is_new or replaced is not None or meta != old:
+            records.append(Record(RecordType.MEMBER, group.group_id, r.member_id, meta))
+            shaping = ("process_id", "rack_id", "client_tags", "topology_epoch")
+            bump = is_new or any(getattr(meta, f) != getattr(old, f) for f in shaping)
+        # The topology: initialise it, or check the member's against it.
+        topology = group.topology
+        if r.topology is not None:
+            sent = Topology.from_wire(r.topology)
+            if topology is None or (not group.members and sent != topology):
+                topology = sent
+                records.append(Record(RecordType.TOPOLOGY, group.group_id, None, topology))
+            elif topology.epoch > sent.epoch:
+                pass  # reported stale below
+            elif topology != sent:
+                raise _Fail(ErrorCode.INVALID_REQUEST, "Topology updates are not supported yet.")
+        if topology is not None and meta.topology_epoch < topology.epoch:
+            statuses.append(
+                (
+                    Status.STALE_TOPOLOGY,
+                    f"The member's topology epoch {meta.topology_epoch} is behind the group's topology epoch "
+                    f"{topology.epoch}.",
+                )
+            )
+        configured = self._configure(group, topology)
+        metadata_hash = self._metadata_hash(topology)
+        validated = topology.epoch if (configured.ready and topology is not None) else -1
+        bump = bump or metadata_hash != group.metadata_hash or validated != group.validated_topology_epoch
+        epoch = group.epoch
+        if bump or epoch == 0:
+            epoch = FIRST_GROUP_EPOCH if epoch == 0 else epoch + 1
+            records.append(Record(RecordType.GROUP, group.group_id, None, GroupValue(epoch, metadata_hash, validated)))
+        delay = self.config.initial_delay_for(group.group_id)
+        initial_key = ("initial", group.group_id, "")
+        if was_empty and delay > 0 and initial_key not in self._timers and epoch > group.assignment_epoch:
+            self._arm(initial_key, now_ms + delay)
+        # The target assignment.
+        target_epoch = group.assignment_epoch
+        target = group.target.get(r.member_id) if replaced is None else group.target.get(replaced)
+        if epoch > group.assignment_epoch:
+            if initial_key in self._timers:
+                target_epoch, target = max(1, group.assignment_epoch), TargetValue()
+                statuses.append(
+                    (Status.ASSIGNMENT_DELAYED, "Assignment delayed due to the configured initial rebalance delay.")
+                )
+            else:
+                metas = {m: g.meta for m, g in group.members.items() if m != replaced}
+                metas[r.member_id] = meta
+                new_records, computed = self._new_target(group, metas, configured, epoch, now_ms)
+                records += new_records
+                target_epoch = epoch
+                target = computed.get(r.member_id, TargetValue())
+        for status, detail in configured.statuses:
+            statuses.append((int(status), detail))
+        if group.shutdown_requested_by is not None or r.shutdown_application:
+            requester = group.shutdown_requested_by or r.member_id
+            group.shutdown_requested_by = requester
+            statuses.append(
+                (Status.SHUTDOWN_APPLICATION, f"The application is requested to shutdown by member {requester}.")
+            )
+        # Reconcile.
+        current = member.current
+        mine = (member.member_id,) if replaced is None else (member.member_id, replaced)
+        updated = self._reconcile(group, mine, meta.process_id, current, target_epoch, target, owned_active)
+        if updated != current or is_new or replaced is not None:
+            records.append(Record(RecordType.CURRENT, group.group_id, r.member_id, updated))
+            if updated.state == UNREVOKED:
+                key = ("rebalance", group.group_id, r.member_id, updated.member_epoch)
+                if key not in self._timers:
+                    self._arm(key, now_ms + max(meta.rebalance_timeout_ms, 0))
+            else:
+                self._cancel_rebalance(group.group_id, r.member_id)
+        self._arm_session(group.group_id, r.member_id, now_ms)
+        if r.task_offsets is not None:
+            member.task_offsets = tuple((t.subtopology_id, t.partition, t.offset) for t in r.task_offsets)
+        if r.task_end_offsets is not None:
+            member.task_end_offsets = tuple((t.subtopology_id, t.partition, t.offset) for t in r.task_end_offsets)
+        response = response_msg.StreamsGroupHeartbeatResponse(
+            member_id=r.member_id,
+            member_epoch=updated.member_epoch,
+            heartbeat_interval_ms=self.config.heartbeat_interval_for(group.group_id),
+            task_offset_interval_ms=self.config.task_offset_interval_ms,
+            status=[response_msg.Status(s, d) for s, d in statuses],
+        )
+        if api_version >= FIRST_VERSION_LONG_RECOVERY_LAG:
+            response.acceptable_recovery_lag = self.config.acceptable_recovery_lag
+        else:
+            response.acceptable_recovery_lag_legacy = min(self.config.acceptable_recovery_lag, 2**31 - 1)
+        if (
+            joining
+            or _flat(updated.active) != _flat(current.active)
+            or updated.standby != current.standby
+            or (updated.warmup != current.warmup)
+        ):
+            response.active_tasks = _wire(updated.active)
+            response.standby_tasks = _wire(updated.standby)
+            response.warmup_tasks = _wire(updated.warmup)
+        self._endpoints(group, r, records, configured, response)
+        return CoordinatorResult(records, HeartbeatOutcome(response, configured.to_create))
+
+    @staticmethod
+    def _endpoint_epoch_after(group: StreamsGroup, records: Iterable[Record]) -> tuple[int, dict]:
+        """The group's endpoint epoch and members (meta, current) once ``records`` are
+        replayed: the same bumps :meth:`replay_record` makes."""
+        epoch = group.endpoint_epoch
+        members = {m: (g.meta, g.current) for m, g in group.members.items()}
+        for rec in records:
+            if (
+                rec.group_id != group.group_id
+                or rec.sub is None
+                or rec.type not in (RecordType.MEMBER, RecordType.CURRENT)
+            ):
+                continue
+            meta, current = members.get(rec.sub, (MemberValue(), CurrentValue()))
+            if rec.type is RecordType.MEMBER:
+                if rec.value is None:
+                    epoch += meta.user_endpoint is not None and rec.sub in members
+                    members.pop(rec.sub, None)
+                    continue
+                assert isinstance(rec.value, MemberValue)
+                epoch += meta.user_endpoint != rec.value.user_endpoint
+                members[rec.sub] = (rec.value, current)
+            elif rec.value is not None:
+                assert isinstance(rec.value, CurrentValue)
+                changed = current.active != rec.value.active or current.standby != rec.value.standby
+                epoch += meta.user_endpoint is not None and changed
+                members[rec.sub] = (meta, rec.value)
+        return epoch, members
+
+    def _endpoints(
+        self,
+        group: StreamsGroup,
+        r: StreamsGroupHeartbeatRequest,
+        records: list[Record],
+        configured: Configured,
+        response: response_msg.StreamsGroupHeartbeatResponse,
+    ) -> None:
+        """Interactive-query endpoints: every member's partitions by endpoint, when the
+        client's endpoint epoch lags the group's."""
+        epoch, members = self._endpoint_epoch_after(group, records)
+        response.endpoint_information_epoch = epoch
+        if not any(m.user_endpoint is not None for m, _ in members.values()):
+            return
+        if r.endpoint_information_epoch >= epoch and r.member_epoch != JOIN_EPOCH:
+            return
+        out = []
+        for _, (m_meta, current) in sorted(members.items()):
+            if m_meta.user_endpoint is None:
+                continue
+            out.append(
+                response_msg.EndpointToPartitions(
+                    response_msg.Endpoint(*m_meta.user_endpoint),
+                    self._partitions(current.active, configured),
+                    self._partitions({**current.standby, **current.warmup}, configured),
+                )
+            )
+        response.partitions_by_user_endpoint = out
+
+    def _partitions(
+        self, tasks: Mapping[str, Iterable[int]], configured: Configured
+    ) -> list[response_msg.TopicPartition]:
+        by_topic: dict[str, set[int]] = {}
+        for s, ps in tasks.items():
+            for topic in configured.inputs.get(s, ()):
+                info = self.topics.topic(topic)
+                count = info.partitions if info is not None else 0
+                by_topic.setdefault(topic, set()).update(p for p in ps if p < count)
+        return [response_msg.TopicPartition(t, sorted(ps)) for t, ps in sorted(by_topic.items()) if ps]
+
+    def _new_target(
+        self,
+        group: StreamsGroup,
+        metas: Mapping[str, MemberValue],
+        configured: Configured,
+        epoch: int,
+        now_ms: int,
+    ) -> tuple[list[Record], dict[str, TargetValue]]:
+        gid = group.group_id
+        specs = {
+            m: TaskMember(
+                meta.process_id,
+                group.target.get(m, TargetValue()).active,
+                group.target.get(m, TargetValue()).standby,
+                dict(meta.client_tags),
+            )
+            for m, meta in metas.items()
+        }
+        tasks = configured.tasks if configured.ready else {}
+        computed = {
+            m: TargetValue(a, s)
+            for m, (a, s) in sticky_assign(
+                specs, tasks, self.config.standby_replicas_for(gid), self.config.rack_tags_for(gid)
+            ).items()
+        }
+        records = [
+            Record(RecordType.TARGET_MEMBER, gid, m, t) for m, t in sorted(computed.items()) if group.target.get(m) != t
+        ]
+        records.append(Record(RecordType.TARGET_EPOCH, gid, None, TargetEpochValue(epoch, now_ms)))
+        return records, computed
+
+    def _reconcile(
+        self,
+        group: StreamsGroup,
+        mine: tuple[str, ...],
+        process_id: str,
+        current: CurrentValue,
+        target_epoch: int,
+        target: TargetValue | None,
+        owned_active: Tasks | None,
+    ) -> CurrentValue:
+        if target is None:
+            target = TargetValue()
+        if current.state == STABLE and current.member_epoch == target_epoch:
+            return current
+        if current.state == UNREVOKED:
+            still = owned_active is None or any(
+                p in current.active_pending_revocation.get(s, ()) for s, ps in owned_active.items() for p in ps
+            )
+            if still:
+                return current
+        wanted_active = target.active
+        keep = {s: {p: e for p, e in ps.items() if p in wanted_active.get(s, ())} for s, ps in current.active.items()}
+        keep = {s: ps for s, ps in keep.items() if ps}
+        revoke = {s: frozenset(p for p in ps if p not in wanted_active.get(s, ())) for s, ps in current.active.items()}
+        revoke = {s: ps for s, ps in revoke.items() if ps}
+        if revoke and (
+            owned_active is None or any(p in revoke.get(s, ()) for s, ps in owned_active.items() for p in ps)
+        ):
+            return CurrentValue(
+                current.member_epoch,
+                current.previous_member_epoch,
+                UNREVOKED,
+                keep,
+                current.standby,
+                current.warmup,
+                revoke,
+            )
+        unreleased = False
+        for s, ps in wanted_active.items():
+            for p in ps:
+                if p in keep.get(s, {}):
+                    continue
+                if group.active_owner(s, p, without=mine) is not None:
+                    unreleased = True
+                    continue
+                keep.setdefault(s, {})[p] = target_epoch
+        standby: dict[str, frozenset[int]] = {}
+        for s, ps in target.standby.items():
+            placed = set()
+            for p in ps:
+                if p in keep.get(s, {}):
+                    continue  # never standby and active for the same task
+                owner = group.active_owner(s, p, mine)
+                if owner is None or owner.meta.process_id != process_id:
+                    placed.add(p)
+            if placed:
+                standby[s] = frozenset(placed)
+        previous = current.member_epoch if target_epoch != current.member_epoch else current.previous_member_epoch
+        return CurrentValue(target_epoch, previous, UNRELEASED if unreleased else STABLE, keep, standby, {}, {})
+
+    def _fence(self, group: StreamsGroup, member: StreamsMember, now_ms: int) -> list[Record]:
+        gid, mid = group.group_id, member.member_id
+        self._cancel_member_timers(gid, mid)
+        epoch = group.epoch + 1
+        records = [
+            Record(RecordType.CURRENT, gid, mid, None),
+            Record(RecordType.TARGET_MEMBER, gid, mid, None),
+            Record(RecordType.MEMBER, gid, mid, None),
+            Record(RecordType.GROUP, gid, None, GroupValue(epoch, group.metadata_hash, group.validated_topology_epoch)),
+        ]
+        if len(group.members) == 1:
+            records.append(Record(RecordType.TARGET_EPOCH, gid, None, TargetEpochValue(epoch, now_ms)))
+        return records
+
+    # ============================================================ describe, delete, offsets
+
+    def describe(
+        self, group_ids: Iterable[str], other_type: Callable[[str], str | None] = lambda g: None
+    ) -> list[describe_msg.DescribedGroup]:
+        out = []
+        for group_id in group_ids:
+            g = self.groups.get(group_id)
+            if g is None:
+                kind = other_type(group_id)
+                message = f"Group {group_id} is not a streams group." if kind else f"Group {group_id} not found."
+                out.append(
+                    describe_msg.DescribedGroup(
+                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
+                    )
+                )
+                continue
+            topology = None
+            if g.topology is not None:
+                configured = self._configure(g, g.topology)
+                subtopologies = None
+                if configured.subtopologies is not None:
+                    subtopologies = [
+                        describe_msg.Subtopology(
+                            subtopology_id=s.subtopology_id,
+                            source_topics=list(s.source_topics),
+                            repartition_sink_topics=list(s.repartition_sink_topics),
+                            state_changelog_topics=[_describe_topic(i) for i in s.state_changelog_topics],
+                            repartition_source_topics=[_describe_topic(i) for i in s.repartition_source_topics],
+                        )
+                        for s in configured.subtopologies
+                    ]
+                topology = describe_msg.Topology(epoch=g.topology.epoch, subtopologies=subtopologies)
+            out.append(
+                describe_msg.DescribedGroup(
+                    group_id=group_id,
+                    group_state=g.state,
+                    group_epoch=g.epoch,
+                    assignment_epoch=g.assignment_epoch,
+                    topology=topology,
+                    members=[self._describe_member(g, m) for _, m in sorted(g.members.items())],
+                    assignor_name="sticky",
+                )
+            )
+        return out
+
+    def _describe_member(self, g: StreamsGroup, m: StreamsMember) -> describe_msg.Member:
+        meta = m.meta
+        target = g.target.get(m.member_id, TargetValue())
+        return describe_msg.Member(
+            member_id=m.member_id,
+            member_epoch=m.epoch,
+            instance_id=meta.instance_id,
+            rack_id=meta.rack_id,
+            client_id=meta.client_id,
+            client_host=meta.client_host,
+            topology_epoch=meta.topology_epoch,
+            process_id=meta.process_id,
+            user_endpoint=None if meta.user_endpoint is None else describe_msg.Endpoint(*meta.user_endpoint),
+            client_tags=[describe_msg.KeyValue(k, v) for k, v in meta.client_tags],
+            task_offsets=[describe_msg.TaskOffset(s, p, o) for s, p, o in m.task_offsets],
+            task_end_offsets=[describe_msg.TaskOffset(s, p, o) for s, p, o in m.task_end_offsets],
+            assignment=describe_msg.Assignment(
+                _describe_tasks(m.current.active), _describe_tasks(m.current.standby), _describe_tasks(m.current.warmup)
+            ),
+            target_assignment=describe_msg.Assignment(
+                _describe_tasks(target.active), _describe_tasks(target.standby), _describe_tasks(target.warmup)
+            ),
+            is_classic=False,
+        )
+
+    def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
+        g = self.groups.get(group_id)
+        if g is None:
+            return CoordinatorResult([], ErrorCode.GROUP_ID_NOT_FOUND)
+        if g.members:
+            return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
+        records = [Record(RecordType.TARGET_MEMBER, group_id, m, None) for m in sorted(g.target)]
+        records += [
+            Record(RecordType.TARGET_EPOCH, group_id, None, None),
+            Record(RecordType.TOPOLOGY, group_id, None, None),
+            Record(RecordType.GROUP, group_id, None, None),
+        ]
+        return CoordinatorResult(records, ErrorCode.NONE)
+
+    def validate_offset_commit(
+        self,
+        group_id: str,
+        member_id: str,
+        member_epoch: int,
+        *,
+        transactional: bool = False,
+        api_version: int = 9,
+    ) -> StreamsCommitCheck:
+        g = self.groups.get(group_id)
+        if g is None:
+            return StreamsCommitCheck(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        if member_epoch < 0 and not g.members:
+            return StreamsCommitCheck()
+        if transactional and member_epoch == -1 and member_id == "":
+            return StreamsCommitCheck()
+        m = g.members.get(member_id)
+        if m is None:
+            return StreamsCommitCheck(ErrorCode.UNKNOWN_MEMBER_ID)
+        if not transactional and api_version < COMMIT_VERSION_FOR_STREAMS:
+            return StreamsCommitCheck(ErrorCode.UNSUPPORTED_VERSION)
+        if member_epoch == m.epoch:
+            return StreamsCommitCheck()
+        if member_epoch > m.epoch:
+            return StreamsCommitCheck(ErrorCode.STALE_MEMBER_EPOCH)
+        readers: dict[str, list[str]] = {}
+        configured = self._configure(g, g.topology)
+        for s, topics in configured.inputs.items():
+            for t in topics:
+                readers.setdefault(t, []).append(s)
+        return StreamsCommitCheck(
+            readers={t: tuple(ss) for t, ss in readers.items()}, held=m.current.active, received_epoch=member_epoch
+        )
+
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
+        g = self.groups.get(group_id)
+        if g is None or (member_id is None and member_epoch < 0):
+            return ErrorCode.NONE
+        m = g.members.get(member_id or "")
+        if m is None:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        return ErrorCode.NONE if member_epoch == m.epoch else ErrorCode.STALE_MEMBER_EPOCH
+
+    def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
+        g = self.groups.get(group_id)
+        if g is None or not g.members or g.topology is None:
+            return False
+        configured = self._configure(g, g.topology)
+        return any(topic in topics for topics in configured.inputs.values())
+
+    def on_metadata_changed(self, topics: TopicImage) -> None:
+        """New topic metadata: configurations are recomputed on the next heartbeat."""
+        self.topics = topics
+        self._configured.clear()
+
+
+def _describe_topic(info: TopicInfo) -> describe_msg.TopicInfo:
+    return describe_msg.TopicInfo(
+        info.name, info.partitions, info.replication_factor, [describe_msg.KeyValue(k, v) for k, v in info.configs]
+    )

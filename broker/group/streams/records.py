@@ -1,0 +1,333 @@
+"""The ``__consumer_offsets`` records of KIP-1071 streams groups: typed values and
+their bytes in Kafka 4.4's format.
+
+====  ==========================================  ======================================
+type  record                                      key -> value
+====  ==========================================  ======================================
+17    StreamsGroupMetadata                        group -> epoch, metadata hash, validated topology epoch
+19    StreamsGroupMemberMetadata                  group, member -> process, endpoint, tags, ...
+20    StreamsGroupTargetAssignmentMetadata        group -> assignment epoch
+21    StreamsGroupTargetAssignmentMember          group, member -> target active/standby/warm-up tasks
+22    StreamsGroupCurrentMemberAssignment         group, member -> epochs, state, tasks
+23    StreamsGroupTopology                        group -> the topology
+====  ==========================================  ======================================
+
+Every record is a full upsert of its key (no value: a tombstone), framed as
+Kafka's coordinator records are: int16 record type + key struct (v0); int16
+value version (0) + value struct.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from broker.group.streams.assignor import Tasks
+from broker.group.streams.topology import Subtopology, TopicInfo, Topology
+from broker.protocol.errors import ProtocolError
+from broker.protocol.message_base import Message
+from broker.protocol.messages import streams_group_current_member_assignment_value as current_msg
+from broker.protocol.messages import streams_group_member_metadata_value as member_msg
+from broker.protocol.messages import streams_group_target_assignment_member_value as target_msg
+from broker.protocol.messages import streams_group_topology_value as topology_msg
+from broker.protocol.messages.streams_group_current_member_assignment_key import (
+    StreamsGroupCurrentMemberAssignmentKey,
+)
+from broker.protocol.messages.streams_group_member_metadata_key import StreamsGroupMemberMetadataKey
+from broker.protocol.messages.streams_group_metadata_key import StreamsGroupMetadataKey
+from broker.protocol.messages.streams_group_metadata_value import StreamsGroupMetadataValue
+from broker.protocol.messages.streams_group_target_assignment_member_key import StreamsGroupTargetAssignmentMemberKey
+from broker.protocol.messages.streams_group_target_assignment_metadata_key import (
+    StreamsGroupTargetAssignmentMetadataKey,
+)
+from broker.protocol.messages.streams_group_target_assignment_metadata_value import (
+    StreamsGroupTargetAssignmentMetadataValue,
+)
+from broker.protocol.messages.streams_group_topology_key import StreamsGroupTopologyKey
+
+__all__ = [
+    "CurrentValue",
+    "GroupValue",
+    "MemberValue",
+    "Record",
+    "RecordType",
+    "TargetEpochValue",
+    "TargetValue",
+    "decode",
+    "encode",
+]
+
+
+class RecordType(enum.IntEnum):
+    GROUP = 17
+    MEMBER = 19
+    TARGET_EPOCH = 20
+    TARGET_MEMBER = 21
+    CURRENT = 22
+    TOPOLOGY = 23
+
+
+@dataclass(frozen=True, slots=True)
+class GroupValue:
+    epoch: int
+    metadata_hash: int
+    validated_topology_epoch: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class MemberValue:
+    process_id: str = ""
+    client_id: str = ""
+    client_host: str = ""
+    rebalance_timeout_ms: int = -1
+    topology_epoch: int = 0
+    instance_id: str | None = None
+    rack_id: str | None = None
+    client_tags: tuple[tuple[str, str], ...] = ()
+    user_endpoint: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TargetValue:
+    active: Tasks = field(default_factory=dict)
+    standby: Tasks = field(default_factory=dict)
+    warmup: Tasks = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TargetEpochValue:
+    epoch: int
+    timestamp_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentValue:
+    member_epoch: int = 0
+    previous_member_epoch: int = 0
+    state: int = 0  # MemberState: 0 stable, 1 unrevoked tasks, 2 unreleased tasks
+    active: Mapping[str, Mapping[int, int]] = field(default_factory=dict)  # task -> assignment epoch
+    standby: Tasks = field(default_factory=dict)
+    warmup: Tasks = field(default_factory=dict)
+    active_pending_revocation: Tasks = field(default_factory=dict)
+
+
+Value = GroupValue | MemberValue | TargetValue | TargetEpochValue | CurrentValue | Topology
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One streams-group record; ``sub`` is the member id (types 19, 21, 22)."""
+
+    type: RecordType
+    group_id: str
+    sub: str | None = None
+    value: Value | None = None
+
+
+# ------------------------------------------------------------------ framing
+
+_INT16 = struct.Struct(">h")
+_VALUE_VERSION = 0
+
+_KEYS: dict[RecordType, type[Message]] = {
+    RecordType.GROUP: StreamsGroupMetadataKey,
+    RecordType.MEMBER: StreamsGroupMemberMetadataKey,
+    RecordType.TARGET_EPOCH: StreamsGroupTargetAssignmentMetadataKey,
+    RecordType.TARGET_MEMBER: StreamsGroupTargetAssignmentMemberKey,
+    RecordType.CURRENT: StreamsGroupCurrentMemberAssignmentKey,
+    RecordType.TOPOLOGY: StreamsGroupTopologyKey,
+}
+_VALUES: dict[RecordType, type[Message]] = {
+    RecordType.GROUP: StreamsGroupMetadataValue,
+    RecordType.MEMBER: member_msg.StreamsGroupMemberMetadataValue,
+    RecordType.TARGET_EPOCH: StreamsGroupTargetAssignmentMetadataValue,
+    RecordType.TARGET_MEMBER: target_msg.StreamsGroupTargetAssignmentMemberValue,
+    RecordType.CURRENT: current_msg.StreamsGroupCurrentMemberAssignmentValue,
+    RecordType.TOPOLOGY: topology_msg.StreamsGroupTopologyValue,
+}
+
+
+def _target_tasks(tasks: Mapping[str, Iterable[int]]) -> list[target_msg.TaskIds]:
+    return [target_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+
+
+def _current_tasks(tasks: Mapping[str, Iterable[int]], epochs: Mapping[str, Mapping[int, int]] | None = None):
+    out = []
+    for s in sorted(tasks):
+        partitions = sorted(tasks[s])
+        if partitions:
+            e = None if epochs is None else [epochs[s][p] for p in partitions]
+            out.append(current_msg.TaskIds(s, partitions, e))
+    return out
+
+
+def _topic_infos(infos: Iterable[TopicInfo]) -> list[topology_msg.TopicInfo]:
+    return [
+        topology_msg.TopicInfo(
+            i.name, i.partitions, i.replication_factor, [topology_msg.TopicConfig(k, v) for k, v in i.configs]
+        )
+        for i in infos
+    ]
+
+
+def _value(v: Value) -> Message:
+    if isinstance(v, GroupValue):
+        return StreamsGroupMetadataValue(v.epoch, v.metadata_hash, v.validated_topology_epoch)
+    if isinstance(v, MemberValue):
+        return member_msg.StreamsGroupMemberMetadataValue(
+            instance_id=v.instance_id,
+            rack_id=v.rack_id,
+            client_id=v.client_id,
+            client_host=v.client_host,
+            rebalance_timeout_ms=v.rebalance_timeout_ms,
+            topology_epoch=v.topology_epoch,
+            process_id=v.process_id,
+            user_endpoint=None if v.user_endpoint is None else member_msg.Endpoint(*v.user_endpoint),
+            client_tags=[member_msg.KeyValue(k, val) for k, val in v.client_tags],
+        )
+    if isinstance(v, TargetValue):
+        return target_msg.StreamsGroupTargetAssignmentMemberValue(
+            _target_tasks(v.active), _target_tasks(v.standby), _target_tasks(v.warmup)
+        )
+    if isinstance(v, TargetEpochValue):
+        return StreamsGroupTargetAssignmentMetadataValue(v.epoch, v.timestamp_ms)
+    if isinstance(v, CurrentValue):
+        active = {s: frozenset(ps) for s, ps in v.active.items()}
+        return current_msg.StreamsGroupCurrentMemberAssignmentValue(
+            member_epoch=v.member_epoch,
+            previous_member_epoch=v.previous_member_epoch,
+            state=v.state,
+            active_tasks=_current_tasks(active, v.active),
+            standby_tasks=_current_tasks(v.standby),
+            warmup_tasks=_current_tasks(v.warmup),
+            active_tasks_pending_revocation=_current_tasks(v.active_pending_revocation),
+        )
+    assert isinstance(v, Topology)
+    return topology_msg.StreamsGroupTopologyValue(
+        v.epoch,
+        [
+            topology_msg.Subtopology(
+                subtopology_id=s.subtopology_id,
+                source_topics=list(s.source_topics),
+                source_topic_regex=list(s.source_topic_regex),
+                state_changelog_topics=_topic_infos(s.state_changelog_topics),
+                repartition_sink_topics=list(s.repartition_sink_topics),
+                repartition_source_topics=_topic_infos(s.repartition_source_topics),
+                copartition_groups=[
+                    topology_msg.CopartitionGroup(list(a), list(b), list(c)) for a, b, c in s.copartition_groups
+                ],
+            )
+            for s in v.subtopologies
+        ],
+    )
+
+
+def encode(record: Record) -> tuple[bytes, bytes | None]:
+    key_cls = _KEYS[record.type]
+    if record.sub is None:
+        key = key_cls(record.group_id)  # type: ignore[call-arg]
+    else:
+        key = key_cls(record.group_id, record.sub)  # type: ignore[call-arg]
+    key_bytes = _INT16.pack(int(record.type)) + key.encode(0)
+    if record.value is None:
+        return key_bytes, None
+    return key_bytes, _INT16.pack(_VALUE_VERSION) + _value(record.value).encode(_VALUE_VERSION)
+
+
+def _tasks(items: Iterable[target_msg.TaskIds | current_msg.TaskIds]) -> Tasks:
+    out: dict[str, frozenset[int]] = {}
+    for t in items:
+        out[t.subtopology_id] = out.get(t.subtopology_id, frozenset()) | frozenset(t.partitions)
+    return out
+
+
+def _epochs(items: Iterable[current_msg.TaskIds], member_epoch: int) -> dict[str, dict[int, int]]:
+    out: dict[str, dict[int, int]] = {}
+    for t in items:
+        epochs = t.assignment_epochs
+        if not epochs or len(epochs) != len(t.partitions):
+            epochs = [member_epoch] * len(t.partitions)
+        out.setdefault(t.subtopology_id, {}).update(zip(t.partitions, epochs))
+    return out
+
+
+def _infos(items: Iterable[topology_msg.TopicInfo]) -> tuple[TopicInfo, ...]:
+    return tuple(
+        TopicInfo(i.name, i.partitions, i.replication_factor, tuple((c.key, c.value) for c in i.topic_configs))
+        for i in items
+    )
+
+
+def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
+    """The streams-group record in ``key``/``value``, or None for another record type."""
+    if len(key) < 2:
+        raise ProtocolError("coordinator record key shorter than its 2-byte type")
+    (code,) = _INT16.unpack_from(key)
+    try:
+        record_type = RecordType(code)
+    except ValueError:
+        return None
+    k = _KEYS[record_type].decode(memoryview(key)[2:], 0)
+    group_id: str = k.group_id  # type: ignore[attr-defined]
+    sub = getattr(k, "member_id", None)
+    if value is None:
+        return Record(record_type, group_id, sub, None)
+    value_cls = _VALUES[record_type]
+    if len(value) < 2:
+        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
+    (version,) = _INT16.unpack_from(value)
+    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
+        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
+    v = value_cls.decode(memoryview(value)[2:], version)
+    out: Value
+    if isinstance(v, StreamsGroupMetadataValue):
+        out = GroupValue(v.epoch, v.metadata_hash, v.validated_topology_epoch)
+    elif isinstance(v, member_msg.StreamsGroupMemberMetadataValue):
+        out = MemberValue(
+            process_id=v.process_id,
+            client_id=v.client_id,
+            client_host=v.client_host,
+            rebalance_timeout_ms=v.rebalance_timeout_ms,
+            topology_epoch=v.topology_epoch,
+            instance_id=v.instance_id,
+            rack_id=v.rack_id,
+            client_tags=tuple((kv.key, kv.value) for kv in v.client_tags),
+            user_endpoint=None if v.user_endpoint is None else (v.user_endpoint.host, v.user_endpoint.port),
+        )
+    elif isinstance(v, target_msg.StreamsGroupTargetAssignmentMemberValue):
+        out = TargetValue(_tasks(v.active_tasks), _tasks(v.standby_tasks), _tasks(v.warmup_tasks))
+    elif isinstance(v, StreamsGroupTargetAssignmentMetadataValue):
+        out = TargetEpochValue(v.assignment_epoch, v.assignment_timestamp)
+    elif isinstance(v, current_msg.StreamsGroupCurrentMemberAssignmentValue):
+        out = CurrentValue(
+            v.member_epoch,
+            v.previous_member_epoch,
+            v.state,
+            _epochs(v.active_tasks, v.member_epoch),
+            _tasks(v.standby_tasks),
+            _tasks(v.warmup_tasks),
+            _tasks(v.active_tasks_pending_revocation),
+        )
+    else:
+        assert isinstance(v, topology_msg.StreamsGroupTopologyValue)
+        out = Topology(
+            v.epoch,
+            tuple(
+                Subtopology(
+                    s.subtopology_id,
+                    tuple(s.source_topics),
+                    tuple(s.source_topic_regex),
+                    _infos(s.state_changelog_topics),
+                    tuple(s.repartition_sink_topics),
+                    _infos(s.repartition_source_topics),
+                    tuple(
+                        (tuple(g.source_topics), tuple(g.source_topic_regex), tuple(g.repartition_source_topics))
+                        for g in s.copartition_groups
+                    ),
+                )
+                for s in v.subtopologies
+            ),
+        )
+    return Record(record_type, group_id, sub, out)

@@ -1,0 +1,42 @@
+"""ConsumerGroupHeartbeat (key 68), v0-1 (KIP-848), as Kafka 4.4 serves it.
+
+Joins (member epoch 0), heartbeats, leaves (-1) and static leaves (-2) a
+consumer group whose assignment the broker computes (``uniform`` or ``range``,
+chosen by the client's ServerAssignor or ``group.consumer.assignors``). v1
+requires the client to generate its member id; v0 may leave it empty on join
+and gets one. Subscriptions are topic names or an RE2 regular expression the
+broker resolves (``SubscribedTopicRegex``, v1). Members reconcile in steps:
+partitions are revoked before new ones are given, and a partition moves only
+once its previous owner released it. Every change is durable in
+``__consumer_offsets`` before the answer. The rules live in
+:mod:`broker.group.consumer`; a group id held by a group of another type is
+answered GROUP_ID_NOT_FOUND, as Kafka does.
+
+Differences from Kafka 4.4: the target assignment is computed in the
+heartbeat that needs it rather than batched per
+``group.consumer.assignment.interval.ms``, so groups reach Stable sooner.
+"""
+
+from __future__ import annotations
+
+from broker.group.coordinator import client_host
+from broker.handlers import handler
+from broker.handlers.context import RequestContext
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
+
+
+@handler(68, min_version=0, max_version=1)
+async def handle(ctx: RequestContext, req: ConsumerGroupHeartbeatRequest) -> ConsumerGroupHeartbeatResponse:
+    if "consumer" not in ctx.services.config.get("group.coordinator.rebalance.protocols"):
+        return ConsumerGroupHeartbeatResponse(
+            error_code=ErrorCode.UNSUPPORTED_VERSION,
+            error_message="The consumer group protocol is disabled (group.coordinator.rebalance.protocols).",
+        )
+    return await ctx.services.groups.consumer_heartbeat(
+        req,
+        api_version=ctx.api_version,
+        client_id=ctx.client_id or "",
+        client_host=client_host(ctx.connection.peer),
+    )

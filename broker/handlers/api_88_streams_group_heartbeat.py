@@ -1,0 +1,38 @@
+"""StreamsGroupHeartbeat (key 88), v0-1 (KIP-1071), as Kafka 4.4 serves it.
+
+Kafka Streams clients (``group.protocol=streams``) join (member epoch 0, with
+their topology), heartbeat, and leave (-1; -2 for a static member). The broker
+initialises the group's topology, checks it against the topics (statuses
+MISSING_SOURCE_TOPICS, MISSING_INTERNAL_TOPICS, INCORRECTLY_PARTITIONED_TOPICS,
+STALE_TOPOLOGY), creates the missing repartition and changelog topics, waits
+``group.streams.initial.rebalance.delay.ms`` for a new group (ASSIGNMENT_DELAYED),
+assigns active and standby tasks with the sticky assignor and reconciles each
+member (revoke before assign). Interactive-query endpoints are answered with
+every member's partitions. v1 adds the int64 AcceptableRecoveryLag and
+TopologyDescriptionRequired (always false here: StreamsGroupTopologyDescriptionUpdate
+is not served). Rules: :mod:`broker.group.streams`.
+"""
+
+from __future__ import annotations
+
+from broker.group.coordinator import client_host
+from broker.handlers import handler
+from broker.handlers.context import RequestContext
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
+from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
+
+
+@handler(88, min_version=0, max_version=1)
+async def handle(ctx: RequestContext, req: StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatResponse:
+    if "streams" not in ctx.services.config.get("group.coordinator.rebalance.protocols"):
+        return StreamsGroupHeartbeatResponse(
+            error_code=ErrorCode.UNSUPPORTED_VERSION,
+            error_message="The streams group protocol is disabled (group.coordinator.rebalance.protocols).",
+        )
+    return await ctx.services.groups.streams_heartbeat(
+        req,
+        api_version=ctx.api_version,
+        client_id=ctx.client_id or "",
+        client_host=client_host(ctx.connection.peer),
+    )

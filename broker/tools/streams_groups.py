@@ -1,0 +1,261 @@
+"""``sharebroker streams-groups``: list and describe streams groups (KIP-1071).
+
+Mirrors Kafka's ``kafka-streams-groups.sh`` for its list and describe actions,
+speaking only the wire protocol (ListGroups, StreamsGroupDescribe, OffsetFetch,
+ListOffsets). ``--describe`` shows the committed offsets and lag of the
+group's input topics (the default), ``--members`` (each member's process,
+client id and active/standby/warm-up tasks) or ``--state``. ``--output json``
+prints one JSON document instead of the tables.
+
+Exit status: 0 success, 1 the operation failed (one ``Error: ...`` line on
+stderr), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from broker.tools.consumer_groups import MISSING, UsageError, _choices, _dump, _err, _table
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+STREAMS_STATES = ("Empty", "NotReady", "Assigning", "Reconciling", "Stable", "Dead")
+
+DESCRIPTION = """\
+List and describe streams groups (KIP-1071), like Kafka's kafka-streams-groups.sh.
+Exactly one action is required: --list or --describe."""
+
+
+class ToolError(Exception):
+    pass
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "streams-groups",
+        help="list and describe streams groups",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
+    )
+    actions = p.add_argument_group("actions (exactly one)")
+    actions.add_argument("--list", action="store_true", help="list all streams groups")
+    actions.add_argument(
+        "--describe",
+        action="store_true",
+        help="describe streams group(s): offsets and lag (default), --members or --state",
+    )
+    p.add_argument("--group", action="append", default=[], metavar="GROUP", help="the streams group id (repeatable)")
+    p.add_argument("--all-groups", action="store_true", help="describe all streams groups")
+    p.add_argument("--members", action="store_true", help="with --describe: show the members and their tasks")
+    p.add_argument("--offsets", action="store_true", help="with --describe: show the offsets and lag (default)")
+    p.add_argument(
+        "--state",
+        nargs="*",
+        metavar="STATE",
+        help="with --describe: show the group state; with --list: show states, optionally only these",
+    )
+    p.add_argument("--verbose", action="store_true", help="with --describe: more columns")
+    p.add_argument("--timeout", type=int, default=30000, metavar="MS", help="timeout in ms per request (default 30000)")
+    p.add_argument("--output", choices=("table", "json"), default="table", help="output format (default table)")
+    p.set_defaults(func=main, _streams_groups_parser=p)
+
+
+def main(args: argparse.Namespace) -> int:
+    parser: argparse.ArgumentParser = args._streams_groups_parser
+    try:
+        _check_args(args)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+    from broker.admin.client import AdminClient, AdminError
+
+    try:
+        with AdminClient(args.bootstrap_server, timeout=args.timeout / 1000) as admin:
+            if args.list:
+                return _list(admin, args)
+            return _describe(admin, args)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ToolError, AdminError, ValueError) as exc:
+        _err(str(exc))
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    if args.list == args.describe:
+        raise UsageError("Command must include exactly one action: --list, --describe")
+    if args.list:
+        if args.group or args.all_groups:
+            raise UsageError("--list does not take --group or --all-groups")
+        _choices(args.state or [], STREAMS_STATES, "state")
+        return
+    if bool(args.group) == bool(args.all_groups):
+        raise UsageError("--describe needs --group GROUP or --all-groups (not both)")
+    if len([v for v in (args.members, args.state is not None, args.offsets) if v]) > 1:
+        raise UsageError("--describe takes at most one of --members, --state, --offsets")
+    if args.state:
+        raise UsageError("--describe --state takes no values")
+
+
+def _list(admin: Any, args: argparse.Namespace) -> int:
+    states = _choices(args.state or [], STREAMS_STATES, "state")
+    groups = sorted(admin.list_groups(types=["streams"], states=states), key=lambda g: g.group_id)
+    if args.output == "json":
+        _dump([{"group": g.group_id, "state": g.group_state} for g in groups])
+    elif args.state is None:
+        for g in groups:
+            print(g.group_id)
+    else:
+        rows = [["GROUP", "STATE"]] + [[g.group_id, g.group_state] for g in groups]
+        sys.stdout.write(_table(rows, [15, 0]).lstrip("\n"))
+    return EXIT_OK
+
+
+def _tasks(tasks: list[Any]) -> dict[str, list[int]]:
+    return {t.subtopology_id: sorted(t.partitions) for t in tasks if t.partitions}
+
+
+def _tasks_text(assignment: Any) -> str:
+    parts = []
+    for kind, tasks in (
+        ("ACTIVE", assignment.active_tasks),
+        ("STANDBY", assignment.standby_tasks),
+        ("WARMUP", assignment.warmup_tasks),
+    ):
+        ids = [f"{t.subtopology_id}_{p}" for t in tasks for p in sorted(t.partitions)]
+        if ids:
+            parts.append(f"{kind}:[{','.join(ids)}]")
+    return " ".join(parts) or MISSING
+
+
+def _input_topics(desc: Any) -> list[str]:
+    names: set[str] = set()
+    if desc.topology is not None and desc.topology.subtopologies:
+        for s in desc.topology.subtopologies:
+            names.update(s.source_topics)
+            names.update(t.name for t in s.repartition_source_topics)
+    return sorted(names)
+
+
+def _describe(admin: Any, args: argparse.Namespace) -> int:
+    from broker.admin.client import LATEST_TIMESTAMP, KafkaApiError
+    from broker.protocol.errors import ErrorCode
+
+    if args.all_groups:
+        group_ids = sorted(g.group_id for g in admin.list_groups(types=["streams"]))
+    else:
+        group_ids = list(dict.fromkeys(args.group))
+    docs: list[dict[str, Any]] = []
+    blocks: list[str] = []
+    for group_id in group_ids:
+        try:
+            desc = admin.describe_streams_group(group_id)
+        except KafkaApiError as exc:
+            if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
+                raise ToolError(f"Streams group '{group_id}' does not exist.") from None
+            raise
+        doc: dict[str, Any] = {"group": group_id, "state": desc.group_state}
+        members = sorted(desc.members, key=lambda m: m.member_id)
+        if args.members:
+            doc["members"] = [
+                {
+                    "member_id": m.member_id,
+                    "member_epoch": m.member_epoch,
+                    "process_id": m.process_id,
+                    "client_id": m.client_id,
+                    "host": m.client_host,
+                    "instance_id": m.instance_id,
+                    "active": _tasks(m.assignment.active_tasks),
+                    "standby": _tasks(m.assignment.standby_tasks),
+                    "warmup": _tasks(m.assignment.warmup_tasks),
+                    "target_active": _tasks(m.target_assignment.active_tasks),
+                    "target_standby": _tasks(m.target_assignment.standby_tasks),
+                }
+                for m in members
+            ]
+            if args.output != "json":
+                if not members:
+                    blocks.append(f"\nStreams group '{group_id}' has no active members.\n")
+                    continue
+                header = ["GROUP", "MEMBER", "PROCESS", "CLIENT-ID"]
+                if args.verbose:
+                    header += ["MEMBER-EPOCH", "TARGET-ASSIGNMENTS"]
+                header.append("ASSIGNMENTS")
+                rows: list[list[Any]] = [header]
+                for m in members:
+                    row: list[Any] = [group_id, m.member_id, m.process_id, m.client_id]
+                    if args.verbose:
+                        row += [m.member_epoch, _tasks_text(m.target_assignment).replace(" ", ";")]
+                    row.append(_tasks_text(m.assignment))
+                    rows.append(row)
+                blocks.append(_table(rows, [15] * (len(header) - 1) + [0]))
+        elif args.state is not None:
+            coordinator = admin.find_coordinator(group_id)
+            doc.update(
+                {
+                    "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+                    "group_epoch": desc.group_epoch,
+                    "assignment_epoch": desc.assignment_epoch,
+                    "members": len(members),
+                }
+            )
+            if args.output != "json":
+                coord = f"{coordinator.host}:{coordinator.port} ({coordinator.node_id})"
+                header = ["GROUP", "COORDINATOR (ID)", "STATE"]
+                row = [group_id, coord, desc.group_state]
+                if args.verbose:
+                    header += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH"]
+                    row += [desc.group_epoch, desc.assignment_epoch]
+                header.append("#MEMBERS")
+                row.append(len(members))
+                blocks.append(_table([header, row], [15, 25, 15] + [12] * (len(header) - 4) + [0]))
+        else:
+            committed = admin.fetch_offsets(group_id)
+            inputs = set(_input_topics(desc))
+            partitions = sorted(tp for tp in committed if not inputs or tp[0] in inputs)
+            ends = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP)) if partitions else {}
+            offsets = [
+                {
+                    "topic": t,
+                    "partition": p,
+                    "current_offset": committed[(t, p)][0],
+                    "log_end_offset": ends.get((t, p)),
+                    "lag": None if (t, p) not in ends else max(ends[(t, p)] - committed[(t, p)][0], 0),
+                }
+                for t, p in partitions
+            ]
+            doc["offsets"] = offsets
+            if args.output != "json":
+                if not offsets:
+                    blocks.append(f"\nStreams group '{group_id}' has no committed offsets.\n")
+                    continue
+                rows = [["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG"]]
+                rows += [
+                    [
+                        group_id,
+                        o["topic"],
+                        o["partition"],
+                        o["current_offset"],
+                        MISSING if o["log_end_offset"] is None else o["log_end_offset"],
+                        MISSING if o["lag"] is None else o["lag"],
+                    ]
+                    for o in offsets
+                ]
+                blocks.append(_table(rows, [15, 15, 10, 15, 15, 0]))
+        docs.append(doc)
+    if args.output == "json":
+        _dump(docs)
+    else:
+        for block in blocks:
+            sys.stdout.write(block)
+    return EXIT_OK
