@@ -372,7 +372,8 @@ class ReplicaFetcherManager:
     async def call(self, node: int, request: Any, version: int, *, timeout_s: float | None = None) -> Any:
         if timeout_s is None:
             timeout_s = self.setting("replica.socket.timeout.ms") / 1000
-        return await self._peers.call(node, request, version, timeout_s=timeout_s)
+        # Its own connection: requests on one connection are handled one at a time.
+        return await self._peers.call(node, request, version, timeout_s=timeout_s, channel="fetch")
 
     async def durable(self, partitions: list[Partition]) -> None:
         """fsync what the fetch appended (one group-commit round for all)."""
