@@ -42,7 +42,6 @@ from broker.protocol.messages.share_fetch_response import (
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 
-
 # The share coordinator is not there yet: the share-partition is tried again, not failed.
 _NOT_YET = frozenset(
     {ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.NOT_COORDINATOR}

@@ -19,6 +19,7 @@ TOOLS: tuple[str, ...] = (
     "share_groups",
     "consumer_groups",
     "streams_groups",
+    "reassign_partitions",
 )
 
 
