@@ -241,6 +241,35 @@ def test_java_clients(cluster, names):
     records = [line for line in lines if "offset" in line]
     assert len({(r["partition"], r["offset"]) for r in records}) == 600
     assert len({r["partition"] for r in records}) == 6
+    # The Java KafkaConsumer in a classic group reads the same 600 records.
+    consume = subprocess.run(
+        [
+            "java",
+            "-cp",
+            f"{JAVA_TOOL}:{JAVA_TOOL.parent}/lib/*",
+            "sharebroker.peers.GroupTool",
+            "consume",
+            "--bootstrap",
+            cluster.bootstrap,
+            "--topic",
+            topic,
+            "--group",
+            names("jc"),
+            "--protocol",
+            "classic",
+            "--idle-ms",
+            "5000",
+            "--max-ms",
+            "90000",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert consume.returncode == 0, consume.stderr[-3000:]
+    read = [json.loads(line) for line in consume.stdout.splitlines() if line.startswith('{"p"')]
+    assert len({(r["p"], r["o"]) for r in read}) == 600
 
 
 def test_two_listeners_clients_on_one_brokers_among_themselves_on_the_other(names):

@@ -215,3 +215,47 @@ def test_reassign_partitions_tool_moves_a_partition(c: LocalCluster, names, tmp_
     garbage.write_text("{nope")
     out = _tool("--bootstrap-server", c.bootstrap, "--execute", "--reassignment-json-file", str(garbage))
     assert out.returncode == 2 and out.stderr.count("\n") == 1
+
+
+def test_sigterm_of_a_leader_hands_leadership_over_before_it_stops(c: LocalCluster, names):
+    """Controlled shutdown: the leader's partitions get new leaders before the process
+    exits, so acks=all producing goes on well within the 4 s session a kill -9 costs."""
+    from tests.cluster.test_replication import Load, _read_all
+
+    topic = names("cs")
+    _create(c, topic, configs={"min.insync.replicas": "2"})
+    load = Load(c.bootstrap, topic, rate=2_000)
+    load.start()
+    try:
+        wait_for(lambda: len(load.acked) > 500, 60, "producing")
+        leader = _partition(c, topic)[0]
+        stopped = time.monotonic()
+        assert c.broker(leader).stop() == 0
+        first = wait_for(lambda: load.first_ack_after(0, stopped), 30, "an ack after the SIGTERM")
+        new_leader = _partition(c, topic)[0]
+        log = c.broker(leader).log_path.read_text()
+        assert "controlled_shutdown_done" in log
+        print(f"SIGTERM of leader {leader}: {new_leader} leads, first ack after {first - stopped:.2f} s")
+        assert new_leader not in (leader, -1)
+        assert first - stopped < 3.0, first - stopped
+        c.broker(leader).start()
+        wait_for(lambda: _partition(c, topic)[2] == [1, 2, 3], 60, "the broker back in the ISR")
+    finally:
+        load.stop_flag.set()
+        load.join(120)
+    assert load.error is None and not load.failed
+    stored = _read_all(c.bootstrap, topic, 1)
+    acked = {v for _, _, v in load.acked}
+    assert not acked - set(stored) and all(n == 1 for n in stored.values())
+
+
+def test_auto_leader_rebalance_moves_leadership_back_to_the_preferred_replica(names):
+    settings = {**SETTINGS, "leader.imbalance.check.interval.seconds": "2"}
+    with LocalCluster(3, settings=settings) as c:
+        topic = names("ar")
+        _create(c, topic, replicas=[1, 2, 3])
+        c.broker(1).kill()
+        wait_for(lambda: _partition(c, topic)[0] == 2, 30, "broker 2 leading")
+        c.broker(1).start()
+        wait_for(lambda: _partition(c, topic)[0] == 1, 60, "the preferred replica leading again by itself")
+        assert _partition(c, topic)[2] == [1, 2, 3]
