@@ -184,6 +184,11 @@ bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker 
 	@mkdir -p $(RESULTS)
 	taskset -c 1 $(PY) -m bench.cluster_scale
 
+.PHONY: bench-replication
+bench-replication: $(BENCH_STAMP) peer-kafka ## RF 3 over 3 brokers vs a 3-node Kafka 4.4: acks=all MB/s, kill -9 of a leader -> next ack -> bench/results/replication-<date>.json
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.replication
+
 # PySpark: Spark's own Kafka connector against sharebroker, and the kafka-share source
 # (broker.spark). The spark extra pins pyspark 4.2.0; peers/spark/pom.xml fetches the
 # connector jars (Maven Central) into peers/.cache/spark/jars.

@@ -1057,7 +1057,7 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
 
 {notes.strip()}
 """
-    doc = doc.rstrip() + "\n" + txn_section(results, json_path.parent) + cluster_section()
+    doc = doc.rstrip() + "\n" + txn_section(results, json_path.parent) + cluster_section() + replication_section()
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "PERFORMANCE.md"
     path.write_text(doc.rstrip() + "\n")
@@ -1125,6 +1125,37 @@ loopback; the client pinned to CPU 1 as in bench-compare, etcd on CPU 1; median 
 Two brokers on one core split that core, so the first 2-broker row is what running as
 a cluster costs; the second gives each broker a core (the second shared with the
 client), as far as a 2-core machine can show what a second machine would bring.
+""" + (f"\n{r['note']}\n" if r.get("note") else "")
+
+
+def replication_section(results_dir: Path | None = None) -> str:
+    """The replication section, from the newest ``make bench-replication`` results
+    (bench/results/replication-<date>.json); empty when there are none."""
+    found = sorted((results_dir or ROOT / "bench" / "results").glob("replication-*.json"))
+    if not found:
+        return ""
+    r = json.loads(found[-1].read_text())
+    sb, k = r["sharebroker"], r["kafka"]
+    return f"""
+## Replication: 3 brokers, replication factor 3, against Kafka (`make bench-replication`)
+
+{found[-1].name}: three sharebroker brokers with etcd against three Apache Kafka 4.4.0
+KRaft nodes (broker and controller each), one after the other in the same run, on
+loopback. Topics of {r["partitions"]} partitions, replication factor {r["replication_factor"]},
+min.insync.replicas {r["min_insync_replicas"]}; both clusters with broker.session.timeout.ms
+{r["session"]["broker.session.timeout.ms"]} and broker.heartbeat.interval.ms
+{r["session"]["broker.heartbeat.interval.ms"]}. Nothing pinned: brokers and client share the
+{r["cpus"]} cores.
+
+| figure | sharebroker | Kafka 4.4.0 | sharebroker / Kafka |
+|---|---|---|---|
+| produce, librdkafka idempotent, acks=all, 1 KiB ({r["records"]:,} records; median, all runs in brackets) | {sb["produce_mb_per_s"]} MB/s {sb["produce_all"]} | {k["produce_mb_per_s"]} MB/s {k["produce_all"]} | {r["ratio_produce"]:.2f}x |
+| kill -9 of a partition leader to the first acknowledged produce to it (median; max; all rounds) | {sb["failover_median_s"]} s; {sb["failover_max_s"]} s {sb["failover_all"]} | {k["failover_median_s"]} s; {k["failover_max_s"]} s {k["failover_all"]} | {r["ratio_failover_median"]:.2f}x (lower is better) |
+
+sharebroker's followers fsync what they fetched before their next fetch reports it, so
+acks=all there means on disk on every in-sync replica; Kafka's followers do not fsync.
+Both notice a killed broker when its session ends (3 s here): most of either failover
+time is that wait.
 """ + (f"\n{r['note']}\n" if r.get("note") else "")
 
 

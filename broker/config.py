@@ -476,7 +476,9 @@ NET, NODE, LOG, TOPIC, GROUP, SHARE, INTERNAL, COMPAT = (
     "Compatibility",
 )
 SEC = "Security"
+REPL = "Replication (cluster)"
 ONE_NODE = "a single node holds the only copy, so 1 is the only possible value"
+SINGLE_NODE_RF = "a single node creates it with one replica, whatever this says"
 
 SETTINGS: tuple[Setting, ...] = (
     # ---- network
@@ -1002,9 +1004,116 @@ SETTINGS: tuple[Setting, ...] = (
         1,
         section=TOPIC,
         min=1,
-        max=1,
-        doc="Replication factor of automatically created topics.",
-        why=ONE_NODE,
+        doc="Replication factor of automatically created topics and of CreateTopics without "
+        "one. In a cluster it may be up to the number of brokers; a single node holds one copy.",
+    ),
+    Setting(
+        "min.insync.replicas",
+        I,
+        1,
+        section=TOPIC,
+        min=1,
+        doc="In-sync replicas an acks=all write needs: with fewer the producer gets "
+        "NOT_ENOUGH_REPLICAS (or NOT_ENOUGH_REPLICAS_AFTER_APPEND). Default of the topic setting.",
+    ),
+    Setting(
+        "unclean.leader.election.enable",
+        B,
+        False,
+        section=REPL,
+        doc="Let a replica outside the ISR become leader when no in-sync replica is alive: the "
+        "partition is available again, and records only the lost replicas had are gone. "
+        "Default of the topic setting.",
+    ),
+    Setting(
+        "replica.lag.time.max.ms",
+        L,
+        30000,
+        section=REPL,
+        min=1,
+        doc="A follower that has not caught up with the leader's log end for this long is "
+        "removed from the ISR (acks=all stops waiting for it).",
+    ),
+    Setting(
+        "replica.fetch.wait.max.ms",
+        I,
+        500,
+        section=REPL,
+        min=0,
+        doc="Longest a follower's fetch waits at the leader for new data.",
+    ),
+    Setting(
+        "replica.fetch.min.bytes",
+        I,
+        1,
+        section=REPL,
+        min=1,
+        doc="Bytes a follower's fetch waits for (up to replica.fetch.wait.max.ms).",
+    ),
+    Setting(
+        "replica.fetch.max.bytes",
+        I,
+        1048576,
+        section=REPL,
+        min=0,
+        doc="Bytes a follower fetches per partition and request (at least one batch).",
+    ),
+    Setting(
+        "replica.fetch.response.max.bytes",
+        I,
+        10485760,
+        section=REPL,
+        min=0,
+        doc="Bytes a follower fetches per request over all partitions (at least one batch).",
+    ),
+    Setting(
+        "replica.fetch.backoff.ms",
+        I,
+        1000,
+        section=REPL,
+        min=0,
+        doc="Pause before a follower fetches a partition again after an error.",
+    ),
+    Setting(
+        "replica.socket.timeout.ms",
+        I,
+        30000,
+        section=REPL,
+        min=1,
+        doc="How long a follower waits for a leader's answer before it tries again.",
+    ),
+    Setting(
+        "auto.leader.rebalance.enable",
+        B,
+        True,
+        section=REPL,
+        doc="The controller moves leadership back to each partition's preferred (first) "
+        "replica when a broker's imbalance passes leader.imbalance.per.broker.percentage.",
+    ),
+    Setting(
+        "leader.imbalance.check.interval.seconds",
+        L,
+        300,
+        section=REPL,
+        min=1,
+        doc="How often the controller checks the leader balance.",
+    ),
+    Setting(
+        "leader.imbalance.per.broker.percentage",
+        I,
+        10,
+        section=REPL,
+        min=0,
+        doc="Share of a broker's preferred partitions led elsewhere above which the "
+        "controller moves them back (auto.leader.rebalance.enable).",
+    ),
+    Setting(
+        "controlled.shutdown.enable",
+        B,
+        True,
+        section=REPL,
+        doc="On SIGTERM, a cluster member first has its leaderships moved to other in-sync "
+        "replicas and leaves the ISRs (for at most 5 s), then stops.",
     ),
     Setting(
         "auto.create.topics.enable",
@@ -1557,13 +1666,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "share.coordinator.state.topic.replication.factor",
         S,
-        1,
+        3,
         section=SHARE,
         min=1,
-        max=1,
-        doc="Replication factor of __share_group_state.",
-        kafka_default="3",
-        why=ONE_NODE,
+        doc="Replication factor of __share_group_state. In a cluster, the topic is created "
+        "once this many brokers are registered (share groups wait until then).",
+        why=SINGLE_NODE_RF,
+    ),
+    Setting(
+        "share.coordinator.state.topic.min.isr",
+        S,
+        2,
+        section=SHARE,
+        min=1,
+        doc="min.insync.replicas of __share_group_state.",
     ),
     Setting(
         "share.coordinator.snapshot.update.records.per.snapshot",
@@ -1585,13 +1701,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "offsets.topic.replication.factor",
         S,
-        1,
+        3,
         section=INTERNAL,
         min=1,
-        max=1,
-        doc="Replication factor of __consumer_offsets.",
-        kafka_default="3",
-        why=ONE_NODE,
+        doc="Replication factor of __consumer_offsets. In a cluster, the topic is created "
+        "once this many brokers are registered (groups wait until then).",
+        why=SINGLE_NODE_RF,
     ),
     Setting(
         "transaction.state.log.num.partitions",
@@ -1604,24 +1719,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "transaction.state.log.replication.factor",
         S,
-        1,
+        3,
         section=INTERNAL,
         min=1,
-        max=1,
-        doc="Replication factor of __transaction_state.",
-        kafka_default="3",
-        why=ONE_NODE,
+        doc="Replication factor of __transaction_state. In a cluster, the topic is created "
+        "once this many brokers are registered.",
+        why=SINGLE_NODE_RF,
     ),
     Setting(
         "transaction.state.log.min.isr",
         I,
-        1,
+        2,
         section=INTERNAL,
         min=1,
-        max=1,
-        doc="In-sync replicas required to write __transaction_state.",
-        kafka_default="2",
-        why=ONE_NODE,
+        doc="min.insync.replicas of __transaction_state (a single node has one replica: there it is 1).",
     ),
     Setting(
         "transaction.max.timeout.ms",
@@ -1888,7 +1999,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
-del I, L, S, B, STR, LST, D, NET, NODE, LOG, TOPIC, GROUP, SHARE, INTERNAL, COMPAT, ONE_NODE, SEC
+del I, L, S, B, STR, LST, D, NET, NODE, LOG, TOPIC, GROUP, SHARE, INTERNAL, COMPAT, ONE_NODE, SEC, REPL, SINGLE_NODE_RF
 
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 _BY_ENV: dict[str, Setting] = {s.env_var: s for s in SETTINGS}

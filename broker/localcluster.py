@@ -250,6 +250,23 @@ class EtcdProcess:
             self.process.wait()
 
 
+def _internal_topic_settings(brokers: int) -> dict[str, str]:
+    """Replication of the internal topics for a cluster of ``brokers``: Kafka's defaults
+    (3 replicas, min ISR 2) from 3 brokers on; smaller clusters get one replica per broker
+    and a min ISR that leaves one broker free to stop, as Kafka's own example configs
+    lower these for small clusters."""
+    if brokers >= 3:
+        return {}
+    rf, min_isr = str(brokers), str(max(1, brokers - 1))
+    return {
+        "offsets.topic.replication.factor": rf,
+        "share.coordinator.state.topic.replication.factor": rf,
+        "transaction.state.log.replication.factor": rf,
+        "share.coordinator.state.topic.min.isr": min_isr,
+        "transaction.state.log.min.isr": min_isr,
+    }
+
+
 class LocalCluster:
     """etcd plus ``brokers`` brokers (node ids 1..N) on loopback, data under ``base_dir``."""
 
@@ -268,7 +285,7 @@ class LocalCluster:
         self.base_dir = Path(base_dir if base_dir is not None else self._tmp.name)  # type: ignore[union-attr]
         self.etcd: EtcdProcess | None = None
         self._etcd_endpoints = list(etcd_endpoints or ())
-        self.settings = dict(settings or {})
+        self.settings = {**_internal_topic_settings(brokers), **(settings or {})}
         self.brokers: list[BrokerProcess] = []
         for i in range(brokers):
             node = i + 1

@@ -62,13 +62,16 @@ compat-java: $(STAMP) $(JAVA_TOOL_JAR) ## Java KafkaShareConsumer against shareb
 # not PASS; compat-franz-all runs every broker-facing kgo test and only reports.
 FRANZ_JOBS ?= 4
 
-.PHONY: compat-suites compat-suites-cluster compat-franz-all
+.PHONY: compat-suites compat-suites-cluster compat-suites-replicated compat-franz-all
 
 compat-suites: $(STAMP) ## franz-go's own kgo integration tests (allow-list) against sharebroker (needs Go)
 	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/allow.txt
 
 compat-suites-cluster: $(STAMP) ## the same kgo allow-list against a 3-broker cluster with etcd (needs Go and etcd)
 	PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run_cluster.sh --list peers/franz/allow.txt
+
+compat-suites-replicated: $(STAMP) ## the kgo allow-list against a 3-broker cluster, topics with 3 replicas (KGO_TEST_RF=3)
+	KGO_TEST_RF=3 PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run_cluster.sh --list peers/franz/allow.txt
 
 compat-franz-all: $(STAMP) ## every broker-facing franz-go kgo test, report only (needs Go)
 	-PY=$(PY) KGO_JOBS=$(FRANZ_JOBS) peers/franz/run.sh --list peers/franz/tests.txt

@@ -519,11 +519,19 @@ class AdminClient:
     def list_groups(
         self, *, types: Iterable[str] = (), states: Iterable[str] = (), timeout: float | None = None
     ) -> list[Any]:
-        """ListGroups (v5 filters by type and state); returns the ``ListedGroup`` entries."""
-        req = ListGroupsRequest(states_filter=list(states), types_filter=list(types))
-        resp = self.send(req, timeout=timeout)
-        check_error(resp.error_code, None, "ListGroups")
-        return list(resp.groups)
+        """ListGroups (v5 filters by type and state) to every broker, as Kafka's admin
+        client asks them all (each lists the groups it coordinates); the ``ListedGroup``
+        entries, each group once."""
+        brokers = self.send(MetadataRequest(topics=[]), timeout=timeout).brokers
+        found: dict[str, Any] = {}
+        for b in sorted(brokers, key=lambda b: b.node_id) or [None]:
+            req = ListGroupsRequest(states_filter=list(states), types_filter=list(types))
+            node = None if b is None else Node(b.node_id, b.host, b.port)
+            resp = self.send(req, node=node, timeout=timeout)
+            check_error(resp.error_code, None, "ListGroups")
+            for g in resp.groups:
+                found.setdefault(g.group_id, g)
+        return list(found.values())
 
     def describe_share_group(self, group: str, *, timeout: float | None = None) -> Any:
         """The ``DescribedGroup`` of one share group (error codes raised)."""

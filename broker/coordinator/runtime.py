@@ -112,6 +112,9 @@ class CoordinatorSpec:
     # Keyed state: keep the live record per key and bound the log by rewriting it.
     compacted: bool = True
     snapshot_min_records: int = SNAPSHOT_MIN_RECORDS
+    # Replicas of the topic in a cluster (-1: default.replication.factor); a single node
+    # creates it with one.
+    replication_factor: int = -1
 
 
 @dataclass(slots=True)
@@ -235,7 +238,11 @@ class CoordinatorRuntime(Generic[S]):
                 return
             try:
                 await self._metadata.create_topic(
-                    self.spec.topic, self.spec.num_partitions, -1, dict(self.spec.topic_configs), internal=True
+                    self.spec.topic,
+                    self.spec.num_partitions,
+                    self.spec.replication_factor,
+                    dict(self.spec.topic_configs),
+                    internal=True,
                 )
             except KafkaError as exc:
                 if exc.code != ErrorCode.TOPIC_ALREADY_EXISTS:
@@ -257,6 +264,12 @@ class CoordinatorRuntime(Generic[S]):
             partition = self._replicas.partition(self.spec.topic, pid)
             if partition is None:
                 raise KafkaError(ErrorCode.NOT_COORDINATOR, f"{self.spec.topic}-{pid} is not on this broker")
+            # A new leader loads once its high watermark has reached the start of its
+            # epoch: everything earlier leaders wrote is committed, nothing read is undone.
+            if partition.is_leader:
+                await partition.wait_high_watermark_established()
+            if not self._leads(self._metadata.image, pid):
+                raise KafkaError(ErrorCode.NOT_COORDINATOR, f"{self.spec.topic}-{pid} moved while it loaded")
             started = trio.current_time()
             hosted: _Hosted[S] = _Hosted(self._new_shard(pid))
             count = await trio.to_thread.run_sync(self._replay, partition, hosted)
@@ -413,6 +426,7 @@ class CoordinatorRuntime(Generic[S]):
         if hosted is None:
             raise KafkaError(ErrorCode.NOT_COORDINATOR)
         partition = self._replicas.leader(self.spec.topic, pid)
+        partition.check_enough_replicas()  # coordinators write with acks=all
         now = self._clock()
         transactional = producer_id != NO_PRODUCER_ID
         batch = build_batch(

@@ -114,6 +114,7 @@ WRITE_TIMEOUT_MS = 5000
 _APPEND_ERRORS = {
     ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
     ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND: ErrorCode.COORDINATOR_NOT_AVAILABLE,
     ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
     ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
     ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
@@ -145,6 +146,7 @@ def group_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
         num_partitions=int(setting("offsets.topic.num.partitions")),
         topic_configs=TOPIC_CONFIGS,
         write_timeout_ms=WRITE_TIMEOUT_MS,
+        replication_factor=int(setting("offsets.topic.replication.factor")),
     )
 
 

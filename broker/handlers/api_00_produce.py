@@ -7,8 +7,17 @@ assigned by rewriting the batch's base offset. Topics with
 batch header (one CRC pass, no per-record work).
 
 Durability (documented in the README): acks=0 gets no response; acks=1 is
-answered once the batch is written to the log; acks=all (-1) once an fsync has
-covered it: one group-commit fsync covers every append waiting at that moment.
+answered once the batch is written to the leader's log; acks=all (-1) once an
+fsync has covered it (one group-commit fsync covers every append waiting at
+that moment) and, for a replicated partition, once the high watermark has
+passed it: every in-sync replica has it, fsynced. With fewer in-sync replicas
+than ``min.insync.replicas`` an acks=all batch is refused before it is appended
+(NOT_ENOUGH_REPLICAS), or answered NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR
+shrank below it while the batch waited; a batch whose replication did not
+complete within the request's ``timeout_ms`` is REQUEST_TIMED_OUT, and one whose
+leadership moved meanwhile NOT_LEADER_OR_FOLLOWER (the producer retries at the
+new leader, where an idempotent producer's retry of a replicated batch is
+recognised as a duplicate).
 Idempotent producers (KIP-98) get duplicate detection and sequence checks from
 the log. v13 names topics by id (KIP-516).
 
@@ -109,8 +118,9 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     v = ctx.api_version
     by_id = v >= 13
     hinted: set[int] = set()
-    # Partitions whose appends must be durable before answering acks=all, with their answers.
-    durable: list[tuple[Partition, PartitionProduceResponse]] = []
+    # Partitions whose appends must be durable before answering acks=all, with their answers
+    # and the offset replication must pass.
+    durable: list[tuple[Partition, PartitionProduceResponse, int]] = []
     responses: list[TopicProduceResponse] = []
     bad_acks = req.acks not in _ACKS
     max_message_bytes = services.config.get("message.max.bytes")
@@ -151,6 +161,8 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 continue
             try:
                 header = validate_produce_records(pd.records, api_version=v, max_batch_size=limit)[0]
+                if req.acks == -1:
+                    partition.check_enough_replicas()
             except KafkaError as exc:
                 parts.append(_error(pd.index, exc.code, str(exc)))
                 continue
@@ -212,9 +224,11 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     if req.acks == -1 and durable:
         # Appended: only the answer waits for durability, so the connection handles the
         # next requests meanwhile (their appends share the fsync round).
-        async def one(partition: Partition, answer: PartitionProduceResponse) -> None:
+        timeout_s = max(req.timeout_ms, 0) / 1000
+
+        async def one(partition: Partition, answer: PartitionProduceResponse, offset: int) -> None:
             try:
-                await partition.wait_replicated()
+                await partition.wait_replicated(offset, timeout_s=timeout_s)
             except KafkaError as exc:  # this partition's entry fails, not the request
                 answer.error_code = exc.code
                 answer.error_message = exc.detail
@@ -225,8 +239,8 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 await one(*durable[0])
             else:
                 async with trio.open_nursery() as nursery:
-                    for partition, answer in durable:
-                        nursery.start_soon(one, partition, answer)
+                    for partition, answer, offset in durable:
+                        nursery.start_soon(one, partition, answer, offset)
             return response
 
         return AnswerLater(replicated)
@@ -261,7 +275,7 @@ def _append(
     item: _Append,
     guard: VerificationGuard | None,
     acks: int,
-    durable: list[tuple[Partition, PartitionProduceResponse]],
+    durable: list[tuple[Partition, PartitionProduceResponse, int]],
 ) -> None:
     try:
         result = item.partition.append(item.records, log_append_time_ms=item.append_time, verification_guard=guard)
@@ -279,6 +293,6 @@ def _append(
     if not result.duplicate:
         ctx.services.metrics.bytes_in += len(item.records)
     if acks == -1:
-        durable.append((item.partition, answer))
+        durable.append((item.partition, answer, result.last_offset + 1))
     else:
         item.partition.note_append()

@@ -19,18 +19,23 @@ offset; ``preferred_read_replica`` is -1 (one broker, no follower fetching).
 Leader epochs come from the metadata image. A ``current_leader_epoch`` above
 the partition's is UNKNOWN_LEADER_EPOCH, one below FENCED_LEADER_EPOCH; -1
 (absent) is not checked. ``last_fetched_epoch`` (v12+) is checked the way
-Kafka checks it against the epoch cache: a known epoch that ends before the
-fetch offset gives a diverging epoch, an unknown later epoch
-OFFSET_OUT_OF_RANGE.
+Kafka checks it against the leader epoch cache: an epoch whose end cannot be
+told, or ends below the log start, is OFFSET_OUT_OF_RANGE; one that ends
+before the fetch offset (or is not known, so an older one answers) gives a
+diverging epoch and no records.
 
 In a cluster, a partition placed on another broker answers NOT_LEADER_OR_FOLLOWER,
-with the current leader and its endpoint from v16 (KIP-951).
+with the current leader and its endpoint from v16 (KIP-951); so does the
+leader of a broker paused past its lease, until it learns it was replaced.
 
-Replicas: a request with ``replica_id`` >= 0 (``replica_state`` from v15) is
-a follower's, and this broker has no followers, so each partition answers as
-Kafka does for a replica it does not know: UNKNOWN_LEADER_EPOCH when the
-request gives a leader epoch, NOT_LEADER_OR_FOLLOWER otherwise (v16+ adds the
-current leader, KIP-951).
+Replicas: a request with ``replica_id`` >= 0 (``replica_state`` from v15, with
+the follower's broker epoch, KIP-903) is a follower's. It reads up to the log
+end offset (not the high watermark); its fetch offset tells the leader how far
+the follower's log reaches, which moves the high watermark and may bring the
+follower back into the ISR (:meth:`broker.replica.manager.ReplicaManager.follower_fetched`,
+once per request, not when the fetch diverges). A replica that is not one of
+the partition's replicas gets UNKNOWN_LEADER_EPOCH when it named a leader epoch,
+NOT_LEADER_OR_FOLLOWER otherwise (as Kafka answers, so it refreshes its metadata).
 
 Long poll: while fewer than ``min_bytes`` are available and ``max_wait_ms`` has
 not passed, the request parks on the append events of the partitions it
@@ -133,7 +138,7 @@ _Target = tuple[SessionKey, str, CachedPartition]
 class _Read:
     """One request's partitions to read, and how (the part of a fetch that is retried)."""
 
-    __slots__ = ("by_id", "fetch_max", "follower", "isolation", "replicas", "targets")
+    __slots__ = ("broker_epoch", "by_id", "fetch_max", "follower", "isolation", "recorded", "replicas", "targets")
 
     def __init__(
         self,
@@ -141,15 +146,18 @@ class _Read:
         targets: list[_Target],
         fetch_max: int,
         isolation: int,
-        follower: bool,
+        follower: int,
         by_id: bool,
+        broker_epoch: int = -1,
     ) -> None:
         self.replicas = replicas
         self.targets = targets
         self.fetch_max = fetch_max
         self.isolation = isolation
-        self.follower = follower
+        self.follower = follower  # the fetching replica's id, -1 for a consumer
         self.by_id = by_id
+        self.broker_epoch = broker_epoch
+        self.recorded: set[tuple[str | None, int]] = set()  # follower positions taken
 
     def all(self) -> tuple[dict[SessionKey, PartitionData], int, bool]:
         """Read every partition; returns (results, bytes, answer-now)."""
@@ -185,32 +193,49 @@ class _Read:
             return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH)
         if 0 <= epoch < leader_epoch:
             return _read_error(ErrorCode.FENCED_LEADER_EPOCH)
-        if self.follower:
-            return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH if epoch >= 0 else ErrorCode.NOT_LEADER_OR_FOLLOWER)
         if not partition.is_leader:
             return _read_error(ErrorCode.NOT_LEADER_OR_FOLLOWER)
         log = partition.log
+        offset = cp.fetch_offset
+        follower = self.follower >= 0
+        if follower and self.follower not in partition.followers:
+            # Kafka's answer to a replica outside the assignment: refresh your metadata.
+            return _read_error(ErrorCode.UNKNOWN_LEADER_EPOCH if epoch >= 0 else ErrorCode.NOT_LEADER_OR_FOLLOWER)
+        if cp.last_fetched_epoch >= 0:
+            try:
+                diverging = partition.diverging_epoch(cp.last_fetched_epoch, offset)
+            except KafkaError as exc:
+                return _read_error(exc.code)
+            if diverging is not None:
+                return PartitionData(
+                    high_watermark=partition.high_watermark,
+                    last_stable_offset=partition.last_stable_offset,
+                    log_start_offset=partition.log_start_offset,
+                    diverging_epoch=EpochEndOffset(epoch=diverging[0], end_offset=diverging[1]),
+                    aborted_transactions=None,
+                    records=_EMPTY,
+                )
+        if follower and (cp.topic, cp.partition) not in self.recorded:
+            if offset > log.log_end_offset or offset < log.log_start_offset:
+                return _read_error(ErrorCode.OFFSET_OUT_OF_RANGE)
+            try:
+                self.replicas.follower_fetched(
+                    partition, self.follower, offset, cp.fetcher_log_start_offset, self.broker_epoch
+                )
+            except KafkaError as exc:
+                return _read_error(exc.code)
+            self.recorded.add((cp.topic, cp.partition))
         # Offsets as they were before the read (an append during it must not show).
         hw = partition.high_watermark
         lso = partition.last_stable_offset
         start = partition.log_start_offset
-        offset = cp.fetch_offset
-        if cp.last_fetched_epoch >= 0:
-            known_epoch, epoch_end = partition.end_offset_for_epoch(cp.last_fetched_epoch)
-            if known_epoch < 0 or cp.last_fetched_epoch > leader_epoch or offset < start:
-                return _read_error(ErrorCode.OFFSET_OUT_OF_RANGE)
-            if epoch_end < offset:
-                return PartitionData(
-                    high_watermark=hw,
-                    last_stable_offset=lso,
-                    log_start_offset=start,
-                    diverging_epoch=EpochEndOffset(epoch=known_epoch, end_offset=epoch_end),
-                    aborted_transactions=None,
-                    records=_EMPTY,
-                )
-        committed = self.isolation == READ_COMMITTED
+        committed = self.isolation == READ_COMMITTED and not follower
+        if follower:
+            upper = None  # a follower copies everything the leader has
+        else:
+            upper = lso if committed else hw
         try:
-            result = log.read(offset, min(cp.max_bytes, limit), max_offset=lso if committed else hw, min_one=min_one)
+            result = log.read(offset, min(cp.max_bytes, limit), max_offset=upper, min_one=min_one)
         except KafkaError as exc:
             return _read_error(exc.code)
         records = result.records if result.records is not None else _EMPTY
@@ -275,6 +300,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     if req.isolation_level not in (0, 1):
         return _error_response(req, v, ErrorCode.UNKNOWN_SERVER_ERROR)
     replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
+    broker_epoch = req.replica_state.replica_epoch if v >= 15 else -1
     follower = replica_id >= 0
     by_id = v >= 13
 
@@ -331,7 +357,9 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
 
     fetch_max = min(req.max_bytes, _config_int(services.config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
     min_bytes = min(req.min_bytes, fetch_max)
-    reader = _Read(services.replicas, targets, fetch_max, req.isolation_level, follower, by_id)
+    reader = _Read(
+        services.replicas, targets, fetch_max, req.isolation_level, replica_id if follower else -1, by_id, broker_epoch
+    )
     results, total, urgent = reader.all() if targets else ({}, 0, False)
 
     if targets and req.max_wait_ms > 0 and total < min_bytes and not urgent and not services.lifecycle.stopping:

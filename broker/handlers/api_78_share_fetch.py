@@ -11,6 +11,12 @@ acquired, the request waits up to ``MaxWaitMs`` for an append, a release or an
 expired lock. v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
 and Renew acknowledgements (``IsRenewAck``).
 
+A share-partition whose state the share coordinator cannot give yet (its
+``__share_group_state`` partition just moved and is loading, or has no leader
+for a moment) is left out of the answer, as Kafka answers a share-partition
+still initializing: the request waits as for records and the client's next
+fetch tries again, rather than failing the consumer.
+
 Client contract (librdkafka): the same TopicId may appear twice (merged);
 every partition that carried acks is in the response; ``Records`` is never
 null; epoch 0 with acks is INVALID_REQUEST.
@@ -36,6 +42,13 @@ from broker.protocol.messages.share_fetch_response import (
 from broker.share.manager import Entry
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
+
+# The share coordinator is not there yet: the share-partition is tried again, not failed.
+_NOT_YET = frozenset(
+    {ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.NOT_COORDINATOR}
+)
+# How soon a request that is waiting retries a share-partition whose state was not there yet.
+_RETRY_S = 0.1
 
 
 def _error(code: int, message: str | None = None) -> ShareFetchResponse:
@@ -96,8 +109,12 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     await mgr.load_all(req.group_id, list(session.partitions))
     while True:
         entries = []
+        pending = False
         for key in session.fetch_order():
             entry, code = await mgr.entry(req.group_id, *key)
+            if entry is None and code in _NOT_YET:
+                pending = True
+                continue
             if entry is None:
                 results.setdefault(key, _partition(key[1])).error_code = code
                 continue
@@ -121,7 +138,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
         remaining = deadline - trio.current_time()
         if remaining <= 0 or services.lifecycle.stopping:
             break
-        await mgr.wait_for_records(entries, remaining)
+        await mgr.wait_for_records(entries, min(remaining, _RETRY_S) if pending else remaining)
     if acquired_any:
         services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
     return _response(results, settings.lock_duration_ms)

@@ -1,7 +1,8 @@
 """Small durable files of a data directory, in Kafka's formats.
 
-* ``recovery-point-offset-checkpoint`` / ``log-start-offset-checkpoint``: text, one
-  version line (``0``), one count line, then ``<topic> <partition> <offset>`` lines.
+* ``recovery-point-offset-checkpoint`` / ``log-start-offset-checkpoint`` /
+  ``replication-offset-checkpoint`` (high watermarks): text, one version line
+  (``0``), one count line, then ``<topic> <partition> <offset>`` lines.
 * ``.kafka_cleanshutdown``: present only while the broker is stopped cleanly.
 * ``<topic>-<partition>/partition.metadata``: ``version: 0`` and ``topic_id: <base64>``
   (the topic id as Kafka prints it: URL-safe base64 of the 16 bytes, no padding).
@@ -22,6 +23,7 @@ from pathlib import Path
 
 __all__ = [
     "CLEAN_SHUTDOWN_FILE",
+    "HIGH_WATERMARK_CHECKPOINT",
     "LOG_START_OFFSET_CHECKPOINT",
     "RECOVERY_POINT_CHECKPOINT",
     "atomic_write",
@@ -37,6 +39,7 @@ __all__ = [
 CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown"
 RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint"
 LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint"
+HIGH_WATERMARK_CHECKPOINT = "replication-offset-checkpoint"
 PARTITION_METADATA_FILE = "partition.metadata"
 
 # Checkpoint files are rewritten whole by several writers (the periodic checkpoint,

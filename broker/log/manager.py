@@ -37,6 +37,7 @@ import trio
 from broker.log.checkpoint import (
     CHECKPOINT_LOCK,
     CLEAN_SHUTDOWN_FILE,
+    HIGH_WATERMARK_CHECKPOINT,
     LOG_START_OFFSET_CHECKPOINT,
     RECOVERY_POINT_CHECKPOINT,
     atomic_write,
@@ -513,6 +514,8 @@ class LogManager:
             return
         config = LogConfig.from_configs(self._broker, info.configs)
         wanted = [p for p in range(info.partitions) if info.is_local(p) and (info.name, p) not in self._logs]
+        # Replicas moved elsewhere (partition reassignment): their logs go.
+        dropped = [p for p in range(info.partitions) if not info.is_local(p) and (info.name, p) in self._logs]
         opened: list[tuple[int, PartitionLog]] = []
         try:
             for p in wanted:
@@ -528,11 +531,16 @@ class LogManager:
         self._by_id[info.topic_id] = info
         for p, part_log in opened:
             self._logs[(info.name, p)] = part_log
+        for p in dropped:
+            part_log = self._logs.pop((info.name, p))
+            part_log.discard()
+            self._trash_quietly(self.data_dir / f"{info.name}-{p}")
+            log.info("replica_removed", topic=info.name, partition=p)
         if current is None:
             log.info("topic_created", topic=info.name, topic_id=str(info.topic_id), local=sorted(info.local or ()))
         elif current.configs != info.configs:
             self._reconfigure(info)
-        if opened or current is None or current.partitions != info.partitions:
+        if opened or dropped or current is None or current.partitions != info.partitions:
             self._notify("created" if current is None else "partitions", info.name)
 
     def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
@@ -626,8 +634,8 @@ class LogManager:
 
     def prepare_checkpoint(self) -> Callable[[], None]:
         """Capture which logs exist (on the caller's thread) and return a function that
-        writes the recovery-point and log-start checkpoints; it may run in a worker
-        thread (it reads each log's offsets when it runs, so they are never stale)."""
+        writes the recovery-point, log-start and high-watermark checkpoints; it may run
+        in a worker thread (it reads each log's offsets when it runs, so they are never stale)."""
         logs = [(k, v) for k, v in self._logs.items()]
         data_dir = self.data_dir
 
@@ -638,13 +646,14 @@ class LogManager:
                 write_offset_checkpoint(
                     data_dir / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
                 )
+                write_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT, {k: v.high_watermark for k, v in logs})
             for k, v in logs:
                 v.checkpointed_recovery_point = max(v.checkpointed_recovery_point, points[k])
 
         return write
 
     def checkpoint(self) -> None:
-        """Write both offset checkpoint files now (blocking: two fsyncs)."""
+        """Write the offset checkpoint files now (blocking: one fsync each)."""
         self.prepare_checkpoint()()
 
     @property

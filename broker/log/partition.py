@@ -8,9 +8,23 @@ Layout of ``<data>/<topic>-<partition>/`` (names as in Kafka)::
     00000000000000000000.txnindex   aborted transactions (only if there were any)
     00000000000000012345.snapshot   producer state as of offset 12345 (our format)
     partition.metadata              "version: 0" / "topic_id: <base64>"
+    leader-epoch-checkpoint         where each leader epoch starts (Kafka's format)
 
 and in the data directory: ``recovery-point-offset-checkpoint`` (offsets known to
-be fsynced), ``log-start-offset-checkpoint`` and the ``.kafka_cleanshutdown`` marker.
+be fsynced), ``log-start-offset-checkpoint``, ``replication-offset-checkpoint``
+(high watermarks) and the ``.kafka_cleanshutdown`` marker.
+
+Replication (see :mod:`broker.replica`): a leader appends client batches with
+:meth:`PartitionLog.append` (stamping its leader epoch), a follower copies the
+leader's batches as they are with :meth:`PartitionLog.append_as_follower`, and
+cuts its log back where it diverges from a new leader's with
+:meth:`PartitionLog.truncate_to`. The leader epoch cache
+(:mod:`broker.log.epoch_cache`) follows every append and truncation; its file is
+written by :meth:`flush` (before the recovery point passes its entries), and
+entries past the recovery point are rebuilt from the batch headers when a log
+is recovered. The high watermark follows the log end offset until the replica
+layer takes it over (:meth:`track_high_watermark`); the last stable offset is
+never above it.
 
 Threads: everything runs on the caller's (trio) thread except :meth:`flush`,
 which the group committer runs in a worker thread. ``append`` only ``write()``s
@@ -52,6 +66,7 @@ import structlog
 
 from broker.log.checkpoint import (
     CLEAN_SHUTDOWN_FILE,
+    HIGH_WATERMARK_CHECKPOINT,
     LOG_START_OFFSET_CHECKPOINT,
     RECOVERY_POINT_CHECKPOINT,
     atomic_write,
@@ -63,6 +78,7 @@ from broker.log.checkpoint import (
 )
 from broker.log.clean import CLEANED_SUFFIX, SWAP_SUFFIX, CleanedGroup, batch_records
 from broker.log.config import LogConfig
+from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, LeaderEpochCache
 from broker.log.index import AbortedTxn
 from broker.log.producer_state import AppendOrigin, CompletedTxn, ProducerStateManager, VerificationGuard
 from broker.log.segment import LogSegment, TornBatch, segment_file_name
@@ -74,6 +90,7 @@ from broker.protocol.records import (
     ControlType,
     RecordBatchError,
     TimestampType,
+    compute_crc,
     control_type,
     iter_batches,
     iter_records,
@@ -192,6 +209,12 @@ class PartitionLog:
         self._producers = ProducerStateManager(verification_enabled=config.transaction_verification)
         self._aborted: list[AbortedTxn] = []
         self._aborted_last: list[int] = []  # last offsets of _aborted, for bisect
+        self.epochs = LeaderEpochCache()
+        # None: the high watermark is the log end offset (one replica). Set by the
+        # replica layer once other replicas count (track_high_watermark).
+        self._hw: int | None = None
+        # The high watermark the last checkpoint recorded (a replica's starting point).
+        self.checkpointed_high_watermark = 0
         # Base offsets of segments whose cleaner swap was completed at open.
         self._swapped: set[int] = set()
         # Segments the cleaner replaced: (when to close them, the segments). Reads
@@ -250,6 +273,7 @@ class PartitionLog:
         recovery_point = read_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT).get(key, 0)
         self.checkpointed_recovery_point = recovery_point
         log_start_ckpt = read_offset_checkpoint(data_dir / LOG_START_OFFSET_CHECKPOINT).get(key)
+        hw_ckpt = read_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT).get(key, 0)
 
         bases = self._scan_directory()
         index_bytes = self.config.segment_index_bytes
@@ -345,9 +369,11 @@ class PartitionLog:
         self._leo = self.segments[-1].next_offset
         start_offset = self._bases[0] if log_start_ckpt is None else max(log_start_ckpt, self._bases[0])
         self._log_start = min(start_offset, self._leo)
+        self.checkpointed_high_watermark = max(self._log_start, min(hw_ckpt, self._leo))
         for seg in self.segments[:-1]:
             seg.inactive = True
         self._delete_snapshots(above=self._leo)
+        self._load_epochs(first_recover if recovered else None)
         if recovered:
             # What we just read back may still sit only in the page cache (a process
             # crash, not a machine crash): make it durable before calling it recovered.
@@ -355,6 +381,26 @@ class PartitionLog:
                 seg.dirty = True
             self.flush()
         self._recovery_point = self._leo
+
+    def _load_epochs(self, first_recovered: int | None) -> None:
+        """The leader epoch cache: the file, with the recovered segments' epochs taken
+        from their batch headers again; rebuilt from every header without a file."""
+        cache = LeaderEpochCache.read(self.path)
+        first = first_recovered
+        if cache is None:
+            cache = LeaderEpochCache()
+            first = 0 if self._leo > self._bases[0] else None
+            cache.dirty = True
+        elif first is not None:
+            cache.truncate_from_end(self._bases[first])
+        if first is not None:
+            for seg in self.segments[first:]:
+                for _, header in seg.headers_from(0):
+                    if header.partition_leader_epoch > cache.latest_epoch:
+                        cache.assign(header.partition_leader_epoch, header.base_offset)
+        cache.truncate_from_end(self._leo)
+        cache.truncate_from_start(self._log_start)
+        self.epochs = cache
 
     def _scan_directory(self) -> list[int]:
         """Base offsets of the segment files; stray and orphan files are removed and
@@ -625,14 +671,40 @@ class PartitionLog:
 
     @property
     def high_watermark(self) -> int:
-        """Everything appended is committed on a single node."""
-        return self._leo
+        """Offsets below it are on every in-sync replica: what consumers may read. The log
+        end offset while the replica layer does not track it (a single replica)."""
+        hw = self._hw
+        return self._leo if hw is None else hw
+
+    def track_high_watermark(self, start: int | None = None) -> None:
+        """From now on the high watermark moves only by :meth:`update_high_watermark`,
+        starting at ``start`` (default: the last checkpointed one), within the log."""
+        if start is None:
+            start = self.checkpointed_high_watermark if self._hw is None else self._hw
+        self._hw = max(self._log_start, min(start, self._leo))
+
+    def untrack_high_watermark(self) -> None:
+        """Back to a high watermark that follows the log end offset."""
+        self._hw = None
+
+    def update_high_watermark(self, offset: int) -> bool:
+        """Set the high watermark (kept within [log start, log end]); True if it moved."""
+        new = max(self._log_start, min(offset, self._leo))
+        if new == self._hw:
+            return False
+        self._hw = new
+        return True
+
+    @property
+    def tracks_high_watermark(self) -> bool:
+        return self._hw is not None
 
     @property
     def last_stable_offset(self) -> int:
-        """First offset of the earliest open transaction, else the high watermark."""
+        """First offset of the earliest open transaction, but never above the high watermark."""
         first = self._producers.first_unstable_offset()
-        return self._leo if first is None else first
+        hw = self.high_watermark
+        return hw if first is None else min(first, hw)
 
     @property
     def size_bytes(self) -> int:
@@ -661,7 +733,12 @@ class PartitionLog:
 
     def needs_flush(self) -> bool:
         """Appended data or files not yet fsynced."""
-        return self._recovery_point < self._leo or self._dir_dirty or any(s.dirty for s in self.segments)
+        return (
+            self._recovery_point < self._leo
+            or self._dir_dirty
+            or self.epochs.dirty
+            or any(s.dirty for s in self.segments)
+        )
 
     def has_unflushed_inactive_segment(self) -> bool:
         """A rolled segment not yet fsynced (Kafka flushes segments when they roll)."""
@@ -793,6 +870,8 @@ class PartitionLog:
         for txn in self._producers.commit(stage):
             self._record_completed(txn, seg)
         with self._lock:
+            if leader_epoch is not None and leader_epoch > self.epochs.latest_epoch:
+                self.epochs.assign(leader_epoch, first_base)
             self._leo = next_offset
             self._unflushed_messages += records_count
             seg.dirty = True
@@ -807,6 +886,172 @@ class PartitionLog:
         seg.txn_index.append(entry)
         self._aborted.append(entry)
         self._aborted_last.append(entry.last_offset)
+
+    # ================================================================== replication
+
+    def append_as_follower(self, records: bytes | bytearray | memoryview) -> AppendInfo | None:
+        """Append batches copied from the leader, as they are (offsets, leader epochs,
+        timestamps, producer ids); None when ``records`` holds no whole batch.
+
+        The first batch must start at the log end offset and offsets must be dense;
+        every batch's CRC is checked. Producer state and the leader epoch cache are
+        rebuilt from the batch headers as recovery does (the leader validated the
+        data). Raises KafkaError: OFFSET_OUT_OF_RANGE for a gap or overlap,
+        CORRUPT_MESSAGE for a damaged batch, KAFKA_STORAGE_ERROR for a failed write.
+        """
+        self._check_open()
+        buf = memoryview(records)
+        try:
+            batches = list(iter_batches(buf, allow_partial=True))
+        except RecordBatchError as exc:
+            raise KafkaError(ErrorCode.CORRUPT_MESSAGE, f"batch from the leader is invalid: {exc}") from exc
+        if not batches:
+            return None
+        expected = self._leo
+        for header, view in batches:
+            if header.base_offset != expected:
+                raise KafkaError(
+                    ErrorCode.OFFSET_OUT_OF_RANGE,
+                    f"{self.topic}-{self.partition}: batch at offset {header.base_offset}, log ends at {expected}",
+                )
+            if compute_crc(view) != header.crc:
+                raise KafkaError(ErrorCode.CORRUPT_MESSAGE, f"batch at offset {header.base_offset} fails its CRC")
+            expected = header.next_offset
+        first_base = batches[0][0].base_offset
+        interval = self.config.index_interval_bytes
+        records_count = 0
+        # Consecutive batches that share a segment go out in one writev.
+        i = 0
+        while i < len(batches):
+            header = batches[i][0]
+            seg = self._maybe_roll_for(header.size, header.last_offset, header.max_timestamp)
+            group = [batches[i]]
+            size = header.size
+            j = i + 1
+            while j < len(batches):
+                nxt = batches[j][0]
+                if seg.size + size + nxt.size > self.config.segment_bytes or not seg.can_hold(
+                    size + nxt.size, nxt.last_offset
+                ):
+                    break
+                group.append(batches[j])
+                size += nxt.size
+                j += 1
+            pos = seg.write(*(view for _, view in group))
+            for h, view in group:
+                seg.track_batch(pos, h.size, h.last_offset, h.max_timestamp, interval)
+                pos += h.size
+                completed = self._replay_batch(h, view)
+                if completed is not None:
+                    self._record_completed(completed, seg)
+                records_count += h.records_count
+                with self._lock:
+                    if h.partition_leader_epoch > self.epochs.latest_epoch:
+                        self.epochs.assign(h.partition_leader_epoch, h.base_offset)
+                    self._leo = h.next_offset
+                    self._unflushed_messages += h.records_count
+                    seg.dirty = True
+            i = j
+        last = batches[-1][0]
+        return AppendInfo(first_base, last.last_offset, -1, self._log_start, False, records_count)
+
+    def assign_epoch_start(self, epoch: int) -> None:
+        """This replica leads from now on at ``epoch``: the epoch starts at the log end."""
+        with self._lock:
+            self.epochs.assign(epoch, self._leo)
+
+    def truncate_to(self, offset: int) -> int:
+        """Cut the log back to end at or below ``offset`` (whole batches: a batch holding
+        ``offset`` goes too); returns the new log end offset. A follower does this where
+        its log diverges from its leader's. Producer state, aborted transactions, the
+        epoch cache and the high watermark follow; the recovery point checkpoint is
+        rewritten at once so a crash cannot trust data written after the cut.
+        """
+        self._check_open()
+        if offset >= self._leo:
+            return self._leo
+        if offset < self._bases[0]:
+            self.truncate_fully_and_start_at(offset)
+            return self._leo
+        i = self._segment_index(offset)
+        for extra in self.segments[i + 1 :]:
+            self._delete_segment(extra)
+        seg = self.segments[i]
+        found = self._find(seg, offset)
+        cut = seg.size if found is None else found[0]
+        with self._lock:
+            seg.truncate_to_position(cut)
+            seg.inactive = False
+            self._dir_dirty = True
+        self._rebuild_segment_indexes(seg)
+        new_end = seg.next_offset
+        if new_end < self._log_start:
+            self._log_start = new_end
+        self._after_truncation(new_end)
+        log.warning("log_truncated_to_leader", topic=self.topic, partition=self.partition, log_end_offset=new_end)
+        return new_end
+
+    def truncate_fully_and_start_at(self, offset: int) -> None:
+        """Empty the log and start it at ``offset`` (a follower far behind a leader whose
+        log now starts later)."""
+        self._check_open()
+        for seg in list(self.segments):
+            self._delete_segment(seg)
+        new = LogSegment(self.path, offset, index_bytes=self.config.segment_index_bytes, created_ms=self._now_ms())
+        new.indexes_checked = True
+        with self._lock:
+            self.segments = [new]
+            self._bases = [offset]
+            self._dir_dirty = True
+            self._log_start = offset
+            self._producers = ProducerStateManager()
+            self._aborted.clear()
+            self._aborted_last.clear()
+            self.epochs.clear()
+        try:
+            update_offset_checkpoint(self.path.parent / LOG_START_OFFSET_CHECKPOINT, self.topic, self.partition, offset)
+        except OSError as exc:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot persist log start offset: {exc}") from exc
+        self._delete_snapshots(above=-1)
+        self._after_truncation(offset)
+        log.warning("log_restarted_at", topic=self.topic, partition=self.partition, offset=offset)
+
+    def _rebuild_segment_indexes(self, seg: LogSegment) -> None:
+        """Indexes and timestamps of ``seg`` from its batch headers (after a cut)."""
+        if not seg.txn_index.entries:
+            seg.txn_index.load()
+        kept_txns = list(seg.txn_index.entries)
+        seg.reset_indexes()
+        seg.indexes_checked = True
+        interval = self.config.index_interval_bytes
+        for pos, header in seg.headers_from(0):
+            seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
+        for txn in kept_txns:
+            if txn.last_offset < seg.next_offset:
+                seg.txn_index.append(txn)
+        seg.dirty = True
+
+    def _after_truncation(self, new_end: int) -> None:
+        with self._lock:
+            self._leo = new_end
+            if self._recovery_point > new_end:
+                self._recovery_point = new_end
+            if self._hw is not None and self._hw > new_end:
+                self._hw = new_end
+            self.checkpointed_high_watermark = min(self.checkpointed_high_watermark, new_end)
+            self.epochs.truncate_from_end(new_end)
+        keep = bisect_left(self._aborted_last, new_end)
+        del self._aborted[keep:]
+        del self._aborted_last[keep:]
+        self._delete_snapshots(above=new_end)
+        start = self._load_snapshot(new_end)
+        self._replay_trusted(start, new_end)
+        try:
+            update_offset_checkpoint(
+                self.path.parent / RECOVERY_POINT_CHECKPOINT, self.topic, self.partition, self._recovery_point
+            )
+        except OSError as exc:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot persist the recovery point: {exc}") from exc
 
     # ================================================================== rolling
 
@@ -1194,6 +1439,8 @@ class PartitionLog:
             del self._aborted_last[:cut]
         self._producers.truncate_head(self._log_start)
         self._delete_snapshots(below=first_base)
+        with self._lock:
+            self.epochs.truncate_from_start(self._log_start)
 
     def _retire(self, segments: list[LogSegment]) -> None:
         """Segments just taken out of the log: their descriptors stay open for
@@ -1354,10 +1601,16 @@ class PartitionLog:
             messages = self._unflushed_messages
             dir_dirty = self._dir_dirty
             self._dir_dirty = False
+            epochs = self.epochs.encode() if self.epochs.dirty else None
+            self.epochs.dirty = False
         failed: OSError | None = None
         try:
             for seg in targets:
                 seg.fsync()
+            if epochs is not None:
+                # Before the recovery point passes the entries (they are rebuilt from
+                # batch headers only above it).
+                atomic_write(self.path / LEADER_EPOCH_CHECKPOINT, epochs)
             if dir_dirty:
                 fsync_dir(self.path)
         except OSError as exc:
@@ -1375,6 +1628,8 @@ class PartitionLog:
                         seg.close()
                 if failed is not None:
                     self._dir_dirty = self._dir_dirty or dir_dirty
+                    if epochs is not None:
+                        self.epochs.dirty = True
                 else:
                     if target_offset > self._recovery_point:
                         self._recovery_point = target_offset

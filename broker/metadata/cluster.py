@@ -22,6 +22,19 @@ brokers hold the data. This module is one broker's side:
   earlier process, or from before our lease was lost, has no leader in our image
   until the controller elects us again. A lease found gone (the process was
   paused past the TTL) fences everything at once, then the broker registers anew.
+  Before that is known, :meth:`ClusterMetadata.lease_valid` already says no once
+  the lease has gone unrefreshed for its TTL by our own clock (a process resumed
+  after SIGSTOP answers nothing as leader, not even once); an etcd that cannot
+  be reached is not that: refresh attempts keep it valid, since then nobody can
+  elect another leader either.
+- **ISR.** Leaders write their partitions' ISR changes themselves
+  (:meth:`ClusterMetadata.alter_isr`), one txn per topic that compares the
+  topic's mod revision (the partition epochs it read), this broker's
+  registration (its broker epoch) and, for replicas added, theirs (KIP-903).
+- **Controlled shutdown** (:meth:`ClusterMetadata.controlled_shutdown`): a
+  ``shutdown/<id>`` key under the lease; the controller moves the leaderships
+  away and takes the broker out of the ISRs; the broker waits for that (bounded)
+  before it stops.
 - **etcd away.** The broker keeps serving with the image it has; topic changes
   fail (REQUEST_TIMED_OUT) rather than being made behind the cluster's back.
   etcd keeps leases alive across its own restart, so a short outage fences no one.
@@ -124,6 +137,8 @@ class ClusterMetadata:
         self.lease: int | None = None
         self.broker_epoch: int | None = None
         self._etcd_ok = True
+        # trio clock of the last lease refresh whose outcome is known (see lease_valid).
+        self._last_alive = 0.0
         self._waiting: dict[str, trio.Event] = {}
         self.controller = Controller(
             node_id=node_id,
@@ -171,6 +186,7 @@ class ClusterMetadata:
         brokers: dict[int, BrokerInfo] = {}
         topics: dict[str, TopicImage] = {}
         controller_id = -1
+        records: list[TopicRecord] = []
         for key, kv in self._mirror.items():
             if key.startswith(keys.brokers):
                 doc = json.loads(kv.value)
@@ -182,16 +198,17 @@ class ClusterMetadata:
                 brokers[node] = BrokerInfo(node, endpoints, doc.get("rack"), epoch=kv.mod_revision)
             elif key.startswith(keys.topics):
                 name = key[len(keys.topics) :].decode()
-                record = TopicRecord.decode(name, kv.value)
-                topics[name] = TopicImage(
-                    name,
-                    record.topic_id,
-                    tuple(self._partition_state(p) for p in record.partitions),
-                    MappingProxyType(dict(record.configs)),
-                    record.internal,
-                )
+                records.append(TopicRecord.decode(name, kv.value))
             elif key == keys.controller:
                 controller_id = int(json.loads(kv.value)["id"])
+        for record in records:
+            topics[record.name] = TopicImage(
+                record.name,
+                record.topic_id,
+                tuple(self._partition_state(p, brokers) for p in record.partitions),
+                MappingProxyType(dict(record.configs)),
+                record.internal,
+            )
         counts = {}
         for kind, (_, setting_key) in COORDINATOR_TOPICS.items():
             value = self._setting(setting_key)
@@ -206,16 +223,20 @@ class ClusterMetadata:
             version=self._revision,
         )
 
-    def _partition_state(self, p: Mapping[str, Any]) -> PartitionState:
+    def _partition_state(self, p: Mapping[str, Any], brokers: Mapping[int, BrokerInfo] | None = None) -> PartitionState:
         leader = int(p["leader"])
         if leader == self.node_id and (self.broker_epoch is None or p.get("leader_broker_epoch") != self.broker_epoch):
             leader = NO_LEADER  # elected under an earlier registration of this node: fenced
+        replicas = tuple(p["replicas"])
         return PartitionState(
             leader,
             int(p["leader_epoch"]),
-            tuple(p["replicas"]),
+            replicas,
             tuple(p["isr"]),
             int(p["partition_epoch"]),
+            offline_replicas=() if brokers is None else tuple(r for r in replicas if r not in brokers),
+            adding=tuple(p.get("adding") or ()),
+            removing=tuple(p.get("removing") or ()),
         )
 
     def _sync_logs(self, image: MetadataImage) -> None:
@@ -318,6 +339,7 @@ class ClusterMetadata:
             ok, revision = await self.client.txn(guard, [Op(key, self._registration(), lease)])
             if ok:
                 self.lease, self.broker_epoch = lease, revision
+                self._last_alive = trio.current_time()
                 log.info("broker_registered", node=self.node_id, epoch=revision, rack=self._rack)
                 return
 
@@ -332,23 +354,36 @@ class ClusterMetadata:
         with trio.move_on_after(1.0):
             await self.client.aclose()
 
+    def lease_valid(self) -> bool:
+        """Whether this broker may act on its registration (lead partitions): it has a
+        lease, and a refresh attempt ended within the lease's TTL. A process paused past
+        the TTL fails this at once when it resumes, before its next refresh learns that
+        the lease is gone; refreshes failing because etcd is away keep it valid."""
+        if self.lease is None:
+            return False
+        return trio.current_time() - self._last_alive < self._session_ms / 1000
+
     async def _keep_alive(self) -> None:
         while True:
             await trio.sleep(self._heartbeat_s)
             lease = self.lease
             if lease is None:
                 continue
+            attempt = trio.current_time()
             try:
                 ttl = await self.client.keep_alive(lease)
             except (EtcdUnavailable, EtcdError) as exc:
                 if self._etcd_ok:
                     log.warning("etcd_unreachable", doing="refreshing the lease", error=str(exc))
                     self._etcd_ok = False
+                if trio.current_time() - self._last_alive < self._session_ms / 1000:
+                    self._last_alive = attempt  # etcd away, not us: nobody else can lead now
                 continue
             if not self._etcd_ok:
                 log.info("etcd_reachable")
                 self._etcd_ok = True
             if ttl > 0:
+                self._last_alive = attempt
                 continue
             # Paused or cut off past the TTL: the cluster has moved on without us.
             log.warning("broker_lease_lost", node=self.node_id, epoch=self.broker_epoch)
@@ -522,6 +557,148 @@ class ClusterMetadata:
             }
         )
         return self._topic_image(result["topic"], name)
+
+    async def elect_leaders(self, election_type: int, partitions: Sequence[tuple[str, int]] | None) -> list[Any]:
+        """ElectLeaders through the controller: [[topic, partition, error code, message]]."""
+        result = await self._request(
+            {
+                "op": "elect_leaders",
+                "type": election_type,
+                "partitions": None if partitions is None else [list(p) for p in partitions],
+            }
+        )
+        return list(result["results"])
+
+    async def alter_reassignments(
+        self, partitions: Sequence[tuple[str, int, Sequence[int] | None]], *, allow_rf_change: bool = True
+    ) -> list[Any]:
+        """AlterPartitionReassignments through the controller: [[topic, partition, code, message]]."""
+        result = await self._request(
+            {
+                "op": "alter_reassignments",
+                "partitions": [[t, i, None if r is None else list(r)] for t, i, r in partitions],
+                "allow_rf_change": allow_rf_change,
+            }
+        )
+        return list(result["results"])
+
+    # --- replication -----------------------------------------------------------------
+
+    async def alter_isr(
+        self,
+        topic: str,
+        changes: Sequence[tuple[int, int, int, tuple[int, ...]]],
+        broker_epochs: Mapping[int, int],
+    ) -> dict[int, int]:
+        """Write ISR changes of partitions this broker leads: (partition, leader epoch,
+        partition epoch, new ISR) each, in one txn guarded by the topic's mod revision,
+        this broker's registration and the registrations of replicas added (at the broker
+        epochs they fetched with, KIP-903). Returns {partition: error code}: 0 written
+        (and in this broker's image), FENCED_LEADER_EPOCH when it leads no more,
+        INVALID_UPDATE_VERSION when the partition changed since, INELIGIBLE_REPLICA for a
+        replica not registered at that epoch or shutting down."""
+        key = self.keys.topic(topic)
+        out: dict[int, int] = {}
+        for _attempt in range(5):
+            lease, epoch = self.lease, self.broker_epoch
+            if lease is None or epoch is None:
+                return {c[0]: int(ErrorCode.FENCED_LEADER_EPOCH) for c in changes}
+            kv = self._mirror.get(key)
+            if kv is None:
+                return {c[0]: int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) for c in changes}
+            record = TopicRecord.decode(topic, kv.value)
+            view_live = {
+                int(json.loads(b.value)["id"]): b.mod_revision
+                for k, b in self._mirror.items()
+                if k.startswith(self.keys.brokers)
+            }
+            down = {int(json.loads(v.value)["id"]) for k, v in self._mirror.items() if k.startswith(self.keys.shutdown)}
+            compares = [Compare(key, "MOD", kv.mod_revision), Compare(self.keys.broker(self.node_id), "MOD", epoch)]
+            written = []
+            out = {}
+            for index, leader_epoch, partition_epoch, isr in changes:
+                if not 0 <= index < len(record.partitions):
+                    out[index] = int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                    continue
+                p = record.partitions[index]
+                if p["leader"] != self.node_id or p["leader_epoch"] != leader_epoch:
+                    out[index] = int(ErrorCode.FENCED_LEADER_EPOCH)
+                    continue
+                if p["partition_epoch"] != partition_epoch:
+                    out[index] = int(ErrorCode.INVALID_UPDATE_VERSION)
+                    continue
+                added = [r for r in isr if r not in p["isr"]]
+                bad = [
+                    r
+                    for r in added
+                    if r not in p["replicas"]
+                    or r in down
+                    or r not in view_live
+                    or (r in broker_epochs and broker_epochs[r] != view_live[r])
+                ]
+                if bad or self.node_id not in isr:
+                    out[index] = int(ErrorCode.INELIGIBLE_REPLICA)
+                    continue
+                for r in added:
+                    compares.append(Compare(self.keys.broker(r), "MOD", view_live[r]))
+                p["isr"] = list(isr)
+                p["partition_epoch"] += 1
+                written.append(index)
+            if not written:
+                return out
+            try:
+                ok, revision = await self.client.txn(compares, [Op(key, record.encode())])
+            except (EtcdUnavailable, EtcdError) as exc:
+                raise KafkaError(
+                    ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
+                ) from exc
+            if ok:
+                with trio.move_on_after(self._request_timeout_s):
+                    await self.wait_revision(revision)
+                for index in written:
+                    out[index] = 0
+                return out
+            # Someone wrote first (or our mirror lags): look again once the mirror moved.
+            with trio.move_on_after(1.0):
+                await self._revision_changed.wait()
+        return {c[0]: out.get(c[0], int(ErrorCode.INVALID_UPDATE_VERSION)) for c in changes}
+
+    async def controlled_shutdown(self, timeout_s: float) -> bool:
+        """Ask the controller to move this broker's leaderships away and take it out of
+        the ISRs; True once no partition it leads has another in-sync replica to go to
+        (False after ``timeout_s``)."""
+        lease, epoch = self.lease, self.broker_epoch
+        if lease is None or epoch is None:
+            return False
+        value = json.dumps({"id": self.node_id, "broker_epoch": epoch}).encode()
+        started = trio.current_time()
+        with trio.move_on_after(timeout_s):
+            try:
+                await self.client.put(self.keys.shutting_down(self.node_id), value, lease=lease)
+            except (EtcdUnavailable, EtcdError) as exc:
+                log.warning("controlled_shutdown_failed", error=str(exc))
+                return False
+            self.controller.wake()
+            while not self._shutdown_done():
+                await self._revision_changed.wait()
+            log.info("controlled_shutdown_done", seconds=round(trio.current_time() - started, 3))
+            return True
+        log.warning("controlled_shutdown_timed_out", seconds=timeout_s, still_leading=self._still_leading())
+        return False
+
+    def _still_leading(self) -> int:
+        return sum(1 for t in self._image.topics.values() for p in t.partitions if p.leader == self.node_id)
+
+    def _shutdown_done(self) -> bool:
+        """Nothing led here that another live in-sync replica could lead, and out of every
+        ISR that has another member."""
+        live = set(self._image.brokers)
+        for t in self._image.topics.values():
+            for p in t.partitions:
+                others = [r for r in p.isr if r != self.node_id and r in live]
+                if others and (p.leader == self.node_id or self.node_id in p.isr):
+                    return False
+        return True
 
     # --- group configs ---------------------------------------------------------------
 

@@ -12,12 +12,32 @@ based on (compare-and-swap), so no write is based on stale state.
 
 What the controller does:
 
-- **Leaders.** A partition's leader must be a registered broker, at the broker
-  epoch it was elected under (the mod revision of its registration). A leader
-  that is gone or restarted is replaced by the first live in-sync replica (with
-  one replica per partition: the same broker once it is back); with none, the
-  partition has no leader (-1). Every change bumps the leader epoch and the
-  partition epoch, and records the new leader's broker epoch.
+- **Leaders and the ISR.** A partition's leader must be a registered broker,
+  at the broker epoch it was elected under (the mod revision of its
+  registration), not in controlled shutdown. A leader that is gone, restarted or
+  shutting down is replaced by the first replica (in assignment order) that is
+  in the ISR and live; with none, the partition has no leader (-1) and keeps its
+  last ISR, so the last in-sync replica leads again when it is back, unless
+  ``unclean.leader.election.enable`` (topic, else broker setting; default false)
+  lets any live replica lead, with an ISR of itself (records it lacks are
+  lost). Brokers that are gone or shutting down leave every ISR (never the last
+  member). A leader change bumps the leader epoch and the partition epoch and
+  records the new leader's broker epoch; an ISR change bumps the partition
+  epoch. Leaders grow and shrink their ISR themselves, with compare-and-swap
+  (:meth:`broker.metadata.cluster.ClusterMetadata.alter_isr`).
+- **Controlled shutdown.** A broker stopping cleanly puts ``shutdown/<id>``
+  (under its lease, naming its broker epoch): its leaderships move to other
+  in-sync replicas and it leaves the ISRs, before it stops serving.
+- **Preferred leaders.** ElectLeaders (preferred or unclean) is a request like
+  the topic ones; with ``auto.leader.rebalance.enable`` the controller also
+  moves leadership back to the first replica every
+  ``leader.imbalance.check.interval.seconds`` when more than
+  ``leader.imbalance.per.broker.percentage`` of a broker's preferred partitions
+  are led elsewhere.
+- **Reassignment.** AlterPartitionReassignments sets a partition's replicas to
+  the target plus the current ones (``adding``/``removing`` as in Kafka); once
+  every added replica is in the ISR the controller drops the removed ones (and
+  moves leadership into the target). Cancelling restores the original replicas.
 - **Requests.** Brokers do not write topics: they put a request under
   ``requests/`` (attached to their own lease) and wait for the controller's
   result under ``results/``. The controller validates it (Kafka's rules and
@@ -72,6 +92,7 @@ class Keys:
         self.producer_ids = self.root + b"producer_ids"
         self.group_configs = self.root + b"group_configs/"
         self.security = self.root + b"security/"
+        self.shutdown = self.root + b"shutdown/"
 
     def broker(self, node_id: int) -> bytes:
         return self.brokers + str(node_id).encode()
@@ -91,6 +112,9 @@ class Keys:
     def security_document(self, section: str, name: str) -> bytes:
         """``security/<section>/<name>``: ACLs, SCRAM credentials, client quotas."""
         return self.security + section.encode() + b"/" + name.encode()
+
+    def shutting_down(self, node_id: int) -> bytes:
+        return self.shutdown + str(node_id).encode()
 
 
 @dataclass
@@ -127,19 +151,102 @@ def new_partition(replicas: Sequence[int], live: Mapping[int, int]) -> dict[str,
     }
 
 
-def elect(partition: dict[str, Any], live: Mapping[int, int]) -> bool:
-    """Fix the partition's leader against the live brokers ({node id: broker epoch});
-    True when it changed."""
+def _set_leader(partition: dict[str, Any], leader: int, live: Mapping[int, int]) -> None:
+    partition["leader"] = leader
+    partition["leader_epoch"] += 1
+    partition["leader_broker_epoch"] = live.get(leader, -1)
+
+
+def elect(
+    partition: dict[str, Any],
+    live: Mapping[int, int],
+    *,
+    shutting_down: Iterable[int] = (),
+    unclean: bool = False,
+) -> bool:
+    """Fix the partition's leader and ISR against the live brokers ({node id: broker
+    epoch}) and those in controlled shutdown; True when anything changed."""
+    down = set(shutting_down)
+    old_leader = partition["leader"]
+    isr: list[int] = list(partition["isr"])
+    replicas: list[int] = list(partition["replicas"])
+    changed = False
+    leader_live = old_leader != NO_LEADER and live.get(old_leader) == partition.get("leader_broker_epoch")
+    serving = [r for r in isr if r in live and r not in down]
+    if not leader_live or old_leader in down:
+        # Another in-sync replica first: a restarted leader is elected again only when
+        # it is the last one (it then gets a new leader epoch).
+        candidate = next((r for r in replicas if r in serving and r != old_leader), NO_LEADER)
+        if candidate == NO_LEADER and old_leader in serving and not leader_live:
+            candidate = old_leader
+        if candidate != NO_LEADER:
+            _set_leader(partition, candidate, live)
+            changed = True
+        elif leader_live:
+            pass  # shutting down, but no other in-sync replica can take over: it stays
+        elif unclean and any(r in live and r not in down for r in replicas):
+            chosen = next(r for r in replicas if r in live and r not in down)
+            _set_leader(partition, chosen, live)
+            isr = [chosen]
+            changed = True
+        elif old_leader != NO_LEADER:
+            _set_leader(partition, NO_LEADER, live)
+            changed = True
+    # Gone and stopping brokers leave the ISR, never its last member (the last leader
+    # when it was in the ISR: it has everything committed).
+    leader = partition["leader"]
+    kept = [r for r in isr if (r in live and r not in down) or r == leader]
+    if not kept:
+        kept = [old_leader] if old_leader in isr else isr[-1:]
+    if kept != partition["isr"]:
+        partition["isr"] = kept
+        changed = True
+    if changed:
+        partition["partition_epoch"] += 1
+    return changed
+
+
+def preferred_election(partition: dict[str, Any], live: Mapping[int, int], shutting_down: Iterable[int] = ()) -> int:
+    """Move leadership to the first replica; the ElectLeaders error code (0: done)."""
+    preferred = partition["replicas"][0]
+    if partition["leader"] == preferred and live.get(preferred) == partition.get("leader_broker_epoch"):
+        return ErrorCode.ELECTION_NOT_NEEDED
+    if preferred not in live or preferred in set(shutting_down) or preferred not in partition["isr"]:
+        return ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE
+    _set_leader(partition, preferred, live)
+    partition["partition_epoch"] += 1
+    return ErrorCode.NONE
+
+
+def unclean_election(partition: dict[str, Any], live: Mapping[int, int], shutting_down: Iterable[int] = ()) -> int:
+    """ElectLeaders UNCLEAN: a leader for a leaderless partition, from the ISR if it can,
+    else any live replica; the error code (0: done)."""
     leader = partition["leader"]
     if leader != NO_LEADER and live.get(leader) == partition.get("leader_broker_epoch"):
+        return ErrorCode.ELECTION_NOT_NEEDED
+    if elect(partition, live, shutting_down=shutting_down, unclean=True) and partition["leader"] != NO_LEADER:
+        return ErrorCode.NONE
+    return ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE
+
+
+def finish_reassignment(partition: dict[str, Any], live: Mapping[int, int], shutting_down: Iterable[int] = ()) -> bool:
+    """Complete a reassignment whose added replicas are all in the ISR; True when done."""
+    adding = partition.get("adding") or []
+    removing = partition.get("removing") or []
+    if not adding and not removing:
         return False
-    candidate = next((r for r in partition["isr"] if r in live), NO_LEADER)
-    if candidate == NO_LEADER and leader == NO_LEADER:
+    if any(r not in partition["isr"] for r in adding):
         return False
-    partition["leader"] = candidate
-    partition["leader_epoch"] += 1
+    target = [r for r in partition["replicas"] if r not in removing]
+    partition["replicas"] = target
+    partition["isr"] = [r for r in partition["isr"] if r in target]
+    partition.pop("adding", None)
+    partition.pop("removing", None)
+    if partition["leader"] not in target:
+        down = set(shutting_down)
+        candidate = next((r for r in target if r in partition["isr"] and r in live and r not in down), NO_LEADER)
+        _set_leader(partition, candidate, live)
     partition["partition_epoch"] += 1
-    partition["leader_broker_epoch"] = live.get(candidate, -1)
     return True
 
 
@@ -157,6 +264,18 @@ class ClusterView:
             if key.startswith(self.keys.brokers):
                 doc = json.loads(kv.value)
                 out[int(doc["id"])] = (kv.mod_revision, doc.get("rack"))
+        return out
+
+    def shutting_down(self) -> set[int]:
+        """Brokers in controlled shutdown (the key names their current broker epoch)."""
+        live = self.live_brokers()
+        out = set()
+        for key, kv in self.mirror.items():
+            if key.startswith(self.keys.shutdown):
+                doc = json.loads(kv.value)
+                node = int(doc["id"])
+                if node in live and live[node][0] == int(doc["broker_epoch"]):
+                    out.add(node)
         return out
 
     def topics(self) -> dict[str, tuple[TopicRecord, int]]:
@@ -188,12 +307,11 @@ def _check_assignments(assignments: Sequence[Sequence[int]], live: Iterable[int]
                     ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                     f"The manual partition assignment includes broker {b}, but no such broker is registered.",
                 )
-        if len(replicas) != 1:
-            raise KafkaError(
-                ErrorCode.INVALID_REPLICATION_FACTOR,
-                f"Unable to replicate the partition {len(replicas)} time(s): partitions have one replica "
-                "(replication is not available yet).",
-            )
+    if assignments and len({len(r) for r in assignments}) > 1:
+        raise KafkaError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            "All partitions should have the same number of replicas.",
+        )
 
 
 def _check_partition_count(count: int) -> None:
@@ -204,6 +322,136 @@ def _check_partition_count(count: int) -> None:
             ErrorCode.INVALID_PARTITIONS,
             f"Number of partitions {count} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
         )
+
+
+def _flag(value: Any) -> bool:
+    return str(value).strip().lower() == "true"
+
+
+def unclean_allowed(record: TopicRecord, setting: Callable[[str], Any]) -> bool:
+    """unclean.leader.election.enable of a topic: its override, else the broker's."""
+    value: object = record.configs.get("unclean.leader.election.enable")
+    if value is None:
+        try:
+            value = setting("unclean.leader.election.enable")
+        except KeyError:
+            value = False
+    return _flag(value)
+
+
+def _partition_requests(
+    view: ClusterView, request: Mapping[str, Any]
+) -> tuple[dict[str, tuple[TopicRecord, int]], list[tuple[str, int, Any]]]:
+    topics = view.topics()
+    wanted = request.get("partitions")
+    if wanted is None:
+        return topics, []
+    return topics, [(str(w[0]), int(w[1]), w[2] if len(w) > 2 else None) for w in wanted]
+
+
+def _elect_leaders(
+    view: ClusterView, request: Mapping[str, Any], live: Mapping[int, int]
+) -> tuple[list[Op], list[Compare], dict[str, Any]]:
+    """ElectLeaders: preferred (0) or unclean (1) elections; per-partition results."""
+    topics, wanted = _partition_requests(view, request)
+    preferred = int(request.get("type", 0)) == 0
+    down = view.shutting_down()
+    results: list[list[Any]] = []
+    changed: dict[str, tuple[TopicRecord, int]] = {}
+    every = request.get("partitions") is None
+    if every:
+        wanted = [
+            (name, i, None) for name, (record, _) in sorted(topics.items()) for i in range(len(record.partitions))
+        ]
+    for name, index, _ in wanted:
+        found = topics.get(name)
+        if found is None or not 0 <= index < len(found[0].partitions):
+            results.append([name, index, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), None])
+            continue
+        record, mod = changed.get(name, found)
+        partition = record.partitions[index]
+        if preferred:
+            code = preferred_election(partition, live, down)
+        else:
+            code = unclean_election(partition, live, down)
+        if code == ErrorCode.NONE:
+            changed[name] = (record, mod)
+        if every and code == ErrorCode.ELECTION_NOT_NEEDED:
+            continue  # Kafka leaves out what already has its leader when electing everything
+        message = None
+        if code == ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE:
+            message = f"Failed to elect leader for partition {name}-{index} under strategy PreferredReplicaPartitionLeaderElectionStrategy"
+        results.append([name, index, int(code), message])
+    ops = [Op(view.keys.topic(n), r.encode()) for n, (r, _) in changed.items()]
+    compares = [Compare(view.keys.topic(n), "MOD", m) for n, (_, m) in changed.items()]
+    return ops, compares, {"results": results}
+
+
+def _alter_reassignments(
+    view: ClusterView, request: Mapping[str, Any], live: Mapping[int, int]
+) -> tuple[list[Op], list[Compare], dict[str, Any]]:
+    """AlterPartitionReassignments: start, change or cancel; per-partition results."""
+    topics, wanted = _partition_requests(view, request)
+    allow_rf_change = bool(request.get("allow_rf_change", True))
+    down = view.shutting_down()
+    results: list[list[Any]] = []
+    changed: dict[str, tuple[TopicRecord, int]] = {}
+    for name, index, target in wanted:
+        found = topics.get(name)
+        if found is None or not 0 <= index < len(found[0].partitions):
+            results.append([name, index, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), None])
+            continue
+        record, mod = changed.get(name, found)
+        p = record.partitions[index]
+        adding = list(p.get("adding") or [])
+        removing = list(p.get("removing") or [])
+        original = [r for r in p["replicas"] if r not in adding]
+        if target is None:
+            if not adding and not removing:
+                results.append([name, index, int(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS), None])
+                continue
+            target = original
+        else:
+            target = [int(r) for r in target]
+            problem = None
+            if not target:
+                problem = "The replica list is empty."
+            elif len(set(target)) != len(target):
+                problem = f"The proposed assignment contains duplicate replicas: {target}."
+            elif any(r not in live for r in target):
+                problem = (
+                    f"The proposed assignment contains unregistered brokers: {[r for r in target if r not in live]}."
+                )
+            if problem is not None:
+                results.append([name, index, int(ErrorCode.INVALID_REPLICA_ASSIGNMENT), problem])
+                continue
+            if not allow_rf_change and len(target) != len(original):
+                results.append(
+                    [
+                        name,
+                        index,
+                        int(ErrorCode.INVALID_REPLICATION_FACTOR),
+                        f"The replication factor is changed from {len(original)} to {len(target)}",
+                    ]
+                )
+                continue
+        new_adding = [r for r in target if r not in original]
+        new_removing = [r for r in original if r not in target]
+        p["replicas"] = target + [r for r in original if r not in target]
+        p["adding"], p["removing"] = new_adding, new_removing
+        if not new_adding and not new_removing:
+            p["replicas"] = target
+            p.pop("adding", None)
+            p.pop("removing", None)
+        p["isr"] = [r for r in p["isr"] if r in p["replicas"]] or [r for r in target if r in live][:1]
+        p["partition_epoch"] += 1
+        finish_reassignment(p, live, down)
+        elect(p, live, shutting_down=down)
+        changed[name] = (record, mod)
+        results.append([name, index, 0, None])
+    ops = [Op(view.keys.topic(n), r.encode()) for n, (r, _) in changed.items()]
+    compares = [Compare(view.keys.topic(n), "MOD", m) for n, (_, m) in changed.items()]
+    return ops, compares, {"results": results}
 
 
 def execute_request(
@@ -217,6 +465,11 @@ def execute_request(
     """Decide one topic request against the cluster as ``view`` shows it: the ops and
     compares of the txn that applies it, and the result to answer. Raises KafkaError."""
     op = request["op"]
+    if op in ("elect_leaders", "alter_reassignments"):
+        live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
+        if op == "elect_leaders":
+            return _elect_leaders(view, request, live)
+        return _alter_reassignments(view, request, live)
     name = request["name"]
     keys = view.keys
     topics = view.topics()
@@ -253,12 +506,6 @@ def execute_request(
                     ErrorCode.INVALID_REPLICATION_FACTOR,
                     f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
                     f"cannot be reached because only {len(live)} broker(s) are registered.",
-                )
-            if rf != 1:
-                raise KafkaError(
-                    ErrorCode.INVALID_REPLICATION_FACTOR,
-                    f"Unable to replicate the partition {rf} time(s): partitions have one replica "
-                    "(replication is not available yet).",
                 )
             assignments = assign_replicas([(b, rack) for b, (_, rack) in brokers.items()], partitions, rf, rng=rng)
         stored = validate_topic_configs(request.get("configs") or {})
@@ -301,8 +548,15 @@ def execute_request(
                 )
             _check_assignments(assignments, live)
         else:
+            rf = len(record.partitions[0]["replicas"]) if record.partitions else 1
+            if rf > len(live):
+                raise KafkaError(
+                    ErrorCode.INVALID_REPLICATION_FACTOR,
+                    f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
+                    f"cannot be reached because only {len(live)} broker(s) are registered.",
+                )
             assignments = assign_replicas(
-                [(b, rack) for b, (_, rack) in brokers.items()], total - current, 1, first_partition=current, rng=rng
+                [(b, rack) for b, (_, rack) in brokers.items()], total - current, rf, first_partition=current, rng=rng
             )
         record.partitions += [new_partition(r, live) for r in assignments]
     elif op == "alter_configs":
@@ -348,6 +602,7 @@ class Controller:
         self.epoch: int | None = None
         self._changed = trio.Event()
         self._rng = random.Random()
+        self._next_rebalance = 0.0
 
     def wake(self) -> None:
         """The mirror changed."""
@@ -378,6 +633,7 @@ class Controller:
                 if self.epoch is not None and self._holds():
                     await self.reconcile()
                     await self.process_requests()
+                    await self._maybe_rebalance()
             except EtcdUnavailable as exc:
                 log.warning("controller_etcd_unreachable", error=str(exc))
             except EtcdError as exc:
@@ -416,14 +672,20 @@ class Controller:
         return await self._client.txn([self.guard, *compares], ops)
 
     async def reconcile(self) -> None:
-        """Give every partition a live leader where one can be had (batched txns)."""
+        """Give every partition a live leader where one can be had, drop gone and stopping
+        brokers from the ISRs, finish reassignments (batched txns)."""
         view = ClusterView(self._keys, self._mirror())
         live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
+        down = view.shutting_down()
         ops: list[Op] = []
         compares: list[Compare] = []
         changed = 0
         for name, (record, mod) in sorted(view.topics().items()):
-            moved = [elect(p, live) for p in record.partitions]
+            unclean = unclean_allowed(record, self._setting)
+            moved = [
+                finish_reassignment(p, live, down) | elect(p, live, shutting_down=down, unclean=unclean)
+                for p in record.partitions
+            ]
             if not any(moved):
                 continue
             changed += sum(moved)
@@ -435,7 +697,65 @@ class Controller:
         if ops:
             await self._write(ops, compares)
         if changed:
-            log.info("controller_leaders_changed", partitions=changed, live_brokers=sorted(live))
+            log.info(
+                "controller_leaders_changed", partitions=changed, live_brokers=sorted(live), shutting_down=sorted(down)
+            )
+
+    async def _maybe_rebalance(self) -> None:
+        """auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds, move
+        leadership back to the preferred replica on brokers whose share of preferred
+        partitions led elsewhere passes leader.imbalance.per.broker.percentage."""
+        if not _flag(self._setting("auto.leader.rebalance.enable")):
+            return
+        now = trio.current_time()
+        if self._next_rebalance == 0.0:
+            self._next_rebalance = now + int(self._setting("leader.imbalance.check.interval.seconds"))
+        if now < self._next_rebalance:
+            return
+        self._next_rebalance = now + int(self._setting("leader.imbalance.check.interval.seconds"))
+        await self.rebalance()
+
+    async def rebalance(self) -> int:
+        """One preferred-leader pass over imbalanced brokers; returns the partitions moved."""
+        view = ClusterView(self._keys, self._mirror())
+        live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
+        down = view.shutting_down()
+        limit = int(self._setting("leader.imbalance.per.broker.percentage")) / 100
+        topics = view.topics()
+        preferred: dict[int, int] = {}
+        elsewhere: dict[int, int] = {}
+        for record, _ in topics.values():
+            for p in record.partitions:
+                if not p["replicas"]:
+                    continue
+                first = p["replicas"][0]
+                preferred[first] = preferred.get(first, 0) + 1
+                if p["leader"] != first:
+                    elsewhere[first] = elsewhere.get(first, 0) + 1
+        imbalanced = {b for b, n in elsewhere.items() if preferred[b] and n / preferred[b] > limit}
+        if not imbalanced:
+            return 0
+        ops: list[Op] = []
+        compares: list[Compare] = []
+        moved = 0
+        for name, (record, mod) in sorted(topics.items()):
+            n = 0
+            for p in record.partitions:
+                if p["replicas"] and p["replicas"][0] in imbalanced and p["leader"] != p["replicas"][0]:
+                    if preferred_election(p, live, down) == ErrorCode.NONE:
+                        n += 1
+            if n:
+                moved += n
+                ops.append(Op(self._keys.topic(name), record.encode()))
+                compares.append(Compare(self._keys.topic(name), "MOD", mod))
+                if len(ops) >= TOPICS_PER_TXN:
+                    await self._write(ops, compares)
+                    ops, compares = [], []
+        if ops:
+            await self._write(ops, compares)
+        if moved:
+            log.info("controller_preferred_leaders_elected", partitions=moved, brokers=sorted(imbalanced))
+        return moved
 
     async def process_requests(self) -> None:
         mirror = self._mirror()
@@ -473,5 +793,6 @@ class Controller:
             await self._client.txn([self.guard, exists], [Op(self._keys.request(request_id))])
             return
         if ok and ops:
-            log.info("controller_applied", op=json.loads(kv.value).get("op"), topic=json.loads(kv.value).get("name"))
+            doc = json.loads(kv.value)
+            log.info("controller_applied", op=doc.get("op"), topic=doc.get("name"))
         # Not ok: the mirror was behind; the request is still there for the next round.

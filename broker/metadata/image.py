@@ -99,6 +99,9 @@ class PartitionState:
     # Bumped on every change of the partition (leader, ISR, replicas).
     partition_epoch: int = 0
     offline_replicas: tuple[int, ...] = ()
+    # A reassignment in progress: replicas being added and removed (both in ``replicas``).
+    adding: tuple[int, ...] = ()
+    removing: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,6 +131,10 @@ class SingleNodeMetadata:
         internal: bool = False,
     ) -> TopicImage:
         self._check_assignments(assignments)
+        if internal:
+            # offsets.topic.replication.factor and friends: one copy is all a node has.
+            replication_factor = -1
+            configs = {k: v for k, v in configs.items() if k != "min.insync.replicas"}
         info = self._logs.create_topic(
             name,
             partitions,
@@ -155,6 +159,44 @@ class SingleNodeMetadata:
         self._check_assignments(assignments)
         info = self._logs.create_partitions(name, total, validate_only=validate_only)
         return self._topic_image(info)
+
+    async def elect_leaders(self, election_type: int, partitions: Sequence[tuple[str, int]] | None) -> list[Any]:
+        """Every partition is led by its only replica: nothing to elect."""
+        if partitions is None:
+            return []
+        out: list[Any] = []
+        for topic, index in partitions:
+            t = self._image.topic(topic)
+            if t is None or t.partition(index) is None:
+                out.append([topic, index, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), None])
+            else:
+                out.append([topic, index, int(ErrorCode.ELECTION_NOT_NEEDED), None])
+        return out
+
+    async def alter_reassignments(
+        self, partitions: Sequence[tuple[str, int, Sequence[int] | None]], *, allow_rf_change: bool = True
+    ) -> list[Any]:
+        """The only possible assignment is this broker: it is accepted and done at once."""
+        out: list[Any] = []
+        for topic, index, replicas in partitions:
+            t = self._image.topic(topic)
+            if t is None or t.partition(index) is None:
+                out.append([topic, index, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), None])
+            elif replicas is None:
+                out.append([topic, index, int(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS), None])
+            elif list(replicas) != [self.node_id]:
+                out.append(
+                    [
+                        topic,
+                        index,
+                        int(ErrorCode.INVALID_REPLICA_ASSIGNMENT),
+                        f"Unknown broker(s) {[b for b in replicas if b != self.node_id]} in the replica assignment: "
+                        f"the only broker is {self.node_id}.",
+                    ]
+                )
+            else:
+                out.append([topic, index, 0, None])
+        return out
 
     async def alter_topic_configs(
         self, name: str, set_: Mapping[str, Any], delete: Iterable[str], *, validate_only: bool = False

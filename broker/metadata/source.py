@@ -61,3 +61,15 @@ class MetadataSource(Protocol):
     async def alter_topic_configs(
         self, name: str, set_: Mapping[str, Any], delete: Iterable[str], *, validate_only: bool = False
     ) -> TopicImage: ...
+
+    async def elect_leaders(self, election_type: int, partitions: Sequence[tuple[str, int]] | None) -> list[Any]:
+        """ElectLeaders: preferred (0) or unclean (1) elections of ``partitions`` (None: all);
+        [[topic, partition, error code, message]] per partition answered."""
+        ...
+
+    async def alter_reassignments(
+        self, partitions: Sequence[tuple[str, int, Sequence[int] | None]], *, allow_rf_change: bool = True
+    ) -> list[Any]:
+        """Start (replicas), or cancel (None), partition reassignments;
+        [[topic, partition, error code, message]] per partition."""
+        ...

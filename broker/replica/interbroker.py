@@ -7,6 +7,12 @@ one connection per peer carries any number of requests at once (pipelined,
 matched by correlation id), so share-state writes of many share-partitions to
 the same coordinator do not queue behind each other.
 
+A broker handles one request per connection at a time (as Kafka does), so a
+follower's fetches go over a connection of their own (``channel="fetch"``, as
+Kafka's replica fetchers own theirs): a share-state write to a coordinator,
+which waits until its record is replicated, must never hold up the very fetch
+that replicates it.
+
 Every call has a deadline; a connection that fails is dropped and the next call
 opens a new one. Failures raise KafkaError: NOT_COORDINATOR-like routing is the
 caller's business, transport problems are COORDINATOR_NOT_AVAILABLE (retriable
@@ -119,8 +125,8 @@ class BrokerPeers:
         self._connect = connect or trio.open_tcp_stream
         self._listener = listener
         self._node_id = node_id
-        self._connections: dict[int, PeerConnection] = {}
-        self._connecting: dict[int, trio.Lock] = {}
+        self._connections: dict[tuple[int, str], PeerConnection] = {}
+        self._connecting: dict[tuple[int, str], trio.Lock] = {}
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
@@ -135,13 +141,14 @@ class BrokerPeers:
                 for conn in list(self._connections.values()):
                     conn.closed = True
 
-    async def _connection(self, node_id: int) -> PeerConnection:
-        conn = self._connections.get(node_id)
+    async def _connection(self, node_id: int, channel: str) -> PeerConnection:
+        key = (node_id, channel)
+        conn = self._connections.get(key)
         if conn is not None and not conn.closed:
             return conn
-        lock = self._connecting.setdefault(node_id, trio.Lock())
+        lock = self._connecting.setdefault(key, trio.Lock())
         async with lock:
-            conn = self._connections.get(node_id)
+            conn = self._connections.get(key)
             if conn is not None and not conn.closed:
                 return conn
             broker = self._metadata.image.broker(node_id)
@@ -159,14 +166,23 @@ class BrokerPeers:
                     f"cannot reach broker {node_id} at {endpoint.host}:{endpoint.port}: {exc}",
                 ) from exc
             conn = PeerConnection(node_id, stream, f"broker-{self._node_id}")
-            self._connections[node_id] = conn
+            self._connections[key] = conn
             self._nursery.start_soon(conn.reader)
             return conn
 
-    async def call(self, node_id: int, request: Message, version: int, *, timeout_s: float = CALL_TIMEOUT_S) -> Any:
-        """Send ``request`` at ``version`` to broker ``node_id``; its response (raises KafkaError)."""
+    async def call(
+        self,
+        node_id: int,
+        request: Message,
+        version: int,
+        *,
+        timeout_s: float = CALL_TIMEOUT_S,
+        channel: str = "default",
+    ) -> Any:
+        """Send ``request`` at ``version`` to broker ``node_id`` over the connection of
+        ``channel``; its response (raises KafkaError)."""
         with trio.move_on_after(timeout_s) as scope:
-            conn = await self._connection(node_id)
+            conn = await self._connection(node_id, channel)
             return await conn.call(request, version)
         assert scope.cancelled_caught
         raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"broker {node_id} did not answer within {timeout_s} s")

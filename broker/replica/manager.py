@@ -4,13 +4,26 @@ It pairs every local partition log with the partition's state from the current
 metadata image (leader, epoch, replicas, ISR), answers "may I append to / read
 from this partition here" with Kafka's error codes, and wakes whatever waits
 for new data in a partition (fetch long-polls, share-partitions) after every
-append.
+append and every move of the high watermark.
+
+In a cluster (:meth:`ReplicaManager.attach_replication`) it also runs replication:
+on every new image each local replica takes up its role (leader: its epoch
+starts at the log end; follower: it is handed to the fetcher of its leader,
+:mod:`broker.replica.fetcher`), and one task keeps the ISR of the partitions led
+here: followers behind for longer than ``replica.lag.time.max.ms`` are proposed
+out, followers that caught up are proposed back in (checked on their fetches),
+and the proposals are written to the cluster metadata, one compare-and-swap per
+topic (:class:`IsrWriter`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
+import structlog
 import trio
 
 from broker.log.commit import GroupCommitter
@@ -20,22 +33,68 @@ from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.replica.partition import NO_EPOCH, Partition
 
-__all__ = ["AppendListener", "ReplicaManager"]
+__all__ = ["AppendListener", "IsrWriter", "ReplicaManager"]
+
+log = structlog.get_logger("sharebroker.replica")
 
 AppendListener = Callable[[str, int], None]
+# Kafka's replica.lag.time.max.ms default.
+DEFAULT_LAG_MAX_MS = 30_000
+# How often the ISR task looks for followers to drop: half the lag bound, as Kafka,
+# but at least once a second so a short bound (tests) is honoured closely.
+MAX_SHRINK_CHECK_S = 1.0
+
+
+class IsrWriter(Protocol):
+    """Writes ISR changes to the cluster metadata (ClusterMetadata in a cluster)."""
+
+    async def alter_isr(
+        self,
+        topic: str,
+        changes: Sequence[tuple[int, int, int, tuple[int, ...]]],
+        broker_epochs: Mapping[int, int],
+    ) -> dict[int, int]:
+        """Write each (partition, leader epoch, partition epoch, ISR) with compare-and-swap;
+        returns {partition: error code} (0 written), once this broker's image has them."""
+        ...
 
 
 class ReplicaManager:
-    def __init__(self, node_id: int, logs: LogManager, metadata: MetadataSource, committer: GroupCommitter) -> None:
+    def __init__(
+        self,
+        node_id: int,
+        logs: LogManager,
+        metadata: MetadataSource,
+        committer: GroupCommitter,
+        *,
+        clock: Callable[[], int] | None = None,
+        lag_max_ms: Callable[[], int] | None = None,
+    ) -> None:
         self.node_id = node_id
         self._logs = logs
         self._metadata = metadata
         self._committer = committer
+        self._clock = clock or logs.now_ms
+        self._lag_max_ms = lag_max_ms or (lambda: DEFAULT_LAG_MAX_MS)
         self._partitions: dict[tuple[str, int], Partition] = {}
         # One event per partition with a waiter: set (and dropped) by the next append.
         self._append_events: dict[tuple[str, int], trio.Event] = {}
         self._listeners: list[AppendListener] = []
+        self._lease_ok: Callable[[], bool] = lambda: True
+        self._isr_writer: IsrWriter | None = None
+        self._fetchers: Any = None  # broker.replica.fetcher.ReplicaFetcherManager
+        self._isr_wake = trio.Event()
+        self._expand: set[tuple[str, int]] = set()
         metadata.subscribe(self._image_changed)
+
+    def attach_replication(self, *, isr_writer: IsrWriter, fetchers: Any, lease_ok: Callable[[], bool]) -> None:
+        """Replicate (a cluster member): ISR changes go through ``isr_writer``, followers
+        fetch through ``fetchers``, and leadership lapses with the lease."""
+        self._isr_writer = isr_writer
+        self._fetchers = fetchers
+        self._lease_ok = lease_ok
+        for p in self._partitions.values():
+            p._lease_ok = lease_ok  # built before the cluster was attached
 
     # --- lookups ---------------------------------------------------------------------
 
@@ -48,17 +107,27 @@ class ReplicaManager:
         return self._make(topic, index)
 
     def _make(self, topic: str, index: int) -> Partition | None:
-        log = self._logs.partition(topic, index)
+        log_ = self._logs.partition(topic, index)
         image = self._metadata.image
         t = image.topic(topic)
         state = t.partition(index) if t is not None else None
-        if log is None or state is None or t is None:
+        if log_ is None or state is None or t is None:
             self._partitions.pop((topic, index), None)
             return None
+        old = self._partitions.get((topic, index))
+        if old is not None and self._fetchers is not None:
+            self._fetchers.remove(old)
         p = Partition(
-            log, state, node_id=self.node_id, topic_id=t.topic_id, committer=self._committer, appended=self.appended
+            log_,
+            state,
+            node_id=self.node_id,
+            topic_id=t.topic_id,
+            committer=self._committer,
+            appended=self.appended,
+            lease_ok=self._lease_ok,
         )
         self._partitions[(topic, index)] = p
+        self._take_role(p, state, self._clock())
         return p
 
     def leader(self, topic: str, index: int, current_leader_epoch: int = NO_EPOCH) -> Partition:
@@ -75,15 +144,133 @@ class ReplicaManager:
         """Whether the partition exists in the cluster (wherever it is placed)."""
         return self._metadata.image.partition(topic, index) is not None
 
+    def local_partitions(self) -> list[Partition]:
+        return list(self._partitions.values())
+
+    def registered_epoch(self, node_id: int) -> int | None:
+        """The broker epoch ``node_id`` is registered with now (None: not registered)."""
+        b = self._metadata.image.broker(node_id)
+        return None if b is None or b.fenced else b.epoch
+
+    # --- roles -----------------------------------------------------------------------
+
     def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
+        now = self._clock()
         for key, p in list(self._partitions.items()):
             t = new.topic(key[0])
             state = t.partition(key[1]) if t is not None else None
-            if state is None or t is None or t.topic_id != p.topic_id:
+            if state is None or t is None or t.topic_id != p.topic_id or p.log is not self._logs.partition(*key):
                 del self._partitions[key]
+                if self._fetchers is not None:
+                    self._fetchers.remove(p)
+                p.update_state(dataclasses.replace(p.state, leader=-1), now)  # fails acks=all waiters
                 self.appended(*key)  # wake waiters: their partition is gone
             else:
-                p.state = state
+                self._take_role(p, state, now)
+        # Local replicas not looked up yet take up their roles too (a follower must fetch).
+        for part_log in self._logs.logs():
+            key = (part_log.topic, part_log.partition)
+            if key not in self._partitions and new.partition(*key) is not None:
+                self._make(*key)
+
+    def _take_role(self, p: Partition, state: Any, now: int) -> None:
+        was_leader = p.is_leader_here
+        p.update_state(state, now)
+        if self._fetchers is None:
+            return
+        if state.leader == self.node_id or self.node_id not in state.replicas or state.leader < 0:
+            self._fetchers.remove(p)
+        else:
+            self._fetchers.follow(p, state.leader, state.leader_epoch)
+        if was_leader and not p.is_leader_here:
+            self.appended(p.topic, p.index)  # waiters on a leader that moved away
+
+    # --- replication: followers' fetches and the ISR -----------------------------------
+
+    def follower_fetched(
+        self, p: Partition, replica: int, fetch_offset: int, log_start_offset: int, broker_epoch: int
+    ) -> None:
+        """Record a follower's fetch on a partition led here (raises KafkaError)."""
+        p.follower_fetched(replica, fetch_offset, log_start_offset, broker_epoch, self._clock())
+        if replica not in p.state.isr and p.pending_isr is None:
+            f = p.followers[replica]
+            if f.log_end_offset >= p.high_watermark and f.log_end_offset >= p.epoch_start_offset:
+                self._expand.add((p.topic, p.index))
+                self._isr_wake.set()
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """The ISR task (and, in a cluster, the fetchers) until cancelled."""
+        async with trio.open_nursery() as nursery:
+            if self._fetchers is not None:
+                await nursery.start(self._fetchers.run)
+            if self._isr_writer is not None:
+                nursery.start_soon(self._isr_loop)
+            task_status.started()
+
+    async def _isr_loop(self) -> None:
+        while True:
+            lag = self._lag_max_ms()
+            with trio.move_on_after(min(lag / 2000, MAX_SHRINK_CHECK_S)):
+                await self._isr_wake.wait()
+            self._isr_wake = trio.Event()
+            await self.update_isrs()
+
+    async def update_isrs(self) -> None:
+        """Propose and write the ISR changes due now (shrinks of lagging followers,
+        expansions of caught-up ones), one write per topic."""
+        writer = self._isr_writer
+        if writer is None or not self._lease_ok():
+            return
+        now = self._clock()
+        lag = self._lag_max_ms()
+        expand, self._expand = self._expand, set()
+        by_topic: dict[str, list[tuple[Partition, tuple[int, ...]]]] = defaultdict(list)
+        for p in self._partitions.values():
+            if not p.is_leader_here:
+                continue
+            new = p.isr_to_shrink(now, lag)
+            if new is None and (p.topic, p.index) in expand:
+                new = p.isr_to_expand(self.registered_epoch)
+            if new is None or new == p.state.isr:
+                continue
+            p.pending_isr = new
+            by_topic[p.topic].append((p, new))
+        if not by_topic:
+            return
+        async with trio.open_nursery() as nursery:
+            for topic, proposals in by_topic.items():
+                nursery.start_soon(self._write_isr, writer, topic, proposals)
+
+    async def _write_isr(
+        self, writer: IsrWriter, topic: str, proposals: list[tuple[Partition, tuple[int, ...]]]
+    ) -> None:
+        changes = [(p.index, p.state.leader_epoch, p.state.partition_epoch, isr) for p, isr in proposals]
+        epochs = {}
+        for p, isr in proposals:
+            for r in isr:
+                f = p.followers.get(r)
+                if f is not None and f.broker_epoch >= 0:
+                    epochs[r] = f.broker_epoch
+        try:
+            results = await writer.alter_isr(topic, changes, epochs)
+        except KafkaError as exc:
+            results = {p.index: exc.code for p, _ in proposals}
+            log.warning("isr_write_failed", topic=topic, error=str(exc))
+        for p, isr in proposals:
+            code = results.get(p.index, ErrorCode.UNKNOWN_SERVER_ERROR)
+            if code:
+                if p.pending_isr == isr:
+                    p.pending_isr = None
+                log.info("isr_change_refused", topic=topic, partition=p.index, isr=list(isr), error=int(code))
+            else:
+                log.info(
+                    "isr_changed",
+                    topic=topic,
+                    partition=p.index,
+                    isr=list(isr),
+                    partition_epoch=p.state.partition_epoch,
+                )
+            p.maybe_advance_high_watermark()
 
     # --- wake-ups --------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ Start-up: the listener is bound and ApiVersions answered before anything else is
 imported; the services are built, the logs recovered and the coordinators loaded
 right after, while other requests wait (see :class:`Gate`).
 ``run(config)`` is what ``sharebroker serve`` calls: it adds SIGTERM/SIGINT
-handling and exits 0 after a clean shutdown.
+handling (a cluster member's controlled shutdown first) and exits 0 after a
+clean shutdown.
 """
 
 from __future__ import annotations
@@ -201,6 +202,9 @@ def run(config: Any) -> int:
                 async for signum in signals:
                     log.info("shutting_down", signal=signal.Signals(signum).name)
                     if started:
+                        # A cluster member first hands its leaderships over (bounded), serving meanwhile.
+                        app = importlib.import_module("broker.server.app")
+                        await app.controlled_shutdown(started[0])
                         started[0].lifecycle.request_stop()
                     else:
                         starting.cancel()

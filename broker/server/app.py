@@ -31,6 +31,7 @@ from broker.metadata.local import SingleNodeMetadata
 from broker.metadata.producer_ids import ProducerIdAllocator
 from broker.metrics import Metrics
 from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
+from broker.replica.fetcher import ReplicaFetcherManager
 from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.security.store import SecurityStore
@@ -43,6 +44,7 @@ __all__ = [
     "bind",
     "build",
     "close_services",
+    "controlled_shutdown",
     "load_coordinators",
     "open_services",
     "run_background",
@@ -52,8 +54,22 @@ __all__ = [
 log = structlog.get_logger("sharebroker.broker")
 
 
+# How long a clean stop of a cluster member waits for its leaderships to move away:
+# docker stop and the test harness give a process 10 s before SIGKILL, and closing the
+# logs needs the rest.
+CONTROLLED_SHUTDOWN_TIMEOUT_S = 5.0
+
+
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+async def controlled_shutdown(services: Services) -> None:
+    """Before a cluster member stops: move its leaderships to other in-sync replicas and
+    leave the ISRs (controlled.shutdown.enable), so producers lose no time waiting for it."""
+    metadata = services.metadata
+    if isinstance(metadata, ClusterMetadata) and services.config.get("controlled.shutdown.enable"):
+        await metadata.controlled_shutdown(CONTROLLED_SHUTDOWN_TIMEOUT_S)
 
 
 def open_services(services: Services) -> None:
@@ -95,6 +111,7 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     if services.peers is not None:
         await nursery.start(services.peers.run)
     await nursery.start(services.committer.run)
+    await nursery.start(services.replicas.run)
     await nursery.start(services.logs.run_maintenance)
     await nursery.start(services.share.run)
     await nursery.start(services.groups.run)
@@ -166,14 +183,11 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     if isinstance(metadata, ClusterMetadata):
         # ACLs and SCRAM credentials are the cluster's: followed from etcd with every image.
         metadata.subscribe(lambda old, new: security.follow())
-    replicas = ReplicaManager(node_id, logs, metadata, committer)
-    share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
-    # Both also answer state() (the cached share-partition state share_offsets reads).
-    persister: ShareStateStore | RoutedPersister = share_state
+    replicas = ReplicaManager(
+        node_id, logs, metadata, committer, clock=clock, lag_max_ms=lambda: int(setting("replica.lag.time.max.ms"))
+    )
     peers: BrokerPeers | None = None
-    if etcd_endpoints:
-        # A share-partition's state goes to the leader of its __share_group_state
-        # partition: this broker's store, or another broker's over RPCs 83-87.
+    if isinstance(metadata, ClusterMetadata):
         connect = None
         if config.security_protocol(config.inter_broker_listener_name) != "PLAINTEXT":
             from broker.server.security import ListenerSecurityError, inter_broker_connector, inter_broker_security
@@ -183,6 +197,23 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
             except ListenerSecurityError as exc:
                 raise SystemExit(f"sharebroker: error: {exc}") from None
         peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id, connect=connect)
+        # Followers fetch from their leaders over the inter-broker listener; leaders write
+        # their ISR changes to etcd; leadership lapses with this broker's lease.
+        cluster_metadata = metadata
+        fetchers = ReplicaFetcherManager(
+            node_id=node_id,
+            peers=peers,
+            committer=committer,
+            broker_epoch=lambda: cluster_metadata.broker_epoch,
+            setting=setting,
+        )
+        replicas.attach_replication(isr_writer=metadata, fetchers=fetchers, lease_ok=metadata.lease_valid)
+    share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
+    # Both also answer state() (the cached share-partition state share_offsets reads).
+    persister: ShareStateStore | RoutedPersister = share_state
+    if peers is not None:
+        # A share-partition's state goes to the leader of its __share_group_state
+        # partition: this broker's store, or another broker's over RPCs 83-87.
         persister = RoutedPersister(share_state, metadata, peers, node_id=node_id)
     groups = GroupCoordinator(
         metadata=metadata,

@@ -188,7 +188,12 @@ def _coordinator_error(exc: KafkaError) -> tuple[int, str]:
     code = exc.code
     if code in (ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.NOT_LEADER_OR_FOLLOWER):
         mapped = ErrorCode.NOT_COORDINATOR
-    elif code in (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT):
+    elif code in (
+        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        ErrorCode.NOT_ENOUGH_REPLICAS,
+        ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+        ErrorCode.REQUEST_TIMED_OUT,
+    ):
         mapped = ErrorCode.COORDINATOR_NOT_AVAILABLE
     elif code in (ErrorCode.MESSAGE_TOO_LARGE, ErrorCode.RECORD_LIST_TOO_LARGE):
         mapped = ErrorCode.UNKNOWN_SERVER_ERROR
@@ -251,6 +256,8 @@ class ShareStateStore:
         write_timeout_ms: int = WRITE_TIMEOUT_MS,
         now_ms: Callable[[], int],
         check_topics: bool = True,
+        replication_factor: int = -1,
+        min_isr: int = 1,
     ) -> None:
         self._metadata = metadata
         self._snapshot_every = snapshot_every
@@ -267,8 +274,10 @@ class ShareStateStore:
                 "retention.ms": "-1",
                 "retention.bytes": "-1",
                 "segment.bytes": str(segment_bytes),
+                "min.insync.replicas": str(min_isr),
             },
             write_timeout_ms=write_timeout_ms,
+            replication_factor=replication_factor,
             # Pruned by per-key snapshots below, not by rewriting the live records.
             compacted=False,
         )
@@ -302,6 +311,8 @@ class ShareStateStore:
             segment_bytes=int(_setting(setting, "share.coordinator.state.topic.segment.bytes", DEFAULT_SEGMENT_BYTES)),
             write_timeout_ms=int(_setting(setting, "share.coordinator.write.timeout.ms", WRITE_TIMEOUT_MS)),
             now_ms=now_ms,
+            replication_factor=int(_setting(setting, "share.coordinator.state.topic.replication.factor", -1)),
+            min_isr=int(_setting(setting, "share.coordinator.state.topic.min.isr", 1)),
         )
 
     # ------------------------------------------------------------------ inspection

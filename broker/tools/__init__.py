@@ -22,6 +22,7 @@ TOOLS: tuple[str, ...] = (
     "acls",
     "user_scram",
     "transactions",
+    "reassign_partitions",
 )
 
 

@@ -4,7 +4,11 @@
         --record-size B --throughput R [--payload-monotonic] [--acks 1|all|0]
 
 Records are packed into magic-2 batches (``build_batch``) and sent as Produce
-requests with at most ``--max-in-flight`` outstanding on one connection.
+requests to each partition's leader, with at most ``--max-in-flight``
+outstanding per broker connection. A batch refused with a retriable error
+(leadership moved, too few in-sync replicas, a timeout) is sent again to the
+leader the refreshed metadata names, up to ``RETRIES`` times, as Kafka's
+producer retries.
 ``--throughput`` is records per second (fractional allowed, -1 unthrottled).
 Every five seconds a progress line is printed, then Kafka's summary line:
 records sent, records/sec, MB/sec, average and maximum latency and the 50th,
@@ -15,8 +19,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from broker.tools._security import add_command_config, client_security
+
+if TYPE_CHECKING:
+    from broker.admin.client import BrokerConnection
 
 REPORT_INTERVAL_S = 5.0
 
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             client_id="sharebroker-producer-perf",
             security=client_security(args),
         ) as admin:
-            return _run(admin.bootstrap_connection(), args)
+            return _run(admin, args)
     except (AdminError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
@@ -147,69 +155,72 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-def _partitions(conn, topic: str) -> list[int]:
+# Sends of one batch before it counts as failed.
+RETRIES = 10
+
+
+def _leaders(admin, topic: str, wait_s: float = 10.0) -> dict[int, BrokerConnection]:
+    """{partition: connection to its leader} (waits for the topic and its leaders)."""
     import time
 
-    from broker.admin.client import KafkaApiError
+    from broker.admin.client import KafkaApiError, Node
     from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 
     retry = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.LEADER_NOT_AVAILABLE)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + wait_s
     while True:
-        meta = conn.call(MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True))
+        meta = admin.send(MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True))
         t = meta.topics[0]
-        if t.error_code == 0 and t.partitions:
-            return sorted(p.partition_index for p in t.partitions)
+        brokers = {b.node_id: Node(b.node_id, b.host, b.port) for b in meta.brokers}
+        if t.error_code == 0 and t.partitions and all(p.leader_id in brokers for p in t.partitions):
+            return {p.partition_index: admin.connect(brokers[p.leader_id]) for p in t.partitions}
         if time.monotonic() > deadline or t.error_code not in (0, *retry):
-            raise KafkaApiError(t.error_code, None, f"topic {topic}")
+            raise KafkaApiError(t.error_code or ErrorCode.LEADER_NOT_AVAILABLE, None, f"topic {topic}")
         time.sleep(0.2)
 
 
-def _run(conn, args: argparse.Namespace) -> int:
+def _run(admin, args: argparse.Namespace) -> int:
     import random
     import socket
     import time
 
     from broker.admin.client import error_name
+    from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
     from broker.protocol.records import build_batch
 
+    retriable = {
+        ErrorCode.NOT_LEADER_OR_FOLLOWER,
+        ErrorCode.LEADER_NOT_AVAILABLE,
+        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        ErrorCode.NOT_ENOUGH_REPLICAS,
+        ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+        ErrorCode.REQUEST_TIMED_OUT,
+        ErrorCode.FENCED_LEADER_EPOCH,
+        ErrorCode.UNKNOWN_LEADER_EPOCH,
+    }
     acks = -1 if args.acks in ("all", "-1") else int(args.acks)
-    partitions = [args.partition] if args.partition is not None else _partitions(conn, args.topic)
+    leaders = _leaders(admin, args.topic)
+    partitions = [args.partition] if args.partition is not None else sorted(leaders)
     # Kafka's perf test draws payloads from random uppercase letters.
     pool = bytes(random.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(max(args.record_size, 1) * 4))
     clock = time.monotonic
     stats = _Stats(clock())
-    pending: dict[int, list[tuple[float, int]]] = {}  # correlation id -> (enqueue time, bytes) per record
+    # (connection, correlation id) -> (partition, records, tries, [(enqueue time, bytes) per record])
+    pending: dict[tuple[int, int], tuple[int, bytes, int, list[tuple[float, int]]]] = {}
+    conns: dict[int, BrokerConnection] = {}
     batch: list[tuple[None, bytes]] = []
     batch_times: list[float] = []
     batch_bytes = 0
     next_partition = 0
     errors = 0
 
-    def handle(response) -> None:
-        nonlocal errors
-        times = pending.pop(response.correlation_id, [])
-        now = clock()
-        bad = [p.error_code for t in response.body.responses for p in t.partition_responses if p.error_code]
-        if bad:
-            errors += len(times)
-            print(f"Produce failed: {error_name(bad[0])}", file=sys.stderr)
-            return
-        for t0, size in times:
-            stats.record((now - t0) * 1000, size)
-        stats.maybe_report(now)
-
-    def flush() -> None:
-        nonlocal batch, batch_times, batch_bytes, next_partition
-        if not batch:
-            return
+    def send(partition: int, records: bytes, tries: int, times: list[tuple[float, int]]) -> None:
+        conn = leaders[partition]
+        conns[id(conn)] = conn
         while conn.in_flight >= args.max_in_flight:
-            handle(conn.receive())
-        partition = partitions[next_partition % len(partitions)]
-        next_partition += 1
-        records = build_batch(batch, base_timestamp=int(time.time() * 1000))
+            handle(conn, conn.receive())
         request = ProduceRequest(
             transactional_id=None,
             acks=acks,
@@ -223,17 +234,45 @@ def _run(conn, args: argparse.Namespace) -> int:
         if acks == 0:
             conn.send(request, 9, expect_response=False)
             now = clock()
-            for t0, size in zip(batch_times, (len(v) for _, v in batch)):
+            for t0, size in times:
                 stats.record((now - t0) * 1000, size)
             stats.maybe_report(now)
         else:
-            cid = conn.send(request, 9)
-            pending[cid] = list(zip(batch_times, (len(v) for _, v in batch)))
+            pending[(id(conn), conn.send(request, 9))] = (partition, records, tries, times)
+
+    def handle(conn, response) -> None:
+        nonlocal errors, leaders
+        partition, records, tries, times = pending.pop((id(conn), response.correlation_id))
+        now = clock()
+        bad = [p.error_code for t in response.body.responses for p in t.partition_responses if p.error_code]
+        if bad and bad[0] in retriable and tries < RETRIES:
+            time.sleep(0.1 * tries)
+            leaders = _leaders(admin, args.topic)
+            send(partition, records, tries + 1, times)
+            return
+        if bad:
+            errors += len(times)
+            print(f"Produce failed: {error_name(bad[0])}", file=sys.stderr)
+            return
+        for t0, size in times:
+            stats.record((now - t0) * 1000, size)
+        stats.maybe_report(now)
+
+    def flush() -> None:
+        nonlocal batch, batch_times, batch_bytes, next_partition
+        if not batch:
+            return
+        partition = partitions[next_partition % len(partitions)]
+        next_partition += 1
+        records = build_batch(batch, base_timestamp=int(time.time() * 1000))
+        send(partition, records, 1, list(zip(batch_times, (len(v) for _, v in batch))))
         batch, batch_times, batch_bytes = [], [], 0
 
     def drain() -> None:
-        while conn.in_flight:
-            handle(conn.receive())
+        while pending:
+            for conn in list(conns.values()):
+                while conn.in_flight:
+                    handle(conn, conn.receive())
 
     start = clock()
     interval = None if args.throughput < 0 else 1.0 / args.throughput
@@ -260,7 +299,8 @@ def _run(conn, args: argparse.Namespace) -> int:
     drain()
     if acks == 0:
         # Nothing comes back for acks=0; make sure the bytes left the socket buffer.
-        conn.sock.shutdown(socket.SHUT_WR)
+        for conn in conns.values():
+            conn.sock.shutdown(socket.SHUT_WR)
     print(stats.summary(clock()), flush=True)
     if errors:
         print(f"{errors} records failed", file=sys.stderr)

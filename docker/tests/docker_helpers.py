@@ -21,12 +21,10 @@ from pathlib import Path
 DOCKER_DIR = Path(__file__).resolve().parent.parent
 REQUIRED_ENV = ("DOCKER_HOST", "SB_DOCKER", "SB_COMPOSE", "SB_IMAGE", "SB_BASE_IMAGE", "SB_ETCD_IMAGE")
 
-# Cluster mode (etcd metadata, replication, named listeners) is not in the broker yet. Until
-# it is, compose.yaml is checked by `docker compose config` and its etcd service is run,
-# but its brokers' run test is skipped. Set this to True when cluster mode lands (to try it
-# before, run with SB_CLUSTER_MODE=1).
-CLUSTER_MODE_LANDED = False
-CLUSTER_MODE = CLUSTER_MODE_LANDED or os.environ.get("SB_CLUSTER_MODE") == "1"
+# Cluster mode (etcd metadata, replication, named listeners) is in the broker: compose.yaml's
+# three brokers (replication factor 3, min ISR 2) are run. SB_CLUSTER_MODE=0 skips that run.
+CLUSTER_MODE_LANDED = True
+CLUSTER_MODE = os.environ.get("SB_CLUSTER_MODE", "1" if CLUSTER_MODE_LANDED else "0") == "1"
 
 # Figures collected by the tests, printed at the end of the run (image size, start times).
 FIGURES: dict[str, str] = {}
@@ -52,7 +50,7 @@ def run(
     print(f"$ {' '.join(argv)}  [{took:.1f} s, exit {proc.returncode}]")
     if check and proc.returncode != 0:
         raise AssertionError(
-            f"{' '.join(argv)} exited {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
+            f"{' '.join(argv)} exited {proc.returncode}\n--- stdout\n{(proc.stdout or '')[-4000:]}\n--- stderr\n{(proc.stderr or '')[-4000:]}"
         )
     return proc.stdout
 

@@ -1,8 +1,8 @@
-"""docker/compose.yaml, run: etcd and three brokers.
+"""docker/compose.yaml, run: etcd and three brokers with replication factor 3, min ISR 2.
 
-The etcd service runs today. The brokers' run test needs cluster mode in the broker
-(etcd metadata, replication, named listeners); until then it is skipped, and it is turned
-on by `CLUSTER_MODE_LANDED` in docker_helpers.py (or SB_CLUSTER_MODE=1).
+Host clients over the external listeners, a client container over the internal ones,
+then `docker kill` of one broker while a producer (acks=all) and a share group go on.
+SB_CLUSTER_MODE=0 skips the brokers' run (`CLUSTER_MODE_LANDED` in docker_helpers.py).
 """
 
 from __future__ import annotations
@@ -34,8 +34,7 @@ def test_etcd_service(compose_project: list[Compose]) -> None:
 
 @pytest.mark.skipif(
     not CLUSTER_MODE,
-    reason="cluster mode (etcd metadata, replication, INTERNAL/EXTERNAL listeners) is not in the broker yet; "
-    "compose.yaml is checked by test_compose_config and its etcd by test_etcd_service",
+    reason="SB_CLUSTER_MODE=0: compose.yaml is checked by test_compose_config and its etcd by test_etcd_service",
 )
 def test_cluster(compose_project: list[Compose]) -> None:
     """Three brokers: host clients over the external listeners, a client container over

@@ -57,7 +57,7 @@ if [ -z "$SEEDS" ]; then
   SEEDS=127.0.0.1:$PORT
 fi
 
-export KGO_SEEDS=$SEEDS KGO_TEST_RF=1
+export KGO_SEEDS=$SEEDS KGO_TEST_RF=${KGO_TEST_RF:-1}
 export KGO_TEST_RECORDS=${KGO_TEST_RECORDS:-5000}
 export KGO_TEST_TIMEOUT=${KGO_TEST_TIMEOUT:-180}   # seconds, per test
 export BIN OUT

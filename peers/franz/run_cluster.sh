@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # franz-go's kgo integration tests against a 3-broker sharebroker cluster with etcd
-# (sharebroker local-cluster on loopback), KGO_TEST_RF=1, same allow-list as run.sh.
+# (sharebroker local-cluster on loopback), same allow-list as run.sh; topics with
+# KGO_TEST_RF replicas (default 1; 3 = replicated on every broker).
 #
-#   peers/franz/run_cluster.sh [--list FILE] [--jobs N]
+#   [KGO_TEST_RF=3] peers/franz/run_cluster.sh [--list FILE] [--jobs N]
 #
 # Needs Go and the etcd binary (Debian etcd-server). The cluster is stopped by pid at exit.
 set -euo pipefail

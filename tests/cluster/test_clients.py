@@ -39,10 +39,11 @@ def admin(c: LocalCluster) -> AdminClient:
     return AdminClient({"bootstrap.servers": c.bootstrap})
 
 
-def create(c: LocalCluster, name: str, partitions: int) -> dict[int, int]:
+def create(c: LocalCluster, name: str, partitions: int, replication_factor: int = -1) -> dict[int, int]:
     """Create the topic through one broker; {partition: leader} as another broker reports it."""
     a = AdminClient({"bootstrap.servers": c.brokers[0].bootstrap})
-    a.create_topics([NewTopic(name, num_partitions=partitions)])[name].result(timeout=30)
+    new = NewTopic(name, num_partitions=partitions, replication_factor=replication_factor)
+    a.create_topics([new])[name].result(timeout=30)
     other = AdminClient({"bootstrap.servers": c.brokers[2].bootstrap})
     md = other.list_topics(name, timeout=10)
     return {p: m.leader for p, m in md.topics[name].partitions.items()}
@@ -206,9 +207,12 @@ def test_kafka_python(cluster, names):
     shutil.which("java") is None or not JAVA_TOOL.exists(), reason="Java or peers' ShareTool missing (make java-tool)"
 )
 def test_java_clients(cluster, names):
+    """The Java producer, admin and share consumer 4.4 on a topic replicated on all three brokers."""
     topic, group = names("jv"), names("jg")
-    leaders = create(cluster, topic, 6)
+    leaders = create(cluster, topic, 6, replication_factor=3)
     assert len(set(leaders.values())) == 3
+    md = AdminClient({"bootstrap.servers": cluster.bootstrap}).list_topics(topic, timeout=10)
+    assert all(sorted(p.replicas) == [1, 2, 3] for p in md.topics[topic].partitions.values())
 
     def tool(*args: str) -> list[dict]:
         run = subprocess.run(
@@ -237,6 +241,35 @@ def test_java_clients(cluster, names):
     records = [line for line in lines if "offset" in line]
     assert len({(r["partition"], r["offset"]) for r in records}) == 600
     assert len({r["partition"] for r in records}) == 6
+    # The Java KafkaConsumer in a classic group reads the same 600 records.
+    consume = subprocess.run(
+        [
+            "java",
+            "-cp",
+            f"{JAVA_TOOL}:{JAVA_TOOL.parent}/lib/*",
+            "sharebroker.peers.GroupTool",
+            "consume",
+            "--bootstrap",
+            cluster.bootstrap,
+            "--topic",
+            topic,
+            "--group",
+            names("jc"),
+            "--protocol",
+            "classic",
+            "--idle-ms",
+            "5000",
+            "--max-ms",
+            "90000",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert consume.returncode == 0, consume.stderr[-3000:]
+    read = [json.loads(line) for line in consume.stdout.splitlines() if line.startswith('{"p"')]
+    assert len({(r["p"], r["o"]) for r in read}) == 600
 
 
 def test_two_listeners_clients_on_one_brokers_among_themselves_on_the_other(names):
@@ -282,3 +315,38 @@ def _produce_values(bootstrap: str, topic: str, values: list[bytes]) -> None:
     for v in values:
         p.produce(topic, value=v)
     assert p.flush(30) == 0
+
+
+def test_group_lists_name_groups_of_every_coordinator(cluster, names):
+    """ListGroups goes to every broker (each lists the groups it coordinates): the tools
+    list groups whose coordinators are spread over the three brokers."""
+    import sys
+
+    from broker.admin.client import AdminClient as WireClient
+
+    topic = names("lg")
+    create(cluster, topic, 1)
+    groups = [names(f"lg{i}") for i in range(8)]
+    for g in groups:
+        c = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": g, "enable.auto.commit": False})
+        c.commit(offsets=[TopicPartition(topic, 0, 0)], asynchronous=False)
+        c.close()
+    with WireClient(cluster.bootstrap) as admin:
+        coordinators = {admin.find_coordinator(g).node_id for g in groups}
+    assert len(coordinators) > 1, coordinators
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "broker",
+            "consumer-groups",
+            "--bootstrap-server",
+            cluster.brokers[0].bootstrap,
+            "--list",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert set(groups) <= set(run.stdout.split()), run.stdout
