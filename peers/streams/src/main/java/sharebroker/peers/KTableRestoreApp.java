@@ -72,6 +72,9 @@ public final class KTableRestoreApp {
         // No record cache: every update reaches the changelog, as a busy table's would.
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        // Kafka Streams does not leave its classic group on close, so a restarted instance
+        // waits for the old member's session to expire: 6 s (the broker minimum), not 45 s.
+        props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), "6000");
 
         Map<String, String> changelog = new java.util.HashMap<>();
         String extra = opts.getOrDefault("changelog-config", "");
@@ -141,7 +144,11 @@ public final class KTableRestoreApp {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.trim().equals("dump")) {
-                        dump(streams);
+                        try {
+                            dump(streams);
+                        } catch (RuntimeException e) {  // not RUNNING (yet): the caller asks again
+                            say("ERROR " + e);
+                        }
                     }
                 }
             } catch (Exception e) {
