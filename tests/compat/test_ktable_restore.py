@@ -23,6 +23,7 @@ import subprocess
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,8 @@ def count_records(bootstrap: str, topic: str) -> int:
     )
     try:
         c.assign([TopicPartition(topic, p, 0) for p in range(PARTITIONS)])
-        count, ends = 0, set()
+        count = 0
+        ends: set[int | None] = set()
         deadline = time.monotonic() + 60
         while len(ends) < PARTITIONS:
             assert time.monotonic() < deadline, f"{topic}: no end of partition in 60 s"
@@ -194,7 +196,7 @@ def step(what: str) -> None:
     print(f"{time.strftime('%H:%M:%S')} {what}", flush=True)
 
 
-def wait_until(what: str, done, timeout: float = WAIT_S) -> None:
+def wait_until(what: str, done: Callable[[], bool], timeout: float = WAIT_S) -> None:
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -205,7 +207,7 @@ def cleaned_partitions(metrics_port: int) -> set[int]:
     """The changelog partitions the broker's cleaner has cleaned (its metrics endpoint)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as r:
         text = r.read().decode()
-    pattern = re.compile(r'^sharebroker_log_seconds_since_last_clean\{([^}]*)\}', re.M)
+    pattern = re.compile(r"^sharebroker_log_seconds_since_last_clean\{([^}]*)\}", re.M)
     out: set[int] = set()
     for labels in pattern.findall(text):
         fields = dict(re.findall(r'(\w+)="([^"]*)"', labels))
