@@ -642,6 +642,8 @@ RULES[ApiKey.ALTER_USER_SCRAM_CREDENTIALS] = _cluster_rule(_O.ALTER)
 RULES[ApiKey.DESCRIBE_CLIENT_QUOTAS] = _cluster_rule(_O.DESCRIBE_CONFIGS)
 RULES[ApiKey.ALTER_CLIENT_QUOTAS] = _cluster_rule(_O.ALTER_CONFIGS)
 RULES[ApiKey.ELECT_LEADERS] = _cluster_rule(_O.ALTER)
+RULES[ApiKey.ALTER_PARTITION_REASSIGNMENTS] = _cluster_rule(_O.ALTER)
+RULES[ApiKey.LIST_PARTITION_REASSIGNMENTS] = _cluster_rule(_O.DESCRIBE)
 RULES[ApiKey.DESCRIBE_LOG_DIRS] = _cluster_rule(_O.DESCRIBE)
 RULES[ApiKey.UPDATE_FEATURES] = _cluster_rule(_O.ALTER)
 for _key in (
@@ -698,6 +700,14 @@ def _describe_cluster(c: _Check, body: Any) -> Plan:
         return Plan(request=body)
     ops = c.ops(_C, CLUSTER_NAME) if c.cluster(_O.DESCRIBE) else 0
     return Plan(request=body, after=lambda r: _set(r, "cluster_authorized_operations", ops))
+
+
+@rule(ApiKey.OFFSET_FOR_LEADER_EPOCH)
+def _offset_for_leader_epoch(c: _Check, body: Any) -> Plan:
+    """A follower's request needs CLUSTER_ACTION; a consumer's, DESCRIBE on each topic."""
+    if body.replica_id >= 0:
+        return Plan(request=body) if c.cluster(_O.CLUSTER_ACTION) else c.whole(body, CLUSTER_DENIED)
+    return _per_entity(c, body, "topics", _topic_verdict(c, _O.DESCRIBE, "topic"))
 
 
 @rule(ApiKey.DESCRIBE_PRODUCERS)

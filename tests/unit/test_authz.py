@@ -31,6 +31,11 @@ from broker.protocol.messages.offset_fetch_request import (
     OffsetFetchRequestGroup,
     OffsetFetchRequestTopics,
 )
+from broker.protocol.messages.offset_for_leader_epoch_request import (
+    OffsetForLeaderEpochRequest,
+    OffsetForLeaderPartition,
+    OffsetForLeaderTopic,
+)
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from broker.protocol.messages.share_fetch_request import (
     AcknowledgementBatch,
@@ -102,6 +107,26 @@ def acls(services, *bindings: AclBinding) -> None:
 def test_every_served_api_has_a_rule():
     missing = [ApiKey(k).name for k in ROUTES if k not in RULES and k not in NO_ACL_APIS]
     assert not missing, f"APIs served without an authorization rule: {missing}"
+
+
+async def test_offset_for_leader_epoch_consumers_per_topic_followers_by_cluster_action(services):
+    acls(services, allow(R.TOPIC, "orders", O.DESCRIBE))
+    call = Client(services)
+
+    def ask(replica_id: int) -> OffsetForLeaderEpochRequest:
+        return OffsetForLeaderEpochRequest(
+            replica_id=replica_id,
+            topics=[
+                OffsetForLeaderTopic(topic=t, partitions=[OffsetForLeaderPartition(partition=0, leader_epoch=0)])
+                for t in ("orders", "payments")
+            ],
+        )
+
+    resp = await call(ask(-1), 4)
+    codes = {t.topic: t.partitions[0].error_code for t in resp.topics}
+    assert codes == {"orders": 0, "payments": E.TOPIC_AUTHORIZATION_FAILED}
+    resp = await call(ask(2), 4)  # a follower: CLUSTER_ACTION, which nobody was given
+    assert {t.partitions[0].error_code for t in resp.topics} == {E.CLUSTER_AUTHORIZATION_FAILED}
 
 
 async def test_produce_per_topic_and_transactional_id(services):

@@ -18,7 +18,9 @@ from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, EpochEntry, LeaderEp
 from broker.protocol.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import all_values, batch, batch_offsets, crash, marker, open_log
 
-SMALL = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=150)
+# Transactional batches are appended straight to the leader log here, with no coordinator
+# to verify them.
+SMALL = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=150, transaction_verification=False)
 
 
 # --- the cache ------------------------------------------------------------------------
@@ -148,7 +150,7 @@ def test_a_corrupt_batch_from_the_leader_is_refused(tmp_path):
 
 
 def test_truncate_to_cuts_whole_batches_and_everything_derived(tmp_path):
-    config = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=50)
+    config = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=50, transaction_verification=False)
     log = open_log(tmp_path, config)
     for epoch in range(4):
         for _ in range(5):
@@ -183,7 +185,7 @@ def test_truncate_to_cuts_whole_batches_and_everything_derived(tmp_path):
 
 
 def test_truncate_across_segments(tmp_path):
-    config = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=50)
+    config = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=50, transaction_verification=False)
     log = open_log(tmp_path, config)
     for i in range(30):
         log.append(batch(2), leader_epoch=i // 10)
