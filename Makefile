@@ -230,6 +230,12 @@ test-compaction: $(STAMP) ## kill -9 of the broker during cleaning, 20 times: th
 compat-compaction: $(STAMP) peer-kafka ## the same key/value/tombstone sequence compacted by Kafka 4.4.0 and sharebroker, compared
 	$(PY) -m pytest -q -m compat tests/compat/test_compaction_differential.py
 
+# A Kafka Streams KTable (peers/streams KTableRestoreApp) restored from its changelog with the
+# state directory deleted, before and after the cleaner compacted it; prints records and ms.
+.PHONY: compat-ktable-restore
+compat-ktable-restore: $(STAMP) $(JAVA_TOOL_JAR) $(STREAMS_JAR) ## a KTable restored from its changelog before and after compaction (needs Java)
+	$(PY) -m pytest -q -s -m compat tests/compat/test_ktable_restore.py
+
 bench-cleaner: $(BENCH_STAMP) ## p99 produce latency at 1000 records/s with and without the cleaner at work; cleaner MB/s
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.cleaner --json $(RESULTS)/cleaner-$$(date +%F).json
