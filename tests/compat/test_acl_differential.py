@@ -20,6 +20,7 @@ import pytest
 from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, ResourcePatternType, ResourceType
 
 from bench.peers import KafkaPeer, free_port
+from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import streams_group_heartbeat_request as sq
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest
@@ -186,7 +187,14 @@ def sc_transactional_id_without_write(b: Broker) -> dict:
 
     def attempt() -> tuple[str, str]:
         with b.client("bob") as w:
-            fc = w.request(FindCoordinatorRequest(key_type=1, coordinator_keys=[txn]), 4).coordinators[0]
+            # A first FindCoordinator may find the transaction log still being created
+            # (Kafka answers COORDINATOR_NOT_AVAILABLE meanwhile): clients retry it, so do we.
+            deadline = time.monotonic() + 30
+            while True:
+                fc = w.request(FindCoordinatorRequest(key_type=1, coordinator_keys=[txn]), 4).coordinators[0]
+                if fc.error_code != ErrorCode.COORDINATOR_NOT_AVAILABLE or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
             init = w.request(
                 InitProducerIdRequest(
                     transactional_id=txn, transaction_timeout_ms=60000, producer_id=-1, producer_epoch=-1
