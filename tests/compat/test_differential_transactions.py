@@ -127,7 +127,13 @@ def add(w: WireClient, txn: str, pid: int, epoch: int, topic: str, partitions: l
         ),
         version,
     )
-    return [d.err(p.partition_error_code) for t in r.results_by_topic_v3_and_below for p in t.results_by_partition]
+    # Per partition, in partition order: the order of the results is not part of the answer
+    # (Kafka's follows a hash map).
+    return sorted(
+        (p.partition_index, d.err(p.partition_error_code))
+        for t in r.results_by_topic_v3_and_below
+        for p in t.results_by_partition
+    )
 
 
 def produce(w: WireClient, txn: str, topic: str, partition: int, pid: int, epoch: int, seq: int, version: int = 10):
