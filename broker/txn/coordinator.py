@@ -138,6 +138,7 @@ def txn_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
         name="transaction",
         topic=TOPIC,
         num_partitions=int(get("transaction.state.log.num.partitions", 50)),
+        replication_factor=int(get("transaction.state.log.replication.factor", -1)),
         topic_configs=configs,
         write_timeout_ms=WRITE_TIMEOUT_MS,
         compacted=True,
