@@ -30,7 +30,7 @@ from broker.txn.records import TopicPartition
 
 @handler(27, min_version=1, max_version=2)
 async def handle(ctx: RequestContext, req: WriteTxnMarkersRequest) -> WriteTxnMarkersResponse:
-    writer = ctx.services.transactions.markers
+    writer = ctx.services.transactions.local_markers
     out: list[WritableTxnMarkerResult] = []
     for marker in req.markers:
         partitions = [TopicPartition(t.name, p) for t in marker.topics for p in t.partition_indexes]

@@ -71,6 +71,8 @@ async def _verify(
     code = next(iter(codes.values()), ErrorCode.NONE)
     if code == ErrorCode.PRODUCER_FENCED:
         code = ErrorCode.INVALID_PRODUCER_EPOCH
+    elif code == ErrorCode.NETWORK_EXCEPTION:  # the transaction coordinator did not answer
+        code = ErrorCode.COORDINATOR_NOT_AVAILABLE
     elif code == ErrorCode.TRANSACTION_ABORTABLE and v < FIRST_ABORTABLE_VERSION:
         code = ErrorCode.INVALID_TXN_STATE
     return code, guard

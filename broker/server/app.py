@@ -244,6 +244,8 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         offsets=groups,
         offsets_partitions=lambda: groups.runtime.num_partitions,
         clock=clock,
+        peers=peers,
+        node_id=node_id,
     )
     fetch_sessions = FetchSessionCache(
         max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)

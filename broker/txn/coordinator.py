@@ -41,10 +41,10 @@ their deadline. After a load, transactions left in PrepareCommit/PrepareAbort
 get their markers again (the load leaves a result that the timer task commits).
 
 Placement assumes nothing about the number of nodes: a transactional id whose
-partition another broker leads gets NOT_COORDINATOR. What is single-node today:
-markers and KIP-890 verifications reach partitions and coordinators on this
-broker only (a partition led elsewhere answers NOT_LEADER_OR_FOLLOWER and is
-retried; a coordinator elsewhere is NOT_COORDINATOR).
+partition another broker leads gets NOT_COORDINATOR. In a cluster (``peers``),
+markers for partitions led by other brokers go there as WriteTxnMarkers, and a
+KIP-890 verification for a transactional id coordinated elsewhere goes there
+as AddPartitionsToTxn (:mod:`broker.txn.remote`).
 """
 
 from __future__ import annotations
@@ -57,12 +57,15 @@ import structlog
 import trio
 
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
+from broker.metadata.image import NO_LEADER
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
+from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.txn import records as txn_records
 from broker.txn.markers import MarkerWriter, OffsetsMarkers
 from broker.txn.records import TopicPartition
+from broker.txn.remote import RoutedMarkers, coordinator_node, verify_or_add_remote
 from broker.txn.shard import (
     TV_0,
     DescribedTxn,
@@ -181,6 +184,8 @@ class TransactionCoordinator:
         offsets_partitions: Callable[[], int],
         clock: Callable[[], int],
         runtime_spec: CoordinatorSpec | None = None,
+        peers: BrokerPeers | None = None,
+        node_id: int | None = None,
     ) -> None:
         self._metadata = metadata
         self._replicas = replicas
@@ -189,7 +194,15 @@ class TransactionCoordinator:
         self._offsets_partitions = offsets_partitions
         self.clock = clock
         self.config = TxnConfig.from_settings(self._safe_setting)
-        self.markers = MarkerWriter(replicas, offsets, clock)
+        # ``local_markers`` writes what this broker leads (WriteTxnMarkers from other
+        # brokers); ``markers``, the coordinator's own, go wherever their partitions are led.
+        self.local_markers = MarkerWriter(replicas, offsets, clock)
+        self._peers = peers
+        self._node_id = node_id
+        self.markers: MarkerWriter | RoutedMarkers = self.local_markers
+        if peers is not None:
+            assert node_id is not None
+            self.markers = RoutedMarkers(self.local_markers, metadata, peers, node_id=node_id)
         self.runtime: CoordinatorRuntime[TxnShardHost] = CoordinatorRuntime(
             runtime_spec or txn_runtime_spec(self._safe_setting),
             new_shard=self._new_shard,
@@ -471,6 +484,14 @@ class TransactionCoordinator:
         partition in the producer's open transaction (``add`` False, part 1), or add it
         (``add`` True, transaction version 2, part 2). Errors per partition."""
         wanted = [TopicPartition(*tp) for tp in partitions]
+        if self._peers is not None:
+            node = coordinator_node(self._metadata, transactional_id)
+            if node == NO_LEADER:
+                return dict.fromkeys(wanted, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+            if node != self._node_id:
+                return await verify_or_add_remote(
+                    self._peers, node, transactional_id, producer_id, producer_epoch, wanted, add=add
+                )
         if not add:
             return await self.verify_partitions(transactional_id, producer_id, producer_epoch, wanted)
         code = await self.add_partitions(transactional_id, producer_id, producer_epoch, wanted, 2)
