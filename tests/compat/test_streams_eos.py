@@ -8,6 +8,11 @@ its changelog): a read_committed reader must then see, for every word, a last
 value equal to the word's true count, never more (nothing counted twice) and
 never less (nothing lost). Run with the classic group protocol and with a KIP-1071
 streams group. Build with ``peers/streams/build.sh``; takes about a minute each.
+
+The same app on a 3-broker cluster (topics with three replicas) keeps exact
+counts while the broker leading its output is killed with SIGKILL mid-input and
+restarted: its transactions span the brokers (coordinator, partitions and
+group coordinator each on one of them) and move to new leaders.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -44,7 +50,9 @@ def app_jar() -> Path:
 class App:
     """One WordCountApp process."""
 
-    def __init__(self, jar: Path, bootstrap: str, state_dir: Path, log: Path, protocol: str) -> None:
+    def __init__(
+        self, jar: Path, bootstrap: str, state_dir: Path, log: Path, protocol: str, replication_factor: int = 1
+    ) -> None:
         self.cmd = [
             "java",
             "-cp",
@@ -56,6 +64,7 @@ class App:
             "--output", "counts",
             "--state-dir", str(state_dir),
             "--group-protocol", protocol,
+            "--replication-factor", str(replication_factor),
         ]  # fmt: skip
         self.log = log
         self.proc: subprocess.Popen | None = None
@@ -98,13 +107,16 @@ class App:
         self.kill()
 
 
-def produce_lines(bootstrap: str, lines: list[str]) -> None:
-    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5})
+def produce_lines(bootstrap: str, lines: list[str], per_second: int | None = None) -> None:
+    """Write ``lines`` to the input (at most ``per_second`` a second when given)."""
+    # Idempotent: a retry after a broker failure must not write a line twice.
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "enable.idempotence": True})
+    started = time.monotonic()
     for i, line in enumerate(lines):
         p.produce("lines", key=str(i).encode(), value=line.encode())
-        if i % 100 == 0:
-            p.poll(0)
-    assert p.flush(30) == 0
+        if i % 25 == 0:
+            p.poll(0 if per_second is None else max(0.0, started + i / per_second - time.monotonic()))
+    assert p.flush(60) == 0
 
 
 def latest_counts(bootstrap: str) -> tuple[dict[str, int], int]:
@@ -185,3 +197,64 @@ def test_word_count_is_exact_after_a_kill(tmp_path: Path, app_jar: Path, protoco
     finally:
         app.stop()
         broker.kill()
+
+
+@pytest.mark.timeout(600)
+def test_word_count_is_exact_across_a_broker_kill_in_a_cluster(tmp_path: Path, app_jar: Path):
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    from broker.localcluster import LocalCluster
+
+    settings = {
+        "broker.session.timeout.ms": "3000",
+        "broker.heartbeat.interval.ms": "500",
+        "offsets.topic.num.partitions": "6",
+        "transaction.state.log.num.partitions": "6",
+    }
+    with LocalCluster(3, tmp_path / "cluster", settings=settings) as c:
+        bs = c.bootstrap
+        admin = AdminClient({"bootstrap.servers": bs})
+        for name in ("lines", "counts"):
+            new = NewTopic(name, num_partitions=2, replication_factor=3, config={"min.insync.replicas": "2"})
+            admin.create_topics([new])[name].result(timeout=30)
+        app = App(app_jar, bs, tmp_path / "state", tmp_path / "app.log", "classic", replication_factor=3)
+        try:
+            rng = random.Random(7)
+            lines = [" ".join(rng.choice(WORDS) for _ in range(5)) for _ in range(6000)]
+            expected = Counter(w for line in lines for w in line.split())
+            produce_lines(bs, lines[:1000])
+            app.start().wait_running(90)
+            deadline = time.monotonic() + 60
+            while sum(latest_counts(bs)[0].values()) < 1000 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            # Input keeps coming for about 8 s; the broker leading the output dies 2 s in.
+            feeder = threading.Thread(target=produce_lines, args=(bs, lines[1000:5000], 500))
+            feeder.start()
+            time.sleep(2)
+            victim = admin.list_topics("counts", timeout=10).topics["counts"].partitions[0].leader
+            assert feeder.is_alive(), "the input was all written before the kill"
+            c.broker(victim).kill()
+            time.sleep(5)
+            c.broker(victim).start()
+            feeder.join(120)
+            produce_lines(bs, lines[5000:])
+            deadline = time.monotonic() + 150
+            counts: dict[str, int] = {}
+            while time.monotonic() < deadline:
+                counts, _ = latest_counts(bs)
+                if counts == dict(expected):
+                    break
+                time.sleep(1)
+            if counts != dict(expected):
+                tool = [sys.executable, "-m", "broker", "transactions", "--bootstrap-server", bs]
+                checks = [["list"], *(["find-hanging", "--broker-id", str(n)] for n in (1, 2, 3))]
+                checks += [["describe-producers", "--topic", "counts", "--partition", str(q)] for q in (0, 1)]
+                for args in checks:
+                    run = subprocess.run(tool + args, capture_output=True, text=True, timeout=60)
+                    print(run.stdout, run.stderr)
+                print(app.log.read_text()[-5000:])
+            assert counts == dict(expected), {
+                w: (counts.get(w), expected[w]) for w in WORDS if counts.get(w) != expected[w]
+            }
+        finally:
+            app.stop()

@@ -30,6 +30,7 @@ import org.apache.kafka.streams.kstream.Produced;
  * sees each word's last value equal to its true count, also after the process is
  * killed and restarted. The group protocol is classic (the default of Kafka Streams
  * 4.3) unless {@code --group-protocol streams} asks for a KIP-1071 streams group.
+ * {@code --replication-factor N} sets the replicas of its internal topics (1 by default).
  * Prints "RUNNING" on stdout once the instance is running and stops cleanly on SIGTERM.
  */
 public final class WordCountApp {
@@ -50,7 +51,7 @@ public final class WordCountApp {
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
         props.put(StreamsConfig.STATE_DIR_CONFIG, opts.get("state-dir"));
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, opts.getOrDefault("replication-factor", "1"));
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
         props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         props.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, opts.getOrDefault("group-protocol", "classic"));
