@@ -24,6 +24,7 @@ import pytest
 from confluent_kafka import Consumer, Producer
 
 from broker.admin.client import AdminClient, BrokerConnection
+from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.consumer_group_describe_request import ConsumerGroupDescribeRequest
 from broker.protocol.messages.consumer_group_describe_response import DescribedGroup
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest as Cgh
@@ -169,7 +170,13 @@ class Member:
                 member_epoch=self.epoch,
                 topic_partitions=[Tp(t, sorted(ps)) for t, ps in sorted(self.owned.items())],
             )
-        r = self.conn.call(req)
+        # A coordinator still loading (Kafka's, right after its start) is retried, as clients do.
+        deadline = time.monotonic() + 30
+        while True:
+            r = self.conn.call(req)
+            if r.error_code != ErrorCode.COORDINATOR_LOAD_IN_PROGRESS or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         self.error = r.error_code
         if r.error_code:
             return
