@@ -182,12 +182,9 @@ def test_read_committed_sees_committed_data(spark: Any, bootstrap: str, topic_fa
     assert sum(p["numInputRows"] for p in query.recentProgress) == 120
 
 
-@pytest.mark.skip(
-    reason="needs transactions in sharebroker (AddPartitionsToTxn, EndTxn, transaction markers): not implemented yet"
-)
 def test_read_committed_skips_aborted_data(spark: Any, bootstrap: str, topic_factory: Any) -> None:
-    """Follow-up once transactions land: committed and aborted transactions interleaved;
-    read_committed returns the committed records only, read_uncommitted all of them."""
+    """Committed and aborted transactions interleaved: read_committed returns the
+    committed records only, read_uncommitted all of them."""
     from confluent_kafka import Producer
 
     topic = topic_factory(partitions=1)
@@ -198,6 +195,7 @@ def test_read_committed_skips_aborted_data(spark: Any, bootstrap: str, topic_fac
         for j in range(10):
             p.produce(topic, key=f"t{i}-{j}".encode(), value=b"x")
         if i % 2:
+            p.flush()  # written before the abort (which drops what is still queued)
             p.abort_transaction()
         else:
             p.commit_transaction()
