@@ -14,8 +14,9 @@ Both first drain a small warm-up topic, so neither pays for starting the JVM's
 code paths or the Python workers. Reported: records/s of each, measured from
 query start to termination, and their ratio (target: kafka-share at 0.5 of Spark's
 Kafka source or better). The broker runs with ``group.share.partition.max.record.locks
-= 10000`` (Kafka's maximum; the default 2000 caps each share-partition's part of a
-micro-batch, see the README's Spark section).
+= 10000`` (Kafka's maximum, with its bound ``group.share.max.partition.max.record.locks``
+raised to match; the default 2000 caps each share-partition's part of a micro-batch,
+see the README's Spark section).
 
 ListOffsets: Spark's Kafka readers send ListOffsets after their polls. The broker's
 own counters (``sharebroker_requests_total`` and ``..._request_duration_seconds``)
@@ -42,7 +43,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 JARS = ROOT / "peers" / ".cache" / "spark" / "jars"
 RECORD = b"x" * 100
-BROKER_SETTINGS = {"group.share.partition.max.record.locks": "10000"}
+BROKER_SETTINGS = {
+    "group.share.max.partition.max.record.locks": "10000",
+    "group.share.partition.max.record.locks": "10000",
+}
 
 
 def free_port() -> int:
@@ -99,7 +103,9 @@ def session() -> Any:
     return spark
 
 
-def drain(spark: Any, fmt: str, options: dict[str, str], checkpoint: str, timeout: float) -> tuple[int, float, int]:
+def drain(
+    spark: Any, fmt: str, options: dict[str, str], checkpoint: str, timeout: float
+) -> tuple[int, float, int, dict[str, int]]:
     reader = spark.readStream.format(fmt)
     for k, v in options.items():
         reader = reader.option(k, v)
@@ -117,11 +123,17 @@ def drain(spark: Any, fmt: str, options: dict[str, str], checkpoint: str, timeou
     elapsed = time.perf_counter() - t0
     if query.exception() is not None:
         raise RuntimeError(f"{fmt}: {query.exception()}")
-    rows = sum(p["numInputRows"] for p in query.recentProgress)
-    return rows, elapsed, len(query.recentProgress)
+    progress = query.recentProgress
+    rows = sum(p["numInputRows"] for p in progress)
+    # Where the micro-batches spent their time (Spark's durationMs phases, summed).
+    phases: dict[str, int] = {}
+    for p in progress:
+        for phase, ms in (p.get("durationMs") or {}).items():
+            phases[phase] = phases.get(phase, 0) + int(ms)
+    return rows, elapsed, len(progress), phases
 
 
-def run(records: int, partitions: int, timeout: float) -> dict[str, Any]:
+def run(records: int, partitions: int, timeout: float, share_extra: dict[str, str] | None = None) -> dict[str, Any]:
     from broker.admin.client import AdminClient
     from broker.spark import register
     from broker.testing import BrokerProcess
@@ -146,7 +158,7 @@ def run(records: int, partitions: int, timeout: float) -> dict[str, Any]:
             spark = session()
             register(spark)
             kafka_opts = {"kafka.bootstrap.servers": bootstrap, "startingOffsets": "earliest"}
-            share_opts = {"kafka.bootstrap.servers": bootstrap}
+            share_opts = {"kafka.bootstrap.servers": bootstrap, **(share_extra or {})}
             drain(spark, "kafka", {**kafka_opts, "subscribe": warm}, f"{tmp}/ck-wk", timeout)
             drain(
                 spark,
@@ -157,9 +169,11 @@ def run(records: int, partitions: int, timeout: float) -> dict[str, Any]:
             )
 
             before = scrape(metrics_url)
-            k_rows, k_s, k_batches = drain(spark, "kafka", {**kafka_opts, "subscribe": topic}, f"{tmp}/ck-k", timeout)
+            k_rows, k_s, k_batches, k_phases = drain(
+                spark, "kafka", {**kafka_opts, "subscribe": topic}, f"{tmp}/ck-k", timeout
+            )
             after = scrape(metrics_url)
-            s_rows, s_s, s_batches = drain(
+            s_rows, s_s, s_batches, s_phases = drain(
                 spark,
                 "kafka-share",
                 {**share_opts, "subscribe": topic, "group.id": f"share-{tag}"},
@@ -178,17 +192,20 @@ def run(records: int, partitions: int, timeout: float) -> dict[str, Any]:
             result = {
                 "records": records,
                 "partitions": partitions,
+                "share_options": share_extra or {},
                 "kafka_source": {
                     "rows": k_rows,
                     "seconds": k_s,
                     "records_per_s": k_rows / k_s,
                     "micro_batches": k_batches,
+                    "phase_ms": k_phases,
                 },
                 "kafka_share": {
                     "rows": s_rows,
                     "seconds": s_s,
                     "records_per_s": s_rows / s_s,
                     "micro_batches": s_batches,
+                    "phase_ms": s_phases,
                 },
                 "ratio": (s_rows / s_s) / (k_rows / k_s),
                 "list_offsets_during_kafka_drain": {
@@ -210,8 +227,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--partitions", type=int, default=8)
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds allowed for one drain")
     ap.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ap.add_argument(
+        "--share-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the kafka-share source (e.g. maxTasksPerBatch=8); repeatable",
+    )
     args = ap.parse_args(argv)
-    r = run(args.records, args.partitions, args.timeout)
+    extra = dict(o.split("=", 1) for o in args.share_option)
+    r = run(args.records, args.partitions, args.timeout, extra)
     k, s, lo = r["kafka_source"], r["kafka_share"], r["list_offsets_during_kafka_drain"]
     print(
         f"Spark Kafka source : {k['records_per_s']:>10,.0f} records/s ({k['rows']} rows, {k['seconds']:.1f} s, {k['micro_batches']} micro-batch(es))"
