@@ -6,8 +6,11 @@ How a micro-batch flows:
    the driver acknowledges every earlier micro-batch Spark has committed, then
    acquires records with ShareFetch and keeps only the acquired offset ranges.
    The offset it returns is ``{"run": <reader run id>, "seq": <batch number>}``.
-2. ``partitions``: one task per topic-partition (split past
-   ``maxRecordsPerTask``) carrying the acquired ranges and the leader's address.
+2. ``partitions``: the acquired ranges of each topic-partition (split past
+   ``maxRecordsPerTask``) with the leader's address, packed into at most
+   ``maxTasksPerBatch`` tasks (the session's default parallelism unless set):
+   Spark pays a fixed cost per task, so many small partitions run as one task
+   per core.
 3. ``read`` (executors): plain Fetch of those ranges from the leader, decoded to
    Arrow record batches; the driver never decodes a record.
 4. Acknowledgement: Spark calls ``latestOffset(start, limit)`` for micro-batch
@@ -67,7 +70,7 @@ from pyspark.sql.types import (
 from broker.admin.client import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, AdminError, KafkaApiError
 from broker.spark.columns import batch_body, decode_into
 from broker.spark.failures import MarkReader, ensure_topic, produce_marks
-from broker.spark.fetcher import RangeTask, fetch_batches, split_ranges
+from broker.spark.fetcher import RangeTask, fetch_batches, pack_tasks, split_ranges
 from broker.spark.member import (
     BATCH_OPTIMIZED,
     RECORD_LIMIT,
@@ -140,6 +143,9 @@ class ShareOptions:
     starting_offsets: str | None = None
     max_wait_ms: int = 500
     max_records_per_task: int = 200_000
+    # Spark tasks per micro-batch at most (None: the session's default parallelism when
+    # known at register(), else one task per partition piece).
+    max_tasks_per_batch: int | None = None
     failed_action: int = RELEASE
     failures_topic: str = ""
     client_id: str = "sharebroker-spark"
@@ -198,6 +204,7 @@ class ShareOptions:
             starting_offsets=None if starting is None else starting.strip().lower(),
             max_wait_ms=integer("maxWaitMs", 500, 0) or 0,
             max_records_per_task=integer("maxRecordsPerTask", 200_000) or 200_000,
+            max_tasks_per_batch=integer("maxTasksPerBatch", None),
             failed_action=_ACTIONS[action],
             failures_topic=take("failuresTopic") or f"{group}-spark-failures",
             client_id=take("kafka.client.id") or "sharebroker-spark",
@@ -213,11 +220,12 @@ class ShareOptions:
 
 
 class SharePartition(InputPartition):
-    """One task: acquired ranges of one topic-partition, of micro-batch ``seq`` of run ``run``."""
+    """One Spark task: acquired ranges of one or more topic-partitions, of micro-batch
+    ``seq`` of run ``run``."""
 
-    def __init__(self, task: RangeTask, run: str, seq: int) -> None:
-        super().__init__((task.topic, task.partition, seq))
-        self.task = task
+    def __init__(self, tasks: tuple[RangeTask, ...], run: str, seq: int) -> None:
+        super().__init__(tuple((t.topic, t.partition, t.ranges[0][0]) for t in tasks) + (seq,))
+        self.tasks = tasks
         self.run = run
         self.seq = seq
 
@@ -432,10 +440,17 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
     """The stream reader. Constructed (and pickled to executors for ``read``) without side
     effects; the driver-side member starts at the first offset call."""
 
-    def __init__(self, options: ShareOptions, schema: StructType, failed: Callable[[Any], Any] | None) -> None:
+    def __init__(
+        self,
+        options: ShareOptions,
+        schema: StructType,
+        failed: Callable[[Any], Any] | None,
+        default_tasks: int | None = None,
+    ) -> None:
         self.options = options
         self.schema = schema
         self.failed = failed
+        self.tasks_per_batch = options.max_tasks_per_batch or default_tasks
         self._driver: _Driver | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -515,22 +530,25 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         out: list[InputPartition] = []
         with d.lock:
             for seq in sorted(s for s in d.batches if low < s <= int(end["seq"])):
+                tasks: list[RangeTask] = []
                 for tp, ranges in sorted(d.batches[seq].ranges.items()):
                     rs = sorted((r.first, r.last, r.delivery_count) for r in ranges)
                     leader = d.member.leader_address(tp)
                     tid = d.member.topic_ids.get(tp[0])
                     for piece in split_ranges(rs, self.options.max_records_per_task):
-                        task = RangeTask(
-                            bootstrap_servers=self.options.bootstrap_servers,
-                            topic=tp[0],
-                            topic_id=str(tid) if tid else str(uuid.UUID(int=0)),
-                            partition=tp[1],
-                            leader=leader,
-                            ranges=piece,
-                            client_id=self.options.client_id,
-                            retry_timeout=self.options.fetch_retry_timeout_s,
+                        tasks.append(
+                            RangeTask(
+                                bootstrap_servers=self.options.bootstrap_servers,
+                                topic=tp[0],
+                                topic_id=str(tid) if tid else str(uuid.UUID(int=0)),
+                                partition=tp[1],
+                                leader=leader,
+                                ranges=piece,
+                                client_id=self.options.client_id,
+                                retry_timeout=self.options.fetch_retry_timeout_s,
+                            )
                         )
-                        out.append(SharePartition(task, d.run, seq))
+                out.extend(SharePartition(group, d.run, seq) for group in pack_tasks(tasks, self.tasks_per_batch))
         return out
 
     def commit(self, end: dict) -> None:
@@ -550,10 +568,10 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         from pyspark.sql.pandas.types import to_arrow_schema
 
         assert isinstance(partition, SharePartition)
-        task = partition.task
         schema = to_arrow_schema(self.schema, timezone="UTC")
         failed_fn = self.failed
-        failed: dict[int, list[int]] = {}
+        # (topic, partition) -> acknowledge type -> offsets the failure function marked
+        failed: dict[tuple[str, int], dict[int, list[int]]] = {}
         keys: list[bytes | None] = []
         values: list[bytes | None] = []
         offsets: list[int] = []
@@ -561,15 +579,15 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
         ts_types: list[int] = []
         counts: list[int] = []
         hdrs: list[Any] | None = [] if self.options.include_headers else None
-        rows = 0
+        topics: list[str] = []
+        parts: list[int] = []
 
         def flush() -> Any:
-            n = len(offsets)
             arrays = [
                 pa.array(keys, pa.binary()),
                 pa.array(values, pa.binary()),
-                pa.array([task.topic] * n, pa.string()),
-                pa.array([task.partition] * n, pa.int32()),
+                pa.array(topics, pa.string()),
+                pa.array(parts, pa.int32()),
                 pa.array(offsets, pa.int64()),
                 pa.array(stamps, pa.timestamp("us", tz="UTC")),
                 pa.array(ts_types, pa.int32()),
@@ -578,51 +596,56 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
                 arrays.append(pa.array(hdrs, schema.field("headers").type))
             arrays.append(pa.array(counts, pa.int32()))
             batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
-            for c in (keys, values, offsets, stamps, ts_types, counts, hdrs):
+            for c in (keys, values, topics, parts, offsets, stamps, ts_types, counts, hdrs):
                 if c is not None:
                     c.clear()
             return batch
 
-        ranges = task.ranges
-        idx = 0
-        for header, view in fetch_batches(task):
-            first = header.base_offset
-            last = first + header.last_offset_delta
-            while idx < len(ranges) and ranges[idx][1] < first:
-                idx += 1
-            data = batch_body(header, view)
-            ts_type = 1 if header.attributes & 0x08 else 0
-            j = idx
-            while j < len(ranges) and ranges[j][0] <= last:
-                lo, hi, dc = ranges[j]
-                mark = len(offsets)
-                n = decode_into(header, data, lo, hi, dc, keys, values, offsets, stamps, counts, hdrs)
-                ts_types.extend([ts_type] * n)
-                if failed_fn is not None and n:
-                    self._apply_failures(
-                        failed_fn, task, mark, keys, values, offsets, stamps, ts_types, counts, hdrs, failed
-                    )
-                j += 1
-            rows = len(offsets)
-            if rows >= ARROW_BATCH_ROWS:
-                yield flush()
-        if failed:
+        for task in partition.tasks:
+            ranges = task.ranges
+            idx = 0
+            marks = failed.setdefault((task.topic, task.partition), {})
+            for header, view in fetch_batches(task):
+                first = header.base_offset
+                last = first + header.last_offset_delta
+                while idx < len(ranges) and ranges[idx][1] < first:
+                    idx += 1
+                data = batch_body(header, view)
+                ts_type = 1 if header.attributes & 0x08 else 0
+                j = idx
+                while j < len(ranges) and ranges[j][0] <= last:
+                    lo, hi, dc = ranges[j]
+                    mark = len(offsets)
+                    n = decode_into(header, data, lo, hi, dc, keys, values, offsets, stamps, counts, hdrs)
+                    ts_types.extend([ts_type] * n)
+                    if failed_fn is not None and n:
+                        self._apply_failures(
+                            failed_fn, task, mark, keys, values, offsets, stamps, ts_types, counts, hdrs, marks
+                        )
+                    j += 1
+                if len(offsets) > len(topics):
+                    k = len(offsets) - len(topics)
+                    topics.extend([task.topic] * k)
+                    parts.extend([task.partition] * k)
+                if len(offsets) >= ARROW_BATCH_ROWS:
+                    yield flush()
+        marked = [
+            {
+                "run": partition.run,
+                "seq": partition.seq,
+                "topic": topic,
+                "partition": index,
+                "offsets": offs,
+                "type": kind,
+            }
+            for (topic, index), kinds in failed.items()
+            for kind, offs in kinds.items()
+        ]
+        if marked:
             # Durable before the task ends, so before Spark can commit the micro-batch.
+            first_task = partition.tasks[0]
             produce_marks(
-                task.bootstrap_servers,
-                self.options.failures_topic,
-                [
-                    {
-                        "run": partition.run,
-                        "seq": partition.seq,
-                        "topic": task.topic,
-                        "partition": task.partition,
-                        "offsets": offs,
-                        "type": kind,
-                    }
-                    for kind, offs in failed.items()
-                ],
-                client_id=task.client_id,
+                first_task.bootstrap_servers, self.options.failures_topic, marked, client_id=first_task.client_id
             )
         if offsets:
             yield flush()
@@ -729,13 +752,17 @@ class KafkaShareDataSource(DataSource):
     latest: sets the group's ``share.auto.offset.reset``, which decides where a group
     with no state starts), ``maxWaitMs`` (ShareFetch long-poll when no record is
     available, default 500), ``maxRecordsPerTask`` (split a partition's records over
-    several tasks past this many, default 200000), ``failedRecords`` (release | reject:
-    what rows the failure function marks get), ``failuresTopic``, ``kafka.client.id``,
+    several tasks past this many, default 200000), ``maxTasksPerBatch`` (at most this
+    many tasks per micro-batch, default the session's default parallelism),
+    ``failedRecords`` (release | reject: what rows the failure function marks get),
+    ``failuresTopic``, ``kafka.client.id``,
     ``fetchRetryTimeoutMs`` (how long a task retries an unreachable broker, default
     120000), ``assignmentTimeoutMs``, ``availableNowIdleMs``.
     """
 
     failed: ClassVar[Callable[[Any], Any] | None] = None
+    # The session's default parallelism (its executor cores), read by register().
+    default_tasks: ClassVar[int | None] = None
 
     @classmethod
     def name(cls) -> str:
@@ -749,7 +776,7 @@ class KafkaShareDataSource(DataSource):
         return kafka_schema(self.share_options.include_headers)
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
-        return KafkaShareStreamReader(self.share_options, schema, type(self).failed)
+        return KafkaShareStreamReader(self.share_options, schema, type(self).failed, type(self).default_tasks)
 
 
 def register(spark: Any, *, failed: Callable[[Any], Any] | None = None, name: str = NAME) -> type[KafkaShareDataSource]:
@@ -761,11 +788,22 @@ def register(spark: Any, *, failed: Callable[[Any], Any] | None = None, name: st
     higher delivery count, archived at the group's ``share.delivery.count.limit``;
     REJECT: archived now). Returning ``"release"`` or ``"reject"`` picks the type per row.
     """
-    source: type[KafkaShareDataSource] = KafkaShareDataSource
-    if failed is not None or name != NAME:
-        namespace: dict[str, object] = {"failed": staticmethod(failed) if failed else None}
-        if name != NAME:
-            namespace["name"] = classmethod(lambda cls: name)
-        source = type("KafkaShareDataSource", (KafkaShareDataSource,), namespace)
+    namespace: dict[str, object] = {
+        "failed": staticmethod(failed) if failed else None,
+        "default_tasks": _default_parallelism(spark),
+    }
+    if name != NAME:
+        namespace["name"] = classmethod(lambda cls: name)
+    source: type[KafkaShareDataSource] = type("KafkaShareDataSource", (KafkaShareDataSource,), namespace)
     spark.dataSource.register(source)
     return source
+
+
+def _default_parallelism(spark: Any) -> int | None:
+    """The session's default parallelism (its cores on local[N]); None where it cannot be
+    read (Spark Connect has no SparkContext)."""
+    try:
+        n = int(spark.sparkContext.defaultParallelism)
+    except Exception:  # Spark Connect, a stopped context
+        return None
+    return n if n > 0 else None

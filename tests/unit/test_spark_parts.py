@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from broker.protocol.compression import CompressionType
 from broker.protocol.records import build_batch, iter_batches, iter_records
 from broker.spark.columns import batch_body, decode_into
-from broker.spark.fetcher import split_ranges
+from broker.spark.fetcher import RangeTask, pack_tasks, split_ranges
 from broker.spark.member import ACCEPT, REJECT, RELEASE, Acquired, ack_runs, coalesce
 
 records = st.lists(
@@ -89,3 +89,22 @@ def test_split_ranges_keeps_every_offset_once(shape, cap) -> None:
     assert all(sum(b - a + 1 for a, b, _ in p) <= cap for p in pieces)
     flat = [(o, dc) for p in pieces for a, b, dc in p for o in range(a, b + 1)]
     assert flat == [(o, dc) for a, b, dc in ranges for o in range(a, b + 1)]
+
+
+@given(
+    counts=st.lists(st.integers(min_value=1, max_value=50_000), min_size=0, max_size=30),
+    bins=st.one_of(st.none(), st.integers(min_value=1, max_value=8)),
+)
+def test_pack_tasks_keeps_every_task_once_in_at_most_bins_groups(counts, bins) -> None:
+    tasks = [RangeTask("b:1", "t", "id", i, None, ((0, n - 1, 1),)) for i, n in enumerate(counts)]
+    groups = pack_tasks(tasks, bins)
+    assert sorted(t.partition for g in groups for t in g) == list(range(len(counts)))
+    assert all(groups)
+    if bins is None:
+        assert len(groups) == len(tasks)
+    else:
+        assert len(groups) == min(bins, len(tasks))
+        # Greedy largest-first: no group exceeds the lightest by more than the largest task.
+        if groups:
+            loads = [sum(t.count for t in g) for g in groups]
+            assert max(loads) - min(loads) <= max(counts)
