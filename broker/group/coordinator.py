@@ -596,6 +596,9 @@ class GroupCoordinator:
     def _share_heartbeat_interval_ms(self, group_id: str) -> int:
         return self.group_configs.share_settings(group_id).heartbeat_interval_ms
 
+    def _share_assignment_interval_ms(self, group_id: str) -> int:
+        return self.group_configs.share_settings(group_id).assignment_interval_ms
+
     # --- lifecycle -------------------------------------------------------------------
 
     async def load(self) -> None:
@@ -1345,6 +1348,7 @@ class GroupCoordinator:
             max_size=self._setting("group.share.max.size"),
             session_timeout_ms=self._share_session_timeout_ms(group_id),
             heartbeat_interval_ms=self._share_heartbeat_interval_ms(group_id),
+            assignment_interval_ms=self._share_assignment_interval_ms(group_id),
             client_id=client_id or "",
             client_host=client_host,
         )

@@ -315,7 +315,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_min=("group.share.min.assignment.interval.ms", 0),
         broker_max=("group.share.max.assignment.interval.ms", 15000),
         doc="Shortest time between two target assignments of this share group; changes that come "
-        "sooner are assigned together once it has passed (KIP-1323).",
+        "sooner are assigned together once it has passed (KIP-1263).",
     ),
     GroupConfigKey(
         "share.assignor.offload.enable",
