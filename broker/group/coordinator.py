@@ -572,12 +572,19 @@ class GroupCoordinator:
     def _consumer_config(self) -> ConsumerGroupConfig:
         config = ConsumerGroupConfig.from_settings(self._safe_setting)
         config.group_configs = self.group_configs.overrides
+        config.assignment_interval_of = self._assignment_interval("consumer.assignment.interval.ms")
         return config
 
     def _streams_config(self) -> StreamsGroupConfig:
         config = StreamsGroupConfig.from_settings(self._safe_setting)
         config.group_configs = self.group_configs.overrides
+        config.assignment_interval_of = self._assignment_interval("streams.assignment.interval.ms")
         return config
+
+    def _assignment_interval(self, key: str) -> Callable[[str], int]:
+        """A group's ``<type>.assignment.interval.ms`` as the group config store resolves it
+        (override, else the live broker default, within the broker's bounds)."""
+        return lambda group_id: int(self.group_configs.effective(group_id, key))
 
     def _safe_setting(self, key: str) -> Any:
         try:
