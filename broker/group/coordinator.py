@@ -1409,8 +1409,8 @@ class GroupCoordinator:
         return out
 
     def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
-        """Topics were created, deleted or grew: re-target share groups (persisted in
-        the background)."""
+        """Topics were created, deleted or grew: bump the epoch of the share groups that
+        subscribe to them (persisted in the background; their next heartbeats re-target)."""
         if old.topics is new.topics or _same_topics(old, new):
             return
         self._consumer_metadata_changed()
