@@ -76,7 +76,7 @@ def two_members(bootstrap: str, topic: str, interval_ms: int):
     return group, started, a, b, joined
 
 
-def test_a_member_joining_within_the_interval_gets_partitions_once_it_has_passed(broker, topic_name):
+def test_a_member_joining_within_the_interval_gets_partitions_once_it_has_passed(broker, topic_name) -> None:
     group, started, a, b, joined = two_members(broker, topic_name, INTERVAL_MS)
     try:
         seen_at = time.monotonic()
@@ -121,7 +121,7 @@ def test_a_member_joining_within_the_interval_gets_partitions_once_it_has_passed
         b.close()
 
 
-def test_interval_zero_assigns_the_joining_member_at_once(broker, topic_name):
+def test_interval_zero_assigns_the_joining_member_at_once(broker, topic_name) -> None:
     # The group config 0 wins over the broker's 1000 ms default.
     _group, _started, a, b, joined = two_members(broker, topic_name, 0)
     try:
