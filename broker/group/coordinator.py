@@ -572,12 +572,19 @@ class GroupCoordinator:
     def _consumer_config(self) -> ConsumerGroupConfig:
         config = ConsumerGroupConfig.from_settings(self._safe_setting)
         config.group_configs = self.group_configs.overrides
+        config.assignment_interval_of = self._assignment_interval("consumer.assignment.interval.ms")
         return config
 
     def _streams_config(self) -> StreamsGroupConfig:
         config = StreamsGroupConfig.from_settings(self._safe_setting)
         config.group_configs = self.group_configs.overrides
+        config.assignment_interval_of = self._assignment_interval("streams.assignment.interval.ms")
         return config
+
+    def _assignment_interval(self, key: str) -> Callable[[str], int]:
+        """A group's ``<type>.assignment.interval.ms`` as the group config store resolves it
+        (override, else the live broker default, within the broker's bounds)."""
+        return lambda group_id: int(self.group_configs.effective(group_id, key))
 
     def _safe_setting(self, key: str) -> Any:
         try:
@@ -595,6 +602,9 @@ class GroupCoordinator:
 
     def _share_heartbeat_interval_ms(self, group_id: str) -> int:
         return self.group_configs.share_settings(group_id).heartbeat_interval_ms
+
+    def _share_assignment_interval_ms(self, group_id: str) -> int:
+        return self.group_configs.share_settings(group_id).assignment_interval_ms
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -1345,6 +1355,7 @@ class GroupCoordinator:
             max_size=self._setting("group.share.max.size"),
             session_timeout_ms=self._share_session_timeout_ms(group_id),
             heartbeat_interval_ms=self._share_heartbeat_interval_ms(group_id),
+            assignment_interval_ms=self._share_assignment_interval_ms(group_id),
             client_id=client_id or "",
             client_host=client_host,
         )
@@ -1398,8 +1409,8 @@ class GroupCoordinator:
         return out
 
     def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
-        """Topics were created, deleted or grew: re-target share groups (persisted in
-        the background)."""
+        """Topics were created, deleted or grew: bump the epoch of the share groups that
+        subscribe to them (persisted in the background; their next heartbeats re-target)."""
         if old.topics is new.topics or _same_topics(old, new):
             return
         self._consumer_metadata_changed()

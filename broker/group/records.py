@@ -190,8 +190,13 @@ def target_member_tombstone(group_id: str, member_id: str) -> Record:
     return Record(ShareGroupTargetAssignmentMemberKey(group_id, member_id), None)
 
 
-def target_assignment_epoch(group_id: str, epoch: int) -> Record:
-    return Record(ShareGroupTargetAssignmentMetadataKey(group_id), ShareGroupTargetAssignmentMetadataValue(epoch))
+def target_assignment_epoch(group_id: str, epoch: int, timestamp_ms: int = 0) -> Record:
+    """The epoch of a group's target assignment and when it was computed (0: not computed,
+    as when the last member left; the next target is then due at once)."""
+    return Record(
+        ShareGroupTargetAssignmentMetadataKey(group_id),
+        ShareGroupTargetAssignmentMetadataValue(epoch, assignment_timestamp=timestamp_ms),
+    )
 
 
 def target_assignment_epoch_tombstone(group_id: str) -> Record:

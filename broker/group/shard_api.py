@@ -9,7 +9,9 @@ reads, no trio. They speak to the runtime through these few types:
   when the runtime replays them, so load and live share one code path) and the
   response to send once those records are durable;
 * topic metadata comes in through :class:`TopicImage` (passed in, never looked
-  up globally); :class:`TopicTable` is a dict-backed one for tests and adapters.
+  up globally); :class:`TopicTable` is a dict-backed one for tests and adapters;
+* :func:`target_assignment_due` is the one rule (KIP-1263) every modern group
+  type uses to decide whether a heartbeat may compute a new target assignment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-__all__ = ["CoordinatorResult", "TopicImage", "TopicInfo", "TopicTable"]
+__all__ = ["CoordinatorResult", "TopicImage", "TopicInfo", "TopicTable", "target_assignment_due"]
 
 R = TypeVar("R")
 
@@ -39,6 +41,26 @@ class CoordinatorResult(Generic[R]):
 
     def extend(self, other: CoordinatorResult[Any]) -> None:
         self.records.extend(other.records)
+
+
+def target_assignment_due(last_assignment_ms: int, interval_ms: int, now_ms: int) -> bool:
+    """Whether a group whose epoch is ahead of its target may compute the next target now.
+
+    KIP-1263 batches target assignments: a group computes at most one per
+    assignment interval (``<type>.assignment.interval.ms``, Kafka 4.4's default
+    1 s). ``last_assignment_ms`` is when the current target was computed, as its
+    TargetAssignmentMetadata record holds it; 0 (or less) means never, which is
+    also what a group's last member leaving writes, so the first target of a new
+    or emptied group is never delayed. An interval of 0 disables the batching.
+
+    Nothing is scheduled: until a heartbeat arrives once the interval has passed,
+    members keep the target they have, and the heartbeat that finds the interval
+    over computes the target with every change made meanwhile (Kafka 4.4 works the
+    same way for consumer and share groups).
+    """
+    if last_assignment_ms <= 0 or interval_ms <= 0:
+        return True
+    return now_ms >= last_assignment_ms + interval_ms
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,15 +18,20 @@ Membership (ShareGroupHeartbeat):
   existence, group size, member existence, member epoch (see ``_ROUTES``).
 * The group epoch is bumped when a member joins, leaves, times out or changes
   its subscription, and when the metadata of subscribed topics changes (a hash
-  over their names, ids and partition counts, persisted like Kafka's). Each bump
-  computes a new target assignment with the simple assignor. A member moves
-  straight to its target (share groups have no revocation phase) on its next
-  heartbeat: its epoch becomes the assignment epoch and the response carries the
-  full assignment. The assignment is also sent on every join and on every
-  request that carries SubscribedTopicNames, as Kafka 4.2 does.
-* Unlike Kafka, which waits for the next heartbeat, the target assignment is
-  recomputed as soon as a member leaves or times out or topics change, so the
-  target always covers every subscribed partition while the group has members.
+  over their names, ids and partition counts, persisted like Kafka's).
+* A heartbeat that finds the group epoch ahead of the assignment epoch computes
+  a new target assignment with the simple assignor, batched as KIP-1263 and
+  Kafka 4.4 do: at most one target per ``share.assignment.interval.ms`` (the
+  caller passes the group's resolved value). Within the interval the group keeps
+  its current target (a member joining meanwhile gets no partitions and the
+  current assignment epoch); the first heartbeat after it computes one target
+  with every change made meanwhile. The first target of a new or emptied group
+  is never delayed, and 0 computes every target at once. Leaves, session
+  expiries and topic changes only bump the epoch; the next heartbeat computes.
+* A member moves straight to its target (share groups have no revocation
+  phase) on its next heartbeat: its epoch becomes the assignment epoch and the
+  response carries the full assignment. The assignment is also sent on every
+  join and on every request that carries SubscribedTopicNames, as Kafka does.
 
 State changes only by applying records: every operation builds the records
 Kafka would write, applies them through the same code :meth:`replay` uses, and
@@ -54,6 +59,7 @@ from typing import NamedTuple, Protocol
 from broker.group import records as rec
 from broker.group.assignor import ASSIGNOR_NAME, assign
 from broker.group.records import PersistedRecord, Record
+from broker.group.shard_api import target_assignment_due
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import share_group_describe_response as describe_msg
 from broker.protocol.messages.list_groups_response import ListedGroup
@@ -210,6 +216,8 @@ class _Group:
     group_epoch: int = 0
     metadata_hash: int = 0
     assignment_epoch: int = 0
+    # When the target was computed (0: never, or the group emptied since).
+    assignment_timestamp_ms: int = 0
     members: dict[str, _Member] = field(default_factory=dict)
     target: dict[str, _Assignment] = field(default_factory=dict)
     initialized: dict[uuid.UUID, tuple[str, frozenset[int]]] = field(default_factory=dict)
@@ -393,9 +401,12 @@ class ShareGroupCoordinator:
         max_size: int,
         session_timeout_ms: int,
         heartbeat_interval_ms: int,
+        assignment_interval_ms: int = 0,
         client_id: str = "",
         client_host: str = "",
     ) -> HeartbeatResult:
+        """One ShareGroupHeartbeat. ``assignment_interval_ms`` is the group's
+        ``share.assignment.interval.ms`` (0: compute every target at once)."""
         request = _Request(group_id, member_id, member_epoch, rack_id, subscribed_topic_names)
         for broken, message in _REQUEST_RULES:
             if broken(request):
@@ -435,6 +446,7 @@ class ShareGroupCoordinator:
             now_ms,
             session_timeout_ms,
             heartbeat_interval_ms,
+            assignment_interval_ms,
         )
 
     def _type_message(self, code: ErrorCode, group_id: str) -> str:
@@ -461,6 +473,7 @@ class ShareGroupCoordinator:
         now_ms: int,
         session_timeout_ms: int,
         heartbeat_interval_ms: int,
+        assignment_interval_ms: int,
     ) -> HeartbeatResult:
         group_id, member_id = group.group_id, sent.member_id
         old = member or _Member(member_id)
@@ -499,11 +512,14 @@ class ShareGroupCoordinator:
             group_epoch += 1
             records.append(rec.group_metadata(group_id, group_epoch, metadata_hash))
 
-        # 3. The target assignment, recomputed for a new group epoch.
+        # 3. The target assignment, recomputed for a new group epoch at most once an interval
+        #    (KIP-1263); until then the member reconciles to the current target.
         target_epoch, target = group.assignment_epoch, group.target
-        if group_epoch > group.assignment_epoch:
+        if group_epoch > group.assignment_epoch and target_assignment_due(
+            group.assignment_timestamp_ms, assignment_interval_ms, now_ms
+        ):
             target_epoch = group_epoch
-            target = self._retarget(group, subscriptions, group_epoch, records)
+            target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
 
         # 4. The member moves straight to its target.
         new_epoch, previous_epoch, assigned = old.member_epoch, old.previous_member_epoch, old.assigned
@@ -547,7 +563,12 @@ class ShareGroupCoordinator:
     # -- removal, sessions, topic changes --------------------------------------------------
 
     def _removal_records(self, group: _Group, member: _Member) -> list[Record]:
-        """Records that fence ``member`` out of ``group`` and reassign its partitions."""
+        """Records that fence ``member`` out of ``group`` and bump the group epoch.
+
+        The remaining members' next heartbeat computes the target without it. When
+        the last member goes, the (empty) target is current at once and its time is
+        cleared, so whoever joins next is assigned without waiting (as Kafka does).
+        """
         group_id = group.group_id
         records = [
             rec.current_assignment_tombstone(group_id, member.member_id),
@@ -558,8 +579,8 @@ class ShareGroupCoordinator:
         del subscriptions[member.member_id]
         group_epoch = group.group_epoch + 1
         records.append(rec.group_metadata(group_id, group_epoch, self._metadata_hash(subscriptions.values())))
-        if subscriptions:
-            self._retarget(group, subscriptions, group_epoch, records)
+        if not subscriptions:
+            records.append(rec.target_assignment_epoch(group_id, group_epoch, 0))
         return records
 
     def expire_members(self, now_ms: int) -> ExpiryResult:
@@ -590,7 +611,8 @@ class ShareGroupCoordinator:
                     self._arm(group.group_id, member_id, now_ms + timeout)
 
     def on_topics_changed(self) -> list[PersistedRecord]:
-        """Topics were created, deleted or grew partitions: re-target affected groups."""
+        """Topics were created, deleted or grew partitions: bump the epoch of affected
+        groups (their members' next heartbeats compute the new target)."""
         persisted: list[PersistedRecord] = []
         for group in list(self._groups.values()):
             records: list[Record] = []
@@ -600,9 +622,7 @@ class ShareGroupCoordinator:
             subscriptions = group.subscriptions()
             metadata_hash = self._metadata_hash(subscriptions.values())
             if subscriptions and metadata_hash != group.metadata_hash:
-                group_epoch = group.group_epoch + 1
-                records.append(rec.group_metadata(group.group_id, group_epoch, metadata_hash))
-                self._retarget(group, subscriptions, group_epoch, records)
+                records.append(rec.group_metadata(group.group_id, group.group_epoch + 1, metadata_hash))
             persisted += self._commit(records)
         return persisted
 
@@ -633,8 +653,9 @@ class ShareGroupCoordinator:
         subscriptions: Mapping[str, frozenset[str]],
         group_epoch: int,
         records: list[Record],
+        now_ms: int,
     ) -> dict[str, _Assignment]:
-        """Append the records of a new target assignment; return the assignment."""
+        """Append the records of a new target assignment computed at ``now_ms``; return it."""
         resolved = self._resolve(set().union(*subscriptions.values()))
         members = {m: {resolved[n][0] for n in names if n in resolved} for m, names in subscriptions.items()}
         partition_counts = dict(resolved.values())
@@ -643,7 +664,7 @@ class ShareGroupCoordinator:
         for member_id, assignment in target.items():
             if group.target.get(member_id) != assignment:
                 records.append(rec.target_member(group.group_id, member_id, assignment))
-        records.append(rec.target_assignment_epoch(group.group_id, group_epoch))
+        records.append(rec.target_assignment_epoch(group.group_id, group_epoch, now_ms))
         return target
 
     def _only_subscribed(self, assignment: _Assignment, topic_names: frozenset[str]) -> _Assignment:
@@ -731,7 +752,9 @@ class ShareGroupCoordinator:
         key, value = record
         assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
         assert isinstance(value, ShareGroupTargetAssignmentMetadataValue)
-        self._group_for(key.group_id).assignment_epoch = value.assignment_epoch
+        group = self._group_for(key.group_id)
+        group.assignment_epoch = value.assignment_epoch
+        group.assignment_timestamp_ms = value.assignment_timestamp
 
     def _apply_target_epoch_tombstone(self, record: Record) -> None:
         key = record.key
@@ -739,6 +762,7 @@ class ShareGroupCoordinator:
         group = self._groups.get(key.group_id)
         if group is not None:
             group.assignment_epoch = -1
+            group.assignment_timestamp_ms = 0
 
     def _apply_current(self, record: Record) -> None:
         key, value = record
@@ -919,6 +943,7 @@ class ShareGroupCoordinator:
                 "group_epoch": group.group_epoch,
                 "metadata_hash": group.metadata_hash,
                 "assignment_epoch": group.assignment_epoch,
+                "assignment_timestamp_ms": group.assignment_timestamp_ms,
                 "members": {
                     m.member_id: {
                         "member_epoch": m.member_epoch,

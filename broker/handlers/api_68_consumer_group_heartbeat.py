@@ -7,14 +7,11 @@ requires the client to generate its member id; v0 may leave it empty on join
 and gets one. Subscriptions are topic names or an RE2 regular expression the
 broker resolves (``SubscribedTopicRegex``, v1). Members reconcile in steps:
 partitions are revoked before new ones are given, and a partition moves only
-once its previous owner released it. Every change is durable in
-``__consumer_offsets`` before the answer. The rules live in
-:mod:`broker.group.consumer`; a group id held by a group of another type is
-answered GROUP_ID_NOT_FOUND, as Kafka does.
-
-Differences from Kafka 4.4: the target assignment is computed in the
-heartbeat that needs it rather than batched per
-``group.consumer.assignment.interval.ms``, so groups reach Stable sooner.
+once its previous owner released it. New targets are computed at most once
+per ``consumer.assignment.interval.ms`` (KIP-1263; the group shows Assigning
+meanwhile). Every change is durable in ``__consumer_offsets`` before the
+answer. The rules live in :mod:`broker.group.consumer`; a group id held by a
+group of another type is answered GROUP_ID_NOT_FOUND, as Kafka does.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ initialises the group's topology, checks it against the topics (statuses
 MISSING_SOURCE_TOPICS, MISSING_INTERNAL_TOPICS, INCORRECTLY_PARTITIONED_TOPICS,
 STALE_TOPOLOGY), creates the missing repartition and changelog topics, waits
 ``group.streams.initial.rebalance.delay.ms`` for a new group (ASSIGNMENT_DELAYED),
-assigns active and standby tasks with the sticky assignor and reconciles each
+assigns active and standby tasks with the sticky assignor, at most once per
+``streams.assignment.interval.ms`` (KIP-1263; ASSIGNMENT_DELAYED meanwhile), and reconciles each
 member (revoke before assign). Interactive-query endpoints are answered with
 every member's partitions. v1 adds the int64 AcceptableRecoveryLag and
 TopologyDescriptionRequired (always false here: StreamsGroupTopologyDescriptionUpdate

@@ -221,8 +221,8 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         at_least=0,
         broker_min=("group.consumer.min.assignment.interval.ms", 0),
         broker_max=("group.consumer.max.assignment.interval.ms", 15000),
-        doc="Kafka 4.4's batching interval of this consumer group's target assignments. Accepted and "
-        "described; this broker computes targets in the heartbeat that needs them.",
+        doc="Shortest time between two target assignments of this consumer group; changes that come "
+        "sooner are assigned together once it has passed (KIP-1263).",
     ),
     GroupConfigKey(
         "consumer.assignor.offload.enable",
@@ -231,7 +231,8 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_default="group.consumer.assignor.offload.enable",
         internal=True,
         doc="Kafka's switch for computing this consumer group's assignments on a background thread. "
-        "Accepted and described once set; this broker has no such thread.",
+        "Accepted and described once set; no effect (as in Kafka 4.4.0): the assignor runs on the "
+        "event loop between requests.",
     ),
     GroupConfigKey(
         "share.session.timeout.ms",
@@ -315,7 +316,7 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_min=("group.share.min.assignment.interval.ms", 0),
         broker_max=("group.share.max.assignment.interval.ms", 15000),
         doc="Shortest time between two target assignments of this share group; changes that come "
-        "sooner are assigned together once it has passed (KIP-1323).",
+        "sooner are assigned together once it has passed (KIP-1263).",
     ),
     GroupConfigKey(
         "share.assignor.offload.enable",
@@ -324,7 +325,8 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_default="group.share.assignor.offload.enable",
         internal=True,
         doc="Kafka's switch for computing this share group's assignments on a background thread. "
-        "Accepted and described once set; this broker has no such thread.",
+        "Accepted and described once set; no effect (as in Kafka 4.4.0): the assignor runs on the "
+        "event loop between requests.",
     ),
     GroupConfigKey(
         "streams.session.timeout.ms",
@@ -371,8 +373,8 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         at_least=0,
         broker_min=("group.streams.min.assignment.interval.ms", 0),
         broker_max=("group.streams.max.assignment.interval.ms", 15000),
-        doc="Kafka 4.4's batching interval of this streams group's target assignments. Accepted and "
-        "described; this broker computes targets in the heartbeat that needs them.",
+        doc="Shortest time between two target assignments of this streams group; changes that come "
+        "sooner are assigned together once it has passed (KIP-1263).",
     ),
     GroupConfigKey(
         "streams.assignor.offload.enable",
@@ -381,7 +383,8 @@ GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
         broker_default="group.streams.assignor.offload.enable",
         internal=True,
         doc="Kafka's switch for computing this streams group's assignments on a background thread. "
-        "Accepted and described once set; this broker has no such thread.",
+        "Accepted and described once set; no effect (as in Kafka 4.4.0): the assignor runs on the "
+        "event loop between requests.",
     ),
     GroupConfigKey(
         "streams.task.offset.interval.ms",
@@ -723,6 +726,18 @@ class GroupConfigStore:
             )
         return rows
 
+    def effective(self, group_id: str, key: str) -> Any:
+        """The value ``key`` takes effect with for ``group_id``: the group's override, else
+        the broker's default, capped to the broker's current bounds (an override the
+        bounds no longer allow is capped, as Kafka 4.4 does)."""
+        spec = self.specs[key]
+        value = self.value(group_id, key)
+        if spec.broker_min is not None:
+            value = max(value, self._setting(*spec.broker_min))
+        if spec.broker_max is not None:
+            value = min(value, self._setting(*spec.broker_max))
+        return value
+
     def share_settings(self, group_id: str) -> ShareGroupSettings:
         """What a share-partition of ``group_id`` runs with.
 
@@ -739,13 +754,7 @@ class GroupConfigStore:
         def get(key: str, fallback: Any) -> Any:
             if key not in self.specs:
                 return fallback  # an extension key of a kafka_only store
-            spec = self.specs[key]
-            value = self.value(group_id, key)
-            if spec.broker_min is not None:
-                value = max(value, self._setting(*spec.broker_min))
-            if spec.broker_max is not None:
-                value = min(value, self._setting(*spec.broker_max))
-            return value
+            return self.effective(group_id, key)
 
         reset = parse_auto_offset_reset(self.value(group_id, "share.auto.offset.reset"))
         settings = ShareGroupSettings(

@@ -328,7 +328,12 @@ def sc_describe_group(bootstrap: str) -> dict:
                     sc.poll(0.2)
                 g = d.describe_group(w, group)
                 counts = sorted(sum(len(tp.partitions) for tp in mb.assignment.topic_partitions) for mb in g.members)
-                if g.group_state == "Stable" and len(g.members) == 2 and sum(counts) == 3:
+                # Settled: the target covers both members (assignments are batched per
+                # share.assignment.interval.ms, so the second may wait for it) and both hold theirs.
+                settled = g.assignment_epoch == g.group_epoch and all(
+                    mb.member_epoch == g.assignment_epoch for mb in g.members
+                )
+                if g.group_state == "Stable" and len(g.members) == 2 and sum(counts) == 3 and settled:
                     stable = g
                     break
     finally:

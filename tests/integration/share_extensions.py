@@ -158,7 +158,8 @@ def ordering_run(
     topic = unique("ko")
     create_topic(bootstrap, topic)
     group = unique("kg")
-    configs = {"share.auto.offset.reset": "earliest"}
+    # All consumers share the partition from the start: no KIP-1263 batching of their joins.
+    configs = {"share.auto.offset.reset": "earliest", "share.assignment.interval.ms": "0"}
     if ordered:
         configs["share.key.ordering.enable"] = "true"
     set_group_configs(bootstrap, group, configs)

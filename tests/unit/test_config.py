@@ -140,6 +140,12 @@ def test_dynamic_flags_follow_kafka():
         "log.flush.interval.ms",
         "message.max.bytes",
         "group.share.assignment.interval.ms",
+        # Kafka 4.4's GroupCoordinatorConfig.RECONFIGURABLE_CONFIGS (KIP-1263).
+        "group.consumer.assignment.interval.ms",
+        "group.streams.assignment.interval.ms",
+        "group.consumer.assignor.offload.enable",
+        "group.share.assignor.offload.enable",
+        "group.streams.assignor.offload.enable",
         "errors.deadletterqueue.topic.name.prefix",
         "errors.deadletterqueue.auto.create.topics.enable",
         "log.cleanup.policy",

@@ -337,6 +337,76 @@ def test_leave_bumps_the_epoch_and_removes_the_member():
     assert set(g.members) == {"m1"} and g.epoch == 4 and g.state == "Assigning"
 
 
+# ------------------------------------------------------------------ assignment batching (KIP-1263)
+
+T0 = 1_000_000  # any time but 0, which reads as "no target computed yet"
+
+
+def n_partitions(response) -> int:
+    return sum(len(tp.partitions) for tp in response.assignment.topic_partitions)
+
+
+def target_epochs_written(h: Harness) -> list[int]:
+    return [r.value.epoch for r in h.log if r.type is RecordType.TARGET_EPOCH]
+
+
+def test_a_join_within_the_interval_keeps_the_current_target():
+    h = Harness(assignment_interval_ms=1000)
+    r1 = h.join("m1", now_ms=T0)
+    assert (r1.member_epoch, n_partitions(r1)) == (2, 4)  # a new group's first target: at once
+    r2 = h.join("m2", now_ms=T0 + 300)
+    # The group epoch moves on; the target stays: m2 gets epoch 2 and nothing, m1 keeps all.
+    assert (r2.member_epoch, n_partitions(r2)) == (2, 0)
+    g = h.cg.groups["g"]
+    assert (g.epoch, g.assignment_epoch, g.state) == (3, 2, "Assigning")
+    r1 = h.hb(now_ms=T0 + 999, member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
+    assert r1.member_epoch == 2 and r1.assignment is None
+    assert target_epochs_written(h) == [2]
+
+
+def test_the_next_target_comes_after_the_interval_with_every_change_batched():
+    h = Harness(assignment_interval_ms=1000)
+    h.join("m1", now_ms=T0)
+    h.join("m2", now_ms=T0 + 100)
+    h.join("m3", topics=("a", "b"), now_ms=T0 + 200)
+    # The first heartbeat after the interval computes one target (epoch 4) with both later joins.
+    r1 = h.hb(now_ms=T0 + 1000, member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
+    assert target_epochs_written(h) == [2, 4]
+    g = h.cg.groups["g"]
+    assert (g.epoch, g.assignment_epoch, g.assignment_timestamp_ms) == (4, 4, T0 + 1000)
+    assert set(g.target) == {"m1", "m2", "m3"}
+    assert sum(len(ps) for a in g.target.values() for ps in a.values()) == 6
+    # m1 revokes what moved, then everyone reconciles to epoch 4; no other target is computed.
+    r1 = h.hb(now_ms=T0 + 1100, member_id="m1", member_epoch=2, topic_partitions=owned_of(r1))
+    assert r1.member_epoch == 4
+    for member_id in ("m2", "m3"):
+        r = h.hb(now_ms=T0 + 1200, member_id=member_id, member_epoch=2, topic_partitions=[])
+        assert r.member_epoch == 4 and n_partitions(r) == sum(len(ps) for ps in g.target[member_id].values())
+    assert target_epochs_written(h) == [2, 4] and g.state == "Stable"
+
+
+def test_interval_zero_and_the_group_config_override():
+    immediate = Harness(assignment_interval_ms=0)
+    immediate.join("m1", now_ms=T0)
+    assert immediate.join("m2", now_ms=T0 + 1).member_epoch == 3
+    # consumer.assignment.interval.ms on the group wins over the broker default, within the bounds.
+    overrides = {"g": {"consumer.assignment.interval.ms": "0"}, "big": {"consumer.assignment.interval.ms": "90000"}}
+    h = Harness(assignment_interval_ms=1000, group_configs=lambda g: overrides.get(g, {}))
+    assert [h.cg.config.assignment_interval_for(g) for g in ("g", "big", "other")] == [0, 15000, 1000]
+    h.join("m1", now_ms=T0)
+    assert h.join("m2", now_ms=T0 + 1).member_epoch == 3
+
+
+def test_a_group_emptied_within_the_interval_assigns_its_next_member_at_once():
+    h = Harness(assignment_interval_ms=1000)
+    h.join("m1", now_ms=T0)
+    h.hb(now_ms=T0 + 10, member_id="m1", member_epoch=-1)
+    g = h.cg.groups["g"]
+    assert (g.assignment_epoch, g.assignment_timestamp_ms) == (3, 0)
+    r = h.join("m2", now_ms=T0 + 20)
+    assert (r.member_epoch, n_partitions(r)) == (4, 4)
+
+
 def test_group_max_size():
     h = Harness(max_size=1)
     h.join("m1")

@@ -792,6 +792,29 @@ def test_share_settings_follow_a_new_broker_config(store):
     assert store.share_settings("g").lock_duration_ms == 40000
 
 
+@pytest.mark.parametrize("kind", ["consumer", "share", "streams"])
+def test_assignment_intervals_resolve_override_default_and_bounds(tmp_path, kind):
+    key = f"{kind}.assignment.interval.ms"
+    store = GroupConfigStore(tmp_path, config(f"group.{kind}.assignment.interval.ms=2000"))
+    assert store.effective("g", key) == 2000  # the broker default
+    ok(store, "g", (key, SET, "0"))
+    assert store.effective("g", key) == 0  # the group's own value wins
+    assert store.effective("other", key) == 2000
+    ok(store, "g", (key, SET, "12000"))
+    # Bounds lowered after the override was set: it takes effect capped, as in Kafka 4.4.
+    store.config = config(
+        f"group.{kind}.assignment.interval.ms=2000",
+        f"group.{kind}.min.assignment.interval.ms=500",
+        f"group.{kind}.max.assignment.interval.ms=5000",
+    )
+    assert store.effective("g", key) == 5000
+    ok(store, "h", (key, SET, "600"))
+    store.config = config(f"group.{kind}.min.assignment.interval.ms=1000")
+    assert store.effective("h", key) == 1000
+    if kind == "share":
+        assert store.share_settings("h").assignment_interval_ms == 1000
+
+
 def test_listeners_see_durable_changes_only(store):
     seen = []
     store.add_listener(lambda group, overrides: seen.append((group, overrides)))

@@ -251,17 +251,22 @@ def test_leave_reassigns_to_the_remaining_members(coord):
     assert len(partitions(ok(beat(coord, "m1", 1)))) < 3
     left = ok(beat(coord, "m2", -1))
     assert (left.member_id, left.member_epoch, left.assignment) == ("m2", -1, None)
-    assert record_types(left)[:4] == [(14, True), (13, True), (10, True), (11, False)]
+    assert record_types(left) == [(14, True), (13, True), (10, True), (11, False)]
+    # The leave only bumps the epoch; the next heartbeat computes the target (as Kafka).
     state = coord.snapshot()["g"]
-    assert state["group_epoch"] == 3 and state["assignment_epoch"] == 3
-    assert state["target"] == {"m1": [(FOO, [0, 1, 2])]}
+    assert state["group_epoch"] == 3 and state["assignment_epoch"] == 2
     result = ok(beat(coord, "m1", 2))
     assert result.member_epoch == 3 and result.assignment == [(FOO, [0, 1, 2])]
+    assert coord.snapshot()["g"]["target"] == {"m1": [(FOO, [0, 1, 2])]}
 
 
 def test_last_member_leaving_leaves_an_empty_group(coord):
     ok(beat(coord, "m1", 0, ["foo"]))
-    ok(beat(coord, "m1", -1))
+    left = ok(beat(coord, "m1", -1))
+    # The empty target is current at once, its time cleared: the next join is not delayed.
+    assert record_types(left)[-1] == (12, False)
+    state = coord.snapshot()["g"]
+    assert (state["group_epoch"], state["assignment_epoch"], state["assignment_timestamp_ms"]) == (2, 2, 0)
     assert coord.group_state("g") is GroupState.EMPTY
     assert coord.describe(["g"])[0].group_state == "Empty"
     assert coord.next_deadline() is None
@@ -285,7 +290,7 @@ def test_session_timeout_removes_silent_members(coord):
     result = coord.expire_members(1_000 + SESSION_MS)
     assert result.expired == [("g", "m2")]
     assert (14, True) in record_types(result)
-    assert coord.snapshot()["g"]["target"] == {"m1": [(FOO, [0, 1, 2])]}
+    assert "m2" not in coord.snapshot()["g"]["target"]
     assert coord.next_deadline() == 10_000 + SESSION_MS
     assert beat(coord, "m2", 2).error_code == ErrorCode.UNKNOWN_MEMBER_ID
 
@@ -312,6 +317,98 @@ def test_group_max_size(coord):
     ok(beat(coord, "m3", 0, ["foo"], max_size=2))
 
 
+# -- assignment batching (KIP-1263) ---------------------------------------------------------------
+
+T0 = 1_000_000  # any time but 0, which a target's timestamp reads as "never computed"
+BATCH_MS = 1_000
+
+
+def batched(coord, member_id, epoch, topics=None, now=T0, **kw):
+    return ok(beat(coord, member_id, epoch, topics, now, assignment_interval_ms=BATCH_MS, **kw))
+
+
+def target_records(result):
+    return [t for t in record_types(result) if t == (12, False)]
+
+
+def test_a_join_within_the_interval_keeps_the_current_target(coord):
+    first = batched(coord, "m1", 0, ["foo"], now=T0)
+    assert (first.member_epoch, partitions(first)) == (1, {(FOO, 0), (FOO, 1), (FOO, 2)})
+    # A new group's first target is never delayed; it records when it was computed.
+    assert coord.snapshot()["g"]["assignment_timestamp_ms"] == T0
+    second = batched(coord, "m2", 0, ["foo"], now=T0 + 200)
+    # The group epoch moves on, the target does not: the joiner gets the current
+    # assignment epoch and nothing to consume yet.
+    assert (second.member_epoch, second.assignment) == (1, [])
+    assert target_records(second) == []
+    state = coord.snapshot()["g"]
+    assert (state["group_epoch"], state["assignment_epoch"]) == (2, 1)
+    assert state["target"] == {"m1": [(FOO, [0, 1, 2])]}
+    unchanged = batched(coord, "m1", 1, now=T0 + 999)
+    assert (unchanged.member_epoch, unchanged.assignment, unchanged.records_to_persist) == (1, None, [])
+
+
+def test_the_next_target_comes_after_the_interval_with_every_change_batched(coord):
+    batched(coord, "m1", 0, ["foo"], now=T0)
+    batched(coord, "m2", 0, ["foo"], now=T0 + 100)
+    batched(coord, "m3", 0, ["foo", "bar"], now=T0 + 300)
+    batched(coord, "m2", 1, ["bar"], now=T0 + 600)  # a subscription change, also batched
+    assert coord.snapshot()["g"]["assignment_epoch"] == 1
+    # The first heartbeat once the interval is over computes one target for epoch 4,
+    # with the three changes in it.
+    due = batched(coord, "m1", 1, now=T0 + BATCH_MS)
+    assert len(target_records(due)) == 1 and due.member_epoch == 4
+    state = coord.snapshot()["g"]
+    assert (state["group_epoch"], state["assignment_epoch"], state["assignment_timestamp_ms"]) == (
+        4,
+        4,
+        T0 + BATCH_MS,
+    )
+    target = {m: {(t, p) for t, ps in a for p in ps} for m, a in state["target"].items()}
+    assert set(target) == {"m1", "m2", "m3"}
+    assert target["m2"] <= {(BAR, 0)} and target["m1"] | target["m3"] >= {(FOO, 0), (FOO, 1), (FOO, 2)}
+    assert partitions(due) == target["m1"]
+    # The others receive theirs on their next heartbeat; no further target is computed.
+    for member_id in ("m2", "m3"):
+        result = batched(coord, member_id, 1, now=T0 + BATCH_MS + 50)
+        assert result.member_epoch == 4 and partitions(result) == target[member_id]
+        assert target_records(result) == []
+
+
+def test_interval_zero_assigns_every_change_at_once(coord):
+    batched(coord, "m1", 0, ["foo"], now=T0)
+    second = ok(beat(coord, "m2", 0, ["foo"], T0 + 1, assignment_interval_ms=0))
+    assert second.member_epoch == 2 and partitions(second)
+    assert coord.snapshot()["g"]["assignment_epoch"] == 2
+
+
+def test_a_group_emptied_within_the_interval_assigns_its_next_member_at_once(coord):
+    batched(coord, "m1", 0, ["foo"], now=T0)
+    batched(coord, "m1", -1, now=T0 + 10)
+    rejoined = batched(coord, "m2", 0, ["foo"], now=T0 + 20)
+    assert rejoined.member_epoch == 3 and len(partitions(rejoined)) == 3
+
+
+def test_leaves_and_expiries_wait_for_the_interval_too(coord):
+    batched(coord, "m1", 0, ["foo"], now=T0)
+    batched(coord, "m2", 0, ["foo"], now=T0 + BATCH_MS)  # due: epoch 2 splits the partitions
+    mine = partitions(batched(coord, "m1", 1, now=T0 + BATCH_MS + 1))
+    assert 0 < len(mine) < 3
+    batched(coord, "m2", -1, now=T0 + BATCH_MS + 100)
+    assert partitions(batched(coord, "m1", 2, ["foo"], now=T0 + BATCH_MS + 200)) == mine
+    back = batched(coord, "m1", 2, now=T0 + 2 * BATCH_MS)
+    assert back.member_epoch == 3 and len(partitions(back)) == 3
+
+
+def test_the_assignment_time_survives_a_replay(coord):
+    first = batched(coord, "m1", 0, ["foo"], now=T0)
+    fresh = replayed(coord, first)
+    assert fresh.snapshot()["g"]["assignment_timestamp_ms"] == T0
+    # The coordinator that takes over keeps batching from where this one was.
+    joined = ok(beat(fresh, "m2", 0, ["foo"], T0 + 500, assignment_interval_ms=BATCH_MS))
+    assert joined.member_epoch == 1 and joined.assignment == []
+
+
 # -- topic metadata changes ------------------------------------------------------------------------
 
 
@@ -322,8 +419,9 @@ def test_partitions_added(coord, topics):
     persisted = coord.on_topics_changed()
     assert persisted
     state = coord.snapshot()["g"]
-    assert state["group_epoch"] == 2 and state["target"]["m1"] == [(FOO, [0, 1, 2, 3, 4])]
+    assert state["group_epoch"] == 2 and state["assignment_epoch"] == 1
     result = ok(beat(coord, "m1", 1))
+    assert coord.snapshot()["g"]["target"]["m1"] == [(FOO, [0, 1, 2, 3, 4])]
     assert (result.member_epoch, result.assignment) == (2, [(FOO, [0, 1, 2, 3, 4])])
 
 

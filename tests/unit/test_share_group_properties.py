@@ -2,12 +2,15 @@
 
 Random joins, heartbeats with the right, previous and wrong epochs, leaves,
 time passing, topic changes and group deletions, checked against a small model
-of what KIP-932 (as Kafka 4.2 ships it) says must happen, and against
+of what KIP-932 (as Kafka 4.4 ships it) says must happen, and against
 invariants:
 
-* every assigned partition belongs to a topic its member subscribes to;
-* while a group has members, every subscribed partition is assigned;
-* with identical subscriptions, member loads differ by at most one;
+* a heartbeat computes a new target only when the group epoch is ahead of it
+  and the assignment interval (KIP-1263) has passed since the last one, or the
+  group had none; then the target is current;
+* a current target assigns every subscribed partition, and only those; with
+  identical subscriptions, member loads differ by at most one;
+* a member holds part of its target and reconciles to the target's epoch;
 * member epochs never go backwards;
 * replaying the persisted records rebuilds exactly the same groups.
 """
@@ -29,6 +32,7 @@ TOPICS = ["t1", "t2", "t3"]
 MAX_SIZE = 4
 SESSION_MS = 10_000
 INTERVAL_MS = 1_000
+ASSIGNMENT_INTERVAL_MS = 1_000
 
 topic_sets = st.frozensets(st.sampled_from(TOPICS), min_size=1)
 
@@ -41,7 +45,7 @@ class ShareGroupMachine(RuleBasedStateMachine):
         self.coord = ShareGroupCoordinator(self.topics)
         self.shadow = ShareGroupCoordinator(self.topics)  # fed only the persisted records
         self.persisted: list[tuple[bytes, bytes | None]] = []
-        self.now = 0
+        self.now = 1_000_000  # 0 would read as "no target computed yet"
         self.last_heard: dict[tuple[str, str], int] = {}
         self.highest_epoch: dict[tuple[str, str], int] = {}
 
@@ -60,6 +64,7 @@ class ShareGroupMachine(RuleBasedStateMachine):
         return group["members"].get(member_id) if group else None
 
     def heartbeat(self, group_id, member_id, epoch, topics=None, rack=None):
+        before = self.group(group_id)
         result = self.coord.heartbeat(
             group_id,
             member_id,
@@ -70,8 +75,19 @@ class ShareGroupMachine(RuleBasedStateMachine):
             max_size=MAX_SIZE,
             session_timeout_ms=SESSION_MS,
             heartbeat_interval_ms=INTERVAL_MS,
+            assignment_interval_ms=ASSIGNMENT_INTERVAL_MS,
         )
         self.persist(result.records_to_persist)
+        after = self.group(group_id)
+        if result.error_code == 0 and epoch != -1:
+            last = before["assignment_timestamp_ms"] if before else 0
+            due = last <= 0 or self.now >= last + ASSIGNMENT_INTERVAL_MS
+            event(f"target due: {due}")
+            if due:
+                assert after["assignment_epoch"] == after["group_epoch"]
+            else:
+                assert after["assignment_epoch"] == before["assignment_epoch"]
+                assert after["assignment_timestamp_ms"] == last
         kind = {0: "join", -1: "leave"}.get(epoch, "heartbeat")
         event(f"{kind}: {ErrorCode(result.error_code).name}")
         if result.error_code:
@@ -87,12 +103,19 @@ class ShareGroupMachine(RuleBasedStateMachine):
         self.highest_epoch[key] = result.member_epoch
         member = self.member(group_id, member_id)
         group = self.group(group_id)
-        # A member moves straight to its target: no revocation phase.
-        assert member["member_epoch"] == group["assignment_epoch"] == group["group_epoch"]
-        assert member["assigned"] == group["target"][member_id]
+        # A member moves straight to its target: no revocation phase. Within the
+        # assignment interval the target may be behind the group epoch.
+        assert member["member_epoch"] == group["assignment_epoch"] <= group["group_epoch"]
+        target = group["target"].get(member_id, [])
+        if group["assignment_epoch"] == group["group_epoch"]:
+            assert member["assigned"] == target
+        else:
+            held = {(t, p) for t, ps in target for p in ps}
+            assert all((t, p) in held for t, ps in member["assigned"] for p in ps)
         if result.assignment is not None:
             assert result.assignment == member["assigned"]
-        self.check_subscribed(member["subscribed_topic_names"], member["assigned"])
+        if group["assignment_epoch"] == group["group_epoch"]:
+            self.check_subscribed(member["subscribed_topic_names"], member["assigned"])
 
     def check_subscribed(self, names, assignment):
         allowed = {self.topics.topic(n)[0]: self.topics.topic(n)[1] for n in names if self.topics.topic(n)}
@@ -222,17 +245,20 @@ class ShareGroupMachine(RuleBasedStateMachine):
     # -- invariants ------------------------------------------------------------------------
 
     @invariant()
-    def targets_cover_exactly_the_subscribed_partitions(self):
+    def current_targets_cover_exactly_the_subscribed_partitions(self):
         for group in self.coord.snapshot().values():
+            for member in group["members"].values():
+                assert member["member_epoch"] <= group["assignment_epoch"] <= group["group_epoch"]
+            if not group["members"]:
+                assert group["assignment_timestamp_ms"] == 0 or group["assignment_epoch"] < group["group_epoch"]
+                continue
+            if group["assignment_epoch"] != group["group_epoch"]:
+                continue  # batched: the next heartbeat after the interval computes it
             assigned = set()
             for member_id, member in group["members"].items():
                 target = group["target"].get(member_id, [])
                 self.check_subscribed(member["subscribed_topic_names"], target)
                 assigned |= {(t, p) for t, ps in target for p in ps}
-                assert member["member_epoch"] <= group["group_epoch"]
-            if not group["members"]:
-                continue
-            assert group["assignment_epoch"] == group["group_epoch"]
             subscribed = {n for m in group["members"].values() for n in m["subscribed_topic_names"]}
             expected = set()
             for name in subscribed:
@@ -244,6 +270,8 @@ class ShareGroupMachine(RuleBasedStateMachine):
     @invariant()
     def homogeneous_groups_are_balanced(self):
         for group in self.coord.snapshot().values():
+            if group["assignment_epoch"] != group["group_epoch"]:
+                continue
             subscriptions = {tuple(m["subscribed_topic_names"]) for m in group["members"].values()}
             if len(subscriptions) != 1:
                 continue

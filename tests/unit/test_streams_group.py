@@ -121,6 +121,9 @@ def test_standbys_spread_over_client_tags():
     assert specs[active_owner].client_tags["zone"] != specs[standby_owner].client_tags["zone"]
 
 
+T0 = 1_000_000  # any time but 0, which reads as "no target computed yet"
+
+
 def hb(core, group, member, epoch, now_ms=0, topology=None, **kw):
     if epoch == 0:
         kw.setdefault("process_id", "p-" + member)
@@ -160,7 +163,10 @@ def count(tasks) -> int:
 
 
 def test_join_delay_then_assignment_and_second_member_reconciles():
-    core = StreamsGroups(image(app_rep=4, app_store_changelog=4), StreamsGroupConfig(initial_rebalance_delay_ms=3000))
+    core = StreamsGroups(
+        image(app_rep=4, app_store_changelog=4),
+        StreamsGroupConfig(initial_rebalance_delay_ms=3000, assignment_interval_ms=0),
+    )
     r = run(core, "app", "a", 0)
     assert r.error_code == 0 and r.member_epoch == 1 and r.active_tasks == []
     assert [s.status_code for s in r.status] == [Status.ASSIGNMENT_DELAYED]
@@ -186,6 +192,39 @@ def test_join_delay_then_assignment_and_second_member_reconciles():
     assert rebuilt.groups.keys() == core.groups.keys()
     assert rebuilt.groups["app"].members.keys() == core.groups["app"].members.keys()
     assert rebuilt.groups["app"].target == core.groups["app"].target
+
+
+def test_targets_after_the_first_are_batched_per_assignment_interval():
+    core = StreamsGroups(image(app_rep=4, app_store_changelog=4), StreamsGroupConfig(initial_rebalance_delay_ms=3000))
+    assert run(core, "app", "a", 0, now_ms=T0).member_epoch == 1
+    for record in core.tick(T0 + 3000).records:  # the initial delay's end computes the first target
+        core.replay_record(record)
+    assert core.groups["app"].assignment_timestamp_ms == T0 + 3000
+    r = run(core, "app", "a", 1, now_ms=T0 + 3001, active={})
+    assert r.member_epoch == 2 and count(r.active_tasks) == 8
+    # Within the interval a joiner hears ASSIGNMENT_DELAYED and gets the current epoch, no tasks.
+    r2 = run(core, "app", "b", 0, now_ms=T0 + 3100)
+    assert (r2.member_epoch, r2.active_tasks) == (2, [])
+    assert [(s.status_code, s.status_detail) for s in r2.status] == [
+        (Status.ASSIGNMENT_DELAYED, "Assignment delayed due to the configured assignment interval.")
+    ]
+    owned = {t.subtopology_id: t.partitions for t in r.active_tasks}
+    r = run(core, "app", "a", 2, now_ms=T0 + 3500, active=owned)
+    assert r.member_epoch == 2 and r.active_tasks is None and core.groups["app"].state == "Assigning"
+    # The first heartbeat once the interval is over computes the target: a revokes half.
+    r = run(core, "app", "a", 2, now_ms=T0 + 4000, active=owned)
+    assert r.status == [] and count(r.active_tasks) == 4
+    assert core.groups["app"].assignment_epoch == 3
+
+
+def test_streams_group_config_overrides_the_assignment_interval():
+    overrides = {"fast": {"streams.assignment.interval.ms": "0"}, "slow": {"streams.assignment.interval.ms": "99999"}}
+    config = StreamsGroupConfig(initial_rebalance_delay_ms=0, group_configs=lambda g: overrides.get(g, {}))
+    assert [config.assignment_interval_for(g) for g in ("fast", "slow", "other")] == [0, 15000, 1000]
+    core = StreamsGroups(image(app_rep=4, app_store_changelog=4), config)
+    run(core, "fast", "a", 0, now_ms=T0)
+    r2 = run(core, "fast", "b", 0, now_ms=T0 + 1)
+    assert r2.member_epoch == 3 and r2.status == []
 
 
 def test_missing_internal_topics_are_returned_and_errors():

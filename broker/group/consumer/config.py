@@ -16,17 +16,17 @@ group.consumer.assignors                       uniform,    the server-side assig
                                                range       first is the default
 group.consumer.migration.policy                bidirectional  disabled|upgrade|downgrade|bidirectional
 group.consumer.regex.refresh.interval.ms       600000      regexes are re-resolved at least this often
-group.consumer.assignment.interval.ms          1000        read, not used: targets are computed at once
-group.consumer.min.assignment.interval.ms      0           read, not used
-group.consumer.max.assignment.interval.ms      15000       read, not used
-group.consumer.assignor.offload.enable         true        read, not used: the assignors run inline
+group.consumer.assignment.interval.ms          1000        least time between two targets (KIP-1263)
+group.consumer.min.assignment.interval.ms      0           lower bound of the per-group override
+group.consumer.max.assignment.interval.ms      15000       upper bound of the per-group override
+group.consumer.assignor.offload.enable         true        read, no effect: the assignors run inline
 =============================================  ==========  ==========================================
 
 Per-group configs (config resource GROUP) Kafka 4.4 has for consumer groups:
 ``consumer.session.timeout.ms``, ``consumer.heartbeat.interval.ms``,
 ``consumer.assignment.interval.ms`` and ``consumer.assignor.offload.enable``;
-the first two are used here (the store is :mod:`broker.metadata.group_configs`; the
-core reads them through a callable).
+the first three are used here (the store is :mod:`broker.metadata.group_configs`; the
+core reads them through callables).
 """
 
 from __future__ import annotations
@@ -80,6 +80,9 @@ class ConsumerGroupConfig:
     assignor_offload_enable: bool = True
     # A group's configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms), by group id.
     group_configs: Callable[[str], Mapping[str, Any]] | None = None
+    # A group's effective consumer.assignment.interval.ms (the group config store resolves
+    # it: override or live broker default, within the bounds); None: from the fields above.
+    assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
     def from_settings(cls, get: Callable[[str], Any]) -> ConsumerGroupConfig:
@@ -127,6 +130,14 @@ class ConsumerGroupConfig:
     def heartbeat_interval_for(self, group_id: str) -> int:
         value = self._group_value(group_id, "consumer.heartbeat.interval.ms")
         return self.heartbeat_interval_ms if value is None else value
+
+    def assignment_interval_for(self, group_id: str) -> int:
+        """Least time between two target assignments of the group (KIP-1263; 0: none)."""
+        if self.assignment_interval_of is not None:
+            return self.assignment_interval_of(group_id)
+        value = self._group_value(group_id, "consumer.assignment.interval.ms")
+        value = self.assignment_interval_ms if value is None else value
+        return min(max(value, self.min_assignment_interval_ms), self.max_assignment_interval_ms)
 
     @property
     def default_assignor(self) -> str:

@@ -20,7 +20,12 @@ partition. It follows Kafka 4.4's ``GroupMetadataManager`` consumer paths:
   metadata of subscribed topics bumps the **group epoch**. A heartbeat that
   finds the group epoch ahead of the **target assignment epoch** runs the
   group's assignor (the ``ServerAssignor`` most members ask for, else the
-  first of ``group.consumer.assignors``) and writes the new target.
+  first of ``group.consumer.assignors``) and writes the new target, at most
+  once per ``consumer.assignment.interval.ms`` (KIP-1263): within the
+  interval the group stays Assigning, members reconcile to the current target,
+  and the first heartbeat after it computes one target with every change made
+  meanwhile. A new or emptied group's first target is never delayed; 0
+  computes at once.
 * **Reconciliation** (:mod:`.reconcile`): partitions are revoked first (the
   member stays at its epoch in UNREVOKED_PARTITIONS until it reports them
   gone, within its rebalance timeout or it is fenced), then the member moves
@@ -49,9 +54,8 @@ Differences from Kafka 4.4, on purpose:
   epoch is bumped once (Kafka resolves asynchronously and bumps when the
   result lands). The member's authorisation to DESCRIBE each topic is not
   checked here: the core sees no principal (the handler may filter).
-* The target assignment is computed in the heartbeat that needs it (Kafka
-  4.4 may batch it per ``group.consumer.assignment.interval.ms`` and run the
-  assignor off the coordinator thread).
+* ``consumer.assignor.offload.enable`` has no effect (nor has it in Kafka
+  4.4.0): the assignor runs on the event loop, between requests.
 * The metadata hash is a BLAKE2b over the subscribed topics' names, ids,
   partition counts and racks, not Kafka's XXH3 topic hash: a group moved
   between this broker and Kafka rebalances once.
@@ -75,7 +79,7 @@ from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.consumer.regex import compile_error, resolve
-from broker.group.shard_api import CoordinatorResult, TopicImage
+from broker.group.shard_api import CoordinatorResult, TopicImage, target_assignment_due
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
@@ -706,9 +710,11 @@ class ConsumerGroups:
             group_epoch = FIRST_GROUP_EPOCH if group_epoch == 0 else group_epoch + 1
             records.append(rec.group_epoch(group.group_id, group_epoch, metadata_hash))
 
-        # 3. The target assignment.
+        # 3. The target assignment, computed at most once per assignment interval (KIP-1263).
         target_epoch = group.assignment_epoch
-        if group_epoch > group.assignment_epoch:
+        if group_epoch > group.assignment_epoch and target_assignment_due(
+            group.assignment_timestamp_ms, self.config.assignment_interval_for(group.group_id), now_ms
+        ):
             target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
             target_epoch = group_epoch
         else:
@@ -1021,8 +1027,9 @@ class ConsumerGroups:
             return self._downgrade(group, mid)
         records.append(rec.group_epoch(gid, group.epoch + 1, self._metadata_hash(remaining, regexes)))
         if not remaining:
-            # Nobody left to assign to: the (empty) target is current at once.
-            records.append(rec.target_epoch(gid, group.epoch + 1, now_ms))
+            # Nobody left to assign to: the (empty) target is current at once, and with
+            # no time recorded the next member's target is not delayed (as Kafka).
+            records.append(rec.target_epoch(gid, group.epoch + 1, 0))
         self._cancel_member_timers(gid, mid)
         return records
 
@@ -1226,7 +1233,8 @@ class ConsumerGroups:
             *members,
             rec.group_epoch(group_id, generation, self._metadata_hash(metas, {})),
             *targets,
-            rec.target_epoch(group_id, generation, now_ms),
+            # The classic assignment is taken over with no time: the next target is due at once.
+            rec.target_epoch(group_id, generation, 0),
             *currents,
         ]
         records.extend(self.directory.classic_tombstones(group_id))  # type: ignore[arg-type]
@@ -1522,7 +1530,7 @@ class ConsumerGroups:
                 rec.group_epoch(group.group_id, group.epoch + 1, self._metadata_hash(remaining, group.regexes))
             )
             if not remaining:
-                records.append(rec.target_epoch(group.group_id, group.epoch + 1, now_ms))
+                records.append(rec.target_epoch(group.group_id, group.epoch + 1, 0))
         return CoordinatorResult(records, out)
 
 

@@ -14,6 +14,11 @@ StreamsGroupHeartbeat and StreamsGroupDescribe messages.
 * **Epochs.** The first bump takes the group epoch from 0 to 2; a new group
   waits ``group.streams.initial.rebalance.delay.ms`` (status
   ASSIGNMENT_DELAYED, member epoch 1 with no tasks) before its first target.
+  Later targets come at most once per ``streams.assignment.interval.ms``
+  (KIP-1263): within it members reconcile to the current target and hear
+  ASSIGNMENT_DELAYED; the first heartbeat after it computes one target with
+  every change made meanwhile (0: at once). An emptied group's next first
+  target is never delayed by it.
   Member metadata that shapes the assignment (process, rack, client tags,
   topology epoch), the topic metadata and the validated topology bump it.
 * **Assignment** (:mod:`.assignor`): the sticky task assignor with
@@ -51,7 +56,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from broker.group.consumer.regex import resolve
-from broker.group.shard_api import CoordinatorResult, TopicImage
+from broker.group.shard_api import CoordinatorResult, TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.records import (
     CurrentValue,
@@ -101,11 +106,17 @@ class StreamsGroupConfig:
     num_standby_replicas: int = 0
     max_standby_replicas: int = 2
     initial_rebalance_delay_ms: int = 3_000
+    assignment_interval_ms: int = 1_000
+    min_assignment_interval_ms: int = 0
+    max_assignment_interval_ms: int = 15_000
     acceptable_recovery_lag: int = 10_000
     task_offset_interval_ms: int = 60_000
     rack_aware_assignment_tags: tuple[str, ...] = ()
     # A group's configs (streams.session.timeout.ms, ...), by group id.
     group_configs: Callable[[str], Mapping[str, Any]] | None = None
+    # A group's effective streams.assignment.interval.ms (the group config store resolves
+    # it: override or live broker default, within the bounds); None: from the fields above.
+    assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
     def from_settings(cls, get: Callable[[str], Any]) -> StreamsGroupConfig:
@@ -117,6 +128,9 @@ class StreamsGroupConfig:
             ("group.streams.num.standby.replicas", "num_standby_replicas"),
             ("group.streams.max.standby.replicas", "max_standby_replicas"),
             ("group.streams.initial.rebalance.delay.ms", "initial_rebalance_delay_ms"),
+            ("group.streams.assignment.interval.ms", "assignment_interval_ms"),
+            ("group.streams.min.assignment.interval.ms", "min_assignment_interval_ms"),
+            ("group.streams.max.assignment.interval.ms", "max_assignment_interval_ms"),
         ):
             try:
                 value = get(key)
@@ -155,6 +169,13 @@ class StreamsGroupConfig:
 
     def initial_delay_for(self, group_id: str) -> int:
         return self._int(group_id, "streams.initial.rebalance.delay.ms", self.initial_rebalance_delay_ms)
+
+    def assignment_interval_for(self, group_id: str) -> int:
+        """Least time between two target assignments of the group (KIP-1263; 0: none)."""
+        if self.assignment_interval_of is not None:
+            return self.assignment_interval_of(group_id)
+        value = self._int(group_id, "streams.assignment.interval.ms", self.assignment_interval_ms)
+        return min(max(value, self.min_assignment_interval_ms), self.max_assignment_interval_ms)
 
     def rack_tags_for(self, group_id: str) -> tuple[str, ...]:
         value = self._value(group_id, "streams.rack.aware.assignment.tags")
@@ -785,6 +806,13 @@ class StreamsGroups:
                 statuses.append(
                     (Status.ASSIGNMENT_DELAYED, "Assignment delayed due to the configured initial rebalance delay.")
                 )
+            elif not target_assignment_due(
+                group.assignment_timestamp_ms, self.config.assignment_interval_for(group.group_id), now_ms
+            ):
+                # KIP-1263: the current target stands until the interval has passed.
+                statuses.append(
+                    (Status.ASSIGNMENT_DELAYED, "Assignment delayed due to the configured assignment interval.")
+                )
             else:
                 metas = {m: g.meta for m, g in group.members.items() if m != replaced}
                 metas[r.member_id] = meta
@@ -1011,7 +1039,8 @@ class StreamsGroups:
             Record(RecordType.GROUP, gid, None, GroupValue(epoch, group.metadata_hash, group.validated_topology_epoch)),
         ]
         if len(group.members) == 1:
-            records.append(Record(RecordType.TARGET_EPOCH, gid, None, TargetEpochValue(epoch, now_ms)))
+            # The (empty) target is current; with no time kept, the next first target is not delayed.
+            records.append(Record(RecordType.TARGET_EPOCH, gid, None, TargetEpochValue(epoch, 0)))
         return records
 
     # ============================================================ describe, delete, offsets
