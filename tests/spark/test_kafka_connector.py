@@ -9,8 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from broker.admin.client import AdminClient
 from tests.spark.conftest import produce
 
