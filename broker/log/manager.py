@@ -25,7 +25,7 @@ import re
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -73,6 +73,8 @@ _LEGAL_TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]+$")
 # about what a host tuned as Kafka recommends (nofile 100k) can spare beside sockets.
 # A request above it is refused with INVALID_PARTITIONS instead of exhausting the host.
 MAX_PARTITIONS_PER_TOPIC = 10_000
+# create_topic_async lets other tasks run after laying out this many partitions (~30 ms here).
+CREATE_PARTITIONS_PER_STEP = 64
 # Kafka's periodic tasks: retention every 5 minutes (log.retention.check.interval.ms)
 # and offset checkpoints every minute (log.flush.offset.checkpoint.interval.ms).
 DEFAULT_RETENTION_CHECK_MS = 300_000
@@ -164,6 +166,8 @@ class LogManager:
         self.data_dir = Path(data_dir)
         self._now_ms = now_ms
         self._topics: dict[str, TopicInfo] = {}
+        # Topics whose partitions are being created (create_topic_async): their names are taken.
+        self._creating: set[str] = set()
         self._by_id: dict[uuid.UUID, TopicInfo] = {}
         self._logs: dict[tuple[str, int], PartitionLog] = {}
         self._broker: dict[str, str] = {}
@@ -427,11 +431,72 @@ class LogManager:
     ) -> TopicInfo:
         """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
         -1 or 1: this is a single node). Raises KafkaError."""
+        steps = self._create_topic_steps(
+            name,
+            partitions,
+            configs,
+            topic_id=topic_id,
+            internal=internal,
+            validate_only=validate_only,
+            replication_factor=replication_factor,
+        )
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                info: TopicInfo = done.value
+                return info
+
+    async def create_topic_async(
+        self,
+        name: str,
+        partitions: int,
+        configs: Mapping[str, Any] | None = None,
+        *,
+        internal: bool = False,
+        validate_only: bool = False,
+        replication_factor: int = -1,
+    ) -> TopicInfo:
+        """:meth:`create_topic` letting other tasks run every
+        ``CREATE_PARTITIONS_PER_STEP`` partitions: a topic of thousands of partitions
+        takes a second or more to lay out, which must not stall every connection."""
+        steps = self._create_topic_steps(
+            name,
+            partitions,
+            configs,
+            internal=internal,
+            validate_only=validate_only,
+            replication_factor=replication_factor,
+        )
+        try:
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    info: TopicInfo = done.value
+                    return info
+                await trio.lowlevel.checkpoint()
+        finally:
+            steps.close()  # cancelled between steps: the partitions made so far are removed
+
+    def _create_topic_steps(
+        self,
+        name: str,
+        partitions: int,
+        configs: Mapping[str, Any] | None,
+        *,
+        topic_id: uuid.UUID | None = None,
+        internal: bool = False,
+        validate_only: bool = False,
+        replication_factor: int = -1,
+    ) -> Generator[None, None, TopicInfo]:
+        """The work of :meth:`create_topic`, pausing after every
+        ``CREATE_PARTITIONS_PER_STEP`` partitions."""
         validate_topic_name(name)
-        if name in self._topics:
+        if name in self._topics or name in self._creating:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
         key = _collision_key(name)
-        for other in self._topics:
+        for other in [*self._topics, *self._creating]:
             if _collision_key(other) == key:
                 raise KafkaError(
                     ErrorCode.INVALID_TOPIC_EXCEPTION,
@@ -463,9 +528,12 @@ class LogManager:
         if validate_only:
             return info
         opened: list[PartitionLog] = []
+        self._creating.add(name)
         try:
             for p in range(partitions):
                 opened.append(self._open_log(info, p, config))
+                if (p + 1) % CREATE_PARTITIONS_PER_STEP == 0 and p + 1 < partitions:
+                    yield
             self._save_catalog([*self._topics.values(), info])
         except BaseException:
             for part_log in opened:
@@ -473,6 +541,8 @@ class LogManager:
             for p in range(partitions):
                 self._trash_quietly(self.data_dir / f"{name}-{p}")
             raise
+        finally:
+            self._creating.discard(name)
         self._topics[name] = info
         self._by_id[topic_id] = info
         for p, part_log in enumerate(opened):

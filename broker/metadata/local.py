@@ -135,7 +135,7 @@ class SingleNodeMetadata:
             # offsets.topic.replication.factor and friends: one copy is all a node has.
             replication_factor = -1
             configs = {k: v for k, v in configs.items() if k != "min.insync.replicas"}
-        info = self._logs.create_topic(
+        info = await self._logs.create_topic_async(
             name,
             partitions,
             configs,

@@ -303,3 +303,44 @@ def test_apply_retention_over_all_logs(tmp_path):
     assert m.apply_retention(clock.now) >= 4
     assert all(log.log_start_offset == 6 for log in m.logs())
     m.close()
+
+
+def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manager):
+    """create_topic_async yields between partitions: a task beside it runs meanwhile, a
+    second create of the same name is refused while the first is under way, and a create
+    cancelled half-way leaves no partition behind."""
+    import trio
+
+    ticks: list[int] = []
+    refused: list[int] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            done = trio.Event()
+
+            async def beside() -> None:
+                while not done.is_set():
+                    made = len(list(manager.data_dir.glob("big-*")))
+                    ticks.append(made)
+                    if made:  # under way: the name is taken
+                        with pytest.raises(KafkaError) as again:
+                            manager.create_topic("big", 1)
+                        refused.append(_code(again))
+                    await trio.lowlevel.checkpoint()
+
+            nursery.start_soon(beside)
+            await trio.lowlevel.checkpoint()
+            info = await manager.create_topic_async("big", 300)
+            done.set()
+        assert info.partitions == 300 and manager.topics["big"] is info
+
+        with trio.move_on_after(0) as scope:
+            await manager.create_topic_async("gone", 300)
+        assert scope.cancelled_caught
+
+    trio.run(main)
+    # The other task ran while partitions were being laid out, not only before or after.
+    assert any(0 < n < 300 for n in ticks), ticks
+    assert set(refused) == {ErrorCode.TOPIC_ALREADY_EXISTS}
+    assert "gone" not in manager.topics and not list(manager.data_dir.glob("gone-*"))
+    manager.create_topic("gone", 2)  # the name is free again
