@@ -155,6 +155,19 @@ def latest_counts(bootstrap: str) -> tuple[dict[str, int], int]:
         c.close()
 
 
+def settled_counts(bootstrap: str, expected: Counter[str], timeout: float) -> dict[str, int]:
+    """Each word's last count once they all equal ``expected``, or as last read after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    counts: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        counts, _ = latest_counts(bootstrap)
+        if counts == dict(expected):
+            break
+        time.sleep(1)
+    return counts
+
+
 # The classic group protocol (Kafka Streams' default) and a KIP-1071 streams group.
 @pytest.mark.parametrize("protocol", ["classic", "streams"])
 def test_word_count_is_exact_after_a_kill(tmp_path: Path, app_jar: Path, protocol: str):
@@ -184,13 +197,7 @@ def test_word_count_is_exact_after_a_kill(tmp_path: Path, app_jar: Path, protoco
         app = App(app_jar, bs, tmp_path / "state-2", tmp_path / "app.log", protocol).start()
         app.wait_running(90)
         produce_lines(bs, lines[2500:])
-        deadline = time.monotonic() + 120
-        counts: dict[str, int] = {}
-        while time.monotonic() < deadline:
-            counts, _ = latest_counts(bs)
-            if counts == dict(expected):
-                break
-            time.sleep(1)
+        counts = settled_counts(bs, expected, 120)
         assert counts == dict(expected), {
             w: (counts.get(w), expected[w]) for w in WORDS if counts.get(w) != expected[w]
         }
@@ -238,13 +245,7 @@ def test_word_count_is_exact_across_a_broker_kill_in_a_cluster(tmp_path: Path, a
             c.broker(victim).start()
             feeder.join(120)
             produce_lines(bs, lines[5000:])
-            deadline = time.monotonic() + 150
-            counts: dict[str, int] = {}
-            while time.monotonic() < deadline:
-                counts, _ = latest_counts(bs)
-                if counts == dict(expected):
-                    break
-                time.sleep(1)
+            counts = settled_counts(bs, expected, 150)
             if counts != dict(expected):
                 tool = [sys.executable, "-m", "broker", "transactions", "--bootstrap-server", bs]
                 checks = [["list"], *(["find-hanging", "--broker-id", str(n)] for n in (1, 2, 3))]
