@@ -29,7 +29,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 import trio
@@ -73,8 +73,37 @@ _LEGAL_TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]+$")
 # about what a host tuned as Kafka recommends (nofile 100k) can spare beside sockets.
 # A request above it is refused with INVALID_PARTITIONS instead of exhausting the host.
 MAX_PARTITIONS_PER_TOPIC = 10_000
-# create_topic_async lets other tasks run after laying out this many partitions (~30 ms here).
+# create_topic_steps lets other tasks run after laying out this many partitions (~30 ms here).
 CREATE_PARTITIONS_PER_STEP = 64
+
+T = TypeVar("T")
+
+
+def run_steps(steps: Generator[None, None, T]) -> T:
+    """Run a stepped operation to its end at once."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+
+
+async def run_steps_async(steps: Generator[None, None, T]) -> T:
+    """Run a stepped operation, letting other tasks run between its steps; cancelled
+    between steps, the operation is closed (it undoes what it did)."""
+    try:
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: T = done.value
+                return result
+            await trio.lowlevel.checkpoint()
+    finally:
+        steps.close()
+
+
 # Kafka's periodic tasks: retention every 5 minutes (log.retention.check.interval.ms)
 # and offset checkpoints every minute (log.flush.offset.checkpoint.interval.ms).
 DEFAULT_RETENTION_CHECK_MS = 300_000
@@ -166,7 +195,7 @@ class LogManager:
         self.data_dir = Path(data_dir)
         self._now_ms = now_ms
         self._topics: dict[str, TopicInfo] = {}
-        # Topics whose partitions are being created (create_topic_async): their names are taken.
+        # Topics whose partitions are being created (create_topic_steps): their names are taken.
         self._creating: set[str] = set()
         self._by_id: dict[uuid.UUID, TopicInfo] = {}
         self._logs: dict[tuple[str, int], PartitionLog] = {}
@@ -430,60 +459,25 @@ class LogManager:
         replication_factor: int = -1,
     ) -> TopicInfo:
         """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
-        -1 or 1: this is a single node). Raises KafkaError."""
-        steps = self._create_topic_steps(
-            name,
-            partitions,
-            configs,
-            topic_id=topic_id,
-            internal=internal,
-            validate_only=validate_only,
-            replication_factor=replication_factor,
+        -1 or 1: this is a single node). Raises KafkaError. All at once: the event loop
+        drives :meth:`create_topic_steps` with :func:`run_steps_async` instead."""
+        return run_steps(
+            self.create_topic_steps(
+                name,
+                partitions,
+                configs,
+                topic_id=topic_id,
+                internal=internal,
+                validate_only=validate_only,
+                replication_factor=replication_factor,
+            )
         )
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                info: TopicInfo = done.value
-                return info
 
-    async def create_topic_async(
+    def create_topic_steps(
         self,
         name: str,
         partitions: int,
         configs: Mapping[str, Any] | None = None,
-        *,
-        internal: bool = False,
-        validate_only: bool = False,
-        replication_factor: int = -1,
-    ) -> TopicInfo:
-        """:meth:`create_topic` letting other tasks run every
-        ``CREATE_PARTITIONS_PER_STEP`` partitions: a topic of thousands of partitions
-        takes a second or more to lay out, which must not stall every connection."""
-        steps = self._create_topic_steps(
-            name,
-            partitions,
-            configs,
-            internal=internal,
-            validate_only=validate_only,
-            replication_factor=replication_factor,
-        )
-        try:
-            while True:
-                try:
-                    next(steps)
-                except StopIteration as done:
-                    info: TopicInfo = done.value
-                    return info
-                await trio.lowlevel.checkpoint()
-        finally:
-            steps.close()  # cancelled between steps: the partitions made so far are removed
-
-    def _create_topic_steps(
-        self,
-        name: str,
-        partitions: int,
-        configs: Mapping[str, Any] | None,
         *,
         topic_id: uuid.UUID | None = None,
         internal: bool = False,
@@ -491,7 +485,9 @@ class LogManager:
         replication_factor: int = -1,
     ) -> Generator[None, None, TopicInfo]:
         """The work of :meth:`create_topic`, pausing after every
-        ``CREATE_PARTITIONS_PER_STEP`` partitions."""
+        ``CREATE_PARTITIONS_PER_STEP`` partitions: a topic of thousands of partitions
+        takes a second or more to lay out, which must not stall every connection. The
+        name is taken while it runs; closed half-way, it removes what it made."""
         validate_topic_name(name)
         if name in self._topics or name in self._creating:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")

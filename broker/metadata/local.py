@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from broker.log.manager import LogManager, TopicInfo
+from broker.log.manager import LogManager, TopicInfo, run_steps_async
 from broker.metadata.image import (
     COORDINATOR_TOPICS,
     BrokerInfo,
@@ -135,13 +135,15 @@ class SingleNodeMetadata:
             # offsets.topic.replication.factor and friends: one copy is all a node has.
             replication_factor = -1
             configs = {k: v for k, v in configs.items() if k != "min.insync.replicas"}
-        info = await self._logs.create_topic_async(
-            name,
-            partitions,
-            configs,
-            internal=internal,
-            validate_only=validate_only,
-            replication_factor=replication_factor,
+        info = await run_steps_async(
+            self._logs.create_topic_steps(
+                name,
+                partitions,
+                configs,
+                internal=internal,
+                validate_only=validate_only,
+                replication_factor=replication_factor,
+            )
         )
         return self._topic_image(info)
 

@@ -10,7 +10,7 @@ import pytest
 
 from broker.log.checkpoint import CLEAN_SHUTDOWN_FILE, LOG_START_OFFSET_CHECKPOINT, read_offset_checkpoint
 from broker.log.config import ConfigSource, LogConfig
-from broker.log.manager import LogManager
+from broker.log.manager import LogManager, run_steps_async
 from broker.protocol.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import Clock, batch, batch_offsets
 
@@ -306,7 +306,7 @@ def test_apply_retention_over_all_logs(tmp_path):
 
 
 def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manager):
-    """create_topic_async yields between partitions: a task beside it runs meanwhile, a
+    """create_topic_steps pauses between partitions: a task beside it runs meanwhile, a
     second create of the same name is refused while the first is under way, and a create
     cancelled half-way leaves no partition behind."""
     import trio
@@ -330,12 +330,12 @@ def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manage
 
             nursery.start_soon(beside)
             await trio.lowlevel.checkpoint()
-            info = await manager.create_topic_async("big", 300)
+            info = await run_steps_async(manager.create_topic_steps("big", 300))
             done.set()
         assert info.partitions == 300 and manager.topics["big"] is info
 
         with trio.move_on_after(0) as scope:
-            await manager.create_topic_async("gone", 300)
+            await run_steps_async(manager.create_topic_steps("gone", 300))
         assert scope.cancelled_caught
 
     trio.run(main)
