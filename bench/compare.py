@@ -1198,6 +1198,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--share-records", type=int, default=1_000_000, help="share consume: pre-filled records")
     parser.add_argument("--size", type=int, default=100, help="share consume: record size")
     parser.add_argument("--share-runs", type=int, default=3, help="share consume: drains per row, median reported")
+    parser.add_argument(
+        "--kafka-version",
+        default=KAFKA_PEER_VERSION,
+        help=f"the Kafka release to run (default {KAFKA_PEER_VERSION}; others need `make peer-kafka-old`)",
+    )
     parser.add_argument("--rate", type=int, default=1000, help="latency: records per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="latency: seconds of producing")
     parser.add_argument("--deadline", type=float, default=60.0, help="per share scenario (fetch: twice this)")
@@ -1235,6 +1240,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown broker(s) {', '.join(unknown)}; choose from {', '.join(BROKERS)}")
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     share_bench.DEADLINE_S = args.deadline
+    KafkaPeer.version = args.kafka_version
     # Clients (this process, librdkafka threads, consumer processes) on CPU 1.
     if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
         os.sched_setaffinity(0, {CLIENT_CPU})
@@ -1244,7 +1250,7 @@ def main(argv: list[str] | None = None) -> None:
     params = vars(args) | {"scenarios": scenarios, "doc_dir": None}
     results: dict = {
         "date": date,
-        "kafka_version": KAFKA_PEER_VERSION,
+        "kafka_version": args.kafka_version,
         "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": shlex.join(
             [

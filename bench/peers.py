@@ -27,6 +27,13 @@ from broker.testing import BrokerProcess
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA_SH = ROOT / "peers" / "kafka.sh"
 KAFKA_JAR = ROOT / "peers" / ".cache" / "kafka" / "libs" / "kafka_2.13-4.4.0.jar"
+KAFKA_DEFAULT_VERSION = "4.4.0"
+
+
+def kafka_libs(version: str) -> Path:
+    """Where ``make peers`` (4.4.0) or ``make peer-kafka-old`` (any other) put a release's jars."""
+    cache = ROOT / "peers" / ".cache"
+    return cache / "kafka" / "libs" if version == KAFKA_DEFAULT_VERSION else cache / f"kafka-{version}" / "libs"
 
 
 def free_port(span: int = 1) -> int:
@@ -117,6 +124,8 @@ class Sharebroker:
 class KafkaPeer:
     name = "kafka"
     supports_share = True
+    # The release to run; releases before 4.4 know share.version 1 at most.
+    version = KAFKA_DEFAULT_VERSION
 
     def __init__(self, cpus: str | None = None, extra_config: str = "") -> None:
         self.cpus = cpus
@@ -132,13 +141,18 @@ class KafkaPeer:
         """None if it can run, else why not."""
         if shutil.which("java") is None:
             return "java not found"
-        if not KAFKA_JAR.exists():
-            return "Kafka jars missing: run `make peers`"
+        if not (kafka_libs(KafkaPeer.version) / f"kafka_2.13-{KafkaPeer.version}.jar").exists():
+            hint = "make peers" if KafkaPeer.version == KAFKA_DEFAULT_VERSION else "make peer-kafka-old"
+            return f"Kafka {KafkaPeer.version} jars missing: run `{hint}`"
         return None
 
     def _env(self) -> dict:
         env = dict(os.environ)
         env["KAFKA_PEER_ROOT"] = str(self.root)
+        if self.version != KAFKA_DEFAULT_VERSION:
+            env["KAFKA_PEER_LIBS"] = str(kafka_libs(self.version))
+            env["KAFKA_PEER_VERSION"] = self.version
+            env.setdefault("KAFKA_PEER_SHARE_VERSION", "1")
         if self.extra_config:
             path = Path(self._tmp.name) / "extra.properties"
             path.write_text(self.extra_config)
