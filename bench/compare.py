@@ -54,7 +54,7 @@ from pathlib import Path
 
 import bench.share as share_bench
 from bench.fetch import fetch
-from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer
+from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
 from bench.produce import RECORD, produce, rss_kib
 from bench.scale import run as scale_run
 from bench.share import first_share_record, latency, throughput
@@ -1218,6 +1218,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--share-runs", type=int, default=3, help="share consume: drains per row, median reported")
     parser.add_argument("--produce-runs", type=int, default=3, help="produce: runs per row, median reported")
     parser.add_argument(
+        "--baseline-src",
+        metavar="DIR",
+        help="also run the broker of this checkout (an earlier commit) as 'baseline' in the same run",
+    )
+    parser.add_argument(
         "--kafka-version",
         default=KAFKA_PEER_VERSION,
         help=f"the Kafka release to run (default {KAFKA_PEER_VERSION}; others need `make peer-kafka-old`)",
@@ -1254,6 +1259,10 @@ def main(argv: list[str] | None = None) -> None:
         scenarios = parse_scenarios(args.scenarios)
     except ValueError as e:
         parser.error(str(e))
+    if args.baseline_src:
+        BROKERS["baseline"] = baseline_broker(Path(args.baseline_src))
+        if "baseline" not in args.brokers.split(","):
+            args.brokers = "baseline," + args.brokers
     brokers = [n.strip() for n in args.brokers.split(",") if n.strip()]
     if unknown := [n for n in brokers if n not in BROKERS]:
         parser.error(f"unknown broker(s) {', '.join(unknown)}; choose from {', '.join(BROKERS)}")

@@ -74,6 +74,8 @@ class _PinnedBrokerProcess(BrokerProcess):
 class Sharebroker:
     name = "sharebroker"
     supports_share = True
+    # Run the broker of another checkout instead of this one (see baseline_broker).
+    src: Path | None = None
 
     def __init__(self, cpus: str | None = None, settings: dict | None = None) -> None:
         self.cpus = cpus
@@ -90,12 +92,27 @@ class Sharebroker:
         )
         self._proc.data_dir.mkdir(parents=True)
         log = open(self._proc.log_path, "ab")
+        # `python -m broker` takes the package from its working directory first.
+        src = {} if self.src is None else {"cwd": self.src, "env": {**os.environ, "PYTHONPATH": str(self.src)}}
         self._proc.process = subprocess.Popen(
-            self._proc.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            self._proc.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **src
         )
         log.close()
 
     def start(self) -> Sharebroker:
+        if self.src is not None:
+            # Another checkout's broker may predate the `ready` log line: wait for the port.
+            self.launch()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                assert self._proc is not None and self._proc.process is not None
+                if self._proc.process.poll() is not None:
+                    raise RuntimeError(f"sharebroker from {self.src} exited: {self._proc.log_tail()}")
+                with socket.socket() as sock:
+                    if sock.connect_ex(("127.0.0.1", self.port)) == 0:
+                        return self
+                time.sleep(0.05)
+            raise RuntimeError(f"sharebroker from {self.src} did not listen within 30 s")
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
         self._proc = _PinnedBrokerProcess(
             Path(self._tmp.name) / "data", self.cpus, port=self.port, settings=self.settings
@@ -119,6 +136,12 @@ class Sharebroker:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+
+def baseline_broker(src: Path) -> type[Sharebroker]:
+    """A Sharebroker peer that runs the broker of the checkout at ``src`` (an earlier
+    commit, say), measured in the same run as this one: ``bench.compare --baseline-src``."""
+    return type("BaselineSharebroker", (Sharebroker,), {"name": "baseline", "src": src.resolve()})
 
 
 class KafkaPeer:
