@@ -54,7 +54,7 @@ from pathlib import Path
 
 import bench.share as share_bench
 from bench.fetch import fetch
-from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer
+from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
 from bench.produce import RECORD, produce, rss_kib
 from bench.scale import run as scale_run
 from bench.share import first_share_record, latency, throughput
@@ -198,6 +198,16 @@ def produce_run(bootstrap: str, partitions: int, records: int) -> dict:
     }
 
 
+def produce_median(bootstrap: str, partitions: int, args) -> dict:
+    """``--produce-runs`` runs (each into a new topic), the median run by MB/s; every
+    run's rate is kept in ``runs_mb_per_s``."""
+    runs = [produce_run(bootstrap, partitions, args.records) for _ in range(max(getattr(args, "produce_runs", 1), 1))]
+    ranked = sorted(runs, key=lambda r: r["mb_per_s"])
+    out = dict(ranked[(len(ranked) - 1) // 2])
+    out["runs_mb_per_s"] = [r["mb_per_s"] for r in runs]
+    return out
+
+
 def run_broker(cls, args, scenarios: set[str]) -> dict:
     res: dict = {"broker": cls.name, "errors": {}}
     why = getattr(cls, "available", lambda: None)()
@@ -236,7 +246,7 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
             if "produce" in scenarios:
                 res["produce_hwm_reset"] = reset()
                 for parts in PRODUCE_PARTITIONS:
-                    step(PRODUCE_KEYS[parts], lambda p=parts: produce_run(b.bootstrap, p, args.records))
+                    step(PRODUCE_KEYS[parts], lambda p=parts: produce_median(b.bootstrap, p, args))
                 res["produce_peak_rss_mib"] = hwm_mib()
             if cls.supports_share and scenarios & {"share", "latency"}:
                 res["share_hwm_reset"] = reset()
@@ -957,10 +967,18 @@ def write_doc(
   `/proc/PID/clear_refs` just before; and the peak over the broker's whole run. For
   Kafka, the JVM's figures.""")
     if "produce" in done:
-        method.append(f"""- Produce: librdkafka (confluent-kafka {results["client"]}), {records:,} records of 1 KiB,
+        method.append(
+            f"""- Produce: librdkafka (confluent-kafka {results["client"]}), {records:,} records of 1 KiB,
   acks=all, idempotent, linger.ms=5, into a topic of 1 and of 8 partitions (records
   spread round-robin), MB/s and records/s from first send to last delivery report
-  (`bench.produce.produce`).""")
+  (`bench.produce.produce`)."""
+            + (
+                f""" Each row is the median of {args.produce_runs} runs, each into a new topic (every
+  run's rate is in the JSON as `runs_mb_per_s`)."""
+                if getattr(args, "produce_runs", 1) > 1
+                else ""
+            )
+        )
     if "fetch" in done:
         method.append(
             f"""- Fetch: {_size(fetch_mib)} of 1 KiB records pre-filled (by the same producer) in
@@ -1198,6 +1216,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--share-records", type=int, default=1_000_000, help="share consume: pre-filled records")
     parser.add_argument("--size", type=int, default=100, help="share consume: record size")
     parser.add_argument("--share-runs", type=int, default=3, help="share consume: drains per row, median reported")
+    parser.add_argument("--produce-runs", type=int, default=3, help="produce: runs per row, median reported")
+    parser.add_argument(
+        "--baseline-src",
+        metavar="DIR",
+        help="also run the broker of this checkout (an earlier commit) as 'baseline' in the same run",
+    )
+    parser.add_argument(
+        "--kafka-version",
+        default=KAFKA_PEER_VERSION,
+        help=f"the Kafka release to run (default {KAFKA_PEER_VERSION}; others need `make peer-kafka-old`)",
+    )
     parser.add_argument("--rate", type=int, default=1000, help="latency: records per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="latency: seconds of producing")
     parser.add_argument("--deadline", type=float, default=60.0, help="per share scenario (fetch: twice this)")
@@ -1230,11 +1259,16 @@ def main(argv: list[str] | None = None) -> None:
         scenarios = parse_scenarios(args.scenarios)
     except ValueError as e:
         parser.error(str(e))
+    if args.baseline_src:
+        BROKERS["baseline"] = baseline_broker(Path(args.baseline_src))
+        if "baseline" not in args.brokers.split(","):
+            args.brokers = "baseline," + args.brokers
     brokers = [n.strip() for n in args.brokers.split(",") if n.strip()]
     if unknown := [n for n in brokers if n not in BROKERS]:
         parser.error(f"unknown broker(s) {', '.join(unknown)}; choose from {', '.join(BROKERS)}")
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     share_bench.DEADLINE_S = args.deadline
+    KafkaPeer.version = args.kafka_version
     # Clients (this process, librdkafka threads, consumer processes) on CPU 1.
     if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
         os.sched_setaffinity(0, {CLIENT_CPU})
@@ -1244,7 +1278,7 @@ def main(argv: list[str] | None = None) -> None:
     params = vars(args) | {"scenarios": scenarios, "doc_dir": None}
     results: dict = {
         "date": date,
-        "kafka_version": KAFKA_PEER_VERSION,
+        "kafka_version": args.kafka_version,
         "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": shlex.join(
             [

@@ -27,6 +27,13 @@ from broker.testing import BrokerProcess
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA_SH = ROOT / "peers" / "kafka.sh"
 KAFKA_JAR = ROOT / "peers" / ".cache" / "kafka" / "libs" / "kafka_2.13-4.4.0.jar"
+KAFKA_DEFAULT_VERSION = "4.4.0"
+
+
+def kafka_libs(version: str) -> Path:
+    """Where ``make peers`` (4.4.0) or ``make peer-kafka-old`` (any other) put a release's jars."""
+    cache = ROOT / "peers" / ".cache"
+    return cache / "kafka" / "libs" if version == KAFKA_DEFAULT_VERSION else cache / f"kafka-{version}" / "libs"
 
 
 def free_port(span: int = 1) -> int:
@@ -67,6 +74,8 @@ class _PinnedBrokerProcess(BrokerProcess):
 class Sharebroker:
     name = "sharebroker"
     supports_share = True
+    # Run the broker of another checkout instead of this one (see baseline_broker).
+    src: Path | None = None
 
     def __init__(self, cpus: str | None = None, settings: dict | None = None) -> None:
         self.cpus = cpus
@@ -83,12 +92,27 @@ class Sharebroker:
         )
         self._proc.data_dir.mkdir(parents=True)
         log = open(self._proc.log_path, "ab")
+        # `python -m broker` takes the package from its working directory first.
+        src = {} if self.src is None else {"cwd": self.src, "env": {**os.environ, "PYTHONPATH": str(self.src)}}
         self._proc.process = subprocess.Popen(
-            self._proc.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            self._proc.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **src
         )
         log.close()
 
     def start(self) -> Sharebroker:
+        if self.src is not None:
+            # Another checkout's broker may predate the `ready` log line: wait for the port.
+            self.launch()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                assert self._proc is not None and self._proc.process is not None
+                if self._proc.process.poll() is not None:
+                    raise RuntimeError(f"sharebroker from {self.src} exited: {self._proc.log_tail()}")
+                with socket.socket() as sock:
+                    if sock.connect_ex(("127.0.0.1", self.port)) == 0:
+                        return self
+                time.sleep(0.05)
+            raise RuntimeError(f"sharebroker from {self.src} did not listen within 30 s")
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-sharebroker-")
         self._proc = _PinnedBrokerProcess(
             Path(self._tmp.name) / "data", self.cpus, port=self.port, settings=self.settings
@@ -114,9 +138,17 @@ class Sharebroker:
             self._tmp = None
 
 
+def baseline_broker(src: Path) -> type[Sharebroker]:
+    """A Sharebroker peer that runs the broker of the checkout at ``src`` (an earlier
+    commit, say), measured in the same run as this one: ``bench.compare --baseline-src``."""
+    return type("BaselineSharebroker", (Sharebroker,), {"name": "baseline", "src": src.resolve()})
+
+
 class KafkaPeer:
     name = "kafka"
     supports_share = True
+    # The release to run; releases before 4.4 know share.version 1 at most.
+    version = KAFKA_DEFAULT_VERSION
 
     def __init__(self, cpus: str | None = None, extra_config: str = "") -> None:
         self.cpus = cpus
@@ -132,13 +164,18 @@ class KafkaPeer:
         """None if it can run, else why not."""
         if shutil.which("java") is None:
             return "java not found"
-        if not KAFKA_JAR.exists():
-            return "Kafka jars missing: run `make peers`"
+        if not (kafka_libs(KafkaPeer.version) / f"kafka_2.13-{KafkaPeer.version}.jar").exists():
+            hint = "make peers" if KafkaPeer.version == KAFKA_DEFAULT_VERSION else "make peer-kafka-old"
+            return f"Kafka {KafkaPeer.version} jars missing: run `{hint}`"
         return None
 
     def _env(self) -> dict:
         env = dict(os.environ)
         env["KAFKA_PEER_ROOT"] = str(self.root)
+        if self.version != KAFKA_DEFAULT_VERSION:
+            env["KAFKA_PEER_LIBS"] = str(kafka_libs(self.version))
+            env["KAFKA_PEER_VERSION"] = self.version
+            env.setdefault("KAFKA_PEER_SHARE_VERSION", "1")
         if self.extra_config:
             path = Path(self._tmp.name) / "extra.properties"
             path.write_text(self.extra_config)

@@ -20,6 +20,10 @@
 # KAFKA_PEER_EXTRA_PROPS    extra server.properties lines (newline-separated), e.g.
 #                           errors.deadletterqueue.auto.create.topics.enable=true.
 #
+# KAFKA_PEER_VERSION        the release in KAFKA_PEER_LIBS (default 4.4.0); with 4.2.2
+#                           (`make peer-kafka-old`, peers/.cache/kafka-4.2.2/libs) set
+#                           KAFKA_PEER_SHARE_VERSION=1, the highest level 4.2 knows.
+#
 # Jars come from `make peers` (peers/.cache/kafka/libs). Everything the broker
 # writes (config, data, logs) lives in $KAFKA_PEER_ROOT (default
 # ${TMPDIR:-/tmp}/sharebroker-kafka-peer-P), never in the repository.
@@ -27,6 +31,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LIBS="${KAFKA_PEER_LIBS:-$HERE/.cache/kafka/libs}"
+VERSION="${KAFKA_PEER_VERSION:-4.4.0}"
 JAVA="${JAVA:-java}"
 HEAP="${KAFKA_PEER_HEAP:--Xms256m -Xmx512m}"
 START_TIMEOUT="${KAFKA_PEER_START_TIMEOUT:-90}"
@@ -129,8 +134,8 @@ do_start() {
   if pid="$(running_pid)"; then
     echo "kafka peer already running (pid $pid, port $PORT)"; return 0
   fi
-  if [ ! -f "$LIBS/kafka_2.13-4.4.0.jar" ]; then
-    echo "kafka jars missing in $LIBS: run 'make peers' first" >&2; exit 1
+  if [ ! -f "$LIBS/kafka_2.13-$VERSION.jar" ]; then
+    echo "kafka $VERSION jars missing in $LIBS: run 'make peers' (or 'make peer-kafka-old') first" >&2; exit 1
   fi
   if port_open "$PORT" || port_open "$CTRL_PORT" || port_open "$INT_PORT"; then
     echo "port $PORT, $CTRL_PORT or $INT_PORT is already in use" >&2; exit 1

@@ -33,6 +33,22 @@ $(TANSU_STAMP): $(STAMP)
 
 peer-kafka: $(KAFKA_PEER_STAMP) ## fetch only the pinned Kafka 4.4.0 broker (Maven Central)
 
+# An older Kafka beside it, for benchmarks compared with pages measured against it
+# (docs/PERFORMANCE.md up to 2026-11-22: 4.2.2): `python -m bench.compare --kafka-version 4.2.2`.
+KAFKA_OLD_VERSION ?= 4.2.2
+KAFKA_OLD_LIBS := peers/.cache/kafka-$(KAFKA_OLD_VERSION)/libs
+KAFKA_OLD_STAMP := $(KAFKA_OLD_LIBS)/.resolved
+
+$(KAFKA_OLD_STAMP): peers/kafka/pom.xml
+	@command -v $(MVN) >/dev/null || { echo "maven is required"; exit 1; }
+	rm -rf $(KAFKA_OLD_LIBS)
+	$(MVN) -q -B -f peers/kafka/pom.xml dependency:copy-dependencies \
+	  -Dkafka.version=$(KAFKA_OLD_VERSION) -Dkafka.libs=$(CURDIR)/$(KAFKA_OLD_LIBS)
+	touch $@
+
+.PHONY: peer-kafka-old
+peer-kafka-old: $(KAFKA_OLD_STAMP) ## fetch Kafka $(KAFKA_OLD_VERSION) beside 4.4.0 (bench.compare --kafka-version)
+
 peer-start: peer-kafka ## start the Kafka peer on 127.0.0.1:$(KAFKA_PEER_PORT)
 	peers/kafka.sh start --port $(KAFKA_PEER_PORT)
 

@@ -50,6 +50,8 @@ class _IndexFile:
         self.path = path
         self._fd = -1
         self.dirty = False
+        # Bytes written to the file (or a truncation) that no fsync has covered yet.
+        self.unsynced = False
         self._pending = bytearray()
         # Appends run on the event loop thread, the drain in the flush thread.
         self._pending_lock = threading.Lock()
@@ -74,6 +76,7 @@ class _IndexFile:
                 done = len(self._pending) - len(view)
                 view.release()
                 del self._pending[:done]
+                self.unsynced = self.unsynced or done > 0
 
     def _read_file(self) -> bytes:
         self.write_buffered()
@@ -94,12 +97,18 @@ class _IndexFile:
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.close(fd)
         self.dirty = True
+        self.unsynced = True
 
     def fsync(self) -> None:
         """Write the buffered entries and make them durable (called from the flush thread)."""
         self.write_buffered()
         if self._fd >= 0:
-            os.fsync(self._fd)
+            self.unsynced = False  # before the call: a write racing with it sets it again
+            try:
+                os.fsync(self._fd)
+            except OSError:
+                self.unsynced = True
+                raise
 
     def close(self, *, write_buffered: bool = True) -> None:
         if write_buffered:

@@ -206,6 +206,7 @@ class PartitionLog:
         self._unflushed_messages = 0
         self._dir_dirty = False
         self._closed = False
+        self._closing = False
         self._producers = ProducerStateManager(verification_enabled=config.transaction_verification)
         self._aborted: list[AbortedTxn] = []
         self._aborted_last: list[int] = []  # last offsets of _aborted, for bisect
@@ -1583,6 +1584,10 @@ class PartitionLog:
         """fsync every segment, index and directory entry written since the last flush,
         then advance the recovery point to the log end captured at the start.
 
+        The active segment's index entries are written but their files fsynced only
+        at close: recovery after a crash rebuilds that segment's indexes, and a
+        rolled segment gets its index files fsynced by the next flush.
+
         Safe to call from a worker thread while appends continue; raises
         KafkaError(KAFKA_STORAGE_ERROR) if an fsync fails.
         """
@@ -1593,6 +1598,7 @@ class PartitionLog:
         with self._lock:
             if self._closed:
                 return
+            active = self.segments[-1]
             targets = [s for s in self.segments if s.dirty]
             for seg in targets:
                 seg.dirty = False
@@ -1606,7 +1612,7 @@ class PartitionLog:
         failed: OSError | None = None
         try:
             for seg in targets:
-                seg.fsync()
+                seg.fsync(indexes=self._closing or seg is not active)
             if epochs is not None:
                 # Before the recovery point passes the entries (they are rebuilt from
                 # batch headers only above it).
@@ -1652,6 +1658,7 @@ class PartitionLog:
             self._delete_snapshots(below=self._bases[0])
         except OSError as exc:
             log.warning("producer_snapshot_failed", topic=self.topic, partition=self.partition, error=str(exc))
+        self._closing = True  # the flush below makes the active segment's indexes durable too
         self.flush()
         self._close_all_segments()
 

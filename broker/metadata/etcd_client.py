@@ -30,8 +30,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 __all__ = [
     "Compare",
     "EtcdClient",
@@ -171,6 +169,10 @@ class EtcdClient:
         self.endpoints = [e.rstrip("/") if "://" in e else f"http://{e.rstrip('/')}" for e in endpoints]
         self.timeout_s = timeout_s
         self._current = 0
+        # httpx (with its decoders and CLI, ~18 MiB) is imported by the first client, so a
+        # single broker, which never talks to etcd, does not carry it.
+        import httpx
+
         # Watches hold a connection each for as long as they run; unary calls share the rest.
         self._http = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=httpx.Limits(max_connections=32))
 
@@ -180,6 +182,8 @@ class EtcdClient:
     # --- transport -------------------------------------------------------------------
 
     async def _call(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        import httpx  # loaded by __init__ already
+
         last: Exception | None = None
         for i in range(len(self.endpoints)):
             index = (self._current + i) % len(self.endpoints)
@@ -273,6 +277,8 @@ class EtcdClient:
         url = self.endpoints[self._current] + "/v3/watch"
         # No read timeout on the stream: progress notifications arrive every few minutes
         # at most, and the keep-alive task notices a dead etcd long before.
+        import httpx  # loaded by __init__ already
+
         timeout = httpx.Timeout(self.timeout_s, read=None)
         try:
             async with self._http.stream("POST", url, json={"create_request": create}, timeout=timeout) as response:

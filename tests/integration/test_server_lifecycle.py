@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import threading
@@ -158,3 +159,30 @@ def test_sigterm_while_starting_is_a_clean_stop(tmp_path: Path):
     assert "Traceback" not in out
     with BrokerProcess(data) as broker:
         assert [m.value() for m in consume(broker.bootstrap, "many", 1)] == [b"kept"]
+
+
+def test_a_plain_broker_leaves_etcd_oauth_and_scram_libraries_unloaded(tmp_path: Path, monkeypatch):
+    """Memory: httpx (etcd), PyJWT with cryptography (OAUTHBEARER) and scramp (SCRAM)
+    are loaded by the first use of what needs them, not by every broker."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: open(os.environ['MODULES_OUT'], 'w').write('\\n'.join(sorted(sys.modules))))\n"
+    )
+    out = tmp_path / "modules.txt"
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("MODULES_OUT", str(out))
+    broker = BrokerProcess(tmp_path / "data").start()
+    assert broker.process is not None
+    try:
+        create_topic(broker.bootstrap, "plain")
+        produce(broker.bootstrap, "plain", [b"x"], acks="all")
+        assert [m.value() for m in consume(broker.bootstrap, "plain", 1)] == [b"x"]
+        broker.process.send_signal(signal.SIGTERM)
+        assert broker.process.wait(10) == 0
+    finally:
+        broker.kill()
+    loaded = {name.partition(".")[0] for name in out.read_text().split()}
+    assert "broker" in loaded  # the hook saw the broker's own modules
+    assert not loaded & {"httpx", "jwt", "cryptography", "scramp"}

@@ -36,9 +36,10 @@ import threading
 import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-import jwt
+if TYPE_CHECKING:
+    import jwt
 
 from broker.protocol.auth import SaslAuthenticationError
 
@@ -368,6 +369,10 @@ class JwksKeyCache:
 
     def refresh(self, now_ms: int) -> int:
         """Fetch and install the key set; returns how many usable keys it holds. Raises on a bad document."""
+        # PyJWT and the cryptography backend it loads (~20 MiB) come in with the first
+        # key set: only brokers that validate OAUTHBEARER tokens pay for them.
+        import jwt
+
         data = self._fetcher()
         try:
             jwks = jwt.PyJWKSet.from_json(data.decode("utf-8"))
@@ -410,6 +415,8 @@ class JwksValidator:
     clock_skew_seconds: int = 30  # sasl.oauthbearer.clock.skew.seconds
 
     def validate(self, token: str, now_ms: int) -> OAuthBearerToken:
+        import jwt  # see JwksKeyCache.refresh
+
         try:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError as exc:

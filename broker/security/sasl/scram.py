@@ -27,8 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from scramp import ScramException, ScramMechanism
-
 from broker.protocol.auth import SaslAuthenticationError
 
 __all__ = ["MIN_ITERATIONS", "SCRAM_MECHANISMS", "ScramLookup", "ScramServer", "StoredScramCredential"]
@@ -71,6 +69,9 @@ class ScramServer:
             raise ValueError(f"not a SCRAM mechanism: {mechanism}")
         self.mechanism = mechanism
         self._lookup = lookup
+        # scramp (and asn1crypto, which it loads) comes in with the first SCRAM exchange.
+        from scramp import ScramMechanism
+
         self._scramp = ScramMechanism(mechanism)
         self._server = None  # scramp's ScramServer once the client-first message arrived
         self._username: str | None = None
@@ -123,6 +124,8 @@ class ScramServer:
                 return found.salt, found.stored_key, found.server_key, found.iterations
             return credential.salt, credential.stored_key, credential.server_key, credential.iterations
 
+        from scramp import ScramException  # loaded by __init__ already
+
         server = self._scramp.make_server(auth_fn)
         try:
             server.set_client_first(text)
@@ -134,6 +137,8 @@ class ScramServer:
         return first.encode("utf-8")
 
     def _client_final(self, text: str) -> bytes:
+        from scramp import ScramException  # loaded by __init__ already
+
         server = self._server
         assert server is not None
         try:
