@@ -93,9 +93,14 @@ class Sharebroker:
         self._proc.data_dir.mkdir(parents=True)
         log = open(self._proc.log_path, "ab")
         # `python -m broker` takes the package from its working directory first.
-        src = {} if self.src is None else {"cwd": self.src, "env": {**os.environ, "PYTHONPATH": str(self.src)}}
+        env = None if self.src is None else {**os.environ, "PYTHONPATH": str(self.src)}
         self._proc.process = subprocess.Popen(
-            self._proc.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **src
+            self._proc.command(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            cwd=self.src,
+            env=env,
         )
         log.close()
 
