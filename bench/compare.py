@@ -1075,7 +1075,14 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
 
 {notes.strip()}
 """
-    doc = doc.rstrip() + "\n" + txn_section(results, json_path.parent) + cluster_section() + replication_section()
+    doc = (
+        doc.rstrip()
+        + "\n"
+        + txn_section(results, json_path.parent)
+        + cluster_section()
+        + replication_section()
+        + baseline_section(results, json_path.parent)
+    )
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "PERFORMANCE.md"
     path.write_text(doc.rstrip() + "\n")
@@ -1175,6 +1182,84 @@ acks=all there means on disk on every in-sync replica; Kafka's followers do not 
 Both notice a killed broker when its session ends (3 s here): most of either failover
 time is that wait.
 """ + (f"\n{r['note']}\n" if r.get("note") else "")
+
+
+def _git_commit(tree: Path) -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(tree), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True
+        )
+    except OSError:
+        return None
+    return out.stdout.strip() or None
+
+
+BASELINE_ROWS = [
+    ("Produce 1 KiB, acks=all, 1 partition (MB/s)", "produce", "mb_per_s"),
+    ("Produce 1 KiB, acks=all, 8 partitions (MB/s)", "produce_8p", "mb_per_s"),
+    *(
+        (
+            f"Share consume, {c} consumer{'s' if c > 1 else ''}, {p} partition{'s' if p > 1 else ''} (records/s)",
+            f"share_{c}c{p}p",
+            "records_per_s",
+        )
+        for c, p in SHARE_MATRIX
+    ),
+]
+
+
+def baseline_section(page: dict, results_dir: Path | None = None) -> str:
+    """Same-run ratios of this broker and of an earlier checkout (``--baseline-src``)
+    to Kafka, beside the ratios of the page's own run, from the newest
+    bench/results/baseline-kafka-<version>-<date>.json of each Kafka release."""
+    newest: dict[str, Path] = {}
+    for path in sorted((results_dir or ROOT / "bench" / "results").glob("baseline-kafka-*.json")):
+        newest[path.name.split("-")[2]] = path
+    if not newest:
+        return ""
+    page_brokers = {b["broker"]: b for b in page.get("brokers", [])}
+
+    def rate(b: dict | None, key: str, field: str) -> float | None:
+        row = (b or {}).get(key)
+        return row.get(field) if isinstance(row, dict) else None
+
+    def ratio(a: float | None, b: float | None) -> str:
+        return f"{a / b:.2f}x" if a and b else "n/a"
+
+    parts = [
+        """
+## Same-run comparison with an earlier commit (`bench.compare --baseline-src`)
+
+The table above comes from one run on one day; a figure taken on another day (another
+VM host, another moment) moves by more than most changes do. These runs put the broker
+of an earlier commit ('baseline') in the same run as this one and as Kafka (same
+pinning, same clients), produce and share scenarios only, each row the median of 3 runs.
+"page" is the ratio in the table above."""
+    ]
+    for version, path in sorted(newest.items()):
+        r = json.loads(path.read_text())
+        by = {b["broker"]: b for b in r["brokers"]}
+        sb, base, k = by.get("sharebroker"), by.get("baseline"), by.get("kafka")
+        parts.append(
+            f"""
+{path.name}: Kafka {version}, baseline commit {r.get("baseline_commit") or "?"}, this broker at
+commit {r.get("commit") or "?"}, started {r.get("started_utc", "?")} (load average at start
+{r.get("loadavg_start", "?")}).
+
+| row | sharebroker | baseline | Kafka {version} | sharebroker / Kafka | baseline / Kafka | page | sharebroker / baseline |
+|---|---|---|---|---|---|---|---|"""
+        )
+        for label, key, field in BASELINE_ROWS:
+            a, b, kv = rate(sb, key, field), rate(base, key, field), rate(k, key, field)
+            page_ratio = ratio(
+                rate(page_brokers.get("sharebroker"), key, field), rate(page_brokers.get("kafka"), key, field)
+            )
+            parts.append(
+                f"| {label} | {fmt(a)} | {fmt(b)} | {fmt(kv)} | {ratio(a, kv)} | {ratio(b, kv)} | {page_ratio} | {ratio(a, b)} |"
+            )
+        if r.get("note"):
+            parts.append(f"\n{r['note']}")
+    return "\n".join(parts) + "\n"
 
 
 def _java_version() -> str:
@@ -1279,6 +1364,8 @@ def main(argv: list[str] | None = None) -> None:
     results: dict = {
         "date": date,
         "kafka_version": args.kafka_version,
+        "commit": _git_commit(ROOT),
+        "baseline_commit": _git_commit(Path(args.baseline_src)) if args.baseline_src else None,
         "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": shlex.join(
             [
