@@ -1080,6 +1080,7 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
         + "\n"
         + txn_section(results, json_path.parent)
         + cluster_section()
+        + share_extensions_section(json_path.parent)
         + replication_section()
         + baseline_section(results, json_path.parent)
     )
@@ -1182,6 +1183,82 @@ acks=all there means on disk on every in-sync replica; Kafka's followers do not 
 Both notice a killed broker when its session ends (3 s here): most of either failover
 time is that wait.
 """ + (f"\n{r['note']}\n" if r.get("note") else "")
+
+
+def share_extensions_section(results_dir: Path | None = None) -> str:
+    """Redelivery backoff and per-key ordering against Kafka, from
+    bench/results/share_extensions.json (``make bench-share-extensions``)."""
+    path = (results_dir or ROOT / "bench" / "results") / "share_extensions.json"
+    if not path.exists():
+        return ""
+    r = json.loads(path.read_text())
+    kafka = f"Kafka {r.get('kafka', '4.4.0')}"
+
+    def who(row: dict) -> str:
+        return kafka if row["broker"] == "kafka" else row["broker"]
+
+    def ms(v: float) -> str:
+        return f"{v:.1f} ms" if v < 10 else f"{v:.0f} ms"
+
+    backoff = []
+    for row in r["backoff"]:
+        delay = f"{row['delay_ms']} ms" if row["delay_ms"] else "none"
+        if row["broker"] == "kafka":
+            delay = "none (not configurable)"
+        backoff.append(
+            f"| {who(row)} | {delay} | {row['releases_per_s']:,.0f} | {row['early']} | {ms(row['error_p50_ms'])} "
+            f"| {ms(row['error_p99_ms'])} | {ms(row['error_max_ms'])} |"
+        )
+    ordering = []
+    plain = next(
+        (row["records_per_s"] for row in r["ordering"] if row["broker"] != "kafka" and not row["ordered"]), None
+    )
+    for row in r["ordering"]:
+        mode = "(not available)" if row["broker"] == "kafka" else ("on" if row["ordered"] else "off")
+        rate = f"{row['records_per_s']:,.0f}"
+        if row["broker"] != "kafka" and row["ordered"] and plain:
+            rate += f" ({(row['records_per_s'] / plain - 1) * 100:+.0f} %)"
+        redeliveries = row["deliveries"] - row["delivered"]
+        ordering.append(
+            f"| {who(row)} | {mode} | {rate} | {row['out_of_order']} | {row['overlapping_in_flight']} | {redeliveries} |"
+        )
+    first = r["ordering"][0]
+    nl = "\n"
+    return f"""
+## Share-group extensions
+
+`make bench-share-extensions` (`bench/share_extensions.py`): sharebroker and Apache
+{kafka} in the same run, brokers on CPU 0, clients on CPU 1, confluent-kafka share
+consumers. Results in `bench/results/share_extensions.json`, run started {r.get("started", "?")}.{
+        (" " + r["note"]) if r.get("note") else ""
+    }
+
+**Redelivery backoff** (`share.redelivery.backoff.ms`, multiplier 1): {r["records"]:,} records arrive
+at 1,000/s; each is released on its first delivery and accepted when it comes back.
+*early*: redelivered before the configured delay had passed since the release was
+handed to the client (must be 0). *error*: time from the release's answer to the
+redelivery, minus the delay. Kafka has no backoff: its row is the redelivery latency a
+consumer sees there.
+
+| broker | delay | releases/s | early | error p50 | error p99 | max |
+|---|---|---|---|---|---|---|
+{nl.join(backoff)}
+
+**Per-key ordering** (`share.key.ordering.enable`): {first["consumers"]} consumers on 1 partition, {first["keys"]}
+keys, {first["records"]:,} records, 0-4 ms of work per record, at most 10 records a poll, explicit
+acknowledgement. *overlapping*: a record handed out while an earlier record of its key
+was not yet accepted (two in flight at once).
+
+| broker | ordering | records/s | out of order | overlapping | redeliveries |
+|---|---|---|---|---|---|
+{nl.join(ordering)}
+
+The cost of ordering is the wait for the previous record of a key to be durably
+accepted before the next one goes out. Kafka's rate here is its share-fetch path with
+{first["consumers"]} consumers contending for one partition (records are not spread over them as
+finely), not an ordering guarantee: nothing stops it handing out two records of a key
+at once.
+"""
 
 
 def _git_commit(tree: Path) -> str | None:
