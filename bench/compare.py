@@ -1310,18 +1310,20 @@ def baseline_section(page: dict, results_dir: Path | None = None) -> str:
 The table above comes from one run on one day; a figure taken on another day (another
 VM host, another moment) moves by more than most changes do. These runs put the broker
 of an earlier commit ('baseline') in the same run as this one and as Kafka (same
-pinning, same clients), produce and share scenarios only, each row the median of 3 runs.
-"page" is the ratio in the table above."""
+pinning, same clients), produce and share scenarios only. "page" is the ratio in the
+table above."""
     ]
     for version, path in sorted(newest.items()):
         r = json.loads(path.read_text())
         by = {b["broker"]: b for b in r["brokers"]}
         sb, base, k = by.get("sharebroker"), by.get("baseline"), by.get("kafka")
+        params = r.get("params", {})
         parts.append(
             f"""
 {path.name}: Kafka {version}, baseline commit {r.get("baseline_commit") or "?"}, this broker at
 commit {r.get("commit") or "?"}, started {r.get("started_utc", "?")} (load average at start
-{r.get("loadavg_start", "?")}).
+{r.get("loadavg_start", "?")}); each row the median of {params.get("produce_runs", 1)} produce runs or
+{params.get("share_runs", 1)} share drains.
 
 | row | sharebroker | baseline | Kafka {version} | sharebroker / Kafka | baseline / Kafka | page | sharebroker / baseline |
 |---|---|---|---|---|---|---|---|"""
