@@ -51,6 +51,7 @@ import traceback
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import bench.share as share_bench
 from bench.fetch import fetch
@@ -198,14 +199,19 @@ def produce_run(bootstrap: str, partitions: int, records: int) -> dict:
     }
 
 
-def produce_median(bootstrap: str, partitions: int, args) -> dict:
-    """``--produce-runs`` runs (each into a new topic), the median run by MB/s; every
-    run's rate is kept in ``runs_mb_per_s``."""
-    runs = [produce_run(bootstrap, partitions, args.records) for _ in range(max(getattr(args, "produce_runs", 1), 1))]
-    ranked = sorted(runs, key=lambda r: r["mb_per_s"])
-    out = dict(ranked[(len(ranked) - 1) // 2])
-    out["runs_mb_per_s"] = [r["mb_per_s"] for r in runs]
+def median_run(runs: list[dict], field: str, rank: Callable[[dict], Any] | None = None) -> dict:
+    """The median of ``runs`` by ``rank`` (default: ``field``; the upper one of an even
+    count), with every run's ``field`` kept in ``runs_<field>``."""
+    ranked = sorted(runs, key=rank or (lambda r: r[field]))
+    out = dict(ranked[len(ranked) // 2])
+    out[f"runs_{field}"] = [r[field] for r in runs]
     return out
+
+
+def produce_median(bootstrap: str, partitions: int, args) -> dict:
+    """``--produce-runs`` runs (each into a new topic), the median run by MB/s."""
+    runs = [produce_run(bootstrap, partitions, args.records) for _ in range(max(getattr(args, "produce_runs", 1), 1))]
+    return median_run(runs, "mb_per_s")
 
 
 def run_broker(cls, args, scenarios: set[str]) -> dict:
@@ -394,10 +400,7 @@ def share_median(bootstrap: str, consumers: int, partitions: int, args) -> dict:
         throughput(bootstrap, consumers, partitions, args.share_records, args.size)
         for _ in range(max(getattr(args, "share_runs", 1), 1))
     ]
-    ranked = sorted(runs, key=lambda r: (r["received"] >= r["records"], r["records_per_s"]))
-    out = dict(ranked[(len(ranked) - 1) // 2 if len(ranked) % 2 else len(ranked) // 2])
-    out["runs_records_per_s"] = [r["records_per_s"] for r in runs]
-    return out
+    return median_run(runs, "records_per_s", rank=lambda r: (r["received"] >= r["records"], r["records_per_s"]))
 
 
 def _full(t: dict, key: str = "records_per_s") -> float:
