@@ -29,7 +29,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import structlog
 import trio
@@ -77,31 +77,45 @@ MAX_PARTITIONS_PER_TOPIC = 10_000
 CREATE_PARTITIONS_PER_STEP = 64
 
 T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def _step(steps: Generator[None, None, T]) -> list[T]:
+    """Run one step of a stepped operation: [] while it goes on, [its result] once it ended."""
+    try:
+        next(steps)
+    except StopIteration as done:
+        return [done.value]
+    return []
 
 
 def run_steps(steps: Generator[None, None, T]) -> T:
     """Run a stepped operation to its end at once."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            result: T = done.value
-            return result
+    while not (ended := _step(steps)):
+        pass
+    return ended[0]
 
 
 async def run_steps_async(steps: Generator[None, None, T]) -> T:
     """Run a stepped operation, letting other tasks run between its steps; cancelled
     between steps, the operation is closed (it undoes what it did)."""
     try:
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: T = done.value
-                return result
+        while not (ended := _step(steps)):
             await trio.lowlevel.checkpoint()
+        return ended[0]
     finally:
         steps.close()
+
+
+def all_at_once(stepped: Callable[P, Generator[None, None, T]]) -> Callable[P, T]:
+    """The function that runs ``stepped``'s operation to its end at once (same arguments)."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_steps(stepped(*args, **kwargs))
+
+    run.__name__ = run.__qualname__ = stepped.__name__.removesuffix("_steps")
+    run.__doc__ = f"{stepped.__name__}, run to its end at once (same arguments)."
+    return run
 
 
 # Kafka's periodic tasks: retention every 5 minutes (log.retention.check.interval.ms)
@@ -447,32 +461,6 @@ class LogManager:
 
     # ================================================================== changes
 
-    def create_topic(
-        self,
-        name: str,
-        partitions: int,
-        configs: Mapping[str, Any] | None = None,
-        *,
-        topic_id: uuid.UUID | None = None,
-        internal: bool = False,
-        validate_only: bool = False,
-        replication_factor: int = -1,
-    ) -> TopicInfo:
-        """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
-        -1 or 1: this is a single node). Raises KafkaError. All at once: the event loop
-        drives :meth:`create_topic_steps` with :func:`run_steps_async` instead."""
-        return run_steps(
-            self.create_topic_steps(
-                name,
-                partitions,
-                configs,
-                topic_id=topic_id,
-                internal=internal,
-                validate_only=validate_only,
-                replication_factor=replication_factor,
-            )
-        )
-
     def create_topic_steps(
         self,
         name: str,
@@ -484,10 +472,12 @@ class LogManager:
         validate_only: bool = False,
         replication_factor: int = -1,
     ) -> Generator[None, None, TopicInfo]:
-        """The work of :meth:`create_topic`, pausing after every
-        ``CREATE_PARTITIONS_PER_STEP`` partitions: a topic of thousands of partitions
-        takes a second or more to lay out, which must not stall every connection. The
-        name is taken while it runs; closed half-way, it removes what it made."""
+        """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
+        -1 or 1: this is a single node), pausing after every ``CREATE_PARTITIONS_PER_STEP``
+        partitions: a topic of thousands of partitions takes a second or more to lay
+        out, which must not stall every connection. The name is taken while it runs;
+        closed half-way, it removes what it made. Raises KafkaError. The event loop
+        drives it with :func:`run_steps_async`; :meth:`create_topic` runs it at once."""
         validate_topic_name(name)
         if name in self._topics or name in self._creating:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
@@ -546,6 +536,9 @@ class LogManager:
         log.info("topic_created", topic=name, topic_id=str(topic_id), partitions=partitions, configs=stored)
         self._notify("created", name)
         return info
+
+    # Create a topic all at once (tests, tools, start-up): same arguments as create_topic_steps.
+    create_topic = all_at_once(create_topic_steps)
 
     def delete_topic(self, name: str) -> None:
         """Forget the topic (catalog first) and remove its partition directories."""
