@@ -429,6 +429,10 @@ def test_a_killed_leader_cuts_off_what_only_it_had(replicated: LocalCluster, nam
             assert b.process is not None
             b.process.send_signal(signal.SIGSTOP)
         try:
+            # A fetch a follower sent just before it stopped can still be parked at
+            # the leader (replica.fetch.wait.max.ms, 500 ms); the record would go out
+            # in its answer and live on. Past that wait no follower has a fetch open.
+            time.sleep(1.0)
             code = _produce_acks_1(victim.bootstrap, topic, b"alone")
             victim.kill()
         finally:
