@@ -34,7 +34,6 @@ from broker.protocol.messages.api_versions_response import (
     FinalizedFeatureKey,
     SupportedFeatureKey,
 )
-from broker.txn.shard import TxnConfig
 
 # Kafka's rule for ClientSoftwareName / ClientSoftwareVersion (KIP-511).
 _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
@@ -50,6 +49,8 @@ METADATA_VERSION = 29
 FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION),)
 # share.version when neither the services nor the settings are at hand (the setting's default).
 DEFAULT_SHARE_VERSION = 2
+# transaction.version likewise (a new 4.x cluster's; the coordinator's TxnConfig default).
+DEFAULT_TRANSACTION_VERSION = 2
 FINALIZED_FEATURES_EPOCH = 1
 
 
@@ -77,9 +78,9 @@ def _transaction_version(ctx: RequestContext) -> int:
     if ctx.services is not None:
         return ctx.services.transactions.transaction_version
     setting = ctx.connection.setting
-    return (
-        TxnConfig.from_settings(setting).transaction_version if setting is not None else TxnConfig.transaction_version
-    )
+    # The setting itself, not the coordinator's TxnConfig: that would import the
+    # transaction coordinator onto the path of the first answer.
+    return int(setting("transaction.version")) if setting is not None else DEFAULT_TRANSACTION_VERSION
 
 
 @handler(18, min_version=0, max_version=5)

@@ -72,6 +72,7 @@ from broker.protocol.messages.write_txn_markers_request import (
 from broker.protocol.records import iter_batches, iter_records
 from broker.server.app import bind
 from broker.txn.records import TopicPartition
+from broker.txn.shard import TxnConfig
 from broker.txn.states import TxnState
 from tests.services import context, running
 
@@ -755,3 +756,9 @@ async def test_a_restart_completes_a_prepared_transaction(tmp_path, allowed):
     async with broker(tmp_path) as b:
         await b.wait_state("t", TxnState.COMPLETE_COMMIT)
         assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
+
+
+def test_api_versions_default_transaction_version_is_the_coordinators():
+    """ApiVersions answered before the services exist, without settings, names the
+    transaction.version the coordinator defaults to."""
+    assert api_18_api_versions.DEFAULT_TRANSACTION_VERSION == TxnConfig().transaction_version
