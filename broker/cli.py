@@ -64,7 +64,13 @@ def _choice_from_env(var: str, choices: Sequence[str], fallback: str) -> str:
     return value if value in choices else fallback
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The commands defined here; any other command is an operator tool (broker.tools).
+OWN_COMMANDS = ("serve", "config-docs", "local-cluster")
+
+
+def build_parser(tools: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; ``tools=False`` leaves out the operator tools' subcommands
+    (used when the command line names one of OWN_COMMANDS, which then cannot reach them)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="A Kafka-compatible broker with KIP-932 share groups.",
@@ -136,9 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lc.set_defaults(func=_cmd_local_cluster)
 
-    from broker.tools import register_all
+    if tools:
+        from broker.tools import register_all
 
-    register_all(sub)
+        register_all(sub)
     return parser
 
 
@@ -241,8 +248,11 @@ def _cmd_config_docs(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``sharebroker`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # Registering the ten tools' subcommands costs ~15-20 ms; `serve` is timed to its
+    # first answer, so it does not pay for commands it cannot be combined with.
+    parser = build_parser(tools=not words or words[0] not in OWN_COMMANDS)
+    args = parser.parse_args(words)
     return int(args.func(args))
 
 

@@ -212,6 +212,49 @@ def test_importing_the_cli_stays_light():
     assert result.stdout.strip() == ""
 
 
+def _modules_after(code: str) -> set[str]:
+    """The ``broker.*`` modules loaded after running ``code`` in a fresh interpreter."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code + "\nimport sys\nprint(' '.join(m for m in sys.modules if m.startswith('broker.')))",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+def test_own_commands_do_not_load_the_operator_tools():
+    """`serve` (timed to its first answer) and the other built-in commands parse their
+    command line without registering the tools' subcommands; any other word does."""
+    own = _modules_after("import broker.cli as c\nc.build_parser(tools=False).parse_args(['serve', '--set', 'a=b'])")
+    assert not {m for m in own if m.startswith("broker.tools")}
+    parser = cli.build_parser()
+    assert parser.parse_args(["topics", "--bootstrap-server", "h:1", "--list"]).command == "topics"
+    assert cli.OWN_COMMANDS == ("serve", "config-docs", "local-cluster")
+    for command in cli.OWN_COMMANDS:
+        assert command in cli.build_parser(tools=False)._subparsers._group_actions[0].choices
+    with_tools = _modules_after(
+        "import broker.cli as c, contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    c.main(['topics', '--help'])"
+    )
+    assert "broker.tools.topics" in with_tools
+
+
+def test_the_first_api_versions_answer_loads_only_its_handler():
+    """ApiVersions is answered while the rest of the broker is imported in a worker
+    thread: its handler must not import a coordinator (it would wait for that import)."""
+    before = _modules_after("import broker.server")
+    after = _modules_after("import broker.server, broker.handlers.api_18_api_versions")
+    assert after - before == {"broker.handlers.api_18_api_versions"}
+
+
 # --------------------------------------------------------------------------- logging
 
 
