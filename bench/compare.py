@@ -397,7 +397,14 @@ def share_median(bootstrap: str, consumers: int, partitions: int, args) -> dict:
     """``--share-runs`` drains (each on a new topic and group), the median run by records/s;
     every run's rate is kept in ``runs_records_per_s``. A drain that did not finish ranks last."""
     runs = [
-        throughput(bootstrap, consumers, partitions, args.share_records, args.size)
+        throughput(
+            bootstrap,
+            consumers,
+            partitions,
+            args.share_records,
+            args.size,
+            fill_batch=getattr(args, "share_fill_batch", 0),
+        )
         for _ in range(max(getattr(args, "share_runs", 1), 1))
     ]
     return median_run(runs, "records_per_s", rank=lambda r: (r["received"] >= r["records"], r["records_per_s"]))
@@ -992,7 +999,13 @@ def write_doc(
             + ("" if fetch_mib >= 1024 else f" The issue's figure is 1 GiB: this run used {fetch_mib} MiB.")
         )
     if "share" in done:
-        method.append(f"""- Share consume: {getattr(args, "share_records", 0):,} records of {getattr(args, "size", 100)} bytes pre-filled in 1 and in 4
+        fill_batch = getattr(args, "share_fill_batch", 0)
+        fill = (
+            f"in batches of exactly {fill_batch} records"
+            if fill_batch > 0
+            else "with librdkafka's default batching (so the batches, and the records a ShareFetch hands out, follow each broker's produce latency)"
+        )
+        method.append(f"""- Share consume: {getattr(args, "share_records", 0):,} records of {getattr(args, "size", 100)} bytes pre-filled {fill} in 1 and in 4
   partitions, drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes,
   implicit acknowledgement, all on the one client core), first to last record received
   (`bench.share.throughput`: group join and assignment time are excluded). Each row is
@@ -1384,6 +1397,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=100, help="share consume: record size")
     parser.add_argument("--share-runs", type=int, default=3, help="share consume: drains per row, median reported")
     parser.add_argument("--produce-runs", type=int, default=3, help="produce: runs per row, median reported")
+    parser.add_argument(
+        "--share-fill-batch",
+        type=int,
+        default=0,
+        metavar="N",
+        help="share consume: pre-fill in batches of exactly N records on every broker (default 0: "
+        "librdkafka's default batching, whose batch sizes follow each broker's produce latency)",
+    )
     parser.add_argument(
         "--baseline-src",
         metavar="DIR",

@@ -28,6 +28,9 @@ from broker.testing import BrokerProcess
 
 # Give up on a scenario after this long (a healthy run takes a fraction).
 DEADLINE_S = 180.0
+# With a fixed fill batch, the producer waits this long for a batch to fill (it fills
+# in a few ms; the last, partial batch of each partition goes out at flush()).
+FIXED_BATCH_LINGER_MS = 1000
 
 
 def _admin_setup(bootstrap: str, topic: str, partitions: int, group: str, reset: str) -> None:
@@ -89,11 +92,17 @@ def first_share_record(bootstrap: str, deadline_s: float = 120.0) -> float:
     raise RuntimeError(f"no share record within {deadline_s} s")
 
 
-def _fill(bootstrap: str, topic: str, partitions: int, count: int, size: int) -> None:
+def _fill(bootstrap: str, topic: str, partitions: int, count: int, size: int, batch: int = 0) -> None:
+    """``count`` records round-robin over the partitions. ``batch`` 0: librdkafka's default
+    batching (batch.size 1 MB, linger 5 ms), as an application would produce; the
+    batches then follow how fast the broker answers Produce. ``batch`` N: every batch
+    holds N records (linger long enough to fill it), the same on every broker."""
     from confluent_kafka import Producer
 
-    # librdkafka's default batching (batch.size 1 MB, linger 5 ms), as an application would produce.
-    p = Producer({"bootstrap.servers": bootstrap, "queue.buffering.max.messages": 500_000})
+    conf: dict[str, object] = {"bootstrap.servers": bootstrap, "queue.buffering.max.messages": 500_000}
+    if batch > 0:
+        conf.update({"batch.num.messages": batch, "linger.ms": FIXED_BATCH_LINGER_MS})
+    p = Producer(conf)
     payload = b"x" * size
     for i in range(count):
         while True:
@@ -125,13 +134,20 @@ def _consumer(bootstrap: str, topic: str, group: str, total, started, done_at, d
 
 
 def throughput(
-    bootstrap: str, consumers: int, partitions: int, records: int, size: int, around_drain=contextlib.nullcontext
+    bootstrap: str,
+    consumers: int,
+    partitions: int,
+    records: int,
+    size: int,
+    around_drain=contextlib.nullcontext,
+    fill_batch: int = 0,
 ) -> dict:
-    """Pre-fill, then drain; ``around_drain()`` wraps only the drain (e.g. a profiler)."""
+    """Pre-fill (``fill_batch``: see :func:`_fill`), then drain; ``around_drain()`` wraps
+    only the drain (e.g. a profiler)."""
     tag = f"{consumers}c{partitions}p-{os.getpid()}-{time.time_ns()}"
     topic, group = f"share-bench-{tag}", f"share-bench-{tag}"
     _admin_setup(bootstrap, topic, partitions, group, "earliest")
-    _fill(bootstrap, topic, partitions, records, size)
+    _fill(bootstrap, topic, partitions, records, size, fill_batch)
     with around_drain():
         return _drain(bootstrap, topic, group, consumers, partitions, records)
 
