@@ -1304,10 +1304,12 @@ BASELINE_ROWS = [
 def baseline_section(page: dict, results_dir: Path | None = None) -> str:
     """Same-run ratios of this broker and of an earlier checkout (``--baseline-src``)
     to Kafka, beside the ratios of the page's own run, from the newest
-    bench/results/baseline-kafka-<version>-<date>.json of each Kafka release."""
-    newest: dict[str, Path] = {}
+    bench/results/baseline-kafka-<version>-<date>[-<tag>].json of each Kafka release and
+    share pre-fill (``--share-fill-batch``)."""
+    newest: dict[tuple[str, int], Path] = {}
     for path in sorted((results_dir or ROOT / "bench" / "results").glob("baseline-kafka-*.json")):
-        newest[path.name.split("-")[2]] = path
+        fill = int(json.loads(path.read_text()).get("params", {}).get("share_fill_batch", 0))
+        newest[(path.name.split("-")[2], fill)] = path
     if not newest:
         return ""
     page_brokers = {b["broker"]: b for b in page.get("brokers", [])}
@@ -1329,7 +1331,7 @@ of an earlier commit ('baseline') in the same run as this one and as Kafka (same
 pinning, same clients), produce and share scenarios only. "page" is the ratio in the
 table above."""
     ]
-    for version, path in sorted(newest.items()):
+    for (version, fill), path in sorted(newest.items()):
         r = json.loads(path.read_text())
         by = {b["broker"]: b for b in r["brokers"]}
         sb, base, k = by.get("sharebroker"), by.get("baseline"), by.get("kafka")
@@ -1339,7 +1341,7 @@ table above."""
 {path.name}: Kafka {version}, baseline commit {r.get("baseline_commit") or "?"}, this broker at
 commit {r.get("commit") or "?"}, started {r.get("started_utc", "?")} (load average at start
 {r.get("loadavg_start", "?")}); each row the median of {params.get("produce_runs", 1)} produce runs or
-{params.get("share_runs", 1)} share drains.
+{params.get("share_runs", 1)} share drains; share rows pre-filled {f"in batches of exactly {fill} records" if fill else "with librdkafka's default batching"}.
 
 | row | sharebroker | baseline | Kafka {version} | sharebroker / Kafka | baseline / Kafka | page | sharebroker / baseline |
 |---|---|---|---|---|---|---|---|"""

@@ -192,3 +192,22 @@ def test_a_bench_txn_file_beside_the_results_gets_its_section(tmp_path):
     for f in tmp_path.glob("txn-*.json"):
         f.unlink()
     assert "## Transactions" not in compare.render(tmp_path / "compare-2026-11-22.json", tmp_path / "docs").read_text()
+
+
+def test_baseline_section_keeps_the_newest_run_per_kafka_release_and_share_fill(tmp_path):
+    def result(name: str, fill: int | None, rate: int) -> None:
+        params = {"share_runs": 3} if fill is None else {"share_runs": 3, "share_fill_batch": fill}
+        brokers = [
+            {"broker": b, "share_1c1p": {"records_per_s": rate * k}}
+            for b, k in (("sharebroker", 2), ("baseline", 1), ("kafka", 1))
+        ]
+        (tmp_path / name).write_text(json.dumps({"params": params, "brokers": brokers}))
+
+    result("baseline-kafka-4.4.0-2026-11-23.json", None, 1_000)
+    result("baseline-kafka-4.4.0-2026-11-24.json", None, 2_000)
+    result("baseline-kafka-4.4.0-2026-11-24-fill1000.json", 1000, 3_000)
+    doc = compare.baseline_section({}, tmp_path)
+    assert "2026-11-23.json" not in doc  # superseded by the newer default-fill run
+    assert "baseline-kafka-4.4.0-2026-11-24.json" in doc and "with librdkafka's default batching" in doc
+    assert "baseline-kafka-4.4.0-2026-11-24-fill1000.json" in doc and "in batches of exactly 1000 records" in doc
+    assert "| 4,000 | 2,000 | 2,000 | 2.00x |" in doc and "| 6,000 | 3,000 | 3,000 | 2.00x |" in doc
