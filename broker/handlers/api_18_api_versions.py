@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from broker.config import SETTINGS_BY_KEY
 from broker.handlers import HANDLERS, handler
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
@@ -47,10 +48,6 @@ _ADVERTISED_MIN = {0: 0}
 # (name, min, max) supported, and the finalized level, per feature.
 METADATA_VERSION = 29
 FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION),)
-# share.version when neither the services nor the settings are at hand (the setting's default).
-DEFAULT_SHARE_VERSION = 2
-# transaction.version likewise (a new 4.x cluster's; the coordinator's TxnConfig default).
-DEFAULT_TRANSACTION_VERSION = 2
 FINALIZED_FEATURES_EPOCH = 1
 
 
@@ -63,24 +60,27 @@ def api_keys() -> list[ApiVersion]:
     ]
 
 
+def _starting_setting(ctx: RequestContext, key: str) -> int:
+    """A setting while the broker is starting (before the services exist): the
+    connection's settings, or the settings table's default when it has none."""
+    setting = ctx.connection.setting
+    return int(setting(key) if setting is not None else SETTINGS_BY_KEY[key].default)
+
+
 def _share_version(ctx: RequestContext) -> int:
-    """The finalized share.version: the broker's setting (read from the settings
-    themselves while the broker is starting)."""
+    """The finalized share.version: the broker's setting."""
     if ctx.services is not None:
         return int(ctx.services.config.get("share.version"))
-    setting = ctx.connection.setting
-    return int(setting("share.version")) if setting is not None else DEFAULT_SHARE_VERSION
+    return _starting_setting(ctx, "share.version")
 
 
 def _transaction_version(ctx: RequestContext) -> int:
-    """The finalized transaction.version: the coordinator's, or the setting while the
-    broker is starting (ApiVersions is answered before the services exist)."""
+    """The finalized transaction.version: the coordinator's once it exists, the setting
+    before (not the coordinator's TxnConfig: that would import the transaction
+    coordinator onto the path of the first answer)."""
     if ctx.services is not None:
         return ctx.services.transactions.transaction_version
-    setting = ctx.connection.setting
-    # The setting itself, not the coordinator's TxnConfig: that would import the
-    # transaction coordinator onto the path of the first answer.
-    return int(setting("transaction.version")) if setting is not None else DEFAULT_TRANSACTION_VERSION
+    return _starting_setting(ctx, "transaction.version")
 
 
 @handler(18, min_version=0, max_version=5)

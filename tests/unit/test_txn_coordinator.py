@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import types
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -761,4 +762,5 @@ async def test_a_restart_completes_a_prepared_transaction(tmp_path, allowed):
 def test_api_versions_default_transaction_version_is_the_coordinators():
     """ApiVersions answered before the services exist, without settings, names the
     transaction.version the coordinator defaults to."""
-    assert api_18_api_versions.DEFAULT_TRANSACTION_VERSION == TxnConfig().transaction_version
+    starting = types.SimpleNamespace(services=None, connection=types.SimpleNamespace(setting=None))
+    assert api_18_api_versions._transaction_version(starting) == TxnConfig().transaction_version
