@@ -1000,10 +1000,10 @@ def write_doc(
         )
     if "share" in done:
         fill_batch = getattr(args, "share_fill_batch", 0)
-        fill = (
-            f"in batches of exactly {fill_batch} records"
-            if fill_batch > 0
-            else "with librdkafka's default batching (so the batches, and the records a ShareFetch hands out, follow each broker's produce latency)"
+        fill = fill_phrase(fill_batch) + (
+            ""
+            if fill_batch
+            else " (so the batches, and the records a ShareFetch hands out, follow each broker's produce latency)"
         )
         method.append(f"""- Share consume: {getattr(args, "share_records", 0):,} records of {getattr(args, "size", 100)} bytes pre-filled {fill} in 1 and in 4
   partitions, drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes,
@@ -1301,15 +1301,20 @@ BASELINE_ROWS = [
 ]
 
 
+def fill_phrase(fill_batch: int) -> str:
+    """How the share rows were pre-filled (``--share-fill-batch``), as the page says it."""
+    return f"in batches of exactly {fill_batch} records" if fill_batch > 0 else "with librdkafka's default batching"
+
+
 def baseline_section(page: dict, results_dir: Path | None = None) -> str:
     """Same-run ratios of this broker and of an earlier checkout (``--baseline-src``)
     to Kafka, beside the ratios of the page's own run, from the newest
     bench/results/baseline-kafka-<version>-<date>[-<tag>].json of each Kafka release and
     share pre-fill (``--share-fill-batch``)."""
-    newest: dict[tuple[str, int], Path] = {}
+    newest: dict[tuple[str, int], tuple[Path, dict]] = {}
     for path in sorted((results_dir or ROOT / "bench" / "results").glob("baseline-kafka-*.json")):
-        fill = int(json.loads(path.read_text()).get("params", {}).get("share_fill_batch", 0))
-        newest[(path.name.split("-")[2], fill)] = path
+        r = json.loads(path.read_text())
+        newest[(path.name.split("-")[2], int(r.get("params", {}).get("share_fill_batch", 0)))] = (path, r)
     if not newest:
         return ""
     page_brokers = {b["broker"]: b for b in page.get("brokers", [])}
@@ -1331,8 +1336,7 @@ of an earlier commit ('baseline') in the same run as this one and as Kafka (same
 pinning, same clients), produce and share scenarios only. "page" is the ratio in the
 table above."""
     ]
-    for (version, fill), path in sorted(newest.items()):
-        r = json.loads(path.read_text())
+    for (version, fill), (path, r) in sorted(newest.items()):
         by = {b["broker"]: b for b in r["brokers"]}
         sb, base, k = by.get("sharebroker"), by.get("baseline"), by.get("kafka")
         params = r.get("params", {})
@@ -1341,7 +1345,7 @@ table above."""
 {path.name}: Kafka {version}, baseline commit {r.get("baseline_commit") or "?"}, this broker at
 commit {r.get("commit") or "?"}, started {r.get("started_utc", "?")} (load average at start
 {r.get("loadavg_start", "?")}); each row the median of {params.get("produce_runs", 1)} produce runs or
-{params.get("share_runs", 1)} share drains; share rows pre-filled {f"in batches of exactly {fill} records" if fill else "with librdkafka's default batching"}.
+{params.get("share_runs", 1)} share drains; share rows pre-filled {fill_phrase(fill)}.
 
 | row | sharebroker | baseline | Kafka {version} | sharebroker / Kafka | baseline / Kafka | page | sharebroker / baseline |
 |---|---|---|---|---|---|---|---|"""
