@@ -4,9 +4,13 @@ Opens, continues or closes the member's share session (epoch 0 / N / -1, see
 :mod:`broker.share.sessions`), applies the acknowledgements piggy-backed on the
 request (each partition's ack is durable before the response), then acquires
 records for the member from the session's partitions, rotating the start so no
-partition starves. ``MaxRecords`` is one budget for the whole request; records
-go out as the stored log batches covering the acquired ranges, with
-``AcquiredRecords`` saying which offsets the member holds. When nothing can be
+partition starves. ``MaxRecords`` is one budget for the whole request, and so is
+``MaxBytes``: a record is acquired only if the stored batch holding it fits in
+what is left of ``MaxBytes`` (soft, as Kafka: the first batch of an answer goes
+out whatever its size), and the answer carries every batch holding an acquired
+record, so nothing is acquired that the member does not receive. Records go out
+as the stored log batches covering the acquired ranges, with ``AcquiredRecords``
+saying which offsets the member holds. When nothing can be
 acquired, the request waits up to ``MaxWaitMs`` for an append, a release or an
 expired lock. v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
 and Renew acknowledgements (``IsRenewAck``).
@@ -122,13 +126,20 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
             if budget <= 0 or bytes_left <= 0:
                 continue
             ranges = mgr.acquire(
-                entry, req.member_id, max_records=budget, batch_size=batch_size, mode=mode, max_bytes=bytes_left
+                entry,
+                req.member_id,
+                max_records=budget,
+                batch_size=batch_size,
+                mode=mode,
+                max_bytes=bytes_left,
+                min_one=not acquired_any,
             )
             if not ranges:
                 continue
             acquired_any = True
             budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
-            records = entry.view.records_covering(ranges[0].first_offset, ranges[-1].last_offset, bytes_left)
+            # Exactly the batches holding what was acquired: never cut by bytes here.
+            records = entry.view.records_for(ranges)
             bytes_left -= len(records)
             part = results.setdefault(key, _partition(key[1]))
             part.records = records

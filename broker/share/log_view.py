@@ -12,7 +12,7 @@ from collections.abc import Hashable, Sequence
 
 from broker.log.partition import PartitionLog
 from broker.protocol.records import iter_batches, iter_records
-from broker.share.partition import LogBatch
+from broker.share.partition import UNLIMITED_BYTES, AcquiredRange, LogBatch
 
 # Per-key ordering reads the keys of the records entering the window; at most this much at a time.
 _KEY_READ_BYTES = 64 << 20
@@ -54,6 +54,7 @@ class PartitionLogView:
                     header.is_control,
                     header.producer_id,
                     header.is_transactional,
+                    header.size,
                 )
             )
             if header.last_offset - start + 1 >= max_records:
@@ -82,6 +83,47 @@ class PartitionLogView:
         if not size:
             return b""
         return log.read(first, size, max_offset=log.high_watermark).records
+
+    def records_for(self, ranges: Sequence[AcquiredRange]) -> bytes | memoryview:
+        """The stored batches holding the offsets of ``ranges`` (sorted, not overlapping), whole.
+
+        Every batch that holds an acquired offset goes out, whatever its size: the
+        byte budget was applied when the records were acquired
+        (:meth:`SharePartition.acquire`), and an acquired record the answer does
+        not carry would be lost (the client acknowledges it as a gap). Batches
+        between the ranges that hold none of their offsets are left out.
+        """
+        if not ranges:
+            return b""
+        log = self.log
+        hw = log.high_watermark
+        first = max(ranges[0].first_offset, log.log_start_offset)
+        last = ranges[-1].last_offset
+        if first > last:
+            return b""
+        # (first offset, bytes) of each stretch of consecutive batches to send.
+        spans: list[list[int]] = []
+        r = 0
+        adjacent = False
+        for header in log.batch_headers(first, UNLIMITED_BYTES, max_offset=hw):
+            if header.base_offset > last:
+                break
+            while r < len(ranges) and ranges[r].last_offset < header.base_offset:
+                r += 1
+            if r == len(ranges):
+                break
+            if ranges[r].first_offset <= header.last_offset:
+                if adjacent:
+                    spans[-1][1] += header.size
+                else:
+                    spans.append([header.base_offset, header.size])
+                adjacent = True
+            else:
+                adjacent = False
+        parts = [log.read(offset, size, max_offset=hw).records for offset, size in spans]
+        if len(parts) == 1:
+            return parts[0]
+        return b"".join(parts)
 
     def record_keys(self, start_offset: int, end_offset: int) -> Sequence[tuple[int, Hashable]]:
         """(offset, key) of the data records in ``[start_offset, end_offset)`` with a key."""

@@ -269,7 +269,15 @@ class SharePartitionManager:
     # --- operations -------------------------------------------------------------
 
     def acquire(
-        self, e: Entry, member_id: str, *, max_records: int, batch_size: int | None, mode: int, max_bytes: int
+        self,
+        e: Entry,
+        member_id: str,
+        *,
+        max_records: int,
+        batch_size: int | None,
+        mode: int,
+        max_bytes: int,
+        min_one: bool = True,
     ) -> list[AcquiredRange]:
         s = self.settings(e.key[0])
         ranges = e.sp.acquire(
@@ -283,6 +291,7 @@ class SharePartitionManager:
             max_in_flight=s.max_record_locks,
             isolation=s.isolation_level,
             max_bytes=max_bytes,
+            min_one=min_one,
             dead_letter=self.dead_letter_target(e.key[0]) is not None,
             key_ordering=s.key_ordering,
         )

@@ -114,6 +114,9 @@ DEFAULT_LOCK_DURATION_MS = 30_000
 # ShareFetch MaxBytes as librdkafka sends it (fetch.max.bytes, 50 MiB); only the
 # default for callers that do not pass the request's own budget.
 DEFAULT_MAX_BYTES = 52_428_800
+# A byte budget this large never binds (callers with no answer to size: tests, tools).
+UNLIMITED_BYTES = 2**62
+UNLIMITED_RECORDS = 2**62
 # Log reads one acquire() may make. A read can end in nothing to hand out
 # (control batches, aborted transactions, holes); this bounds the work one
 # ShareFetch does on the hot path. What is left is found by the next fetch.
@@ -156,6 +159,7 @@ class LogBatch(NamedTuple):
     is_control: bool = False
     producer_id: int = -1
     is_transactional: bool = False
+    size: int = 0  # bytes the stored batch occupies (what an answer carrying it sends)
 
 
 class ShareLog(Protocol):
@@ -347,6 +351,82 @@ def _coalesce(changes: Iterable[StateBatch]) -> tuple[StateBatch, ...]:
     return tuple(out)
 
 
+class _Take:
+    """One ``acquire`` call: what it may still take, and what it took."""
+
+    __slots__ = (
+        "bound",
+        "bytes",
+        "chunk",
+        "committed",
+        "deadline",
+        "exact",
+        "member",
+        "min_one",
+        "out",
+        "reads",
+        "records",
+        "sent",
+        "share",
+        "stop",
+        "unlimited_bytes",
+    )
+
+    def __init__(
+        self,
+        member: str,
+        *,
+        deadline: int,
+        records: int,
+        chunk: int,
+        exact: bool,
+        share: int,
+        committed: bool,
+        bound: int,
+        max_bytes: int,
+        min_one: bool,
+    ) -> None:
+        self.member = member
+        self.deadline = deadline  # lock deadline of what is taken (ms)
+        self.records = records  # records still to take (the request's MaxRecords budget)
+        self.chunk = chunk  # new records are grouped in runs of about this many
+        self.exact = exact  # RECORD_LIMIT: never pass ``records``
+        self.share = share  # never pass this, whatever the mode (the caller's part of a shared partition)
+        self.committed = committed  # READ_COMMITTED: aborted records are skipped
+        self.bound = bound  # high watermark, or LSO under READ_COMMITTED
+        self.bytes = max_bytes  # bytes of stored batches the answer may still carry
+        self.unlimited_bytes = max_bytes >= UNLIMITED_BYTES
+        self.min_one = min_one  # the answer carries nothing yet: its first batch goes out whole
+        self.reads = MAX_LOG_READS_PER_ACQUIRE
+        self.out: list[AcquiredRange] = []
+        self.sent: set[int] = set()  # first offsets of the stored batches counted against ``bytes``
+        self.stop = False  # a throttled stretch, or a batch that does not fit, ends the call
+
+    def more(self) -> bool:
+        """Whether the call may take more records."""
+        return self.records > 0 and self.share > 0 and not self.stop
+
+    def took(self, n: int) -> None:
+        self.records -= n
+        self.share -= n
+
+    def fits(self, size: int) -> bool:
+        """Whether a stored batch of ``size`` bytes may still go out in the answer."""
+        return size <= self.bytes or (self.min_one and not self.sent)
+
+    def count(self, batch: LogBatch) -> None:
+        """The answer carries ``batch``: count its bytes once."""
+        if batch.first_offset not in self.sent:
+            self.sent.add(batch.first_offset)
+            self.bytes -= batch.size
+
+
+def _lowest(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)
+
+
 # ------------------------------------------------------------ share partition
 
 
@@ -536,19 +616,33 @@ class SharePartition:
         max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
         isolation: int = IsolationLevel.READ_UNCOMMITTED,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        min_one: bool = True,
+        share_limit: int | None = None,
         dead_letter: bool = False,
         key_ordering: bool = False,
     ) -> list[AcquiredRange]:
         """Lock up to ``max_records`` records for ``member_id``; nothing here is persisted.
 
-        First AVAILABLE records inside the window (released or expired: delivery
-        count +1), in offset order, then records past SPEO read from the log while
-        the window holds fewer than ``max_in_flight`` offsets (at most the room
-        left, but under BATCH_OPTIMIZED the last log batch whole, as Kafka does). ``max_records`` is
-        the budget for the whole call. BATCH_OPTIMIZED hands out whole log
-        batches and may pass the budget up to the end of a batch; RECORD_LIMIT
-        never passes it. New records are grouped into ranges of about
-        ``batch_size`` records (at batch boundaries).
+        Two steps, each state change looked up in ``TRANSITIONS`` (``Event.ACQUIRE``):
+
+        1. AVAILABLE records inside the window (released or expired: delivery count
+           +1), in offset order (:meth:`_take_in_window`);
+        2. records past SPEO read from the log while the window holds fewer than
+           ``max_in_flight`` offsets: at most the room left, but under BATCH_OPTIMIZED
+           the last log batch whole, as Kafka does (:meth:`_take_new`).
+
+        ``max_records`` is the budget for the whole call. BATCH_OPTIMIZED hands out
+        whole log batches and may pass the budget up to the end of a batch;
+        RECORD_LIMIT never passes it. ``share_limit`` (several members share the
+        partition, and this is the caller's part) is never passed whatever the mode:
+        a stored batch is split into acquired offset ranges there. New records are
+        grouped into ranges of about ``batch_size`` records (at batch boundaries).
+
+        ``max_bytes`` bounds the stored batches the answer must carry for the
+        records acquired here (each batch counted once, by its stored size): a batch
+        that does not fit ends the call, so nothing is acquired that the answer
+        cannot carry. With ``min_one`` (the answer carries nothing yet) the first
+        batch goes out whatever its size, as Kafka treats the limit as soft.
 
         Control batches, holes between batches and, under READ_COMMITTED, records
         of aborted transactions are never handed out: they become ARCHIVED.
@@ -571,157 +665,191 @@ class SharePartition:
             return []
         self._sync_log_start()
         self._lock_duration_ms = lock_duration_ms
-        deadline = now_ms + lock_duration_ms
-        chunk = batch_size if batch_size and batch_size > 0 else max_records
-        record_limit = mode == AcquireMode.RECORD_LIMIT
-        committed = isolation == IsolationLevel.READ_COMMITTED
-        bound = self._bound(isolation)
-        self._reads_left = MAX_LOG_READS_PER_ACQUIRE
-        budget = max_records
-        out: list[AcquiredRange] = []
-        runs, starts = self._runs, self._starts
+        take = _Take(
+            member_id,
+            deadline=now_ms + lock_duration_ms,
+            records=max_records,
+            chunk=batch_size if batch_size and batch_size > 0 else max_records,
+            exact=mode == AcquireMode.RECORD_LIMIT,
+            share=UNLIMITED_RECORDS if share_limit is None else share_limit,
+            committed=isolation == IsolationLevel.READ_COMMITTED,
+            bound=self._bound(isolation),
+            max_bytes=max_bytes,
+            min_one=min_one,
+        )
         order = self._key_order(key_ordering)
-        throttle_from = max(MIN_THROTTLE_DELIVERY_COUNT, -(-delivery_count_limit // 2))
-        stop = False  # throttling ends this acquisition
+        self._take_in_window(take, order, now_ms, delivery_count_limit, dead_letter)
+        if not take.stop:
+            self._take_new(take, order, max_in_flight)
+        self._advance()
+        self._maybe_compact_locks()
+        return take.out
 
-        # 1. AVAILABLE records inside the window.
+    def held_by(self, member_id: str) -> int:
+        """Offsets ``member_id`` holds locked in this share-partition now. O(runs)."""
+        return sum(r.last - r.first + 1 for r in self._runs if r.state == _ACQUIRED and r.member == member_id)
+
+    def _take_in_window(self, take: _Take, order: _KeyOrder | None, now_ms: int, limit: int, dead_letter: bool) -> None:
+        """Step 1: hand out the window's AVAILABLE records, in offset order."""
+        runs, starts = self._runs, self._starts
+        throttle_from = max(MIN_THROTTLE_DELIVERY_COUNT, -(-limit // 2))
         low: int | None = None  # first AVAILABLE offset left behind
         i = bisect_left(starts, self._avail_hint)
-        while i < len(runs) and budget > 0:
+        while i < len(runs) and take.more():
             run = runs[i]
             if run.state != _AVAILABLE:
                 i += 1
                 continue
-            action = TRANSITIONS[(View.AVAILABLE, Event.ACQUIRE)].action
-            assert action == Action.ACQUIRE
             if run.count == 0 and not run.data:
-                # Never delivered (restored state): read it like new records.
-                stop_at = min(run.last + 1, bound)
-                if stop_at <= run.first or self._reads_left <= 0:
-                    low = run.first if low is None else low
-                    i += 1
-                    continue
-                new, used, end = self._read_log(
-                    member_id, run.first, stop_at, budget, record_limit, chunk, deadline, committed, max_bytes, 1
-                )
-                if end == run.first:
-                    low = run.first if low is None else low
-                    i += 1
-                    continue
-                if order is not None:
-                    new, used, held = self._hold_by_key(order, new, used)
-                    if held is not None:
-                        low = held if low is None else min(low, held)
-                if end <= run.last:
-                    new.append(run.clone(end, run.last))
-                runs[i : i + 1] = new
-                starts[i : i + 1] = [r.first for r in new]
-                for r in new:
-                    if r.state == _ACQUIRED:
-                        heapq.heappush(self._locks, (r.deadline, r.first))
-                        out.append(AcquiredRange(r.first, r.last, r.count))
-                budget -= used
-                i += len(new) - (1 if end <= run.last else 0)
+                # Never delivered (restored state): read it from the log like new records.
+                i, left = self._take_unread(take, i, order)
+                low = _lowest(low, left)
                 continue
-            if run.count >= delivery_count_limit:
-                # Spent under a lowered limit: archive (ARCHIVING first in a group with a
-                # dead-letter topic). Not persisted: a restart derives it again.
-                run.pending = 0
-                if dead_letter:
-                    run.state = _ARCHIVING
-                    run.reason = DeadLetterReason.DELIVERY_LIMIT
-                    self._dead_letters.append(DeadLetter(run.first, run.last, run.count, run.reason))
-                else:
-                    run.state = _ARCHIVED
-                    if order is not None:
-                        order.settle(run.first, run.last)
+            view = View.HELD if run.not_before > now_ms else View.AVAILABLE
+            action = TRANSITIONS[(view, Event.ACQUIRE)].action
+            if action == Action.KEEP:  # held by its redelivery backoff until its time comes
+                low = _lowest(low, run.first)
                 i += 1
                 continue
-            if run.not_before > now_ms:
-                # Redelivery backoff (extension): HELD until its time comes.
-                assert TRANSITIONS[(View.HELD, Event.ACQUIRE)].action == Action.KEEP
-                low = run.first if low is None else low
+            assert action == Action.ACQUIRE
+            if run.count >= limit:
+                self._archive_spent(run, dead_letter, order)
                 i += 1
                 continue
-            last = run.last
+            first, last, end_of_run = run.first, run.last, run.last
             throttled = run.count >= throttle_from
             if throttled:
-                if out:
-                    stop = True  # a throttled stretch goes out alone: next time
+                if take.out:
+                    take.stop = True  # a throttled stretch goes out alone: next time
                     break
-                last = self._throttled(run, throttle_from, delivery_count_limit)
-                stop = True
-            first, end_of_run = run.first, run.last
+                last = self._throttled(run, throttle_from, limit)
             stretches = [(first, last)] if order is None else order.free_stretches(first, last, self._state)
-            if not stretches:
-                low = first if low is None else low  # every record waits for an earlier one of its key
-                i += 1
-                continue
-            exact = record_limit or throttled or order is not None
             taken = 0
-            for a, b in stretches:
-                if budget <= 0:
-                    break
-                if b - a + 1 > budget:
-                    b = a + budget - 1 if exact else min(self._batch_end(a + budget - 1), b)
-                lo, hi = self._isolate(a, b)
-                for r in runs[lo:hi]:
-                    r.state = _ACQUIRED
-                    r.count += 1
-                    r.member = member_id
-                    r.deadline = deadline
-                    r.pending = 0
-                    r.not_before = 0
-                    r.data = False
-                    heapq.heappush(self._locks, (deadline, r.first))
-                    out.append(AcquiredRange(r.first, r.last, r.count))
-                    budget -= r.last - r.first + 1
-                    taken += r.last - r.first + 1
+            if stretches:
+                taken = self._take_stretches(take, stretches, exact=take.exact or throttled or order is not None)
             if taken < end_of_run - first + 1:
-                low = first if low is None else min(low, first)
+                low = _lowest(low, first)  # some records wait (budget, bytes, their key, throttling)
             i = bisect_right(starts, end_of_run)
-            if stop:
-                break
+            if throttled:
+                take.stop = True
         if i < len(runs):
-            low = runs[i].first if low is None else min(low, runs[i].first)
+            low = _lowest(low, runs[i].first)
         self._avail_hint = self._speo if low is None else low
 
-        # 2. New records past SPEO while the window has room. As in Kafka, the room
-        # caps the records to take, and BATCH_OPTIMIZED still takes the last log
-        # batch whole: the window may pass the limit by less than one batch, and a
-        # batch is never cut at the limit (which would send it again and again).
+    def _take_stretches(self, take: _Take, stretches: list[tuple[int, int]], *, exact: bool) -> int:
+        """Acquire the AVAILABLE ``stretches`` (in one run) within the call's budgets; records taken."""
+        taken = 0
+        for a, b in stretches:
+            if not take.more():
+                break
+            if b - a + 1 > take.records:
+                b = a + take.records - 1 if exact else min(self._batch_end(a + take.records - 1), b)
+            b = min(b, a + take.share - 1)
+            fit = self._fit_bytes(take, a, b)
+            if fit < b:
+                take.stop = True  # the next stored batch does not fit in the answer
+            if fit < a:
+                break
+            lo, hi = self._isolate(a, fit)
+            for r in self._runs[lo:hi]:
+                self._lock(r, take)
+            taken += fit - a + 1
+        return taken
+
+    def _take_unread(self, take: _Take, i: int, order: _KeyOrder | None) -> tuple[int, int | None]:
+        """Read the never-delivered AVAILABLE run ``runs[i]`` from the log like new records.
+
+        Returns the index to go on from and the first offset left AVAILABLE (None: none)."""
+        runs, starts = self._runs, self._starts
+        run = runs[i]
+        stop_at = min(run.last + 1, take.bound)
+        if stop_at <= run.first or take.reads <= 0:
+            return i + 1, run.first
+        new, used, end = self._read_log(take, run.first, stop_at, take.records, 1)
+        if end == run.first:
+            return i + 1, run.first
+        left: int | None = None
+        if order is not None:
+            new, used, left = self._hold_by_key(order, new, used)
+        rest = end <= run.last
+        if rest:
+            new.append(run.clone(end, run.last))  # visited next: read further if the budgets allow
+        runs[i : i + 1] = new
+        starts[i : i + 1] = [r.first for r in new]
+        for r in new:
+            if r.state == _ACQUIRED:
+                heapq.heappush(self._locks, (r.deadline, r.first))
+                take.out.append(AcquiredRange(r.first, r.last, r.count))
+        take.took(used)
+        return i + len(new) - (1 if rest else 0), left
+
+    def _take_new(self, take: _Take, order: _KeyOrder | None, max_in_flight: int) -> None:
+        """Step 2: read new records past SPEO while the window has room.
+
+        As in Kafka, the room caps the records to take, and BATCH_OPTIMIZED still
+        takes the last log batch whole: the window may pass the limit by less than
+        one batch, and a batch is never cut at the limit (which would send it again
+        and again).
+        """
         room = self._spso + max_in_flight - self._speo
-        if budget > 0 and room > 0 and not stop:
-            hint_at_end = self._avail_hint >= self._speo
-            if self._speo < bound and self._reads_left > 0:
-                new, used, end = self._read_log(
-                    member_id,
-                    self._speo,
-                    bound,
-                    min(budget, room),
-                    record_limit,
-                    chunk,
-                    deadline,
-                    committed,
-                    max_bytes,
-                    1,
-                )
-                first_held: int | None = None
-                if order is not None:
-                    new, used, first_held = self._hold_by_key(order, new, used)
-                for r in new:
-                    self._append(r)
-                    if r.state == _ACQUIRED:
-                        heapq.heappush(self._locks, (r.deadline, r.first))
-                        out.append(AcquiredRange(r.first, r.last, r.count))
-                self._speo = end
-                if first_held is not None:
-                    self._avail_hint = min(self._avail_hint, first_held)
-                elif hint_at_end:
-                    self._avail_hint = end  # the new runs hold nothing AVAILABLE
-        self._advance()
-        self._maybe_compact_locks()
-        return out
+        if not take.more() or room <= 0 or self._speo >= take.bound or take.reads <= 0:
+            return
+        hint_at_end = self._avail_hint >= self._speo
+        new, used, end = self._read_log(take, self._speo, take.bound, min(take.records, room), 1)
+        first_held: int | None = None
+        if order is not None:
+            new, used, first_held = self._hold_by_key(order, new, used)
+        for r in new:
+            self._append(r)
+            if r.state == _ACQUIRED:
+                heapq.heappush(self._locks, (r.deadline, r.first))
+                take.out.append(AcquiredRange(r.first, r.last, r.count))
+        take.took(used)
+        self._speo = end
+        if first_held is not None:
+            self._avail_hint = min(self._avail_hint, first_held)
+        elif hint_at_end:
+            self._avail_hint = end  # the new runs hold nothing AVAILABLE
+
+    def _lock(self, run: _Run, take: _Take) -> None:
+        """``Action.ACQUIRE`` of an AVAILABLE run: locked by the member, delivery count +1."""
+        run.state = _ACQUIRED
+        run.count += 1
+        run.member = take.member
+        run.deadline = take.deadline
+        run.pending = 0
+        run.not_before = 0
+        run.data = False
+        heapq.heappush(self._locks, (take.deadline, run.first))
+        take.out.append(AcquiredRange(run.first, run.last, run.count))
+        take.took(run.last - run.first + 1)
+
+    def _archive_spent(self, run: _Run, dead_letter: bool, order: _KeyOrder | None) -> None:
+        """``Action.ACQUIRE`` of a run whose count is spent (the limit was lowered): archived
+        (ARCHIVING first in a group with a dead-letter topic). Not persisted: a restart
+        derives it again."""
+        run.pending = 0
+        if dead_letter:
+            run.state = _ARCHIVING
+            run.reason = DeadLetterReason.DELIVERY_LIMIT
+            self._dead_letters.append(DeadLetter(run.first, run.last, run.count, run.reason))
+        else:
+            run.state = _ARCHIVED
+            if order is not None:
+                order.settle(run.first, run.last)
+
+    def _fit_bytes(self, take: _Take, a: int, b: int) -> int:
+        """The last offset of ``[a, b]`` whose stored batches fit in the call's bytes, counting
+        them; ``a - 1`` when the first does not fit. Offsets with no stored batch cost nothing."""
+        if take.unlimited_bytes:
+            return b
+        for batch in self._log.batch_bounds(a, b + 1, b - a + 1, UNLIMITED_BYTES):
+            if batch.last_offset < a or batch.first_offset in take.sent:
+                continue
+            if not take.fits(batch.size):
+                return max(a, batch.first_offset) - 1
+            take.count(batch)
+        return b
 
     def _throttled(self, run: _Run, throttle_from: int, limit: int) -> int:
         """The last offset of ``run`` to hand out now that its count reached ``throttle_from``.
@@ -790,29 +918,18 @@ class SharePartition:
                 held = pos if held is None else held
         return out, used, held
 
-    def _read_log(
-        self,
-        member_id: str,
-        start: int,
-        stop: int,
-        budget: int,
-        record_limit: bool,
-        chunk: int,
-        deadline: int,
-        committed: bool,
-        max_bytes: int,
-        count: int,
-    ) -> tuple[list[_Run], int, int]:
+    def _read_log(self, take: _Take, start: int, stop: int, budget: int, count: int) -> tuple[list[_Run], int, int]:
         """Runs tiling ``[start, end)`` of the log: ACQUIRED for data, ARCHIVED for the rest.
 
         Returns (runs, records acquired, end). ``end`` is where reading stopped
-        (the budget, the read limit, a batch cut, or ``stop``).
+        (the budget, the bytes of the answer, the read limit, a batch cut, or ``stop``).
         """
         out: list[_Run] = []
         used = 0
         pos = start
+        chunk = take.chunk
         txns: list[tuple[int, int]] = []
-        if committed:
+        if take.committed:
             txns = sorted(self._log.aborted_transactions(start, stop), key=lambda t: t[1])
         ti = 0
         aborting: set[int] = set()
@@ -827,13 +944,14 @@ class SharePartition:
                     prev.last = last
                     return
             if data:
-                out.append(_Run(first, last, _ACQUIRED, count, member_id, deadline))
+                out.append(_Run(first, last, _ACQUIRED, count, take.member, take.deadline))
             else:
                 out.append(_Run(first, last, _ARCHIVED, 0))
 
-        while pos < stop and used < budget and self._reads_left > 0:
-            self._reads_left -= 1
-            batches = self._log.batch_bounds(pos, stop, budget - used, max_bytes)
+        while pos < stop and used < budget and used < take.share and take.reads > 0 and not take.stop:
+            take.reads -= 1
+            walk = UNLIMITED_BYTES if take.unlimited_bytes else max(take.bytes, 1)
+            batches = self._log.batch_bounds(pos, stop, budget - used, walk)
             if not batches:
                 emit(pos, stop - 1, False)  # nothing stored there: a hole
                 pos = stop
@@ -847,7 +965,7 @@ class SharePartition:
                     pos = stop
                     cut = True
                     break
-                if used >= budget:
+                if used >= budget or used >= take.share:
                     cut = True
                     break
                 first = max(b.first_offset, pos)
@@ -860,11 +978,20 @@ class SharePartition:
                 if b.is_control:
                     emit(first, last, False)
                     aborting.discard(b.producer_id)  # the marker ends its transaction
-                elif committed and b.is_transactional and b.producer_id in aborting:
+                elif take.committed and b.is_transactional and b.producer_id in aborting:
                     emit(first, last, False)
                 else:
-                    if record_limit and last - first + 1 > budget - used:
+                    if b.first_offset not in take.sent and not take.fits(b.size):
+                        # The answer cannot carry this batch: stop before it.
+                        pos = first
+                        take.stop = True
+                        cut = True
+                        break
+                    take.count(b)
+                    if take.exact and last - first + 1 > budget - used:
                         last = first + (budget - used) - 1
+                    if last - first + 1 > take.share - used:
+                        last = first + (take.share - used) - 1  # the caller's share ends inside the batch
                     emit(first, last, True)
                     used += last - first + 1
                 pos = last + 1

@@ -28,7 +28,7 @@ from broker.protocol.messages.share_fetch_request import (
     FetchTopic,
     ShareFetchRequest,
 )
-from broker.protocol.records import build_batch
+from broker.protocol.records import build_batch, iter_batches, iter_records
 from tests.integration.clients import admin, create_topic
 from tests.integration.wire import WireClient
 
@@ -55,8 +55,8 @@ def _topic_id(w: WireClient, topic: str) -> uuid.UUID:
     return md.topics[0].topic_id
 
 
-def _produce_batch(w: WireClient, topic: str, n: int, partition: int = 0) -> None:
-    batch = build_batch([(b"k%d" % i, b"v%d" % i, [], None) for i in range(n)])
+def _produce_batch(w: WireClient, topic: str, n: int, partition: int = 0, value_size: int = 0) -> None:
+    batch = build_batch([(b"k%d" % i, b"v%d" % i + b"x" * value_size, [], None) for i in range(n)])
     resp = w.request(
         ProduceRequest(
             acks=-1,
@@ -85,6 +85,7 @@ def _fetch(
     wait_ms=0,
     renew=False,
     topics=None,
+    max_bytes=1 << 20,
 ):
     if topics is None:
         topics = [
@@ -102,7 +103,7 @@ def _fetch(
         share_session_epoch=epoch,
         max_wait_ms=wait_ms,
         min_bytes=1,
-        max_bytes=1 << 20,
+        max_bytes=max_bytes,
         max_records=max_records,
         batch_size=max_records,
         topics=topics,
@@ -181,6 +182,50 @@ def test_max_records_budget_and_acquire_modes(setup):
     r = _fetch(w, group, "m-batch", 0, tid, max_records=3, mode=0)
     assert _acquired(r) == [(3, 9, 1)]
     assert _fetch(w, group, "m-bad", 0, tid, mode=7).error_code == ErrorCode.INVALID_REQUEST
+
+
+def _carried(resp) -> set[int]:
+    """Offsets of the data records the answer carries."""
+    out: set[int] = set()
+    for p in _parts(resp).values():
+        for batch in iter_batches(p.records):
+            if not batch.header.is_control:
+                out.update(r.offset for r in iter_records(batch.view))
+    return out
+
+
+def _acquired_offsets(resp) -> set[int]:
+    return {o for first, last, _ in _acquired(resp) for o in range(first, last + 1)}
+
+
+def test_max_bytes_bounds_what_is_acquired_and_every_acquired_record_goes_out(setup):
+    """librdkafka's 0171 with fetch.max.bytes=1500: each answer acquires only what it carries."""
+    w, topic, tid, group = setup
+    for _ in range(10):
+        _produce_batch(w, topic, 1, value_size=1000)  # one ~1,070-byte batch per record
+    member = "m-" + uuid.uuid4().hex[:8]
+    epoch, seen = 0, []
+    for _ in range(10):
+        resp = _fetch(w, group, member, epoch, tid, max_bytes=1500)
+        epoch += 1
+        assert _acquired_offsets(resp) == _carried(resp)
+        seen.append(sorted(_acquired_offsets(resp)))
+    # One batch per answer (the second never fits in what is left of 1,500 bytes), in order.
+    assert seen == [[i] for i in range(10)]
+
+
+def test_max_bytes_is_soft_and_applies_to_redelivered_records(setup):
+    w, topic, tid, group = setup
+    for _ in range(4):
+        _produce_batch(w, topic, 3, value_size=500)  # four batches of ~1,600 bytes
+    member = "m-" + uuid.uuid4().hex[:8]
+    everything = _fetch(w, group, member, 0, tid)
+    assert _acquired(everything) == [(0, 11, 1)]
+    released = _fetch(w, group, member, 1, tid, acks={0: [AcknowledgementBatch(0, 11, [RELEASE])]}, max_bytes=1)
+    # MaxBytes 1 still gives out one whole batch (Kafka's soft limit), and no more.
+    assert _acquired(released) == [(0, 2, 2)] and _carried(released) == {0, 1, 2}
+    two = _fetch(w, group, member, 2, tid, max_bytes=3300)
+    assert _acquired(two) == [(3, 8, 2)] and _carried(two) == set(range(3, 9))
 
 
 def test_acks_by_another_member_or_outside_the_window(setup):
