@@ -15,11 +15,19 @@ acquired, the request waits up to ``MaxWaitMs`` for an append, a release or an
 expired lock. v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
 and Renew acknowledgements (``IsRenewAck``).
 
-A share-partition whose state the share coordinator cannot give yet (its
-``__share_group_state`` partition just moved and is loading, or has no leader
-for a moment) is left out of the answer, as Kafka answers a share-partition
-still initializing: the request waits as for records and the client's next
-fetch tries again, rather than failing the consumer.
+Share-partitions are loaded (their state read from the share coordinator) on
+first use. A request that may wait (``MaxWaitMs`` > 0) does not wait for all of
+them: the first one in fetch order not in memory yet is loaded while the request
+waits, the others in the background, and the answer carries what the loaded ones
+hold, as Kafka answers a share fetch with the share-partitions initialized so
+far (a request with ``MaxWaitMs`` 0 loads them all, then answers). So a new consumer's
+first answer comes as soon as one share-partition is ready (for librdkafka's
+0179 test: one partition's records), and the others' records go out from the
+next fetch on, to it or to another member. A share-partition whose state the
+share coordinator cannot give yet (its ``__share_group_state`` partition just
+moved and is loading, or has no leader for a moment) is left out of the answer
+the same way: the request waits as for records and tries again, rather than
+failing the consumer.
 
 Client contract (librdkafka): the same TopicId may appear twice (merged);
 every partition that carried acks is in the response; ``Records`` is never
@@ -47,7 +55,8 @@ from broker.share.manager import Entry
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 
-# The share coordinator is not there yet: the share-partition is tried again, not failed.
+# The share-partition is still loading, or the share coordinator is not there yet: it is
+# tried again, not failed.
 _NOT_YET = frozenset(
     {ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.NOT_COORDINATOR}
 )
@@ -110,12 +119,20 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
     entries: list[Entry] = []
     acquired_any = False
-    await mgr.load_all(req.group_id, list(session.partitions))
+    # Share-partitions not in memory yet (see the docstring): a request that may wait
+    # loads the first one (in fetch order) now and the others in the background, and
+    # does not wait for them; one that may not wait (MaxWaitMs 0) loads them all first.
+    missing = [k for k in session.partitions if mgr.lookup_loaded(req.group_id, *k) is None]
+    if missing and req.max_wait_ms > 0:
+        await mgr.entry(req.group_id, *missing[0])
+        mgr.load_in_background(req.group_id, missing[1:])
+    elif missing:
+        await mgr.load_all(req.group_id, missing)
     while True:
         entries = []
         pending = False
         for key in session.fetch_order():
-            entry, code = await mgr.entry(req.group_id, *key)
+            entry, code = mgr.lookup(req.group_id, *key)
             if entry is None and code in _NOT_YET:
                 pending = True
                 continue

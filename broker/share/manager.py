@@ -112,6 +112,9 @@ class SharePartitionManager:
         self._entries: dict[Key, Entry] = {}
         self._by_log: dict[tuple[str, int], list[Entry]] = defaultdict(list)
         self._init_locks: dict[Key, trio.Lock] = {}
+        self._loading: set[Key] = set()  # share-partitions being loaded in the background
+        self._load_errors: dict[Key, int] = {}  # how the last background load of each failed
+        self.loads_changed = trio.Event()  # set (and replaced) whenever a background load ends
         self._timer_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._watched: set[int] = set()
@@ -217,18 +220,79 @@ class SharePartitionManager:
         return e, ErrorCode.NONE
 
     async def load_all(self, group_id: str, keys: list[tuple[uuid.UUID, int]]) -> None:
-        """Load the share partitions not in memory yet, concurrently.
+        """Load the share-partitions of ``keys`` not in memory yet, concurrently, and wait for them.
 
         Each first load writes its initial state durably; loading them together
         lets one group-commit fsync round cover all of them. Errors are left
-        for :meth:`entry` to report per partition.
+        for :meth:`entry` / :meth:`lookup` to report per partition.
         """
         missing = [k for k in keys if (group_id, *k) not in self._entries]
-        if len(missing) < 2:
-            return
-        async with trio.open_nursery() as nursery:
-            for topic_id, partition in missing:
-                nursery.start_soon(self.entry, group_id, topic_id, partition)
+        if len(missing) == 1:
+            await self.entry(group_id, *missing[0])
+        elif missing:
+            async with trio.open_nursery() as nursery:
+                for topic_id, partition in missing:
+                    nursery.start_soon(self.entry, group_id, topic_id, partition)
+
+    def lookup_loaded(self, group_id: str, topic_id: uuid.UUID, partition: int) -> Entry | None:
+        """The share-partition if it is in memory now."""
+        return self._entries.get((group_id, topic_id, partition))
+
+    def lookup(self, group_id: str, topic_id: uuid.UUID, partition: int) -> tuple[Entry | None, int]:
+        """The share-partition if it is in memory, without waiting; else (None, error code).
+
+        A share-partition not loaded yet is loaded in the background and answered
+        COORDINATOR_LOAD_IN_PROGRESS meanwhile (:data:`loads_changed` is set when it
+        is there); errors this broker can tell at once (unknown topic, not the
+        leader) are answered as they are, and so is, once, the error its last
+        background load ended with (then the next lookup loads it again).
+        """
+        key = (group_id, topic_id, partition)
+        e = self._entries.get(key)
+        if e is not None:
+            return e, ErrorCode.NONE
+        code = self._leader_error(topic_id, partition) or self._load_errors.pop(key, ErrorCode.NONE)
+        if code:
+            return None, code
+        self.load_in_background(group_id, [(topic_id, partition)])
+        return None, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+
+    def load_in_background(self, group_id: str, keys: list[tuple[uuid.UUID, int]]) -> None:
+        """Start loading the share-partitions of ``keys`` not in memory yet, concurrently.
+
+        Each first load writes its initial state durably; loading them together lets
+        one group-commit fsync round cover all of them. A fetch does not wait for
+        them: it answers with the share-partitions that are there (as Kafka answers
+        with the share-partitions initialized so far), and the others join the
+        answers from the next fetch on.
+        """
+        for topic_id, partition in keys:
+            key = (group_id, topic_id, partition)
+            if key in self._entries or key in self._loading or self._nursery is None:
+                continue
+            self._loading.add(key)
+            self._nursery.start_soon(self._load, key)
+
+    async def _load(self, key: Key) -> None:
+        try:
+            _, code = await self.entry(*key)
+            if code:
+                self._load_errors[key] = code  # for the next lookup to answer
+        finally:
+            self._loading.discard(key)
+            self.loads_changed.set()
+            self.loads_changed = trio.Event()
+
+    def _leader_error(self, topic_id: uuid.UUID, partition: int) -> int:
+        """UNKNOWN_TOPIC_ID, or this broker's error as the partition's leader; NONE if it leads."""
+        info = self._metadata.image.topic_by_id(topic_id)
+        if info is None:
+            return ErrorCode.UNKNOWN_TOPIC_ID
+        try:
+            self._replicas.leader(info.name, partition)
+        except KafkaError as exc:
+            return exc.code
+        return ErrorCode.NONE
 
     def forget_group(self, group_id: str) -> None:
         """Drop the group's share partitions from memory (their state was re-initialised or deleted)."""
@@ -421,6 +485,8 @@ class SharePartitionManager:
 
                 for e in entries:
                     nursery.start_soon(watch, e.available)
+                if self._loading:
+                    nursery.start_soon(watch, self.loads_changed)
                 nursery.start_soon(watch, self._lifecycle.stopped)
 
     # --- lock expiry ---------------------------------------------------------------

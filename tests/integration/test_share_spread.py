@@ -1,9 +1,9 @@
 """How a share group spreads records, with the real broker process and confluent-kafka
-ShareConsumers (librdkafka): nothing acquired that the answer does not carry, and the byte
-limits as Kafka applies them.
+ShareConsumers (librdkafka): nothing acquired that the answer does not carry, the byte
+limits as Kafka applies them, and a new member's first answer.
 
-These are librdkafka's own share-consumer tests 0171 and 0180 (v2.15.0) cut down to what
-they check of the broker. Every wait is bounded.
+These are librdkafka's own share-consumer tests 0171, 0180 and 0179 (v2.15.0) cut down to
+what they check of the broker. Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import time
 
 from tests.integration.clients import create_topic, produce
 from tests.integration.share_helpers import (
+    ACCEPT,
     close_quietly,
     commit_ok,
     poll_batch,
@@ -68,3 +69,31 @@ def test_fetch_max_bytes_one_is_a_soft_limit(sharebroker_bootstrap, topic_name) 
     finally:
         close_quietly(sc)
     assert sorted(m.offset() for batch in batches for m in batch) == list(range(10))
+
+
+def test_a_new_consumers_first_answer_carries_one_partition(sharebroker_bootstrap, topic_name) -> None:
+    """0179: a new member's first answer comes as soon as one share-partition is loaded.
+
+    Two partitions of 50 records: the first answer holds one partition's 50 (the
+    other share-partition is still loading), the second the other's, as Kafka 4.4.0
+    answers a consumer whose share-partitions are being initialized.
+    """
+    bs = sharebroker_bootstrap
+    create_topic(bs, topic_name, partitions=2)
+    for p in (0, 1):
+        produce(bs, topic_name, [b"%d-%d" % (p, i) for i in range(50)], partition=p)
+    sc = share_consumer(bs, share_group(bs), [topic_name], mode="explicit")
+    try:
+        answers: list[list] = []
+        deadline = time.monotonic() + 30
+        while sum(len(a) for a in answers) < 100 and time.monotonic() < deadline:
+            batch = poll_batch(sc, 3.0)
+            for m in batch:
+                sc.acknowledge(m, ACCEPT)
+            if batch:
+                answers.append(batch)
+        commit_ok(sc)
+    finally:
+        close_quietly(sc)
+    assert [len(a) for a in answers] == [50, 50]
+    assert [{m.partition() for m in a} for a in answers] in ([{0}, {1}], [{1}, {0}])
