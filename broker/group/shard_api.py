@@ -21,7 +21,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-__all__ = ["CoordinatorResult", "TopicImage", "TopicInfo", "TopicTable", "target_assignment_due"]
+__all__ = [
+    "CoordinatorResult",
+    "TopicImage",
+    "TopicInfo",
+    "TopicTable",
+    "heartbeat_interval_while_batching",
+    "target_assignment_due",
+]
 
 R = TypeVar("R")
 
@@ -61,6 +68,62 @@ def target_assignment_due(last_assignment_ms: int, interval_ms: int, now_ms: int
     if last_assignment_ms <= 0 or interval_ms <= 0:
         return True
     return now_ms >= last_assignment_ms + interval_ms
+
+
+# A member told to come back when the next target is due comes back after at least this
+# long: arriving a little late costs nothing, arriving early costs a heartbeat.
+MIN_BATCHED_HEARTBEAT_INTERVAL_MS = 50
+# Added to the time until the target is due: the member's timer starts when it reads
+# the answer, after the coordinator's clock was read, so this only absorbs rounding.
+BATCHED_HEARTBEAT_SLACK_MS = 5
+# A consumer-group member waiting for partitions other members still have to revoke
+# heartbeats this often: it gets them a fraction of a second after they are given up, for
+# four heartbeats a second while it waits.
+RELEASE_WAIT_HEARTBEAT_MS = 250
+
+
+def heartbeat_interval_while_batching(
+    configured_ms: int,
+    last_assignment_ms: int,
+    interval_ms: int,
+    now_ms: int,
+    *,
+    target_pending: bool,
+    target_computed: bool,
+    waiting_for_release: bool = False,
+) -> int:
+    """``HeartbeatIntervalMs`` to answer while KIP-1263 batches target assignments (beyond Kafka).
+
+    With batching, a change (a member joining, leaving, a subscription) reaches the
+    target only with the first heartbeat once the assignment interval has passed;
+    a member heartbeating every ``configured_ms`` (5 s by default) would get its
+    partitions up to that long after they were decided. So:
+
+    - a member answered while a new target is pending (``target_pending``: it
+      joined within the interval, and waits for partitions) is told to come back
+      when the target is due;
+    - a member whose heartbeat just computed a target (``target_computed``) is told
+      to come back after one interval: members that start together join within
+      it, and the next target, which takes partitions from this member for them,
+      then reaches it at once rather than a heartbeat interval later;
+    - a consumer-group member whose target holds partitions others have yet to revoke
+      (``waiting_for_release``) comes back every :data:`RELEASE_WAIT_HEARTBEAT_MS`.
+
+    Never longer than ``configured_ms``; with ``interval_ms`` 0 (no batching) only the
+    last rule applies.
+    """
+    if waiting_for_release:
+        return min(configured_ms, RELEASE_WAIT_HEARTBEAT_MS)
+    if interval_ms <= 0:
+        return configured_ms
+    if target_pending:
+        due_in = last_assignment_ms + interval_ms - now_ms
+        wait = max(MIN_BATCHED_HEARTBEAT_INTERVAL_MS, due_in + BATCHED_HEARTBEAT_SLACK_MS)
+    elif target_computed:
+        wait = interval_ms + BATCHED_HEARTBEAT_SLACK_MS
+    else:
+        return configured_ms
+    return min(configured_ms, wait)
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ from typing import NamedTuple, Protocol
 from broker.group import records as rec
 from broker.group.assignor import ASSIGNOR_NAME, assign
 from broker.group.records import PersistedRecord, Record
-from broker.group.shard_api import target_assignment_due
+from broker.group.shard_api import heartbeat_interval_while_batching, target_assignment_due
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import share_group_describe_response as describe_msg
 from broker.protocol.messages.list_groups_response import ListedGroup
@@ -515,11 +515,20 @@ class ShareGroupCoordinator:
         # 3. The target assignment, recomputed for a new group epoch at most once an interval
         #    (KIP-1263); until then the member reconciles to the current target.
         target_epoch, target = group.assignment_epoch, group.target
+        last_assignment_ms = group.assignment_timestamp_ms
         if group_epoch > group.assignment_epoch and target_assignment_due(
-            group.assignment_timestamp_ms, assignment_interval_ms, now_ms
+            last_assignment_ms, assignment_interval_ms, now_ms
         ):
             target_epoch = group_epoch
             target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
+        interval = heartbeat_interval_while_batching(
+            heartbeat_interval_ms,
+            last_assignment_ms,
+            assignment_interval_ms,
+            now_ms,
+            target_pending=group_epoch > target_epoch,
+            target_computed=target_epoch > group.assignment_epoch,
+        )
 
         # 4. The member moves straight to its target.
         new_epoch, previous_epoch, assigned = old.member_epoch, old.previous_member_epoch, old.assigned
@@ -555,7 +564,7 @@ class ShareGroupCoordinator:
             None,
             member_id,
             new_epoch,
-            heartbeat_interval_ms,
+            interval,
             _wire_assignment(assigned) if send_assignment else None,
             persisted,
         )

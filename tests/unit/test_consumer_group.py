@@ -20,7 +20,12 @@ from broker.group.consumer import (
     uniform_assign,
 )
 from broker.group.consumer.records import RecordType
-from broker.group.shard_api import TopicTable
+from broker.group.shard_api import (
+    BATCHED_HEARTBEAT_SLACK_MS,
+    MIN_BATCHED_HEARTBEAT_INTERVAL_MS,
+    RELEASE_WAIT_HEARTBEAT_MS,
+    TopicTable,
+)
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest as Req
 from broker.protocol.messages.consumer_group_heartbeat_request import TopicPartitions as TP
@@ -405,6 +410,31 @@ def test_a_group_emptied_within_the_interval_assigns_its_next_member_at_once():
     assert (g.assignment_epoch, g.assignment_timestamp_ms) == (3, 0)
     r = h.join("m2", now_ms=T0 + 20)
     assert (r.member_epoch, n_partitions(r)) == (4, 4)
+
+
+def test_members_waiting_for_a_batched_target_heartbeat_when_it_is_due():
+    h = Harness(assignment_interval_ms=1000)
+    configured = h.cg.config.heartbeat_interval_for("g")
+    first = h.join("m1", now_ms=T0)
+    # Its heartbeat computed a target: back after one interval, to give up what joiners get.
+    assert first.heartbeat_interval_ms == 1000 + BATCHED_HEARTBEAT_SLACK_MS < configured
+    joiner = h.join("m2", now_ms=T0 + 300)
+    assert n_partitions(joiner) == 0 and joiner.heartbeat_interval_ms == 700 + BATCHED_HEARTBEAT_SLACK_MS
+    late = h.hb(now_ms=T0 + 998, member_id="m2", member_epoch=2, topic_partitions=[])
+    assert late.heartbeat_interval_ms == MIN_BATCHED_HEARTBEAT_INTERVAL_MS
+    due = h.hb(now_ms=T0 + 1000 + BATCHED_HEARTBEAT_SLACK_MS, member_id="m2", member_epoch=2, topic_partitions=[])
+    assert target_epochs_written(h) == [2, 3]
+    # Its partitions are m1's until m1 revokes them: it comes back often meanwhile.
+    assert due.assignment is None and due.heartbeat_interval_ms == RELEASE_WAIT_HEARTBEAT_MS
+    # m1 revokes what moved to m2 (from its heartbeat at the interval's end); m2 then gets it.
+    r1 = h.hb(now_ms=T0 + 1010, member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
+    h.hb(now_ms=T0 + 1015, member_id="m1", member_epoch=2, topic_partitions=owned_of(r1))
+    settled = h.hb(now_ms=T0 + 1020, member_id="m2", member_epoch=due.member_epoch, topic_partitions=[])
+    assert n_partitions(settled) > 0 and settled.heartbeat_interval_ms == configured
+    # Without batching, only a member waiting for others to revoke comes back early.
+    plain = Harness(assignment_interval_ms=0)
+    assert plain.join("m1", now_ms=T0).heartbeat_interval_ms == configured
+    assert plain.join("m2", now_ms=T0 + 1).heartbeat_interval_ms == RELEASE_WAIT_HEARTBEAT_MS
 
 
 def test_group_max_size():

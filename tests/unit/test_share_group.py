@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from broker.group import records as rec
+from broker.group.shard_api import BATCHED_HEARTBEAT_SLACK_MS, MIN_BATCHED_HEARTBEAT_INTERVAL_MS
 from broker.group.share_group import GroupState, ShareGroupCoordinator, TopicTable
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 
@@ -373,6 +374,23 @@ def test_the_next_target_comes_after_the_interval_with_every_change_batched(coor
         result = batched(coord, member_id, 1, now=T0 + BATCH_MS + 50)
         assert result.member_epoch == 4 and partitions(result) == target[member_id]
         assert target_records(result) == []
+
+
+def test_members_waiting_for_a_batched_target_heartbeat_when_it_is_due(coord):
+    first = batched(coord, "m1", 0, ["foo"], now=T0)
+    # Its heartbeat computed a target: back after one interval, to give up what joiners get.
+    assert first.heartbeat_interval_ms == BATCH_MS + BATCHED_HEARTBEAT_SLACK_MS < INTERVAL_MS
+    joiner = batched(coord, "m2", 0, ["foo"], now=T0 + 300)
+    assert joiner.assignment == [] and joiner.heartbeat_interval_ms == 700 + BATCHED_HEARTBEAT_SLACK_MS
+    late = batched(coord, "m2", 1, now=T0 + 999)
+    assert late.heartbeat_interval_ms == MIN_BATCHED_HEARTBEAT_INTERVAL_MS
+    due = batched(coord, "m2", 1, now=T0 + BATCH_MS + BATCHED_HEARTBEAT_SLACK_MS)
+    assert partitions(due) and due.heartbeat_interval_ms == BATCH_MS + BATCHED_HEARTBEAT_SLACK_MS
+    # m1, back at the interval's end, gives up what m2 now holds; then the configured interval.
+    back = batched(coord, "m1", 1, now=T0 + BATCH_MS + 10)
+    assert not partitions(back) & partitions(due) and back.heartbeat_interval_ms == INTERVAL_MS
+    # Without batching, every answer carries the configured interval.
+    assert ok(beat(coord, "m3", 0, ["foo"], T0 + 2000, assignment_interval_ms=0)).heartbeat_interval_ms == INTERVAL_MS
 
 
 def test_interval_zero_assigns_every_change_at_once(coord):

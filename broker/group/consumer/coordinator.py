@@ -79,7 +79,12 @@ from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.consumer.regex import compile_error, resolve
-from broker.group.shard_api import CoordinatorResult, TopicImage, target_assignment_due
+from broker.group.shard_api import (
+    CoordinatorResult,
+    TopicImage,
+    heartbeat_interval_while_batching,
+    target_assignment_due,
+)
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
@@ -712,8 +717,10 @@ class ConsumerGroups:
 
         # 3. The target assignment, computed at most once per assignment interval (KIP-1263).
         target_epoch = group.assignment_epoch
+        assignment_interval = self.config.assignment_interval_for(group.group_id)
+        last_assignment_ms = group.assignment_timestamp_ms
         if group_epoch > group.assignment_epoch and target_assignment_due(
-            group.assignment_timestamp_ms, self.config.assignment_interval_for(group.group_id), now_ms
+            last_assignment_ms, assignment_interval, now_ms
         ):
             target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
             target_epoch = group_epoch
@@ -759,11 +766,20 @@ class ConsumerGroups:
                 self._timers.pop(("rebalance", group.group_id, member_id), None)
         self._arm_session(group.group_id, member_id, now_ms, meta)
 
+        heartbeat_interval = heartbeat_interval_while_batching(
+            self.config.heartbeat_interval_for(group.group_id),
+            last_assignment_ms,
+            assignment_interval,
+            now_ms,
+            target_pending=group_epoch > target_epoch,
+            target_computed=target_epoch > group.assignment_epoch,
+            waiting_for_release=updated.state is MemberState.UNRELEASED_PARTITIONS,
+        )
         response = ConsumerGroupHeartbeatResponse(
             error_code=0,
             member_id=member_id,
             member_epoch=updated.member_epoch,
-            heartbeat_interval_ms=self.config.heartbeat_interval_for(group.group_id),
+            heartbeat_interval_ms=heartbeat_interval,
         )
         full = (
             r.rebalance_timeout_ms != -1
