@@ -194,6 +194,8 @@ class SharePartitions(Protocol):
 
     def forget_group(self, group_id: str) -> None: ...
 
+    def expect_members(self, group_id: str, sharing: dict[tuple[uuid.UUID, int], int]) -> None: ...
+
 
 class ImageTopics:
     """The share-group core's view of topics: names, ids and partition counts from the image."""
@@ -1369,6 +1371,9 @@ class GroupCoordinator:
             return HeartbeatResult(code, None, member_id, member_epoch, 0, None, [])
         self._metrics.rebalanced(records)
         self.runtime.timers_changed()
+        if result.error_code == ErrorCode.NONE and self.share_partitions is not None and result.records_to_persist:
+            # Tell the share-partitions led here how many members the target gives each.
+            self.share_partitions.expect_members(group_id, shard.share.sharing(group_id))
         if member_epoch == -1 and result.error_code == ErrorCode.NONE and self.share_partitions is not None:
             # librdkafka sends its final ShareAcknowledge and this leave on two
             # connections, in either order. While the member's share session is

@@ -893,6 +893,23 @@ class ShareGroupCoordinator:
             return {}
         return {topic_id: partitions for topic_id, (_, partitions) in group.initialized.items()}
 
+    def sharing(self, group_id: str) -> dict[tuple[uuid.UUID, int], int]:
+        """How many members the target assignment gives each share-partition of the group.
+
+        The share-partition leaders size each member's part of a partition's
+        in-flight records by it, before every member has fetched (O(target)).
+        """
+        group = self._groups.get(group_id)
+        counts: dict[tuple[uuid.UUID, int], int] = {}
+        if group is None:
+            return counts
+        for assignment in group.target.values():
+            for topic_id, partitions in assignment.items():
+                for p in partitions:
+                    key = (topic_id, p)
+                    counts[key] = counts.get(key, 0) + 1
+        return counts
+
     def uninitialized_partitions(self, group_id: str) -> dict[uuid.UUID, frozenset[int]]:
         """Subscribed share-partitions whose state has not been initialised yet."""
         group = self._groups.get(group_id)

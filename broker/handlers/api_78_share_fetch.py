@@ -97,7 +97,9 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     if epoch != FINAL_EPOCH:
         session.add(list(wanted))
         for f in req.forgotten_topics_data:
-            session.forget([(f.topic_id, p) for p in f.partitions])
+            forgotten = [(f.topic_id, p) for p in f.partitions]
+            session.forget(forgotten)
+            mgr.forget_fetcher(req.group_id, req.member_id, forgotten)
 
     # Acknowledgements first: their results go out with the fetched records.
     results: dict[tuple[uuid.UUID, int], PartitionData] = {}

@@ -37,6 +37,7 @@ from broker.protocol.messages.produce_request import PartitionProduceData, Produ
 from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.share import dead_letter as dlq
+from broker.share.fairness import FairShare
 from broker.share.log_view import PartitionLogView
 from broker.share.partition import AcquiredRange, DeadLetter, Delta, PersistedState, SharePartition, StateBatch
 from broker.share.sessions import ShareSessionCache
@@ -65,7 +66,7 @@ class ClientConnection(Protocol):
 class Entry:
     """One share partition and what the runtime keeps beside it."""
 
-    __slots__ = ("available", "key", "leader_epoch", "partition", "sp", "state_epoch", "topic", "view")
+    __slots__ = ("available", "fair", "key", "leader_epoch", "partition", "sp", "state_epoch", "topic", "view")
 
     def __init__(
         self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int, leader_epoch: int
@@ -78,6 +79,7 @@ class Entry:
         self.sp = sp
         self.view = view
         self.available = trio.Event()
+        self.fair = FairShare()  # the members fetching it, and how much each may take
 
     def wake(self) -> None:
         self.available.set()
@@ -114,6 +116,9 @@ class SharePartitionManager:
         self._init_locks: dict[Key, trio.Lock] = {}
         self._loading: set[Key] = set()  # share-partitions being loaded in the background
         self._load_errors: dict[Key, int] = {}  # how the last background load of each failed
+        # Members the group's target assignment gives each share-partition (from the group
+        # coordinator, when it runs on this broker): group id -> (topic id, partition) -> count.
+        self._expected: dict[str, dict[tuple[uuid.UUID, int], int]] = {}
         self.loads_changed = trio.Event()  # set (and replaced) whenever a background load ends
         self._timer_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
@@ -296,6 +301,7 @@ class SharePartitionManager:
 
     def forget_group(self, group_id: str) -> None:
         """Drop the group's share partitions from memory (their state was re-initialised or deleted)."""
+        self._expected.pop(group_id, None)
         for key in [k for k in self._entries if k[0] == group_id]:
             e = self._entries.pop(key)
             self._by_log[(e.topic, e.partition)].remove(e)
@@ -318,6 +324,25 @@ class SharePartitionManager:
                     e.wake()
             if not entries:
                 self._by_log.pop((name, partition), None)
+
+    def expect_members(self, group_id: str, sharing: dict[tuple[uuid.UUID, int], int]) -> None:
+        """The group's new target assignment gives each share-partition this many members.
+
+        A member's part of a share-partition is sized by the larger of this and the
+        members fetching it, so that the first member to fetch does not take what
+        the others, assigned but not fetching yet, are about to come for.
+        """
+        if sharing:
+            self._expected[group_id] = sharing
+        else:
+            self._expected.pop(group_id, None)
+
+    def forget_fetcher(self, group_id: str, member_id: str, keys: list[tuple[uuid.UUID, int]]) -> None:
+        """The member no longer fetches these share-partitions (it forgot them from its session)."""
+        for topic_id, partition in keys:
+            e = self._entries.get((group_id, topic_id, partition))
+            if e is not None and e.fair.forget(member_id):
+                e.wake()  # the others' shares grew
 
     def has_session(self, group_id: str, member_id: str) -> bool:
         """Whether the member has an open share session on this broker."""
@@ -344,10 +369,20 @@ class SharePartitionManager:
         min_one: bool = True,
     ) -> list[AcquiredRange]:
         s = self.settings(e.key[0])
+        now = self._clock()
+        held = e.sp.held_by(member_id)
+        members = e.fair.fetching(member_id, now, s.lock_duration_ms, held)
+        expected = self._expected.get(e.key[0])
+        if expected is not None:
+            members = max(members, expected.get(e.key[1:], 0))
+        # Several members share the partition: this fetch takes its part (broker.share.fairness).
+        share = e.fair.part(member_id, members, s.max_record_locks, held)
+        if share == 0:
+            return []
         ranges = e.sp.acquire(
             member_id,
             max_records=max_records,
-            now_ms=self._clock(),
+            now_ms=now,
             batch_size=batch_size,
             mode=mode,
             lock_duration_ms=s.lock_duration_ms,
@@ -356,10 +391,12 @@ class SharePartitionManager:
             isolation=s.isolation_level,
             max_bytes=max_bytes,
             min_one=min_one,
+            share_limit=share,
             dead_letter=self.dead_letter_target(e.key[0]) is not None,
             key_ordering=s.key_ordering,
         )
         if ranges:
+            e.fair.acquired(member_id, now, sum(r.last_offset - r.first_offset + 1 for r in ranges))
             self._timer_changed.set()
             again = sum(r.last_offset - r.first_offset + 1 for r in ranges if r.delivery_count > 1)
             if again:
@@ -416,7 +453,10 @@ class SharePartitionManager:
             )
             e.sp.rollback(delta)
             return code
+        start = e.sp.start_offset
         e.sp.on_persisted(delta)
+        if e.sp.start_offset > start:
+            e.wake()  # the window moved on: fetches held back by its limit may read new records
         self.kick_dead_letters(e)
         return ErrorCode.NONE
 
@@ -425,6 +465,7 @@ class SharePartitionManager:
         s = self.settings(group_id)
         dead_letter = self.dead_letter_target(group_id) is not None
         for e in self.entries_of_group(group_id):
+            e.fair.forget(member_id)
             delta = e.sp.release_member(
                 member_id,
                 self._clock(),

@@ -13,7 +13,10 @@ from collections.abc import Callable, Iterable
 from confluent_kafka import AcknowledgeType, KafkaError, ShareConsumer
 from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
 from tests.integration.clients import admin
+from tests.integration.wire import WireClient
 
 ACCEPT = AcknowledgeType.ACCEPT
 RELEASE = AcknowledgeType.RELEASE
@@ -223,6 +226,8 @@ __all__ = [
     "Worker",
     "close_quietly",
     "commit_ok",
+    "describe",
+    "holdings",
     "ids",
     "poll_batch",
     "poll_count",
@@ -234,3 +239,19 @@ __all__ = [
     "unique",
     "values",
 ]
+
+
+def describe(bootstrap: str, group: str):
+    """The group as ShareGroupDescribe shows it (no members until the first one joined)."""
+    with WireClient(bootstrap, timeout=20) as w:
+        described = w.request(ShareGroupDescribeRequest(group_ids=[group]), 1).groups[0]
+    assert described.error_code in (ErrorCode.NONE, ErrorCode.GROUP_ID_NOT_FOUND), described
+    return described
+
+
+def holdings(described) -> dict[str, set[tuple[str, int]]]:
+    """Partitions each member holds, by member id."""
+    return {
+        m.member_id: {(tp.topic_name, p) for tp in m.assignment.topic_partitions for p in tp.partitions}
+        for m in described.members
+    }

@@ -17,11 +17,15 @@ import time
 
 import pytest
 
-from broker.protocol.errors import ErrorCode
-from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest
 from tests.integration.clients import create_topic, produce
-from tests.integration.share_helpers import FAST_SHARE_SETTINGS, poll_batch, share_consumer, share_group
-from tests.integration.wire import WireClient
+from tests.integration.share_helpers import (
+    FAST_SHARE_SETTINGS,
+    describe,
+    holdings,
+    poll_batch,
+    share_consumer,
+    share_group,
+)
 
 PARTITIONS = 4
 INTERVAL_MS = 4000  # long enough that the second member surely joins within it
@@ -31,22 +35,6 @@ INTERVAL_MS = 4000  # long enough that the second member surely joins within it
 def broker(sharebroker_factory):
     # Heartbeats every 500 ms; the broker-wide interval stays Kafka's default (1000 ms).
     return sharebroker_factory(settings=FAST_SHARE_SETTINGS).bootstrap
-
-
-def describe(bootstrap: str, group: str):
-    """The group as ShareGroupDescribe shows it (no members until the first one joined)."""
-    with WireClient(bootstrap, timeout=20) as w:
-        described = w.request(ShareGroupDescribeRequest(group_ids=[group]), 1).groups[0]
-    assert described.error_code in (ErrorCode.NONE, ErrorCode.GROUP_ID_NOT_FOUND), described
-    return described
-
-
-def holdings(described) -> dict[str, set[tuple[str, int]]]:
-    """Partitions each member holds, by member id."""
-    return {
-        m.member_id: {(tp.topic_name, p) for tp in m.assignment.topic_partitions for p in tp.partitions}
-        for m in described.members
-    }
 
 
 def wait_for(bootstrap: str, group: str, consumers, done, timeout: float, on_each=None):

@@ -1,24 +1,29 @@
 """How a share group spreads records, with the real broker process and confluent-kafka
 ShareConsumers (librdkafka): nothing acquired that the answer does not carry, the byte
-limits as Kafka applies them, and a new member's first answer.
+limits as Kafka applies them, and every member of a shared partition given work.
 
-These are librdkafka's own share-consumer tests 0171, 0180 and 0179 (v2.15.0) cut down to
-what they check of the broker. Every wait is bounded.
+The first four are librdkafka's own share-consumer tests 0171, 0180, 0179 and 0172
+(v2.15.0) cut down to what they check of the broker. Every wait is bounded.
 """
 
 from __future__ import annotations
 
 import time
 
+from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.protocol.records import build_batch
 from tests.integration.clients import create_topic, produce
 from tests.integration.share_helpers import (
     ACCEPT,
     close_quietly,
     commit_ok,
+    describe,
+    holdings,
     poll_batch,
     share_consumer,
     share_group,
 )
+from tests.integration.wire import WireClient
 
 
 def _one_batch_per_record(bootstrap: str, topic: str, count: int, size: int) -> None:
@@ -97,3 +102,82 @@ def test_a_new_consumers_first_answer_carries_one_partition(sharebroker_bootstra
         close_quietly(sc)
     assert [len(a) for a in answers] == [50, 50]
     assert [{m.partition() for m in a} for a in answers] in ([{0}, {1}], [{1}, {0}])
+
+
+def test_members_that_start_together_both_get_records(sharebroker_bootstrap, topic_name) -> None:
+    """0172 (mixed acknowledgement modes): two members subscribe at once to 4 partitions
+    holding 400 records and are polled in turn. The first is assigned every partition at
+    once, the second one interval later; both must get records, and none twice."""
+    bs = sharebroker_bootstrap
+    create_topic(bs, topic_name, partitions=4)
+    for p in range(4):
+        produce(bs, topic_name, [b"%d-%d" % (p, i) for i in range(100)], partition=p)
+    group = share_group(bs)
+    implicit = share_consumer(bs, group, [topic_name])
+    explicit = share_consumer(bs, group, [topic_name], mode="explicit")
+    seen: dict[str, list[tuple[int, int]]] = {"implicit": [], "explicit": []}
+    try:
+        deadline = time.monotonic() + 60
+        while len(seen["implicit"]) + len(seen["explicit"]) < 400 and time.monotonic() < deadline:
+            seen["implicit"] += [(m.partition(), m.offset()) for m in poll_batch(implicit, 1.0)]
+            for m in poll_batch(explicit, 1.0):
+                explicit.acknowledge(m, ACCEPT)
+                seen["explicit"].append((m.partition(), m.offset()))
+        commit_ok(explicit)
+        poll_batch(implicit, 1.0)  # its last poll's records, accepted by this one
+    finally:
+        close_quietly(implicit)
+        close_quietly(explicit)
+    everything = seen["implicit"] + seen["explicit"]
+    assert len(everything) == len(set(everything)) == 400
+    assert seen["implicit"] and seen["explicit"], {k: len(v) for k, v in seen.items()}
+
+
+def test_members_sharing_a_partition_each_take_a_part_of_one_batch(sharebroker_bootstrap, topic_name) -> None:
+    """Four members on one partition, 2,000 records stored as one batch.
+
+    Each member may hold a quarter of the in-flight window (2,000 records by default)
+    and no more, so the batch is split into four parts instead of going to the first
+    member to fetch. Each member's part arrives as a slice of the stored batch.
+    """
+    bs = sharebroker_bootstrap
+    create_topic(bs, topic_name)
+    group = share_group(bs)
+    members = [share_consumer(bs, group, [topic_name]) for _ in range(4)]
+    got: list[list[tuple[int, int]]] = [[] for _ in members]
+    sizes: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for sc in members:
+                poll_batch(sc, 0.05)
+            held = holdings(describe(bs, group))
+            if len(held) == 4 and all(held.values()):
+                break
+        assert len(held) == 4 and all(held.values()), held
+        batch = build_batch([(b"k%d" % i, b"v" * 100, [], None) for i in range(2000)])
+        with WireClient(bs) as w:
+            request = ProduceRequest(
+                acks=-1,
+                timeout_ms=10_000,
+                topic_data=[
+                    TopicProduceData(name=topic_name, partition_data=[PartitionProduceData(index=0, records=batch)])
+                ],
+            )
+            assert w.request(request, 9).responses[0].partition_responses[0].error_code == 0
+        deadline = time.monotonic() + 30
+        while sum(len(g) for g in got) < 2000 and time.monotonic() < deadline:
+            for i, sc in enumerate(members):
+                polled = poll_batch(sc, 0.5)
+                if polled:
+                    sizes.append(len(polled))
+                    got[i] += [(m.partition(), m.offset()) for m in polled]
+        for sc in members:
+            commit_ok(sc)
+    finally:
+        for sc in members:
+            close_quietly(sc)
+    everything = [r for member in got for r in member]
+    assert len(everything) == len(set(everything)) == 2000
+    assert all(len(member) >= 250 for member in got), [len(m) for m in got]
+    assert max(sizes) <= 500, sizes

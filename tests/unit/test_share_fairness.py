@@ -1,0 +1,52 @@
+"""How much of a shared share-partition one fetch may take (broker.share.fairness)."""
+
+from __future__ import annotations
+
+from broker.share.fairness import CHUNK_TARGET_MS, FairShare
+
+LOCK = 30_000
+WINDOW = 2000
+
+
+def test_a_lone_member_is_not_limited():
+    fair = FairShare()
+    assert fair.fetching("a", 0, LOCK, held=0) == 1
+    assert fair.part("a", 1, WINDOW, held=0) is None
+
+
+def test_members_share_the_window_less_what_they_hold():
+    fair = FairShare()
+    for m in "abcd":
+        fair.fetching(m, 0, LOCK, held=0)
+    assert fair.part("a", 4, WINDOW, held=0) == 500
+    assert fair.part("a", 4, WINDOW, held=200) == 300
+    assert fair.part("a", 4, WINDOW, held=600) == 0
+    assert fair.part("a", 3, 1000, held=0) == 334  # rounded up: the window is used whole
+
+
+def test_a_members_part_follows_its_pace():
+    fair = FairShare()
+    fair.fetching("a", 0, LOCK, held=0)
+    fair.fetching("b", 0, LOCK, held=0)
+    fair.acquired("a", 0, 500)
+    # Back 1 s later with all 500 settled: 500 records/s, so about 200 ms of work is 100.
+    fair.fetching("a", 1000, LOCK, held=0)
+    assert fair.part("a", 2, WINDOW, held=0) == 500 * CHUNK_TARGET_MS // 1000
+    # Still holding some: no sample, and the pace stays.
+    fair.acquired("a", 1000, 100)
+    fair.fetching("a", 1100, LOCK, held=40)
+    assert fair.part("a", 2, WINDOW, held=40) == 100
+    # Faster now (100 records in 50 ms since they were taken): the average moves towards it.
+    fair.fetching("a", 1050 + 50, LOCK, held=0)
+    assert fair.part("a", 2, WINDOW, held=0) == min(1000, round((0.5 * 1000 + 0.5 * 500) * 0.2))
+    # A member never seen has no pace: its share of the window.
+    assert fair.part("b", 2, WINDOW, held=0) == 1000
+
+
+def test_members_that_stop_fetching_or_forget_no_longer_count():
+    fair = FairShare()
+    fair.fetching("a", 0, LOCK, held=0)
+    fair.fetching("b", 10, LOCK, held=0)
+    assert fair.fetching("c", 20, LOCK, held=0) == 3
+    assert fair.forget("b") and not fair.forget("b")
+    assert fair.fetching("c", LOCK + 5, LOCK, held=0) == 1  # a asked last at 0: gone
