@@ -97,8 +97,11 @@ MAGIC_V2 = 2
 _LENGTH_OFFSET = 8
 _EPOCH_OFFSET = 12
 _MAGIC_OFFSET = 16
+_BATCH_LENGTH_OFFSET = 8
 _CRC_OFFSET = 17
 _ATTRIBUTES_OFFSET = 21
+_LAST_OFFSET_DELTA_OFFSET = 23
+_RECORDS_COUNT_OFFSET = 57
 _MAX_TIMESTAMP_OFFSET = 35
 
 # base_offset + batch_length: the bytes batch_length does not count.
@@ -368,6 +371,68 @@ def check_crc(batch: BytesLike) -> None:
 
 # --------------------------------------------------------------------------
 # In-place edits
+
+
+def record_starts(batch: BytesLike) -> list[int] | None:
+    """Where each record of a stored batch begins (and where the last one ends), for slicing.
+
+    Only for batches :func:`slice_batch` can cut: uncompressed data batches whose
+    records hold consecutive offsets (record ``i`` at offset delta ``i``); None for
+    the others (compressed, control, compacted with holes). Reads one length
+    varint per record and nothing else, once per batch: callers cache the answer.
+    """
+    header, view = _whole_batch(batch)
+    count = header.records_count
+    if header.compression or header.is_control or count != header.last_offset_delta + 1 or count <= 0:
+        return None
+    data = view
+    pos = BATCH_HEADER_SIZE
+    end = header.size
+    starts: list[int] = []
+    add = starts.append
+    try:
+        for _ in range(count):
+            add(pos)
+            # The record's length, a zigzag varint: one or two bytes inline (records
+            # under 8 KiB), the general decoder beyond.
+            b0 = data[pos]
+            if b0 < 0x80:
+                pos += 1 + ((b0 >> 1) ^ -(b0 & 1))
+                continue
+            b1 = data[pos + 1]
+            if b1 < 0x80:
+                n = (b0 & 0x7F) | (b1 << 7)
+                pos += 2 + ((n >> 1) ^ -(n & 1))
+                continue
+            length, pos = _read_varint(data, pos, 5)  # type: ignore[arg-type]
+            pos += length
+    except (IndexError, InvalidRecordError):
+        return None
+    if pos != end:
+        return None
+    starts.append(pos)
+    return starts
+
+
+def slice_batch(batch: BytesLike, starts: list[int], first: int, last: int) -> bytes:
+    """A batch holding records ``first``..``last`` (by index) of ``batch``, everything else kept.
+
+    The base offset, timestamps and producer fields stay as they are, so every
+    record keeps its offset and timestamp (offset = base offset + its offset
+    delta, the first delta no longer 0, as in a compacted batch); the length,
+    last offset delta, record count and CRC are rewritten. ``starts`` is what
+    :func:`record_starts` gave for ``batch``.
+    """
+    view = _byte_view(batch)
+    body = view[starts[first] : starts[last + 1]]
+    out = bytearray(BATCH_HEADER_SIZE + len(body))
+    out[:BATCH_HEADER_SIZE] = view[:BATCH_HEADER_SIZE]
+    out[BATCH_HEADER_SIZE:] = body
+    _INT32.pack_into(out, _BATCH_LENGTH_OFFSET, len(out) - LOG_OVERHEAD)
+    _INT32.pack_into(out, _LAST_OFFSET_DELTA_OFFSET, last)
+    _INT32.pack_into(out, _RECORDS_COUNT_OFFSET, last - first + 1)
+    _UINT32.pack_into(out, _CRC_OFFSET, crc32c(memoryview(out)[_ATTRIBUTES_OFFSET:]))
+    return bytes(out)
 
 
 def set_base_offset(buf: bytearray | memoryview, base_offset: int, *, pos: int = 0) -> None:

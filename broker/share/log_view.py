@@ -11,18 +11,28 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from broker.log.partition import PartitionLog
-from broker.protocol.records import iter_batches, iter_records
+from broker.protocol.records import BatchHeader, iter_batches, iter_records, record_starts, slice_batch
 from broker.share.partition import UNLIMITED_BYTES, AcquiredRange, LogBatch
 
 # Per-key ordering reads the keys of the records entering the window; at most this much at a time.
 _KEY_READ_BYTES = 64 << 20
+# A batch partly acquired is sliced only from this size on: below it, slicing saves less
+# than the slice costs (a read of the batch, its record positions, a CRC).
+SLICE_MIN_BYTES = 4096
+# Batches whose record positions are kept per share-partition: the members sharing a
+# partition slice the same few batches at the head of its window.
+_SLICED_BATCHES_KEPT = 16
+_UNKNOWN: list[int] = []
 
 
 class PartitionLogView:
-    __slots__ = ("log",)
+    __slots__ = ("_starts", "log")
 
     def __init__(self, log: PartitionLog) -> None:
         self.log = log
+        # Record positions of the batches sliced lately (None: cannot be sliced), by
+        # (base offset, CRC): the members sharing a batch each take a slice of it.
+        self._starts: dict[tuple[int, int], list[int] | None] = {}
 
     @property
     def log_start_offset(self) -> int:
@@ -85,13 +95,19 @@ class PartitionLogView:
         return log.read(first, size, max_offset=log.high_watermark).records
 
     def records_for(self, ranges: Sequence[AcquiredRange]) -> bytes | memoryview:
-        """The stored batches holding the offsets of ``ranges`` (sorted, not overlapping), whole.
+        """The stored batches holding the offsets of ``ranges`` (sorted, not overlapping).
 
         Every batch that holds an acquired offset goes out, whatever its size: the
         byte budget was applied when the records were acquired
         (:meth:`SharePartition.acquire`), and an acquired record the answer does
         not carry would be lost (the client acknowledges it as a gap). Batches
         between the ranges that hold none of their offsets are left out.
+
+        A large batch of which only part was acquired (several members share the
+        partition, each taking its part of the batch) goes out sliced: a batch of
+        just the records from the first to the last acquired offset in it
+        (:func:`slice_batch`), so that members sharing a batch do not each receive
+        all of it. Compressed batches go out whole, as Kafka sends them.
         """
         if not ranges:
             return b""
@@ -101,10 +117,9 @@ class PartitionLogView:
         last = ranges[-1].last_offset
         if first > last:
             return b""
-        # (first offset, bytes) of each stretch of consecutive batches to send.
-        spans: list[list[int]] = []
+        parts: list[bytes | memoryview] = []
+        span: list[int] | None = None  # [first offset, bytes] of whole batches read together
         r = 0
-        adjacent = False
         for header in log.batch_headers(first, UNLIMITED_BYTES, max_offset=hw):
             if header.base_offset > last:
                 break
@@ -112,18 +127,54 @@ class PartitionLogView:
                 r += 1
             if r == len(ranges):
                 break
-            if ranges[r].first_offset <= header.last_offset:
-                if adjacent:
-                    spans[-1][1] += header.size
-                else:
-                    spans.append([header.base_offset, header.size])
-                adjacent = True
+            if ranges[r].first_offset > header.last_offset:
+                self._flush(span, parts)  # holds none of the acquired offsets
+                span = None
+                continue
+            lo = max(ranges[r].first_offset, header.base_offset)
+            k = r
+            while k + 1 < len(ranges) and ranges[k + 1].first_offset <= header.last_offset:
+                k += 1
+            hi = min(ranges[k].last_offset, header.last_offset)
+            whole = (lo == header.base_offset and hi == header.last_offset) or header.size < SLICE_MIN_BYTES
+            sliced = None if whole else self._slice(header, lo, hi)
+            if sliced is None:
+                if span is None:
+                    span = [header.base_offset, 0]
+                span[1] += header.size
             else:
-                adjacent = False
-        parts = [log.read(offset, size, max_offset=hw).records for offset, size in spans]
+                self._flush(span, parts)
+                span = None
+                parts.append(sliced)
+        self._flush(span, parts)
         if len(parts) == 1:
             return parts[0]
         return b"".join(parts)
+
+    def _flush(self, span: list[int] | None, parts: list[bytes | memoryview]) -> None:
+        if span is not None:
+            parts.append(self.log.read(span[0], span[1], max_offset=self.log.high_watermark).records)
+
+    def _slice(self, header: BatchHeader, lo: int, hi: int) -> bytes | None:
+        """The batch of ``header`` cut down to offsets ``lo``..``hi``; None if it cannot be cut."""
+        key = (header.base_offset, header.crc)
+        starts = self._starts.get(key, _UNKNOWN)
+        raw: bytes | memoryview | None = None
+        if starts is _UNKNOWN:
+            raw = self.log.read(header.base_offset, header.size, max_offset=self.log.high_watermark).records
+            if len(raw) != header.size:
+                return None
+            starts = record_starts(raw)
+            self._starts[key] = starts
+            if len(self._starts) > _SLICED_BATCHES_KEPT:
+                del self._starts[next(iter(self._starts))]
+        if starts is None:
+            return None
+        if raw is None:
+            raw = self.log.read(header.base_offset, header.size, max_offset=self.log.high_watermark).records
+            if len(raw) != header.size:
+                return None
+        return slice_batch(raw, starts, lo - header.base_offset, hi - header.base_offset)
 
     def record_keys(self, start_offset: int, end_offset: int) -> Sequence[tuple[int, Hashable]]:
         """(offset, key) of the data records in ``[start_offset, end_offset)`` with a key."""

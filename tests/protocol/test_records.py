@@ -45,9 +45,11 @@ from broker.protocol.records import (
     iter_records,
     parse_batch_header,
     parse_end_txn_marker,
+    record_starts,
     set_base_offset,
     set_max_timestamp,
     set_partition_leader_epoch,
+    slice_batch,
     validate_produce_records,
 )
 
@@ -640,3 +642,41 @@ def test_fuzz_bit_flips_and_random_bytes() -> None:
 def test_fuzz_hypothesis_bytes(blob: bytes) -> None:
     exercise(blob)
     exercise(forge(build_batch([(None, None)]), body=blob, records_count=len(blob) % 5))
+
+
+# -- slicing a stored batch (shared share-partitions) ----------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 20_000), min_size=1, max_size=40),
+    data=st.data(),
+)
+def test_a_slice_holds_exactly_the_chosen_records_with_their_offsets(sizes: list[int], data) -> None:
+    records = [(b"k%d" % i, b"v" * size, [("h", b"%d" % i)], None) for i, size in enumerate(sizes)]
+    batch = build_batch(records, base_offset=500, base_timestamp=1_700_000_000_000)
+    starts = record_starts(batch)
+    assert starts is not None and len(starts) == len(sizes) + 1 and starts[-1] == len(batch)
+    first = data.draw(st.integers(0, len(sizes) - 1))
+    last = data.draw(st.integers(first, len(sizes) - 1))
+    sliced = slice_batch(batch, starts, first, last)
+    check_crc(sliced)
+    ((header, view),) = list(iter_batches(sliced))
+    whole = {r.offset: r for _, v in iter_batches(batch) for r in iter_records(v)}
+    got = list(iter_records(view))
+    assert [r.offset for r in got] == list(range(500 + first, 500 + last + 1))
+    assert got == [whole[r.offset] for r in got]  # keys, values, headers, timestamps as stored
+    assert header.base_offset == 500 and header.last_offset == 500 + last
+    assert header.records_count == last - first + 1
+
+
+def test_batches_that_cannot_be_sliced() -> None:
+    rows: list[tuple[None, bytes, list, None]] = [(None, b"x" * 100, [], None)] * 50
+    assert record_starts(build_batch(rows, compression=CompressionType.GZIP)) is None
+    assert record_starts(build_batch(rows, is_control=True)) is None
+    holes = bytearray(build_batch(rows))
+    struct.pack_into(">i", holes, 23, 60)  # last offset delta past the record count: compacted
+    assert record_starts(bytes(holes)) is None
+    torn = bytearray(build_batch(rows))
+    struct.pack_into(">i", torn, 57, 51)  # one record more than the batch holds
+    assert record_starts(bytes(torn)) is None
