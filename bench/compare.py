@@ -58,7 +58,7 @@ from bench.fetch import fetch
 from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
 from bench.produce import RECORD, produce, rss_kib
 from bench.scale import run as scale_run
-from bench.share import first_share_record, latency, throughput
+from bench.share import first_share_record, latency, spread_problem, throughput
 from bench.startup import api_versions_frame
 from bench.txn import run as txn_run
 
@@ -413,8 +413,12 @@ def share_median(bootstrap: str, consumers: int, partitions: int, args) -> dict:
 def _full(t: dict, key: str = "records_per_s") -> float:
     if t["received"] < t["records"]:
         raise ValueError("incomplete")
-    if "consumers" in t and t["seconds"] < MIN_TIMED_S:
-        raise ValueError("too short to time")
+    if "consumers" in t:
+        if t["seconds"] < MIN_TIMED_S:
+            raise ValueError("too short to time")
+        problem = spread_problem(t)
+        if problem is not None:  # e.g. one member drained a row named for 16
+            raise ValueError(problem)
     return t[key]
 
 
@@ -596,7 +600,7 @@ def plot_scale(results: dict, path: Path) -> bool:
 
 
 def lat_notes(results: dict) -> str:
-    out, short = [], []
+    out, short, spreads = [], [], []
     for b in results["brokers"]:
         lat = b.get("latency")
         if lat:
@@ -607,10 +611,16 @@ def lat_notes(results: dict) -> str:
                 short.append(f"{b['broker']} share {c}c{p}p got only {t['received']}/{t['records']} records")
             elif t and t["seconds"] < MIN_TIMED_S:
                 short.append(f"{b['broker']} share {c}c{p}p drained in {t['seconds']} s, too short to time")
+            elif t and spread_problem(t):
+                short.append(f"{b['broker']} share {c}c{p}p {spread_problem(t)}")
+            if t and t.get("spread") and c > 1:
+                spreads.append(f"{b['broker']} {c}c{p}p {min(t['spread']):,}-{max(t['spread']):,}")
         f = b.get("fetch")
         if f and f["received"] < f["records"]:
             short.append(f"{b['broker']} fetch got only {f['received']}/{f['records']} records")
     text = ("Latency records received/sent: " + "; ".join(out) + ".") if out else ""
+    if spreads:
+        text += ("\n\n" if text else "") + "Records per member (fewest-most): " + "; ".join(spreads) + "."
     if short:
         text += ("\n\n" if text else "") + "Shown as n/a above: " + "; ".join(short) + "."
     return text

@@ -2,7 +2,8 @@
 
 - throughput: a topic pre-filled with N records is drained by K librdkafka
   ShareConsumers (separate processes, implicit acknowledgement) in one share
-  group; records/s from the first record received to the last.
+  group, all started together once every one holds its assignment; records/s
+  from the start to the last record, and the records each member took.
 - latency: a producer sends at a fixed rate (default 1000 records/s), each
   record carrying its send time; one ShareConsumer reports p50/p99/p99.9 of
   receive time minus send time.
@@ -28,6 +29,9 @@ from broker.testing import BrokerProcess
 
 # Give up on a scenario after this long (a healthy run takes a fraction).
 DEADLINE_S = 180.0
+# Give up waiting for every member of a drain to hold its assignment after this long (Kafka
+# assigns share groups on the heartbeat after the topics are initialised: about 5 s).
+ASSIGNED_WITHIN_S = 60.0
 # With a fixed fill batch, the producer waits this long for a batch to fill (it fills
 # in a few ms; the last, partial batch of each partition goes out at flush()).
 FIXED_BATCH_LINGER_MS = 1000
@@ -114,23 +118,92 @@ def _fill(bootstrap: str, topic: str, partitions: int, count: int, size: int, ba
     assert p.flush(120) == 0
 
 
-def _consumer(bootstrap: str, topic: str, group: str, total, started, done_at, deadline: float) -> None:
+def _member(bootstrap, topic, group, index, counts, last_at, go, stop, work_ms, deadline) -> None:
+    """One member: joins at once (librdkafka heartbeats without being polled), polls only
+    once ``go`` is set, and spends ``work_ms`` per record (paced against a deadline, so
+    however long each sleep overshoots the average stays ``work_ms``)."""
     from confluent_kafka import ShareConsumer
 
     c = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, "log_level": 3})
     c.subscribe([topic])
     try:
-        while time.time() < deadline:
-            msgs = c.poll(0.5)
-            n = sum(1 for m in msgs if m.error() is None)
-            if n:
-                with total.get_lock():
-                    if started.value == 0:
-                        started.value = time.time()
-                    total.value += n
-                    done_at.value = time.time()
+        go.wait(max(0.0, deadline - time.time()))
+        work_s = work_ms / 1000
+        due = 0.0
+        done = 0
+        while not stop.is_set() and time.time() < deadline:
+            msgs = [m for m in c.poll(0.2) if m.error() is None]
+            if not msgs:
+                continue
+            if work_s > 0:
+                for _ in msgs:
+                    now = time.perf_counter()
+                    due = (due if due > now else now) + work_s
+                    time.sleep(due - now)
+            done += len(msgs)
+            counts[index] = done
+            last_at[index] = time.time()
     finally:
         c.close()
+
+
+def _all_assigned(bootstrap: str, group: str, members: int) -> bool:
+    """Whether ShareGroupDescribe shows ``members`` members, each holding partitions."""
+    from broker.admin.client import AdminClient, KafkaApiError
+
+    with AdminClient(bootstrap) as admin:
+        try:
+            described = admin.describe_share_group(group)
+        except KafkaApiError:
+            return False  # no member has joined yet
+    held = [sum(len(tp.partitions) for tp in m.assignment.topic_partitions) for m in described.members]
+    return len(held) == members and all(held)
+
+
+def drain_together(bootstrap: str, topic: str, group: str, members: int, records: int, work_ms: float = 0.0) -> dict:
+    """Drain ``topic`` with ``members`` ShareConsumer processes that start together.
+
+    Every member joins first; once ShareGroupDescribe shows each holding its
+    assignment, all start polling at once, so no member drains the topic alone
+    before the others are assigned (on any broker: Kafka assigns a share group on the
+    heartbeat after its topics are initialized, about 5 s). Timed from that start
+    to the last record processed. ``spread``: records per member, largest first.
+    """
+    counts = mp.Array("q", members)
+    last_at = mp.Array("d", members)
+    go, stop = mp.Event(), mp.Event()
+    deadline = time.time() + DEADLINE_S + ASSIGNED_WITHIN_S
+    procs = [
+        mp.Process(target=_member, args=(bootstrap, topic, group, i, counts, last_at, go, stop, work_ms, deadline))
+        for i in range(members)
+    ]
+    for p in procs:
+        p.start()
+    try:
+        joined_by = time.time() + ASSIGNED_WITHIN_S
+        while not _all_assigned(bootstrap, group, members):
+            if time.time() > joined_by:
+                raise RuntimeError(f"{members} members did not all hold an assignment within {ASSIGNED_WITHIN_S} s")
+            time.sleep(0.2)
+        started = time.time()
+        go.set()
+        while sum(counts[:]) < records and time.time() < deadline:
+            time.sleep(0.02)
+        received = sum(counts[:])
+        seconds = max(max(last_at[:]) - started, 1e-9)
+    finally:
+        go.set()
+        stop.set()
+        for p in procs:
+            p.join(30)
+            if p.is_alive():
+                p.kill()
+    return {
+        "received": received,
+        "seconds": round(seconds, 3),
+        "records_per_s": round(received / seconds),
+        "spread": sorted(counts[:], reverse=True),
+    }
 
 
 def throughput(
@@ -141,44 +214,35 @@ def throughput(
     size: int,
     around_drain=contextlib.nullcontext,
     fill_batch: int = 0,
+    work_ms: float = 0.0,
 ) -> dict:
-    """Pre-fill (``fill_batch``: see :func:`_fill`), then drain; ``around_drain()`` wraps
-    only the drain (e.g. a profiler)."""
+    """Pre-fill (``fill_batch``: see :func:`_fill`), then drain with every member started
+    together (:func:`drain_together`); ``around_drain()`` wraps only the drain (e.g. a
+    profiler)."""
     tag = f"{consumers}c{partitions}p-{os.getpid()}-{time.time_ns()}"
     topic, group = f"share-bench-{tag}", f"share-bench-{tag}"
     _admin_setup(bootstrap, topic, partitions, group, "earliest")
     _fill(bootstrap, topic, partitions, records, size, fill_batch)
     with around_drain():
-        return _drain(bootstrap, topic, group, consumers, partitions, records)
+        drained = drain_together(bootstrap, topic, group, consumers, records, work_ms)
+    return {"consumers": consumers, "partitions": partitions, "records": records, **drained}
 
 
-def _drain(bootstrap: str, topic: str, group: str, consumers: int, partitions: int, records: int) -> dict:
-    total = mp.Value("q", 0)
-    started = mp.Value("d", 0.0)
-    done_at = mp.Value("d", 0.0)
-    deadline = time.time() + DEADLINE_S
-    procs = [
-        mp.Process(target=_consumer, args=(bootstrap, topic, group, total, started, done_at, deadline))
-        for _ in range(consumers)
-    ]
-    for p in procs:
-        p.start()
-    while total.value < records and time.time() < deadline:
-        time.sleep(0.05)
-    received = total.value
-    elapsed = max(done_at.value - started.value, 1e-9)
-    for p in procs:
-        p.terminate()
-    for p in procs:
-        p.join(10)
-    return {
-        "consumers": consumers,
-        "partitions": partitions,
-        "records": records,
-        "received": received,
-        "seconds": round(elapsed, 2),
-        "records_per_s": round(received / elapsed),
-    }
+def spread_problem(row: dict) -> str | None:
+    """Why a drain does not measure what its name says, or None.
+
+    A row named for N consumers where some consumer received nothing was drained by
+    fewer: it is no figure for N consumers.
+    """
+    if row["received"] < row["records"]:
+        return f"only {row['received']:,} of {row['records']:,} records were received"
+    spread = row.get("spread")
+    if spread is None:
+        return None  # a run from before the counts were kept: nothing to judge by
+    working = sum(1 for n in spread if n > 0)
+    if working < row["consumers"]:
+        return f"drained by {working} of {row['consumers']} members"
+    return None
 
 
 def latency(bootstrap: str, rate: int, seconds: float) -> dict:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import compare, scale
+from bench.share import spread_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 # A results file from before the per-scenario layout (the first run of 2026-11-22, 05:15 UTC).
@@ -211,3 +212,33 @@ def test_baseline_section_keeps_the_newest_run_per_kafka_release_and_share_fill(
     assert "baseline-kafka-4.4.0-2026-11-24.json" in doc and "with librdkafka's default batching" in doc
     assert "baseline-kafka-4.4.0-2026-11-24-fill1000.json" in doc and "in batches of exactly 1000 records" in doc
     assert "| 4,000 | 2,000 | 2,000 | 2.00x |" in doc and "| 6,000 | 3,000 | 3,000 | 2.00x |" in doc
+
+
+def _drain_row(spread: list[int], *, work_ms: float = 2.0, seconds: float = 5.0) -> dict:
+    total = sum(spread)
+    row = {
+        "consumers": len(spread),
+        "partitions": 4,
+        "records": total,
+        "received": total,
+        "seconds": seconds,
+        "records_per_s": round(total / seconds),
+        "spread": spread,
+        "work_ms": work_ms,
+    }
+    if work_ms:
+        row["ideal_per_s"] = round(len(spread) * 1000 / work_ms)
+        row["of_ideal"] = round(total / seconds / row["ideal_per_s"], 3)
+    row["problem"] = spread_problem(row)
+    return row
+
+
+def test_a_row_drained_by_one_member_is_not_a_figure_for_many():
+    lone = _drain_row([40_000] + [0] * 15)
+    assert spread_problem(lone) == "drained by 1 of 16 members"
+    assert compare.value(lone, compare._full) is None  # bench.compare shows it as n/a
+    short = {**_drain_row([10, 10]), "received": 15}
+    assert spread_problem(short) == "only 15 of 20 records were received"
+    shared = _drain_row([2600, 2500, 2450, 2450])
+    assert spread_problem(shared) is None
+    assert compare.value(shared, compare._full) == shared["records_per_s"]
