@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint lint-imports typecheck format clean
-.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-latency bench-scale bench-compare bench-peers bench-txn
+.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-share-work bench-latency bench-scale bench-compare bench-peers bench-txn
 
 help:
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -114,6 +114,12 @@ bench-fetch: $(BENCH_STAMP) bench-peers ## all brokers: one librdkafka Consumer 
 bench-share: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1, 4 and 16 ShareConsumers on 1 and 4 partitions; peak RSS
 	@mkdir -p $(RESULTS)
 	$(COMPARE) --scenarios share
+
+# Share groups that share the work: 0, 1, 2 and 5 ms of work per record, 1/4/8/16 members, 1 and 4
+# partitions, sharebroker and Kafka 4.4.0 in one run (about 15 minutes) -> $(RESULTS)/share-work-<date>.json.
+bench-share-work: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: members with work per record, % of ideal and spread
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.share_work --json $(RESULTS)/share-work-$$(date +%F).json
 
 bench-latency: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 records/s producer -> ShareConsumer, p50/p99/p99.9
 	@mkdir -p $(RESULTS)

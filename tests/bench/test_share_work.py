@@ -1,0 +1,46 @@
+"""The share benchmarks' own checks, without brokers: a row drained by fewer members than
+it names is no figure for them, and the share-work report says so."""
+
+from __future__ import annotations
+
+import json
+
+from bench import share_work
+from bench.share import spread_problem
+from tests.bench.test_compare import _drain_row as _row
+
+
+def test_the_target_spread():
+    assert share_work.spread_ok(_row([2600, 2500, 2450, 2450]))
+    assert not share_work.spread_ok(_row([5000, 2000, 1500, 1500]))  # one member took over half the work
+    assert not share_work.spread_ok(_row([5000, 0]))
+
+
+def test_the_share_work_report(tmp_path):
+    rows = {
+        "sharebroker": [_row([2500] * 16, seconds=5.5), _row([100_000], work_ms=0, seconds=0.5)],
+        "kafka": [_row([2500] * 16, seconds=11.0), _row([100_000], work_ms=0, seconds=1)],
+    }
+    rows["kafka"][0]["spread"] = [10_000, 9570, 9570, 9570, 958, 430, 430, 430] + [0] * 8
+    rows["kafka"][0]["problem"] = spread_problem(rows["kafka"][0])
+    out = tmp_path / "share-work.json"
+
+    def runner(brokers, grid, cpus, no_work):
+        assert brokers == ["sharebroker", "kafka"] and grid == [(16, 4, 2.0), (1, 4, 0.0)]
+        return {"date": "2026-11-29", "brokers": rows}
+
+    share_work.main(["--rows", "16x4x2,1x4x0", "--json", str(out)], runner=runner)
+    table = share_work.table(json.loads(out.read_text()))
+    lines = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
+    assert "7,273 (91%), members 2,500-2,500" in lines["16 on 4, 2 ms"]
+    assert "not a 16-member figure: drained by 8 of 16 members" in lines["16 on 4, 2 ms"]
+    assert lines["16 on 4, 2 ms"].rstrip(" |").endswith("-")  # no ratio against a row that is no figure
+    assert "200,000, members 100,000-100,000" in lines["1 on 4, 0 ms"] and "2.00x" in lines["1 on 4, 0 ms"]
+
+
+def test_rows_per_work():
+    assert share_work.records_for(16, 2) == 40_000  # 16 x 500/s for 5 s
+    assert share_work.records_for(8, 2) == 20_000
+    assert share_work.records_for(4, 0, no_work=1234) == 1234
+    assert share_work.parse_rows("16x4x2,8x1x0.5") == [(16, 4, 2.0), (8, 1, 0.5)]
+    assert (16, 4, 2) in share_work.GRID and (8, 1, 2) in share_work.GRID
