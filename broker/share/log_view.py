@@ -151,9 +151,15 @@ class PartitionLogView:
             return parts[0]
         return b"".join(parts)
 
+    def _read(self, base_offset: int, size: int) -> bytes | memoryview:
+        """``size`` bytes of whole batches from the one at ``base_offset``. The log start
+        may have moved inside that batch (DeleteRecords): reading from it gives the same batch."""
+        log = self.log
+        return log.read(max(base_offset, log.log_start_offset), size, max_offset=log.high_watermark).records
+
     def _flush(self, span: list[int] | None, parts: list[bytes | memoryview]) -> None:
         if span is not None:
-            parts.append(self.log.read(span[0], span[1], max_offset=self.log.high_watermark).records)
+            parts.append(self._read(span[0], span[1]))
 
     def _slice(self, header: BatchHeader, lo: int, hi: int) -> bytes | None:
         """The batch of ``header`` cut down to offsets ``lo``..``hi``; None if it cannot be cut."""
@@ -161,7 +167,7 @@ class PartitionLogView:
         starts = self._starts.get(key, _UNKNOWN)
         raw: bytes | memoryview | None = None
         if starts is _UNKNOWN:
-            raw = self.log.read(header.base_offset, header.size, max_offset=self.log.high_watermark).records
+            raw = self._read(header.base_offset, header.size)
             if len(raw) != header.size:
                 return None
             starts = record_starts(raw)
@@ -171,7 +177,7 @@ class PartitionLogView:
         if starts is None:
             return None
         if raw is None:
-            raw = self.log.read(header.base_offset, header.size, max_offset=self.log.high_watermark).records
+            raw = self._read(header.base_offset, header.size)
             if len(raw) != header.size:
                 return None
         return slice_batch(raw, starts, lo - header.base_offset, hi - header.base_offset)

@@ -56,3 +56,13 @@ def test_compressed_and_small_batches_go_out_whole(tmp_path):
     view = _view(tmp_path, compressed, small)
     assert _offsets(view.records_for([AcquiredRange(10, 20, 1)])) == list(range(1000))
     assert _offsets(view.records_for([AcquiredRange(1005, 1006, 1)])) == list(range(1000, 1020))
+
+
+def test_a_batch_the_log_start_moved_into_still_goes_out(tmp_path):
+    """DeleteRecords to the middle of a batch: the batch's base offset is below the log start
+    and reading from it is out of range; the answer still carries the batch (librdkafka 0170)."""
+    view = _view(tmp_path, _records(10, size=10), _records(1000))
+    view.log.delete_records(5)
+    assert _offsets(view.records_for([AcquiredRange(5, 9, 1)])) == list(range(10))
+    view.log.delete_records(500)
+    assert _offsets(view.records_for([AcquiredRange(500, 509, 1)])) == list(range(500, 510))
