@@ -84,46 +84,39 @@ RELEASE_WAIT_HEARTBEAT_MS = 250
 
 def heartbeat_interval_while_batching(
     configured_ms: int,
-    last_assignment_ms: int,
+    target_ms: int,
     interval_ms: int,
     now_ms: int,
     *,
-    target_pending: bool,
-    target_computed: bool,
     waiting_for_release: bool = False,
 ) -> int:
     """``HeartbeatIntervalMs`` to answer while KIP-1263 batches target assignments (beyond Kafka).
 
     With batching, a change (a member joining, leaving, a subscription) reaches the
-    target only with the first heartbeat once the assignment interval has passed;
-    a member heartbeating every ``configured_ms`` (5 s by default) would get its
-    partitions up to that long after they were decided. So:
+    target only with the first heartbeat once the assignment interval has passed
+    since the current target was computed (at ``target_ms``); a member heartbeating
+    every ``configured_ms`` (5 s by default) would learn of it up to that long after
+    it was decided. So within the interval of the current target every member is
+    told to come back when the interval is over: one that joined meanwhile gets its
+    partitions then (it heartbeats when the next target is due), and one that holds
+    partitions the next target gives to others learns it then too. Members starting
+    together converge at the end of the interval instead of a heartbeat interval
+    later. ``target_ms`` is ``now_ms`` when this heartbeat computed the target.
 
-    - a member answered while a new target is pending (``target_pending``: it
-      joined within the interval, and waits for partitions) is told to come back
-      when the target is due;
-    - a member whose heartbeat just computed a target (``target_computed``) is told
-      to come back after one interval: members that start together join within
-      it, and the next target, which takes partitions from this member for them,
-      then reaches it at once rather than a heartbeat interval later;
-    - a consumer-group member whose target holds partitions others have yet to revoke
-      (``waiting_for_release``) comes back every :data:`RELEASE_WAIT_HEARTBEAT_MS`.
+    A consumer-group member whose target holds partitions others have yet to revoke
+    (``waiting_for_release``) comes back every :data:`RELEASE_WAIT_HEARTBEAT_MS`.
 
     Never longer than ``configured_ms``; with ``interval_ms`` 0 (no batching) only the
     last rule applies.
     """
     if waiting_for_release:
         return min(configured_ms, RELEASE_WAIT_HEARTBEAT_MS)
-    if interval_ms <= 0:
+    if interval_ms <= 0 or target_ms <= 0:
         return configured_ms
-    if target_pending:
-        due_in = last_assignment_ms + interval_ms - now_ms
-        wait = max(MIN_BATCHED_HEARTBEAT_INTERVAL_MS, due_in + BATCHED_HEARTBEAT_SLACK_MS)
-    elif target_computed:
-        wait = interval_ms + BATCHED_HEARTBEAT_SLACK_MS
-    else:
-        return configured_ms
-    return min(configured_ms, wait)
+    due_in = target_ms + interval_ms - now_ms
+    if due_in < 0:
+        return configured_ms  # the interval is over: nothing is held back
+    return min(configured_ms, max(MIN_BATCHED_HEARTBEAT_INTERVAL_MS, due_in + BATCHED_HEARTBEAT_SLACK_MS))
 
 
 @dataclass(frozen=True, slots=True)

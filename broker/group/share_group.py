@@ -523,11 +523,9 @@ class ShareGroupCoordinator:
             target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
         interval = heartbeat_interval_while_batching(
             heartbeat_interval_ms,
-            last_assignment_ms,
+            now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
             assignment_interval_ms,
             now_ms,
-            target_pending=group_epoch > target_epoch,
-            target_computed=target_epoch > group.assignment_epoch,
         )
 
         # 4. The member moves straight to its target.

@@ -430,7 +430,11 @@ def test_members_waiting_for_a_batched_target_heartbeat_when_it_is_due():
     r1 = h.hb(now_ms=T0 + 1010, member_id="m1", member_epoch=2, topic_partitions=[TP(T[0], [0, 1, 2, 3])])
     h.hb(now_ms=T0 + 1015, member_id="m1", member_epoch=2, topic_partitions=owned_of(r1))
     settled = h.hb(now_ms=T0 + 1020, member_id="m2", member_epoch=due.member_epoch, topic_partitions=[])
-    assert n_partitions(settled) > 0 and settled.heartbeat_interval_ms == configured
+    # Within the interval of the target computed at T0 + 1005: back when it is over.
+    assert n_partitions(settled) > 0 and settled.heartbeat_interval_ms == 990
+    # Once it is over, nothing is held back: the configured interval.
+    later = h.hb(now_ms=T0 + 2100, member_id="m2", member_epoch=due.member_epoch, topic_partitions=owned_of(settled))
+    assert later.heartbeat_interval_ms == configured
     # Without batching, only a member waiting for others to revoke comes back early.
     plain = Harness(assignment_interval_ms=0)
     assert plain.join("m1", now_ms=T0).heartbeat_interval_ms == configured

@@ -386,9 +386,12 @@ def test_members_waiting_for_a_batched_target_heartbeat_when_it_is_due(coord):
     assert late.heartbeat_interval_ms == MIN_BATCHED_HEARTBEAT_INTERVAL_MS
     due = batched(coord, "m2", 1, now=T0 + BATCH_MS + BATCHED_HEARTBEAT_SLACK_MS)
     assert partitions(due) and due.heartbeat_interval_ms == BATCH_MS + BATCHED_HEARTBEAT_SLACK_MS
-    # m1, back at the interval's end, gives up what m2 now holds; then the configured interval.
+    # m1, back at the interval's end, gives up what m2 now holds; it is inside the interval
+    # of the target m2's heartbeat computed, so it comes back at its end too.
     back = batched(coord, "m1", 1, now=T0 + BATCH_MS + 10)
-    assert not partitions(back) & partitions(due) and back.heartbeat_interval_ms == INTERVAL_MS
+    assert not partitions(back) & partitions(due) and back.heartbeat_interval_ms == BATCH_MS
+    # Once that interval is over, nothing is held back: the configured interval.
+    assert batched(coord, "m2", due.member_epoch, now=T0 + 2 * BATCH_MS + 50).heartbeat_interval_ms == INTERVAL_MS
     # Without batching, every answer carries the configured interval.
     assert ok(beat(coord, "m3", 0, ["foo"], T0 + 2000, assignment_interval_ms=0)).heartbeat_interval_ms == INTERVAL_MS
 

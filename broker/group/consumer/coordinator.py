@@ -768,11 +768,9 @@ class ConsumerGroups:
 
         heartbeat_interval = heartbeat_interval_while_batching(
             self.config.heartbeat_interval_for(group.group_id),
-            last_assignment_ms,
+            now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
             assignment_interval,
             now_ms,
-            target_pending=group_epoch > target_epoch,
-            target_computed=target_epoch > group.assignment_epoch,
             waiting_for_release=updated.state is MemberState.UNRELEASED_PARTITIONS,
         )
         response = ConsumerGroupHeartbeatResponse(
