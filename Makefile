@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint lint-imports typecheck format clean
-.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-share-work bench-latency bench-scale bench-compare bench-peers bench-txn
+.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-share-work bench-share-join bench-latency bench-scale bench-compare bench-peers bench-txn
 
 help:
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -120,6 +120,12 @@ bench-share: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1, 4 and 16 Sh
 bench-share-work: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: members with work per record, % of ideal and spread
 	@mkdir -p $(RESULTS)
 	taskset -c 1 $(PY) -m bench.share_work --json $(RESULTS)/share-work-$$(date +%F).json
+
+# A consumer joining a busy group: seconds to its first record (librdkafka and Java share consumers, a
+# KIP-848 consumer), sharebroker and Kafka 4.4.0; BASELINE=<checkout> adds an earlier sharebroker.
+bench-share-join: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: join -> first record for a second member
+	@mkdir -p $(RESULTS)
+	taskset -c 1 $(PY) -m bench.share_join $(if $(BASELINE),--baseline-src $(BASELINE)) --json $(RESULTS)/share-join-$$(date +%F).json
 
 bench-latency: $(BENCH_STAMP) bench-peers ## sharebroker and Kafka: 1000 records/s producer -> ShareConsumer, p50/p99/p99.9
 	@mkdir -p $(RESULTS)

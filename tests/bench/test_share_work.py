@@ -44,3 +44,18 @@ def test_rows_per_work():
     assert share_work.records_for(4, 0, no_work=1234) == 1234
     assert share_work.parse_rows("16x4x2,8x1x0.5") == [(16, 4, 2.0), (8, 1, 0.5)]
     assert (16, 4, 2) in share_work.GRID and (8, 1, 2) in share_work.GRID
+
+
+def test_the_join_report():
+    from bench import share_join
+
+    results = {
+        "brokers": {
+            "before": {"librdkafka": {"median_s": 5.07}, "consumer": {"median_s": 5.02}},
+            "sharebroker": {"librdkafka": {"median_s": 0.7}, "consumer": {"median_s": 1.13}, "java": {"median_s": 1.5}},
+        }
+    }
+    lines = share_join.table(results).splitlines()
+    assert lines[0] == "| second member | before | sharebroker |"
+    assert lines[2] == "| librdkafka ShareConsumer | 5.07 s | 0.7 s |"
+    assert lines[4] == "| Java KafkaShareConsumer 4.4 | - | 1.5 s |"

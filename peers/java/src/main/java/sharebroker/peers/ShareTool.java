@@ -38,7 +38,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * produce       --bootstrap B --topic T --count N
  * share-consume --bootstrap B --topic T --group G --mode implicit|explicit --max N --timeout-ms MS
  *               [--release-first K] [--reject-first K] [--renew-first K] [--crash-after-polls P]
- *               [--poll-sleep-ms S] [--process-ms S]
+ *               [--poll-sleep-ms S] [--process-ms S] [--times]
  * admin         --bootstrap B set-group-config G key value
  *               | describe-share-group G | list-share-group-offsets G
  *               | alter-share-group-offsets G topic partition offset | delete-share-group G
@@ -53,12 +53,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class ShareTool {
 
     private static final Properties EXTRA = new Properties();
+    // --times (share-consume): print when it subscribed and when its first record arrived (ms).
+    private static boolean times;
 
     private ShareTool() {}
 
     public static void main(String[] argv) throws Exception {
         List<String> args = new ArrayList<>(List.of(argv));
         boolean wireLog = args.remove("--wire-log");
+        times = args.remove("--times");
         // --prop key=value (repeatable): extra client properties.
         for (int i = 0; i < args.size() - 1; ) {
             if (args.get(i).equals("--prop")) {
@@ -198,10 +201,17 @@ public final class ShareTool {
         long deadline = System.currentTimeMillis() + timeoutMs;
         try (KafkaShareConsumer<String, String> consumer =
                      new KafkaShareConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            if (times) {
+                System.out.println("{\"subscribed\":true,\"atMs\":" + System.currentTimeMillis() + "}");
+            }
             consumer.subscribe(List.of(topic));
             while (accepted < max && System.currentTimeMillis() < deadline) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
                 if (!records.isEmpty()) {
+                    if (times && polls == 0) {
+                        System.out.println("{\"firstRecord\":true,\"atMs\":" + System.currentTimeMillis() + "}");
+                        System.out.flush();
+                    }
                     polls++;
                     if (processMs > 0) {
                         Thread.sleep(processMs);
