@@ -316,13 +316,14 @@ def _check_consumer_assignors(value: tuple[str, ...] | None) -> str | None:
     return f"unknown assignor {unknown[0]} (uniform, range)" if unknown else None
 
 
-def _check_single_dir(value: tuple[str, ...] | None) -> str | None:
+def _check_dirs(value: tuple[str, ...] | None) -> str | None:
     if value is None:
         return None
-    if not value:
+    if not value or any(not d.strip() for d in value):
         return "needs a directory"
-    if len(value) > 1:
-        return f"{','.join(value)!r} lists {len(value)} directories; only one is supported"
+    absolute = [os.path.abspath(d) for d in value]
+    if len(set(absolute)) != len(absolute):
+        return f"{','.join(value)!r} names a directory twice"
     return None
 
 
@@ -735,10 +736,10 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         section=NODE,
         summary=True,
-        doc="Directory holding topic data and internal state. Takes precedence over log.dir.",
-        check=_check_single_dir,
-        check_doc="one directory",
-        why="several data directories (JBOD) are not implemented",
+        doc="Directories holding topic data (comma-separated; several spread the partitions over "
+        "them, JBOD). The first also holds the broker's internal state. Takes precedence over log.dir.",
+        check=_check_dirs,
+        check_doc="one or more directories, each once",
     ),
     Setting(
         "log.dir",
@@ -746,11 +747,10 @@ SETTINGS: tuple[Setting, ...] = (
         ("./data",),
         section=NODE,
         doc="Data directory used when log.dirs is not set. Relative paths are resolved against the working directory.",
-        check=_check_single_dir,
-        check_doc="one directory",
+        check=_check_dirs,
+        check_doc="one or more directories, each once",
         kafka_default="/tmp/kafka-logs",
-        why="a directory next to the working tree survives reboots, unlike /tmp; "
-        "several data directories (JBOD) are not implemented",
+        why="a directory next to the working tree survives reboots, unlike /tmp",
     ),
     # ---- log
     Setting(
@@ -928,6 +928,16 @@ SETTINGS: tuple[Setting, ...] = (
         min=0.0,
         dynamic=True,
         doc="Read plus write rate of all cleaner workers together; the default is unlimited.",
+    ),
+    Setting(
+        "replica.alter.log.dirs.io.max.bytes.per.second",
+        L,
+        9223372036854775807,
+        section=LOG,
+        min=1,
+        dynamic=True,
+        doc="Bytes per second that AlterReplicaLogDirs moves copy between log directories, all "
+        "moves together; the default is unlimited.",
     ),
     Setting(
         "log.cleaner.backoff.ms",
@@ -2583,7 +2593,7 @@ class BrokerConfig:
 
     @property
     def log_dirs(self) -> tuple[Path, ...]:
-        """Data directories (log.dirs, else log.dir); exactly one today."""
+        """Data directories (log.dirs, else log.dir); the first holds the broker's own files."""
         dirs = self._values["log.dirs"]
         if dirs is None:
             dirs = self._values["log.dir"]

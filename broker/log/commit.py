@@ -121,6 +121,8 @@ class GroupCommitter:
         self._wakeup = trio.Event()
         self._last_flush_ms: weakref.WeakKeyDictionary[PartitionLog, int] = weakref.WeakKeyDictionary()
         self.rounds = 0  # fsync rounds completed (for metrics and tests)
+        # Told of every log whose fsync failed (the log manager takes its directory offline).
+        self.on_storage_error: Callable[[PartitionLog, str], None] | None = None
 
     @classmethod
     def from_config(
@@ -196,6 +198,11 @@ class GroupCommitter:
                 self._current = rnd
                 logs = list(rnd.logs.values())
                 rnd.errors = await trio.to_thread.run_sync(_flush_all, logs, pool, self._fsync_concurrency)
+                if rnd.errors and self.on_storage_error is not None:
+                    for part_log in logs:
+                        error = rnd.errors.get(id(part_log))
+                        if error is not None and error.code == ErrorCode.KAFKA_STORAGE_ERROR:
+                            self.on_storage_error(part_log, str(error))
                 now = self._now_ms()
                 for part_log in logs:
                     self._last_flush_ms[part_log] = now

@@ -12,20 +12,22 @@ Ordering on disk, so a crash at any point leaves something ``open`` can repair:
 * delete: catalog first, then the directories are renamed to
   ``<uuid>-delete`` and removed; leftovers are removed at the next ``open``.
 
-One data directory (``log.dirs`` with several entries, JBOD, is not supported),
-locked with ``flock`` on ``<data>/.lock`` so two brokers cannot share it.
+Several log directories (``log.dirs``, JBOD; :mod:`broker.log.dirs`): the catalog
+lives in the first, each partition in one of them (a new one in the directory
+holding the fewest), and AlterReplicaLogDirs moves a partition between them
+online through a future replica (:mod:`broker.log.future`). A directory that
+fails takes only its partitions offline.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -53,17 +55,17 @@ from broker.log.config import (
     resolve_topic_config,
     validate_topic_configs,
 )
+from broker.log.dirs import DELETE_SUFFIX, LogDir, LogDirs, Scan, future_name, trash, volume_bytes
+from broker.log.future import COPY_STEP_BYTES, FutureReplica, catch_up
 from broker.log.partition import PartitionLog
 from broker.protocol.errors import ErrorCode, KafkaError
 
-__all__ = ["LogManager", "TopicInfo"]
+__all__ = ["DirReport", "LogManager", "ReplicaReport", "TopicInfo"]
 
 log = structlog.get_logger("sharebroker.log")
 
 CATALOG_FILE = "topics.json"
 CATALOG_VERSION = 1
-LOCK_FILE = ".lock"
-DELETE_SUFFIX = "-delete"
 
 # Kafka's limit: 249 leaves room in the 255-byte file-name limit for "-<partition>".
 MAX_TOPIC_NAME_LENGTH = 249
@@ -123,6 +125,9 @@ def all_at_once(stepped: Callable[P, Generator[None, None, T]]) -> Callable[P, T
 DEFAULT_RETENTION_CHECK_MS = 300_000
 DEFAULT_CHECKPOINT_INTERVAL_MS = 60_000
 
+# Kafka's quota on AlterReplicaLogDirs copying (bytes/s, all moves together).
+MOVE_RATE_KEY = "replica.alter.log.dirs.io.max.bytes.per.second"
+
 # Broker keys LogManager.from_config copies out of a BrokerConfig.
 _BROKER_KEYS = tuple(
     dict.fromkeys(
@@ -140,6 +145,7 @@ _BROKER_KEYS = tuple(
             "log.cleaner.io.buffer.load.factor",
             "log.cleaner.io.max.bytes.per.second",
             "log.cleaner.backoff.ms",
+            MOVE_RATE_KEY,
         ]
     )
 )
@@ -162,6 +168,28 @@ class TopicInfo:
 
     def is_local(self, partition: int) -> bool:
         return self.local is None or partition in self.local
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaReport:
+    """One replica in a log directory, as DescribeLogDirs shows it."""
+
+    topic: str
+    partition: int
+    size: int
+    offset_lag: int
+    is_future: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DirReport:
+    """One log directory, as DescribeLogDirs shows it (``error``: KAFKA_STORAGE_ERROR offline)."""
+
+    path: Path
+    error: int
+    total_bytes: int = -1
+    usable_bytes: int = -1
+    replicas: tuple[ReplicaReport, ...] = ()
 
 
 def validate_topic_name(name: str) -> None:
@@ -196,18 +224,30 @@ def _to_text(value: Any) -> str:
 
 
 class LogManager:
-    """Owns one data directory: the topic catalog and the open partition logs."""
+    """Owns the log directories: the topic catalog and the open partition logs."""
 
     def __init__(
         self,
-        data_dir: Path | str,
+        data_dir: Path | str | Sequence[Path | str],
         broker_configs: Mapping[str, Any] | None = None,
         *,
         now_ms: Callable[[], int] = _wall_clock_ms,
         broker_config_sources: Mapping[str, ConfigSource] | None = None,
     ) -> None:
-        self.data_dir = Path(data_dir)
+        self.dirs = LogDirs([data_dir] if isinstance(data_dir, (str, Path)) else list(data_dir))
+        # The first log directory: the catalog and the broker's own files live there.
+        self.data_dir = self.dirs.first
         self._now_ms = now_ms
+        # The log directory of each local partition's current log.
+        self._dir_of: dict[tuple[str, int], Path] = {}
+        # Local partitions whose log directory is offline.
+        self._offline: set[tuple[str, int]] = set()
+        # Moves in progress (AlterReplicaLogDirs): the future logs being filled.
+        self._futures: dict[tuple[str, int], FutureReplica] = {}
+        # Where partitions not created yet go (AlterReplicaLogDirs before a reassignment
+        # brings the replica here, as kafka-reassign-partitions.sh with log_dirs does).
+        self._preferred: dict[tuple[str, int], Path] = {}
+        self._moves_wake = trio.Event()
         self._topics: dict[str, TopicInfo] = {}
         # Topics whose partitions are being created (create_topic_steps): their names are taken.
         self._creating: set[str] = set()
@@ -216,11 +256,13 @@ class LogManager:
         self._broker: dict[str, str] = {}
         self._broker_sources: dict[str, ConfigSource] = {}
         self.set_broker_defaults(broker_configs or {}, broker_config_sources)
-        self._lock_fd = -1
         self._opened = False
         # Called with (event, topic name) after a topic is created, deleted or grows
         # partitions; group coordinators re-target their assignments on it.
         self.topic_listeners: list[Callable[[str, str], None]] = []
+        # Called with (old, new) when a move swaps a partition's log for its future log;
+        # the replica layer carries on with the new one (appends, waiters, fetchers).
+        self.log_swap_listeners: list[Callable[[PartitionLog, PartitionLog], None]] = []
         self.cleaner = LogCleaner(
             self.data_dir,
             logs=self.logs,
@@ -230,7 +272,7 @@ class LogManager:
 
     @classmethod
     def from_config(
-        cls, data_dir: Path | str, config: Any, *, now_ms: Callable[[], int] = _wall_clock_ms
+        cls, data_dir: Path | str | Sequence[Path | str], config: Any, *, now_ms: Callable[[], int] = _wall_clock_ms
     ) -> LogManager:
         """Build from a ``broker.config.BrokerConfig`` (anything with ``get(key)``,
         and optionally ``origin(key).source``)."""
@@ -274,42 +316,96 @@ class LogManager:
     # ================================================================== lifecycle
 
     def open(self) -> None:
-        """Lock the data directory, load the catalog and open (recovering) every log."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock_fd = os.open(self.data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        """Lock the log directories, load the catalog and open (recovering) every log.
+
+        A partition found in two directories stops the broker (as in Kafka: which copy
+        is right cannot be told); a move interrupted by a crash is resumed."""
+        self.dirs.lock()
+        clean = all((d.path / CLEAN_SHUTDOWN_FILE).exists() for d in self.dirs.online())
         try:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(self._lock_fd)
-            self._lock_fd = -1
-            raise KafkaError(
-                ErrorCode.KAFKA_STORAGE_ERROR, f"data directory {self.data_dir} is in use by another process"
-            ) from exc
-        clean = (self.data_dir / CLEAN_SHUTDOWN_FILE).exists()
-        self._load_catalog()
-        self._remove_orphans()
-        for info in self._topics.values():
-            config = self.log_config(info.name)
-            for p in range(info.partitions):
-                if info.is_local(p):
-                    self._logs[(info.name, p)] = self._open_log(info, p, config)
+            self._load_catalog()
+            scan = self.dirs.scan()
+            self._remove_orphans(scan)
+            self._open_all(scan)
+        except BaseException:
+            for part_log in [*self._logs.values(), *(f.log for f in self._futures.values())]:
+                part_log.discard()
+            self._logs.clear()
+            self._futures.clear()
+            self.dirs.unlock()
+            raise
         # From here on a crash is an unclean shutdown.
-        marker = self.data_dir / CLEAN_SHUTDOWN_FILE
-        if marker.exists():
-            marker.unlink()
-            fsync_dir(self.data_dir)
+        for d in self.dirs.online():
+            marker = d.path / CLEAN_SHUTDOWN_FILE
+            if marker.exists():
+                marker.unlink()
+                fsync_dir(d.path)
         self.checkpoint()
         self._opened = True
         log.info(
             "logs_opened",
             data_dir=str(self.data_dir),
+            log_dirs=[str(p) for p in self.dirs.paths],
+            offline_log_dirs=[str(d.path) for d in self.dirs.dirs if not d.online],
             topics=len(self._topics),
             partitions=len(self._logs),
+            moves=len(self._futures),
             clean_shutdown=clean,
         )
 
+    def _open_all(self, scan: Scan) -> None:
+        for info in self._topics.values():
+            config = self.log_config(info.name)
+            for p in range(info.partitions):
+                if not info.is_local(p):
+                    continue
+                key = (info.name, p)
+                found = scan.current.get(key, [])
+                futures = scan.future.get(key, [])
+                if len(found) > 1 or len(futures) > 1:
+                    raise KafkaError(
+                        ErrorCode.KAFKA_STORAGE_ERROR,
+                        f"{info.name}-{p} has replicas in several log directories: "
+                        + ", ".join(str(f) for f in [*found, *futures]),
+                    )
+                if not found and futures:
+                    # The crash came between the renames of a swap: the future log had
+                    # caught up and was durable; it is the partition's log now.
+                    target = futures[0].parent / f"{info.name}-{p}"
+                    os.rename(futures[0], target)
+                    fsync_dir(target.parent)
+                    log.warning("future_replica_promoted", topic=info.name, partition=p, log_dir=str(target.parent))
+                    found, futures = [target], []
+                if not found and self.dirs.any_offline():
+                    # Its directory may be the offline one: creating it elsewhere would
+                    # hide the data the failed disk still holds.
+                    self._offline.add(key)
+                    continue
+                try:
+                    self._logs[key] = self._open_log(info, p, config, found[0].parent if found else None)
+                except KafkaError as exc:
+                    if exc.code != ErrorCode.KAFKA_STORAGE_ERROR or not found:
+                        raise
+                    self._fail_dir(self.dirs.of(found[0]), str(exc))
+                    continue
+                if futures:
+                    self._resume_move(info, p, config, futures[0])
+
+    def _resume_move(self, info: TopicInfo, p: int, config: LogConfig, path: Path) -> None:
+        directory = self.dirs.of(path)
+        if not directory.online:
+            return
+        try:
+            future_log = PartitionLog.open(path, info.name, p, info.topic_id, config, self._now_ms)
+        except KafkaError as exc:
+            log.warning("future_replica_dropped", topic=info.name, partition=p, error=str(exc))
+            self._trash_path_quietly(path)
+            return
+        self._futures[(info.name, p)] = FutureReplica(info.name, p, future_log, directory.path)
+        log.info("replica_move_resumed", topic=info.name, partition=p, log_dir=str(directory.path))
+
     def close(self) -> None:
-        """Flush and close every log, write checkpoints and the clean-shutdown marker."""
+        """Flush and close every log, write checkpoints and the clean-shutdown markers."""
         if not self._opened:
             return
         self._opened = False
@@ -318,7 +414,7 @@ class LogManager:
             self.cleaner.write_checkpoint()
         except OSError as exc:
             log.error("cleaner_checkpoint_failed", error=str(exc))
-        for part_log in self._logs.values():
+        for part_log in [*self._logs.values(), *(f.log for f in self._futures.values())]:
             try:
                 part_log.close()
             except KafkaError as exc:
@@ -326,17 +422,40 @@ class LogManager:
                 log.error("log_close_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
         self.checkpoint()
         if not failed:
-            atomic_write(self.data_dir / CLEAN_SHUTDOWN_FILE, b"")
+            for d in self.dirs.online():
+                try:
+                    atomic_write(d.path / CLEAN_SHUTDOWN_FILE, b"")
+                except OSError as exc:
+                    log.error("clean_shutdown_marker_failed", log_dir=str(d.path), error=str(exc))
         self._logs.clear()
-        if self._lock_fd >= 0:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-            os.close(self._lock_fd)
-            self._lock_fd = -1
+        self._futures.clear()
+        self.dirs.unlock()
 
-    def _open_log(self, info: TopicInfo, partition: int, config: LogConfig) -> PartitionLog:
-        return PartitionLog.open(
-            self.data_dir / f"{info.name}-{partition}", info.name, partition, info.topic_id, config, self._now_ms
+    def _open_log(
+        self, info: TopicInfo, partition: int, config: LogConfig, directory: Path | None = None
+    ) -> PartitionLog:
+        """Open the partition's log in ``directory`` (default: where it is, else where it
+        was asked to go, else the online directory holding the fewest replicas)."""
+        key = (info.name, partition)
+        if directory is None:
+            directory = self._dir_of.get(key) or self._place(key)
+        part_log = PartitionLog.open(
+            directory / f"{info.name}-{partition}", info.name, partition, info.topic_id, config, self._now_ms
         )
+        self._dir_of[key] = directory
+        self._offline.discard(key)
+        return part_log
+
+    def _place(self, key: tuple[str, int]) -> Path:
+        preferred = self._preferred.pop(key, None)
+        if preferred is not None:
+            d = self.dirs.find(preferred)
+            if d is not None and d.online:
+                return d.path
+        best = self.dirs.least_loaded([*self._dir_of.values(), *(f.directory for f in self._futures.values())])
+        if best is None:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, "every log directory is offline")
+        return best.path
 
     # ================================================================== catalog
 
@@ -384,40 +503,43 @@ class LogManager:
         except OSError as exc:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write the topic catalog: {exc}") from exc
 
-    def _remove_orphans(self) -> None:
-        """Remove deleted-topic leftovers and partition directories the catalog does not know."""
-        for entry in os.scandir(self.data_dir):
-            if not entry.is_dir(follow_symlinks=False):
-                continue
-            path = Path(entry.path)
-            if entry.name.endswith(DELETE_SUFFIX):
-                shutil.rmtree(path, ignore_errors=True)
-                continue
-            topic, dash, part = entry.name.rpartition("-")
-            if not dash or not part.isdigit():
-                continue
-            info = self._topics.get(topic)
-            partition = int(part)
-            if info is not None and partition < info.partitions and info.is_local(partition):
-                stored = read_partition_metadata(path)
-                if stored is None or stored == info.topic_id:
-                    continue
-            log.warning("orphan_partition_removed", directory=entry.name)
-            self._trash(path)
+    def _remove_orphans(self, scan: Scan) -> None:
+        """Remove replica directories (current or future) the catalog does not know."""
+        for kind in (scan.current, scan.future):
+            for (topic, partition), paths in list(kind.items()):
+                info = self._topics.get(topic)
+                keep = []
+                for path in paths:
+                    if info is not None and partition < info.partitions and info.is_local(partition):
+                        stored = read_partition_metadata(path)
+                        if stored is None or stored == info.topic_id:
+                            keep.append(path)
+                            continue
+                    log.warning("orphan_partition_removed", directory=str(path))
+                    self._trash_path_quietly(path)
+                if keep:
+                    kind[(topic, partition)] = keep
+                else:
+                    del kind[(topic, partition)]
 
-    def _trash_quietly(self, path: Path) -> None:
-        """Undo a half-made partition directory; failures only leave an orphan for open()."""
+    def _trash_partition(self, name: str, partition: int) -> None:
+        """Remove a local partition's directories (current and future); failures only
+        leave orphans for open()."""
+        key = (name, partition)
+        self._cancel_move(key)
+        self._offline.discard(key)
+        self._preferred.pop(key, None)
+        directory = self._dir_of.pop(key, None)
+        # Not known: a half-made directory (its open failed), in whichever directory.
+        for d in [directory] if directory is not None else [d.path for d in self.dirs.online()]:
+            self._trash_path_quietly(d / f"{name}-{partition}")
+
+    def _trash_path_quietly(self, path: Path) -> None:
         try:
             if path.exists():
-                self._trash(path)
+                trash(path)
         except OSError as exc:
-            log.warning("partition_cleanup_failed", directory=path.name, error=str(exc))
-
-    def _trash(self, path: Path) -> None:
-        target = self.data_dir / f"{uuid.uuid4().hex}{DELETE_SUFFIX}"
-        os.rename(path, target)
-        fsync_dir(self.data_dir)
-        shutil.rmtree(target, ignore_errors=True)
+            log.warning("partition_cleanup_failed", directory=str(path), error=str(exc))
 
     # ================================================================== queries
 
@@ -434,6 +556,209 @@ class LogManager:
 
     def logs(self) -> list[PartitionLog]:
         return list(self._logs.values())
+
+    # ================================================================== log directories
+
+    def log_dir_of(self, topic: str, partition: int) -> Path | None:
+        """The log directory of the partition's current log (None: not local, or offline)."""
+        return self._dir_of.get((topic, partition)) if (topic, partition) in self._logs else None
+
+    def is_offline(self, topic: str, partition: int) -> bool:
+        """Whether the local partition's log directory is offline (KAFKA_STORAGE_ERROR)."""
+        return (topic, partition) in self._offline
+
+    def describe_dirs(self, wanted: Callable[[str, int], bool] | None = None) -> list[DirReport]:
+        """Every configured log directory with its replicas (those ``wanted`` says), for
+        DescribeLogDirs: size, offset lag (behind the high watermark for a current log,
+        behind the current log's end for a future one) and whether it is a future log."""
+        replicas: dict[Path, list[ReplicaReport]] = {}
+        for (topic, p), part_log in self._logs.items():
+            if wanted is None or wanted(topic, p):
+                lag = max(part_log.high_watermark - part_log.log_end_offset, 0)
+                replicas.setdefault(self._dir_of[(topic, p)], []).append(
+                    ReplicaReport(topic, p, part_log.size_bytes, lag, False)
+                )
+        for (topic, p), f in self._futures.items():
+            current = self._logs.get((topic, p))
+            if current is not None and (wanted is None or wanted(topic, p)):
+                lag = current.log_end_offset - f.log.log_end_offset
+                replicas.setdefault(f.directory, []).append(ReplicaReport(topic, p, f.log.size_bytes, lag, True))
+        out = []
+        for d in self.dirs.dirs:
+            if not d.online:
+                out.append(DirReport(d.path, ErrorCode.KAFKA_STORAGE_ERROR))
+                continue
+            try:
+                total, usable = volume_bytes(d.path)
+            except OSError as exc:
+                self._fail_dir(d, f"cannot stat {d.path}: {exc.strerror or exc}")
+                out.append(DirReport(d.path, ErrorCode.KAFKA_STORAGE_ERROR))
+                continue
+            found = sorted(replicas.get(d.path, []), key=lambda r: (r.topic, r.partition))
+            out.append(DirReport(d.path, ErrorCode.NONE, total, usable, tuple(found)))
+        return out
+
+    def alter_replica_dir(self, topic: str, partition: int, path: str) -> None:
+        """Move the local replica to the log directory ``path`` online (AlterReplicaLogDirs).
+
+        Raises KafkaError as Kafka answers: LOG_DIR_NOT_FOUND for a directory that is not
+        configured, KAFKA_STORAGE_ERROR for an offline directory or partition (or while
+        any directory is offline), REPLICA_NOT_AVAILABLE for a partition with no replica
+        here (the directory is remembered for when one is created)."""
+        target = self.dirs.find(path)
+        if target is None or not Path(path).is_absolute():
+            raise KafkaError(ErrorCode.LOG_DIR_NOT_FOUND, f"Log dir {path} is not found in the config.")
+        if not target.online:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"Log directory {target.path} is offline")
+        key = (topic, partition)
+        if key in self._offline:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"Partition {topic}-{partition} is offline")
+        future = self._futures.get(key)
+        if future is not None and future.directory != target.path:
+            self._cancel_move(key)
+        current = self._logs.get(key)
+        if current is None:
+            self._preferred[key] = target.path
+            raise KafkaError(ErrorCode.REPLICA_NOT_AVAILABLE, f"Replica for {topic}-{partition} is not available")
+        if self._dir_of[key] == target.path or key in self._futures:
+            return  # already there, or already on its way
+        if self.dirs.any_offline():
+            raise KafkaError(
+                ErrorCode.KAFKA_STORAGE_ERROR,
+                "Cannot create a future replica while a log directory is offline",
+            )
+        info = self._require(topic)
+        path_ = target.path / future_name(topic, partition)
+        try:
+            future_log = PartitionLog.open(path_, topic, partition, info.topic_id, self.log_config(topic), self._now_ms)
+        except KafkaError:
+            self._trash_path_quietly(path_)
+            raise
+        self._futures[key] = FutureReplica(topic, partition, future_log, target.path)
+        log.info("replica_move_started", topic=topic, partition=partition, log_dir=str(target.path))
+        self._moves_wake.set()
+
+    def _cancel_move(self, key: tuple[str, int]) -> None:
+        future = self._futures.pop(key, None)
+        if future is not None:
+            future.log.discard()
+            self._trash_path_quietly(future.log.path)
+            log.info("replica_move_cancelled", topic=key[0], partition=key[1], log_dir=str(future.directory))
+
+    def fail_log(self, part_log: PartitionLog, reason: str) -> None:
+        """A log's I/O failed: its log directory goes offline (Kafka's log.dir.failure)."""
+        d = self.dirs.find(part_log.path.parent)
+        if d is not None:
+            self._fail_dir(d, reason)
+
+    def _fail_dir(self, d: LogDir, reason: str) -> None:
+        """Take the directory offline with every replica in it; the others go on serving."""
+        self.dirs.set_offline(d, reason)
+        for key, directory in list(self._dir_of.items()):
+            if directory != d.path:
+                continue
+            part_log = self._logs.pop(key, None)
+            if part_log is not None:
+                part_log.discard()
+            self._cancel_move(key)
+            self._offline.add(key)
+            self._notify("offline", key[0])
+        for key, f in list(self._futures.items()):
+            if f.directory == d.path:
+                self._futures.pop(key)
+                f.log.discard()
+
+    async def run_moves(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Fill the future logs from their current logs, a step at a time, and swap each
+        one in once it has caught up; forever."""
+        task_status.started()
+        while True:
+            if not self._futures:
+                await self._moves_wake.wait()
+                self._moves_wake = trio.Event()
+                continue
+            for key, future in list(self._futures.items()):
+                if self._futures.get(key) is not future:
+                    continue  # cancelled meanwhile
+                before = future.log.size_bytes
+                try:
+                    self._move_step(future)
+                except KafkaError as exc:
+                    log.error("replica_move_failed", topic=key[0], partition=key[1], error=str(exc))
+                    if exc.code == ErrorCode.KAFKA_STORAGE_ERROR:
+                        self.fail_log(future.log, str(exc))
+                    self._cancel_move(key)
+                copied = max(future.log.size_bytes - before, 0) if not future.log.closed else 0
+                rate = float(self._broker.get(MOVE_RATE_KEY, "inf"))
+                if copied:
+                    await trio.sleep(copied / rate)
+                else:
+                    await trio.lowlevel.checkpoint()
+
+    def _move_step(self, future: FutureReplica, max_bytes: int = COPY_STEP_BYTES) -> None:
+        """One copy step; once the future log holds everything, swap it in (no await in
+        between, so no append can slip past it)."""
+        key = future.key
+        current = self._logs.get(key)
+        if current is None:
+            self._cancel_move(key)
+            return
+        if not catch_up(current, future.log, max_bytes):
+            return
+        self._swap(key, current, future)
+
+    def _swap(self, key: tuple[str, int], current: PartitionLog, future: FutureReplica) -> None:
+        # The future log is durable and its checkpoints name what it holds before the
+        # current one goes: a crash after the first rename finds only the future log,
+        # and start-up makes it current.
+        info = self._require(key[0])
+        hw = current.high_watermark if current.tracks_high_watermark else None
+        if hw is not None:
+            future.log.track_high_watermark(hw)
+        future.log.close()
+        old_dir = self._dir_of[key]
+        target = future.directory / f"{key[0]}-{key[1]}"
+        try:
+            self.checkpoint_dir(future.directory, extra=[(key, future.log)])
+        except OSError as exc:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot checkpoint {future.directory}: {exc}") from exc
+        doomed = old_dir / f"{uuid.uuid4().hex}{DELETE_SUFFIX}"
+        try:
+            os.rename(current.path, doomed)
+            fsync_dir(old_dir)
+        except OSError as exc:
+            self.fail_log(current, f"cannot move {current.path} away: {exc}")
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"swap of {key[0]}-{key[1]} failed: {exc}") from exc
+        try:
+            os.rename(future.log.path, target)
+            fsync_dir(future.directory)
+        except OSError as exc:
+            # The current log goes back to its place; the future's directory failed.
+            os.rename(doomed, current.path)
+            self.fail_log(future.log, f"cannot rename {future.log.path}: {exc}")
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"swap of {key[0]}-{key[1]} failed: {exc}") from exc
+        current.discard()
+        shutil.rmtree(doomed, ignore_errors=True)
+        del self._futures[key]
+        self._dir_of[key] = future.directory
+        new_log = PartitionLog.open(target, key[0], key[1], info.topic_id, self.log_config(key[0]), self._now_ms)
+        if hw is not None:
+            new_log.track_high_watermark(hw)
+        self._logs[key] = new_log
+        for listener in self.log_swap_listeners:
+            listener(current, new_log)
+        self.checkpoint()
+        log.info("replica_moved", topic=key[0], partition=key[1], from_dir=str(old_dir), to_dir=str(future.directory))
+
+    def checkpoint_dir(self, directory: Path, *, extra: Iterable[tuple[tuple[str, int], PartitionLog]] = ()) -> None:
+        """Write one directory's offset checkpoints now, with ``extra`` logs in them."""
+        logs = [(k, v) for k, v in self._logs.items() if self._dir_of.get(k) == directory]
+        logs += [(k, f.log) for k, f in self._futures.items() if f.directory == directory]
+        logs += list(extra)
+        with CHECKPOINT_LOCK:
+            write_offset_checkpoint(directory / RECOVERY_POINT_CHECKPOINT, {k: v.recovery_point for k, v in logs})
+            write_offset_checkpoint(directory / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs})
+            write_offset_checkpoint(directory / HIGH_WATERMARK_CHECKPOINT, {k: v.high_watermark for k, v in logs})
 
     def log_config(self, name: str) -> LogConfig:
         info = self._topics.get(name)
@@ -525,7 +850,7 @@ class LogManager:
             for part_log in opened:
                 part_log.discard()
             for p in range(partitions):
-                self._trash_quietly(self.data_dir / f"{name}-{p}")
+                self._trash_partition(name, p)
             raise
         finally:
             self._creating.discard(name)
@@ -551,9 +876,7 @@ class LogManager:
             self.cleaner.forget(name, p)
             if part_log is not None:
                 part_log.discard()
-            path = self.data_dir / f"{name}-{p}"
-            if path.exists():
-                self._trash(path)
+            self._trash_partition(name, p)
         # Drop its checkpoint entries now: a topic re-created under the same name must
         # not inherit the old log start offset.
         self.checkpoint()
@@ -572,9 +895,17 @@ class LogManager:
         if current is not None and current == info:
             return
         config = LogConfig.from_configs(self._broker, info.configs)
-        wanted = [p for p in range(info.partitions) if info.is_local(p) and (info.name, p) not in self._logs]
+        wanted = [
+            p
+            for p in range(info.partitions)
+            if info.is_local(p) and (info.name, p) not in self._logs and (info.name, p) not in self._offline
+        ]
         # Replicas moved elsewhere (partition reassignment): their logs go.
-        dropped = [p for p in range(info.partitions) if not info.is_local(p) and (info.name, p) in self._logs]
+        dropped = [
+            p
+            for p in range(info.partitions)
+            if not info.is_local(p) and ((info.name, p) in self._logs or (info.name, p) in self._offline)
+        ]
         opened: list[tuple[int, PartitionLog]] = []
         try:
             for p in wanted:
@@ -584,16 +915,17 @@ class LogManager:
         except BaseException:
             for p, part_log in opened:
                 part_log.discard()
-                self._trash_quietly(self.data_dir / f"{info.name}-{p}")
+                self._trash_partition(info.name, p)
             raise
         self._topics[info.name] = info
         self._by_id[info.topic_id] = info
         for p, part_log in opened:
             self._logs[(info.name, p)] = part_log
         for p in dropped:
-            part_log = self._logs.pop((info.name, p))
-            part_log.discard()
-            self._trash_quietly(self.data_dir / f"{info.name}-{p}")
+            gone = self._logs.pop((info.name, p), None)
+            if gone is not None:
+                gone.discard()
+            self._trash_partition(info.name, p)
             log.info("replica_removed", topic=info.name, partition=p)
         if current is None:
             log.info("topic_created", topic=info.name, topic_id=str(info.topic_id), local=sorted(info.local or ()))
@@ -629,7 +961,7 @@ class LogManager:
             for part_log in opened:
                 part_log.discard()
             for p in range(info.partitions, new_total):
-                self._trash_quietly(self.data_dir / f"{name}-{p}")
+                self._trash_partition(name, p)
             raise
         self._topics[name] = updated
         self._by_id[updated.topic_id] = updated
@@ -695,19 +1027,34 @@ class LogManager:
         """Capture which logs exist (on the caller's thread) and return a function that
         writes the recovery-point, log-start and high-watermark checkpoints; it may run
         in a worker thread (it reads each log's offsets when it runs, so they are never stale)."""
-        logs = [(k, v) for k, v in self._logs.items()]
-        data_dir = self.data_dir
+        # Each directory's files list the logs in it: current logs, and future logs
+        # (a partition never has both in one directory).
+        by_dir: dict[Path, list[tuple[tuple[str, int], PartitionLog]]] = {d.path: [] for d in self.dirs.online()}
+        for k, v in self._logs.items():
+            by_dir.setdefault(self._dir_of[k], []).append((k, v))
+        for k, f in self._futures.items():
+            by_dir.setdefault(f.directory, []).append((k, f.log))
 
         def write() -> None:
-            with CHECKPOINT_LOCK:
-                points = {k: v.recovery_point for k, v in logs}
-                write_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT, points)
-                write_offset_checkpoint(
-                    data_dir / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
-                )
-                write_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT, {k: v.high_watermark for k, v in logs})
-            for k, v in logs:
-                v.checkpointed_recovery_point = max(v.checkpointed_recovery_point, points[k])
+            failed: OSError | None = None
+            for directory, logs in by_dir.items():
+                try:
+                    with CHECKPOINT_LOCK:
+                        points = {k: v.recovery_point for k, v in logs}
+                        write_offset_checkpoint(directory / RECOVERY_POINT_CHECKPOINT, points)
+                        write_offset_checkpoint(
+                            directory / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
+                        )
+                        write_offset_checkpoint(
+                            directory / HIGH_WATERMARK_CHECKPOINT, {k: v.high_watermark for k, v in logs}
+                        )
+                except OSError as exc:
+                    failed = failed or exc
+                    continue
+                for k, v in logs:
+                    v.checkpointed_recovery_point = max(v.checkpointed_recovery_point, points[k])
+            if failed is not None:
+                raise failed
 
         return write
 
@@ -730,6 +1077,7 @@ class LogManager:
         async with trio.open_nursery() as nursery:
             await nursery.start(self.cleaner.run)
             await nursery.start(self._periodic)
+            await nursery.start(self.run_moves)
             task_status.started()
 
     async def _periodic(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:

@@ -890,11 +890,15 @@ class PartitionLog:
 
     # ================================================================== replication
 
-    def append_as_follower(self, records: bytes | bytearray | memoryview) -> AppendInfo | None:
+    def append_as_follower(
+        self, records: bytes | bytearray | memoryview, *, allow_gaps: bool = False
+    ) -> AppendInfo | None:
         """Append batches copied from the leader, as they are (offsets, leader epochs,
         timestamps, producer ids); None when ``records`` holds no whole batch.
 
-        The first batch must start at the log end offset and offsets must be dense;
+        The first batch must start at the log end offset and offsets must be dense
+        (with ``allow_gaps``, batches may start past the previous batch's end: a future
+        replica copies a compacted log, whose cleaned batches leave gaps);
         every batch's CRC is checked. Producer state and the leader epoch cache are
         rebuilt from the batch headers as recovery does (the leader validated the
         data). Raises KafkaError: OFFSET_OUT_OF_RANGE for a gap or overlap,
@@ -910,7 +914,7 @@ class PartitionLog:
             return None
         expected = self._leo
         for header, view in batches:
-            if header.base_offset != expected:
+            if header.base_offset != expected and not (allow_gaps and header.base_offset > expected):
                 raise KafkaError(
                     ErrorCode.OFFSET_OUT_OF_RANGE,
                     f"{self.topic}-{self.partition}: batch at offset {header.base_offset}, log ends at {expected}",

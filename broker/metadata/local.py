@@ -100,7 +100,11 @@ class SingleNodeMetadata:
     def _topic_image(self, info: TopicInfo) -> TopicImage:
         me = (self.node_id,)
         state = PartitionState(self.node_id, LEADER_EPOCH, me, me)
-        return TopicImage(info.name, info.topic_id, (state,) * info.partitions, info.configs, info.internal)
+        # A partition whose log directory failed has no leader (LEADER_NOT_AVAILABLE in
+        # Metadata), as Kafka shows an offline partition.
+        offline = PartitionState(-1, LEADER_EPOCH, me, (), offline_replicas=me)
+        states = tuple(offline if self._logs.is_offline(info.name, p) else state for p in range(info.partitions))
+        return TopicImage(info.name, info.topic_id, states, info.configs, info.internal)
 
     def _topic(self, name: str) -> TopicImage:
         image = self._image.topic(name)

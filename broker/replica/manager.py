@@ -28,6 +28,7 @@ import trio
 
 from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
+from broker.log.partition import PartitionLog
 from broker.metadata.image import MetadataImage
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -86,6 +87,7 @@ class ReplicaManager:
         self._isr_wake = trio.Event()
         self._expand: set[tuple[str, int]] = set()
         metadata.subscribe(self._image_changed)
+        logs.log_swap_listeners.append(self._log_swapped)
 
     def attach_replication(self, *, isr_writer: IsrWriter, fetchers: Any, lease_ok: Callable[[], bool]) -> None:
         """Replicate (a cluster member): ISR changes go through ``isr_writer``, followers
@@ -134,6 +136,9 @@ class ReplicaManager:
         """The partition, if this broker leads it at the client's epoch (raises KafkaError)."""
         p = self.partition(topic, index)
         if p is None:
+            if self._logs.is_offline(topic, index):
+                # Its log directory failed (Kafka's offline partition).
+                raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{topic}-{index} is offline: its log directory failed")
             if self._metadata.image.partition(topic, index) is not None:
                 raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
@@ -153,6 +158,13 @@ class ReplicaManager:
         return None if b is None or b.fenced else b.epoch
 
     # --- roles -----------------------------------------------------------------------
+
+    def _log_swapped(self, old: PartitionLog, new: PartitionLog) -> None:
+        """A log-directory move swapped the partition's log: the replica carries on with
+        the new one (same offsets, same data), keeping its waiters, followers and role."""
+        p = self._partitions.get((new.topic, new.partition))
+        if p is not None and p.log is old:
+            p.log = new
 
     def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
         now = self._clock()

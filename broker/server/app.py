@@ -148,8 +148,10 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
 
     lifecycle = lifecycle or Lifecycle()
     metrics = Metrics()
-    logs = LogManager.from_config(data_dir, config)
+    logs = LogManager.from_config(config.log_dirs, config)
     committer = GroupCommitter.from_config(config, logs=logs.logs)
+    # An fsync that fails takes its log directory offline (Kafka's log.dir.failure).
+    committer.on_storage_error = logs.fail_log
     group_configs = GroupConfigStore(data_dir, config)
     metadata: SingleNodeMetadata | ClusterMetadata
     producer_ids: ProducerIdAllocator | ClusterProducerIds

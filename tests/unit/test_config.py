@@ -128,6 +128,7 @@ def test_env_names_and_attribute_names_are_unique():
 def test_dynamic_flags_follow_kafka():
     dynamic = {s.key for s in SETTINGS if s.dynamic}
     assert dynamic == {
+        "replica.alter.log.dirs.io.max.bytes.per.second",
         "max.connections",
         "max.connections.per.ip",
         "max.connections.per.ip.overrides",
@@ -252,9 +253,9 @@ def test_properties_crlf_and_continuation_at_eof():
 
 def test_file_errors_name_file_and_line(tmp_path: Path):
     props = tmp_path / "server.properties"
-    props.write_text("# header\nnum.partitions=1\nlog.dirs=/a,\\\n  /b\nmax.connections=lots\n")
+    props.write_text("# header\nnum.partitions=1\nlog.dirs=/a,\\\n  /a\nmax.connections=lots\n")
     msg = error_of(file=props)
-    assert msg == f"log.dirs: '/a,/b' lists 2 directories; only one is supported (from {props}:3)"
+    assert msg == f"log.dirs: '/a,/a' names a directory twice (from {props}:3)"
     props.write_text("num.partitions=1\nmax.connections = lots\n")
     assert error_of(file=props) == f"max.connections: 'lots' is not an integer (from {props}:2)"
     props.write_text("log.segmnt.bytes=1\n")

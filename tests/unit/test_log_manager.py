@@ -281,8 +281,8 @@ def test_unclean_restart_recovers_every_partition(tmp_path):
     path = m.partition("u", 1).active_segment.log_path
     for log in m.logs():
         log.discard()  # killed: no close, no clean marker
-    fcntl_fd = m._lock_fd  # the dead process' lock goes away with it
-    os.close(fcntl_fd)
+    for d in m.dirs.dirs:
+        os.close(d.lock_fd)  # the dead process' locks go away with it
     with open(path, "ab") as f:
         f.write(b"\x01" * 20)
     m = LogManager(data, now_ms=Clock())
