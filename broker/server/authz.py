@@ -645,6 +645,38 @@ RULES[ApiKey.ELECT_LEADERS] = _cluster_rule(_O.ALTER)
 RULES[ApiKey.ALTER_PARTITION_REASSIGNMENTS] = _cluster_rule(_O.ALTER)
 RULES[ApiKey.LIST_PARTITION_REASSIGNMENTS] = _cluster_rule(_O.DESCRIBE)
 RULES[ApiKey.DESCRIBE_LOG_DIRS] = _cluster_rule(_O.DESCRIBE)
+
+
+@rule(ApiKey.ALTER_REPLICA_LOG_DIRS)
+def _alter_replica_log_dirs(c: _Check, body: Any) -> Plan:
+    """ALTER on the cluster; refused, every partition named gets CLUSTER_AUTHORIZATION_FAILED."""
+    if c.cluster(_O.ALTER):
+        return Plan(request=body)
+    from broker.protocol.messages.alter_replica_log_dirs_response import (
+        AlterReplicaLogDirPartitionResult,
+        AlterReplicaLogDirsResponse,
+        AlterReplicaLogDirTopicResult,
+    )
+
+    topics: dict[str, dict[int, None]] = {}
+    for d in body.dirs:
+        for t in d.topics:
+            topics.setdefault(t.name, {}).update(dict.fromkeys(t.partitions))
+    return Plan(
+        response=AlterReplicaLogDirsResponse(
+            results=[
+                AlterReplicaLogDirTopicResult(
+                    topic_name=name,
+                    partitions=[
+                        AlterReplicaLogDirPartitionResult(partition_index=p, error_code=CLUSTER_DENIED) for p in parts
+                    ],
+                )
+                for name, parts in topics.items()
+            ]
+        )
+    )
+
+
 RULES[ApiKey.UPDATE_FEATURES] = _cluster_rule(_O.ALTER)
 for _key in (
     ApiKey.INITIALIZE_SHARE_GROUP_STATE,
