@@ -70,6 +70,7 @@ ROUTES: dict[int, tuple[str, int, int]] = {
     49: ("api_49_alter_client_quotas", 0, 1),
     50: ("api_50_describe_user_scram_credentials", 0, 0),
     51: ("api_51_alter_user_scram_credentials", 0, 0),
+    57: ("api_57_update_features", 0, 2),
     60: ("api_60_describe_cluster", 0, 2),
     61: ("api_61_describe_producers", 0, 0),
     65: ("api_65_describe_transactions", 0, 0),

@@ -3,30 +3,30 @@
 Advertises exactly the handlers registered in :mod:`broker.handlers`, so what
 we claim cannot drift from what we serve. v3+ carries the client's software
 name and version, which Kafka validates (INVALID_REQUEST when malformed) and we
-keep on the connection for logs. Features: ``share.version`` is supported up to
-2 and finalized at the broker's ``share.version`` setting (2 by default, as a
-fresh Kafka 4.4 cluster has it: share groups with KIP-1191 dead-letter queues; 1
-is share groups as in 4.2); ``transaction.version`` 0-2 is supported and
-finalized at the ``transaction.version`` setting (2 by default, as a new Kafka
-4.4 cluster: clients then use EndTxn v5 and Produce v12 with implicit partition
-adds, KIP-890 part 2); a feature at level 0 is not listed as finalized, as Kafka
-omits features at level 0; ``metadata.version`` is reported the way a KRaft
-broker of the 4.2 line does. An unknown ApiVersions version never
+keep on the connection for logs. Features (:mod:`broker.metadata.features`): the
+supported ranges of ``metadata.version``, ``group.version``, ``share.version``,
+``streams.version`` and ``transaction.version``, and their finalized levels, which
+start as a fresh Kafka 4.4 cluster has them (``share.version`` and
+``transaction.version`` from their settings, 2 by default) and follow
+UpdateFeatures; a feature at level 0 is not listed as finalized, as Kafka omits
+features at level 0. An unknown ApiVersions version never
 reaches this module: the connection layer answers it with a v0 response and
 UNSUPPORTED_VERSION (KIP-511). v5 (KIP-1242) carries the cluster and node the
 client expects to reach: when it names both and either is not this broker's, the
 answer is REBOOTSTRAP_REQUIRED (the client was routed to the wrong broker).
-During start-up, before the services exist, the finalized ``transaction.version``
-comes from the setting itself.
+During start-up, before the services exist, the finalized levels are the
+settings' (what a new cluster finalizes).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from broker.config import SETTINGS_BY_KEY
 from broker.handlers import HANDLERS, handler
 from broker.handlers.context import RequestContext
+from broker.metadata.features import FEATURES, initial_levels
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 from broker.protocol.messages.api_versions_response import (
@@ -45,11 +45,6 @@ _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
 # refused (the connection is closed). We advertise the same.
 _ADVERTISED_MIN = {0: 0}
 
-# (name, min, max) supported, and the finalized level, per feature.
-METADATA_VERSION = 29
-FEATURES = (("metadata.version", 7, METADATA_VERSION, METADATA_VERSION),)
-FINALIZED_FEATURES_EPOCH = 1
-
 
 def api_keys() -> list[ApiVersion]:
     return [
@@ -67,20 +62,13 @@ def _starting_setting(ctx: RequestContext, key: str) -> int:
     return int(setting(key) if setting is not None else SETTINGS_BY_KEY[key].default)
 
 
-def _share_version(ctx: RequestContext) -> int:
-    """The finalized share.version: the broker's setting."""
-    if ctx.services is not None:
-        return int(ctx.services.config.get("share.version"))
-    return _starting_setting(ctx, "share.version")
-
-
-def _transaction_version(ctx: RequestContext) -> int:
-    """The finalized transaction.version: the coordinator's once it exists, the setting
-    before (not the coordinator's TxnConfig: that would import the transaction
-    coordinator onto the path of the first answer)."""
-    if ctx.services is not None:
-        return ctx.services.transactions.transaction_version
-    return _starting_setting(ctx, "transaction.version")
+def _finalized(ctx: RequestContext) -> tuple[Mapping[str, int], int]:
+    """The finalized levels and their epoch: the feature store's once the services
+    exist, what a new cluster finalizes (from the settings) before."""
+    features = ctx.services.features if ctx.services is not None else None
+    if features is not None:
+        return features.levels, features.epoch
+    return initial_levels(lambda key: _starting_setting(ctx, key)), 1
 
 
 @handler(18, min_version=0, max_version=5)
@@ -96,20 +84,19 @@ async def handle(ctx: RequestContext, req: ApiVersionsRequest) -> ApiVersionsRes
             return ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=api_keys())
         ctx.connection.client_software_name = name
         ctx.connection.client_software_version = version
-    features = (
-        *FEATURES,
-        ("share.version", 0, 2, _share_version(ctx)),
-        ("transaction.version", 0, 2, _transaction_version(ctx)),
-    )
+    levels, epoch = _finalized(ctx)
     return ApiVersionsResponse(
         error_code=0,
         api_keys=api_keys(),
         throttle_time_ms=0,
-        supported_features=[SupportedFeatureKey(name=n, min_version=lo, max_version=hi) for n, lo, hi, _ in features],
-        finalized_features_epoch=FINALIZED_FEATURES_EPOCH,
+        supported_features=[
+            SupportedFeatureKey(name=s.name, min_version=s.min_level, max_version=s.max_level)
+            for s in FEATURES.values()
+        ],
+        finalized_features_epoch=epoch,
         finalized_features=[
-            FinalizedFeatureKey(name=n, max_version_level=level, min_version_level=level)
-            for n, _, _, level in features
+            FinalizedFeatureKey(name=name, max_version_level=level, min_version_level=level)
+            for name, level in levels.items()
             if level > 0
         ],
         zk_migration_ready=False,

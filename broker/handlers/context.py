@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from broker.log.commit import GroupCommitter
     from broker.log.manager import LogManager
     from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
+    from broker.metadata.features import FeatureStore
     from broker.metadata.group_configs import GroupConfigStore
     from broker.metadata.local import SingleNodeMetadata
     from broker.metadata.producer_ids import ProducerIdAllocator
@@ -62,6 +63,8 @@ class Services:
     peers: BrokerPeers | None = None
     # ACLs (and the authorizer deciding from them) and SCRAM credentials.
     security: SecurityStore | None = None
+    # The finalized features (ApiVersions, UpdateFeatures); None only in tests built by hand.
+    features: FeatureStore | None = None
 
     def now_ms(self) -> int:
         return self.clock()

@@ -11,6 +11,7 @@ and :meth:`Services.run` starts every background loop in the server's nursery.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -25,6 +26,7 @@ from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
 from broker.log.meta import MetaPropertiesError, load_or_create_meta
 from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
+from broker.metadata.features import FeatureStore
 from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import Endpoint
 from broker.metadata.local import SingleNodeMetadata
@@ -75,6 +77,8 @@ async def controlled_shutdown(services: Services) -> None:
 def open_services(services: Services) -> None:
     """Recover the logs (blocking: run it in a worker thread) and publish the catalog."""
     services.logs.open()
+    if services.features is not None:
+        services.features.load()
     services.metadata.refresh()
     if services.security is not None:
         services.security.load()
@@ -133,7 +137,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     """Every service for ``config``, leaf-first. Raises SystemExit with one clear line
     when the data directory belongs to another node."""
     live = LiveConfig(config)
-    setting = live.get
+    setting: Callable[[str], Any] = live.get
     node_id = config.node_id
     data_dir = config.log_dir
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -185,6 +189,12 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     if isinstance(metadata, ClusterMetadata):
         # ACLs and SCRAM credentials are the cluster's: followed from etcd with every image.
         metadata.subscribe(lambda old, new: security.follow())
+    # The finalized features (UpdateFeatures): the cluster's in etcd, else this node's.
+    features = FeatureStore(data_dir, setting, shared=metadata if isinstance(metadata, ClusterMetadata) else None)
+    if isinstance(metadata, ClusterMetadata):
+        metadata.subscribe(lambda old, new: features.follow())
+    # What reads share.version and transaction.version follows the finalized levels.
+    setting = features.overlay(setting)
     replicas = ReplicaManager(
         node_id, logs, metadata, committer, clock=clock, lag_max_ms=lambda: int(setting("replica.lag.time.max.ms"))
     )
@@ -249,6 +259,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         peers=peers,
         node_id=node_id,
     )
+    features.listeners.append(lambda levels: transactions.set_transaction_version(levels["transaction.version"]))
     fetch_sessions = FetchSessionCache(
         max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
     )
@@ -285,6 +296,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         ),
         peers=peers,
         security=security,
+        features=features,
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),

@@ -10,6 +10,7 @@ import trio
 from broker.handlers import HANDLERS, Handler
 from broker.handlers.context import AnswerLater, RequestContext
 from broker.logging import LazyLogger
+from broker.metadata.features import GATES
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.connection import Request, ServerConnection, UnsupportedRequest
 from broker.protocol.error_response import error_response
@@ -62,6 +63,18 @@ async def dispatch(ctx: RequestContext, proto: ServerConnection, request: Reques
             )
             return _finish(ctx, proto, handler, request, plan.response, started)
         body, after = plan.request, plan.after
+    features = ctx.services.features if ctx.services is not None else None
+    gate = GATES.get(request.api_key)
+    if gate is not None and features is not None and features.level(gate) < 1:
+        message = f"{handler.name} is off: the finalized {gate} is 0"
+        return _finish(
+            ctx,
+            proto,
+            handler,
+            request,
+            _error_response(handler, request, ErrorCode.UNSUPPORTED_VERSION, message),
+            started,
+        )
     try:
         response = await handler.handle(ctx, body)
     except KafkaError as exc:

@@ -222,6 +222,14 @@ class TransactionCoordinator:
         except (KeyError, AttributeError):
             return None
 
+    def set_transaction_version(self, level: int) -> None:
+        """The finalized transaction.version changed (UpdateFeatures): every shard follows."""
+        if level == self.config.transaction_version:
+            return
+        self.config = dataclasses.replace(self.config, transaction_version=level)
+        for _, host in self.runtime.loaded():
+            host.core.set_transaction_version(level)
+
     @property
     def transaction_version(self) -> int:
         """The finalized transaction.version level (ApiVersions, the coordinator's own aborts)."""

@@ -317,6 +317,12 @@ class TxnShard:
         # (deadline, transactional id); stale entries are skipped when they surface.
         self._timers: list[tuple[int, str]] = []
 
+    def set_transaction_version(self, level: int) -> None:
+        """The finalized transaction.version changed (UpdateFeatures): later records and the
+        coordinator's own aborts follow it."""
+        self.config = dataclasses.replace(self.config, transaction_version=level)
+        self._value_version = records.value_version(level)
+
     # ================================================================== replay
 
     def replay(self, key: bytes, value: bytes | None) -> None:
