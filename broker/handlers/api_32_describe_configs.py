@@ -23,6 +23,7 @@ resource). As in Kafka (ConfigHelper):
 from __future__ import annotations
 
 from broker.handlers import (
+    _client_metrics_configs,  # noqa: F401 (registers the CLIENT_METRICS config resource)
     _group_configs,  # noqa: F401 (registers the GROUP config resource)
     handler,
 )

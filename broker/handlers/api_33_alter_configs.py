@@ -18,6 +18,7 @@ settings live in memory: they are lost when the broker restarts.
 from __future__ import annotations
 
 from broker.handlers import (
+    _client_metrics_configs,  # noqa: F401 (registers the CLIENT_METRICS config resource)
     _group_configs,  # noqa: F401 (registers the GROUP config resource)
     handler,
 )

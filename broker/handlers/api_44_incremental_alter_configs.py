@@ -28,6 +28,7 @@ CLIENT_METRICS (16) are not served (INVALID_REQUEST).
 from __future__ import annotations
 
 from broker.handlers import (
+    _client_metrics_configs,  # noqa: F401 (registers the CLIENT_METRICS config resource)
     _group_configs,  # noqa: F401 (registers the GROUP config resource)
     handler,
 )

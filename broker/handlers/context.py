@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from broker.lifecycle import Lifecycle
     from broker.log.commit import GroupCommitter
     from broker.log.manager import LogManager
+    from broker.metadata.client_metrics import ClientMetricsStore
     from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
     from broker.metadata.features import FeatureStore
     from broker.metadata.group_configs import GroupConfigStore
@@ -65,6 +66,8 @@ class Services:
     security: SecurityStore | None = None
     # The finalized features (ApiVersions, UpdateFeatures); None only in tests built by hand.
     features: FeatureStore | None = None
+    # Client metrics subscriptions (KIP-714, the CLIENT_METRICS config resource).
+    client_metrics: ClientMetricsStore | None = None
 
     def now_ms(self) -> int:
         return self.clock()

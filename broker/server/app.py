@@ -25,6 +25,7 @@ from broker.lifecycle import Lifecycle
 from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
 from broker.log.meta import MetaPropertiesError, load_or_create_meta
+from broker.metadata.client_metrics import ClientMetricsStore
 from broker.metadata.cluster import ClusterMetadata, ClusterProducerIds
 from broker.metadata.features import FeatureStore
 from broker.metadata.group_configs import GroupConfigStore
@@ -79,6 +80,8 @@ def open_services(services: Services) -> None:
     services.logs.open()
     if services.features is not None:
         services.features.load()
+    if services.client_metrics is not None:
+        services.client_metrics.load()
     services.metadata.refresh()
     if services.security is not None:
         services.security.load()
@@ -191,8 +194,10 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         metadata.subscribe(lambda old, new: security.follow())
     # The finalized features (UpdateFeatures): the cluster's in etcd, else this node's.
     features = FeatureStore(data_dir, setting, shared=metadata if isinstance(metadata, ClusterMetadata) else None)
+    client_metrics = ClientMetricsStore(data_dir, shared=metadata if isinstance(metadata, ClusterMetadata) else None)
     if isinstance(metadata, ClusterMetadata):
         metadata.subscribe(lambda old, new: features.follow())
+        metadata.subscribe(lambda old, new: client_metrics.follow())
     # What reads share.version and transaction.version follows the finalized levels.
     setting = features.overlay(setting)
     replicas = ReplicaManager(
@@ -297,6 +302,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         peers=peers,
         security=security,
         features=features,
+        client_metrics=client_metrics,
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),

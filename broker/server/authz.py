@@ -678,6 +678,7 @@ def _alter_replica_log_dirs(c: _Check, body: Any) -> Plan:
 
 
 RULES[ApiKey.UPDATE_FEATURES] = _cluster_rule(_O.ALTER)
+RULES[ApiKey.LIST_CONFIG_RESOURCES] = _cluster_rule(_O.DESCRIBE_CONFIGS)
 for _key in (
     ApiKey.INITIALIZE_SHARE_GROUP_STATE,
     ApiKey.READ_SHARE_GROUP_STATE,
