@@ -1705,6 +1705,14 @@ SETTINGS: tuple[Setting, ...] = (
         "default partition count (KIP-1191).",
     ),
     Setting(
+        "telemetry.max.bytes",
+        I,
+        1048576,
+        section=NODE,
+        min=1,
+        doc="Largest metrics payload a client may send in one PushTelemetry (KIP-714).",
+    ),
+    Setting(
         "share.version",
         I,
         2,

@@ -77,6 +77,8 @@ ROUTES: dict[int, tuple[str, int, int]] = {
     66: ("api_66_list_transactions", 0, 2),
     68: ("api_68_consumer_group_heartbeat", 0, 1),
     69: ("api_69_consumer_group_describe", 0, 1),
+    71: ("api_71_get_telemetry_subscriptions", 0, 0),
+    72: ("api_72_push_telemetry", 0, 0),
     74: ("api_74_list_config_resources", 0, 1),
     75: ("api_75_describe_topic_partitions", 0, 0),
     76: ("api_76_share_group_heartbeat", 1, 1),

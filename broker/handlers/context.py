@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from broker.security.store import SecurityStore
     from broker.share.manager import SharePartitionManager
     from broker.share.state_store import ShareStateStore
+    from broker.telemetry import ClientTelemetry
     from broker.txn.coordinator import TransactionCoordinator
 
 
@@ -68,6 +69,8 @@ class Services:
     features: FeatureStore | None = None
     # Client metrics subscriptions (KIP-714, the CLIENT_METRICS config resource).
     client_metrics: ClientMetricsStore | None = None
+    # What clients push with PushTelemetry (KIP-714), shown on /metrics.
+    telemetry: ClientTelemetry | None = None
 
     def now_ms(self) -> int:
         return self.clock()

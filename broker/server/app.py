@@ -41,6 +41,7 @@ from broker.security.store import SecurityStore
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
 from broker.share.state_store import ShareStateStore
+from broker.telemetry import ClientTelemetry
 from broker.txn.coordinator import TransactionCoordinator
 
 __all__ = [
@@ -303,6 +304,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         security=security,
         features=features,
         client_metrics=client_metrics,
+        telemetry=ClientTelemetry(client_metrics, max_bytes=int(config.get("telemetry.max.bytes"))),
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),

@@ -70,8 +70,17 @@ UUID_ZERO = uuid.UUID(int=0)
 # Config resource types (DescribeConfigs, AlterConfigs, IncrementalAlterConfigs).
 _RT_TOPIC, _RT_BROKER, _RT_BROKER_LOGGER, _RT_CLIENT_METRICS, _RT_GROUP = 2, 4, 8, 16, 32
 
-# APIs a client may use with no ACL (as in Kafka): version negotiation and authentication.
-NO_ACL_APIS = frozenset({ApiKey.API_VERSIONS, ApiKey.SASL_HANDSHAKE, ApiKey.SASL_AUTHENTICATE})
+# APIs a client may use with no ACL (as in Kafka): version negotiation, authentication and
+# client telemetry (KIP-714: every client may push its own metrics).
+NO_ACL_APIS = frozenset(
+    {
+        ApiKey.API_VERSIONS,
+        ApiKey.SASL_HANDSHAKE,
+        ApiKey.SASL_AUTHENTICATE,
+        ApiKey.GET_TELEMETRY_SUBSCRIPTIONS,
+        ApiKey.PUSH_TELEMETRY,
+    }
+)
 
 After = Callable[[Any], Any]
 
