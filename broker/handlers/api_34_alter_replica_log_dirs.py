@@ -7,10 +7,12 @@ has caught up; the response comes as soon as the move has started
 (``kafka-log-dirs.sh --describe`` shows its progress as the future replica's
 offset lag). Errors per partition, as Kafka answers them: LOG_DIR_NOT_FOUND for
 a path that is not one of ``log.dirs`` (given as an absolute path),
-KAFKA_STORAGE_ERROR for an offline directory or partition, REPLICA_NOT_AVAILABLE
-for a partition with no replica here (the directory is remembered and used when
-a reassignment brings the replica, which is how ``kafka-reassign-partitions.sh``
-with ``log_dirs`` works), NONE when the replica is already there or on its way.
+KAFKA_STORAGE_ERROR for an offline directory or partition,
+UNKNOWN_TOPIC_OR_PARTITION for a partition the cluster does not have,
+REPLICA_NOT_AVAILABLE for one with no replica here (the directory is remembered
+and used when a reassignment brings the replica, which is how
+``kafka-reassign-partitions.sh`` with ``log_dirs`` works), NONE when the replica
+is already there or on its way.
 ALTER on the cluster is checked by the dispatcher (``broker.server.authz``).
 """
 
@@ -36,8 +38,7 @@ async def handle(ctx: RequestContext, req: AlterReplicaLogDirsRequest) -> AlterR
             for p in t.partitions:
                 try:
                     if ctx.services.metadata.image.partition(t.name, p) is None:
-                        # Not a partition of the cluster: Kafka answers REPLICA_NOT_AVAILABLE too.
-                        raise KafkaError(ErrorCode.REPLICA_NOT_AVAILABLE)
+                        raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
                     logs.alter_replica_dir(t.name, p, d.path)
                     code = ErrorCode.NONE
                 except KafkaError as exc:

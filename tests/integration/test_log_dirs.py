@@ -10,7 +10,7 @@ from pathlib import Path
 
 from confluent_kafka import Producer
 from kafka import KafkaAdminClient, TopicPartitionReplica
-from kafka.errors import KafkaStorageError, LogDirNotFoundError, NoError, ReplicaNotAvailableError
+from kafka.errors import KafkaStorageError, LogDirNotFoundError, NoError, UnknownTopicOrPartitionError
 
 from broker.testing import BrokerProcess
 from tests.integration.clients import consume, create_topic, produce
@@ -107,7 +107,7 @@ def test_describe_and_move_between_log_dirs_under_a_producer(tmp_path: Path):
             }
         )
         assert errors[TopicPartitionReplica("spread", 1, 1)] is LogDirNotFoundError
-        assert errors[TopicPartitionReplica("nosuch", 0, 1)] is ReplicaNotAvailableError
+        assert errors[TopicPartitionReplica("nosuch", 0, 1)] is UnknownTopicOrPartitionError
     finally:
         admin.close()
         broker.kill()
