@@ -5,10 +5,11 @@ Kafka's controller checks them: a feature this broker does not support or a leve
 outside its range, a downgrade sent as an upgrade (v1+ ``UpgradeType``; v0's
 ``AllowDowngrade`` means a safe downgrade), an upgrade sent as a downgrade, or a
 downgrade of ``metadata.version`` is INVALID_UPDATE_VERSION with Kafka's message,
-and one bad update fails them all. ``ValidateOnly`` (v1+) only checks. Applied
+and one bad update fails them all (the top-level error says which; no per-feature
+results then, as Kafka answers). ``ValidateOnly`` (v1+) only checks. Applied
 levels are durable (``features.json``, or etcd in a cluster, where every broker
-follows them) before the answer. v0-1 answer each feature with the request's
-outcome as well; v2 only at the top. ALTER on the cluster is checked by the
+follows them) before the answer. On success v0-1 list every feature with NONE
+(and the message "NONE", as Kafka sends it); v2 has no per-feature results. ALTER on the cluster is checked by the
 dispatcher (``broker.server.authz``).
 """
 
@@ -40,12 +41,13 @@ async def handle(ctx: RequestContext, req: UpdateFeaturesRequest) -> UpdateFeatu
             await store.update(levels)
         except KafkaError as exc:
             error = exc
-    code = ErrorCode.NONE if error is None else error.code
-    message = None if error is None else error.message
+    if error is not None:
+        message = f"The update failed for all features since the following feature had an error: {error.message}"
+        return UpdateFeaturesResponse(throttle_time_ms=0, error_code=error.code, error_message=message, results=[])
     results = []
     if ctx.api_version < 2:
         results = [
-            UpdatableFeatureResult(feature=name, error_code=code, error_message=message)
+            UpdatableFeatureResult(feature=name, error_code=ErrorCode.NONE, error_message="NONE")
             for name in dict.fromkeys(u.feature for u in req.feature_updates)
         ]
-    return UpdateFeaturesResponse(throttle_time_ms=0, error_code=code, error_message=message, results=results)
+    return UpdateFeaturesResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, error_message=None, results=results)
