@@ -128,16 +128,17 @@ compat-groups: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) ## consumer/s
 .PHONY: compat-streams compat-groups
 
 # ---- transactions
-# Kafka's own kafka-transactions.sh (peers/tools, kafka-tools 4.3.1: 4.4.0 is not on Maven
-# Central here); the exactly_once_v2 word count is WordCountApp in the streams jar above.
-KAFKA_TOOLS_STAMP := peers/.cache/tools/lib/.resolved-4.3.1
+# Kafka's own command-line tools (peers/tools, kafka-tools 4.4.0): kafka-transactions.sh for
+# the transaction tests, every kafka-*.sh for compat-kafka-tools; the exactly_once_v2 word
+# count is WordCountApp in the streams jar above.
+KAFKA_TOOLS_STAMP := peers/.cache/tools/lib/.resolved-4.4.0
 
 $(KAFKA_TOOLS_STAMP): peers/tools/pom.xml peers/tools/build.sh
 	MVN=$(MVN) peers/tools/build.sh
 
 streams-app: $(STREAMS_JAR) ## build the Kafka Streams word counts (groups, exactly_once_v2) into peers/.cache/streams
 
-kafka-tools: $(KAFKA_TOOLS_STAMP) ## resolve Kafka's TransactionsCommand (kafka-transactions.sh) into peers/.cache/tools
+kafka-tools: $(KAFKA_TOOLS_STAMP) ## resolve Kafka 4.4.0's command-line tools (kafka-tools) into peers/.cache/tools
 
 # Java 4.4 transactional clients and share consumer (~1.5 min), the Streams word count killed
 # mid-run (~1.5 min), and the transaction differential tests against Kafka 4.4.0 (~2.5 min).
@@ -148,3 +149,14 @@ compat-txn: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(STREAMS_JAR) $(KAFKA_TOOLS_ST
 
 # Last, so that every peer variable above is defined when this rule is read.
 peers: peer-kafka $(TANSU_STAMP) $(JAVA_TOOL_JAR) $(FRANZ_TOOL) $(STREAMS_JAR) $(KAFKA_TOOLS_STAMP) ## fetch and build every reference peer: Kafka 4.4.0, Tansu 0.6, our Java and franz-go clients, the Streams apps, Kafka's tools
+
+# ---- Apache Kafka 4.4.0's command-line tools, step by step, against sharebroker and Kafka 4.4.0
+.PHONY: compat-kafka-tools
+compat-kafka-tools: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(KAFKA_TOOLS_STAMP) ## Kafka 4.4.0's kafka-*.sh tools step by step vs sharebroker and Kafka 4.4.0 (needs Java)
+	$(PY) -m pytest -q -s -m compat tests/compat/test_kafka_tools.py
+
+# DescribeLogDirs, AlterReplicaLogDirs and UpdateFeatures: the same requests to Kafka 4.4.0 and
+# sharebroker (both with two log directories), answers compared field by field.
+.PHONY: compat-admin
+compat-admin: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## log-dir and feature APIs vs Kafka 4.4.0, field by field (needs Java)
+	$(PY) -m pytest -q -m compat tests/compat/test_differential_admin.py

@@ -537,7 +537,7 @@ def sc_tool(bootstrap: str, run) -> dict:
 
 @pytest.fixture(scope="module")
 def kafka_tools():
-    if not (TOOLS_LIBS / ".resolved-4.3.1").exists():
+    if not (TOOLS_LIBS / ".resolved-4.4.0").exists():
         pytest.skip("Kafka's tools not resolved: run peers/tools/build.sh (make peers)")
 
 

@@ -1,0 +1,97 @@
+"""Apache Kafka 4.4.0's command-line tools against sharebroker, and the same steps against
+Kafka 4.4.0 (``make compat-kafka-tools``; tests/compat/kafka_tools.py has the steps).
+
+Both brokers have two log directories, so the log-dirs and reassignment steps move a
+partition between them. Each test runs every step and fails with a report of every
+step that did not pass (exit status, missing output, an exception trace).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from kafka import KafkaAdminClient
+
+from broker.testing import BrokerProcess
+from tests.compat import kafka_tools
+
+pytestmark = [pytest.mark.compat, pytest.mark.timeout(900)]
+
+# Settings the Kafka peer has (peers/kafka.sh) that the steps notice.
+SB_SETTINGS = {"group.share.min.record.lock.duration.ms": "1000", "group.initial.rebalance.delay.ms": "0"}
+
+
+@pytest.fixture(autouse=True)
+def _tools():
+    why = kafka_tools.available()
+    if why:
+        pytest.skip(why)
+
+
+def _dir_of(bootstrap: str, topic: str, partition: int) -> str:
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        for broker in admin.describe_log_dirs():
+            for d in broker["log_dirs"]:
+                for t in d["topics"]:
+                    if t["name"] == topic and any(
+                        p["partition_index"] == partition and not p["is_future_key"] for p in t["partitions"]
+                    ):
+                        return d["log_dir"]
+    finally:
+        admin.close()
+    raise AssertionError(f"{topic}-{partition} is in no log directory")
+
+
+def _run(label: str, bootstrap: str, dirs: tuple[Path, Path], tmp: Path) -> None:
+    values = {
+        "bs": bootstrap,
+        "node": "1",
+        "tmp": str(tmp),
+        "dir_a": str(dirs[0]),
+        "dir_b": str(dirs[1]),
+        "dir_move": "",
+    }
+
+    def before(step: kafka_tools.Step) -> None:
+        if step.name == "reassign-partitions with log_dirs":
+            here = _dir_of(bootstrap, kafka_tools.T, 0)
+            values["dir_move"] = values["dir_b"] if here == values["dir_a"] else values["dir_a"]
+
+    outcomes = kafka_tools.run_steps(kafka_tools.steps(), values, before=before)
+    text = kafka_tools.report(label, outcomes)
+    print(text)
+    out = os.environ.get("COMPAT_TOOLS_REPORT")
+    if out:
+        with open(out, "a") as f:
+            f.write(text + "\n")
+    assert all(o.ok for o in outcomes), text
+
+
+def test_kafka_tools_against_sharebroker(tmp_path: Path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    broker = BrokerProcess(a, {**SB_SETTINGS, "log.dirs": f"{a},{b}"}).start()
+    try:
+        _run("sharebroker", broker.bootstrap, (a, b), tmp_path)
+    finally:
+        broker.kill()
+
+
+def test_kafka_tools_against_kafka():
+    from bench.peers import KafkaPeer
+
+    why = KafkaPeer.available()
+    if why:
+        pytest.skip(f"Kafka peer unavailable: {why}")
+    with tempfile.TemporaryDirectory(prefix="kafka-tools-") as tmp:
+        a, b = Path(tmp) / "data-a", Path(tmp) / "data-b"
+        peer = KafkaPeer(extra_config=f"log.dirs={a},{b}\n")
+        try:
+            peer.start()
+            _run("kafka 4.4.0", peer.bootstrap, (a, b), Path(tmp))
+        finally:
+            peer.stop()
+            peer._tmp.cleanup()
