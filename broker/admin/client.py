@@ -640,9 +640,13 @@ class AdminClient:
                 return g
         raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"DescribeGroups({group!r})")
 
-    def describe_streams_group(self, group: str, *, timeout: float | None = None) -> Any:
-        """The ``DescribedGroup`` of StreamsGroupDescribe for one group (errors raised)."""
-        resp = self._to_coordinator(group, StreamsGroupDescribeRequest(group_ids=[group]), timeout)
+    def describe_streams_group(
+        self, group: str, *, timeout: float | None = None, include_topology_description: bool = False
+    ) -> Any:
+        """The ``DescribedGroup`` of StreamsGroupDescribe for one group (errors raised); with
+        ``include_topology_description`` (v1, KIP-1331) its topology description too."""
+        req = StreamsGroupDescribeRequest(group_ids=[group], include_topology_description=include_topology_description)
+        resp = self._to_coordinator(group, req, timeout)
         for g in resp.groups:
             if g.group_id == group:
                 check_error(g.error_code, g.error_message, f"StreamsGroupDescribe({group!r})")

@@ -1283,6 +1283,18 @@ class GroupCoordinator:
             else:
                 log.info("streams_internal_topic_created", topic=info.name, partitions=info.partitions)
 
+    async def streams_topology_epoch(self, group_id: str, member_id: str | None = None) -> int:
+        """The streams group's current topology epoch (-1 before it has one); with
+        ``member_id``, that member must be in the group. Raises KafkaError:
+        GROUP_ID_NOT_FOUND, UNKNOWN_MEMBER_ID, or the coordinator errors."""
+        _, shard = await self.shard_for(group_id)
+        group = shard.streams.groups.get(group_id) if shard.group_type(group_id) == "streams" else None
+        if group is None:
+            raise KafkaError(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        if member_id is not None and member_id not in group.members:
+            raise KafkaError(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
+        return group.topology.epoch if group.topology is not None else -1
+
     async def streams_describe(self, group_ids: Iterable[str]) -> list[sg_describe.DescribedGroup]:
         out: list[sg_describe.DescribedGroup] = []
         for group_id in group_ids:

@@ -95,6 +95,7 @@ ROUTES: dict[int, tuple[str, int, int]] = {
     90: ("api_90_describe_share_group_offsets", 0, 1),
     91: ("api_91_alter_share_group_offsets", 0, 0),
     92: ("api_92_delete_share_group_offsets", 0, 0),
+    93: ("api_93_streams_group_topology_description_update", 0, 0),
 }
 
 

@@ -31,6 +31,9 @@ async def handle(ctx: RequestContext, req: DeleteGroupsRequest) -> DeleteGroupsR
             code = (await groups.delete_share_groups([group_id]))[group_id]
         elif kind is not None:
             code = await groups.delete_group(group_id)
+            topologies = ctx.services.streams_topologies
+            if kind == "streams" and code == ErrorCode.NONE and topologies is not None:
+                await topologies.delete(group_id)  # its topology description (KIP-1331) goes too
         else:
             code = ErrorCode.GROUP_ID_NOT_FOUND
         results.append(_result(ctx, group_id, code))

@@ -10,8 +10,10 @@ assigns active and standby tasks with the sticky assignor, at most once per
 ``streams.assignment.interval.ms`` (KIP-1263; ASSIGNMENT_DELAYED meanwhile), and reconciles each
 member (revoke before assign). Interactive-query endpoints are answered with
 every member's partitions. v1 adds the int64 AcceptableRecoveryLag and
-TopologyDescriptionRequired (always false here: StreamsGroupTopologyDescriptionUpdate
-is not served). Rules: :mod:`broker.group.streams`.
+TopologyDescriptionRequired: set for a member (epoch >= 0) of a group with no
+topology description stored for its current topology epoch (KIP-1331), at most
+once per 30 s per group; the member then sends StreamsGroupTopologyDescriptionUpdate.
+Rules: :mod:`broker.group.streams`.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from broker.group.coordinator import client_host
+from broker.group.streams.topology import Status
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode
+from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
 from broker.protocol.messages.streams_group_heartbeat_response import StreamsGroupHeartbeatResponse
 from broker.security.authorizer import CLUSTER_NAME, AclOperation, ResourceType
@@ -34,13 +37,27 @@ async def handle(ctx: RequestContext, req: StreamsGroupHeartbeatRequest) -> Stre
             error_code=ErrorCode.UNSUPPORTED_VERSION,
             error_message="The streams group protocol is disabled (group.coordinator.rebalance.protocols).",
         )
-    return await ctx.services.groups.streams_heartbeat(
+    response = await ctx.services.groups.streams_heartbeat(
         req,
         api_version=ctx.api_version,
         client_id=ctx.client_id or "",
         client_host=client_host(ctx.connection.peer),
         may_not_create=_create_check(ctx),
     )
+    store = ctx.services.streams_topologies
+    if (
+        ctx.api_version >= 1
+        and store is not None
+        and req.member_epoch >= 0
+        and response.error_code == ErrorCode.NONE
+        and not any(s.status_code == Status.STALE_TOPOLOGY for s in response.status or ())
+    ):
+        try:
+            epoch = await ctx.services.groups.streams_topology_epoch(req.group_id)
+        except KafkaError:
+            return response
+        response.topology_description_required = store.should_ask(req.group_id, epoch, ctx.services.now_ms())
+    return response
 
 
 def _create_check(ctx: RequestContext) -> Callable[[Sequence[str]], list[str]] | None:

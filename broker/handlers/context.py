@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from broker.metadata.group_configs import GroupConfigStore
     from broker.metadata.local import SingleNodeMetadata
     from broker.metadata.producer_ids import ProducerIdAllocator
+    from broker.metadata.streams_topologies import StreamsTopologyStore
     from broker.metrics import Metrics
     from broker.replica.fetch_sessions import FetchSessionCache
     from broker.replica.interbroker import BrokerPeers
@@ -71,6 +72,8 @@ class Services:
     client_metrics: ClientMetricsStore | None = None
     # What clients push with PushTelemetry (KIP-714), shown on /metrics.
     telemetry: ClientTelemetry | None = None
+    # Topology descriptions of streams groups (KIP-1331).
+    streams_topologies: StreamsTopologyStore | None = None
 
     def now_ms(self) -> int:
         return self.clock()

@@ -32,6 +32,7 @@ from broker.metadata.group_configs import GroupConfigStore
 from broker.metadata.image import Endpoint
 from broker.metadata.local import SingleNodeMetadata
 from broker.metadata.producer_ids import ProducerIdAllocator
+from broker.metadata.streams_topologies import StreamsTopologyStore
 from broker.metrics import Metrics
 from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
 from broker.replica.fetcher import ReplicaFetcherManager
@@ -83,6 +84,8 @@ def open_services(services: Services) -> None:
         services.features.load()
     if services.client_metrics is not None:
         services.client_metrics.load()
+    if services.streams_topologies is not None:
+        services.streams_topologies.load()
     services.metadata.refresh()
     if services.security is not None:
         services.security.load()
@@ -304,6 +307,9 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         security=security,
         features=features,
         client_metrics=client_metrics,
+        streams_topologies=StreamsTopologyStore(
+            data_dir, shared=metadata if isinstance(metadata, ClusterMetadata) else None
+        ),
         telemetry=ClientTelemetry(client_metrics, max_bytes=int(config.get("telemetry.max.bytes"))),
         node_id=node_id,
         cluster_id=cluster_id,

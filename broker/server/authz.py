@@ -517,7 +517,13 @@ def _find_coordinator(c: _Check, body: Any) -> Plan:
     return Plan(request=dataclasses.replace(body, coordinator_keys=kept), after=after)
 
 
-@rule(ApiKey.JOIN_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP, ApiKey.SYNC_GROUP)
+@rule(
+    ApiKey.JOIN_GROUP,
+    ApiKey.HEARTBEAT,
+    ApiKey.LEAVE_GROUP,
+    ApiKey.SYNC_GROUP,
+    ApiKey.STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE,
+)
 def _group_member(c: _Check, body: Any) -> Plan:
     return Plan(request=body) if c.ok(_O.READ, _G, body.group_id) else c.whole(body, GROUP_DENIED)
 

@@ -60,6 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="STATE",
         help="with --describe: show the group state; with --list: show states, optionally only these",
     )
+    p.add_argument(
+        "--topology",
+        action="store_true",
+        help="with --describe: the group's topology description, as a member pushed it (KIP-1331)",
+    )
     p.add_argument("--verbose", action="store_true", help="with --describe: more columns")
     p.add_argument("--timeout", type=int, default=30000, metavar="MS", help="timeout in ms per request (default 30000)")
     p.add_argument("--output", choices=("table", "json"), default="table", help="output format (default table)")
@@ -103,8 +108,8 @@ def _check_args(args: argparse.Namespace) -> None:
         return
     if bool(args.group) == bool(args.all_groups):
         raise UsageError("--describe needs --group GROUP or --all-groups (not both)")
-    if len([v for v in (args.members, args.state is not None, args.offsets) if v]) > 1:
-        raise UsageError("--describe takes at most one of --members, --state, --offsets")
+    if len([v for v in (args.members, args.state is not None, args.offsets, args.topology) if v]) > 1:
+        raise UsageError("--describe takes at most one of --members, --state, --offsets, --topology")
     if args.state:
         raise UsageError("--describe --state takes no values")
 
@@ -149,6 +154,65 @@ def _input_topics(desc: Any) -> list[str]:
     return sorted(names)
 
 
+# StreamsGroupDescribe v1 TopologyDescriptionStatus: a description is returned.
+TOPOLOGY_AVAILABLE = 3
+_SOURCE, _PROCESSOR, _SINK = 1, 2, 3
+
+
+def _names(values: Any) -> str:
+    return ", ".join(sorted(values)) if values else "none"
+
+
+def _node_text(node: Any, predecessors: dict[str, list[str]]) -> str:
+    if node.node_type == _SOURCE:
+        return f"Source: {node.name} (topics: [{', '.join(sorted(node.source_topics))}])\n      --> {_names(node.successors)}"
+    if node.node_type == _PROCESSOR:
+        return (
+            f"Processor: {node.name} (stores: [{', '.join(sorted(node.stores))}])\n      --> {_names(node.successors)}"
+            f"\n      <-- {_names(predecessors.get(node.name, []))}"
+        )
+    return f"Sink: {node.name} (topic: {node.sink_topic})\n      <-- {_names(predecessors.get(node.name, []))}"
+
+
+def format_topology(desc: Any) -> str:
+    """A topology description as Kafka Streams prints one (and kafka-streams-groups.sh
+    --describe --topology): sub-topologies, then global stores; predecessors come
+    from the successors."""
+    predecessors: dict[str, list[str]] = {}
+    nodes = [n for s in desc.subtopologies for n in s.nodes]
+    nodes += [n for g in desc.global_stores for n in (g.source, g.processor)]
+    for n in nodes:
+        for succ in n.successors:
+            predecessors.setdefault(succ, []).append(n.name)
+    out = ["Topologies:\n"]
+    for s in desc.subtopologies:
+        out.append(f"   Sub-topology: {s.subtopology_id}\n")
+        out += [f"    {_node_text(n, predecessors)}\n" for n in s.nodes]
+        out.append("\n")
+    for i, g in enumerate(desc.global_stores, start=len(desc.subtopologies)):
+        out.append(f"   Sub-topology: {i} for global store (will not generate tasks)\n")
+        out += [f"    {_node_text(n, predecessors)}\n" for n in (g.source, g.processor)]
+        out.append("\n")
+    return "".join(out)
+
+
+def _topology_json(desc: Any) -> dict[str, Any]:
+    def node(n: Any) -> dict[str, Any]:
+        return {
+            "name": n.name,
+            "type": {_SOURCE: "source", _PROCESSOR: "processor", _SINK: "sink"}.get(n.node_type, str(n.node_type)),
+            "source_topics": list(n.source_topics),
+            "sink_topic": n.sink_topic,
+            "stores": list(n.stores),
+            "successors": list(n.successors),
+        }
+
+    return {
+        "subtopologies": [{"id": s.subtopology_id, "nodes": [node(n) for n in s.nodes]} for s in desc.subtopologies],
+        "global_stores": [{"source": node(g.source), "processor": node(g.processor)} for g in desc.global_stores],
+    }
+
+
 def _describe(admin: Any, args: argparse.Namespace) -> int:
     from broker.admin.client import LATEST_TIMESTAMP, KafkaApiError
     from broker.protocol.errors import ErrorCode
@@ -161,14 +225,20 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
     blocks: list[str] = []
     for group_id in group_ids:
         try:
-            desc = admin.describe_streams_group(group_id)
+            desc = admin.describe_streams_group(group_id, include_topology_description=bool(args.topology))
         except KafkaApiError as exc:
             if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
                 raise ToolError(f"Streams group '{group_id}' does not exist.") from None
             raise
         doc: dict[str, Any] = {"group": group_id, "state": desc.group_state}
         members = sorted(desc.members, key=lambda m: m.member_id)
-        if args.members:
+        if args.topology:
+            if desc.topology_description_status != TOPOLOGY_AVAILABLE or desc.topology_description is None:
+                raise ToolError(f"No topology description is stored for streams group '{group_id}'.")
+            doc["topology"] = _topology_json(desc.topology_description)
+            if args.output != "json":
+                blocks.append(format_topology(desc.topology_description))
+        elif args.members:
             doc["members"] = [
                 {
                     "member_id": m.member_id,

@@ -95,3 +95,48 @@ def test_kafka_tools_against_kafka():
         finally:
             peer.stop()
             peer._tmp.cleanup()
+
+
+def test_kafka_streams_groups_prints_the_topology_sharebroker_keeps(tmp_path: Path):
+    """kafka-streams-groups.sh --describe --topology reads the description a member pushed
+    (KIP-1331) as sharebroker's own tool does. (Kafka 4.4.0 keeps descriptions only with a
+    plugin configured, so there is no Kafka run to compare with.)"""
+    from broker.admin.client import AdminClient
+    from broker.protocol.messages import streams_group_heartbeat_request as sq
+    from tests.integration import test_streams_topology as st
+    from tests.integration.clients import create_topic
+
+    broker = BrokerProcess(tmp_path / "data").start()
+    try:
+        create_topic(broker.bootstrap, st.SOURCE, 1)
+        with AdminClient(broker.bootstrap) as admin:
+            conn = admin.connect(admin.find_coordinator(st.APP))
+            topology = sq.Topology(
+                epoch=0, subtopologies=[sq.Subtopology(subtopology_id="0", source_topics=[st.SOURCE])]
+            )
+            joined = conn.call(
+                sq.StreamsGroupHeartbeatRequest(
+                    group_id=st.APP,
+                    member_id="m1",
+                    member_epoch=0,
+                    rebalance_timeout_ms=5000,
+                    topology=topology,
+                    process_id="p1",
+                    active_tasks=[],
+                    standby_tasks=[],
+                    warmup_tasks=[],
+                ),
+                1,
+            )
+            assert joined.topology_description_required
+            assert st._update(conn, "m1", 0).error_code == 0
+        step = kafka_tools.Step(
+            "streams-groups --describe --topology",
+            "kafka-streams-groups",
+            ["--bootstrap-server", "{bs}", "--describe", "--group", st.APP, "--topology"],
+        )
+        outcome = kafka_tools.run_step(step, {"bs": broker.bootstrap})
+        assert outcome.ok, kafka_tools.report("sharebroker", [outcome])
+        assert st.EXPECTED_TEXT.strip("\n") in outcome.output
+    finally:
+        broker.kill()

@@ -41,9 +41,9 @@ StreamsGroupHeartbeat and StreamsGroupDescribe messages.
   member's next heartbeat.
 * Session timeouts fence members; -1 leaves.
 
-Not served: the topology description of KIP-1331 (StreamsGroupTopologyDescriptionUpdate
-is not offered, so clients are never asked for one; describe answers status 1,
-"none stored", when asked).
+The topology description of KIP-1331 is kept outside this core
+(:mod:`broker.metadata.streams_topologies`, StreamsGroupTopologyDescriptionUpdate);
+the heartbeat handler asks members for it.
 """
 
 from __future__ import annotations
