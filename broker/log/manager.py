@@ -234,9 +234,10 @@ class LogManager:
         now_ms: Callable[[], int] = _wall_clock_ms,
         broker_config_sources: Mapping[str, ConfigSource] | None = None,
     ) -> None:
-        self.dirs = LogDirs([data_dir] if isinstance(data_dir, (str, Path)) else list(data_dir))
-        # The first log directory: the catalog and the broker's own files live there.
-        self.data_dir = self.dirs.first
+        given = [data_dir] if isinstance(data_dir, (str, Path)) else list(data_dir)
+        self.dirs = LogDirs(given)
+        # The first log directory (as configured): the catalog and the broker's own files.
+        self.data_dir = Path(given[0])
         self._now_ms = now_ms
         # The log directory of each local partition's current log.
         self._dir_of: dict[tuple[str, int], Path] = {}
