@@ -160,13 +160,14 @@ def collect(services: Services) -> list[Family]:
     fams.append(Family(p + "bytes_in_total", "counter", "Record bytes received by Produce.").add(m.bytes_in))
     fams.append(Family(p + "bytes_out_total", "counter", "Record bytes sent by Fetch and ShareFetch.").add(m.bytes_out))
 
-    if services.telemetry is not None:
+    telemetry = getattr(services, "telemetry", None)  # None: services built without it (tests)
+    if telemetry is not None:
         f = Family(
             p + "client_metric",
             "gauge",
             "Latest value of each metric client instances pushed (KIP-714 PushTelemetry), by instance and metric.",
         )
-        for labels, value in services.telemetry.samples(services.now_ms()):
+        for labels, value in telemetry.samples(services.now_ms()):
             f.add(value, **labels)
         fams.append(f)
 

@@ -763,4 +763,5 @@ def test_api_versions_default_transaction_version_is_the_coordinators():
     """ApiVersions answered before the services exist, without settings, names the
     transaction.version the coordinator defaults to."""
     starting = types.SimpleNamespace(services=None, connection=types.SimpleNamespace(setting=None))
-    assert api_18_api_versions._transaction_version(starting) == TxnConfig().transaction_version
+    levels, _epoch = api_18_api_versions._finalized(starting)
+    assert levels["transaction.version"] == TxnConfig().transaction_version
