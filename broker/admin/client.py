@@ -51,6 +51,7 @@ from broker.protocol.messages.delete_share_group_offsets_request import (
     DeleteShareGroupOffsetsRequestTopic,
 )
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest
 from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
 from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
 from broker.protocol.messages.describe_producers_request import DescribeProducersRequest, TopicRequest
@@ -255,6 +256,8 @@ class BrokerConnection:
                 raise AdminConnectionError(f"SSL handshake with {host}:{port} failed: {exc}") from exc
         self.conn = ClientConnection(client_id=client_id)
         self.versions: dict[int, tuple[int, int]] = {}
+        # Finalized feature levels from ApiVersions v3+ (share.version, transaction.version, ...).
+        self.finalized_features: dict[str, int] = {}
         self._ready: list[Response] = []
         try:
             self._negotiate(deadline)
@@ -306,6 +309,7 @@ class BrokerConnection:
             resp = self._call(req, version, deadline)
         check_error(resp.error_code, None, "ApiVersions")
         self.versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+        self.finalized_features = {f.name: f.max_version_level for f in getattr(resp, "finalized_features", [])}
 
     def version_for(self, request_type: type[Message]) -> int:
         """Highest version both we and the broker support."""
@@ -507,6 +511,41 @@ class AdminClient:
             return Node(c.node_id, c.host, c.port)
         check_error(resp.error_code, resp.error_message, f"FindCoordinator({group!r})")
         return Node(resp.node_id, resp.host, resp.port)
+
+    def find_coordinators(
+        self, keys: Sequence[str], *, key_type: int = COORDINATOR_GROUP, timeout: float | None = None
+    ) -> dict[str, Node | KafkaApiError]:
+        """The coordinators of several keys: one FindCoordinator v4+ (KIP-699) for all of
+        them, or one request per key from a broker older than v4; key -> node or error."""
+        deadline = self._deadline(timeout)
+        conn = self._any(deadline)
+        out: dict[str, Node | KafkaApiError] = {}
+        if not keys:
+            return out
+        if conn.version_for(FindCoordinatorRequest) < 4:
+            for key in keys:
+                try:
+                    out[key] = self.find_coordinator(
+                        key, key_type=key_type, timeout=deadline.remaining("FindCoordinator")
+                    )
+                except KafkaApiError as exc:
+                    out[key] = exc
+            return out
+        resp = self._send(conn, FindCoordinatorRequest(key_type=key_type, coordinator_keys=list(keys)), deadline)
+        for c in resp.coordinators:
+            if c.error_code:
+                out[c.key] = KafkaApiError(c.error_code, c.error_message, f"FindCoordinator({c.key!r})")
+            else:
+                out[c.key] = Node(c.node_id, c.host, c.port)
+        for key in keys:
+            out.setdefault(key, KafkaApiError(ErrorCode.COORDINATOR_NOT_AVAILABLE, None, f"FindCoordinator({key!r})"))
+        return out
+
+    def describe_cluster(self, *, timeout: float | None = None) -> Any:
+        """The DescribeClusterResponse (cluster id, controller, brokers with their racks)."""
+        resp = self.send(DescribeClusterRequest(), timeout=timeout)
+        check_error(resp.error_code, resp.error_message, "DescribeCluster")
+        return resp
 
     def _to_coordinator(self, group: str, request: Message, timeout: float | None) -> Any:
         deadline = self._deadline(timeout)
