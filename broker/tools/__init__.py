@@ -23,6 +23,7 @@ TOOLS: tuple[str, ...] = (
     "user_scram",
     "transactions",
     "reassign_partitions",
+    "ui",
 )
 
 

@@ -1,0 +1,184 @@
+"""The console's web application (Starlette): routes, error pages, authentication.
+
+Every page is a GET of its own URL (bookmarkable; its query string holds its choices).
+Live sections (``#live``) are fetched again every refresh interval by htmx and swapped
+in place. Actions are POSTs that first answer with a confirmation page; with
+``--read-only`` they are neither shown nor accepted.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import structlog
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from broker.admin.client import (
+    AdminAuthenticationError,
+    AdminConnectionError,
+    AdminError,
+    AdminTimeoutError,
+    KafkaApiError,
+    UnsupportedApiError,
+)
+from broker.protocol.errors import ErrorCode
+from broker.ui import filters
+from broker.ui.gateway import Gateway
+
+log = structlog.get_logger("sharebroker.ui")
+
+HERE = Path(__file__).resolve().parent
+NOT_FOUND_CODES = (ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_ID)
+
+
+class ConsoleError(Exception):
+    """Bad input from the browser: shown on the page with this status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def templates() -> Jinja2Templates:
+    t = Jinja2Templates(directory=str(HERE / "templates"))
+    filters.install(t.env)
+    return t
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    app = request.app
+    gw: Gateway = app.state.gateway
+    context.setdefault("error", None)
+    base = {
+        "request": request,
+        "read_only": gw.settings.read_only,
+        "refresh_s": gw.settings.refresh_s,
+        "bootstrap": gw.settings.bootstrap_servers,
+        "metrics_on": bool(gw.settings.metrics_urls),
+        "live": request.headers.get("HX-Request") == "true",
+    }
+    # htmx swaps only 2xx answers: a live refresh that fails still shows its message.
+    if base["live"]:
+        status = 200
+    return app.state.templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+
+
+def describe_error(exc: BaseException) -> tuple[int, str, str]:
+    """(HTTP status, headline, detail) for an error met while building a page."""
+    if isinstance(exc, ConsoleError):
+        return exc.status, "Bad request", str(exc)
+    if isinstance(exc, KafkaApiError):
+        status = 404 if exc.code in NOT_FOUND_CODES else 502
+        what = "Not found" if status == 404 else "Kafka refused the request"
+        return status, what, str(exc)
+    if isinstance(exc, AdminAuthenticationError):
+        return 502, "The cluster refused the console's credentials", str(exc)
+    if isinstance(exc, AdminTimeoutError):
+        return 504, "The cluster did not answer in time", str(exc)
+    if isinstance(exc, AdminConnectionError):
+        return 502, "The cluster cannot be reached", str(exc)
+    if isinstance(exc, UnsupportedApiError):
+        return 501, "This cluster does not serve what the page needs", str(exc)
+    if isinstance(exc, AdminError):
+        return 502, "The cluster request failed", str(exc)
+    if isinstance(exc, ValueError):
+        return 400, "Bad request", str(exc)
+    return 500, "The console failed to build this page", f"{type(exc).__name__} (details are in the console's log)"
+
+
+async def error_page(request: Request, exc: Exception) -> Response:
+    status, headline, detail = describe_error(exc)
+    if status == 500:
+        log.exception("ui_page_failed", path=request.url.path, exc_info=exc)
+    return render(request, "error.html", status, headline=headline, detail=detail, title=headline)
+
+
+class BasicAuth:
+    """HTTP basic authentication for every path (static files too) when users are set."""
+
+    def __init__(self, app: ASGIApp, users: dict[str, str]) -> None:
+        self.app = app
+        self.users = users
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self.users or self._ok(scope):
+            await self.app(scope, receive, send)
+            return
+        body = (
+            b"<!doctype html><title>Sign in required</title><h1>Sign in required</h1>"
+            b"<p>The user name or password is wrong, or none was given. Reload the page to try again.</p>"
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"www-authenticate", b'Basic realm="sharebroker ui", charset="UTF-8"'),
+                    (b"content-type", b"text/html; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    def _ok(self, scope: Scope) -> bool:
+        header = dict(scope.get("headers") or []).get(b"authorization", b"")
+        scheme, _, token = header.partition(b" ")
+        if scheme.lower() != b"basic":
+            return False
+        try:
+            user, sep, password = base64.b64decode(token, validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, UnicodeDecodeError):
+            return False
+        expected = self.users.get(user)
+        return bool(sep) and expected is not None and hmac.compare_digest(password.encode(), expected.encode())
+
+
+class SameOrigin:
+    """Refuse a POST whose Origin names another site (a form on another page posting here)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = dict(scope.get("headers") or [])
+            origin = headers.get(b"origin")
+            host = headers.get(b"host", b"")
+            if origin is not None and origin != b"null" and origin.split(b"://", 1)[-1] != host:
+                response = HTMLResponse("<h1>Refused</h1><p>The form was sent from another site.</p>", status_code=403)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(gateway: Gateway, users: dict[str, str] | None = None) -> ASGIApp:
+    from broker.ui import pages
+
+    routes = [*pages.routes(), Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static")]
+    # Known errors are answered by the exception middleware; anything else by the server-error
+    # middleware (logged with its traceback there, shown as one line on the page).
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        AdminError: error_page,
+        ConsoleError: error_page,
+        ValueError: error_page,
+        Exception: error_page,
+    }
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.gateway = gateway
+    app.state.templates = templates()
+    return BasicAuth(SameOrigin(app), users or {})
+
+
+__all__ = ["ConsoleError", "Route", "create_app", "render"]

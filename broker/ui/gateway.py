@@ -1,0 +1,165 @@
+"""The console's one way to the cluster: admin clients in worker threads, a short
+cache with single flight, and the sampler behind the charts.
+
+The project's admin client is synchronous (plain sockets, a deadline per call), so
+each call runs in a worker thread with a client of its own from a small pool: at
+most POOL_SIZE calls are in flight, and each client keeps its connections. Results
+are cached for CACHE_TTL_S and concurrent asks for the same thing share one call, so
+several open tabs refreshing the same page cost the cluster one set of requests.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import structlog
+import trio
+
+from broker.admin.client import AdminClient, AdminError
+from broker.ui.history import History
+from broker.ui.metrics import Scrape
+
+log = structlog.get_logger("sharebroker.ui")
+
+T = TypeVar("T")
+
+# Calls in flight at once (and admin clients kept): enough for a few users' pages at
+# once, small enough that the console never floods a cluster.
+POOL_SIZE = 4
+# A result is served from the cache this long: tabs that refresh together share it.
+CACHE_TTL_S = 1.0
+# Entries kept at most (a page per group or topic adds one).
+MAX_CACHE_ENTRIES = 2000
+
+
+@dataclass(slots=True)
+class UiSettings:
+    bootstrap_servers: str
+    security: Any = None
+    metrics_urls: list[str] = field(default_factory=list)
+    read_only: bool = False
+    refresh_s: float = 5.0
+    timeout_s: float = 10.0
+
+
+class Gateway:
+    def __init__(self, settings: UiSettings) -> None:
+        self.settings = settings
+        self._free: list[AdminClient] = []
+        self._limiter = trio.CapacityLimiter(POOL_SIZE)
+        self._cache: dict[tuple, tuple[float, Any]] = {}
+        self._flights: dict[tuple, trio.Event] = {}
+        self.history = History()
+        self.metrics: Scrape | None = None
+        self.sampled_at: float | None = None
+
+    def _client(self) -> AdminClient:
+        if self._free:
+            return self._free.pop()
+        return AdminClient(
+            self.settings.bootstrap_servers,
+            timeout=self.settings.timeout_s,
+            client_id="sharebroker-ui",
+            security=self.settings.security,
+        )
+
+    async def call(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """``fn(admin, *args, **kw)`` in a worker thread with a pooled admin client."""
+        async with self._limiter:
+            client = self._client()
+            try:
+                return await trio.to_thread.run_sync(lambda: fn(client, *args, **kw))
+            finally:
+                # A failed call leaves the client usable: it dropped the broken connection
+                # and connects again on its next call.
+                self._free.append(client)
+
+    async def cached(self, key: tuple, fn: Callable[..., T], *args: Any, ttl: float = CACHE_TTL_S) -> T:
+        """``call`` through the cache: one call per ``key`` per ``ttl``, shared by concurrent askers."""
+        while True:
+            hit = self._cache.get(key)
+            if hit is not None and hit[0] > time.monotonic():
+                value = hit[1]
+                if isinstance(value, BaseException):
+                    raise value
+                return value
+            flight = self._flights.get(key)
+            if flight is None:
+                break
+            await flight.wait()
+            if key not in self._cache:
+                break
+        event = self._flights[key] = trio.Event()
+        try:
+            try:
+                value = await self.call(fn, *args)
+            except AdminError as exc:
+                self._store(key, exc, ttl)
+                raise
+            self._store(key, value, ttl)
+            return value
+        finally:
+            del self._flights[key]
+            event.set()
+
+    def _store(self, key: tuple, value: Any, ttl: float) -> None:
+        if len(self._cache) >= MAX_CACHE_ENTRIES:
+            now = time.monotonic()
+            for k in [k for k, (exp, _) in self._cache.items() if exp <= now] or list(self._cache)[
+                : MAX_CACHE_ENTRIES // 2
+            ]:
+                self._cache.pop(k, None)
+        self._cache[key] = (time.monotonic() + ttl, value)
+
+    def forget(self) -> None:
+        """Drop every cached answer (after an action changed the cluster)."""
+        self._cache.clear()
+
+    def close(self) -> None:
+        for c in self._free:
+            c.close()
+        self._free.clear()
+
+    # -- the sampler ---------------------------------------------------------------------------
+
+    async def sample_forever(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Every refresh interval: the metrics endpoints, share group lag and topic end offsets,
+        into the history the charts draw. A failing round is logged and retried next time."""
+        import httpx
+
+        async with httpx.AsyncClient() as http:
+            task_status.started()
+            while True:
+                try:
+                    await self.sample_once(http)
+                except AdminError as exc:
+                    log.info("ui_sample_failed", error=str(exc))
+                await trio.sleep(self.settings.refresh_s)
+
+    async def sample_once(self, http: Any) -> None:
+        from broker.ui.data.share import list_share_groups
+        from broker.ui.data.topics import list_topics
+        from broker.ui.metrics import scrape
+
+        now = time.time()
+        if self.settings.metrics_urls:
+            m = await scrape(http, self.settings.metrics_urls)
+            self.metrics = m
+            for ack_type, v in m.by_label("share_acknowledged_records_total", "type").items():
+                self.history.add(f"acks:{ack_type}", now, v)
+            for group, v in m.by_label("share_redelivered_records_total", "group").items():
+                self.history.add(f"redelivered:{group}", now, v)
+            for group, v in m.by_label("share_dead_lettered_records_total", "group").items():
+                self.history.add(f"dead:{group}", now, v)
+        ttl = self.settings.refresh_s / 2
+        for g in await self.cached(("share-groups",), list_share_groups, ttl=ttl):
+            if isinstance(g.lag, int):
+                self.history.add(f"lag:{g.group_id}", now, g.lag)
+        for t in await self.cached(("topics",), list_topics, ttl=ttl):
+            total = t.latest_total
+            if total is not None:
+                self.history.add(f"in:{t.name}", now, total)
+        self.sampled_at = now
