@@ -40,7 +40,7 @@ run: $(STAMP) ## run the broker with the embedded defaults
 	$(VENV)/bin/sharebroker serve
 
 test: $(STAMP) $(WHEELHOUSE_STAMP) ## run the default test suite (what CI runs)
-	$(PY) -m pytest -q -m "not slow and not compat and not cluster and not spark"
+	$(PY) -m pytest -q -m "not slow and not compat and not cluster and not spark and not ui"
 
 test-all: $(STAMP) $(WHEELHOUSE_STAMP) ## run every test, slow ones included
 	$(PY) -m pytest -q
@@ -60,7 +60,7 @@ codegen-check: $(STAMP) ## regenerate and fail if the checked-in code differs
 lint-imports: $(STAMP) ## check the architecture contracts (broker.protocol does no I/O)
 	$(VENV)/bin/lint-imports
 
-LINT_PATHS := broker codegen bench tests docker
+LINT_PATHS := broker codegen bench tests docker ui-assets
 
 lint: $(STAMP) lint-imports typecheck ## ruff (lint and format check), the architecture contracts and mypy
 	$(VENV)/bin/ruff check $(LINT_PATHS)
@@ -265,3 +265,28 @@ bench-share-extensions: $(BENCH_STAMP) bench-peers ## redelivery backoff (delay 
 .PHONY: test-txn-crash
 test-txn-crash: $(STAMP) ## kill -9 of the broker 4 times under a transactional producer: every transaction whole or absent (slow, ~1 min)
 	$(PY) -m pytest -q -m slow tests/integration/test_transactions_crash.py
+
+# ---- the web console (sharebroker ui)
+.PHONY: test-ui bench-ui ui-assets ui-assets-check
+# Debian's chromium and its driver for the browser tests (no browser download is possible).
+UI_BROWSER := /usr/bin/chromium /usr/bin/chromedriver
+
+$(UI_BROWSER):
+	@command -v apt-get >/dev/null || { echo "chromium and chromium-driver are required (Debian packages)"; exit 1; }
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+
+# The Kafka 4.4.0 page needs Java for the peer; without it that one test is skipped.
+UI_PEERS := $(if $(shell command -v java),peer-kafka,)
+
+test-ui: $(STAMP) $(UI_BROWSER) $(UI_PEERS) ## the web console in headless chromium against the broker and Kafka 4.4.0 (screenshots in build/ui-screenshots)
+	$(PY) -m pytest -q -m ui tests/ui
+
+bench-ui: $(STAMP) ## console pages of a cluster with 1,000 partitions and 100 share groups: render time and the console's Kafka requests
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.ui --json $(RESULTS)/ui.json
+
+ui-assets: ## copy htmx and Pico CSS from their pinned npm packages (ui-assets/) into broker/ui/static/vendor
+	$(PYTHON) ui-assets/vendor.py
+
+ui-assets-check: ## fail if broker/ui/static/vendor differs from what ui-assets/package-lock.json pins (needs npm)
+	$(PYTHON) ui-assets/vendor.py --check

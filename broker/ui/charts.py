@@ -67,7 +67,8 @@ def histogram(counts: dict[int, dict[str, int]], width: int = 420, height: int =
         return Markup('<p class="muted">No delivered records in the persisted windows.</p>')
     top = max(sum(v.values()) for v in counts.values())
     n = len(counts)
-    bar = width / n
+    # One bar per delivery count (1..share.delivery.count.limit, 10 at most in Kafka), at most 64 px wide.
+    bar = min(width / n, 64.0)
     parts = [
         f'<svg class="histogram" viewBox="0 0 {width} {height + 18}" width="100%" role="img" aria-label="delivery counts">'
     ]

@@ -76,7 +76,8 @@ def record_value(data: bytes | None, fmt: str = "text") -> Markup:
             text = json.dumps(json.loads(data), indent=2, ensure_ascii=False)
             cut = False
         except (ValueError, UnicodeDecodeError):
-            return Markup('<span class="muted">not JSON:</span> ') + escape(shown.decode("utf-8", "replace"))
+            text = shown.decode("utf-8", "replace")
+            return Markup('<span class="not-json" title="not JSON: shown as text">{0}</span>').format(text)
     else:
         text = shown.decode("utf-8", "replace")
     out = escape(text)
