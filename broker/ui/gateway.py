@@ -31,6 +31,9 @@ T = TypeVar("T")
 POOL_SIZE = 4
 # A result is served from the cache this long: tabs that refresh together share it.
 CACHE_TTL_S = 1.0
+# The sampler's lists serve pages while younger than this many refresh intervals (a failed
+# round or two is bridged; past that a page reads them itself).
+SAMPLE_STALE_ROUNDS = 3
 # Entries kept at most (a page per group or topic adds one).
 MAX_CACHE_ENTRIES = 2000
 
@@ -55,6 +58,9 @@ class Gateway:
         self.history = History()
         self.metrics: Scrape | None = None
         self.sampled_at: float | None = None
+        # The sampler's newest topic and share group lists: (monotonic time, rows).
+        self._latest: dict[str, tuple[float, Any]] = {}
+        self.round_ms: float | None = None
 
     def _client(self) -> AdminClient:
         if self._free:
@@ -117,6 +123,21 @@ class Gateway:
     def forget(self) -> None:
         """Drop every cached answer (after an action changed the cluster)."""
         self._cache.clear()
+        self._latest.clear()
+
+    async def latest(self, key: str, fn: Callable[..., T]) -> T:
+        """The sampler's newest answer of ``fn`` (the whole-cluster lists: every topic, every
+        share group), read when it is older than SAMPLE_STALE_ROUNDS refresh intervals.
+
+        Those lists cost the cluster the most (DescribeShareGroupOffsets of every group, ListOffsets
+        of every partition), so they are read once per refresh interval in the background, however
+        many tabs show them, and a page never waits for them."""
+        hit = self._latest.get(key)
+        if hit is not None and time.monotonic() - hit[0] < SAMPLE_STALE_ROUNDS * self.settings.refresh_s:
+            return hit[1]
+        value = await self.cached((key,), fn)
+        self._latest[key] = (time.monotonic(), value)
+        return value
 
     def close(self) -> None:
         for c in self._free:
@@ -154,12 +175,18 @@ class Gateway:
                 self.history.add(f"redelivered:{group}", now, v)
             for group, v in m.by_label("share_dead_lettered_records_total", "group").items():
                 self.history.add(f"dead:{group}", now, v)
-        ttl = self.settings.refresh_s / 2
-        for g in await self.cached(("share-groups",), list_share_groups, ttl=ttl):
+        t0 = time.monotonic()
+        groups = await self.cached(("share-groups",), list_share_groups)
+        self._latest["share-groups"] = (time.monotonic(), groups)
+        for g in groups:
             if isinstance(g.lag, int):
                 self.history.add(f"lag:{g.group_id}", now, g.lag)
-        for t in await self.cached(("topics",), list_topics, ttl=ttl):
+        topics = await self.cached(("topics",), list_topics)
+        self._latest["topics"] = (time.monotonic(), topics)
+        for t in topics:
             total = t.latest_total
             if total is not None:
                 self.history.add(f"in:{t.name}", now, total)
         self.sampled_at = now
+        self.round_ms = (time.monotonic() - t0) * 1000
+        log.info("ui_sampled", round_ms=round(self.round_ms, 1), topics=len(topics), share_groups=len(groups))

@@ -62,7 +62,9 @@ def _timestamp_ms(value: str | None) -> int | None:
 
 
 async def cluster(request: Request) -> Response:
-    view = await _gw(request).cached(("cluster",), cluster_data.cluster_view)
+    gw = _gw(request)
+    topics = await gw.latest("topics", topic_data.list_topics)
+    view = await gw.cached(("cluster",), cluster_data.cluster_view, topics)
     return render(request, "cluster.html", title="Cluster", nav="cluster", view=view)
 
 
@@ -71,7 +73,7 @@ async def cluster(request: Request) -> Response:
 
 async def topics(request: Request) -> Response:
     gw = _gw(request)
-    rows = await gw.cached(("topics",), topic_data.list_topics)
+    rows = await gw.latest("topics", topic_data.list_topics)
     show_internal = request.query_params.get("internal") == "1"
     rates = {t.name: gw.history.last_rate(f"in:{t.name}") for t in rows}
     return render(
@@ -188,7 +190,7 @@ async def alter_config(request: Request) -> Response:
 
 async def share_groups(request: Request) -> Response:
     gw = _gw(request)
-    rows = await gw.cached(("share-groups",), share_data.list_share_groups)
+    rows = await gw.latest("share-groups", share_data.list_share_groups)
     return render(request, "share_groups.html", title="Share groups", nav="share", rows=rows)
 
 

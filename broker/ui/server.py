@@ -72,7 +72,9 @@ async def serve(settings: UiSettings, web: WebSettings, *, task_status=trio.TASK
             for url in binds:
                 print(f"sharebroker ui: serving {url} for {settings.bootstrap_servers}", flush=True)
             task_status.started(binds)
-            with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            # Ctrl-C (SIGINT) and SIGTERM end the console cleanly: the web listener and the
+            # sampler are cancelled, the admin clients closed.
+            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                 async for _ in signals:
                     nursery.cancel_scope.cancel()
                     break
@@ -81,6 +83,9 @@ async def serve(settings: UiSettings, web: WebSettings, *, task_status=trio.TASK
 
 
 def run(settings: UiSettings, web: WebSettings) -> int:
+    # Log lines (the sampler's rounds) reach a file or a pipe as they are written.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)
     try:
         trio.run(serve, settings, web)
     except KeyboardInterrupt:

@@ -1,9 +1,10 @@
 """The cluster page: brokers, controller, cluster id, finalized features, counts.
 
-Requests per refresh: ApiVersions (once per connection), DescribeCluster, Metadata
-(all topics), ListGroups to every broker, and DescribeConfigs of the ``listeners``
-and ``advertised.listeners`` of each broker, sent to that broker (Kafka answers a
-broker's own configs only there): 3 + 2 x brokers.
+Requests per refresh: ApiVersions (once per connection), DescribeCluster, ListGroups
+to every broker, and DescribeConfigs of the ``listeners`` and ``advertised.listeners``
+of each broker, sent to that broker (Kafka answers a broker's own configs only there):
+2 + 2 x brokers. Topic and partition counts come from the topic list the console
+samples anyway (:meth:`broker.ui.gateway.Gateway.latest`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from broker.admin.client import RESOURCE_BROKER, AdminClient, AdminError, Node
 from broker.protocol.api_keys import ApiKey
 from broker.ui.data import Unavailable
+from broker.ui.data.topics import TopicRow
 
 # APIs the console uses where a cluster serves them, with what they give (the cluster page
 # says which are there: a plain Kafka 4.4 cluster lacks none of these, older ones may).
@@ -91,10 +93,9 @@ def _broker_listeners(admin: AdminClient, node: Node) -> tuple[str | Unavailable
     return values.get("listeners", none), values.get("advertised.listeners", none)
 
 
-def cluster_view(admin: AdminClient) -> ClusterView:
+def cluster_view(admin: AdminClient, topics: list[TopicRow]) -> ClusterView:
     versions = admin.api_versions()
     desc = admin.describe_cluster()
-    meta = admin.metadata(None)
     brokers = []
     for b in sorted(desc.brokers, key=lambda b: b.broker_id):
         listeners, advertised = _broker_listeners(admin, Node(b.broker_id, b.host, b.port))
@@ -103,15 +104,15 @@ def cluster_view(admin: AdminClient) -> ClusterView:
         )
     groups = admin.list_groups()
     by_type = Counter((g.group_type or g.protocol_type or "classic").lower() for g in groups)
-    topics = [t for t in meta.topics if not t.error_code]
+    topics = [t for t in topics if not t.error]
     apis = [(ApiKey(k).name, what, k in versions) for k, what in OPTIONAL_APIS]
     return ClusterView(
         cluster_id=desc.cluster_id,
         controller_id=desc.controller_id,
         brokers=brokers,
         features=features(admin),
-        topics=sum(1 for t in topics if not t.is_internal),
-        internal_topics=sum(1 for t in topics if t.is_internal),
+        topics=sum(1 for t in topics if not t.internal),
+        internal_topics=sum(1 for t in topics if t.internal),
         partitions=sum(len(t.partitions) for t in topics),
         groups_by_type=dict(sorted(by_type.items())),
         apis=apis,
