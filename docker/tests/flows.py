@@ -255,3 +255,22 @@ def read_all(bootstrap: str, topic: str, partitions: int, timeout: float = 60) -
         return got
     finally:
         consumer.close()
+
+
+def console_shows(url: str, group: str, timeout: float = 60.0) -> str:
+    """The web console (service ui) from the host: its share group list names ``group``
+    (it reads the cluster in the background, so the group may take a refresh to appear)."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    page = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/share-groups", timeout=10) as resp:
+                page = resp.read().decode()
+            if f'data-group="{group}"' in page:
+                return page
+        except OSError as exc:
+            page = str(exc)
+        time.sleep(1)
+    raise AssertionError(f"the console at {url} did not list {group} in {timeout} s: {page[-2000:]}")

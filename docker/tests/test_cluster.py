@@ -61,6 +61,8 @@ def test_cluster(compose_project: list[Compose]) -> None:
         "exec", "-T", "broker-1", "sharebroker", "share-groups", "--bootstrap-server", "broker-1:9092", "--list"
     )
     assert "workers-" in listed, listed
+    group = next(line for line in listed.split() if line.startswith("workers-"))
+    flows.console_shows("http://127.0.0.1:8080", group)
 
     # One broker killed: with replication the producer (acks=all, min.insync.replicas=2)
     # and the share group carry on without waiting for it.

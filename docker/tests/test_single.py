@@ -63,6 +63,9 @@ def test_host_clients(single: Compose) -> None:
         "--describe", "--topic", jobs,
     )  # fmt: skip
     assert jobs in described, described
+    # The web console, published on the broker's container (it shares its namespace).
+    group = next(line for line in listed.split() if line.startswith("workers-"))
+    flows.console_shows("http://127.0.0.1:8080", group)
 
 
 def test_container_clients(single: Compose) -> None:
