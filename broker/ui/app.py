@@ -12,16 +12,14 @@ import base64
 import binascii
 import hmac
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import structlog
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
-from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from broker.admin.client import (
@@ -33,45 +31,12 @@ from broker.admin.client import (
     UnsupportedApiError,
 )
 from broker.protocol.errors import ErrorCode
-from broker.ui import filters
 from broker.ui.gateway import Gateway
+from broker.ui.rendering import HERE, ConsoleError, render, templates
 
 log = structlog.get_logger("sharebroker.ui")
 
-HERE = Path(__file__).resolve().parent
 NOT_FOUND_CODES = (ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_ID)
-
-
-class ConsoleError(Exception):
-    """Bad input from the browser: shown on the page with this status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def templates() -> Jinja2Templates:
-    t = Jinja2Templates(directory=str(HERE / "templates"))
-    filters.install(t.env)
-    return t
-
-
-def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    app = request.app
-    gw: Gateway = app.state.gateway
-    context.setdefault("error", None)
-    base = {
-        "request": request,
-        "read_only": gw.settings.read_only,
-        "refresh_s": gw.settings.refresh_s,
-        "bootstrap": gw.settings.bootstrap_servers,
-        "metrics_on": bool(gw.settings.metrics_urls),
-        "live": request.headers.get("HX-Request") == "true",
-    }
-    # htmx swaps only 2xx answers: a live refresh that fails still shows its message.
-    if base["live"]:
-        status = 200
-    return app.state.templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
 
 def describe_error(exc: BaseException) -> tuple[int, str, str]:
@@ -179,6 +144,3 @@ def create_app(gateway: Gateway, users: dict[str, str] | None = None) -> ASGIApp
     app.state.gateway = gateway
     app.state.templates = templates()
     return BasicAuth(SameOrigin(app), users or {})
-
-
-__all__ = ["ConsoleError", "Route", "create_app", "render"]

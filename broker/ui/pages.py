@@ -14,13 +14,13 @@ from starlette.routing import Route
 
 from broker.admin.client import RESOURCE_GROUP, RESOURCE_TOPIC, AdminError
 from broker.ui import charts
-from broker.ui.app import ConsoleError, render
 from broker.ui.data import cluster as cluster_data
 from broker.ui.data import groups as group_data
 from broker.ui.data import security as security_data
 from broker.ui.data import share as share_data
 from broker.ui.data import topics as topic_data
 from broker.ui.gateway import Gateway
+from broker.ui.rendering import ConsoleError, render
 
 FORMATS = ("text", "json", "hex")
 RESET_TARGETS = ("earliest", "latest", "timestamp", "offset")

@@ -11,12 +11,13 @@ from broker.admin.client import AdminConnectionError, AdminTimeoutError, KafkaAp
 from broker.handlers.api_10_find_coordinator import uuid_from_kafka_string
 from broker.protocol.errors import ErrorCode
 from broker.ui import charts, filters
-from broker.ui.app import ConsoleError, describe_error
+from broker.ui.app import describe_error
 from broker.ui.data import Unavailable
 from broker.ui.data.share import ShareGroupView, SharePartitionRow, StateBatch, kafka_topic_id
 from broker.ui.history import MAX_SERIES, History
 from broker.ui.metrics import Scrape, parse
 from broker.ui.pages import _int, _timestamp_ms
+from broker.ui.rendering import ConsoleError
 from broker.ui.server import read_users
 
 

@@ -186,18 +186,53 @@ def group_detail(admin: AdminClient, group_id: str) -> GroupView:
         raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer or streams group.")
     if kind == "streams":
         view = _streams(admin, group_id)
-    else:
-        from broker.tools.consumer_groups import describe_group
-
-        g = describe_group(admin, group_id)
-        if g is None:
-            raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+    elif kind == "consumer":
+        d = admin.describe_consumer_group(group_id)
         members = [
-            MemberRow(m.member_id, m.instance_id, m.client_id, m.host, m.assignment, m.member_epoch) for m in g.members
+            MemberRow(
+                m.member_id,
+                m.instance_id,
+                m.client_id,
+                m.client_host,
+                {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
+                m.member_epoch,
+            )
+            for m in d.members
         ]
-        view = GroupView(group_id, g.group_type, g.state, g.assignor, g.group_epoch, members, [])
+        view = GroupView(group_id, "consumer", d.group_state, d.assignor_name, d.group_epoch, members, [])
+    else:
+        c = admin.describe_classic_group(group_id)
+        members = [
+            MemberRow(
+                m.member_id,
+                m.group_instance_id,
+                m.client_id,
+                m.client_host,
+                classic_assignment(bytes(m.member_assignment)),
+            )
+            for m in c.members
+        ]
+        view = GroupView(group_id, "classic", c.group_state, c.protocol_data, None, members, [])
     view.offsets = _offset_rows(admin, group_id, view.members)
     return view
+
+
+def classic_assignment(data: bytes) -> dict[str, list[int]]:
+    """A classic consumer's assignment (the consumer protocol's Assignment, version first);
+    another protocol's or a malformed one reads as empty."""
+    from broker.protocol.messages.consumer_protocol_assignment import ConsumerProtocolAssignment
+
+    if len(data) < 2:
+        return {}
+    try:
+        version = int.from_bytes(data[:2], "big", signed=True)
+        decoded = ConsumerProtocolAssignment.decode(memoryview(data)[2:], min(max(version, 0), 3))
+    except Exception:
+        return {}
+    out: dict[str, list[int]] = {}
+    for tp in decoded.assigned_partitions:
+        out.setdefault(tp.topic, []).extend(tp.partitions)
+    return {t: sorted(ps) for t, ps in out.items()}
 
 
 def _streams(admin: AdminClient, group_id: str) -> GroupView:

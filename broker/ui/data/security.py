@@ -18,6 +18,21 @@ from broker.ui.data.coordinators import group_by_coordinator
 _RESOURCE_TYPES = {2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN", 7: "USER"}
 _PATTERNS = {1: "ANY", 2: "MATCH", 3: "LITERAL", 4: "PREFIXED"}
 _PERMISSIONS = {2: "DENY", 3: "ALLOW"}
+_OPERATIONS = {
+    2: "ALL",
+    3: "READ",
+    4: "WRITE",
+    5: "CREATE",
+    6: "DELETE",
+    7: "ALTER",
+    8: "DESCRIBE",
+    9: "CLUSTER_ACTION",
+    10: "DESCRIBE_CONFIGS",
+    11: "ALTER_CONFIGS",
+    12: "IDEMPOTENT_WRITE",
+    13: "CREATE_TOKENS",
+    14: "DESCRIBE_TOKENS",
+}
 _SCRAM = {1: "SCRAM-SHA-256", 2: "SCRAM-SHA-512"}
 
 
@@ -64,7 +79,6 @@ class TxnRow:
 
 def acls(admin: AdminClient) -> list[AclRow] | Unavailable:
     from broker.protocol.messages.describe_acls_request import DescribeAclsRequest
-    from broker.tools.acls import _OP_NAMES
 
     req = DescribeAclsRequest(
         resource_type_filter=1,  # ANY
@@ -87,7 +101,7 @@ def acls(admin: AdminClient) -> list[AclRow] | Unavailable:
             _PATTERNS.get(r.pattern_type, str(r.pattern_type)),
             a.principal,
             a.host,
-            _OP_NAMES.get(a.operation, str(a.operation)),
+            _OPERATIONS.get(a.operation, str(a.operation)),
             _PERMISSIONS.get(a.permission_type, str(a.permission_type)),
         )
         for r in resp.resources
