@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import threading
 import time
@@ -417,3 +418,22 @@ def test_against_apache_kafka_the_broker_only_panels_are_unavailable(browser):
     finally:
         peer.stop()
         peer._tmp.cleanup()
+
+
+def test_https_with_tls_cert_and_key(broker, tmp_path):
+    import ssl
+
+    from tests.pki import Pki
+
+    pki = Pki(tmp_path / "pki")
+    assert pki.broker is not None
+    with UiProcess(
+        broker.bootstrap, "--tls-cert", str(pki.broker.cert_file), "--tls-key", str(pki.broker.key_file)
+    ) as ui:
+        assert ui.url.startswith("https://"), ui.url
+        context = ssl.create_default_context(cafile=str(pki.ca_file))
+        with urllib.request.urlopen(ui.url + "/topics", timeout=10, context=context) as resp:
+            assert resp.status == 200 and b'id="topics"' in resp.read()
+        # Plain HTTP to the TLS listener gets no page (the connection is dropped).
+        with pytest.raises((OSError, http.client.HTTPException)):
+            urllib.request.urlopen(ui.url.replace("https://", "http://") + "/topics", timeout=10)
