@@ -16,8 +16,8 @@ all groups, then per coordinator one ShareGroupDescribe and one DescribeShareGro
 carrying all its groups. A group page: FindCoordinator, ShareGroupDescribe,
 DescribeShareGroupOffsets, Metadata, ListOffsets (one per leader), DescribeConfigs,
 one FindCoordinator (key type SHARE) for all its share-partitions and one
-ReadShareGroupState per share coordinator; with a dead-letter topic, ListOffsets and
-one Fetch per partition of that topic.
+ReadShareGroupState per share coordinator; with a dead-letter topic, Metadata, ListOffsets (earliest,
+latest) and one Fetch per leader of its partitions.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from broker.protocol.api_keys import ApiKey
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import NO_METRICS, NOT_READ, Unavailable
 from broker.ui.data.coordinators import group_by_coordinator
-from broker.ui.data.topics import ConfigRow, Message, browse, describe_configs
+from broker.ui.data.topics import ConfigRow, Message, describe_configs, newest_records
 
 COORDINATOR_SHARE = 2  # FindCoordinator key type of a share-partition's share coordinator
 
@@ -417,23 +417,19 @@ def _refused(rows: list[SharePartitionRow], exc: Exception) -> str:
 
 def newest_dead_letters(admin: AdminClient, topic: str, group_id: str) -> list[Message] | Unavailable:
     """The newest records of the dead-letter topic written for ``group_id`` (header
-    ``__dlq.errors.group``), newest first: the last DEAD_LETTERS_PER_PARTITION of each partition."""
+    ``__dlq.errors.group``), newest first: the last DEAD_LETTERS_PER_PARTITION of each
+    partition, read with one Fetch per partition leader."""
     try:
-        parts = admin.topic_partitions([topic]).get(topic, [])
+        records = newest_records(admin, topic, DEAD_LETTERS_PER_PARTITION)
     except KafkaApiError as exc:
         return Unavailable(f"dead-letter topic {topic!r}: {exc.code.name}")
     except AdminError as exc:
-        return Unavailable(f"dead-letter topic {topic!r}: {exc}")
-    out: list[Message] = []
-    for p in parts:
-        try:
-            page = browse(admin, topic, p, limit=DEAD_LETTERS_PER_PARTITION)
-        except AdminError as exc:
-            return Unavailable(f"reading {topic}-{p}: {exc}")
-        for m in page.messages:
-            group = dict(m.headers).get(DLQ_GROUP_HEADER)
-            if group is None or group.decode("utf-8", "replace") == group_id:
-                out.append(m)
+        return Unavailable(f"reading dead-letter topic {topic!r}: {exc}")
+    out = []
+    for m in records:
+        group = dict(m.headers).get(DLQ_GROUP_HEADER)
+        if group is None or group.decode("utf-8", "replace") == group_id:
+            out.append(m)
     out.sort(key=lambda m: (m.timestamp, m.partition, m.offset), reverse=True)
     return out
 

@@ -304,60 +304,105 @@ def browse(
     return view
 
 
+def _fetch_request(topic: str, topic_id: uuid.UUID, partitions: list[tuple[int, int]], max_bytes: int) -> Any:
+    from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+
+    return FetchRequest(
+        replica_id=-1,
+        max_wait_ms=0,
+        min_bytes=0,
+        max_bytes=FETCH_MAX_BYTES,
+        isolation_level=0,
+        session_id=0,
+        session_epoch=-1,
+        topics=[
+            FetchTopic(
+                topic=topic,
+                topic_id=topic_id,
+                partitions=[
+                    FetchPartition(partition=p, fetch_offset=o, partition_max_bytes=max_bytes) for p, o in partitions
+                ],
+            )
+        ],
+    )
+
+
+def _decode(data: bytes, partition: int, start: int, limit: int, out: list[Message]) -> int | None:
+    """Append the records at or after ``start`` (at most ``limit`` in ``out``); returns the
+    offset after the last whole batch read, or None when ``data`` held none."""
+    from broker.protocol.records import iter_batches, iter_records
+
+    position = None
+    for bv in iter_batches(data, allow_partial=True):
+        header = bv.header
+        if header.last_offset < start:
+            continue
+        if not header.is_control:
+            for r in iter_records(bv.view):
+                if r.offset >= start and len(out) < limit:
+                    out.append(Message(partition, r.offset, r.timestamp, r.key, r.value, list(r.headers)))
+        position = header.next_offset
+        if len(out) >= limit:
+            break
+    return position
+
+
+def _partition_data(resp: Any, topic: str) -> dict[int, bytes]:
+    check_error(resp.error_code, None, "Fetch")
+    out: dict[int, bytes] = {}
+    for t in resp.responses:
+        for p in t.partitions:
+            check_error(p.error_code, None, f"Fetch {topic}-{p.partition_index}")
+            out[p.partition_index] = bytes(p.records or b"")
+    return out
+
+
 def _fetch(
     admin: AdminClient, node: Node, topic: str, topic_id: uuid.UUID, partition: int, start: int, limit: int
 ) -> list[Message]:
-    from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
-    from broker.protocol.records import iter_batches, iter_records
-
     out: list[Message] = []
     position = start
     # A few rounds at most: a round returns at least one whole batch (Kafka's rule), and
     # records before ``start`` in the first batch are skipped.
     for _ in range(8):
-        req = FetchRequest(
-            replica_id=-1,
-            max_wait_ms=0,
-            min_bytes=0,
-            max_bytes=FETCH_MAX_BYTES,
-            isolation_level=0,
-            session_id=0,
-            session_epoch=-1,
-            topics=[
-                FetchTopic(
-                    topic=topic,
-                    topic_id=topic_id,
-                    partitions=[
-                        FetchPartition(partition=partition, fetch_offset=position, partition_max_bytes=FETCH_MAX_BYTES)
-                    ],
-                )
-            ],
-        )
-        resp = admin.send(req, node=node)
-        check_error(resp.error_code, None, "Fetch")
-        data = b""
-        for t in resp.responses:
-            for p in t.partitions:
-                if p.partition_index == partition:
-                    check_error(p.error_code, None, f"Fetch {topic}-{partition}")
-                    data = bytes(p.records or b"")
-        if not data:
+        resp = admin.send(_fetch_request(topic, topic_id, [(partition, position)], FETCH_MAX_BYTES), node=node)
+        data = _partition_data(resp, topic).get(partition, b"")
+        after = _decode(data, partition, position, limit, out) if data else None
+        if after is None or len(out) >= limit:
             break
-        advanced = False
-        for bv in iter_batches(data, allow_partial=True):
-            header = bv.header
-            if header.last_offset < position:
-                continue
-            if not header.is_control:
-                for r in iter_records(bv.view):
-                    if r.offset >= position and len(out) < limit:
-                        out.append(Message(partition, r.offset, r.timestamp, r.key, r.value, list(r.headers)))
-            position = header.next_offset
-            advanced = True
-            if len(out) >= limit:
-                return out
-        if not advanced:
-            break
+        position = after
+    return out
+
+
+def newest_records(admin: AdminClient, topic: str, per_partition: int) -> list[Message]:
+    """The newest ``per_partition`` records of every partition of ``topic``: ListOffsets and
+    one Fetch per partition leader for all its partitions (one round: a partition whose
+    newest records exceed its share of FETCH_MAX_BYTES shows fewer)."""
+    meta = admin.metadata([topic])
+    brokers = {b.node_id: Node(b.node_id, b.host, b.port) for b in meta.brokers}
+    found = next((t for t in meta.topics if t.name == topic), None)
+    if found is None or found.error_code:
+        raise KafkaApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic '{topic}' does not exist.", "Metadata")
+    keys = [(topic, p.partition_index) for p in found.partitions]
+    earliest = admin.list_offsets(dict.fromkeys(keys, EARLIEST_TIMESTAMP))
+    latest = admin.list_offsets(dict.fromkeys(keys, LATEST_TIMESTAMP))
+    by_leader: dict[int, list[tuple[int, int]]] = {}
+    for p in found.partitions:
+        key = (topic, p.partition_index)
+        start = max(earliest[key], latest[key] - per_partition)
+        if start < latest[key]:
+            by_leader.setdefault(p.leader_id, []).append((p.partition_index, start))
+    out: list[Message] = []
+    for leader, wanted in by_leader.items():
+        node = brokers.get(leader)
+        if node is None:
+            continue
+        share = max(FETCH_MAX_BYTES // len(wanted), 64 << 10)
+        data = _partition_data(admin.send(_fetch_request(topic, found.topic_id, wanted, share), node=node), topic)
+        for partition, start in wanted:
+            got: list[Message] = []
+            _decode(data.get(partition, b""), partition, start, per_partition, got)
+            out.extend(got)
     return out
 
 
