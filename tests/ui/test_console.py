@@ -437,3 +437,84 @@ def test_https_with_tls_cert_and_key(broker, tmp_path):
         # Plain HTTP to the TLS listener gets no page (the connection is dropped).
         with pytest.raises((OSError, http.client.HTTPException)):
             urllib.request.urlopen(ui.url.replace("https://", "http://") + "/topics", timeout=10)
+
+
+def _submit(browser: Any, form_id: str, **fields: str) -> None:
+    form = browser.find_element(By.ID, form_id)
+    for name, value in fields.items():
+        element = form.find_element(By.NAME, name)
+        if element.tag_name == "select":
+            Select(element).select_by_visible_text(value)
+        else:
+            element.clear()
+            element.send_keys(value)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+
+def test_config_edits_show_kafkas_validation_error(browser, ui, broker):
+    with AdminClient(broker.bootstrap) as admin:
+        admin.create_topics({"settings": 1})
+    browser.get(f"{ui.url}/topics/settings")
+    browser.find_element(By.CSS_SELECTOR, "details summary").click()
+    _submit(browser, "config-form", key="retention.ms", value="soon")
+    error = browser.find_element(By.ID, "action-error").text
+    assert "INVALID_CONFIG" in error, error
+    browser.get(f"{ui.url}/topics/settings")
+    browser.find_element(By.CSS_SELECTOR, "details summary").click()
+    _submit(browser, "config-form", key="retention.ms", value="3600000")
+    assert "retention.ms set to '3600000'" in browser.find_element(By.ID, "action-ok").text
+    with AdminClient(broker.bootstrap) as admin:
+        assert admin.describe_configs(2, "settings", ["retention.ms"]) == {"retention.ms": "3600000"}
+
+
+def test_delete_a_share_group_and_reset_a_consumer_group(browser, ui, broker):
+    with AdminClient(broker.bootstrap) as admin:
+        admin.create_topics({"ledger": 1})
+        admin.alter_share_group_offsets("retired", {("ledger", 0): 0})
+    produce(broker.bootstrap, "ledger", 10)
+    browser.get(f"{ui.url}/share-groups/retired")
+    browser.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button").click()
+    assert "Delete share group retired" in browser.find_element(By.ID, "confirm-what").text
+    browser.find_element(By.ID, "confirm").click()
+    assert "done" in browser.find_element(By.ID, "action-ok").text
+    browser.get(f"{ui.url}/share-groups/retired")
+    assert "GROUP_ID_NOT_FOUND" in browser.find_element(By.ID, "page-error").text
+
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "auditors", "auto.offset.reset": "earliest"})
+    c.subscribe(["ledger"])
+    got = 0
+    deadline = time.monotonic() + 30
+    while got < 10 and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        got += m is not None and not m.error()
+    c.commit(asynchronous=False)
+    c.close()
+    browser.get(f"{ui.url}/groups/auditors")
+    wait_for("the committed offset", lambda: "10" in texts(browser, "#offsets td"))
+    _submit(browser, "reset-form", topic="ledger", to="offset", value="4")
+    browser.find_element(By.ID, "confirm").click()
+    assert "ledger-0: 4" in browser.find_element(By.ID, "action-ok").text
+    with AdminClient(broker.bootstrap) as admin:
+        assert admin.fetch_offsets("auditors")[("ledger", 0)][0] == 4
+
+
+def test_an_open_transaction_and_its_producer(browser, ui, broker):
+    with AdminClient(broker.bootstrap) as admin:
+        admin.create_topics({"payments": 1})
+    p = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": "payments-etl"})
+    p.init_transactions(30)
+    p.begin_transaction()
+    p.produce("payments", value=b"pending", partition=0)
+    assert p.flush(30) == 0
+    try:
+        browser.get(f"{ui.url}/transactions")
+        row = wait_for(
+            "the open transaction",
+            lambda: [r for r in browser.find_elements(By.CSS_SELECTOR, "#transactions tr") if "payments-etl" in r.text],
+        )[0]
+        assert "Ongoing" in row.text and "payments-0" in row.text
+        browser.get(f"{ui.url}/transactions?topic=payments&partition=0")
+        producers = browser.find_element(By.ID, "producers").text
+        assert producers.splitlines()[1].split()[-1] == "0", producers  # its open transaction starts at offset 0
+    finally:
+        p.abort_transaction(30)
