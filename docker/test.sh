@@ -225,8 +225,8 @@ tar -C "$ROOT" --exclude=__pycache__ -cf - pyproject.toml README.md broker docke
 # pip and kept per pyproject.toml; the broker's own wheel is built inside the image build.
 wheels=$CACHE/wheelhouse-$(sha256sum pyproject.toml | cut -c1-16)
 if [[ ! -d $wheels ]]; then
-    say "pip wheel: the broker's dependencies, setuptools, wheel, dumb-init"
-    "$PY" -m pip wheel -q --wheel-dir "$wheels.tmp" "$ctx" dumb-init 'setuptools>=77' wheel
+    say "pip wheel: the broker's dependencies (with the ui extra), setuptools, wheel, dumb-init"
+    "$PY" -m pip wheel -q --wheel-dir "$wheels.tmp" "${ctx}[ui]" dumb-init 'setuptools>=77' wheel
     rm -f "$wheels.tmp"/sharebroker-*.whl
     rm -rf "$ctx/build" "$ctx"/*.egg-info
     mv "$wheels.tmp" "$wheels"
