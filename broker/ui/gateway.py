@@ -31,6 +31,8 @@ T = TypeVar("T")
 POOL_SIZE = 4
 # A result is served from the cache this long: tabs that refresh together share it.
 CACHE_TTL_S = 1.0
+# The group types of the consumer groups page (share groups have their own).
+GROUP_KINDS = ("classic", "consumer", "streams")
 # The sampler's lists serve pages while younger than this many refresh intervals (a failed
 # round or two is bridged; past that a page reads them itself).
 SAMPLE_STALE_ROUNDS = 3
@@ -61,6 +63,8 @@ class Gateway:
         # The sampler's newest topic and share group lists: (monotonic time, rows).
         self._latest: dict[str, tuple[float, Any]] = {}
         self.round_ms: float | None = None
+        # Topic -> the history keys of the group positions on it (records-out rates).
+        self._readers: dict[str, set[str]] = {}
 
     def _client(self) -> AdminClient:
         if self._free:
@@ -160,7 +164,22 @@ class Gateway:
                     log.info("ui_sample_failed", error=str(exc))
                 await trio.sleep(self.settings.refresh_s)
 
+    def out_rate(self, topic: str) -> float | None:
+        """Records per second the groups reading ``topic`` moved past (consumer and streams
+        groups' committed offsets, share groups' start offsets), over the last two rounds.
+        None until two rounds have seen a group there."""
+        rates = [r for key in self._readers.get(topic, ()) if (r := self.history.last_rate(key)) is not None]
+        return sum(rates) if rates else None
+
+    def _positions(self, kind: str, rows: Any, now: float) -> None:
+        for g in rows:
+            for topic, position in g.positions.items():
+                key = f"pos:{kind}:{g.group_id}:{topic}"
+                self.history.add(key, now, position)
+                self._readers.setdefault(topic, set()).add(key)
+
     async def sample_once(self, http: Any) -> None:
+        from broker.ui.data.groups import list_groups
         from broker.ui.data.share import list_share_groups
         from broker.ui.data.topics import list_topics
         from broker.ui.metrics import scrape
@@ -181,6 +200,11 @@ class Gateway:
         for g in groups:
             if isinstance(g.lag, int):
                 self.history.add(f"lag:{g.group_id}", now, g.lag)
+        consumer_groups = await self.cached(("groups",), list_groups, GROUP_KINDS)
+        self._latest["groups"] = (time.monotonic(), consumer_groups)
+        self._readers = {}
+        self._positions("share", groups, now)
+        self._positions("consumer", consumer_groups, now)
         topics = await self.cached(("topics",), list_topics)
         self._latest["topics"] = (time.monotonic(), topics)
         for t in topics:
@@ -189,4 +213,10 @@ class Gateway:
                 self.history.add(f"in:{t.name}", now, total)
         self.sampled_at = now
         self.round_ms = (time.monotonic() - t0) * 1000
-        log.info("ui_sampled", round_ms=round(self.round_ms, 1), topics=len(topics), share_groups=len(groups))
+        log.info(
+            "ui_sampled",
+            round_ms=round(self.round_ms, 1),
+            topics=len(topics),
+            share_groups=len(groups),
+            groups=len(consumer_groups),
+        )

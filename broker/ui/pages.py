@@ -19,7 +19,7 @@ from broker.ui.data import groups as group_data
 from broker.ui.data import security as security_data
 from broker.ui.data import share as share_data
 from broker.ui.data import topics as topic_data
-from broker.ui.gateway import Gateway
+from broker.ui.gateway import GROUP_KINDS, Gateway
 from broker.ui.rendering import ConsoleError, render
 
 FORMATS = ("text", "json", "hex")
@@ -76,6 +76,7 @@ async def topics(request: Request) -> Response:
     rows = await gw.latest("topics", topic_data.list_topics)
     show_internal = request.query_params.get("internal") == "1"
     rates = {t.name: gw.history.last_rate(f"in:{t.name}") for t in rows}
+    out_rates = {t.name: gw.out_rate(t.name) for t in rows}
     return render(
         request,
         "topics.html",
@@ -85,7 +86,7 @@ async def topics(request: Request) -> Response:
         hidden=sum(1 for t in rows if t.internal and not show_internal),
         rates=rates,
         show_internal=show_internal,
-        out_unavailable=share_data.Unavailable("the Kafka protocol does not count records read per topic"),
+        out_rates=out_rates,
     )
 
 
@@ -322,7 +323,7 @@ def _writable(gw: Gateway) -> None:
 
 
 async def groups(request: Request) -> Response:
-    rows = await _gw(request).cached(("groups",), group_data.list_groups, ("classic", "consumer", "streams"))
+    rows = await _gw(request).latest("groups", lambda admin: group_data.list_groups(admin, GROUP_KINDS))
     return render(request, "groups.html", title="Consumer and streams groups", nav="groups", rows=rows)
 
 

@@ -361,6 +361,8 @@ def test_every_main_page_renders(browser, ui, broker, busy_group):
         with AdminClient(broker.bootstrap) as admin:
             has_log_dirs = 35 in admin.api_versions()
         browser.get(ui.url + "/topics")
+        # Records out: how fast the groups reading the topic move on, once two samples saw one.
+        wait_for("an out rate for clicks", lambda: texts(browser, 'tr[data-topic="clicks"] td.out') == ["0.0"])
         size = texts(browser, 'tr[data-topic="clicks"] td.size')
         assert size and (size[0][0].isdigit() if has_log_dirs else size[0] == "unavailable"), (has_log_dirs, size)
     finally:

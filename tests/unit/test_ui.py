@@ -182,3 +182,25 @@ def test_bad_command_lines_get_one_line(args, message, capsys):
     assert main(["ui", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+def test_records_out_is_how_fast_the_groups_on_a_topic_move():
+    from broker.ui.data.groups import GroupRow
+    from broker.ui.data.share import ShareGroupRow
+    from broker.ui.gateway import Gateway, UiSettings
+
+    gw = Gateway(UiSettings("127.0.0.1:9092"))
+    share = ShareGroupRow("workers", "Stable", 1, 1, 0, positions={"orders": 100})
+    consumer = GroupRow("billing", "consumer", "Stable", positions={"orders": 50, "audit": 7})
+    gw._positions("share", [share], 0.0)
+    gw._positions("consumer", [consumer], 0.0)
+    assert gw.out_rate("orders") is None  # one round: no rate yet
+    share.positions["orders"] = 300  # +200 in 2 s
+    consumer.positions["orders"] = 90  # +40 in 2 s
+    late = GroupRow("late", "classic", "Stable", positions={"orders": 1_000_000})  # new: no rate yet
+    gw._readers = {}
+    gw._positions("share", [share], 2.0)
+    gw._positions("consumer", [consumer, late], 2.0)
+    assert gw.out_rate("orders") == 120.0
+    assert gw.out_rate("audit") == 0.0
+    assert gw.out_rate("nobody-reads") is None

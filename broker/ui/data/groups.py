@@ -34,6 +34,8 @@ class GroupRow:
     members: int | Unavailable = NOT_READ
     lag: int | Unavailable = NOT_READ
     error: str | None = None
+    # Topic -> the sum of the group's committed offsets on it (for the records-out rate).
+    positions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -97,8 +99,10 @@ def list_groups(admin: AdminClient, kinds: tuple[str, ...]) -> list[GroupRow]:
         for r in rows.values():
             r.lag = Unavailable(f"ListOffsets: {exc}")
         ends = None
-    if ends is not None:
-        for gid, offs in committed.items():
+    for gid, offs in committed.items():
+        for (topic, _), off in offs.items():
+            rows[gid].positions[topic] = rows[gid].positions.get(topic, 0) + off
+        if ends is not None:
             rows[gid].lag = sum(max(0, ends[tp] - off) for tp, off in offs.items() if tp in ends)
     return sorted(rows.values(), key=lambda r: r.group_id)
 

@@ -63,6 +63,9 @@ class ShareGroupRow:
     partitions: int | Unavailable
     lag: int | Unavailable
     error: str | None = None
+    # Topic -> the sum of the group's start offsets on it: how far the group has got
+    # (the console's records-out rate per topic is how fast these grow).
+    positions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -221,7 +224,17 @@ def list_share_groups(admin: AdminClient) -> list[ShareGroupRow]:
                 rows[gid].lag = got
             elif got is not None:
                 rows[gid].lag = _sum_lag(got)
+                rows[gid].positions = _positions(got)
     return [rows[gid] for gid, _ in listed]
+
+
+def _positions(group: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in group.topics:
+        for p in t.partitions:
+            if not p.error_code and p.start_offset >= 0:
+                out[t.topic_name] = out.get(t.topic_name, 0) + p.start_offset
+    return out
 
 
 def _sum_lag(group: Any) -> int | Unavailable:
