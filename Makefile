@@ -275,8 +275,9 @@ $(UI_BROWSER):
 	@command -v apt-get >/dev/null || { echo "chromium and chromium-driver are required (Debian packages)"; exit 1; }
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
 
-# The Kafka 4.4.0 page needs Java for the peer; without it that one test is skipped.
-UI_PEERS := $(if $(shell command -v java),peer-kafka,)
+# The Kafka 4.4.0 page needs the peer (Java, and Maven to fetch it); without them that one
+# test is skipped.
+UI_PEERS := $(if $(and $(shell command -v java),$(shell command -v $(MVN))),peer-kafka,)
 
 test-ui: $(STAMP) $(UI_BROWSER) $(UI_PEERS) ## the web console in headless chromium against the broker and Kafka 4.4.0 (screenshots in build/ui-screenshots)
 	$(PY) -m pytest -q -m ui tests/ui
