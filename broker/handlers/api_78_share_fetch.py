@@ -10,7 +10,7 @@ what is left of ``MaxBytes`` (soft, as Kafka: the first batch of an answer goes
 out whatever its size), and the answer carries every batch holding an acquired
 record, so nothing is acquired that the member does not receive. Records go out
 as the stored log batches covering the acquired ranges, with ``AcquiredRecords``
-saying which offsets the member holds. When nothing can be
+saying which offsets the member holds. ``MaxBytes`` 0 gets no records. When nothing can be
 acquired, the request waits up to ``MaxWaitMs`` for an append, a release or an
 expired lock. v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
 and Renew acknowledgements (``IsRenewAck``).
@@ -117,7 +117,9 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     mode = req.share_acquire_mode if v >= 2 else 0
     if mode not in (0, 1):
         return _error(ErrorCode.INVALID_REQUEST, f"unknown ShareAcquireMode {mode}")
-    bytes_left = req.max_bytes if req.max_bytes > 0 else 2**31 - 1
+    # MaxBytes 0 gets no records (as Kafka answers it, and the Java client documents); from 1
+    # up, the first batch of the answer goes out whatever its size.
+    bytes_left = max(req.max_bytes, 0)
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
     entries: list[Entry] = []
     acquired_any = False

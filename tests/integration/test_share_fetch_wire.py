@@ -226,6 +226,8 @@ def test_max_bytes_is_soft_and_applies_to_redelivered_records(setup):
     assert _acquired(released) == [(0, 2, 2)] and _carried(released) == {0, 1, 2}
     two = _fetch(w, group, member, 2, tid, max_bytes=3300)
     assert _acquired(two) == [(3, 8, 2)] and _carried(two) == set(range(3, 9))
+    # MaxBytes 0 gets nothing at all (librdkafka's 0180, fetch.max.bytes=0, as on Kafka).
+    assert _acquired(_fetch(w, group, member, 3, tid, max_bytes=0)) == []
 
 
 def test_acks_by_another_member_or_outside_the_window(setup):

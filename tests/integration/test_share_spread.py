@@ -76,6 +76,19 @@ def test_fetch_max_bytes_one_is_a_soft_limit(sharebroker_bootstrap, topic_name) 
     assert sorted(m.offset() for batch in batches for m in batch) == list(range(10))
 
 
+def test_fetch_max_bytes_zero_gets_no_records(sharebroker_bootstrap, topic_name) -> None:
+    """0180: fetch.max.bytes=0 is accepted, and every answer is empty (as on Kafka 4.4.0)."""
+    bs = sharebroker_bootstrap
+    create_topic(bs, topic_name)
+    _one_batch_per_record(bs, topic_name, 3, 100)
+    sc = share_consumer(bs, share_group(bs), [topic_name], **{"fetch.max.bytes": "0"})
+    try:
+        got = [m for _ in range(3) for m in poll_batch(sc, 1.0)]
+    finally:
+        close_quietly(sc)
+    assert got == []
+
+
 def test_a_new_consumers_first_answer_carries_one_partition(sharebroker_bootstrap, topic_name) -> None:
     """0179: a new member's first answer comes as soon as one share-partition is loaded.
 
