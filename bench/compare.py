@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import bench.share as share_bench
+from bench import share_join, share_work
 from bench.fetch import fetch
 from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
 from bench.produce import RECORD, produce, rss_kib
@@ -1106,6 +1107,8 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
         + "\n"
         + txn_section(results, json_path.parent)
         + cluster_section()
+        + share_work.section(json_path.parent)
+        + share_join.section(json_path.parent)
         + share_extensions_section(json_path.parent)
         + replication_section()
         + baseline_section(results, json_path.parent)

@@ -196,6 +196,28 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def section(results_dir: Path) -> str:
+    """The PERFORMANCE.md section, from the newest bench/results/share-join-<date>.json."""
+    found = sorted(results_dir.glob("share-join-*.json"))
+    if not found:
+        return ""
+    path = found[-1]
+    r = json.loads(path.read_text())
+    return f"""
+## A consumer joining a busy group: join -> first record
+
+`make bench-share-join` (`bench/share_join.py`), {r["date"]}, {r["machine"]}; medians of
+{r["runs"]} runs, raw figures in `bench/results/{path.name}`. A producer writes to 4
+partitions every 20 ms and a first member consumes; a second member joins as soon as the
+first has records (within the interval of the group's first target) and the time from its
+subscribe to its first record is taken (the Java client's inside its JVM). Broker
+defaults: heartbeats every 5 s, targets at most once a second. "before" is sharebroker
+before the heartbeat changes (see SHARE_GROUPS.md).
+
+{table(r)}
+"""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline-src", help="an earlier checkout, run as 'before'")

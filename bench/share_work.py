@@ -156,6 +156,29 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def section(results_dir: Path) -> str:
+    """The PERFORMANCE.md section, from the newest bench/results/share-work-<date>.json."""
+    found = sorted(results_dir.glob("share-work-*.json"))
+    if not found:
+        return ""
+    path = found[-1]
+    r = json.loads(path.read_text())
+    return f"""
+## Share groups that share the work
+
+`make bench-share-work` (`bench/share_work.py`), {r["date"]}, {r["machine"]}, {r["cpus"]} CPUs;
+brokers on CPU 0, clients on CPU 1; raw figures in `bench/results/{path.name}`. Each row
+drains a pre-filled topic (100-byte records, librdkafka's default batching) with N
+librdkafka ShareConsumers (separate processes, implicit acknowledgement) that spend the
+given time on each record; the ideal is N x 1000 / work ms records/s. {r["method"]}
+
+{table(r)}
+
+"records per member" is the fewest-most records one member processed; a row where some
+member got nothing is no figure for that many members and is named so.
+"""
+
+
 def parse_rows(text: str) -> list[tuple[int, int, float]]:
     """``16x4x2,8x1x2``: members x partitions x work ms; ``grid``: :data:`GRID`."""
     if text == "grid":

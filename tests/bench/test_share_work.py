@@ -59,3 +59,29 @@ def test_the_join_report():
     assert lines[0] == "| second member | before | sharebroker |"
     assert lines[2] == "| librdkafka ShareConsumer | 5.07 s | 0.7 s |"
     assert lines[4] == "| Java KafkaShareConsumer 4.4 | - | 1.5 s |"
+
+
+def test_the_sections_of_performance_md(tmp_path):
+    from bench import share_join
+
+    assert share_work.section(tmp_path) == "" and share_join.section(tmp_path) == ""
+    work = {
+        "date": "2026-11-29",
+        "machine": "Linux-test",
+        "cpus": 2,
+        "method": "the method",
+        "brokers": {"sharebroker": [_row([2500] * 16, seconds=5.5)], "kafka": [_row([5000] * 8 + [0] * 8, seconds=20)]},
+    }
+    (tmp_path / "share-work-2026-11-28.json").write_text(json.dumps({**work, "date": "old"}))
+    (tmp_path / "share-work-2026-11-29.json").write_text(json.dumps(work))
+    text = share_work.section(tmp_path)
+    assert "2026-11-29" in text and "bench/results/share-work-2026-11-29.json" in text
+    assert "| 16 on 4, 2 ms | 8,000 | 7,273 (91%), members 2,500-2,500 | not a 16-member figure" in text
+    join = {
+        "date": "2026-11-29",
+        "machine": "Linux-test",
+        "runs": 3,
+        "brokers": {"sharebroker": {"java": {"median_s": 1.5}}},
+    }
+    (tmp_path / "share-join-2026-11-29.json").write_text(json.dumps(join))
+    assert "| Java KafkaShareConsumer 4.4 | 1.5 s |" in share_join.section(tmp_path)
