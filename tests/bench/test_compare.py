@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -216,7 +217,7 @@ def test_baseline_section_keeps_the_newest_run_per_kafka_release_and_share_fill(
 
 def _drain_row(spread: list[int], *, work_ms: float = 2.0, seconds: float = 5.0) -> dict:
     total = sum(spread)
-    row = {
+    row: dict[str, Any] = {
         "consumers": len(spread),
         "partitions": 4,
         "records": total,
@@ -227,8 +228,9 @@ def _drain_row(spread: list[int], *, work_ms: float = 2.0, seconds: float = 5.0)
         "work_ms": work_ms,
     }
     if work_ms:
-        row["ideal_per_s"] = round(len(spread) * 1000 / work_ms)
-        row["of_ideal"] = round(total / seconds / row["ideal_per_s"], 3)
+        ideal = round(len(spread) * 1000 / work_ms)
+        row["ideal_per_s"] = ideal
+        row["of_ideal"] = round(total / seconds / ideal, 3)
     row["problem"] = spread_problem(row)
     return row
 
