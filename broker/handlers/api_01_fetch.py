@@ -77,7 +77,6 @@ from broker.protocol.messages.fetch_response import (
     PartitionData,
 )
 from broker.protocol.primitives import UUID_ZERO
-from broker.protocol.records import iter_batches
 from broker.replica.fetch_sessions import CachedPartition, SessionKey
 from broker.replica.manager import ReplicaManager
 
@@ -121,14 +120,6 @@ def _read_error(code: int) -> PartitionData:
         aborted_transactions=None,
         records=_EMPTY,
     )
-
-
-def _next_offset(records: Any) -> int:
-    """The offset after the last whole batch in ``records`` (per-batch header walk)."""
-    nxt = -1
-    for batch in iter_batches(records, allow_partial=True):
-        nxt = batch.header.next_offset
-    return nxt
 
 
 # A partition to read: its session key, its topic's name (resolved) and its parameters.
@@ -235,18 +226,18 @@ class _Read:
         else:
             upper = lso if committed else hw
         try:
-            result = log.read(offset, min(cp.max_bytes, limit), max_offset=upper, min_one=min_one)
+            # File ranges, not bytes: the connection sends them from the page cache.
+            found, _ = log.read_slice(offset, min(cp.max_bytes, limit), max_offset=upper, min_one=min_one)
         except KafkaError as exc:
             return _read_error(exc.code)
-        records = result.records if result.records is not None else _EMPTY
+        records: Any = _EMPTY if found is None else found
         aborted = None
         if committed:
             aborted = []
-            if len(records):
-                upper = _next_offset(records)
+            if found is not None:
                 aborted = [
                     AbortedTransaction(producer_id=pid, first_offset=first)
-                    for pid, first in log.aborted_transactions(offset, upper)
+                    for pid, first in log.aborted_transactions(offset, found.next_offset)
                 ]
         return PartitionData(
             high_watermark=hw,

@@ -79,6 +79,7 @@ from broker.log.checkpoint import (
 from broker.log.clean import CLEANED_SUFFIX, SWAP_SUFFIX, CleanedGroup, batch_records
 from broker.log.config import LogConfig
 from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, LeaderEpochCache
+from broker.log.file_slice import FileSlice
 from broker.log.index import AbortedTxn
 from broker.log.producer_state import AppendOrigin, CompletedTxn, ProducerStateManager, VerificationGuard
 from broker.log.segment import LogSegment, TornBatch, segment_file_name
@@ -119,6 +120,11 @@ class AppendInfo(NamedTuple):
     log_start_offset: int
     duplicate: bool
     record_count: int
+
+
+# A read_slice smaller than this is read at once: it would be copied into the answer's
+# frame anyway (primitives.SPLICE_MIN_BYTES), and it holds no descriptors while it waits.
+FILE_SLICE_MIN_BYTES = 64 * 1024
 
 
 class ReadResult(NamedTuple):
@@ -1220,6 +1226,59 @@ class PartitionLog:
             return ReadResult(b"", offset)
         records = parts[0] if len(parts) == 1 else b"".join(parts)
         return ReadResult(records, first_offset if first_offset is not None else offset)
+
+    def read_slice(
+        self,
+        offset: int,
+        max_bytes: int,
+        *,
+        max_offset: int | None = None,
+        min_one: bool = True,
+    ) -> tuple[FileSlice | None, int]:
+        """The batches :meth:`read` would return for the same arguments, as file ranges
+        (:class:`FileSlice`), and the base offset of the first (``offset`` if none).
+
+        Only the batch headers are read. Raises OFFSET_OUT_OF_RANGE like ``read``.
+        """
+        start = self._read_start(offset, max_offset)
+        if start is None:
+            return None, offset
+        limit, segments, i, pos = start
+        budget = max_bytes
+        take_one = min_one
+        ranges: list[tuple[int, int, int]] = []
+        first_offset: int | None = None
+        next_offset = offset
+        while i < len(segments):
+            seg = segments[i]
+            begin = pos
+            stopped = False
+            try:
+                for position, header in seg.headers_from(pos):
+                    if header.last_offset >= limit or (header.size > budget and not take_one):
+                        stopped = True
+                        break
+                    if first_offset is None:
+                        first_offset = header.base_offset
+                    next_offset = header.next_offset
+                    budget -= header.size
+                    take_one = False
+                    pos = position + header.size
+            except TornBatch:
+                stopped = True  # a batch being written at the end of the active segment
+            if pos > begin:
+                ranges.append((seg.fd, begin, pos - begin))
+            if stopped or budget <= 0:
+                break
+            i += 1
+            pos = 0
+        if not ranges:
+            return None, offset
+        first = first_offset if first_offset is not None else offset
+        found = FileSlice(ranges, first, next_offset)
+        if len(found) < FILE_SLICE_MIN_BYTES:
+            bytes(found)  # small: read now (the descriptors go back at once)
+        return found, first
 
     def _read_start(self, offset: int, max_offset: int | None) -> tuple[int, list[LogSegment], int, int] | None:
         """(read limit, the segment list, index in it, position of the batch holding

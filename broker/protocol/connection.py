@@ -55,7 +55,7 @@ from broker.protocol.errors import (
 from broker.protocol.message_base import Message
 from broker.protocol.messages import REQUESTS, RESPONSES, RequestHeader, ResponseHeader
 from broker.protocol.messages.api_versions_response import ApiVersion, ApiVersionsResponse
-from broker.protocol.primitives import SplicedFrame
+from broker.protocol.primitives import Chunk, SplicedFrame
 
 __all__ = [
     "CLIENT_MAX_FRAME_SIZE",
@@ -555,7 +555,7 @@ class ServerConnection:
         request: Request | UnsupportedRequest | RequestHeader,
         response: Message,
         api_version: int,
-    ) -> list[bytes | bytearray | memoryview]:
+    ) -> list[Chunk]:
         """Like :meth:`encode_response`, as the buffers to send in order: large bytes
         fields (a fetch's records) are sent from the buffers that hold them, not copied
         into the frame."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import struct
 import uuid
+from typing import Protocol, TypeAlias
 
 from broker.protocol.errors import ProtocolError
 
@@ -269,6 +270,19 @@ def read_compact_nullable_bytes(buf: memoryview, pos: int) -> tuple[bytes | None
 SPLICE_MIN_BYTES = 64 * 1024
 
 
+class OutOfBand(Protocol):
+    """A payload kept outside memory that reads itself when asked (``bytes(payload)``): a
+    log's file ranges, which a connection may send straight from the file instead."""
+
+    def __len__(self) -> int: ...
+
+    def __bytes__(self) -> bytes: ...
+
+
+# A piece of an encoded frame, as a connection sends it.
+Chunk: TypeAlias = bytes | bytearray | memoryview | OutOfBand
+
+
 class SplicedFrame(bytearray):
     """A frame being encoded whose large bytes fields stay outside it.
 
@@ -281,18 +295,18 @@ class SplicedFrame(bytearray):
 
     def __init__(self, size: int = 0) -> None:
         super().__init__(size)
-        self.splices: list[tuple[int, bytes | bytearray | memoryview]] = []
+        self.splices: list[tuple[int, Chunk]] = []
         self.spliced_bytes = 0
 
-    def splice(self, value: bytes | bytearray | memoryview) -> None:
+    def splice(self, value: Chunk) -> None:
         self.splices.append((len(self), value))
         self.spliced_bytes += len(value)
 
-    def chunks(self) -> list[bytes | bytearray | memoryview]:
+    def chunks(self) -> list[Chunk]:
         if not self.splices:
             return [self]
         view = memoryview(self)
-        out: list[bytes | bytearray | memoryview] = []
+        out: list[Chunk] = []
         start = 0
         for position, payload in self.splices:
             if position > start:
@@ -307,8 +321,11 @@ class SplicedFrame(bytearray):
 def _write_payload(out: bytearray, value: bytes) -> None:
     if type(out) is SplicedFrame and len(value) >= SPLICE_MIN_BYTES:
         out.splice(value)
-    else:
+    elif isinstance(value, bytes | bytearray | memoryview):
         out += value
+    else:
+        # A payload kept outside memory (a log's file ranges), small or not spliced: read now.
+        out += bytes(value)
 
 
 def write_bytes(out: bytearray, value: bytes) -> None:

@@ -16,13 +16,14 @@ from broker.protocol.connection import Request, ServerConnection, UnsupportedReq
 from broker.protocol.error_response import error_response
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import RESPONSES
+from broker.protocol.primitives import Chunk
 from broker.server.authz import authorize
 
 log = LazyLogger("sharebroker.dispatch")
 
 # An encoded response: one buffer, or the buffers to send in order when the answer
 # carries large records (sent from where they are, not copied into the frame).
-Frame: TypeAlias = bytearray | list[bytes | bytearray | memoryview]
+Frame: TypeAlias = bytearray | list[Chunk]
 # A framed response, None for no response, False to close the connection.
 Reply: TypeAlias = Frame | Literal[False] | None
 
