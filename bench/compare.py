@@ -267,7 +267,7 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
                     step("latency", lambda: latency(b.bootstrap, args.rate, args.seconds))
                 res["share_peak_rss_mib"] = hwm_mib()
             if "fetch" in scenarios and args.fetch_mib:
-                step("fetch", lambda: fetch(b.bootstrap, create_topic, args.fetch_mib, args.deadline * 2))
+                step("fetch", lambda: fetch(b.bootstrap, create_topic, args.fetch_mib, args.deadline * 2, pid=b.pid))
             if "txn" in scenarios and getattr(cls, "supports_transactions", True) and args.txn_records:
                 step("txn", lambda: txn_run(b.bootstrap, create_topic, args.txn_records, args.txn_fetch_mib))
             # The peak over the broker's whole life: the largest of the stretches between resets.
@@ -342,6 +342,14 @@ METRICS = (
             "MB/s",
             lambda r: _full(r["fetch"], "mb_per_s"),
             True,
+        ),
+        (
+            "fetch_cpu",
+            "fetch",
+            "Fetch: broker CPU per GiB fetched",
+            "s",
+            lambda r: _full(r["fetch"], "broker_cpu_s_per_gib"),
+            False,
         ),
     ]
     + [

@@ -12,12 +12,20 @@ that a 1 GiB run does not keep its data around while the broker goes on.
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 from bench.produce import RECORD, produce
 
 
-def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid: int | None = None) -> dict:
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
     topic = f"cmp-fetch-{time.time_ns()}"
@@ -35,6 +43,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> 
             "queued.max.messages.kbytes": 256 * 1024,
         }
     )
+    cpu_start = cpu_seconds(pid) if pid else 0.0
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
     got = nbytes = 0
@@ -49,8 +58,11 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0) -> 
             last = time.perf_counter()
     finally:
         c.close()
+    cpu = cpu_seconds(pid) - cpu_start if pid else None
     elapsed = max(last - first, 1e-9)
+    extra = {} if cpu is None else {"broker_cpu_s": round(cpu, 2), "broker_cpu_s_per_gib": round(cpu * 1024 / mib, 2)}
     return {
+        **extra,
         "mib": mib,
         "records": records,
         "received": got,
