@@ -78,11 +78,14 @@ class FairShare:
         """The most ``member_id`` may acquire now; None when it fetches alone (no limit)."""
         if members <= 1:
             return None
-        part = -(-window // members) - held
+        share = -(-window // members)
         f = self.fetchers.get(member_id)
         if f is not None and f.pace > 0:
-            part = min(part, max(1, round(f.pace * CHUNK_TARGET_MS / 1000)))
-        return max(part, 0)
+            paced = max(1, round(f.pace * CHUNK_TARGET_MS / 1000))
+            # A member that works through the whole window in CHUNK_TARGET_MS is not held to
+            # its share of it: it is back for more before the others miss the records.
+            share = paced if paced >= window else min(share, paced)
+        return max(share - held, 0)
 
     def acquired(self, member_id: str, now_ms: int, records: int) -> None:
         """``member_id`` acquired ``records`` here now."""

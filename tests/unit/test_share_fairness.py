@@ -32,15 +32,28 @@ def test_a_members_part_follows_its_pace():
     # Back 1 s later with all 500 settled: 500 records/s, so about 200 ms of work is 100.
     fair.fetching("a", 1000, LOCK, held=0)
     assert fair.part("a", 2, WINDOW, held=0) == 500 * CHUNK_TARGET_MS // 1000
-    # Still holding some: no sample, and the pace stays.
+    # Still holding some: no sample, the pace stays, and what it holds counts against it.
     fair.acquired("a", 1000, 100)
     fair.fetching("a", 1100, LOCK, held=40)
-    assert fair.part("a", 2, WINDOW, held=40) == 100
+    assert fair.part("a", 2, WINDOW, held=40) == 60
     # Faster now (100 records in 50 ms since they were taken): the average moves towards it.
     fair.fetching("a", 1050 + 50, LOCK, held=0)
     assert fair.part("a", 2, WINDOW, held=0) == min(1000, round((0.5 * 1000 + 0.5 * 500) * 0.2))
     # A member never seen has no pace: its share of the window.
     assert fair.part("b", 2, WINDOW, held=0) == 1000
+
+
+def test_a_member_through_the_whole_window_in_200_ms_is_not_held_to_its_share():
+    fair = FairShare()
+    for m in "ab":
+        fair.fetching(m, 0, LOCK, held=0)
+    assert fair.part("a", 16, WINDOW, held=0) == 125  # pace unknown: its share
+    fair.acquired("a", 0, 125)
+    fair.fetching("a", 5, LOCK, held=0)  # 125 records in 5 ms: 25,000 a second
+    assert fair.part("a", 16, WINDOW, held=0) == 5000  # 200 ms of its work: more than the window
+    fair.acquired("b", 0, 125)
+    fair.fetching("b", 125, LOCK, held=0)  # 1,000 a second: 200 ms is 200, above its share
+    assert fair.part("b", 16, WINDOW, held=0) == 125
 
 
 def test_members_that_stop_fetching_or_forget_no_longer_count():
