@@ -119,8 +119,9 @@ def test_a_new_consumers_first_answer_carries_one_partition(sharebroker_bootstra
 
 def test_members_that_start_together_both_get_records(sharebroker_bootstrap, topic_name) -> None:
     """0172 (mixed acknowledgement modes): two members subscribe at once to 4 partitions
-    holding 400 records and are polled in turn. The first is assigned every partition at
-    once, the second one interval later; both must get records, and none twice."""
+    holding 400 records and are polled in turn once both have joined. The first is assigned
+    every partition at once, the second one interval later; both must get records, and none
+    twice."""
     bs = sharebroker_bootstrap
     create_topic(bs, topic_name, partitions=4)
     for p in range(4):
@@ -130,6 +131,12 @@ def test_members_that_start_together_both_get_records(sharebroker_bootstrap, top
     explicit = share_consumer(bs, group, [topic_name], mode="explicit")
     seen: dict[str, list[tuple[int, int]]] = {"implicit": [], "explicit": []}
     try:
+        # librdkafka joins from its background thread once subscribed. The polls start when
+        # both are members: on a loaded machine the second one's join can take longer than
+        # the first one's whole drain, a race of the clients that no broker decides.
+        deadline = time.monotonic() + 30
+        while len(describe(bs, group).members) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
         deadline = time.monotonic() + 60
         while len(seen["implicit"]) + len(seen["explicit"]) < 400 and time.monotonic() < deadline:
             seen["implicit"] += [(m.partition(), m.offset()) for m in poll_batch(implicit, 1.0)]
