@@ -182,7 +182,9 @@ def section(results_dir: Path) -> str:
 brokers on CPU 0, clients on CPU 1; raw figures in `bench/results/{path.name}`. Each row
 drains a pre-filled topic (100-byte records, librdkafka's default batching) with N
 librdkafka ShareConsumers (separate processes, implicit acknowledgement) that spend the
-given time on each record; the ideal is N x 1000 / work ms records/s. {r["method"]}
+given time on each record; the ideal is N x 1000 / work ms records/s. The method:
+
+{r["method"]}
 
 {table(r)}
 
