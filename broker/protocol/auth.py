@@ -128,10 +128,16 @@ class SecurityProtocol(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class KafkaPrincipal:
-    """``type:name``, as ACLs and ``super.users`` spell it (``User:alice``)."""
+    """``type:name``, as ACLs and ``super.users`` spell it (``User:alice``).
+
+    ``token_authenticated``: the connection authenticated with a delegation token (SCRAM
+    with ``tokenauth=true``); the principal is then the token's owner. As in Kafka, it
+    takes no part in equality: ACLs, renewers and owners compare type and name only.
+    """
 
     type: str
     name: str
+    token_authenticated: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.type}:{self.name}"
@@ -177,7 +183,13 @@ class SaslServer(Protocol):
 
     @property
     def credential_expiry_ms(self) -> int | None:
-        """When the credential stops being valid (an OAUTHBEARER token's ``exp``), else None."""
+        """When the credential stops being valid (an OAUTHBEARER token's ``exp``, a delegation
+        token's expiry), else None."""
+        ...
+
+    @property
+    def token_authenticated(self) -> bool:
+        """The client authenticated with a delegation token (SCRAM ``tokenauth=true``); valid once ``complete``."""
         ...
 
     def evaluate(self, token: bytes, now_ms: int) -> bytes: ...
@@ -539,7 +551,7 @@ class Authenticator:
         challenge = server.evaluate(token, now_ms)
         if not server.complete:
             return challenge, False
-        principal = KafkaPrincipal.user(server.authorization_id)
+        principal = _principal_of(server)
         if self._reauth_from is not None:
             before = self._reauth_from[1]
             if principal != before:
@@ -553,7 +565,7 @@ class Authenticator:
         """Enter AUTHENTICATED; returns the session lifetime to report (0: none)."""
         server = self._server
         assert server is not None and self.mechanism is not None
-        self.principal = KafkaPrincipal.user(server.authorization_id)
+        self.principal = _principal_of(server)
         credential_expiry = server.credential_expiry_ms
         max_reauth = self.settings.reauth_ms(self.mechanism)
         lifetime = 0
@@ -616,6 +628,12 @@ class Authenticator:
         self._server = None
 
     _bad_mechanism_reason = ""
+
+
+def _principal_of(server: SaslServer) -> KafkaPrincipal:
+    """Kafka's DefaultKafkaPrincipalBuilder for SASL: ``User:<authorization id>``, marked when a
+    delegation token authenticated it (the id is then the token owner's name)."""
+    return KafkaPrincipal("User", server.authorization_id, server.token_authenticated)
 
 
 def _valid_api_versions(body: ApiVersionsRequest, api_version: int) -> bool:

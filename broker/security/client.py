@@ -17,7 +17,8 @@ the default, checks the host name). SASL: PLAIN and SCRAM take ``username`` and
 ``password`` from the JAAS entry; OAUTHBEARER takes a token from the
 ``sasl.oauthbearer.token`` property, or makes an unsecured one for the
 ``unsecuredLoginStringClaim_sub`` option of the JAAS entry, as Kafka's
-development login module does.
+development login module does. SCRAM with the JAAS option ``tokenauth="true"``
+authenticates with a delegation token (its id as username, its HMAC as password).
 """
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ class ClientSecurity:
     username: str = ""
     password: str = ""
     token: str = ""
+    # SCRAM with a delegation token (the JAAS option tokenauth="true" of Kafka's ScramLoginModule).
+    token_auth: bool = False
 
     @classmethod
     def from_properties(cls, props: Mapping[str, Any]) -> ClientSecurity:
@@ -134,6 +137,7 @@ class ClientSecurity:
                     )
             elif out.mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
                 out.username, out.password = options.get("username", ""), options.get("password", "")
+                out.token_auth = out.mechanism != "PLAIN" and options.get("tokenauth", "").lower() == "true"
                 if not out.username:
                     raise ClientSecurityError(f"sasl.jaas.config: {out.mechanism} needs username and password options")
             else:
@@ -145,4 +149,6 @@ class ClientSecurity:
     def new_sasl_client(self) -> SaslClient | None:
         if not self.protocol.uses_sasl or self.mechanism is None:
             return None
-        return sasl_client(self.mechanism, username=self.username, password=self.password, token=self.token)
+        return sasl_client(
+            self.mechanism, username=self.username, password=self.password, token=self.token, token_auth=self.token_auth
+        )

@@ -27,7 +27,7 @@ from broker.protocol.messages.sasl_authenticate_request import SaslAuthenticateR
 from broker.protocol.messages.sasl_authenticate_response import SaslAuthenticateResponse
 from broker.protocol.messages.sasl_handshake_request import SaslHandshakeRequest
 from broker.protocol.messages.sasl_handshake_response import SaslHandshakeResponse
-from broker.security.sasl.scram import SCRAM_MECHANISMS
+from broker.security.sasl.scram import SCRAM_MECHANISMS, TOKEN_AUTH_EXTENSION
 
 __all__ = [
     "OAuthBearerClient",
@@ -80,11 +80,18 @@ class PlainClient:
 
 
 class ScramSaslClient:
-    def __init__(self, mechanism: str, username: str, password: str) -> None:
+    """SCRAM through scramp's client. ``token_auth``: authenticate with a delegation token
+    (user name the token id, password its HMAC in base64) by sending Kafka's
+    ``tokenauth=true`` extension, as Kafka's ScramLoginModule does for ``tokenauth="true"``.
+    scramp does not write extensions: they are appended to its client-first message and to
+    the copy it signs (see broker.security.sasl.scram)."""
+
+    def __init__(self, mechanism: str, username: str, password: str, *, token_auth: bool = False) -> None:
         if mechanism not in SCRAM_MECHANISMS:
             raise ValueError(f"not a SCRAM mechanism: {mechanism}")
         self.mechanism = mechanism
         self._client = ScramClient([mechanism], username, password)
+        self._extensions = f",{TOKEN_AUTH_EXTENSION}=true" if token_auth else ""
         self._stage = 0
         self.complete = False
 
@@ -92,7 +99,11 @@ class ScramSaslClient:
         try:
             if self._stage == 0:
                 self._stage = 1
-                return self._client.get_client_first().encode("utf-8")
+                first = self._client.get_client_first()
+                if self._extensions:
+                    self._client.client_first_bare += self._extensions
+                    first += self._extensions
+                return first.encode("utf-8")
             if self._stage == 1:
                 self._stage = 2
                 self._client.set_server_first((challenge or b"").decode("utf-8"))
@@ -136,11 +147,13 @@ class OAuthBearerClient:
         return None
 
 
-def sasl_client(mechanism: str, *, username: str = "", password: str = "", token: str = "") -> SaslClient:
+def sasl_client(
+    mechanism: str, *, username: str = "", password: str = "", token: str = "", token_auth: bool = False
+) -> SaslClient:
     if mechanism == "PLAIN":
         return PlainClient(username, password)
     if mechanism in SCRAM_MECHANISMS:
-        return ScramSaslClient(mechanism, username, password)
+        return ScramSaslClient(mechanism, username, password, token_auth=token_auth)
     if mechanism == "OAUTHBEARER":
         return OAuthBearerClient(token)
     raise ValueError(f"unsupported SASL mechanism {mechanism!r} (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER)")

@@ -152,6 +152,8 @@ class OAuthBearerServer:
     def credential_expiry_ms(self) -> int | None:
         return None if self._token is None else self._token.lifetime_ms
 
+    token_authenticated = False  # delegation tokens authenticate over SCRAM only
+
     def evaluate(self, token: bytes, now_ms: int) -> bytes:
         if self._token is not None:
             raise OAuthBearerFailure("Unexpected OAUTHBEARER message after authentication completed")

@@ -66,6 +66,7 @@ class PlainServer:
 
     mechanism = "PLAIN"
     credential_expiry_ms: int | None = None
+    token_authenticated = False
 
     def __init__(self, credentials: PlainCredentials) -> None:
         self._credentials = credentials
