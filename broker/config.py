@@ -2029,6 +2029,35 @@ SETTINGS: tuple[Setting, ...] = (
             ),
             ("allow.everyone.if.no.acl.found", B, False, "Allow an operation on a resource no ACL names at all.", {}),
             (
+                "delegation.token.secret.key",
+                ConfigType.PASSWORD,
+                None,
+                "Secret key delegation tokens are signed with (HMAC-SHA512 of the token id); the same on every "
+                "broker of a cluster. Unset or empty: delegation tokens are turned off.",
+                {},
+            ),
+            (
+                "delegation.token.max.lifetime.ms",
+                L,
+                604800000,
+                "Longest life of a delegation token; it cannot be renewed past it.",
+                {"min": 1},
+            ),
+            (
+                "delegation.token.expiry.time.ms",
+                L,
+                86400000,
+                "How long a delegation token stays valid after it is made or renewed, unless renewed again.",
+                {"min": 1},
+            ),
+            (
+                "delegation.token.expiry.check.interval.ms",
+                L,
+                3600000,
+                "How often tokens past their expiry are removed.",
+                {"min": 1},
+            ),
+            (
                 "sasl.oauthbearer.jwks.endpoint.url",
                 STR,
                 None,
@@ -2143,6 +2172,7 @@ LISTENER_KEYS = frozenset(
         "sasl.mechanism.inter.broker.protocol",
         "ssl.endpoint.identification.algorithm",
     }
+    and not s.key.startswith("delegation.token.")
 )
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 JAAS_KEY = "sasl.jaas.config"

@@ -100,6 +100,9 @@ class ConnectionState:
     client_software_version: str | None = None
     on_close: list[Callable[[], None]] = field(default_factory=list)
     listener: str | None = None
+    # The listener's security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL): delegation
+    # tokens are refused on PLAINTEXT and on SSL without a client certificate.
+    security_protocol: str = "PLAINTEXT"
     principal: KafkaPrincipal = ANONYMOUS
     host: str = ""
     throttled_until: float = 0.0

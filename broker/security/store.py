@@ -1,10 +1,12 @@
-"""The broker's security state: ACLs and SCRAM credentials, and where they are kept.
+"""The broker's security state: ACLs, SCRAM credentials, delegation tokens, and where they are kept.
 
 On a single broker they live in the data directory (``acls.json``,
-``scram-credentials.json``, written atomically); in a cluster they are the
-cluster's, in etcd under ``security/acls/`` and ``security/scram/``, and every
-broker follows them by watch, so a credential or ACL created through any broker
-holds on all of them.
+``scram-credentials.json``, ``delegation-tokens.json``, written atomically); in a
+cluster they are the cluster's, in etcd under ``security/acls/``,
+``security/scram/`` and ``security/tokens/``, and every broker follows them by
+watch, so a credential, ACL or token created through any broker holds on all of
+them. A token's HMAC is never stored: each broker computes it from
+``delegation.token.secret.key``.
 
 Changes follow the pure cores' shape: the core validates and returns a delta
 (:meth:`Authorizer.prepare_create`, :meth:`ScramCredentialStore.prepare_alter`),
@@ -18,7 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,6 +28,7 @@ import structlog
 import trio
 
 from broker.protocol.auth import KafkaPrincipal
+from broker.protocol.errors import KafkaError
 from broker.security.authorizer import (
     AclBinding,
     AclBindingFilter,
@@ -50,14 +53,26 @@ from broker.security.scram import (
     ScramCredentialUpsertion,
     ScramMechanismType,
 )
+from broker.security.tokens import (
+    ChangeOutcome,
+    CreateOutcome,
+    DelegationTokens,
+    TokenCredential,
+    TokenDelta,
+    TokenInfo,
+    TokenSettings,
+    token_doc,
+    token_from_doc,
+)
 
-__all__ = ["ACL_FILE", "QUOTA_FILE", "SCRAM_FILE", "SecurityStore", "SharedDocuments"]
+__all__ = ["ACL_FILE", "QUOTA_FILE", "SCRAM_FILE", "TOKEN_FILE", "SecurityStore", "SharedDocuments"]
 
 log = structlog.get_logger("sharebroker.security")
 
 ACL_FILE = "acls.json"
 SCRAM_FILE = "scram-credentials.json"
 QUOTA_FILE = "client-quotas.json"
+TOKEN_FILE = "delegation-tokens.json"
 STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
 
 
@@ -150,8 +165,37 @@ class _QuotaFile:
         _atomic_write(self.path, json.dumps({"version": 1, "quotas": rows}, indent=1) + "\n")
 
 
+class _TokenFile:
+    """Every delegation token in one JSON file, replaced atomically (no HMAC: it is recomputed)."""
+
+    VERSION = 1
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[str, TokenInfo]:
+        try:
+            doc = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        try:
+            if doc.get("version") != self.VERSION:
+                raise ValueError(f"unsupported version {doc.get('version')!r}")
+            tokens = [token_from_doc(row) for row in doc["tokens"]]
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{self.path}: not a delegation token file: {exc}") from None
+        return {t.token_id: t for t in tokens}
+
+    def save(self, tokens: dict[str, TokenInfo]) -> None:
+        from broker.security.scram import _atomic_write
+
+        rows = [token_doc(t) for _, t in sorted(tokens.items())]
+        _atomic_write(self.path, json.dumps({"version": self.VERSION, "tokens": rows}, indent=1) + "\n")
+
+
 class SecurityStore:
-    """ACLs (with the authorizer deciding from them), SCRAM credentials and client quotas."""
+    """ACLs (with the authorizer deciding from them), SCRAM credentials, delegation tokens
+    and client quotas."""
 
     def __init__(
         self,
@@ -163,6 +207,7 @@ class SecurityStore:
         shared: SharedDocuments | None = None,
         quota_samples: int = 11,
         quota_window_ms: int = 1000,
+        tokens: TokenSettings | None = None,
     ) -> None:
         self.enabled = authorizer_class == STANDARD_AUTHORIZER
         self.acls = Authorizer(
@@ -170,14 +215,17 @@ class SecurityStore:
             allow_everyone_if_no_acl_found=allow_everyone_if_no_acl_found,
         )
         self.scram = ScramCredentialStore()
+        self.tokens = DelegationTokens(tokens)
         self.client_quotas = ClientQuotas()
         self.byte_rates = ByteRates(quota_samples, quota_window_ms)
         self._quota_file = _QuotaFile(data_dir / QUOTA_FILE)
         self._shared = shared
         self._acl_file = FileAclPersistence(data_dir / ACL_FILE)
         self._scram_file = FileScramPersistence(data_dir / SCRAM_FILE)
+        self._token_file = _TokenFile(data_dir / TOKEN_FILE)
         self._lock = trio.Lock()
         self._seen: tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]] = ({}, {}, {})
+        self._seen_tokens: dict[str, bytes] = {}
 
     @property
     def authorizer(self) -> Authorizer | None:
@@ -193,6 +241,7 @@ class SecurityStore:
         self.acls.replace(self._acl_file.load())
         self.scram.replace(self._scram_file.load())
         self.client_quotas.replace(self._quota_file.load())
+        self.tokens.replace(self._token_file.load())
 
     def follow(self) -> None:
         """Bring the state in line with the cluster's documents (on every new image)."""
@@ -238,6 +287,21 @@ class SecurityStore:
                     log.error("bad_scram_document", name=name, error=str(exc))
             self.scram.replace(creds)
         self._seen = (acl_docs, scram_docs, quota_docs)
+        self._follow_tokens(shared.documents("tokens"))
+
+    def _follow_tokens(self, docs: dict[str, bytes]) -> None:
+        if docs == self._seen_tokens:
+            return
+        tokens: dict[str, TokenInfo] = {}
+        for name, value in docs.items():
+            try:
+                token = token_from_doc(json.loads(value))
+            except (ValueError, KeyError, TypeError) as exc:
+                log.error("bad_delegation_token_document", name=name, error=str(exc))
+                continue
+            tokens[token.token_id] = token
+        self.tokens.replace(tokens)
+        self._seen_tokens = docs
 
     # ---- SCRAM lookups (the SASL servers' view)
 
@@ -306,6 +370,89 @@ class SecurityStore:
                 self.scram.apply(delta)
             return results
 
+    # ---- delegation tokens
+
+    def token_lookup(self, token_id: str, mechanism: str) -> TokenCredential | None:
+        """For SCRAM with ``tokenauth=true``: the token's credential, owner and expiry."""
+        return self.tokens.scram_credential(token_id, mechanism)
+
+    async def _change_tokens(self, delta: TokenDelta) -> None:
+        """Persist ``delta`` (the data directory, or etcd), then apply it. Holds the lock."""
+        if delta.empty:
+            return
+        if self._shared is not None:
+            await self._shared.write_documents(
+                "tokens",
+                {i: json.dumps(token_doc(t), sort_keys=True).encode() for i, t in delta.puts.items()},
+                sorted(delta.removals),
+            )
+            self.follow()
+        else:
+            after = self.tokens.preview(delta)
+            await trio.to_thread.run_sync(self._token_file.save, after)
+            self.tokens.apply(delta)
+
+    async def create_token(
+        self,
+        now_ms: int,
+        requester: KafkaPrincipal,
+        owner: KafkaPrincipal,
+        renewers: Sequence[KafkaPrincipal],
+        max_lifetime_ms: int,
+    ) -> CreateOutcome:
+        async with self._lock:
+            outcome = self.tokens.prepare_create(now_ms, requester, owner, renewers, max_lifetime_ms)
+            await self._change_tokens(outcome.delta)
+            return outcome
+
+    async def renew_token(
+        self, now_ms: int, principal: KafkaPrincipal, hmac: bytes, renew_period_ms: int
+    ) -> ChangeOutcome:
+        async with self._lock:
+            outcome = self.tokens.prepare_renew(now_ms, principal, hmac, renew_period_ms)
+            await self._change_tokens(outcome.delta)
+            return outcome
+
+    async def expire_token(
+        self, now_ms: int, principal: KafkaPrincipal, hmac: bytes, expiry_period_ms: int
+    ) -> ChangeOutcome:
+        async with self._lock:
+            outcome = self.tokens.prepare_expire(now_ms, principal, hmac, expiry_period_ms)
+            await self._change_tokens(outcome.delta)
+            return outcome
+
+    async def remove_expired_tokens(self, now_ms: int) -> int:
+        """Remove the tokens past their expiry (at most a sweep's worth); how many went."""
+        async with self._lock:
+            delta = self.tokens.expired(now_ms)
+            for token_id in sorted(delta.removals):
+                token = self.tokens.get(token_id)
+                owner = "" if token is None else str(token.owner)
+                log.info("delegation_token_expired", token_id=token_id, owner=owner)
+            await self._change_tokens(delta)
+            return len(delta.removals)
+
+    async def run_token_expiry(
+        self,
+        clock: Callable[[], int],
+        sweeps_here: Callable[[], bool],
+        *,
+        task_status: Any = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Every ``delegation.token.expiry.check.interval.ms``, remove the tokens past their
+        expiry, where ``sweeps_here()`` says so (the controller, in a cluster). A write that
+        fails (etcd away) is tried again at the next interval."""
+        task_status.started()
+        interval_s = self.tokens.settings.expiry_check_interval_ms / 1000
+        while True:
+            await trio.sleep(interval_s)
+            if not sweeps_here():
+                continue
+            try:
+                await self.remove_expired_tokens(clock())
+            except KafkaError as exc:
+                log.warning("delegation_token_expiry_failed", error=str(exc))
+
     # ---- client quotas
 
     async def alter_client_quotas(
@@ -335,4 +482,8 @@ class SecurityStore:
         return authorizer is None or authorizer.authorize(principal, host, operation, resource, name)
 
     def describe_state(self) -> dict[str, Any]:
-        return {"acls": len(self.acls.acls), "scram_credentials": len(self.scram.snapshot())}
+        return {
+            "acls": len(self.acls.acls),
+            "scram_credentials": len(self.scram.snapshot()),
+            "delegation_tokens": len(self.tokens.snapshot()),
+        }

@@ -39,6 +39,7 @@ from broker.replica.fetcher import ReplicaFetcherManager
 from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.security.store import SecurityStore
+from broker.security.tokens import TokenSettings
 from broker.share.manager import SharePartitionManager
 from broker.share.remote import RoutedPersister
 from broker.share.state_store import ShareStateStore
@@ -128,14 +129,21 @@ async def run_background(services: Services, nursery: trio.Nursery) -> None:
     await nursery.start(services.groups.run)
     await nursery.start(services.share_state.runtime.run)
     await nursery.start(services.transactions.run)
+    security = services.security
+    if security is not None and security.tokens.enabled:
+        # Expired delegation tokens are removed by one broker: the controller in a cluster.
+        metadata = services.metadata
+        here = metadata.is_controller if isinstance(metadata, ClusterMetadata) else (lambda: True)
+        await nursery.start(security.run_token_expiry, services.now_ms, here)
 
 
 async def run_security(services: Services, runtime: Any, nursery: trio.Nursery) -> None:
-    """TLS/SASL listeners: SCRAM answers from the credential store; JWKS kept fresh."""
+    """TLS/SASL listeners: SCRAM answers from the credential and token stores; JWKS kept fresh."""
     from broker.server.security import run_jwks_refresh
 
     if services.security is not None:
         runtime.scram.lookup = services.security.scram_lookup
+        runtime.tokens.lookup = services.security.token_lookup
     if runtime.jwks:
         await nursery.start(run_jwks_refresh, runtime)
 
@@ -192,6 +200,12 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         shared=metadata if isinstance(metadata, ClusterMetadata) else None,
         quota_samples=int(config.get("quota.window.num")),
         quota_window_ms=int(config.get("quota.window.size.seconds")) * 1000,
+        tokens=TokenSettings(
+            secret_key=config.get("delegation.token.secret.key") or None,
+            max_lifetime_ms=int(config.get("delegation.token.max.lifetime.ms")),
+            expiry_time_ms=int(config.get("delegation.token.expiry.time.ms")),
+            expiry_check_interval_ms=int(config.get("delegation.token.expiry.check.interval.ms")),
+        ),
     )
     if isinstance(metadata, ClusterMetadata):
         # ACLs and SCRAM credentials are the cluster's: followed from etcd with every image.

@@ -129,7 +129,12 @@ class _Connection:
             pass
         self.security = security
         self.state = ConnectionState(
-            self.conn_id, self.peer, listener=listener, host=self.host, setting=gate.config.get
+            self.conn_id,
+            self.peer,
+            listener=listener,
+            security_protocol="PLAINTEXT" if security is None else security.protocol.value,
+            host=self.host,
+            setting=gate.config.get,
         )
         self.max_frame = int(gate.config.get("socket.request.max.bytes"))
         self.proto = ServerConnection(max_frame_size=self.max_frame)

@@ -11,7 +11,8 @@ and returns what a connection on that listener needs:
   as ``ssl.client.auth`` says) and the principal mapping of client certificates;
 * SASL_PLAINTEXT and SASL_SSL: an :class:`~broker.protocol.auth.Authenticator` per
   connection with the enabled mechanisms: PLAIN checks the ``user_<name>`` options
-  of the listener's PLAIN JAAS entry, SCRAM the stored credentials, OAUTHBEARER
+  of the listener's PLAIN JAAS entry, SCRAM the stored credentials (or, with
+  ``tokenauth=true``, those derived from a delegation token), OAUTHBEARER
   tokens with Kafka's unsecured validator (options ``unsecuredValidator*`` of the
   JAAS entry) or, when ``sasl.oauthbearer.jwks.endpoint.url`` is set, against the
   JWKS (refreshed by :func:`run_jwks_refresh` in the server's nursery).
@@ -56,7 +57,7 @@ from broker.security.sasl.oauthbearer import (
     url_fetcher,
 )
 from broker.security.sasl.plain import PLAIN_LOGIN_MODULE, PlainServer, StaticPlainCredentials
-from broker.security.sasl.scram import SCRAM_MECHANISMS, ScramLookup, ScramServer
+from broker.security.sasl.scram import SCRAM_MECHANISMS, ScramLookup, ScramServer, TokenLookup
 from broker.security.tls import (
     NoMatchingRule,
     SslConfigError,
@@ -112,11 +113,22 @@ class _LateScram:
         return None if self.lookup is None else self.lookup(user, mechanism)
 
 
+class _LateTokens:
+    """Delegation-token lookups (SCRAM ``tokenauth=true``) answered once the services exist."""
+
+    def __init__(self) -> None:
+        self.lookup: TokenLookup | None = None
+
+    def __call__(self, token_id: str, mechanism: str) -> Any:
+        return None if self.lookup is None else self.lookup(token_id, mechanism)
+
+
 @dataclass
 class SecurityRuntime:
-    """What the listeners share: the SCRAM store hook and the JWKS caches to refresh."""
+    """What the listeners share: the SCRAM and token store hooks and the JWKS caches to refresh."""
 
     scram: _LateScram = field(default_factory=_LateScram)
+    tokens: _LateTokens = field(default_factory=_LateTokens)
     jwks: dict[str, JwksKeyCache] = field(default_factory=dict)
     jwks_backoff_max_ms: int = 10_000
 
@@ -191,8 +203,7 @@ def _mechanism_factories(
             credentials = StaticPlainCredentials(users)
             factories["PLAIN"] = functools.partial(PlainServer, credentials)
         elif mechanism in SCRAM_MECHANISMS:
-            lookup = runtime.scram
-            factories[mechanism] = functools.partial(ScramServer, mechanism, lookup)
+            factories[mechanism] = functools.partial(ScramServer, mechanism, runtime.scram, runtime.tokens)
         elif mechanism == "OAUTHBEARER":
             validator = _oauth_validator(config, listener, runtime)
             factories["OAUTHBEARER"] = functools.partial(OAuthBearerServer, validator)

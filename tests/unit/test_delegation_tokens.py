@@ -15,6 +15,7 @@ from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import ErrorCode
 from broker.security.sasl.client import ScramSaslClient
 from broker.security.sasl.scram import ScramFailure, ScramServer, parse_extensions
+from broker.security.store import SecurityStore
 from broker.security.tokens import (
     MAX_EXPIRATIONS_PER_SWEEP,
     DelegationTokens,
@@ -264,3 +265,19 @@ def test_extensions_are_read_as_kafka_reads_them():
     _rfc5802_client("SCRAM-SHA-256", out.token.token_id, password, server, ",foo=bar,tokenauth=TRUE")
     assert server.token_authenticated
 
+
+async def test_tokens_survive_a_restart_of_the_store(tmp_path):
+    store = SecurityStore(data_dir=tmp_path, tokens=SETTINGS)
+    out = await store.create_token(NOW, ALICE, ALICE, [BOB], -1)
+    renewed = await store.renew_token(NOW + 10, BOB, out.hmac, 1000)
+    assert renewed.error_code == ErrorCode.NONE
+    again = SecurityStore(data_dir=tmp_path, tokens=SETTINGS)
+    again.load()
+    token = again.tokens.get(out.token.token_id)
+    assert token is not None and token.expiry_ms == NOW + 1010 and token.renewers == (BOB,)
+    assert again.token_lookup(out.token.token_id, "SCRAM-SHA-512") is not None
+    assert (tmp_path / "delegation-tokens.json").stat().st_mode & 0o077 == 0
+    assert await again.remove_expired_tokens(NOW + 2000) == 1
+    third = SecurityStore(data_dir=tmp_path, tokens=SETTINGS)
+    third.load()
+    assert third.tokens.snapshot() == {}
