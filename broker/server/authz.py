@@ -693,6 +693,21 @@ def _alter_replica_log_dirs(c: _Check, body: Any) -> Plan:
 
 
 RULES[ApiKey.UPDATE_FEATURES] = _cluster_rule(_O.ALTER)
+
+
+@rule(
+    ApiKey.CREATE_DELEGATION_TOKEN,
+    ApiKey.RENEW_DELEGATION_TOKEN,
+    ApiKey.EXPIRE_DELEGATION_TOKEN,
+    ApiKey.DESCRIBE_DELEGATION_TOKEN,
+)
+def _delegation_tokens(c: _Check, body: Any) -> Plan:
+    """As in Kafka, the token handlers check inside (broker.handlers._tokens): CREATE_TOKENS on
+    the owner's User resource, ownership for renew and expire, and per token DESCRIBE on the
+    DelegationToken or DESCRIBE_TOKENS on the owner's User for describe."""
+    return Plan(request=body)
+
+
 RULES[ApiKey.LIST_CONFIG_RESOURCES] = _cluster_rule(_O.DESCRIBE_CONFIGS)
 for _key in (
     ApiKey.INITIALIZE_SHARE_GROUP_STATE,

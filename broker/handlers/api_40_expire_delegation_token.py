@@ -1,0 +1,34 @@
+"""ExpireDelegationToken (key 40), v1-2 (KIP-48).
+
+Sets the expiry of the token whose HMAC the request carries to ``now +
+ExpiryTimePeriodMs`` (never past its maximum), or, with a negative period, removes
+the token at once and answers ``now``: it no longer authenticates and connections it
+opened close at their next request. As Kafka 4.4.0: refused on a PLAINTEXT listener,
+an SSL one without a client certificate, or a token-authenticated connection
+(DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry -1); no secret key,
+DELEGATION_TOKEN_AUTH_DISABLED; an unknown HMAC, DELEGATION_TOKEN_NOT_FOUND; a caller
+who is neither owner nor renewer, DELEGATION_TOKEN_OWNER_MISMATCH; a non-negative
+period on a token already past its expiry, DELEGATION_TOKEN_EXPIRED (those with expiry
+0). No ACL is checked: ownership decides. The change is durable before the answer.
+"""
+
+from __future__ import annotations
+
+from broker.handlers import handler
+from broker.handlers._tokens import store_of, token_requests_allowed
+from broker.handlers.context import RequestContext
+from broker.protocol.errors import ErrorCode
+from broker.protocol.messages.expire_delegation_token_request import ExpireDelegationTokenRequest
+from broker.protocol.messages.expire_delegation_token_response import ExpireDelegationTokenResponse
+
+
+@handler(40, min_version=1, max_version=2)
+async def handle(ctx: RequestContext, req: ExpireDelegationTokenRequest) -> ExpireDelegationTokenResponse:
+    if not token_requests_allowed(ctx):
+        return ExpireDelegationTokenResponse(
+            error_code=ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry_timestamp_ms=-1
+        )
+    outcome = await store_of(ctx).expire_token(
+        ctx.services.now_ms(), ctx.connection.principal, bytes(req.hmac), req.expiry_time_period_ms
+    )
+    return ExpireDelegationTokenResponse(error_code=outcome.error_code, expiry_timestamp_ms=outcome.expiry_ms)
