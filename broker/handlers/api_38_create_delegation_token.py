@@ -29,22 +29,28 @@ from broker.protocol.messages.create_delegation_token_response import CreateDele
 from broker.security.authorizer import AclOperation, ResourceType
 
 
+def _requester(resp: CreateDelegationTokenResponse, version: int, requester: KafkaPrincipal) -> None:
+    if version >= 3:  # the requester fields are v3+
+        resp.token_requester_principal_type = requester.type
+        resp.token_requester_principal_name = requester.name
+
+
 def _answer(
-    code: int, owner: KafkaPrincipal, requester: KafkaPrincipal, *, early: bool
+    version: int, code: int, owner: KafkaPrincipal, requester: KafkaPrincipal, *, early: bool
 ) -> CreateDelegationTokenResponse:
     """Kafka's CreateDelegationTokenResponse.prepareResponse (early: refused by the broker,
     -1 timestamps) or its controller's error answer (0 timestamps)."""
     stamp = -1 if early else 0
-    return CreateDelegationTokenResponse(
+    resp = CreateDelegationTokenResponse(
         error_code=code,
         principal_type=owner.type,
         principal_name=owner.name,
-        token_requester_principal_type=requester.type,
-        token_requester_principal_name=requester.name,
         issue_timestamp_ms=stamp,
         expiry_timestamp_ms=stamp,
         max_timestamp_ms=stamp,
     )
+    _requester(resp, version, requester)
+    return resp
 
 
 @handler(38, min_version=1, max_version=3)
@@ -53,28 +59,28 @@ async def handle(ctx: RequestContext, req: CreateDelegationTokenRequest) -> Crea
     owner = requester
     if req.owner_principal_name:
         if req.owner_principal_type is None:
-            return _answer(ErrorCode.INVALID_PRINCIPAL_TYPE, requester, requester, early=True)
+            return _answer(ctx.api_version, ErrorCode.INVALID_PRINCIPAL_TYPE, requester, requester, early=True)
         owner = KafkaPrincipal(req.owner_principal_type, req.owner_principal_name)
     if not token_requests_allowed(ctx):
-        return _answer(ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, owner, requester, early=True)
+        return _answer(ctx.api_version, ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, owner, requester, early=True)
     if owner != requester and not authorized(ctx, AclOperation.CREATE_TOKENS, ResourceType.USER, str(owner)):
-        return _answer(ErrorCode.DELEGATION_TOKEN_AUTHORIZATION_FAILED, owner, requester, early=True)
+        return _answer(ctx.api_version, ErrorCode.DELEGATION_TOKEN_AUTHORIZATION_FAILED, owner, requester, early=True)
     renewers = [KafkaPrincipal(r.principal_type, r.principal_name) for r in req.renewers]
     if any(r.type != "User" for r in renewers):
-        return _answer(ErrorCode.INVALID_PRINCIPAL_TYPE, owner, requester, early=True)
+        return _answer(ctx.api_version, ErrorCode.INVALID_PRINCIPAL_TYPE, owner, requester, early=True)
     outcome = await store_of(ctx).create_token(ctx.services.now_ms(), requester, owner, renewers, req.max_lifetime_ms)
     token = outcome.token
     if token is None:
-        return _answer(outcome.error_code, owner, requester, early=False)
-    return CreateDelegationTokenResponse(
+        return _answer(ctx.api_version, outcome.error_code, owner, requester, early=False)
+    resp = CreateDelegationTokenResponse(
         error_code=ErrorCode.NONE,
         principal_type=token.owner.type,
         principal_name=token.owner.name,
-        token_requester_principal_type=token.requester.type,
-        token_requester_principal_name=token.requester.name,
         issue_timestamp_ms=token.issue_ms,
         expiry_timestamp_ms=token.expiry_ms,
         max_timestamp_ms=token.max_ms,
         token_id=token.token_id,
         hmac=outcome.hmac,
     )
+    _requester(resp, ctx.api_version, token.requester)
+    return resp

@@ -41,14 +41,15 @@ async def handle(ctx: RequestContext, req: DescribeDelegationTokenRequest) -> De
         lambda token_id: may_describe_token(ctx, token_id),
         lambda owner: may_describe_tokens_of(ctx, owner),
     )
+    v3 = ctx.api_version >= 3  # the requester fields are v3+
     return DescribeDelegationTokenResponse(
         error_code=ErrorCode.NONE,
         tokens=[
             DescribedDelegationToken(
                 principal_type=t.owner.type,
                 principal_name=t.owner.name,
-                token_requester_principal_type=t.requester.type,
-                token_requester_principal_name=t.requester.name,
+                token_requester_principal_type=t.requester.type if v3 else "",
+                token_requester_principal_name=t.requester.name if v3 else "",
                 issue_timestamp=t.issue_ms,
                 expiry_timestamp=t.expiry_ms,
                 max_timestamp=t.max_ms,

@@ -195,6 +195,22 @@ def test_token_requests_are_refused_on_plaintext_and_from_a_token(broker):
     assert made.token_id in described(broker, "alice")  # nothing was expired
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_versions_before_3_leave_the_requester_out(broker, version):
+    """The requester (and owner) fields of the requests and answers are v3+: older answers,
+    made and refused, carry none."""
+    with WireClient(broker.address("SASL_PLAINTEXT"), security=user("alice")) as w:
+        made = w.request(CreateDelegationTokenRequest(renewers=[], max_lifetime_ms=-1), version)
+        group = [CreatableRenewers(principal_type="Group", principal_name="g")]
+        refused = w.request(CreateDelegationTokenRequest(renewers=group, max_lifetime_ms=-1), version)
+        listed = w.request(DescribeDelegationTokenRequest(owners=None), version)
+    assert made.error_code == 0 and (made.principal_name, made.token_requester_principal_name) == ("alice", "")
+    assert refused.error_code == ErrorCode.INVALID_PRINCIPAL_TYPE
+    assert (refused.principal_name, refused.token_requester_principal_name) == ("alice", "")
+    [mine] = [t for t in listed.tokens if t.token_id == made.token_id]
+    assert (mine.principal_name, mine.token_requester_principal_name, mine.hmac) == ("alice", "", made.hmac)
+
+
 def test_owners_renewers_and_acls(broker):
     # Another owner needs CREATE_TOKENS on that owner's User resource.
     for_carol = create(broker, "bob", owner_principal_type="User", owner_principal_name="carol")
