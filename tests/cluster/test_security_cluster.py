@@ -3,11 +3,14 @@
 Two brokers and etcd on loopback, each with a PLAINTEXT listener (inter-broker traffic,
 its ANONYMOUS principal a super user) and a SASL_PLAINTEXT listener (SCRAM-SHA-512 and
 PLAIN). A credential and ACLs made through broker 1 authenticate and authorize on
-broker 2; an ACL removed through broker 2 stops applying on broker 1.
+broker 2; an ACL removed through broker 2 stops applying on broker 1. A delegation token
+made through broker 1 authenticates on broker 2, renewed there is renewed everywhere,
+and expired through broker 2 no longer authenticates on broker 1.
 """
 
 from __future__ import annotations
 
+import base64
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,10 +19,15 @@ from pathlib import Path
 import pytest
 
 from broker.localcluster import LocalCluster
+from broker.protocol.messages.create_delegation_token_request import CreateDelegationTokenRequest
+from broker.protocol.messages.describe_delegation_token_request import DescribeDelegationTokenRequest
+from broker.protocol.messages.expire_delegation_token_request import ExpireDelegationTokenRequest
 from broker.protocol.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from broker.protocol.messages.renew_delegation_token_request import RenewDelegationTokenRequest
 from broker.protocol.records import build_batch
 from broker.security.client import ClientSecurity
+from broker.security.sasl.client import SaslClientError
 from tests.cluster.conftest import FAST_SHARE_SETTINGS, wait_for
 from tests.integration.wire import WireClient
 
@@ -31,6 +39,7 @@ SETTINGS = {
     "listener.name.sasl_plaintext.plain.sasl.jaas.config": JAAS,
     "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
     "super.users": "User:admin;User:ANONYMOUS",
+    "delegation.token.secret.key": "cluster-token-secret",  # the same on every broker
 }
 TOPIC_AUTHORIZATION_FAILED = 29
 
@@ -128,3 +137,57 @@ def test_credentials_and_acls_made_on_one_broker_apply_on_the_other(secured, adm
         "a refusal on broker 1",
     )
     assert refused
+
+
+def token_security(token_id: str, hmac: bytes) -> ClientSecurity:
+    password = base64.b64encode(hmac).decode()
+    return ClientSecurity.from_properties(
+        {
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": "SCRAM-SHA-512",
+            "sasl.jaas.config": f'x required username="{token_id}" password="{password}" tokenauth="true";',
+        }
+    )
+
+
+def token_authenticates(address: str, token_id: str, hmac: bytes) -> bool:
+    try:
+        WireClient(address, security=token_security(token_id, hmac)).close()
+    except SaslClientError:
+        return False
+    return True
+
+
+def test_a_token_made_on_one_broker_authenticates_on_the_other(secured, admin_config, names):
+    b1, b2 = secured.broker(1).address("SASL_PLAINTEXT"), secured.broker(2).address("SASL_PLAINTEXT")
+    topic = names("tok")
+    tool(b1, admin_config, "topics", "--create", "--topic", topic)
+    tool(b1, admin_config, "user-scram", "--alter", "--user", "kim", "--add-config", "SCRAM-SHA-512=[password=kim-pw]")
+    tool(b1, admin_config, "acls", "--add", "--allow-principal", "User:kim", "--producer", "--topic", topic)
+    leader = wait_for(lambda: leader_address(secured, topic), 20, "a leader")
+    wait_for(lambda: produce_code(leader, scram("kim", "kim-pw"), topic) == 0 or None, 20, "kim's ACLs")
+    with WireClient(b1, security=scram("kim", "kim-pw")) as w:
+        made = w.request(CreateDelegationTokenRequest(renewers=[], max_lifetime_ms=-1), 3)
+    assert made.error_code == 0, made
+    # The token is in etcd before the answer; broker 2 follows it (its HMAC from the shared key).
+    assert wait_for(lambda: token_authenticates(b2, made.token_id, made.hmac) or None, 20, "the token on broker 2")
+    assert produce_code(leader, token_security(made.token_id, made.hmac), topic) == 0  # kim's ACLs apply
+    with WireClient(b2, security=scram("kim", "kim-pw")) as w:
+        listed = w.request(DescribeDelegationTokenRequest(owners=None), 3)
+        renewed = w.request(RenewDelegationTokenRequest(hmac=made.hmac, renew_period_ms=600_000), 2)
+    assert [(t.token_id, t.hmac) for t in listed.tokens] == [(made.token_id, made.hmac)]
+    assert renewed.error_code == 0
+
+    def expiry_on_1() -> int | None:
+        with WireClient(b1, security=scram("kim", "kim-pw")) as w:
+            tokens = w.request(DescribeDelegationTokenRequest(owners=None), 3).tokens
+        return (
+            tokens[0].expiry_timestamp if tokens and tokens[0].expiry_timestamp == renewed.expiry_timestamp_ms else None
+        )
+
+    wait_for(expiry_on_1, 20, "the renewal on broker 1")
+    with WireClient(b2, security=scram("kim", "kim-pw")) as w:
+        assert w.request(ExpireDelegationTokenRequest(hmac=made.hmac, expiry_time_period_ms=-1), 2).error_code == 0
+    assert wait_for(
+        lambda: (not token_authenticates(b1, made.token_id, made.hmac)) or None, 20, "the token gone on broker 1"
+    )
