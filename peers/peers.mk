@@ -156,7 +156,8 @@ compat-kafka-tools: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) $(KAFKA_TOOLS_STAMP) ##
 	$(PY) -m pytest -q -s -m compat tests/compat/test_kafka_tools.py
 
 # DescribeLogDirs, AlterReplicaLogDirs and UpdateFeatures: the same requests to Kafka 4.4.0 and
-# sharebroker (both with two log directories), answers compared field by field.
+# sharebroker (both with two log directories), answers compared field by field; then the
+# delegation-token APIs (38-41) and SASL/SCRAM with a token, the same way.
 .PHONY: compat-admin
-compat-admin: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## log-dir and feature APIs vs Kafka 4.4.0, field by field (needs Java)
-	$(PY) -m pytest -q -m compat tests/compat/test_differential_admin.py
+compat-admin: $(STAMP) peer-kafka $(JAVA_TOOL_JAR) ## log-dir, feature and delegation-token APIs vs Kafka 4.4.0, field by field (needs Java)
+	$(PY) -m pytest -q -m compat tests/compat/test_differential_admin.py tests/compat/test_differential_tokens.py
