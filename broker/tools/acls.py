@@ -8,9 +8,13 @@
         --resource-pattern-type prefixed
     sharebroker acls --bootstrap-server B --list [--topic orders] [--principal User:alice]
     sharebroker acls --bootstrap-server B --remove --allow-principal User:alice --operation Read --topic orders
+    sharebroker acls --bootstrap-server B --add --allow-principal User:bob --operation CreateTokens \\
+        --user-principal User:alice
 
-Resources: ``--topic``, ``--group``, ``--transactional-id`` (repeatable),
-``--cluster``; ``--resource-pattern-type`` LITERAL (default for --add/--remove),
+Resources: ``--topic``, ``--group``, ``--transactional-id``, ``--delegation-token``
+(a token id: DESCRIBE lets a user see the token) and ``--user-principal`` (``User:x``:
+CREATE_TOKENS lets a user make tokens owned by x, DESCRIBE_TOKENS see x's tokens), all
+repeatable, and ``--cluster``; ``--resource-pattern-type`` LITERAL (default for --add/--remove),
 PREFIXED, ANY or MATCH (filters only; the --list default is ANY). ``--producer``
 grants WRITE, DESCRIBE and CREATE on the topics (and WRITE, DESCRIBE on
 transactional ids; IDEMPOTENT_WRITE on the cluster with ``--idempotent``);
@@ -56,13 +60,16 @@ _OP_NAMES = {
     13: "CREATE_TOKENS",
     14: "DESCRIBE_TOKENS",
 }
-TOPIC, GROUP, CLUSTER, TXN = 2, 3, 4, 5
+TOPIC, GROUP, CLUSTER, TXN, TOKEN, USER = 2, 3, 4, 5, 6, 7
 _RT_NAMES = {2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN", 7: "USER"}
 PATTERNS = {"any": 1, "match": 2, "literal": 3, "prefixed": 4}
 _PT_NAMES = {1: "ANY", 2: "MATCH", 3: "LITERAL", 4: "PREFIXED"}
 DENY, ALLOW = 2, 3
 _PERM_NAMES = {2: "DENY", 3: "ALLOW"}
 CLUSTER_NAME = "kafka-cluster"
+_NO_RESOURCE = (
+    "name a resource: --topic, --group, --transactional-id, --delegation-token, --user-principal or --cluster"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -81,6 +88,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--group", action="append", default=[], metavar="G", help="group resource (repeatable)")
     p.add_argument("--transactional-id", action="append", default=[], metavar="ID", help="transactional id resource")
     p.add_argument("--cluster", action="store_true", help="the cluster resource")
+    p.add_argument(
+        "--delegation-token", action="append", default=[], metavar="ID", help="delegation token resource (its id)"
+    )
+    p.add_argument(
+        "--user-principal",
+        action="append",
+        default=[],
+        metavar="P",
+        help="user resource (User:x), for CreateTokens and DescribeTokens",
+    )
     p.add_argument(
         "--resource-pattern-type",
         type=str.lower,
@@ -107,6 +124,8 @@ def _resources(args: argparse.Namespace, pattern: int) -> list[tuple[int, str, i
     out = [(TOPIC, t, pattern) for t in args.topic]
     out += [(GROUP, g, pattern) for g in args.group]
     out += [(TXN, t, pattern) for t in args.transactional_id]
+    out += [(TOKEN, t, pattern) for t in args.delegation_token]
+    out += [(USER, u, pattern) for u in args.user_principal]
     if args.cluster:
         out.append((CLUSTER, CLUSTER_NAME, 3))
     return out
@@ -213,7 +232,7 @@ def _add(admin, args: argparse.Namespace) -> int:
     resources = _resources(args, pattern)
     entries = _entries(args)
     if not resources:
-        raise ValueError("name a resource: --topic, --group, --transactional-id or --cluster")
+        raise ValueError(_NO_RESOURCE)
     if not entries:
         raise ValueError("name a principal: --allow-principal or --deny-principal")
     for rtype, name, pt in resources:
@@ -252,7 +271,7 @@ def _remove(admin, args: argparse.Namespace) -> int:
     pattern = PATTERNS[args.resource_pattern_type or "literal"]
     resources = _resources(args, pattern)
     if not resources:
-        raise ValueError("name a resource: --topic, --group, --transactional-id or --cluster")
+        raise ValueError(_NO_RESOURCE)
     entries = _entries(args)
     for rtype, name, pt in resources:
         ops = _operations(args, rtype) or [1]  # no operation named: all of them

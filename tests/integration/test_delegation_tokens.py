@@ -3,8 +3,9 @@
 No Python client speaks the token APIs or SCRAM's ``tokenauth`` extension (kafka-python
 3.0 and librdkafka 2.16 have neither), so the requests go through the broker's own
 protocol client with the JAAS options a Java client would use; Kafka's own
-``kafka-delegation-tokens.sh`` and Java clients authenticating with a token run in
-``make compat-kafka-tools`` and ``make compat-security``.
+``kafka-delegation-tokens.sh`` and a Java client authenticating with a token run in
+``make compat-kafka-tools``, and the answers are compared with Kafka 4.4.0's in
+``make compat-admin``.
 
 The broker has a PLAINTEXT listener (its ANONYMOUS principal a super user, for setup)
 and a SASL_PLAINTEXT one with SCRAM-SHA-512 and SCRAM-SHA-256, the StandardAuthorizer
@@ -18,6 +19,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -256,6 +259,48 @@ def test_owners_renewers_and_acls(broker):
     assert set(
         described(broker, "bob", owners=[DescribeDelegationTokenOwner(principal_type="User", principal_name="bob")])
     ) <= set(described(broker, "carol"))
+
+
+def acls_tool(b: BrokerProcess, *args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-m", "broker", "acls", "--bootstrap-server", b.address("PLAINTEXT"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_token_and_user_acls_with_the_acls_tool(broker):
+    """`sharebroker acls --delegation-token` and `--user-principal`, as kafka-acls.sh has them."""
+    with WireClient(broker.address("PLAINTEXT")) as w:
+        scram_user(w, "erin")
+    made = create(broker, "erin")
+    assert made.token_id not in described(broker, "carol")
+    acls_tool(
+        broker,
+        "--add",
+        "--allow-principal",
+        "User:carol",
+        "--operation",
+        "Describe",
+        "--delegation-token",
+        made.token_id,
+    )
+    assert made.token_id in described(broker, "carol")
+    erins = create(broker, "bob", owner_principal_type="User", owner_principal_name="erin")
+    assert erins.error_code == ErrorCode.DELEGATION_TOKEN_AUTHORIZATION_FAILED
+    acls_tool(
+        broker, "--add", "--allow-principal", "User:bob", "--operation", "CreateTokens", "--user-principal", "User:erin"
+    )
+    erins = create(broker, "bob", owner_principal_type="User", owner_principal_name="erin")
+    assert erins.error_code == 0 and erins.principal_name == "erin"
+    listed = acls_tool(broker, "--list", "--user-principal", "User:erin")
+    assert "ResourcePattern(resourceType=USER, name=User:erin, patternType=LITERAL)" in listed, listed
+    assert "(principal=User:bob, host=*, operation=CREATE_TOKENS, permissionType=ALLOW)" in listed, listed
+    listed = acls_tool(broker, "--list", "--delegation-token", made.token_id)
+    assert f"resourceType=DELEGATION_TOKEN, name={made.token_id}" in listed, listed
 
 
 def test_tokens_without_a_secret_key_are_off(sharebroker_factory):
