@@ -6,7 +6,9 @@ lines of output a user would look for. :func:`run_steps` runs them in order
 against one broker and returns every outcome, so a failing step does not hide the
 ones after it. The same steps run against sharebroker and against Kafka 4.4.0
 (tests/compat/test_kafka_tools.py); what differs between the two (log directory
-paths, the broker's node id) is passed in as placeholders.
+paths, the broker's node id, the SASL listener's address) is passed in as
+placeholders, and what a step prints that later steps need (a delegation token's id
+and HMAC) is captured into them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,6 +82,9 @@ class Step:
     reject: Sequence[str] = ()  # expressions that must not match
     # Whether a Java exception trace in the output is expected (else it fails the step).
     trace_ok: bool = False
+    # Expressions whose named groups, once the step passed, become placeholders of the
+    # steps after it (a token id and HMAC the tool printed).
+    capture: Sequence[str] = ()
 
 
 @dataclass
@@ -134,13 +139,20 @@ def run_step(step: Step, values: Mapping[str, str]) -> Outcome:
 
 
 def run_steps(
-    steps: Sequence[Step], values: Mapping[str, str], *, before: Callable[[Step], None] | None = None
+    steps: Sequence[Step], values: MutableMapping[str, str], *, before: Callable[[Step], None] | None = None
 ) -> list[Outcome]:
     outcomes = []
     for step in steps:
         if before is not None:
             before(step)
-        outcomes.append(run_step(step, values))
+        outcome = run_step(step, values)
+        for pattern in step.capture:
+            found = re.search(pattern, outcome.output, re.M)
+            if found is None:
+                outcome.problems.append(f"nothing captured by {pattern!r}")
+            else:
+                values.update(found.groupdict())
+        outcomes.append(outcome)
     return outcomes
 
 
@@ -512,6 +524,8 @@ def steps() -> list[Step]:
             [*bs, "--delete", "--name", "tools-cm"],
             [r"^Deleted client metrics config for tools-cm\.$"],
         ),
+        # --- delegation tokens (KIP-48), on the SASL_PLAINTEXT listener with SCRAM-SHA-512
+        *token_steps(),
         # --- end-to-end latency, API versions
         Step(
             "e2e-latency",
@@ -528,6 +542,81 @@ def steps() -> list[Step]:
                 r"AlterReplicaLogDirs\(34\): 1 to 2",
                 r"UpdateFeatures\(57\): 0 to 2",
                 r"ListConfigResources\(74\): 0 to 1",
+                r"CreateDelegationToken\(38\): 1 to 3",
+                r"RenewDelegationToken\(39\): 1 to 2",
+                r"ExpireDelegationToken\(40\): 1 to 2",
+                r"DescribeDelegationToken\(41\): 1 to 3",
             ],
+        ),
+    ]
+
+
+def _scram_config(path: str, user: str, password: str, token: bool = False) -> tuple[str, str]:
+    """A --command-config file for SCRAM-SHA-512 on the SASL listener (with a token: tokenauth)."""
+    extra = ' tokenauth="true"' if token else ""
+    return (
+        path,
+        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-512\n"
+        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
+        f'username="{user}" password="{password}"{extra};\n',
+    )
+
+
+OWNER, RENEWER = "tools-alice", "tools-bob"
+TOKEN_TOPIC = "tools-token-topic"  # made by the producer's first request; the test counts its records
+# Their SCRAM-SHA-512 passwords; the test makes both credentials before the steps run.
+PASSWORDS = {OWNER: "owner-secret", RENEWER: "renewer-secret"}
+
+
+def token_steps() -> list[Step]:
+    """kafka-delegation-tokens.sh create (with a renewer; it prints the token as --describe
+    does), renew (by the renewer) and expire, and a Java client (the console producer, two
+    records) authenticating with the token over SCRAM-SHA-512 with tokenauth; the token's id
+    and HMAC are captured from the create step's output. Four JVMs, to keep the suite's
+    time: the token APIs (describe too) and SASL with a token are compared field by field
+    in tests/compat/test_differential_tokens.py."""
+    sasl = ["--bootstrap-server", "{sasl_bs}"]
+    owner = _scram_config("{tmp}/owner.properties", OWNER, PASSWORDS[OWNER])
+    renewer = _scram_config("{tmp}/renewer.properties", RENEWER, PASSWORDS[RENEWER])
+    token = _scram_config("{tmp}/token.properties", "{token_id}", "{hmac}", token=True)
+    return [
+        Step(
+            "delegation-tokens --create",
+            "kafka-delegation-tokens",
+            [
+                *sasl,
+                "--create",
+                "--max-life-time-period",
+                "-1",
+                "--renewer-principal",
+                f"User:{RENEWER}",
+                "--command-config",
+                owner[0],
+            ],
+            [r"^Created delegation token with tokenId : \S+$", r"^TOKENID\s+HMAC\s+OWNER\s+REQUESTER\s+RENEWERS"],
+            writes=(owner, renewer),
+            capture=(rf"^(?P<token_id>\S+)\s+(?P<hmac>\S+)\s+User:{OWNER}\s+User:{OWNER}\s+\[User:{RENEWER}\]",),
+        ),
+        Step(
+            "console-producer as the token (SCRAM-SHA-512, tokenauth)",
+            "kafka-console-producer",
+            [*sasl, "--topic", TOKEN_TOPIC, "--command-config", token[0]],
+            [],
+            stdin="t1\nt2\n",
+            writes=(token,),
+            reject=(r"Authentication failed", r"ERROR"),
+            until_s=30,  # Kafka's broker learns of the token from the metadata log
+        ),
+        Step(
+            "delegation-tokens --renew by the renewer",
+            "kafka-delegation-tokens",
+            [*sasl, "--renew", "--renew-time-period", "3600000", "--hmac", "{hmac}", "--command-config", renewer[0]],
+            [r"Completed renew operation\. New expiry date : \d{{4}}-\d\d-\d\dT\d\d:\d\d"],
+        ),
+        Step(
+            "delegation-tokens --expire",
+            "kafka-delegation-tokens",
+            [*sasl, "--expire", "--expiry-time-period", "-1", "--hmac", "{hmac}", "--command-config", owner[0]],
+            [r"Completed expire operation\. New expiry date : \d{{4}}-\d\d-\d\dT\d\d:\d\d"],
         ),
     ]

@@ -2,26 +2,58 @@
 Kafka 4.4.0 (``make compat-kafka-tools``; tests/compat/kafka_tools.py has the steps).
 
 Both brokers have two log directories, so the log-dirs and reassignment steps move a
-partition between them. Each test runs every step and fails with a report of every
+partition between them, and a SASL_PLAINTEXT listener (SCRAM-SHA-512) with a
+delegation-token secret key for the token steps. Each test runs every step and fails with a report of every
 step that did not pass (exit status, missing output, an exception trace).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
 
 import pytest
-from kafka import KafkaAdminClient
+from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 
+from broker.protocol.messages.alter_user_scram_credentials_request import (
+    AlterUserScramCredentialsRequest,
+    ScramCredentialUpsertion,
+)
 from broker.testing import BrokerProcess
 from tests.compat import kafka_tools
+from tests.integration.wire import WireClient
 
 pytestmark = [pytest.mark.compat, pytest.mark.timeout(900)]
 
 # Settings the Kafka peer has (peers/kafka.sh) that the steps notice.
 SB_SETTINGS = {"group.share.min.record.lock.duration.ms": "1000", "group.initial.rebalance.delay.ms": "0"}
+# Delegation tokens: a SASL_PLAINTEXT listener with SCRAM-SHA-512 and a secret key, on both.
+TOKEN_SECRET = "tools-token-secret"
+SB_TOKEN_SETTINGS = {
+    "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+    "listener.name.sasl_plaintext.sasl.enabled.mechanisms": "SCRAM-SHA-512",
+    "delegation.token.secret.key": TOKEN_SECRET,
+}
+
+
+def kafka_token_config(port: int, sasl_port: int) -> str:
+    p = port
+    return "\n".join(
+        [
+            f"listeners=CLIENT://127.0.0.1:{p},INTERNAL://127.0.0.1:{p + 2},CONTROLLER://127.0.0.1:{p + 1},"
+            f"SECURE://127.0.0.1:{sasl_port}",
+            f"advertised.listeners=CLIENT://127.0.0.1:{p},INTERNAL://127.0.0.1:{p + 2},SECURE://127.0.0.1:{sasl_port}",
+            "listener.security.protocol.map=CLIENT:PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT,"
+            "SECURE:SASL_PLAINTEXT",
+            "listener.name.secure.sasl.enabled.mechanisms=SCRAM-SHA-512",
+            "listener.name.secure.scram-sha-512.sasl.jaas.config="
+            "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+            f"delegation.token.secret.key={TOKEN_SECRET}",
+            "",
+        ]
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -46,9 +78,34 @@ def _dir_of(bootstrap: str, topic: str, partition: int) -> str:
     raise AssertionError(f"{topic}-{partition} is in no log directory")
 
 
-def _run(label: str, bootstrap: str, dirs: tuple[Path, Path], tmp: Path) -> None:
+def _scram_users(bootstrap: str) -> None:
+    """The token steps' users, with SCRAM-SHA-512 credentials (as kafka-configs.sh --alter
+    --entity-type users would make them, without a JVM more)."""
+    upserts = []
+    for name, password in kafka_tools.PASSWORDS.items():
+        salt = os.urandom(16)
+        salted = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 4096)
+        upserts.append(
+            ScramCredentialUpsertion(name=name, mechanism=2, iterations=4096, salt=salt, salted_password=salted)
+        )
+    with WireClient(bootstrap) as w:
+        resp = w.request(AlterUserScramCredentialsRequest(deletions=[], upsertions=upserts), 0)
+    assert all(r.error_code == 0 for r in resp.results), resp
+
+
+def _records_in(bootstrap: str, topic: str) -> int:
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap)
+    try:
+        parts = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or ()]
+        return sum(consumer.end_offsets(parts).values())
+    finally:
+        consumer.close()
+
+
+def _run(label: str, bootstrap: str, sasl_bootstrap: str, dirs: tuple[Path, Path], tmp: Path) -> None:
     values = {
         "bs": bootstrap,
+        "sasl_bs": sasl_bootstrap,
         "node": "1",
         "tmp": str(tmp),
         "dir_a": str(dirs[0]),
@@ -61,37 +118,43 @@ def _run(label: str, bootstrap: str, dirs: tuple[Path, Path], tmp: Path) -> None
             here = _dir_of(bootstrap, kafka_tools.T, 0)
             values["dir_move"] = values["dir_b"] if here == values["dir_a"] else values["dir_a"]
 
+    _scram_users(bootstrap)
     outcomes = kafka_tools.run_steps(kafka_tools.steps(), values, before=before)
     text = kafka_tools.report(label, outcomes)
+    # What the console producer sent with the token is there.
+    produced = _records_in(bootstrap, kafka_tools.TOKEN_TOPIC)
+    text += f"\n  records produced with the token: {produced} (2 expected)"
     print(text)
     out = os.environ.get("COMPAT_TOOLS_REPORT")
     if out:
         with open(out, "a") as f:
             f.write(text + "\n")
-    assert all(o.ok for o in outcomes), text
+    assert all(o.ok for o in outcomes) and produced == 2, text
 
 
 def test_kafka_tools_against_sharebroker(tmp_path: Path):
     a, b = tmp_path / "a", tmp_path / "b"
-    broker = BrokerProcess(a, {**SB_SETTINGS, "log.dirs": f"{a},{b}"}).start()
+    broker = BrokerProcess(a, {**SB_SETTINGS, **SB_TOKEN_SETTINGS, "log.dirs": f"{a},{b}"}).start()
     try:
-        _run("sharebroker", broker.bootstrap, (a, b), tmp_path)
+        _run("sharebroker", broker.address("PLAINTEXT"), broker.address("SASL_PLAINTEXT"), (a, b), tmp_path)
     finally:
         broker.kill()
 
 
 def test_kafka_tools_against_kafka():
-    from bench.peers import KafkaPeer
+    from bench.peers import KafkaPeer, free_port
 
     why = KafkaPeer.available()
     if why:
         pytest.skip(f"Kafka peer unavailable: {why}")
     with tempfile.TemporaryDirectory(prefix="kafka-tools-") as tmp:
         a, b = Path(tmp) / "data-a", Path(tmp) / "data-b"
-        peer = KafkaPeer(extra_config=f"log.dirs={a},{b}\n")
+        sasl_port = free_port()
+        peer = KafkaPeer()
+        peer.extra_config = f"log.dirs={a},{b}\n" + kafka_token_config(peer.port, sasl_port)
         try:
             peer.start()
-            _run("kafka 4.4.0", peer.bootstrap, (a, b), Path(tmp))
+            _run("kafka 4.4.0", peer.bootstrap, f"127.0.0.1:{sasl_port}", (a, b), Path(tmp))
         finally:
             peer.stop()
             peer._tmp.cleanup()
