@@ -15,6 +15,8 @@ new content, never a torn mix.
 from __future__ import annotations
 
 import base64
+import ctypes
+import ctypes.util
 import os
 import threading
 import uuid
@@ -30,6 +32,7 @@ __all__ = [
     "fsync_dir",
     "read_offset_checkpoint",
     "read_partition_metadata",
+    "sync_filesystem",
     "topic_id_to_str",
     "update_offset_checkpoint",
     "write_offset_checkpoint",
@@ -54,6 +57,28 @@ def fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def sync_filesystem(path: Path) -> None:
+    """Make everything written to the file system holding ``path`` durable: one
+    ``syncfs`` (Linux) for what would be thousands of fsyncs (closing every log at
+    shutdown); ``sync`` elsewhere. Raises OSError when writeback failed."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "syncfs"):
+        os.sync()
+        return
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        if libc.syncfs(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"syncfs of {path} failed: {os.strerror(err)}")
+    finally:
+        os.close(fd)
+
+
+def _libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    return ctypes.CDLL(name, use_errno=True) if name else None
 
 
 def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:

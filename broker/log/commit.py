@@ -14,8 +14,12 @@ The same task applies Kafka's flush policy to data produced with acks=0/1
 (``flush.messages`` / ``log.flush.interval.messages``: flush a log holding that
 many unflushed records; ``flush.ms`` / ``log.flush.interval.ms``: flush a log
 whose data has waited that long) and flushes segments that were rolled, as
-Kafka does on roll, so the recovery point keeps moving. Both need the list of
-logs: pass ``logs`` or call :meth:`attach`.
+Kafka does on roll, so the recovery point keeps moving. The policy looks only at
+logs written since their last flush: a log reports its writes
+(``PartitionLog.on_write``, which the committer installs on every log it sees),
+so a broker holding thousands of idle partitions pays nothing for them. Logs
+are found through ``logs`` (or :meth:`attach`), walked once at start and every
+``FULL_WALK_S`` after (a safety net for logs opened without the hook).
 
 """
 
@@ -41,9 +45,15 @@ __all__ = ["GroupCommitter"]
 log = structlog.get_logger("sharebroker.log")
 
 # How often the flush policy (flush.ms, flush.messages, rolled segments) is
-# checked: once a second, so flush.ms is honoured to within a second and a pass
-# over even 10,000 logs (a few ms) stays negligible.
+# checked: once a second, so flush.ms is honoured to within a second; a pass looks
+# only at the logs written since their last flush.
 POLICY_INTERVAL_S = 1.0
+# How often the policy walks every log (installing the write hook on new ones): a
+# walk over 30,000 logs takes ~20 ms, once a minute.
+FULL_WALK_S = 60.0
+# flush.ms at or above this is "never" (Kafka's default is Long.MAX_VALUE): a log
+# that is not due now leaves the watch list until its next write.
+FLUSH_MS_NEVER = 2**62
 
 # Most fsyncs one round runs at once. Concurrent fdatasyncs on one file system share
 # journal commits and keep the device queue full: on the development VM 8 logs take
@@ -120,6 +130,9 @@ class GroupCommitter:
         self._current: _Round | None = None
         self._wakeup = trio.Event()
         self._last_flush_ms: weakref.WeakKeyDictionary[PartitionLog, int] = weakref.WeakKeyDictionary()
+        # Logs written since their last flush (the ones the policy looks at).
+        self._written: dict[int, PartitionLog] = {}
+        self._next_walk = 0.0
         self.rounds = 0  # fsync rounds completed (for metrics and tests)
         # Told of every log whose fsync failed (the log manager takes its directory offline).
         self.on_storage_error: Callable[[PartitionLog, str], None] | None = None
@@ -152,6 +165,7 @@ class GroupCommitter:
         """
         if not part_log.needs_flush():
             return
+        self.noticed(part_log)
         rnd = self._pending
         rnd.logs[id(part_log)] = part_log
         self._wakeup.set()
@@ -162,13 +176,22 @@ class GroupCommitter:
 
     def request_flush(self, part_log: PartitionLog) -> None:
         """Schedule ``part_log`` for the next round without waiting for it."""
+        self.noticed(part_log)
         self._pending.logs[id(part_log)] = part_log
         self._wakeup.set()
 
     def note_append(self, part_log: PartitionLog) -> None:
         """Call after an acks=0/1 append: applies flush.messages at once."""
+        self.noticed(part_log)
         if part_log.unflushed_messages >= part_log.config.flush_messages:
             self.request_flush(part_log)
+
+    def noticed(self, part_log: PartitionLog) -> None:
+        """``part_log`` was written: the flush policy looks at it until it is flushed
+        (the write hook, installed on every log the committer sees)."""
+        if part_log.on_write is None:
+            part_log.on_write = self.noticed
+        self._written[id(part_log)] = part_log
 
     # ------------------------------------------------------------------ the task
 
@@ -221,21 +244,30 @@ class GroupCommitter:
                     unfinished.done.set()
 
     def _add_policy_flushes(self) -> None:
-        if self._logs is None:
-            return
+        if self._logs is not None and trio.current_time() >= self._next_walk:
+            self._next_walk = trio.current_time() + FULL_WALK_S
+            for part_log in self._logs():
+                if part_log.on_write is None:
+                    part_log.on_write = self.noticed
+                if not part_log.closed and part_log.needs_flush():
+                    self._written[id(part_log)] = part_log
         now = self._now_ms()
         pending = self._pending.logs
-        for part_log in self._logs():
-            if part_log.closed or id(part_log) in pending:
+        for key, part_log in list(self._written.items()):
+            if part_log.closed or key in pending:
+                del self._written[key]  # closed, or flushed this round (noticed again if written)
                 continue
             config = part_log.config
             if part_log.unflushed_messages >= config.flush_messages or part_log.has_unflushed_inactive_segment():
-                pending[id(part_log)] = part_log
+                pending[key] = part_log
+                del self._written[key]
                 continue
-            if not part_log.needs_flush():
+            if not part_log.needs_flush() or config.flush_ms >= FLUSH_MS_NEVER:
+                del self._written[key]  # nothing due by time: back when written again
                 continue
             last = self._last_flush_ms.get(part_log)
             if last is None:
                 self._last_flush_ms[part_log] = now  # data's clock starts when first seen
             elif now - last >= config.flush_ms:
-                pending[id(part_log)] = part_log
+                pending[key] = part_log
+                del self._written[key]

@@ -140,6 +140,10 @@ class OffsetIndex(_IndexFile):
         self._rel: array | None = None
         self._pos: array | None = None
 
+    def start_empty(self) -> None:
+        """A new segment's index: nothing to read from a file."""
+        self._rel, self._pos = array("i"), array("i")
+
     def _ensure(self) -> tuple[array, array]:
         if self._rel is None or self._pos is None:
             flat = array("i")
@@ -205,6 +209,10 @@ class TimeIndex(_IndexFile):
         self.max_entries = max(1, max_bytes // self.entry_size)
         self._ts: array | None = None
         self._rel: array | None = None
+
+    def start_empty(self) -> None:
+        """A new segment's index: nothing to read from a file."""
+        self._ts, self._rel = array("q"), array("i")
 
     def _ensure(self) -> tuple[array, array]:
         if self._ts is None or self._rel is None:

@@ -242,6 +242,10 @@ class LogDirMoves:
         hw = current.high_watermark if current.tracks_high_watermark else None
         if hw is not None:
             future.log.track_high_watermark(hw)
+        # A log never written has no directory yet (its first write makes it); the swap
+        # renames directories, so both get theirs now.
+        current.materialize()
+        future.log.materialize()
         future.log.close()
         old_dir = self._dir_of[key]
         target = future.directory / f"{key[0]}-{key[1]}"

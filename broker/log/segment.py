@@ -4,12 +4,25 @@ The ``.log`` file holds record batches exactly as they were appended (only the
 base offset and leader epoch are patched in place before the write). Reads use
 ``os.pread`` on the segment's descriptor, so readers and the appender never
 share a file position.
+
+Descriptors are opened on first use and kept in one process-wide LRU of at most
+``DESCRIPTORS.budget`` (half the open-file limit): a broker holding more segments
+than that (tens of thousands of partitions) reopens the least recently used ones
+when they are touched again, instead of failing with EMFILE. Every use of a
+descriptor holds it (``users``) so that no other thread closes it meanwhile; a
+segment taken out of the log (``retired``) keeps its descriptor until it is closed.
+A new segment's file is created by its first write (after ``prepare``, which makes
+the partition's directory), so an empty partition costs no file at all.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterator
+import resource
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from broker.log.index import OffsetIndex, TimeIndex, TxnIndex
@@ -22,7 +35,7 @@ from broker.protocol.records import (
     parse_batch_header,
 )
 
-__all__ = ["LogSegment", "TornBatch", "segment_file_name"]
+__all__ = ["DESCRIPTORS", "LogSegment", "TornBatch", "segment_file_name"]
 
 # Recovery and tail scans read the segment in 1 MiB chunks: few syscalls, and
 # bounded memory whatever the segment size (a larger batch is read whole).
@@ -36,6 +49,78 @@ MAX_SEGMENT_POSITION = 2**31 - 1
 
 # fdatasync covers the data and the file size, which is all a segment needs.
 _datasync = getattr(os, "fdatasync", os.fsync)
+
+
+# Segment descriptors held open at once: half the soft open-file limit (20,000 on the
+# development VM, so 10,000), the other half left to connections, index files being
+# written, etcd and the runtime. At least 64 whatever the limit.
+DESCRIPTOR_SHARE = 0.5
+MIN_DESCRIPTORS = 64
+
+
+def _default_budget() -> int:
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 1 << 20
+    return max(MIN_DESCRIPTORS, int(soft * DESCRIPTOR_SHARE))
+
+
+class _Descriptors:
+    """The open segment descriptors, least recently used first, at most ``budget``."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.lock = threading.Lock()
+        self.lru: OrderedDict[LogSegment, None] = OrderedDict()
+        self.reopened = 0  # descriptors opened again after being closed for the budget
+
+    def acquire(self, seg: LogSegment) -> int:
+        with self.lock:
+            fd = seg._fd
+            if fd >= 0:
+                seg.users += 1
+                self.lru.move_to_end(seg)
+                return fd
+            if seg.closed:
+                raise OSError(9, f"{seg.log_path} is closed")
+            fd = seg._open_file()
+            seg._fd = fd
+            seg.users += 1
+            self.lru[seg] = None
+            if len(self.lru) > self.budget:
+                self._evict()
+            return fd
+
+    def release(self, seg: LogSegment) -> None:
+        with self.lock:
+            seg.users -= 1
+
+    def _evict(self) -> None:
+        excess = len(self.lru) - self.budget
+        victims = []
+        for seg in self.lru:
+            if excess <= 0:
+                break
+            if seg.users == 0 and not seg.held:
+                victims.append(seg)
+                excess -= 1
+        for seg in victims:
+            del self.lru[seg]
+            fd, seg._fd = seg._fd, -1
+            os.close(fd)
+
+    def forget(self, seg: LogSegment) -> int:
+        """Take ``seg`` out (it is being closed); its descriptor, -1 if none is open."""
+        with self.lock:
+            self.lru.pop(seg, None)
+            fd, seg._fd = seg._fd, -1
+            return fd
+
+    def __len__(self) -> int:
+        return len(self.lru)
+
+
+DESCRIPTORS = _Descriptors(_default_budget())
 
 
 def segment_file_name(base_offset: int, suffix: str) -> str:
@@ -81,17 +166,33 @@ class LogSegment:
     retention and ListOffsets; ``first_batch_timestamp`` drives time-based rolls.
     ``dirty`` means written since the last fsync; ``pins`` counts flushes that
     are using the descriptors right now, so closing waits for them.
+
+    ``exists``: the file is on disk (its size is read); otherwise the segment is new
+    and its file is created, empty, by the first write (``prepare`` runs first).
     """
 
-    def __init__(self, directory: Path, base_offset: int, *, index_bytes: int, created_ms: int) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        base_offset: int,
+        *,
+        index_bytes: int,
+        created_ms: int,
+        exists: bool = False,
+        prepare: Callable[[], None] | None = None,
+    ) -> None:
         self.directory = directory
         self.base_offset = base_offset
         self.log_path = directory / segment_file_name(base_offset, ".log")
-        self.fd = os.open(self.log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-        self.size = os.fstat(self.fd).st_size
-        self.offset_index = OffsetIndex(directory / segment_file_name(base_offset, ".index"), base_offset, index_bytes)
-        self.time_index = TimeIndex(directory / segment_file_name(base_offset, ".timeindex"), base_offset, index_bytes)
-        self.txn_index = TxnIndex(directory / segment_file_name(base_offset, ".txnindex"))
+        self._fd = -1
+        self.users = 0
+        self._new = not exists
+        self._prepare = prepare
+        # Kept open whatever the budget: its file is about to be renamed over or deleted
+        # while reads that picked it up may still come (see hold).
+        self.held = False
+        self.size = os.stat(self.log_path).st_size if exists else 0
+        self._index_bytes = index_bytes
         self.next_offset = base_offset
         self.max_timestamp = -1
         self.offset_of_max_timestamp = -1
@@ -107,6 +208,67 @@ class LogSegment:
         # Replaced by the cleaner or deleted by retention: out of the log, its files
         # gone or renamed over, its descriptors open a while for reads under way.
         self.retired = False
+
+    # ------------------------------------------------------------------ indexes
+
+    # Made on first use: a partition that is never read or written (most of them, on a
+    # broker holding thousands) builds none. A new segment's start empty in memory.
+    @functools.cached_property
+    def offset_index(self) -> OffsetIndex:
+        index = OffsetIndex(
+            self.directory / segment_file_name(self.base_offset, ".index"), self.base_offset, self._index_bytes
+        )
+        if self._new:
+            index.start_empty()
+        return index
+
+    @functools.cached_property
+    def time_index(self) -> TimeIndex:
+        index = TimeIndex(
+            self.directory / segment_file_name(self.base_offset, ".timeindex"), self.base_offset, self._index_bytes
+        )
+        if self._new:
+            index.start_empty()
+        return index
+
+    @functools.cached_property
+    def txn_index(self) -> TxnIndex:
+        return TxnIndex(self.directory / segment_file_name(self.base_offset, ".txnindex"))
+
+    # ------------------------------------------------------------------ descriptor
+
+    def _open_file(self) -> int:
+        """Open the file (under the descriptor lock): a new segment's is created empty."""
+        flags = os.O_RDWR | os.O_APPEND
+        if self._new:
+            if self._prepare is not None:
+                self._prepare()
+            flags |= os.O_CREAT | os.O_TRUNC
+        else:
+            DESCRIPTORS.reopened += 1
+        fd = os.open(self.log_path, flags, 0o644)
+        self._new = False
+        return fd
+
+    @property
+    def has_file(self) -> bool:
+        """Whether the file was created (a new segment's is made by its first write)."""
+        return not self._new
+
+    def hold(self) -> None:
+        """Open the descriptor now and keep it until close: the file is about to be
+        renamed over or deleted, and reading it again by name would be wrong."""
+        if not self.has_file or self.closed:
+            return
+        DESCRIPTORS.acquire(self)
+        self.held = True
+        DESCRIPTORS.release(self)
+
+    def ensure_file(self) -> None:
+        """Create the file now (a segment that must be found on disk even while empty)."""
+        fd = DESCRIPTORS.acquire(self)
+        del fd
+        DESCRIPTORS.release(self)
 
     # ------------------------------------------------------------------ state
 
@@ -151,9 +313,22 @@ class LogSegment:
         views = [memoryview(p) for p in parts if len(p)]
         total = sum(len(v) for v in views)
         try:
+            fd = DESCRIPTORS.acquire(self)
+        except OSError as exc:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot open {self.log_path}: {exc}") from exc
+        try:
+            self._write_all(fd, views, start)
+        finally:
+            DESCRIPTORS.release(self)
+        self.size = start + total
+        self.dirty = True
+        return start
+
+    def _write_all(self, fd: int, views: list[memoryview], start: int) -> None:
+        try:
             i = 0
             while i < len(views):
-                n = os.writev(self.fd, views[i : i + _IOV_MAX])
+                n = os.writev(fd, views[i : i + _IOV_MAX])
                 while n:  # skip what was written, keep the rest of a partly written part
                     v = views[i]
                     if n >= len(v):
@@ -164,13 +339,10 @@ class LogSegment:
                         n = 0
         except OSError as exc:
             try:
-                os.ftruncate(self.fd, start)
+                os.ftruncate(fd, start)
             except OSError:
                 pass
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"write to {self.log_path} failed: {exc}") from exc
-        self.size = start + total
-        self.dirty = True
-        return start
 
     def track_batch(self, position: int, size: int, last_offset: int, max_timestamp: int, index_interval: int) -> None:
         """Account for a batch now stored at ``position``: indexes and timestamps."""
@@ -196,17 +368,26 @@ class LogSegment:
         self.dirty = True
 
     def truncate_to_position(self, position: int) -> None:
-        os.ftruncate(self.fd, position)
+        if self.has_file or position:
+            fd = DESCRIPTORS.acquire(self)
+            try:
+                os.ftruncate(fd, position)
+            finally:
+                DESCRIPTORS.release(self)
         self.size = position
         self.dirty = True
 
     # ------------------------------------------------------------------ reads
 
     def pread(self, size: int, position: int) -> bytes:
-        return _pread_exact(self.fd, size, position)
+        fd = DESCRIPTORS.acquire(self)
+        try:
+            return _pread_exact(fd, size, position)
+        finally:
+            DESCRIPTORS.release(self)
 
     def header_at(self, position: int) -> BatchHeader:
-        data = _pread_exact(self.fd, BATCH_HEADER_SIZE, position)
+        data = self.pread(BATCH_HEADER_SIZE, position)
         header = parse_batch_header(data)
         if position + header.size > self.size:
             raise TornBatch(position, "batch runs past the end of the segment")
@@ -226,7 +407,7 @@ class LogSegment:
             off = pos - base
             if off + BATCH_HEADER_SIZE > len(buf):
                 base, off = pos, 0
-                buf = _pread_exact(self.fd, min(window, size - pos), pos)
+                buf = self.pread(min(window, size - pos), pos)
             header = parse_batch_header(buf, off)
             if pos + header.size > size:
                 raise TornBatch(pos, "batch runs past the end of the segment")
@@ -258,7 +439,7 @@ class LogSegment:
         while pos < end:
             rel = pos - buf_start
             if len(buf) - rel < BATCH_HEADER_SIZE:
-                buf = _pread_exact(self.fd, min(max(SCAN_CHUNK_BYTES, BATCH_HEADER_SIZE), end - pos), pos)
+                buf = self.pread(min(max(SCAN_CHUNK_BYTES, BATCH_HEADER_SIZE), end - pos), pos)
                 buf_start, rel = pos, 0
                 if len(buf) < BATCH_HEADER_SIZE:
                     raise TornBatch(pos, f"{len(buf)} trailing bytes are not a batch header")
@@ -270,7 +451,7 @@ class LogSegment:
             if pos + size > end:
                 raise TornBatch(pos, f"batch of {size} bytes runs past the end ({end - pos} left)")
             if len(buf) - rel < size:
-                buf = _pread_exact(self.fd, max(SCAN_CHUNK_BYTES, size), pos)
+                buf = self.pread(max(SCAN_CHUNK_BYTES, size), pos)
                 buf_start, rel = pos, 0
                 if len(buf) < size:
                     raise TornBatch(pos, "batch is cut short")
@@ -300,7 +481,7 @@ class LogSegment:
 
     # ------------------------------------------------------------------ durability
 
-    def fsync(self, *, indexes: bool = True) -> None:
+    def fsync(self, *, indexes: bool = True, sync: bool = True) -> None:
         """fdatasync the log; write the index entries buffered since the last call and,
         with ``indexes``, fsync the index files (every entry written so far).
 
@@ -308,9 +489,16 @@ class LogSegment:
         rebuilds the indexes of the segment holding the recovery point and of every
         later one, so only a segment that is about to be trusted (rolled, or at close)
         needs its index files durable. That saves two fsyncs per acks=all round.
+        Without ``sync`` the buffered index entries are only written (the caller syncs
+        the whole file system afterwards).
         """
-        _datasync(self.fd)
-        for index in (self.offset_index, self.time_index, self.txn_index):
+        if sync and self.has_file:
+            fd = DESCRIPTORS.acquire(self)
+            try:
+                _datasync(fd)
+            finally:
+                DESCRIPTORS.release(self)
+        for index in self._built_indexes():
             if index.dirty:
                 index.dirty = False
                 try:
@@ -318,13 +506,16 @@ class LogSegment:
                 except OSError:
                     index.dirty = True
                     raise
-            if indexes and index.unsynced:
+            if indexes and sync and index.unsynced:
                 index.fsync()
 
+    def _built_indexes(self) -> list[OffsetIndex | TimeIndex | TxnIndex]:
+        """The indexes made so far (one never made has nothing to write or close)."""
+        return [i for name in ("offset_index", "time_index", "txn_index") if (i := self.__dict__.get(name)) is not None]
+
     def close_index_files(self, *, write_buffered: bool = True) -> None:
-        self.offset_index.close(write_buffered=write_buffered)
-        self.time_index.close(write_buffered=write_buffered)
-        self.txn_index.close(write_buffered=write_buffered)
+        for index in self._built_indexes():
+            index.close(write_buffered=write_buffered)
 
     def close(self, *, write_buffered: bool = True) -> None:
         """Close every descriptor (the caller makes sure no flush is using them),
@@ -333,10 +524,16 @@ class LogSegment:
             return
         self.closed = True
         self.close_index_files(write_buffered=write_buffered)
-        os.close(self.fd)
+        fd = DESCRIPTORS.forget(self)
+        if fd >= 0:
+            os.close(fd)
 
     def delete_files(self) -> None:
-        for path in (self.log_path, self.offset_index.path, self.time_index.path, self.txn_index.path):
+        base = self.base_offset
+        for path in (
+            self.log_path,
+            *(self.directory / segment_file_name(base, suffix) for suffix in (".index", ".timeindex", ".txnindex")),
+        ):
             try:
                 os.unlink(path)
             except FileNotFoundError:

@@ -208,6 +208,7 @@ def test_a_partition_in_two_directories_stops_the_broker(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     m = _open(a, b)
     m.create_topic("t", 1, {})
+    m.partition("t", 0).append(batch(1))  # a partition's directory is made by its first write
     where = m.log_dir_of("t", 0)
     m.close()
     other = b if where == a else a
@@ -262,3 +263,21 @@ def test_an_unusable_first_directory_stops_the_broker(tmp_path):
     with pytest.raises(KafkaError) as err:
         _open(a, b)
     assert "first log directory" in str(err.value)
+
+
+def test_a_partition_never_written_moves_and_takes_writes_there(tmp_path):
+    # A new partition has no directory until its first write; a move makes both.
+    a, b = tmp_path / "a", tmp_path / "b"
+    m = _open(a, b)
+    m.create_topic("t", 1, {})
+    where = m.log_dir_of("t", 0)
+    other = b if where == a else a
+    assert not (where / "t-0").exists()
+    _move(m, "t", 0, other)
+    assert m.log_dir_of("t", 0) == other and (other / "t-0").is_dir() and not (where / "t-0").exists()
+    m.partition("t", 0).append(batch(3))
+    m.close()
+    m = _open(a, b)
+    assert m.log_dir_of("t", 0) == other
+    assert [o for o, _ in _values(m, "t", 0)] == [0, 1, 2]
+    m.close()

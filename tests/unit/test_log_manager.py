@@ -34,6 +34,9 @@ def test_create_topic_makes_partitions_and_catalog(manager):
     assert manager.topic_by_id(info.topic_id) is info
     assert manager.topic_by_id(uuid.uuid4()) is None
     for p in range(3):
+        # A partition's directory is made by its first write (an empty one costs no file).
+        assert not (manager.data_dir / f"orders-{p}").exists()
+        manager.partition("orders", p).append(batch(1))
         assert (manager.data_dir / f"orders-{p}" / "partition.metadata").exists()
         assert manager.partition("orders", p).config.retention_ms == 1000
     assert manager.partition("orders", 3) is None
@@ -248,6 +251,7 @@ def test_orphan_directories_are_removed_at_open(tmp_path):
     m = LogManager(data, now_ms=Clock())
     m.open()
     m.create_topic("real", 1, {})
+    m.partition("real", 0).append(batch(1))  # its directory is made by its first write
     m.close()
     (data / "ghost-0").mkdir()
     (data / "ghost-0" / "00000000000000000000.log").write_bytes(b"")
@@ -313,6 +317,14 @@ def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manage
 
     ticks: list[int] = []
     refused: list[int] = []
+    opened: list[str] = []  # partition logs opened, by topic (new ones make no directory yet)
+    open_log = manager._open_log
+
+    def counting(info, *args):
+        opened.append(info.name)
+        return open_log(info, *args)
+
+    manager._open_log = counting
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
@@ -320,7 +332,7 @@ def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manage
 
             async def beside() -> None:
                 while not done.is_set():
-                    made = len(list(manager.data_dir.glob("big-*")))
+                    made = opened.count("big")
                     ticks.append(made)
                     if made:  # under way: the name is taken
                         with pytest.raises(KafkaError) as again:

@@ -269,6 +269,9 @@ def test_closed_log_refuses_calls(tmp_path):
 
 def test_partition_metadata_file(tmp_path):
     log = open_log(tmp_path)
+    # A new partition's directory (and this file) is made by its first write.
+    assert not (tmp_path / "t-0").exists()
+    log.append(batch(1))
     text = (tmp_path / "t-0" / "partition.metadata").read_text()
     assert text.startswith("version: 0\ntopic_id: ")
     assert text.split("topic_id: ")[1] == "XRxvTppHSmKLVQ9_Om4rEQ"
