@@ -38,13 +38,16 @@ the partition's replicas gets UNKNOWN_LEADER_EPOCH when it named a leader epoch,
 NOT_LEADER_OR_FOLLOWER otherwise (as Kafka answers, so it refreshes its metadata).
 
 Long poll: while fewer than ``min_bytes`` are available and ``max_wait_ms`` has
-not passed, the request parks on the append events of the partitions it
-reads (no polling), then reads again; a read error, a diverging epoch or
-broker shutdown answer at once.
+not passed, the request parks until a partition it reads changes (no polling),
+then reads again; a read error, a diverging epoch or broker shutdown answer at
+once.
 
 Fetch sessions (KIP-227, :mod:`broker.replica.fetch_sessions`): incremental
 fetches list only what changed; responses echo topics by name or id as the
-request named them. Partitions refused before reading (unknown topic, id or
+request named them. An incremental fetch reads only the partitions its request
+lists and those of its session that changed since they were last read with
+nothing to return, and parks on its session: a follower's fetch over thousands
+of idle partitions costs the same as over one. Partitions refused before reading (unknown topic, id or
 partition) come after the partitions read, with an empty aborted-transaction
 list, as Kafka sends them; an isolation level other than 0/1 fails the whole
 request with UNKNOWN_SERVER_ERROR (on every partition too before v13).
@@ -129,7 +132,17 @@ _Target = tuple[SessionKey, str, CachedPartition]
 class _Read:
     """One request's partitions to read, and how (the part of a fetch that is retried)."""
 
-    __slots__ = ("broker_epoch", "by_id", "fetch_max", "follower", "isolation", "recorded", "replicas", "targets")
+    __slots__ = (
+        "broker_epoch",
+        "by_id",
+        "fetch_max",
+        "follower",
+        "idle",
+        "isolation",
+        "recorded",
+        "replicas",
+        "targets",
+    )
 
     def __init__(
         self,
@@ -149,6 +162,8 @@ class _Read:
         self.by_id = by_id
         self.broker_epoch = broker_epoch
         self.recorded: set[tuple[str | None, int]] = set()  # follower positions taken
+        # Keys whose last read had nothing to return: the reader is at the end of what it may read.
+        self.idle: set[SessionKey] = set()
 
     def all(self) -> tuple[dict[SessionKey, PartitionData], int, bool]:
         """Read every partition; returns (results, bytes, answer-now)."""
@@ -157,8 +172,9 @@ class _Read:
         results: dict[SessionKey, PartitionData] = {}
         total = 0
         urgent = False
+        self.idle = set()
         for key, topic, cp in self.targets:
-            pd = self.one(topic, cp, limit, min_one)
+            pd = self.one(topic, cp, limit, min_one, key)
             n = len(pd.records) if pd.records is not None else 0
             if n:
                 min_one = False  # only the first partition with data may exceed the limits
@@ -169,7 +185,7 @@ class _Read:
             results[key] = pd
         return results, total, urgent
 
-    def one(self, topic: str, cp: CachedPartition, limit: int, min_one: bool) -> PartitionData:
+    def one(self, topic: str, cp: CachedPartition, limit: int, min_one: bool, key: SessionKey) -> PartitionData:
         partition = self.replicas.partition(topic, cp.partition)
         if partition is None:
             if self.replicas.in_cluster(topic, cp.partition):
@@ -231,6 +247,8 @@ class _Read:
         except KafkaError as exc:
             return _read_error(exc.code)
         records: Any = _EMPTY if found is None else found
+        if found is None and offset >= (log.log_end_offset if upper is None else upper):
+            self.idle.add(key)
         aborted = None
         if committed:
             aborted = []
@@ -249,9 +267,9 @@ class _Read:
         )
 
 
-async def _wait_any(events: list[trio.Event]) -> None:
-    """Return once any of ``events`` is set."""
-    if any(e.is_set() for e in events):
+async def _wait_either(first: trio.Event, second: trio.Event) -> None:
+    """Return once either event is set."""
+    if first.is_set() or second.is_set():
         return
     async with trio.open_nursery() as nursery:
 
@@ -259,8 +277,8 @@ async def _wait_any(events: list[trio.Event]) -> None:
             await event.wait()
             nursery.cancel_scope.cancel()
 
-        for event in events:
-            nursery.start_soon(wait, event)
+        nursery.start_soon(wait, first)
+        nursery.start_soon(wait, second)
 
 
 def _error_response(req: FetchRequest, version: int, code: int) -> FetchResponse:
@@ -336,42 +354,70 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
     )
 
     # Partitions refused up front go after the ones read, as in Kafka.
-    targets: list[_Target] = []
+    reading: dict[SessionKey, _Target] = {}
     refused: dict[SessionKey, PartitionData] = {}
-    for key, cp in fctx.partitions():
-        if cp.topic is None:
-            refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_ID)
-        elif image.partition(cp.topic, cp.partition) is None:
-            refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        else:
-            targets.append((key, cp.topic, cp))
+
+    def take() -> list[_Target]:
+        """Add what the context says to read now; the partitions to read, in order."""
+        current = services.metadata.image
+        for key, cp in fctx.to_read():
+            if cp.topic is None:
+                refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_ID)
+            elif current.partition(cp.topic, cp.partition) is None:
+                refused[key] = _unknown(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            else:
+                refused.pop(key, None)
+                reading[key] = (key, cp.topic, cp)
+        return sorted(reading.values(), key=lambda t: t[2].order)
 
     fetch_max = min(req.max_bytes, _config_int(services.config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
     min_bytes = min(req.min_bytes, fetch_max)
     reader = _Read(
-        services.replicas, targets, fetch_max, req.isolation_level, replica_id if follower else -1, by_id, broker_epoch
+        services.replicas, take(), fetch_max, req.isolation_level, replica_id if follower else -1, by_id, broker_epoch
     )
-    results, total, urgent = reader.all() if targets else ({}, 0, False)
+    if follower:
+        services.replicas.follower_request(replica_id)
+    results, total, urgent = reader.all() if reader.targets else ({}, 0, False)
 
-    if targets and req.max_wait_ms > 0 and total < min_bytes and not urgent and not services.lifecycle.stopping:
+    incremental = fctx.kind == "incremental"
+    if (
+        (reader.targets or incremental)
+        and req.max_wait_ms > 0
+        and total < min_bytes
+        and not urgent
+        and not services.lifecycle.stopping
+    ):
         fresh = False
-        with trio.move_on_after(req.max_wait_ms / 1000):
-            while True:
-                # Taken right after a read with no await in between: no append is missed.
-                events = {(topic, cp.partition): None for _, topic, cp in targets}
-                waits = [services.replicas.append_event(topic, index) for topic, index in events]
-                waits.append(services.lifecycle.stopped)
-                fresh = False
-                await _wait_any(waits)
-                results, total, urgent = reader.all()
-                fresh = True
-                if total >= min_bytes or urgent or services.lifecycle.stopping:
-                    break
+        try:
+            with trio.move_on_after(req.max_wait_ms / 1000):
+                while True:
+                    # Registered right after a read with no await in between: no change is missed.
+                    changed = trio.Event()
+                    if incremental:
+                        fctx.set_waiter(changed.set)
+                        unwatch = None
+                    else:
+                        keys = [(topic, cp.partition) for _, topic, cp in reader.targets]
+                        unwatch = services.replicas.watch(keys, changed.set)
+                    fresh = False
+                    try:
+                        await _wait_either(changed, services.lifecycle.stopped)
+                    finally:
+                        if unwatch is not None:
+                            unwatch()
+                    reader.targets = take()
+                    results, total, urgent = reader.all()
+                    fresh = True
+                    if total >= min_bytes or urgent or services.lifecycle.stopping:
+                        break
+        finally:
+            fctx.set_waiter(None)
         if not fresh:  # the wait ran out: answer with what is there now
+            reader.targets = take()
             results, total, urgent = reader.all()
 
     results.update(refused)
-    error, session_id, items = fctx.respond(results, services.now_ms())
+    error, session_id, items = fctx.respond(results, services.now_ms(), reader.idle)
 
     responses: list[FetchableTopicResponse] = []
     hinted: set[int] = set()

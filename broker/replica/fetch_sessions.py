@@ -26,6 +26,20 @@ way the request named it. Partitions that returned records move to the end of
 the session's order, so the next reads start with the ones that did not (the
 request-level byte limit is then shared fairly).
 
+Changes, not partitions: an incremental fetch reads only the partitions the
+request lists and those that changed since the session last read them
+(:meth:`FetchContext.to_read`). A partition the session read with nothing to
+return (no records, no error: the fetcher is at its end) is *idle* and is not
+read again until :meth:`FetchSessionCache.partition_changed` reports an append,
+a high watermark, log start or leadership change for it; that call also wakes a
+fetch of the session parked in its long poll (:meth:`FetchContext.set_waiter`).
+So a follower whose thousands of partitions are idle costs one empty request
+per long poll, whatever their number (Kafka reads every partition of the
+session on each request and sends only the changed ones; the response is the
+same). A partition whose topic id is not known yet is read every time (it is
+answered with an error). Without the idle set (``respond(..., idle=())``) every
+partition read stays marked changed, which is Kafka's behaviour.
+
 Cache limit and eviction follow Kafka's FetchSessionCache: at most
 ``max.incremental.fetch.session.cache.slots`` (1000) sessions. When full, a
 new session may evict (1) the least recently used session if it has been idle
@@ -40,7 +54,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +116,8 @@ class CachedPartition:
     high_watermark: int = -1
     last_stable_offset: int = -1
     local_log_start_offset: int = -1
+    # Position in the session's read order (rotation moves it to the end).
+    order: int = 0
 
     def update_request(self, other: CachedPartition) -> None:
         self.fetch_offset = other.fetch_offset
@@ -158,6 +174,13 @@ class FetchSession:
     last_used_ms: int
     epoch: int
     cached_size: int = -1  # size when last touched; -1 while not in the cache
+    # Partitions to read at the next request: changed since they were last read idle.
+    changed: set[SessionKey] = field(default_factory=set)
+    # Partitions whose topic id had no name when last looked at (read every time).
+    unresolved: set[SessionKey] = field(default_factory=set)
+    # Called when a partition of the session changes (wakes a parked fetch).
+    waiter: Callable[[], None] | None = None
+    next_order: int = 0
 
     @property
     def size(self) -> int:
@@ -165,6 +188,10 @@ class FetchSession:
 
     def evictable_key(self) -> tuple[bool, int, int]:
         return (self.privileged, self.cached_size, self.id)
+
+    def place_last(self, cp: CachedPartition) -> None:
+        cp.order = self.next_order
+        self.next_order += 1
 
 
 # --- contexts -------------------------------------------------------------------------
@@ -177,9 +204,10 @@ class FetchContext:
     """What one Fetch request reads and how its response is shaped.
 
     ``kind`` is ``"error"``, ``"sessionless"``, ``"full"`` or ``"incremental"``.
-    Read every partition of :meth:`partitions`, then call :meth:`respond` with
-    the results (same keys, in read order, erroneous ones after) to get the
-    top-level error, the session id and the partitions to send.
+    Read the partitions of :meth:`to_read` (again after a wake-up: it returns
+    those changed meanwhile), then call :meth:`respond` with the results (same
+    keys, in read order, erroneous ones after) and the keys read idle, to get
+    the top-level error, the session id and the partitions to send.
     """
 
     kind: str
@@ -190,8 +218,11 @@ class FetchContext:
     request_epoch: int = 0
     privileged: bool = False
     uses_topic_ids: bool = False
+    # Incremental: the keys this request took from the session's changed set.
+    taken: set[SessionKey] = field(default_factory=set)
 
     def partitions(self) -> list[tuple[SessionKey, CachedPartition]]:
+        """Every partition the request covers (for an incremental fetch: the session's)."""
         if self.kind == "incremental":
             assert self.session is not None
             return list(self.session.partitions.items())
@@ -199,13 +230,43 @@ class FetchContext:
             return []
         return list(self.fetch_data.items())
 
-    def respond(self, results: Mapping[SessionKey, Any], now_ms: int) -> tuple[int, int, list[Item]]:
+    def to_read(self) -> list[tuple[SessionKey, CachedPartition]]:
+        """The partitions to read now, in session order. For an incremental fetch: those
+        the request lists, those changed since the session read them idle, and those of
+        unknown topics; their change marks are cleared (a change from now on marks them
+        again). Otherwise every partition of the request."""
+        if self.kind != "incremental":
+            return self.partitions()
+        session = self.session
+        assert session is not None
+        parts = session.partitions
+        keys = set(session.changed)
+        session.changed.clear()
+        keys.update(k for k in self.fetch_data if k in parts)
+        keys.update(session.unresolved)
+        self.taken |= keys
+        found = [(k, parts[k]) for k in keys if k in parts]
+        found.sort(key=lambda item: item[1].order)
+        return found
+
+    def set_waiter(self, waiter: Callable[[], None] | None) -> None:
+        """``waiter`` is called when a partition of the session changes (incremental only)."""
+        if self.session is not None:
+            self.session.waiter = waiter
+
+    def respond(
+        self, results: Mapping[SessionKey, Any], now_ms: int, idle: Collection[SessionKey] = ()
+    ) -> tuple[int, int, list[Item]]:
+        """``idle``: keys whose last read had nothing to return (no records, no error,
+        the fetch offset at the end of what may be read); every other key read is read
+        again at the session's next request."""
         if self.kind == "error":
             return self.error, INVALID_SESSION_ID, []
         if self.kind == "sessionless":
             return ErrorCode.NONE, INVALID_SESSION_ID, [(k, self.fetch_data[k], r) for k, r in results.items()]
         if self.kind == "full":
             items = [(k, self.fetch_data[k], r) for k, r in results.items()]
+            changed = {k for k in results if k not in idle}
 
             def build() -> dict[SessionKey, CachedPartition]:
                 cached: dict[SessionKey, CachedPartition] = {}
@@ -215,13 +276,15 @@ class FetchContext:
                 return cached
 
             session_id = self.cache.maybe_create_session(
-                now_ms, self.privileged, len(items), self.uses_topic_ids, build
+                now_ms, self.privileged, len(items), self.uses_topic_ids, build, changed
             )
             return ErrorCode.NONE, session_id, items
         session = self.session
         assert session is not None
+        session.waiter = None
         if session.epoch != next_epoch(self.request_epoch):
             # Another request of the same session got in between (a duplicate request).
+            session.changed |= self.taken & session.partitions.keys()
             return ErrorCode.INVALID_FETCH_SESSION_EPOCH, session.id, []
         items = []
         moved: list[SessionKey] = []
@@ -229,12 +292,16 @@ class FetchContext:
             cp = session.partitions.get(k)
             if cp is None:  # forgotten meanwhile
                 continue
+            if k not in idle:
+                session.changed.add(k)
             if cp.must_respond(r, update=True):
                 items.append((k, cp, r))
                 if r.records is not None and len(r.records) > 0:
                     moved.append(k)
         for k in moved:  # rotate: partitions that got data go last next time
-            session.partitions[k] = session.partitions.pop(k)
+            cp = session.partitions.pop(k)
+            session.partitions[k] = cp
+            session.place_last(cp)
         return ErrorCode.NONE, session.id, items
 
 
@@ -259,6 +326,8 @@ class FetchSessionCache:
         self._evictable_by_privileged: set[int] = set()
         self.total_partitions = 0
         self.evictions = 0
+        # (topic name, partition) -> {session id: session key}: who to tell of a change.
+        self._watchers: dict[tuple[str, int], dict[int, SessionKey]] = {}
 
     def __len__(self) -> int:
         return len(self.sessions)
@@ -299,20 +368,29 @@ class FetchSessionCache:
             cached = parts.get(key)
             if cached is None:
                 parts[key] = cp
+                session.place_last(cp)
+                self._watch(session, key, cp)
             else:
                 cached.update_request(cp)
         for key in forgotten:
-            parts.pop(key, None)
+            gone = parts.pop(key, None)
+            if gone is not None:
+                self._unwatch(session, key, gone)
         if not parts:
             self.remove(session.id)
             return FetchContext("sessionless", self, fetch_data=fetch_data, uses_topic_ids=uses_ids)
-        if uses_ids and resolve_topic is not None:
-            for cp in parts.values():
-                if cp.topic is None:
-                    cp.topic = resolve_topic(cp.topic_id)
+        if uses_ids and resolve_topic is not None and session.unresolved:
+            for key in list(session.unresolved):
+                cp = parts[key]
+                cp.topic = resolve_topic(cp.topic_id)
+                if cp.topic is not None:
+                    session.unresolved.discard(key)
+                    self._watch(session, key, cp)
         self.touch(session, now_ms)
         session.epoch = next_epoch(session.epoch)
-        return FetchContext("incremental", self, session=session, request_epoch=epoch, uses_topic_ids=uses_ids)
+        return FetchContext(
+            "incremental", self, fetch_data=fetch_data, session=session, request_epoch=epoch, uses_topic_ids=uses_ids
+        )
 
     # --- bookkeeping (Kafka's FetchSessionCacheShard) -----------------------------------
 
@@ -329,8 +407,10 @@ class FetchSessionCache:
         size: int,
         uses_topic_ids: bool,
         build: Callable[[], dict[SessionKey, CachedPartition]],
+        changed: Iterable[SessionKey] | None = None,
     ) -> int:
-        """Create a session if there is room (or something may be evicted); its id, else 0."""
+        """Create a session if there is room (or something may be evicted); its id, else 0.
+        ``changed``: the partitions to read at its first incremental fetch (None: all)."""
         if len(self.sessions) >= self.max_sessions and not self._try_evict(privileged, (privileged, size, 0), now_ms):
             return INVALID_SESSION_ID
         session = FetchSession(
@@ -342,9 +422,49 @@ class FetchSessionCache:
             last_used_ms=now_ms,
             epoch=next_epoch(INITIAL_EPOCH),
         )
+        for cp in session.partitions.values():
+            session.place_last(cp)
+        session.changed = set(session.partitions if changed is None else changed)
+        for key, cp in session.partitions.items():
+            self._watch(session, key, cp)
         self.sessions[session.id] = session
         self.touch(session, now_ms)
         return session.id
+
+    # --- changes ----------------------------------------------------------------------
+
+    def partition_changed(self, topic: str, partition: int) -> None:
+        """``topic``-``partition`` changed here (an append, its high watermark, last stable
+        offset or log start moved, leadership changed, it was deleted): every session
+        holding it reads it at its next request, and a parked fetch of theirs wakes."""
+        watchers = self._watchers.get((topic, partition))
+        if not watchers:
+            return
+        for session_id, key in watchers.items():
+            session = self.sessions.get(session_id)
+            if session is None:
+                continue
+            session.changed.add(key)
+            if session.waiter is not None:
+                session.waiter()
+
+    def _watch(self, session: FetchSession, key: SessionKey, cp: CachedPartition) -> None:
+        if cp.topic is None:
+            session.unresolved.add(key)
+            return
+        self._watchers.setdefault((cp.topic, cp.partition), {})[session.id] = key
+
+    def _unwatch(self, session: FetchSession, key: SessionKey, cp: CachedPartition) -> None:
+        session.changed.discard(key)
+        session.unresolved.discard(key)
+        if cp.topic is None:
+            return
+        name = (cp.topic, cp.partition)
+        watchers = self._watchers.get(name)
+        if watchers is not None and watchers.get(session.id) == key:
+            del watchers[session.id]
+            if not watchers:
+                del self._watchers[name]
 
     def _try_evict(self, privileged: bool, key: tuple[bool, int, int], now_ms: int) -> bool:
         if not self.sessions:
@@ -375,7 +495,10 @@ class FetchSessionCache:
         self._evictable_by_privileged.discard(session.id)
         if self.sessions.pop(session.id, None) is not None:
             self.total_partitions -= max(session.cached_size, 0)
+            for key, cp in session.partitions.items():
+                self._unwatch(session, key, cp)
         session.cached_size = -1
+        session.waiter = None
 
     def touch(self, session: FetchSession, now_ms: int) -> None:
         """Mark ``session`` used now and re-file it for eviction."""

@@ -79,6 +79,7 @@ class Partition:
         "_appended",
         "_committer",
         "_hw_changed",
+        "_last_request_ms",
         "_lease_ok",
         "_role_changed",
         "epoch_start_offset",
@@ -103,6 +104,7 @@ class Partition:
         committer: GroupCommitter,
         appended: Callable[[str, int], None],
         lease_ok: Callable[[], bool] = lambda: True,
+        last_request_ms: Callable[[int], int] = lambda replica: 0,
     ) -> None:
         self.log = log
         self.topic = log.topic
@@ -113,6 +115,7 @@ class Partition:
         self._committer = committer
         self._appended = appended
         self._lease_ok = lease_ok
+        self._last_request_ms = last_request_ms
         self.followers: dict[int, FollowerState] = {}
         # The ISR being written (an expansion or a shrink), None when none is.
         self.pending_isr: tuple[int, ...] | None = None
@@ -295,6 +298,7 @@ class Partition:
         transaction coordinator confirmed it; ``transaction_version`` that of the markers."""
         if not self.is_leader:
             raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)
+        end = self.log.log_end_offset
         info = self.log.append(
             records,
             log_append_time_ms=log_append_time_ms,
@@ -304,6 +308,11 @@ class Partition:
             transaction_version=transaction_version,
         )
         if not info.duplicate:
+            # Followers at the old end were caught up as of their latest fetch request
+            # (their session did not read this partition while it was idle).
+            for r, f in self.followers.items():
+                if f.log_end_offset >= end:
+                    f.last_caught_up_ms = max(f.last_caught_up_ms, self._last_request_ms(r))
             if not self.log.tracks_high_watermark:
                 self._wake_hw()
             else:
@@ -441,15 +450,23 @@ class Partition:
         return (*isr, *sorted(added))
 
     def isr_to_shrink(self, now_ms: int, lag_max_ms: int) -> tuple[int, ...] | None:
-        """The ISR without the followers that have not caught up for ``lag_max_ms``."""
+        """The ISR without the followers that have not caught up for ``lag_max_ms``. A
+        follower at the log end is caught up as of its latest fetch request."""
         if not self.is_leader_here or self.pending_isr is not None:
             return None
         out = []
+        end = self.log.log_end_offset
         for r in self.state.isr:
             if r == self.node_id:
                 continue
             f = self.followers.get(r)
-            if f is None or now_ms - f.last_caught_up_ms > lag_max_ms:
+            if f is None:
+                out.append(r)
+                continue
+            caught_up = f.last_caught_up_ms
+            if f.log_end_offset >= end:
+                caught_up = max(caught_up, self._last_request_ms(r))
+            if now_ms - caught_up > lag_max_ms:
                 out.append(r)
         if not out:
             return None

@@ -286,6 +286,8 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     fetch_sessions = FetchSessionCache(
         max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
     )
+    # Incremental fetches read only the partitions of their session that changed.
+    replicas.add_append_listener(fetch_sessions.partition_changed)
 
     def config_changed(new: BrokerConfig) -> None:
         # Dynamic BROKER changes: topic defaults and group-config bounds follow them.

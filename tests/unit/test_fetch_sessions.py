@@ -267,3 +267,75 @@ def test_partition_count_is_tracked():
     assert cache.total_partitions == 3
     cache.remove(sid)
     assert cache.total_partitions == 0
+
+
+# --- changes, not partitions: what an incremental fetch reads --------------------------
+
+
+def test_an_incremental_fetch_reads_only_listed_and_changed_partitions():
+    cache = FetchSessionCache()
+    parts = [part("a", i) for i in range(100)]
+    ctx = cache.new_context(
+        version=12, session_id=0, epoch=0, is_follower=True, fetch_data=req(*parts), forgotten=(), now_ms=0
+    )
+    keys = [k for k, _ in ctx.to_read()]
+    assert len(keys) == 100
+    # every partition read with nothing to return: idle
+    _, sid, _ = ctx.respond({k: data() for k in keys}, 0, idle=set(keys))
+    for epoch in range(1, 50):  # many idle rounds read nothing
+        ctx = incremental(cache, sid, epoch)
+        assert ctx.to_read() == []
+        assert ctx.respond({}, 0, idle=()) == (0, sid, [])
+    # an append to a-42 is read (and sent) at the next request, and nothing else
+    cache.partition_changed("a", 42)
+    ctx = incremental(cache, sid, 50)
+    assert [k for k, _ in ctx.to_read()] == [("a", 42)]
+    _, _, items = ctx.respond({("a", 42): data(hw=11, records=b"x")}, 0, idle=())
+    assert [k for k, _, _ in items] == [("a", 42)]
+    # not idle (records were returned): read again; a listed partition is read too
+    ctx = incremental(cache, sid, 51, fetch_data=req(part("a", 7, offset=3)))
+    assert sorted(k for k, _ in ctx.to_read()) == [("a", 7), ("a", 42)]
+
+
+def test_a_change_wakes_the_parked_fetch_of_its_session_only():
+    cache = FetchSessionCache()
+    sids = []
+    for topic in ("a", "b"):
+        ctx = cache.new_context(
+            version=12, session_id=0, epoch=0, is_follower=True, fetch_data=req(part(topic, 0)), forgotten=(), now_ms=0
+        )
+        sids.append(ctx.respond({(topic, 0): data()}, 0, idle={(topic, 0)})[1])
+    woken: list[str] = []
+    ctx_a = incremental(cache, sids[0], 1)
+    ctx_b = incremental(cache, sids[1], 1)
+    ctx_a.set_waiter(lambda: woken.append("a"))
+    ctx_b.set_waiter(lambda: woken.append("b"))
+    cache.partition_changed("b", 0)
+    cache.partition_changed("c", 0)  # in no session
+    assert woken == ["b"]
+    assert ctx_b.to_read() == [(("b", 0), cache.get(sids[1]).partitions[("b", 0)])]
+
+
+def test_forgotten_and_closed_sessions_stop_watching():
+    cache = FetchSessionCache()
+    _, sid, _ = open_session(cache, req(part("a", 0), part("a", 1)))
+    incremental(cache, sid, 1, forgotten=[("a", 1)]).respond({}, 0)
+    cache.partition_changed("a", 1)
+    assert cache.get(sid).changed == {("a", 0)}  # a-0 was never read idle; a-1 is gone
+    cache.remove(sid)
+    cache.partition_changed("a", 0)
+    assert cache._watchers == {}
+
+
+def test_a_duplicate_request_gives_back_what_it_took():
+    cache = FetchSessionCache()
+    ctx = cache.new_context(
+        version=12, session_id=0, epoch=0, is_follower=True, fetch_data=req(part("a", 0)), forgotten=(), now_ms=0
+    )
+    _, sid, _ = ctx.respond({("a", 0): data()}, 0, idle={("a", 0)})
+    cache.partition_changed("a", 0)
+    first = incremental(cache, sid, 1)
+    assert len(first.to_read()) == 1
+    incremental(cache, sid, 2)  # the client moved on while the first was parked
+    assert first.respond({("a", 0): data()}, 0, idle={("a", 0)})[0] == ErrorCode.INVALID_FETCH_SESSION_EPOCH
+    assert cache.get(sid).changed == {("a", 0)}  # still to be read by the next request
