@@ -215,25 +215,41 @@ def _cmd_local_cluster(args: argparse.Namespace) -> int:
         Path(args.data_dir) if args.data_dir else None,
         etcd_endpoints=endpoints or None,
         settings=settings,
+        die_with_parent=True,  # gone with this process, however it ends (even kill -9)
     )
+    stopping = False
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal stopping
+        if stopping:
+            # A second Ctrl-C (or SIGTERM, SIGHUP): no more waiting, kill them all now.
+            cluster.send_kill()
+            print("killed", flush=True)
+            return
+        stopping = True
+        raise KeyboardInterrupt
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_signal)
     try:
-        cluster.start()
-    except RuntimeError as exc:
-        _error(str(exc))
-        return EXIT_FAILURE
-    try:
+        try:
+            cluster.start()
+        except RuntimeError as exc:
+            _error(str(exc))
+            return EXIT_FAILURE
         etcd = ",".join(cluster.etcd_endpoints)
         print(f"etcd: {etcd}", flush=True)
         for b in cluster.brokers:
             print(f"broker {b.settings['node.id']}: {b.bootstrap} (data {b.data_dir}, log {b.log_path})", flush=True)
         print(f"bootstrap.servers={cluster.bootstrap}", flush=True)
-        print("Ctrl-C stops the cluster.", flush=True)
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        print("Ctrl-C stops the cluster (a second Ctrl-C kills it).", flush=True)
         while True:
             signal.pause()
     except KeyboardInterrupt:
         pass
     finally:
+        stopping = True
+        print("stopping", flush=True)
         cluster.stop()
         print("stopped", flush=True)
     return EXIT_OK

@@ -4,10 +4,20 @@
 plugin :mod:`broker.testing` and the benchmarks start brokers with it);
 :class:`LocalCluster` is etcd and N brokers, for ``sharebroker local-cluster``
 and the ``sharebroker_cluster`` fixture. Nothing here needs pytest.
+
+Stopping: :meth:`LocalCluster.stop` sends SIGTERM to every broker at once (each
+hands its leaderships over and closes its logs in parallel with the others),
+waits for all of them within ``STOP_TIMEOUT_S``, kills what is left, then stops
+etcd. :meth:`LocalCluster.kill` is SIGKILL for every process at once. The
+children stay in their parent's process group (a terminal's Ctrl-C and hang-up
+reach them too), and with ``die_with_parent`` they are killed by the kernel
+when their parent dies, however it dies (``PR_SET_PDEATHSIG``, Linux).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import shutil
@@ -19,7 +29,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Self
 
@@ -35,13 +45,42 @@ STOP_TIMEOUT_S = 10.0
 TEST_SETTINGS_ENV = "SHAREBROKER_TEST_SETTINGS"
 
 
-class BrokerProcess:
-    """One ``sharebroker serve`` subprocess with its own data directory."""
+# prctl(2) option: the signal a child gets when the thread that forked it exits.
+PR_SET_PDEATHSIG = 1
 
-    def __init__(self, data_dir: Path, settings: Mapping[str, str] | None = None, port: int = 0) -> None:
+
+def _die_with(parent: int) -> Callable[[], None]:
+    """A ``preexec_fn``: the child gets SIGKILL when its parent (``parent``) dies."""
+    libc_name = ctypes.util.find_library("c")
+
+    def arm() -> None:
+        if libc_name is not None:
+            ctypes.CDLL(libc_name, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the call above
+            os._exit(1)
+
+    return arm
+
+
+class BrokerProcess:
+    """One ``sharebroker serve`` subprocess with its own data directory.
+
+    ``die_with_parent``: the kernel kills the broker if the process that started it
+    dies first (only for a parent whose starting thread lives as long as it does:
+    ``PR_SET_PDEATHSIG`` fires when that thread exits)."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        settings: Mapping[str, str] | None = None,
+        port: int = 0,
+        *,
+        die_with_parent: bool = False,
+    ) -> None:
         self.data_dir = Path(data_dir)
         self.settings = dict(settings or {})
         self.port = port
+        self.die_with_parent = die_with_parent
         self.process: subprocess.Popen | None = None
         self.log_path = self.data_dir.parent / f"{self.data_dir.name}.log"
         self._log_offset = 0
@@ -72,7 +111,12 @@ class BrokerProcess:
         try:
             env = {k: v for k, v in os.environ.items() if k != TEST_SETTINGS_ENV}
             self.process = subprocess.Popen(
-                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
+                self.command(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                preexec_fn=_die_with(os.getpid()) if self.die_with_parent else None,
             )
         finally:
             log.close()
@@ -136,23 +180,40 @@ class BrokerProcess:
 
     def stop(self) -> int:
         """SIGTERM and wait for a clean exit; return the exit code."""
+        self.terminate()
+        return self.wait_stopped(time.monotonic() + STOP_TIMEOUT_S)
+
+    def terminate(self) -> None:
+        """Send SIGTERM (a clean stop) without waiting."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+
+    def wait_stopped(self, deadline: float) -> int:
+        """Wait for the process to exit until ``deadline`` (monotonic), then kill it and
+        raise RuntimeError; return the exit code."""
         if self.process is None:
             return 0
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                raise RuntimeError(f"sharebroker ignored SIGTERM for {STOP_TIMEOUT_S} s:\n{self.log_tail()}") from None
+        try:
+            self.process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise RuntimeError(f"sharebroker ignored SIGTERM for {STOP_TIMEOUT_S} s:\n{self.log_tail()}") from None
         return self.process.returncode
 
     def kill(self) -> None:
         """SIGKILL: the crash case."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+        self.send_kill()
+        if self.process is not None:
             self.process.wait()
+
+    def send_kill(self) -> None:
+        """Send SIGKILL without waiting (safe in a signal handler)."""
+        if self.process is not None and self.process.returncode is None:
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def __enter__(self) -> Self:
         return self.start()
@@ -179,8 +240,9 @@ def free_port() -> int:
 class EtcdProcess:
     """One etcd member on 127.0.0.1 with its own data directory."""
 
-    def __init__(self, data_dir: Path, binary: str | None = None) -> None:
+    def __init__(self, data_dir: Path, binary: str | None = None, *, die_with_parent: bool = False) -> None:
         self.data_dir = Path(data_dir)
+        self.die_with_parent = die_with_parent
         found = binary or shutil.which("etcd")
         if found is None:
             raise RuntimeError("etcd is not on PATH (Debian: apt-get install etcd-server)")
@@ -220,7 +282,13 @@ class EtcdProcess:
         ]
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with(os.getpid()) if self.die_with_parent else None,
+            )
         deadline = time.monotonic() + ETCD_START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -245,9 +313,17 @@ class EtcdProcess:
                 self.kill()
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+        self.send_kill()
+        if self.process is not None:
             self.process.wait()
+
+    def send_kill(self) -> None:
+        """Send SIGKILL without waiting (safe in a signal handler)."""
+        if self.process is not None and self.process.returncode is None:
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def _internal_topic_settings(brokers: int) -> dict[str, str]:
@@ -278,12 +354,14 @@ class LocalCluster:
         etcd_endpoints: Sequence[str] | None = None,
         settings: Mapping[str, str] | None = None,
         racks: Sequence[str | None] | None = None,
+        die_with_parent: bool = False,
     ) -> None:
         if brokers < 1:
             raise ValueError("a cluster needs at least one broker")
         self._tmp = None if base_dir is not None else tempfile.TemporaryDirectory(prefix="sharebroker-cluster-")
         self.base_dir = Path(base_dir if base_dir is not None else self._tmp.name)  # type: ignore[union-attr]
         self.etcd: EtcdProcess | None = None
+        self.die_with_parent = die_with_parent
         self._etcd_endpoints = list(etcd_endpoints or ())
         self.settings = {**_internal_topic_settings(brokers), **(settings or {})}
         self.brokers: list[BrokerProcess] = []
@@ -293,7 +371,7 @@ class LocalCluster:
             rack = racks[i] if racks is not None and i < len(racks) else None
             if rack:
                 s["broker.rack"] = rack
-            self.brokers.append(BrokerProcess(self.base_dir / f"broker-{node}", s))
+            self.brokers.append(BrokerProcess(self.base_dir / f"broker-{node}", s, die_with_parent=die_with_parent))
 
     @property
     def etcd_endpoints(self) -> list[str]:
@@ -308,7 +386,7 @@ class LocalCluster:
 
     def start(self) -> LocalCluster:
         if not self._etcd_endpoints:
-            self.etcd = EtcdProcess(self.base_dir / "etcd").start()
+            self.etcd = EtcdProcess(self.base_dir / "etcd", die_with_parent=self.die_with_parent).start()
             self._etcd_endpoints = [self.etcd.endpoint]
         for b in self.brokers:
             b.settings["etcd.endpoints"] = ",".join(self._etcd_endpoints)
@@ -322,16 +400,42 @@ class LocalCluster:
         return self
 
     def stop(self) -> None:
+        """Stop every broker cleanly and at once (SIGTERM to all, then wait for all within
+        ``STOP_TIMEOUT_S``; what is still running then is killed), then etcd."""
+        for b in self.brokers:
+            b.terminate()
+        deadline = time.monotonic() + STOP_TIMEOUT_S
         for b in self.brokers:
             try:
-                b.stop()
+                b.wait_stopped(deadline)
             except RuntimeError:
-                b.kill()
+                pass  # killed: it ignored SIGTERM for too long
         if self.etcd is not None:
             self.etcd.stop()
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+    def send_kill(self) -> None:
+        """SIGKILL to every process of the cluster without waiting (safe in a signal
+        handler: a stop under way then finds them gone)."""
+        for b in self.brokers:
+            b.send_kill()
+        if self.etcd is not None:
+            self.etcd.send_kill()
+
+    def kill(self) -> None:
+        """SIGKILL to every process of the cluster, and wait for them."""
+        self.send_kill()
+        for b in self.brokers:
+            b.kill()
+        if self.etcd is not None:
+            self.etcd.kill()
+
+    def pids(self) -> list[int]:
+        """The process ids of the running brokers and etcd."""
+        procs = [b.process for b in self.brokers] + [self.etcd.process if self.etcd is not None else None]
+        return [p.pid for p in procs if p is not None and p.poll() is None]
 
     def __enter__(self) -> LocalCluster:
         return self.start()
