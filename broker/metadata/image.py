@@ -104,7 +104,7 @@ class PartitionState:
     removing: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class TopicImage:
     name: str
     topic_id: uuid.UUID
