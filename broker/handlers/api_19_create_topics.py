@@ -41,6 +41,8 @@ from broker.handlers._admin import (
 )
 from broker.handlers.context import RequestContext
 from broker.log.config import validate_topic_configs
+from broker.metadata.image import TopicImage
+from broker.metadata.source import NewTopic
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 from broker.protocol.messages.create_topics_response import (
@@ -102,7 +104,8 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> tuple[int, int]
     return topic.num_partitions, factor
 
 
-async def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
+def _prepare(ctx: RequestContext, topic: CreatableTopic) -> NewTopic:
+    """The checks made here, in Kafka's order; the topic to ask the metadata for."""
     services = ctx.services
     existing = services.metadata.image.topics
     name = topic.name
@@ -118,26 +121,18 @@ async def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: boo
     if nulls:
         raise KafkaError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
     configs = {c.name: c.value for c in topic.configs}
-    try:
-        validate_topic_configs(configs)
-        partitions, factor = _check_layout(ctx, topic)
-        assignments = (
-            [a.broker_ids for a in sorted(topic.assignments, key=lambda a: a.partition_index)]
-            if topic.assignments
-            else None
-        )
-        info = await services.metadata.create_topic(
-            name,
-            partitions,
-            factor,
-            configs,
-            assignments=assignments,
-            internal=name in INTERNAL_TOPICS,
-            validate_only=validate_only,
-        )
-    except KafkaError as exc:
-        raise KafkaError(exc.code, exc.detail) from None
-    effective = effective_topic_configs(services.logs, name, dict(info.configs) if validate_only else None)
+    validate_topic_configs(configs)
+    partitions, factor = _check_layout(ctx, topic)
+    assignments = (
+        [a.broker_ids for a in sorted(topic.assignments, key=lambda a: a.partition_index)]
+        if topic.assignments
+        else None
+    )
+    return NewTopic(name, partitions, factor, configs, assignments, internal=name in INTERNAL_TOPICS)
+
+
+def _created(ctx: RequestContext, name: str, info: TopicImage, validate_only: bool) -> CreatableTopicResult:
+    effective = effective_topic_configs(ctx.services.logs, name, dict(info.configs) if validate_only else None)
     return CreatableTopicResult(
         name=name,
         topic_id=info.topic_id,
@@ -162,18 +157,29 @@ def _failed(name: str, code: int, message: str | None) -> CreatableTopicResult:
 @handler(19, min_version=2, max_version=7)
 async def handle(ctx: RequestContext, req: CreateTopicsRequest) -> CreateTopicsResponse:
     counts = Counter(t.name for t in req.topics)
-    results = []
+    results: list[CreatableTopicResult | None] = []
+    wanted: list[tuple[int, NewTopic]] = []
     for topic in req.topics:
         if counts[topic.name] > 1 or topic.name == CLUSTER_METADATA_TOPIC:
             continue
         try:
-            results.append(await _create(ctx, topic, req.validate_only))
+            wanted.append((len(results), _prepare(ctx, topic)))
+            results.append(None)
         except KafkaError as exc:
             results.append(_failed(topic.name, exc.code, exc.message))
+    # Every topic that passed the checks in one go: one catalog write on a single node,
+    # one request to the controller in a cluster (which writes them in few transactions).
+    outcomes = await ctx.services.metadata.create_topics([t for _, t in wanted], validate_only=req.validate_only)
+    for (slot, t), outcome in zip(wanted, outcomes, strict=True):
+        if isinstance(outcome, KafkaError):
+            results[slot] = _failed(t.name, outcome.code, outcome.message)
+        else:
+            results[slot] = _created(ctx, t.name, outcome, req.validate_only)
+    done = [r for r in results if r is not None]
     for name, count in counts.items():
         if count > 1:
-            results.append(_failed(name, ErrorCode.INVALID_REQUEST, "Duplicate topic name."))
+            done.append(_failed(name, ErrorCode.INVALID_REQUEST, "Duplicate topic name."))
         elif name == CLUSTER_METADATA_TOPIC:
             message = f"Creation of internal topic {CLUSTER_METADATA_TOPIC} is prohibited."
-            results.append(_failed(name, ErrorCode.INVALID_REQUEST, message))
-    return CreateTopicsResponse(throttle_time_ms=0, topics=results)
+            done.append(_failed(name, ErrorCode.INVALID_REQUEST, message))
+    return CreateTopicsResponse(throttle_time_ms=0, topics=done)

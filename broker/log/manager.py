@@ -30,7 +30,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 import structlog
 import trio
@@ -61,7 +61,7 @@ from broker.log.moves import MOVE_RATE_KEY, DirReport, LogDirMoves, ReplicaRepor
 from broker.log.partition import DirectoryState, PartitionLog
 from broker.protocol.errors import ErrorCode, KafkaError
 
-__all__ = ["DirReport", "LogManager", "ReplicaReport", "TopicInfo"]
+__all__ = ["DirReport", "LogManager", "NewTopicSpec", "ReplicaReport", "TopicInfo"]
 
 log = structlog.get_logger("sharebroker.log")
 
@@ -151,6 +151,17 @@ _BROKER_KEYS = tuple(
 
 def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+class NewTopicSpec(NamedTuple):
+    """A topic to create (see :meth:`LogManager.create_topics_steps`)."""
+
+    name: str
+    partitions: int
+    configs: Mapping[str, Any]
+    internal: bool = False
+    replication_factor: int = -1
+    topic_id: uuid.UUID | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,20 +606,85 @@ class LogManager(LogDirMoves):
     ) -> Generator[None, None, TopicInfo]:
         """Create a topic (``partitions`` -1: num.partitions; ``replication_factor``
         -1 or 1: this is a single node), pausing after every ``CREATE_PARTITIONS_PER_STEP``
-        partitions: a topic of thousands of partitions takes a second or more to lay
-        out, which must not stall every connection. The name is taken while it runs;
-        closed half-way, it removes what it made. Raises KafkaError. The event loop
-        drives it with :func:`run_steps_async`; :meth:`create_topic` runs it at once."""
+        partitions: a topic of thousands of partitions takes a while to lay out, which
+        must not stall every connection. The name is taken while it runs; closed
+        half-way, it removes what it made. Raises KafkaError. The event loop drives it
+        with :func:`run_steps_async`; :meth:`create_topic` runs it at once."""
+        spec = NewTopicSpec(name, partitions, configs or {}, internal, replication_factor, topic_id)
+        [outcome] = yield from self.create_topics_steps([spec], validate_only=validate_only)
+        if isinstance(outcome, KafkaError):
+            raise outcome
+        return outcome
+
+    def create_topics_steps(
+        self, specs: Iterable[NewTopicSpec], *, validate_only: bool = False
+    ) -> Generator[None, None, list[TopicInfo | KafkaError]]:
+        """Create many topics with one catalog write (a CreateTopics request): each is
+        checked on its own (against the others of the batch too), the partitions of those
+        accepted are laid out, pausing as :meth:`create_topic_steps` does, then the
+        catalog is written once. Per topic, in order: its info or why it was refused."""
+        outcomes: list[TopicInfo | KafkaError] = []
+        accepted: list[tuple[TopicInfo, LogConfig]] = []
+        taken: list[str] = []
+        for spec in specs:
+            try:
+                info, config = self._check_new_topic(spec, taken)
+            except KafkaError as exc:
+                outcomes.append(exc)
+                continue
+            outcomes.append(info)
+            taken.append(info.name)
+            accepted.append((info, config))
+        if validate_only or not accepted:
+            return outcomes
+        opened: list[tuple[TopicInfo, int, PartitionLog]] = []
+        self._creating.update(taken)
+        try:
+            laid_out = 0
+            for info, config in accepted:
+                for p in range(info.partitions):
+                    opened.append((info, p, self._open_log(info, p, config)))
+                    laid_out += 1
+                    if laid_out % CREATE_PARTITIONS_PER_STEP == 0:
+                        yield
+            self._save_catalog([*self._topics.values(), *(info for info, _ in accepted)])
+        except BaseException:
+            for info, p, part_log in opened:
+                part_log.discard()
+                self._trash_partition(info.name, p)
+            raise
+        finally:
+            self._creating.difference_update(taken)
+        for info, _ in accepted:
+            self._topics[info.name] = info
+            self._by_id[info.topic_id] = info
+        for info, p, part_log in opened:
+            self._logs[(info.name, p)] = part_log
+        for info, _ in accepted:
+            log.info(
+                "topic_created",
+                topic=info.name,
+                topic_id=str(info.topic_id),
+                partitions=info.partitions,
+                configs=info.configs,
+            )
+            self._notify("created", info.name)
+        return outcomes
+
+    def _check_new_topic(self, spec: NewTopicSpec, taken: Iterable[str]) -> tuple[TopicInfo, LogConfig]:
+        """The topic ``spec`` would make, with its log config (raises KafkaError)."""
+        name = spec.name
         validate_topic_name(name)
-        if name in self._topics or name in self._creating:
+        if name in self._topics or name in self._creating or name in taken:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
         key = _collision_key(name)
-        for other in [*self._topics, *self._creating]:
+        for other in [*self._topics, *self._creating, *taken]:
             if _collision_key(other) == key:
                 raise KafkaError(
                     ErrorCode.INVALID_TOPIC_EXCEPTION,
                     f"Topic '{name}' collides with existing topic: {other}",
                 )
+        partitions = spec.partitions
         if partitions == -1:
             partitions = int(self._broker.get("num.partitions", "1"))
         if partitions <= 0:
@@ -620,43 +696,19 @@ class LogManager(LogDirMoves):
                 ErrorCode.INVALID_PARTITIONS,
                 f"Number of partitions {partitions} exceeds this broker's limit of {MAX_PARTITIONS_PER_TOPIC}.",
             )
-        if replication_factor not in (-1, 1):
+        if spec.replication_factor not in (-1, 1):
             raise KafkaError(
                 ErrorCode.INVALID_REPLICATION_FACTOR,
-                f"Unable to replicate the partition {replication_factor} time(s): only 1 broker is registered.",
+                f"Unable to replicate the partition {spec.replication_factor} time(s): only 1 broker is registered.",
             )
-        stored = validate_topic_configs(configs or {})
+        stored = validate_topic_configs(spec.configs or {})
         config = LogConfig.from_configs(self._broker, stored)
+        topic_id = spec.topic_id
         if topic_id is None:
             topic_id = uuid.uuid4()
         elif topic_id in self._by_id or topic_id.int == 0:
             raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"topic id {topic_id} is already in use or invalid")
-        info = TopicInfo(name, topic_id, partitions, stored, internal)
-        if validate_only:
-            return info
-        opened: list[PartitionLog] = []
-        self._creating.add(name)
-        try:
-            for p in range(partitions):
-                opened.append(self._open_log(info, p, config))
-                if (p + 1) % CREATE_PARTITIONS_PER_STEP == 0 and p + 1 < partitions:
-                    yield
-            self._save_catalog([*self._topics.values(), info])
-        except BaseException:
-            for part_log in opened:
-                part_log.discard()
-            for p in range(partitions):
-                self._trash_partition(name, p)
-            raise
-        finally:
-            self._creating.discard(name)
-        self._topics[name] = info
-        self._by_id[topic_id] = info
-        for p, part_log in enumerate(opened):
-            self._logs[(name, p)] = part_log
-        log.info("topic_created", topic=name, topic_id=str(topic_id), partitions=partitions, configs=stored)
-        self._notify("created", name)
-        return info
+        return TopicInfo(name, topic_id, partitions, stored, spec.internal), config
 
     # Create a topic all at once (tests, tools, start-up): same arguments as create_topic_steps.
     create_topic = all_at_once(create_topic_steps)
@@ -684,51 +736,65 @@ class LogManager(LogDirMoves):
         validated by the controller): a new topic, more partitions, other configs or more
         local partitions. Logs of local partitions are created; a topic known under
         another id is deleted first (it was deleted and re-created meanwhile)."""
-        current = self._topics.get(info.name)
-        if current is not None and current.topic_id != info.topic_id:
-            self.delete_topic(info.name)
-            current = None
-        if current is not None and current == info:
+        self.apply_topics([info])
+
+    def apply_topics(self, infos: Iterable[TopicInfo]) -> None:
+        """:meth:`apply_topic` for many topics, with one catalog write for all."""
+        changes = []
+        for info in infos:
+            current = self._topics.get(info.name)
+            if current is not None and current.topic_id != info.topic_id:
+                self.delete_topic(info.name)
+                current = None
+            if current is not None and current == info:
+                continue
+            changes.append((info, current))
+        if not changes:
             return
-        config = LogConfig.from_configs(self._broker, info.configs)
-        wanted = [
-            p
-            for p in range(info.partitions)
-            if info.is_local(p) and (info.name, p) not in self._logs and (info.name, p) not in self._offline
-        ]
-        # Replicas moved elsewhere (partition reassignment): their logs go.
-        dropped = [
-            p
-            for p in range(info.partitions)
-            if not info.is_local(p) and ((info.name, p) in self._logs or (info.name, p) in self._offline)
-        ]
-        opened: list[tuple[int, PartitionLog]] = []
+        opened: list[tuple[TopicInfo, int, PartitionLog]] = []
         try:
-            for p in wanted:
-                opened.append((p, self._open_log(info, p, config)))
-            others = [t for t in self._topics.values() if t.name != info.name]
-            self._save_catalog([*others, info])
+            for info, _ in changes:
+                config = LogConfig.from_configs(self._broker, info.configs)
+                for p in range(info.partitions):
+                    key = (info.name, p)
+                    if info.is_local(p) and key not in self._logs and key not in self._offline:
+                        opened.append((info, p, self._open_log(info, p, config)))
+            updated = {info.name: info for info, _ in changes}
+            others = [t for t in self._topics.values() if t.name not in updated]
+            self._save_catalog([*others, *updated.values()])
         except BaseException:
-            for p, part_log in opened:
+            for info, p, part_log in opened:
                 part_log.discard()
                 self._trash_partition(info.name, p)
             raise
-        self._topics[info.name] = info
-        self._by_id[info.topic_id] = info
-        for p, part_log in opened:
+        for info, _ in changes:
+            self._topics[info.name] = info
+            self._by_id[info.topic_id] = info
+        for info, p, part_log in opened:
             self._logs[(info.name, p)] = part_log
-        for p in dropped:
-            gone = self._logs.pop((info.name, p), None)
-            if gone is not None:
-                gone.discard()
-            self._trash_partition(info.name, p)
-            log.info("replica_removed", topic=info.name, partition=p)
-        if current is None:
-            log.info("topic_created", topic=info.name, topic_id=str(info.topic_id), local=sorted(info.local or ()))
-        elif current.configs != info.configs:
-            self._reconfigure(info)
-        if opened or dropped or current is None or current.partitions != info.partitions:
-            self._notify("created" if current is None else "partitions", info.name)
+        new_logs = {(info.name, p) for info, p, _ in opened}
+        for info, current in changes:
+            # Replicas moved elsewhere (partition reassignment): their logs go.
+            dropped = [
+                p
+                for p in range(info.partitions)
+                if not info.is_local(p) and ((info.name, p) in self._logs or (info.name, p) in self._offline)
+            ]
+            for p in dropped:
+                gone = self._logs.pop((info.name, p), None)
+                if gone is not None:
+                    gone.discard()
+                self._trash_partition(info.name, p)
+                log.info("replica_removed", topic=info.name, partition=p)
+            if current is None:
+                log.info(
+                    "topic_created", topic=info.name, topic_id=str(info.topic_id), partitions=len(info.local or ())
+                )
+            elif current.configs != info.configs:
+                self._reconfigure(info)
+            made = any((info.name, p) in new_logs for p in range(info.partitions))
+            if made or dropped or current is None or current.partitions != info.partitions:
+                self._notify("created" if current is None else "partitions", info.name)
 
     def create_partitions(self, name: str, new_total: int, *, validate_only: bool = False) -> TopicInfo:
         info = self._require(name)

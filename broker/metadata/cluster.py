@@ -1,8 +1,8 @@
 """The cluster metadata source: a broker that follows the cluster's metadata in etcd.
 
 etcd holds the broker registrations, the controller election and the cluster
-metadata (see :class:`~broker.metadata.controller.Keys` for the layout); the
-brokers hold the data. This module is one broker's side:
+metadata (see :mod:`broker.metadata.layout` for the keys and what they cost);
+the brokers hold the data. This module is one broker's side:
 
 - **Registration.** At start the broker takes a lease with a TTL of
   ``broker.session.timeout.ms``, refreshes it every
@@ -14,9 +14,12 @@ brokers hold the data. This module is one broker's side:
   lease revoked; one from another live broker with the same id is waited out.
 - **Following.** The whole prefix is read once and then watched; every etcd
   response becomes a new :class:`~broker.metadata.image.MetadataImage`
-  (version = the etcd revision). Before subscribers see an image, the local
-  topic catalog is brought in line with it: logs are created for the partitions
-  placed on this broker, topics deleted in the cluster are deleted here.
+  (version = the etcd revision). Only the topics whose keys changed are decoded
+  again (the image says which, ``changed``), so a broker with 100,000 partitions
+  pays for an ISR change what it pays for that topic. Before subscribers see an
+  image, the local topic catalog is brought in line with it (one catalog write
+  for all the topics that changed): logs are created for the partitions placed
+  on this broker, topics deleted in the cluster are deleted here.
 - **Fencing.** A partition is led here only if the controller elected this
   broker at its current broker epoch: a partition still naming this node from an
   earlier process, or from before our lease was lost, has no leader in our image
@@ -28,8 +31,9 @@ brokers hold the data. This module is one broker's side:
   be reached is not that: refresh attempts keep it valid, since then nobody can
   elect another leader either.
 - **ISR.** Leaders write their partitions' ISR changes themselves
-  (:meth:`ClusterMetadata.alter_isr`), one txn per topic that compares the
-  topic's mod revision (the partition epochs it read), this broker's
+  (:meth:`ClusterMetadata.alter_isr`), each topic's in one txn (many topics per
+  txn) that compares the mod revisions of the keys holding those partitions
+  (the partition epochs it read), this broker's
   registration (its broker epoch) and, for replicas added, theirs (KIP-903).
 - **Controlled shutdown** (:meth:`ClusterMetadata.controlled_shutdown`): a
   ``shutdown/<id>`` key under the lease; the controller moves the leaderships
@@ -69,14 +73,13 @@ import trio
 
 from broker.log.manager import LogManager, TopicInfo
 from broker.log.meta import MetaPropertiesError, load_or_create_meta, new_cluster_id
-from broker.metadata.controller import Controller, Keys, TopicRecord
+from broker.metadata.controller import ClusterView, Controller
 from broker.metadata.etcd_client import (
     Compare,
     EtcdClient,
     EtcdCompacted,
     EtcdError,
     EtcdUnavailable,
-    KeyValue,
     Op,
     prefix_end,
 )
@@ -89,7 +92,8 @@ from broker.metadata.image import (
     PartitionState,
     TopicImage,
 )
-from broker.metadata.source import ImageListener
+from broker.metadata.layout import MAX_TXN_BYTES, MAX_TXN_OPS, Changes, Keys, Mirror, TopicRecord, chunk_of
+from broker.metadata.source import ImageListener, NewTopic
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["ClusterMetadata", "ClusterProducerIds"]
@@ -131,7 +135,11 @@ class ClusterMetadata:
         self._endpoints: tuple[Endpoint, ...] = ()
         self._listeners: list[ImageListener] = []
         self.cluster_id = ""
-        self._mirror: dict[bytes, KeyValue] = {}
+        self._mirror = Mirror(self.keys)
+        # The image's parts kept between images: only what changed is decoded again.
+        self._brokers: Mapping[int, BrokerInfo] = MappingProxyType({})
+        self._topic_images: dict[str, TopicImage] = {}
+        self._built_for: object = None  # what every partition state depends on (see _build)
         self._revision = 0
         self._revision_changed = trio.Event()
         self.lease: int | None = None
@@ -152,7 +160,7 @@ class ClusterMetadata:
         )
         self.producer_ids = ClusterProducerIds(self.client, self.keys)
         self._group_config_listeners: list[Callable[[dict[str, dict[str, str]]], None]] = []
-        self._image = self._build()
+        self._image = self._build(self._mirror.take_changes())
 
     # --- the image -------------------------------------------------------------------
 
@@ -175,20 +183,23 @@ class ClusterMetadata:
         return self.controller.epoch is not None
 
     def _publish(self) -> None:
-        new = self._build()
+        changes = self._mirror.take_changes()
+        new = self._build(changes)
         self._sync_logs(new)
         old, self._image = self._image, new
+        self.controller.note(changes)
         for listener in list(self._listeners):
             listener(old, new)
 
-    def _build(self) -> MetadataImage:
+    def _build(self, changes: Changes) -> MetadataImage:
+        """The image from the mirror: brokers and the topics that changed are decoded
+        again, the other topics' images are the previous ones (every topic when the
+        registered brokers or this broker's epoch changed: partition states depend on them)."""
         keys = self.keys
-        brokers: dict[int, BrokerInfo] = {}
-        topics: dict[str, TopicImage] = {}
-        controller_id = -1
-        records: list[TopicRecord] = []
-        for key, kv in self._mirror.items():
-            if key.startswith(keys.brokers):
+        mirror = self._mirror
+        if changes.everything or changes.brokers:
+            brokers: dict[int, BrokerInfo] = {}
+            for kv in mirror.section(keys.brokers).values():
                 doc = json.loads(kv.value)
                 endpoints = tuple(
                     Endpoint(e["listener"], e["host"], int(e["port"]), e.get("security_protocol", "PLAINTEXT"))
@@ -196,19 +207,30 @@ class ClusterMetadata:
                 )
                 node = int(doc["id"])
                 brokers[node] = BrokerInfo(node, endpoints, doc.get("rack"), epoch=kv.mod_revision)
-            elif key.startswith(keys.topics):
-                name = key[len(keys.topics) :].decode()
-                records.append(TopicRecord.decode(name, kv.value))
-            elif key == keys.controller:
-                controller_id = int(json.loads(kv.value)["id"])
-        for record in records:
-            topics[record.name] = TopicImage(
+            self._brokers = MappingProxyType(dict(sorted(brokers.items())))
+        depends = (self.broker_epoch, tuple(self._brokers))
+        changed: frozenset[str] | None
+        if changes.everything or depends != self._built_for:
+            self._built_for = depends
+            self._topic_images = {}
+            names: Iterable[str] = list(mirror.topic_names())
+            changed = None
+        else:
+            names = changes.topics
+            changed = frozenset(changes.topics)
+        for name in names:
+            record = mirror.record(name)
+            if record is None:
+                self._topic_images.pop(name, None)
+                continue
+            self._topic_images[name] = TopicImage(
                 record.name,
                 record.topic_id,
-                tuple(self._partition_state(p, brokers) for p in record.partitions),
+                tuple(self._partition_state(p, self._brokers) for p in record.partitions),
                 MappingProxyType(dict(record.configs)),
                 record.internal,
             )
+        controller = mirror.get(keys.controller)
         counts = {}
         for kind, (_, setting_key) in COORDINATOR_TOPICS.items():
             value = self._setting(setting_key)
@@ -216,11 +238,12 @@ class ClusterMetadata:
                 counts[kind] = int(value)
         return MetadataImage(
             cluster_id=self.cluster_id,
-            controller_id=controller_id,
-            brokers=MappingProxyType(dict(sorted(brokers.items()))),
-            topics=MappingProxyType(topics),
+            controller_id=int(json.loads(controller.value)["id"]) if controller is not None else -1,
+            brokers=self._brokers,
+            topics=MappingProxyType(dict(self._topic_images)),
             coordinator_partitions=MappingProxyType(counts),
             version=self._revision,
+            changed=changed,
         )
 
     def _partition_state(self, p: Mapping[str, Any], brokers: Mapping[int, BrokerInfo] | None = None) -> PartitionState:
@@ -240,18 +263,23 @@ class ClusterMetadata:
         )
 
     def _sync_logs(self, image: MetadataImage) -> None:
-        """Bring the local catalog and logs in line with the cluster's topics."""
-        for name in list(self._logs.topics):
+        """Bring the local catalog and logs in line with the cluster's topics (those that
+        changed since the last image), one catalog write for all of them."""
+        names = image.topics.keys() if image.changed is None else image.changed
+        for name in [n for n in self._logs.topics if n in names or image.changed is None]:
+            if image.topic(name) is None:
+                self._logs.delete_topic(name)
+        infos = []
+        for name in names:
             t = image.topic(name)
             if t is None:
-                self._logs.delete_topic(name)
-        for t in image.topics.values():
+                continue
             local = frozenset(i for i, p in enumerate(t.partitions) if self.node_id in p.replicas)
-            info = TopicInfo(t.name, t.topic_id, len(t.partitions), dict(t.configs), t.internal, local)
-            try:
-                self._logs.apply_topic(info)
-            except KafkaError as exc:
-                log.error("local_topic_sync_failed", topic=t.name, error=str(exc))
+            infos.append(TopicInfo(t.name, t.topic_id, len(t.partitions), dict(t.configs), t.internal, local))
+        try:
+            self._logs.apply_topics(infos)
+        except KafkaError as exc:
+            log.error("local_topic_sync_failed", topics=len(infos), error=str(exc))
 
     # --- running ---------------------------------------------------------------------
 
@@ -395,7 +423,7 @@ class ClusterMetadata:
 
     async def _load_all(self) -> None:
         kvs, revision = await self.client.get_prefix(self.keys.root)
-        self._mirror = {kv.key: kv for kv in kvs}
+        self._mirror = Mirror(self.keys, kvs)
         self._revision = 0
         self._publish_at(revision)
 
@@ -415,16 +443,11 @@ class ClusterMetadata:
                 async for _header_revision, events in self.client.watch(
                     self.keys.root, prefix_end(self.keys.root), self._revision + 1
                 ):
-                    for event in events:
-                        if event.deleted:
-                            self._mirror.pop(event.kv.key, None)
-                        else:
-                            self._mirror[event.kv.key] = event.kv
+                    self._mirror.apply(events)
                     if not events:
                         continue  # "created" and progress notifications: nothing to apply
                     self._publish_at(max(e.revision for e in events))
                     self._results(events)
-                    self.controller.wake()
             except EtcdCompacted:
                 await self._retrying("reading the cluster metadata", self._load_all)
             except EtcdUnavailable as exc:
@@ -485,6 +508,19 @@ class ClusterMetadata:
         return result
 
     def _topic_image(self, doc: Mapping[str, Any], name: str) -> TopicImage:
+        """A topic as a request's result describes it: the controller's summary (id,
+        configs, partition count, first replica list; enough for the answers that need
+        a topic this broker's image does not show yet), or a whole topic."""
+        if "partitions" not in doc:
+            replicas = tuple(int(r) for r in doc.get("replicas", ()))
+            state = PartitionState(NO_LEADER, 0, replicas, replicas)
+            return TopicImage(
+                name,
+                uuid.UUID(doc["id"]),
+                (state,) * int(doc["count"]),
+                MappingProxyType(dict(doc.get("configs", {}))),
+                bool(doc.get("internal", False)),
+            )
         record = TopicRecord.decode(name, json.dumps(doc).encode())
         return TopicImage(
             name,
@@ -521,6 +557,39 @@ class ClusterMetadata:
             return self._topic_image(result["topic"], name)
         t = self._image.topic(name)
         return t if t is not None else self._topic_image(result["topic"], name)
+
+    async def create_topics(
+        self, topics: Sequence[NewTopic], *, validate_only: bool = False
+    ) -> list[TopicImage | KafkaError]:
+        """Many topics in one request to the controller, which writes them in as few etcd
+        transactions as etcd's limits allow (each topic in one)."""
+        if not topics:
+            return []
+        result = await self._request(
+            {
+                "op": "create_topics",
+                "validate_only": validate_only,
+                "topics": [
+                    {
+                        "name": t.name,
+                        "partitions": t.partitions,
+                        "replication_factor": t.replication_factor,
+                        "configs": {k: _text(v) for k, v in t.configs.items()},
+                        "assignments": [list(r) for r in t.assignments] if t.assignments else None,
+                        "internal": t.internal,
+                    }
+                    for t in topics
+                ],
+            }
+        )
+        out: list[TopicImage | KafkaError] = []
+        for name, code, message, doc in result["results"]:
+            if code:
+                out.append(KafkaError(ErrorCode.for_code(int(code)), message))
+                continue
+            t = None if validate_only else self._image.topic(name)
+            out.append(t if t is not None else self._topic_image(doc, name))
+        return out
 
     async def delete_topic(self, name: str) -> None:
         await self._request({"op": "delete_topic", "name": name})
@@ -586,82 +655,143 @@ class ClusterMetadata:
 
     async def alter_isr(
         self,
-        topic: str,
-        changes: Sequence[tuple[int, int, int, tuple[int, ...]]],
+        changes: Mapping[str, Sequence[tuple[int, int, int, tuple[int, ...]]]],
         broker_epochs: Mapping[int, int],
-    ) -> dict[int, int]:
-        """Write ISR changes of partitions this broker leads: (partition, leader epoch,
-        partition epoch, new ISR) each, in one txn guarded by the topic's mod revision,
-        this broker's registration and the registrations of replicas added (at the broker
-        epochs they fetched with, KIP-903). Returns {partition: error code}: 0 written
-        (and in this broker's image), FENCED_LEADER_EPOCH when it leads no more,
-        INVALID_UPDATE_VERSION when the partition changed since, INELIGIBLE_REPLICA for a
-        replica not registered at that epoch or shutting down."""
-        key = self.keys.topic(topic)
-        out: dict[int, int] = {}
+    ) -> dict[str, dict[int, int]]:
+        """Write ISR changes of partitions this broker leads: {topic: [(partition, leader
+        epoch, partition epoch, new ISR)]}, each topic's in one etcd txn guarded by the
+        mod revisions of the keys holding those partitions, this broker's registration and
+        the registrations of replicas added (at the broker epochs they fetched with,
+        KIP-903); many topics per txn within etcd's limits. Returns {topic: {partition:
+        error code}}: 0 written (and in this broker's image), FENCED_LEADER_EPOCH when it
+        leads no more, INVALID_UPDATE_VERSION when the partition changed since,
+        INELIGIBLE_REPLICA for a replica not registered at that epoch or shutting down."""
+        out: dict[str, dict[int, int]] = {topic: {} for topic in changes}
+        todo = dict(changes)
         for _attempt in range(5):
             lease, epoch = self.lease, self.broker_epoch
             if lease is None or epoch is None:
-                return {c[0]: int(ErrorCode.FENCED_LEADER_EPOCH) for c in changes}
-            kv = self._mirror.get(key)
-            if kv is None:
-                return {c[0]: int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) for c in changes}
-            record = TopicRecord.decode(topic, kv.value)
-            view_live = {
-                int(json.loads(b.value)["id"]): b.mod_revision
-                for k, b in self._mirror.items()
-                if k.startswith(self.keys.brokers)
-            }
-            down = {int(json.loads(v.value)["id"]) for k, v in self._mirror.items() if k.startswith(self.keys.shutdown)}
-            compares = [Compare(key, "MOD", kv.mod_revision), Compare(self.keys.broker(self.node_id), "MOD", epoch)]
-            written = []
-            out = {}
-            for index, leader_epoch, partition_epoch, isr in changes:
-                if not 0 <= index < len(record.partitions):
-                    out[index] = int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-                    continue
-                p = record.partitions[index]
-                if p["leader"] != self.node_id or p["leader_epoch"] != leader_epoch:
-                    out[index] = int(ErrorCode.FENCED_LEADER_EPOCH)
-                    continue
-                if p["partition_epoch"] != partition_epoch:
-                    out[index] = int(ErrorCode.INVALID_UPDATE_VERSION)
-                    continue
-                added = [r for r in isr if r not in p["isr"]]
-                bad = [
-                    r
-                    for r in added
-                    if r not in p["replicas"]
-                    or r in down
-                    or r not in view_live
-                    or (r in broker_epochs and broker_epochs[r] != view_live[r])
-                ]
-                if bad or self.node_id not in isr:
-                    out[index] = int(ErrorCode.INELIGIBLE_REPLICA)
-                    continue
-                for r in added:
-                    compares.append(Compare(self.keys.broker(r), "MOD", view_live[r]))
-                p["isr"] = list(isr)
-                p["partition_epoch"] += 1
-                written.append(index)
-            if not written:
+                for topic, items in todo.items():
+                    out[topic].update({c[0]: int(ErrorCode.FENCED_LEADER_EPOCH) for c in items})
                 return out
+            view = ClusterView(self.keys, self._mirror)
+            live = {b: rev for b, (rev, _) in view.live_brokers().items()}
+            down = {int(json.loads(kv.value)["id"]) for kv in self._mirror.section(self.keys.shutdown).values()}
+            mine = Compare(self.keys.broker(self.node_id), "MOD", epoch)
+            writes: list[tuple[str, list[Op], list[Compare], list[int]]] = []
+            for topic, items in todo.items():
+                prepared = self._isr_write(view, topic, items, live, down, broker_epochs, out[topic])
+                if prepared is not None:
+                    writes.append((topic, *prepared))
+            if not writes:
+                return out
+            failed = await self._write_isr_batches(writes, mine)
+            for topic, _, _, written in writes:
+                if topic not in failed:
+                    out[topic].update(dict.fromkeys(written, 0))
+            todo = {topic: todo[topic] for topic in failed}
+            if not todo:
+                return out
+            # Someone wrote first (or our mirror lags): look again once the mirror moved.
+            with trio.move_on_after(1.0):
+                await self._revision_changed.wait()
+        for topic, items in todo.items():
+            for c in items:
+                out[topic].setdefault(c[0], int(ErrorCode.INVALID_UPDATE_VERSION))
+        return out
+
+    def _isr_write(
+        self,
+        view: Any,
+        topic: str,
+        items: Sequence[tuple[int, int, int, tuple[int, ...]]],
+        live: Mapping[int, int],
+        down: set[int],
+        broker_epochs: Mapping[int, int],
+        out: dict[int, int],
+    ) -> tuple[list[Op], list[Compare], list[int]] | None:
+        """The ops and compares writing one topic's ISR changes (None: nothing to write);
+        partitions refused get their error in ``out``."""
+        record = view.topic(topic)
+        if record is None:
+            out.update({c[0]: int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) for c in items})
+            return None
+        added_compares: list[Compare] = []
+        written: list[int] = []
+        for index, leader_epoch, partition_epoch, isr in items:
+            if not 0 <= index < len(record.partitions):
+                out[index] = int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                continue
+            p = record.partitions[index]
+            if p["leader"] != self.node_id or p["leader_epoch"] != leader_epoch:
+                out[index] = int(ErrorCode.FENCED_LEADER_EPOCH)
+                continue
+            if p["partition_epoch"] != partition_epoch:
+                out[index] = int(ErrorCode.INVALID_UPDATE_VERSION)
+                continue
+            added = [r for r in isr if r not in p["isr"]]
+            bad = [
+                r
+                for r in added
+                if r not in p["replicas"]
+                or r in down
+                or r not in live
+                or (r in broker_epochs and broker_epochs[r] != live[r])
+            ]
+            if bad or self.node_id not in isr:
+                out[index] = int(ErrorCode.INELIGIBLE_REPLICA)
+                continue
+            for r in added:
+                added_compares.append(Compare(self.keys.broker(r), "MOD", live[r]))
+            p["isr"] = list(isr)
+            p["partition_epoch"] += 1
+            written.append(index)
+        if not written:
+            return None
+        ops, compares = view.writes(record, {chunk_of(i) for i in written})
+        unique = {(c.key, c.target): c for c in [*compares, *added_compares]}
+        return ops, list(unique.values()), written
+
+    async def _write_isr_batches(
+        self, writes: list[tuple[str, list[Op], list[Compare], list[int]]], mine: Compare
+    ) -> set[str]:
+        """Write topics' ISR changes, many per txn; the topics whose txn failed (their
+        partitions are marked written in their results otherwise)."""
+        failed: set[str] = set()
+        batch: list[tuple[str, list[Op], list[Compare], list[int]]] = []
+        size = 0
+        revision = 0
+
+        async def flush() -> None:
+            nonlocal revision
+            ops = [o for _, item_ops, _, _ in batch for o in item_ops]
+            compares = list({(c.key, c.target): c for _, _, cs, _ in batch for c in [mine, *cs]}.values())
             try:
-                ok, revision = await self.client.txn(compares, [Op(key, record.encode())])
+                ok, rev = await self.client.txn(compares, ops)
             except (EtcdUnavailable, EtcdError) as exc:
                 raise KafkaError(
                     ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
                 ) from exc
             if ok:
-                with trio.move_on_after(self._request_timeout_s):
-                    await self.wait_revision(revision)
-                for index in written:
-                    out[index] = 0
-                return out
-            # Someone wrote first (or our mirror lags): look again once the mirror moved.
-            with trio.move_on_after(1.0):
-                await self._revision_changed.wait()
-        return {c[0]: out.get(c[0], int(ErrorCode.INVALID_UPDATE_VERSION)) for c in changes}
+                revision = max(revision, rev)
+            else:
+                failed.update(topic for topic, _, _, _ in batch)
+
+        for item in writes:
+            n = sum(len(o.value or b"") for o in item[1])
+            ops_count = sum(len(i[1]) for i in batch) + len(item[1])
+            compare_count = sum(len(i[2]) for i in batch) + len(item[2]) + 1
+            if batch and (max(ops_count, compare_count) > MAX_TXN_OPS or size + n > MAX_TXN_BYTES):
+                await flush()
+                batch, size = [], 0
+            batch.append(item)
+            size += n
+        if batch:
+            await flush()
+        if revision:
+            with trio.move_on_after(self._request_timeout_s):
+                await self.wait_revision(revision)
+        return failed
 
     async def controlled_shutdown(self, timeout_s: float) -> bool:
         """Ask the controller to move this broker's leaderships away and take it out of
@@ -686,13 +816,18 @@ class ClusterMetadata:
         log.warning("controlled_shutdown_timed_out", seconds=timeout_s, still_leading=self._still_leading())
         return False
 
+    def _shutting_down(self) -> set[int]:
+        """Brokers that asked for a controlled shutdown (this one included)."""
+        return {int(json.loads(kv.value)["id"]) for kv in self._mirror.section(self.keys.shutdown).values()}
+
     def _still_leading(self) -> int:
         return sum(1 for t in self._image.topics.values() for p in t.partitions if p.leader == self.node_id)
 
     def _shutdown_done(self) -> bool:
         """Nothing led here that another live in-sync replica could lead, and out of every
-        ISR that has another member."""
-        live = set(self._image.brokers)
+        ISR that has another member. Brokers in controlled shutdown themselves do not
+        count: when the whole cluster stops at once, nobody waits for the others."""
+        live = set(self._image.brokers) - self._shutting_down()
         for t in self._image.topics.values():
             for p in t.partitions:
                 others = [r for r in p.isr if r != self.node_id and r in live]
@@ -706,9 +841,8 @@ class ClusterMetadata:
         """Every group's config overrides as etcd has them."""
         out = {}
         n = len(self.keys.group_configs)
-        for key, kv in self._mirror.items():
-            if key.startswith(self.keys.group_configs):
-                out[key[n:].decode()] = dict(json.loads(kv.value))
+        for key, kv in self._mirror.section(self.keys.group_configs).items():
+            out[key[n:].decode()] = dict(json.loads(kv.value))
         return out
 
     async def put_group_configs(self, group_id: str, overrides: Mapping[str, str]) -> None:
@@ -736,7 +870,7 @@ class ClusterMetadata:
         """Every document of ``section`` as etcd has it: {name: value}."""
         prefix = self.keys.security_document(section, "")
         n = len(prefix)
-        return {key[n:].decode(): kv.value for key, kv in self._mirror.items() if key.startswith(prefix)}
+        return {key[n:].decode(): kv.value for key, kv in self._mirror.under(prefix).items()}
 
     async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None:
         """Put and delete documents of ``section`` in one etcd transaction; returns once this

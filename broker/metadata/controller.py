@@ -42,7 +42,11 @@ What the controller does:
   ``requests/`` (attached to their own lease) and wait for the controller's
   result under ``results/``. The controller validates it (Kafka's rules and
   messages), places new partitions (:mod:`broker.metadata.placement`), and in
-  one txn writes the topic, deletes the request and puts the result.
+  one txn writes the topic, deletes the request and puts the result. A
+  CreateTopics of many topics is one request; its topics go out in as few txns
+  as etcd's limits allow, each topic in one, the last one answering.
+- **History.** Every write leaves revisions in etcd until they are compacted; the
+  controller compacts what is older than ``COMPACT_RETENTION_S``.
 
 Errors are KafkaError codes in the result; the requesting broker raises them.
 """
@@ -53,7 +57,6 @@ import json
 import random
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -61,81 +64,35 @@ import trio
 
 from broker.log.config import LogConfig, validate_topic_configs
 from broker.log.manager import MAX_PARTITIONS_PER_TOPIC, validate_topic_name
-from broker.metadata.etcd_client import Compare, EtcdClient, EtcdError, EtcdUnavailable, KeyValue, Op
+from broker.metadata.etcd_client import Compare, EtcdClient, EtcdError, EtcdUnavailable, KeyValue, Op, prefix_end
+from broker.metadata.layout import (
+    MAX_TXN_BYTES,
+    MAX_TXN_OPS,
+    Changes,
+    Keys,
+    Mirror,
+    TopicRecord,
+    chunk_of,
+)
 from broker.metadata.placement import assign_replicas
 from broker.protocol.errors import ErrorCode, KafkaError
 
-__all__ = ["Controller", "Keys", "TopicRecord", "execute_request"]
+__all__ = ["Controller", "Keys", "TopicRecord", "execute_create_topics", "execute_request"]
 
 log = structlog.get_logger("sharebroker.controller")
 
 NO_LEADER = -1
-# Topic writes per txn when many partitions change leader at once (etcd's default
-# --max-txn-ops is 128; each topic takes one put and one compare).
-TOPICS_PER_TXN = 50
-# The controller looks at the whole state this often even when nothing changed
-# (a missed wake-up then costs at most this long).
+# How long the controller waits for a change before it looks again (a wake-up is
+# normally what starts a pass; this bounds what a missed one costs).
 RECONCILE_EVERY_S = 5.0
-
-
-class Keys:
-    """The cluster's key layout in etcd, under one prefix."""
-
-    def __init__(self, prefix: str) -> None:
-        self.root = prefix.rstrip("/").encode() + b"/"
-        self.cluster_id = self.root + b"cluster_id"
-        self.controller = self.root + b"controller"
-        self.brokers = self.root + b"brokers/"
-        self.topics = self.root + b"topics/"
-        self.requests = self.root + b"requests/"
-        self.results = self.root + b"results/"
-        self.producer_ids = self.root + b"producer_ids"
-        self.group_configs = self.root + b"group_configs/"
-        self.security = self.root + b"security/"
-        self.shutdown = self.root + b"shutdown/"
-
-    def broker(self, node_id: int) -> bytes:
-        return self.brokers + str(node_id).encode()
-
-    def topic(self, name: str) -> bytes:
-        return self.topics + name.encode()
-
-    def request(self, request_id: str) -> bytes:
-        return self.requests + request_id.encode()
-
-    def result(self, request_id: str) -> bytes:
-        return self.results + request_id.encode()
-
-    def group_config(self, group_id: str) -> bytes:
-        return self.group_configs + group_id.encode()
-
-    def security_document(self, section: str, name: str) -> bytes:
-        """``security/<section>/<name>``: ACLs, SCRAM credentials, client quotas."""
-        return self.security + section.encode() + b"/" + name.encode()
-
-    def shutting_down(self, node_id: int) -> bytes:
-        return self.shutdown + str(node_id).encode()
-
-
-@dataclass
-class TopicRecord:
-    """A topic as stored in etcd (``topics/<name>``)."""
-
-    name: str
-    topic_id: uuid.UUID
-    partitions: list[dict[str, Any]]
-    configs: dict[str, str]
-    internal: bool = False
-
-    @classmethod
-    def decode(cls, name: str, value: bytes) -> TopicRecord:
-        doc = json.loads(value)
-        return cls(name, uuid.UUID(doc["id"]), list(doc["partitions"]), dict(doc.get("configs", {})), doc["internal"])
-
-    def encode(self) -> bytes:
-        doc = {"id": str(self.topic_id), "internal": self.internal, "configs": self.configs}
-        doc["partitions"] = self.partitions
-        return json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
+# A pass over every partition (not only the topics that changed) at least this often:
+# a safety net that costs ~10 ms per 10,000 partitions once a minute.
+FULL_RECONCILE_S = 60.0
+# etcd keeps every revision until compacted (etcd 3.4 does not compact unless told).
+# The controller compacts away revisions older than COMPACT_RETENTION_S, looking every
+# COMPACT_EVERY_S: a broker cut off for longer reads everything again when it is back.
+COMPACT_EVERY_S = 60.0
+COMPACT_RETENTION_S = 300.0
 
 
 def new_partition(replicas: Sequence[int], live: Mapping[int, int]) -> dict[str, Any]:
@@ -251,42 +208,61 @@ def finish_reassignment(partition: dict[str, Any], live: Mapping[int, int], shut
 
 
 class ClusterView:
-    """What request execution reads: the mirror of etcd as decoded records."""
+    """What request execution reads: the mirror of etcd, topics decoded on demand."""
 
     def __init__(self, keys: Keys, mirror: Mapping[bytes, KeyValue]) -> None:
         self.keys = keys
-        self.mirror = mirror
+        self.mirror = mirror if isinstance(mirror, Mirror) else Mirror(keys, mirror.values())
 
     def live_brokers(self) -> dict[int, tuple[int, str | None]]:
         """{node id: (broker epoch, rack)} of every registered broker."""
         out = {}
-        for key, kv in self.mirror.items():
-            if key.startswith(self.keys.brokers):
-                doc = json.loads(kv.value)
-                out[int(doc["id"])] = (kv.mod_revision, doc.get("rack"))
+        for kv in self.mirror.section(self.keys.brokers).values():
+            doc = json.loads(kv.value)
+            out[int(doc["id"])] = (kv.mod_revision, doc.get("rack"))
         return out
 
     def shutting_down(self) -> set[int]:
         """Brokers in controlled shutdown (the key names their current broker epoch)."""
         live = self.live_brokers()
         out = set()
-        for key, kv in self.mirror.items():
-            if key.startswith(self.keys.shutdown):
-                doc = json.loads(kv.value)
-                node = int(doc["id"])
-                if node in live and live[node][0] == int(doc["broker_epoch"]):
-                    out.add(node)
+        for kv in self.mirror.section(self.keys.shutdown).values():
+            doc = json.loads(kv.value)
+            node = int(doc["id"])
+            if node in live and live[node][0] == int(doc["broker_epoch"]):
+                out.add(node)
         return out
 
+    def topic_names(self) -> list[str]:
+        return list(self.mirror.topic_names())
+
+    def topic(self, name: str) -> TopicRecord | None:
+        """One topic, decoded (a copy the caller may change)."""
+        return self.mirror.record(name)
+
     def topics(self) -> dict[str, tuple[TopicRecord, int]]:
-        """{name: (record, mod revision)}."""
+        """{name: (record, mod revision of its topic key)} of every topic (decodes all)."""
         out = {}
-        n = len(self.keys.topics)
-        for key, kv in self.mirror.items():
-            if key.startswith(self.keys.topics):
-                name = key[n:].decode()
-                out[name] = (TopicRecord.decode(name, kv.value), kv.mod_revision)
+        for name, record in self.mirror.records().items():
+            kv = self.mirror.topic_kv(name)
+            out[name] = (record, kv.mod_revision if kv is not None else 0)
         return out
+
+    def writes(self, record: TopicRecord, chunks: set[int] | None = None) -> tuple[list[Op], list[Compare]]:
+        """The ops that store ``record``'s keys ``chunks`` (None: all) and the compares
+        that make them a compare-and-swap on what was read. A topic stored in the earlier
+        layout (every partition in its topic key) is rewritten whole."""
+        revisions = self.mirror.revisions(record.name)
+        kv = self.mirror.topic_kv(record.name)
+        if chunks is None or (kv is not None and b'"count":' not in kv.value):
+            chunks = set(range(record.chunk_count()))
+        ops = record.ops(self.keys, chunks)
+        compares = [
+            Compare(self.keys.topic(record.name) if i == 0 else self.keys.chunk(record.name, i), "MOD", revisions[i])
+            for i in sorted(chunks)
+            if i in revisions
+        ]
+        return ops, compares
 
 
 def _check_assignments(assignments: Sequence[Sequence[int]], live: Iterable[int]) -> None:
@@ -339,51 +315,75 @@ def unclean_allowed(record: TopicRecord, setting: Callable[[str], Any]) -> bool:
     return _flag(value)
 
 
-def _partition_requests(
-    view: ClusterView, request: Mapping[str, Any]
-) -> tuple[dict[str, tuple[TopicRecord, int]], list[tuple[str, int, Any]]]:
-    topics = view.topics()
+def _wanted(request: Mapping[str, Any]) -> list[tuple[str, int, Any]]:
     wanted = request.get("partitions")
     if wanted is None:
-        return topics, []
-    return topics, [(str(w[0]), int(w[1]), w[2] if len(w) > 2 else None) for w in wanted]
+        return []
+    return [(str(w[0]), int(w[1]), w[2] if len(w) > 2 else None) for w in wanted]
+
+
+class _Changed:
+    """Topics a request changes, with the partitions changed in each."""
+
+    def __init__(self, view: ClusterView) -> None:
+        self.view = view
+        self.records: dict[str, TopicRecord | None] = {}
+        self.moved: dict[str, set[int]] = {}
+
+    def record(self, name: str) -> TopicRecord | None:
+        if name not in self.records:
+            self.records[name] = self.view.topic(name)
+        return self.records[name]
+
+    def mark(self, name: str, index: int) -> None:
+        self.moved.setdefault(name, set()).add(index)
+
+    def writes(self) -> tuple[list[Op], list[Compare]]:
+        ops: list[Op] = []
+        compares: list[Compare] = []
+        for name, indices in self.moved.items():
+            record = self.records[name]
+            assert record is not None
+            o, c = self.view.writes(record, {chunk_of(i) for i in indices})
+            ops += o
+            compares += c
+        return ops, compares
 
 
 def _elect_leaders(
     view: ClusterView, request: Mapping[str, Any], live: Mapping[int, int]
 ) -> tuple[list[Op], list[Compare], dict[str, Any]]:
     """ElectLeaders: preferred (0) or unclean (1) elections; per-partition results."""
-    topics, wanted = _partition_requests(view, request)
+    wanted = _wanted(request)
     preferred = int(request.get("type", 0)) == 0
     down = view.shutting_down()
     results: list[list[Any]] = []
-    changed: dict[str, tuple[TopicRecord, int]] = {}
+    changed = _Changed(view)
     every = request.get("partitions") is None
     if every:
-        wanted = [
-            (name, i, None) for name, (record, _) in sorted(topics.items()) for i in range(len(record.partitions))
-        ]
+        wanted = []
+        for name in sorted(view.topic_names()):
+            record = changed.record(name)
+            wanted += [(name, i, None) for i in range(len(record.partitions) if record is not None else 0)]
     for name, index, _ in wanted:
-        found = topics.get(name)
-        if found is None or not 0 <= index < len(found[0].partitions):
+        record = changed.record(name)
+        if record is None or not 0 <= index < len(record.partitions):
             results.append([name, index, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), None])
             continue
-        record, mod = changed.get(name, found)
         partition = record.partitions[index]
         if preferred:
             code = preferred_election(partition, live, down)
         else:
             code = unclean_election(partition, live, down)
         if code == ErrorCode.NONE:
-            changed[name] = (record, mod)
+            changed.mark(name, index)
         if every and code == ErrorCode.ELECTION_NOT_NEEDED:
             continue  # Kafka leaves out what already has its leader when electing everything
         message = None
         if code == ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE:
             message = f"Failed to elect leader for partition {name}-{index} under strategy PreferredReplicaPartitionLeaderElectionStrategy"
         results.append([name, index, int(code), message])
-    ops = [Op(view.keys.topic(n), r.encode()) for n, (r, _) in changed.items()]
-    compares = [Compare(view.keys.topic(n), "MOD", m) for n, (_, m) in changed.items()]
+    ops, compares = changed.writes()
     return ops, compares, {"results": results}
 
 
@@ -391,17 +391,16 @@ def _alter_reassignments(
     view: ClusterView, request: Mapping[str, Any], live: Mapping[int, int]
 ) -> tuple[list[Op], list[Compare], dict[str, Any]]:
     """AlterPartitionReassignments: start, change or cancel; per-partition results."""
-    topics, wanted = _partition_requests(view, request)
+    wanted = _wanted(request)
     allow_rf_change = bool(request.get("allow_rf_change", True))
     down = view.shutting_down()
     results: list[list[Any]] = []
-    changed: dict[str, tuple[TopicRecord, int]] = {}
+    changed = _Changed(view)
     for name, index, target in wanted:
-        found = topics.get(name)
-        if found is None or not 0 <= index < len(found[0].partitions):
+        record = changed.record(name)
+        if record is None or not 0 <= index < len(record.partitions):
             results.append([name, index, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), None])
             continue
-        record, mod = changed.get(name, found)
         p = record.partitions[index]
         adding = list(p.get("adding") or [])
         removing = list(p.get("removing") or [])
@@ -447,11 +446,63 @@ def _alter_reassignments(
         p["partition_epoch"] += 1
         finish_reassignment(p, live, down)
         elect(p, live, shutting_down=down)
-        changed[name] = (record, mod)
+        changed.mark(name, index)
         results.append([name, index, 0, None])
-    ops = [Op(view.keys.topic(n), r.encode()) for n, (r, _) in changed.items()]
-    compares = [Compare(view.keys.topic(n), "MOD", m) for n, (_, m) in changed.items()]
+    ops, compares = changed.writes()
     return ops, compares, {"results": results}
+
+
+def _new_topic(
+    view: ClusterView,
+    request: Mapping[str, Any],
+    *,
+    setting: Callable[[str], Any],
+    broker_defaults: Mapping[str, str],
+    rng: random.Random | None,
+    taken: Iterable[str] = (),
+) -> TopicRecord:
+    """Decide one topic creation (raises KafkaError); ``taken``: names created earlier in
+    the same batch."""
+    name = request["name"]
+    brokers = view.live_brokers()
+    live = {b: epoch for b, (epoch, _) in brokers.items()}
+    validate_topic_name(name)
+    if view.mirror.topic_kv(name) is not None or name in taken:
+        raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+    unified = name.replace(".", "_")
+    for other in [*view.topic_names(), *taken]:
+        if other.replace(".", "_") == unified:
+            raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}")
+    assignments = request.get("assignments")
+    partitions = int(request["partitions"])
+    rf = int(request["replication_factor"])
+    if assignments:
+        _check_assignments(assignments, live)
+        partitions = len(assignments)
+    else:
+        if partitions == -1:
+            partitions = int(setting("num.partitions"))
+        _check_partition_count(partitions)
+        if rf == -1:
+            rf = int(setting("default.replication.factor"))
+        if rf <= 0:
+            raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.")
+        if rf > len(live):
+            raise KafkaError(
+                ErrorCode.INVALID_REPLICATION_FACTOR,
+                f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
+                f"cannot be reached because only {len(live)} broker(s) are registered.",
+            )
+        assignments = assign_replicas([(b, rack) for b, (_, rack) in brokers.items()], partitions, rf, rng=rng)
+    stored = validate_topic_configs(request.get("configs") or {})
+    LogConfig.from_configs(broker_defaults, stored)
+    return TopicRecord(
+        name,
+        uuid.uuid4(),
+        [new_partition(r, live) for r in assignments],
+        stored,
+        bool(request.get("internal", False)),
+    )
 
 
 def execute_request(
@@ -472,61 +523,25 @@ def execute_request(
         return _alter_reassignments(view, request, live)
     name = request["name"]
     keys = view.keys
-    topics = view.topics()
     brokers = view.live_brokers()
     live = {b: epoch for b, (epoch, _) in brokers.items()}
     validate_only = bool(request.get("validate_only", False))
-    existing = topics.get(name)
     if op == "create_topic":
-        validate_topic_name(name)
-        if existing is not None:
-            raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
-        unified = name.replace(".", "_")
-        for other in topics:
-            if other.replace(".", "_") == unified:
-                raise KafkaError(
-                    ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {other}"
-                )
-        assignments = request.get("assignments")
-        partitions = int(request["partitions"])
-        rf = int(request["replication_factor"])
-        if assignments:
-            _check_assignments(assignments, live)
-            partitions = len(assignments)
-        else:
-            if partitions == -1:
-                partitions = int(setting("num.partitions"))
-            _check_partition_count(partitions)
-            if rf == -1:
-                rf = int(setting("default.replication.factor"))
-            if rf <= 0:
-                raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.")
-            if rf > len(live):
-                raise KafkaError(
-                    ErrorCode.INVALID_REPLICATION_FACTOR,
-                    f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
-                    f"cannot be reached because only {len(live)} broker(s) are registered.",
-                )
-            assignments = assign_replicas([(b, rack) for b, (_, rack) in brokers.items()], partitions, rf, rng=rng)
-        stored = validate_topic_configs(request.get("configs") or {})
-        LogConfig.from_configs(broker_defaults, stored)
-        record = TopicRecord(
-            name,
-            uuid.uuid4(),
-            [new_partition(r, live) for r in assignments],
-            stored,
-            bool(request.get("internal", False)),
-        )
-        result = {"topic": json.loads(record.encode())}
+        record = _new_topic(view, request, setting=setting, broker_defaults=broker_defaults, rng=rng)
+        result = {"topic": record.to_doc()}
         if validate_only:
             return [], [], result
-        return [Op(keys.topic(name), record.encode())], [Compare(keys.topic(name), "VERSION", 0)], result
-    if existing is None:
+        return record.ops(keys), [Compare(keys.topic(name), "VERSION", 0)], result
+    found = view.topic(name)
+    kv = view.mirror.topic_kv(name)
+    if found is None or kv is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name} does not exist")
-    record, mod = existing
-    guard = [Compare(keys.topic(name), "MOD", mod)]
+    record = found
+    guard = [Compare(keys.topic(name), "MOD", kv.mod_revision)]
     if op == "delete_topic":
-        return [Op(keys.topic(name))], guard, {}
+        chunks = keys.chunks(name)
+        return [Op(keys.topic(name)), Op(chunks, range_end=prefix_end(chunks))], guard, {}
+    chunks_written: set[int] = {0}
     if op == "create_partitions":
         total = int(request["total"])
         current = len(record.partitions)
@@ -559,6 +574,7 @@ def execute_request(
                 [(b, rack) for b, (_, rack) in brokers.items()], total - current, rf, first_partition=current, rng=rng
             )
         record.partitions += [new_partition(r, live) for r in assignments]
+        chunks_written |= set(range(chunk_of(current), record.chunk_count()))
     elif op == "alter_configs":
         configs = dict(record.configs)
         for key in request.get("delete", ()):
@@ -568,16 +584,63 @@ def execute_request(
         record.configs = configs
     else:
         raise KafkaError(ErrorCode.INVALID_REQUEST, f"unknown metadata request {op!r}")
-    result = {"topic": json.loads(record.encode())}
+    result = {"topic": record.to_doc()}
     if validate_only:
         return [], [], result
-    return [Op(keys.topic(name), record.encode())], guard, result
+    ops, compares = view.writes(record, chunks_written)
+    return ops, [*guard, *(c for c in compares if c.key != keys.topic(name))], result
+
+
+def execute_create_topics(
+    view: ClusterView,
+    request: Mapping[str, Any],
+    *,
+    setting: Callable[[str], Any],
+    broker_defaults: Mapping[str, str],
+    rng: random.Random | None = None,
+) -> tuple[list[tuple[list[Op], list[Compare]]], dict[str, Any]]:
+    """CreateTopics of many topics in one request: per topic created, its ops and
+    compares (each topic is one transaction's worth, written together); the result lists
+    [name, error code, message, summary] per topic, in request order."""
+    writes: list[tuple[list[Op], list[Compare]]] = []
+    results: list[list[Any]] = []
+    taken: list[str] = []
+    validate_only = bool(request.get("validate_only", False))
+    for spec in request["topics"]:
+        try:
+            record = _new_topic(view, spec, setting=setting, broker_defaults=broker_defaults, rng=rng, taken=taken)
+        except KafkaError as exc:
+            results.append([spec.get("name"), int(exc.code), exc.detail, None])
+            continue
+        taken.append(record.name)
+        results.append([record.name, 0, None, summary(record)])
+        if not validate_only:
+            writes.append((record.ops(view.keys), [Compare(view.keys.topic(record.name), "VERSION", 0)]))
+    return writes, {"results": results}
+
+
+def summary(record: TopicRecord) -> dict[str, Any]:
+    """What a requester needs of a topic a request made or changed (small enough for an
+    etcd value whatever the partition count): id, configs, count, first replica list."""
+    return {
+        "id": str(record.topic_id),
+        "internal": record.internal,
+        "configs": record.configs,
+        "count": len(record.partitions),
+        "replicas": list(record.partitions[0]["replicas"]) if record.partitions else [],
+    }
 
 
 class Controller:
     """Campaigns for the controller key and, while it holds it, keeps leaders right and
     answers topic requests. Driven by :class:`broker.metadata.cluster.ClusterMetadata`,
-    which owns the etcd mirror, the lease and the wake-ups."""
+    which owns the etcd mirror, the lease and the wake-ups.
+
+    Passes look at what changed (:meth:`note`): the topics whose keys moved, or every
+    topic when the brokers (registrations, controlled shutdowns) did, plus a full pass
+    every ``FULL_RECONCILE_S``. Writes go out in transactions within etcd's limits,
+    each topic's keys in one; a topic whose write lost its compare-and-swap is looked
+    at again in the next pass."""
 
     def __init__(
         self,
@@ -585,7 +648,7 @@ class Controller:
         node_id: int,
         client: EtcdClient,
         keys: Keys,
-        mirror: Callable[[], Mapping[bytes, KeyValue]],
+        mirror: Callable[[], Mirror],
         revision: Callable[[], int],
         lease: Callable[[], int | None],
         setting: Callable[[str], Any],
@@ -603,6 +666,21 @@ class Controller:
         self._changed = trio.Event()
         self._rng = random.Random()
         self._next_rebalance = 0.0
+        self._pending = Changes(everything=True)
+        self._brokers_seen: object = None
+        self._next_full = 0.0
+        # (trio time, etcd revision) samples for compaction; the next compaction check.
+        self._revisions: list[tuple[float, int]] = []
+        self._next_compact = 0.0
+
+    def note(self, changes: Changes) -> None:
+        """The mirror changed as ``changes`` says (ClusterMetadata passes every batch)."""
+        pending = self._pending
+        pending.topics |= changes.topics
+        pending.brokers |= changes.brokers
+        pending.shutdown |= changes.shutdown
+        pending.everything |= changes.everything
+        self.wake()
 
     def wake(self) -> None:
         """The mirror changed."""
@@ -634,6 +712,7 @@ class Controller:
                     await self.reconcile()
                     await self.process_requests()
                     await self._maybe_rebalance()
+                    await self._maybe_compact()
             except EtcdUnavailable as exc:
                 log.warning("controller_etcd_unreachable", error=str(exc))
             except EtcdError as exc:
@@ -645,6 +724,7 @@ class Controller:
         if self.epoch is not None:
             log.warning("controller_resigned", node=self.node_id, epoch=self.epoch, reason=why)
         self.epoch = None
+        self._pending.everything = True  # a controller taking over looks at everything
 
     def resign(self) -> None:
         """Our lease is gone: so is the controller key."""
@@ -658,6 +738,7 @@ class Controller:
         if held is not None:
             if held.lease == lease:  # ours (an election the mirror showed late): take it up
                 self.epoch = held.create_revision
+                self._pending.everything = True
                 log.info("controller_elected", node=self.node_id, epoch=self.epoch)
             return
         value = json.dumps({"id": self.node_id}).encode()
@@ -666,36 +747,78 @@ class Controller:
         )
         if ok:
             self.epoch = revision
+            self._pending.everything = True
             log.info("controller_elected", node=self.node_id, epoch=revision)
 
     async def _write(self, ops: list[Op], compares: list[Compare]) -> tuple[bool, int]:
         return await self._client.txn([self.guard, *compares], ops)
 
+    async def _write_grouped(self, items: list[tuple[str, list[Op], list[Compare]]]) -> set[str]:
+        """Write each (topic, ops, compares) item atomically, many items per transaction
+        within etcd's limits; the topics of transactions that failed their compares."""
+        failed: set[str] = set()
+        batch: list[tuple[str, list[Op], list[Compare]]] = []
+        size = 0
+
+        async def flush() -> None:
+            ops = [o for _, item_ops, _ in batch for o in item_ops]
+            compares = [c for _, _, item_compares in batch for c in item_compares]
+            ok, _ = await self._write(ops, compares)
+            if not ok:
+                failed.update(name for name, _, _ in batch)
+
+        for name, ops, compares in items:
+            n = sum(len(o.value or b"") for o in ops)
+            count = len(batch) and max(
+                sum(len(i[1]) for i in batch) + len(ops), sum(len(i[2]) for i in batch) + len(compares) + 1
+            )
+            if batch and (count > MAX_TXN_OPS or size + n > MAX_TXN_BYTES):
+                await flush()
+                batch, size = [], 0
+            batch.append((name, ops, compares))
+            size += n
+        if batch:
+            await flush()
+        return failed
+
     async def reconcile(self) -> None:
         """Give every partition a live leader where one can be had, drop gone and stopping
-        brokers from the ISRs, finish reassignments (batched txns)."""
-        view = ClusterView(self._keys, self._mirror())
+        brokers from the ISRs, finish reassignments (batched txns): for the topics that
+        changed since the last pass, or every topic when the brokers changed."""
+        mirror = self._mirror()
+        view = ClusterView(self._keys, mirror)
         live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
         down = view.shutting_down()
-        ops: list[Op] = []
-        compares: list[Compare] = []
+        pending, self._pending = self._pending, Changes()
+        brokers_now = (tuple(sorted(live.items())), tuple(sorted(down)))
+        now = trio.current_time()
+        if pending.everything or brokers_now != self._brokers_seen or now >= self._next_full:
+            names = sorted(mirror.topic_names())
+            self._next_full = now + FULL_RECONCILE_S
+        else:
+            names = sorted(pending.topics)
+        self._brokers_seen = brokers_now
+        items: list[tuple[str, list[Op], list[Compare]]] = []
         changed = 0
-        for name, (record, mod) in sorted(view.topics().items()):
-            unclean = unclean_allowed(record, self._setting)
-            moved = [
-                finish_reassignment(p, live, down) | elect(p, live, shutting_down=down, unclean=unclean)
-                for p in record.partitions
-            ]
-            if not any(moved):
+        for name in names:
+            record = mirror.record(name)
+            if record is None:
                 continue
-            changed += sum(moved)
-            ops.append(Op(self._keys.topic(name), record.encode()))
-            compares.append(Compare(self._keys.topic(name), "MOD", mod))
-            if len(ops) >= TOPICS_PER_TXN:
-                await self._write(ops, compares)
-                ops, compares = [], []
-        if ops:
-            await self._write(ops, compares)
+            unclean = unclean_allowed(record, self._setting)
+            moved = {
+                i
+                for i, p in enumerate(record.partitions)
+                if finish_reassignment(p, live, down) | elect(p, live, shutting_down=down, unclean=unclean)
+            }
+            legacy = b'"count":' not in mirror[self._keys.topic(name)].value
+            if not moved and not legacy:
+                continue
+            changed += len(moved)
+            ops, compares = view.writes(record, {chunk_of(i) for i in moved} or {0})
+            items.append((name, ops, compares))
+        if items:
+            failed = await self._write_grouped(items)
+            self._pending.topics |= failed  # looked at again once the mirror has moved
         if changed:
             log.info(
                 "controller_leaders_changed", partitions=changed, live_brokers=sorted(live), shutting_down=sorted(down)
@@ -721,10 +844,10 @@ class Controller:
         live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
         down = view.shutting_down()
         limit = int(self._setting("leader.imbalance.per.broker.percentage")) / 100
-        topics = view.topics()
+        records = view.mirror.records()
         preferred: dict[int, int] = {}
         elsewhere: dict[int, int] = {}
-        for record, _ in topics.values():
+        for record in records.values():
             for p in record.partitions:
                 if not p["replicas"]:
                     continue
@@ -735,33 +858,42 @@ class Controller:
         imbalanced = {b for b, n in elsewhere.items() if preferred[b] and n / preferred[b] > limit}
         if not imbalanced:
             return 0
-        ops: list[Op] = []
-        compares: list[Compare] = []
+        items: list[tuple[str, list[Op], list[Compare]]] = []
         moved = 0
-        for name, (record, mod) in sorted(topics.items()):
-            n = 0
-            for p in record.partitions:
+        for name, record in sorted(records.items()):
+            indices = set()
+            for i, p in enumerate(record.partitions):
                 if p["replicas"] and p["replicas"][0] in imbalanced and p["leader"] != p["replicas"][0]:
                     if preferred_election(p, live, down) == ErrorCode.NONE:
-                        n += 1
-            if n:
-                moved += n
-                ops.append(Op(self._keys.topic(name), record.encode()))
-                compares.append(Compare(self._keys.topic(name), "MOD", mod))
-                if len(ops) >= TOPICS_PER_TXN:
-                    await self._write(ops, compares)
-                    ops, compares = [], []
-        if ops:
-            await self._write(ops, compares)
+                        indices.add(i)
+            if indices:
+                moved += len(indices)
+                ops, compares = view.writes(record, {chunk_of(i) for i in indices})
+                items.append((name, ops, compares))
+        if items:
+            self._pending.topics |= await self._write_grouped(items)
         if moved:
             log.info("controller_preferred_leaders_elected", partitions=moved, brokers=sorted(imbalanced))
         return moved
 
+    async def _maybe_compact(self) -> None:
+        """Compact etcd's revision history older than COMPACT_RETENTION_S (every write
+        keeps a revision of the keys it touched until compacted; etcd's 2 GiB default
+        quota would fill with the history of ISR changes otherwise)."""
+        now = trio.current_time()
+        if now < self._next_compact:
+            return
+        self._next_compact = now + COMPACT_EVERY_S
+        self._revisions.append((now, self._revision()))
+        old = [rev for t, rev in self._revisions if now - t >= COMPACT_RETENTION_S]
+        self._revisions = [(t, rev) for t, rev in self._revisions if now - t < COMPACT_RETENTION_S]
+        if old and old[-1] > 0:
+            await self._client.compact(old[-1])
+            log.info("etcd_compacted", revision=old[-1])
+
     async def process_requests(self) -> None:
         mirror = self._mirror()
-        pending = sorted(
-            (kv for key, kv in mirror.items() if key.startswith(self._keys.requests)), key=lambda kv: kv.mod_revision
-        )
+        pending = sorted(mirror.section(self._keys.requests).values(), key=lambda kv: kv.mod_revision)
         for kv in pending:
             request_id = kv.key[len(self._keys.requests) :].decode()
             await self.execute(request_id, kv)
@@ -771,15 +903,31 @@ class Controller:
     async def execute(self, request_id: str, kv: KeyValue) -> None:
         """Apply one request and answer it (the result is attached to the requester's lease)."""
         view = ClusterView(self._keys, self._mirror())
+        items: list[tuple[str, list[Op], list[Compare]]] = []
+        ops: list[Op] = []
+        compares: list[Compare] = []
         try:
             request = json.loads(kv.value)
-            ops, compares, result = execute_request(
-                view, request, setting=self._setting, broker_defaults=self._broker_defaults(), rng=self._rng
-            )
+            if request.get("op") == "create_topics":
+                writes, result = execute_create_topics(
+                    view, request, setting=self._setting, broker_defaults=self._broker_defaults(), rng=self._rng
+                )
+                items = [(f"create-{i}", o, c) for i, (o, c) in enumerate(writes)]
+            else:
+                ops, compares, result = execute_request(
+                    view, request, setting=self._setting, broker_defaults=self._broker_defaults(), rng=self._rng
+                )
+                if "topic" in result:
+                    # The requester takes the topic from its image; a summary keeps the
+                    # result small whatever the partition count.
+                    record = TopicRecord.decode(
+                        request.get("name", ""), json.dumps({**result["topic"], "internal": False}).encode()
+                    )
+                    result = {"topic": summary(record)}
         except KafkaError as exc:
-            ops, compares, result = [], [], {"error": int(exc.code), "message": exc.detail}
+            items, ops, compares, result = [], [], [], {"error": int(exc.code), "message": exc.detail}
         except (ValueError, KeyError, TypeError) as exc:
-            ops, compares = [], []
+            items, ops, compares = [], [], []
             result = {"error": int(ErrorCode.INVALID_REQUEST), "message": f"malformed metadata request: {exc}"}
         done = [
             Op(self._keys.request(request_id)),
@@ -787,12 +935,19 @@ class Controller:
         ]
         exists = Compare(self._keys.request(request_id), "MOD", kv.mod_revision)
         try:
-            ok, _ = await self._write([*ops, *done], [*compares, exists])
+            if items:
+                # Many topics: all but the last transaction carry topics only; the request
+                # is answered with the last, so a retried request finds them created.
+                last = items[-1]
+                failed = await self._write_grouped(items[:-1]) if len(items) > 1 else set()
+                ok, _ = await self._write([*last[1], *done], [*last[2], exists])
+                ok = ok and not failed
+            else:
+                ok, _ = await self._write([*ops, *done], [*compares, exists])
         except EtcdError:
             # The requester's lease is gone (it stopped): drop the request.
             await self._client.txn([self.guard, exists], [Op(self._keys.request(request_id))])
             return
-        if ok and ops:
-            doc = json.loads(kv.value)
-            log.info("controller_applied", op=doc.get("op"), topic=doc.get("name"))
+        if ok and (ops or items):
+            log.info("controller_applied", op=request.get("op"), topic=request.get("name"), topics=len(items) or None)
         # Not ok: the mirror was behind; the request is still there for the next round.

@@ -4,7 +4,7 @@ etcd serves its gRPC API as JSON over HTTP as well (the gRPC gateway, in every
 etcd 3.4+); httpx speaks HTTP/1.1 under trio, so the broker needs no gRPC stack
 and no asyncio bridge. What the cluster needs, and nothing more:
 
-- ``range`` (one key or a prefix), ``put``, ``delete``;
+- ``range`` (one key or a prefix), ``put``, ``delete``, ``compact``, ``status``;
 - ``txn``: compare-and-swap on a key's version, mod/create revision or value,
   with puts and deletes on success;
 - leases: ``grant``, ``keep_alive`` (one round; the caller repeats it),
@@ -147,15 +147,20 @@ class Compare:
 
 @dataclass(frozen=True, slots=True)
 class Op:
-    """A txn operation: put (``value`` set) or delete (``value`` None)."""
+    """A txn operation: put (``value`` set) or delete (``value`` None) of ``key``, or of
+    every key in [key, range_end) when ``range_end`` is given."""
 
     key: bytes
     value: bytes | None = None
     lease: int = 0
+    range_end: bytes | None = None
 
     def to_json(self) -> dict[str, Any]:
         if self.value is None:
-            return {"request_delete_range": {"key": _b64(self.key)}}
+            delete = {"key": _b64(self.key)}
+            if self.range_end is not None:
+                delete["range_end"] = _b64(self.range_end)
+            return {"request_delete_range": delete}
         put: dict[str, Any] = {"key": _b64(self.key), "value": _b64(self.value)}
         if self.lease:
             put["lease"] = str(self.lease)
@@ -224,6 +229,19 @@ class EtcdClient:
             body["lease"] = str(lease)
         doc = await self._call("/v3/kv/put", body)
         return int(doc["header"]["revision"])
+
+    async def compact(self, revision: int) -> None:
+        """Drop the history before ``revision`` (the current value of every key stays);
+        a revision already compacted is no error."""
+        try:
+            await self._call("/v3/kv/compaction", {"revision": str(revision)})
+        except EtcdError as exc:
+            if "compacted" not in exc.message:
+                raise
+
+    async def status(self) -> dict[str, Any]:
+        """The member's status (``dbSize``, ``dbSizeInUse``, ``header.revision``, ...)."""
+        return await self._call("/v3/maintenance/status", {})
 
     async def delete(self, key: bytes, range_end: bytes | None = None) -> int:
         body: dict[str, Any] = {"key": _b64(key)}

@@ -134,6 +134,9 @@ class MetadataImage:
     # Partition counts of internal topics not created yet, from the settings.
     coordinator_partitions: Mapping[CoordinatorType, int] = field(default_factory=dict)
     version: int = 0
+    # The topics whose images differ from the previous image's (listeners called with
+    # (previous, this) may look at only these); None: not known, look at every topic.
+    changed: frozenset[str] | None = field(default=None, repr=False, compare=False)
     by_id: Mapping[uuid.UUID, TopicImage] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from broker.log.manager import LogManager, TopicInfo, run_steps_async
+from broker.log.manager import LogManager, NewTopicSpec, TopicInfo, run_steps_async
 from broker.metadata.image import (
     COORDINATOR_TOPICS,
     BrokerInfo,
@@ -21,7 +21,7 @@ from broker.metadata.image import (
     PartitionState,
     TopicImage,
 )
-from broker.metadata.source import ImageListener
+from broker.metadata.source import ImageListener, NewTopic
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["SingleNodeMetadata"]
@@ -50,6 +50,9 @@ class SingleNodeMetadata:
         self._endpoints: tuple[Endpoint, ...] = ()
         self._listeners: list[ImageListener] = []
         self._version = 0
+        # {topic: (the catalog entry, its image)}: an image is made again only for a
+        # topic whose catalog entry changed.
+        self._topic_images: dict[str, tuple[TopicInfo, TopicImage]] = {}
         self._image = self._build()
         logs.topic_listeners.append(self._topics_changed)
 
@@ -82,7 +85,16 @@ class SingleNodeMetadata:
     def _build(self) -> MetadataImage:
         self._version += 1
         me = BrokerInfo(self.node_id, self._endpoints, self._rack)
-        topics = {name: self._topic_image(info) for name, info in self._logs.topics.items()}
+        catalog = self._logs.topics
+        changed = {name for name in self._topic_images if name not in catalog}
+        for name in changed:
+            del self._topic_images[name]
+        for name, info in catalog.items():
+            cached = self._topic_images.get(name)
+            if cached is None or cached[0] is not info:
+                self._topic_images[name] = (info, self._topic_image(info))
+                changed.add(name)
+        topics = {name: image for name, (_, image) in self._topic_images.items()}
         counts = {}
         for kind, (_, key) in COORDINATOR_TOPICS.items():
             value = self._setting(key)
@@ -95,6 +107,7 @@ class SingleNodeMetadata:
             topics=MappingProxyType(topics),
             coordinator_partitions=MappingProxyType(counts),
             version=self._version,
+            changed=frozenset(changed),
         )
 
     def _topic_image(self, info: TopicInfo) -> TopicImage:
@@ -150,6 +163,34 @@ class SingleNodeMetadata:
             )
         )
         return self._topic_image(info)
+
+    async def create_topics(
+        self, topics: Sequence[NewTopic], *, validate_only: bool = False
+    ) -> list[TopicImage | KafkaError]:
+        """Every topic of a CreateTopics request with one catalog write."""
+        specs = []
+        refused: dict[int, KafkaError] = {}
+        for i, t in enumerate(topics):
+            try:
+                self._check_assignments(t.assignments)
+            except KafkaError as exc:
+                refused[i] = exc
+                continue
+            configs, replication_factor = t.configs, t.replication_factor
+            if t.internal:
+                replication_factor = -1
+                configs = {k: v for k, v in configs.items() if k != "min.insync.replicas"}
+            partitions = len(t.assignments) if t.assignments else t.partitions
+            specs.append(NewTopicSpec(t.name, partitions, configs, t.internal, replication_factor))
+        created = iter(await run_steps_async(self._logs.create_topics_steps(specs, validate_only=validate_only)))
+        out: list[TopicImage | KafkaError] = []
+        for i in range(len(topics)):
+            if i in refused:
+                out.append(refused[i])
+                continue
+            outcome = next(created)
+            out.append(outcome if isinstance(outcome, KafkaError) else self._topic_image(outcome))
+        return out
 
     async def delete_topic(self, name: str) -> None:
         self._logs.delete_topic(name)

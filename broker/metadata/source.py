@@ -13,11 +13,24 @@ Errors are :class:`~broker.protocol.errors.KafkaError` with Kafka's codes
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from broker.metadata.image import MetadataImage, TopicImage
+from broker.protocol.errors import KafkaError
 
-__all__ = ["ImageListener", "MetadataSource"]
+__all__ = ["ImageListener", "MetadataSource", "NewTopic"]
+
+
+class NewTopic(NamedTuple):
+    """One topic of a CreateTopics request (-1: the broker default)."""
+
+    name: str
+    partitions: int
+    replication_factor: int
+    configs: Mapping[str, Any]
+    assignments: Sequence[Sequence[int]] | None = None
+    internal: bool = False
+
 
 # Called with (previous image, new image) after every change.
 ImageListener = Callable[[MetadataImage, MetadataImage], None]
@@ -45,6 +58,13 @@ class MetadataSource(Protocol):
         internal: bool = False,
     ) -> TopicImage:
         """Create a topic (``partitions``/``replication_factor`` -1: the broker defaults)."""
+        ...
+
+    async def create_topics(
+        self, topics: Sequence[NewTopic], *, validate_only: bool = False
+    ) -> list[TopicImage | KafkaError]:
+        """Create many topics at once (one catalog write, one controller request): per
+        topic, in order, its image or why it was refused."""
         ...
 
     async def delete_topic(self, name: str) -> None: ...

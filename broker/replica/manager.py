@@ -58,12 +58,12 @@ class IsrWriter(Protocol):
 
     async def alter_isr(
         self,
-        topic: str,
-        changes: Sequence[tuple[int, int, int, tuple[int, ...]]],
+        changes: Mapping[str, Sequence[tuple[int, int, int, tuple[int, ...]]]],
         broker_epochs: Mapping[int, int],
-    ) -> dict[int, int]:
-        """Write each (partition, leader epoch, partition epoch, ISR) with compare-and-swap;
-        returns {partition: error code} (0 written), once this broker's image has them."""
+    ) -> dict[str, dict[int, int]]:
+        """Write each topic's (partition, leader epoch, partition epoch, ISR) changes with
+        compare-and-swap; returns {topic: {partition: error code}} (0 written), once this
+        broker's image has them."""
         ...
 
 
@@ -85,6 +85,8 @@ class ReplicaManager:
         self._clock = clock or logs.now_ms
         self._lag_max_ms = lag_max_ms or (lambda: DEFAULT_LAG_MAX_MS)
         self._partitions: dict[tuple[str, int], Partition] = {}
+        # The same partitions by topic: a new image touches only the topics it changed.
+        self._by_topic: dict[str, dict[int, Partition]] = {}
         # One event per partition with a waiter: set (and dropped) by the next append.
         self._append_events: dict[tuple[str, int], trio.Event] = {}
         # Callbacks waiting for the next change of a partition (see watch).
@@ -125,7 +127,7 @@ class ReplicaManager:
         t = image.topic(topic)
         state = t.partition(index) if t is not None else None
         if log_ is None or state is None or t is None:
-            self._partitions.pop((topic, index), None)
+            self._forget(topic, index)
             return None
         old = self._partitions.get((topic, index))
         if old is not None and self._fetchers is not None:
@@ -141,6 +143,7 @@ class ReplicaManager:
             last_request_ms=self.last_follower_request_ms,
         )
         self._partitions[(topic, index)] = p
+        self._by_topic.setdefault(topic, {})[index] = p
         log_.start_moved = lambda: self.appended(topic, index)
         self._take_role(p, state, self._clock())
         return p
@@ -179,24 +182,42 @@ class ReplicaManager:
         if p is not None and p.log is old:
             p.log = new
 
+    def _forget(self, topic: str, index: int) -> None:
+        self._partitions.pop((topic, index), None)
+        in_topic = self._by_topic.get(topic)
+        if in_topic is not None:
+            in_topic.pop(index, None)
+            if not in_topic:
+                del self._by_topic[topic]
+
     def _image_changed(self, old: MetadataImage, new: MetadataImage) -> None:
+        """Every local replica of the topics the new image changed takes up its role."""
         now = self._clock()
-        for key, p in list(self._partitions.items()):
-            t = new.topic(key[0])
-            state = t.partition(key[1]) if t is not None else None
-            if state is None or t is None or t.topic_id != p.topic_id or p.log is not self._logs.partition(*key):
-                del self._partitions[key]
-                if self._fetchers is not None:
-                    self._fetchers.remove(p)
-                p.update_state(dataclasses.replace(p.state, leader=-1), now)  # fails acks=all waiters
-                self.appended(*key)  # wake waiters: their partition is gone
-            else:
-                self._take_role(p, state, now)
-        # Local replicas not looked up yet take up their roles too (a follower must fetch).
-        for part_log in self._logs.logs():
-            key = (part_log.topic, part_log.partition)
-            if key not in self._partitions and new.partition(*key) is not None:
-                self._make(*key)
+        if new.changed is None:
+            names: Iterable[str] = {*self._by_topic, *self._logs.topics}
+        else:
+            names = new.changed
+        for name in names:
+            for index, p in list(self._by_topic.get(name, {}).items()):
+                key = (name, index)
+                t = new.topic(name)
+                state = t.partition(index) if t is not None else None
+                if state is None or t is None or t.topic_id != p.topic_id or p.log is not self._logs.partition(*key):
+                    self._forget(name, index)
+                    if self._fetchers is not None:
+                        self._fetchers.remove(p)
+                    p.update_state(dataclasses.replace(p.state, leader=-1), now)  # fails acks=all waiters
+                    self.appended(*key)  # wake waiters: their partition is gone
+                else:
+                    self._take_role(p, state, now)
+            # Local replicas not looked up yet take up their roles too (a follower must fetch).
+            info = self._logs.topics.get(name)
+            if info is None or new.topic(name) is None:
+                continue
+            known = self._by_topic.get(name, {})
+            for index in range(info.partitions):
+                if index not in known and self._logs.partition(name, index) is not None:
+                    self._make(name, index)
 
     def _take_role(self, p: Partition, state: Any, now: int) -> None:
         was_leader = p.is_leader_here
@@ -282,25 +303,36 @@ class ReplicaManager:
             by_topic[p.topic].append((p, new))
         if not by_topic:
             return
-        async with trio.open_nursery() as nursery:
-            for topic, proposals in by_topic.items():
-                nursery.start_soon(self._write_isr, writer, topic, proposals)
+        await self._write_isrs(writer, by_topic)
 
-    async def _write_isr(
-        self, writer: IsrWriter, topic: str, proposals: list[tuple[Partition, tuple[int, ...]]]
+    async def _write_isrs(
+        self, writer: IsrWriter, by_topic: Mapping[str, list[tuple[Partition, tuple[int, ...]]]]
     ) -> None:
-        changes = [(p.index, p.state.leader_epoch, p.state.partition_epoch, isr) for p, isr in proposals]
+        """Write every topic's proposals at once (the writer packs them into few etcd
+        transactions), then take up what was written."""
+        changes = {
+            topic: [(p.index, p.state.leader_epoch, p.state.partition_epoch, isr) for p, isr in proposals]
+            for topic, proposals in by_topic.items()
+        }
         epochs = {}
-        for p, isr in proposals:
-            for r in isr:
-                f = p.followers.get(r)
-                if f is not None and f.broker_epoch >= 0:
-                    epochs[r] = f.broker_epoch
+        for proposals in by_topic.values():
+            for p, isr in proposals:
+                for r in isr:
+                    f = p.followers.get(r)
+                    if f is not None and f.broker_epoch >= 0:
+                        epochs[r] = f.broker_epoch
         try:
-            results = await writer.alter_isr(topic, changes, epochs)
+            results = await writer.alter_isr(changes, epochs)
         except KafkaError as exc:
-            results = {p.index: exc.code for p, _ in proposals}
-            log.warning("isr_write_failed", topic=topic, error=str(exc))
+            results = {topic: {p.index: exc.code for p, _ in proposals} for topic, proposals in by_topic.items()}
+            log.warning("isr_write_failed", topics=len(by_topic), error=str(exc))
+        for topic, proposals in by_topic.items():
+            self._isr_written(topic, proposals, results.get(topic, {}))
+
+    def _isr_written(
+        self, topic: str, proposals: list[tuple[Partition, tuple[int, ...]]], results: Mapping[int, int]
+    ) -> None:
+        changed: dict[int, list[int]] = {}
         for p, isr in proposals:
             code = results.get(p.index, ErrorCode.UNKNOWN_SERVER_ERROR)
             if code:
@@ -308,14 +340,11 @@ class ReplicaManager:
                     p.pending_isr = None
                 log.info("isr_change_refused", topic=topic, partition=p.index, isr=list(isr), error=int(code))
             else:
-                log.info(
-                    "isr_changed",
-                    topic=topic,
-                    partition=p.index,
-                    isr=list(isr),
-                    partition_epoch=p.state.partition_epoch,
-                )
+                changed[p.index] = list(isr)
             p.maybe_advance_high_watermark()
+        if changed:
+            # One line per topic: thousands of partitions rejoin the ISR after a restart.
+            log.info("isr_changed", topic=topic, isr={str(i): isr for i, isr in sorted(changed.items())})
 
     # --- wake-ups --------------------------------------------------------------------
 
