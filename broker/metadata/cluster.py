@@ -62,6 +62,8 @@ import json
 import logging
 import os
 import socket
+import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -145,8 +147,9 @@ class ClusterMetadata:
         self.lease: int | None = None
         self.broker_epoch: int | None = None
         self._etcd_ok = True
-        # trio clock of the last lease refresh whose outcome is known (see lease_valid).
+        # time.monotonic() of the last lease refresh whose outcome is known (lease_valid).
         self._last_alive = 0.0
+        self._lost = trio.Event()  # set when the lease was found gone
         self._waiting: dict[str, trio.Event] = {}
         self.controller = Controller(
             node_id=node_id,
@@ -219,16 +222,17 @@ class ClusterMetadata:
             names = changes.topics
             changed = frozenset(changes.topics)
         for name in names:
-            record = mirror.record(name)
-            if record is None:
+            stored = mirror.stored(name)
+            if stored is None:
                 self._topic_images.pop(name, None)
                 continue
+            doc, items, _ = stored
             self._topic_images[name] = TopicImage(
-                record.name,
-                record.topic_id,
-                tuple(self._partition_state(p, self._brokers) for p in record.partitions),
-                MappingProxyType(dict(record.configs)),
-                record.internal,
+                name,
+                uuid.UUID(doc["id"]),
+                tuple(self._stored_state(item) for item in items),
+                MappingProxyType(dict(doc.get("configs", {}))),
+                bool(doc["internal"]),
             )
         controller = mirror.get(keys.controller)
         counts = {}
@@ -244,6 +248,27 @@ class ClusterMetadata:
             coordinator_partitions=MappingProxyType(counts),
             version=self._revision,
             changed=changed,
+        )
+
+    def _stored_state(self, item: Any) -> PartitionState:
+        """A partition's state from its stored form (see broker.metadata.layout)."""
+        if isinstance(item, dict):  # the earlier layout
+            return self._partition_state(item, self._brokers)
+        leader = item[2]
+        if leader == self.node_id and (self.broker_epoch is None or item[5] != self.broker_epoch):
+            leader = NO_LEADER  # elected under an earlier registration of this node: fenced
+        replicas = tuple(item[0])
+        brokers = self._brokers
+        extra = item[6] if len(item) > 6 else None
+        return PartitionState(
+            leader,
+            item[3],
+            replicas,
+            tuple(item[1]),
+            item[4],
+            offline_replicas=tuple(r for r in replicas if r not in brokers),
+            adding=tuple(extra.get("adding") or ()) if extra else (),
+            removing=tuple(extra.get("removing") or ()) if extra else (),
         )
 
     def _partition_state(self, p: Mapping[str, Any], brokers: Mapping[int, BrokerInfo] | None = None) -> PartitionState:
@@ -284,12 +309,15 @@ class ClusterMetadata:
     # --- running ---------------------------------------------------------------------
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Join the cluster, publish the first image, then follow etcd until cancelled."""
+        """Join the cluster, publish the first image, then follow etcd until cancelled.
+        The lease is refreshed from the moment it is granted: reading and applying the
+        metadata of 100,000 partitions takes longer than its TTL."""
         try:
-            await self._join()
             async with trio.open_nursery() as nursery:
-                await nursery.start(self._follow)
                 nursery.start_soon(self._keep_alive)
+                nursery.start_soon(self._reregister_when_lost)
+                await self._join()
+                await nursery.start(self._follow)
                 nursery.start_soon(self.controller.run)
                 nursery.start_soon(self.producer_ids.run)
                 task_status.started()
@@ -367,7 +395,7 @@ class ClusterMetadata:
             ok, revision = await self.client.txn(guard, [Op(key, self._registration(), lease)])
             if ok:
                 self.lease, self.broker_epoch = lease, revision
-                self._last_alive = trio.current_time()
+                self._last_alive = time.monotonic()
                 log.info("broker_registered", node=self.node_id, epoch=revision, rack=self._rack)
                 return
 
@@ -389,35 +417,83 @@ class ClusterMetadata:
         the lease is gone; refreshes failing because etcd is away keep it valid."""
         if self.lease is None:
             return False
-        return trio.current_time() - self._last_alive < self._session_ms / 1000
+        return time.monotonic() - self._last_alive < self._session_ms / 1000
 
     async def _keep_alive(self) -> None:
+        """Refresh the lease from a thread of its own (Kafka's brokers heartbeat from
+        theirs): the event loop may be busy for seconds applying a metadata change of
+        100,000 partitions, which must not let the lease lapse and fence the broker."""
+        token = trio.lowlevel.current_trio_token()
+        stop = threading.Event()
+        try:
+            await trio.to_thread.run_sync(self._keep_alive_thread, token, stop, abandon_on_cancel=True)
+        finally:
+            stop.set()
+
+    def _keep_alive_thread(self, token: trio.lowlevel.TrioToken, stop: threading.Event) -> None:
+        import httpx  # loaded with the etcd client already
+
+        endpoints = self.client.endpoints
+        current = 0
+        with httpx.Client(timeout=httpx.Timeout(self.client.timeout_s)) as http:
+            while not stop.wait(self._heartbeat_s):
+                lease = self.lease
+                if lease is None:
+                    continue
+                attempt = time.monotonic()
+                ttl = None
+                error = ""
+                for i in range(len(endpoints)):
+                    url = endpoints[(current + i) % len(endpoints)] + "/v3/lease/keepalive"
+                    try:
+                        response = http.post(url, json={"ID": str(lease)})
+                        doc = response.json()
+                    except (httpx.HTTPError, ValueError) as exc:
+                        error = str(exc)
+                        continue
+                    current = (current + i) % len(endpoints)
+                    if response.status_code != 200 or "error" in doc:
+                        error = str(doc.get("message") or doc.get("error"))
+                        continue
+                    ttl = int(doc.get("result", {}).get("TTL", 0))
+                    break
+                if ttl is None:
+                    if self._etcd_ok:
+                        log.warning("etcd_unreachable", doing="refreshing the lease", error=error)
+                        self._etcd_ok = False
+                    if time.monotonic() - self._last_alive < self._session_ms / 1000:
+                        self._last_alive = attempt  # etcd away, not us: nobody else can lead now
+                    continue
+                if not self._etcd_ok:
+                    log.info("etcd_reachable")
+                    self._etcd_ok = True
+                if ttl > 0:
+                    self._last_alive = attempt
+                    continue
+                # The event loop re-registers; this thread goes on refreshing what it gets.
+                lost = lease
+                try:
+                    trio.from_thread.run_sync(self._lease_lost, lost, trio_token=token)
+                except trio.RunFinishedError:
+                    return
+                while self.lease == lost and not stop.wait(RETRY_S):
+                    pass
+
+    def _lease_lost(self, lease: int) -> None:
+        """Paused or cut off past the TTL: the cluster has moved on without us (called in
+        the event loop by the keep-alive thread)."""
+        if self.lease != lease:
+            return
+        log.warning("broker_lease_lost", node=self.node_id, epoch=self.broker_epoch)
+        self.lease = self.broker_epoch = None
+        self.controller.resign()
+        self._publish()  # fences every partition we led
+        self._lost.set()
+
+    async def _reregister_when_lost(self) -> None:
         while True:
-            await trio.sleep(self._heartbeat_s)
-            lease = self.lease
-            if lease is None:
-                continue
-            attempt = trio.current_time()
-            try:
-                ttl = await self.client.keep_alive(lease)
-            except (EtcdUnavailable, EtcdError) as exc:
-                if self._etcd_ok:
-                    log.warning("etcd_unreachable", doing="refreshing the lease", error=str(exc))
-                    self._etcd_ok = False
-                if trio.current_time() - self._last_alive < self._session_ms / 1000:
-                    self._last_alive = attempt  # etcd away, not us: nobody else can lead now
-                continue
-            if not self._etcd_ok:
-                log.info("etcd_reachable")
-                self._etcd_ok = True
-            if ttl > 0:
-                self._last_alive = attempt
-                continue
-            # Paused or cut off past the TTL: the cluster has moved on without us.
-            log.warning("broker_lease_lost", node=self.node_id, epoch=self.broker_epoch)
-            self.lease = self.broker_epoch = None
-            self.controller.resign()
-            self._publish()  # fences every partition we led
+            await self._lost.wait()
+            self._lost = trio.Event()
             await self._retrying("registering again", self._register)
             self._publish()
 

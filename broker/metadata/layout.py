@@ -165,6 +165,24 @@ def decode_partition(item: Any) -> dict[str, Any]:
     return p
 
 
+def decode_items(value: bytes, chunks: Mapping[int, bytes] | None) -> tuple[dict[str, Any], list[Any], int]:
+    """A topic's stored form: (its document, its partitions as stored, partition keys
+    read). Partition keys not seen yet (a half-applied watch batch) end the list there."""
+    doc = json.loads(value)
+    items = doc["partitions"]
+    count = int(doc.get("count", len(items)))
+    stored = 0
+    if count > len(items):
+        items = list(items)
+        for index in range(1, -(-count // PARTITIONS_PER_KEY)):
+            raw = (chunks or {}).get(index)
+            if raw is None:
+                break
+            items += json.loads(raw)
+            stored = index
+    return doc, items, stored
+
+
 def _dumps(doc: Any) -> bytes:
     return json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
 
@@ -184,23 +202,15 @@ class TopicRecord:
     @classmethod
     def decode(cls, name: str, value: bytes, chunks: Mapping[int, bytes] | None = None) -> TopicRecord:
         """From the topic key's value and its partition keys' values ({chunk: value})."""
-        doc = json.loads(value)
-        first = [decode_partition(p) for p in doc["partitions"]]
-        count = int(doc.get("count", len(first)))
-        partitions = first
-        stored = 0
-        if count > len(first):
-            partitions = list(first)
-            for index in range(1, -(-count // PARTITIONS_PER_KEY)):
-                raw = (chunks or {}).get(index)
-                if raw is None:
-                    break  # a chunk not seen yet (a half-applied watch batch): stop there
-                partitions += [decode_partition(p) for p in json.loads(raw)]
-                stored = index
+        doc, items, stored = decode_items(value, chunks)
+        return cls.from_items(name, doc, items, stored)
+
+    @classmethod
+    def from_items(cls, name: str, doc: Mapping[str, Any], items: Sequence[Any], stored: int = 0) -> TopicRecord:
         return cls(
             name,
             uuid.UUID(doc["id"]),
-            partitions,
+            [decode_partition(p) for p in items],
             dict(doc.get("configs", {})),
             bool(doc["internal"]),
             stored,
@@ -310,6 +320,10 @@ class Mirror(Mapping[bytes, KeyValue]):
         }
         # {topic: {chunk index: KeyValue}}
         self._chunks: dict[str, dict[int, KeyValue]] = {}
+        # Topics decoded since their keys last changed: as stored (see items) and as
+        # records (see view).
+        self._items: dict[str, tuple[dict[str, Any], list[Any], int]] = {}
+        self._decoded: dict[str, TopicRecord] = {}
         self._changes = Changes(everything=True)
         for kv in kvs:
             self.put(kv)
@@ -336,10 +350,15 @@ class Mirror(Mapping[bytes, KeyValue]):
     def _note(self, key: bytes) -> None:
         keys = self.layout
         if key.startswith(keys.topics):
-            self._changes.topics.add(key[len(keys.topics) :].decode())
+            name = key[len(keys.topics) :].decode()
+            self._changes.topics.add(name)
+            self._items.pop(name, None)
+            self._decoded.pop(name, None)
         elif key.startswith(keys.partitions):
             name = key[len(keys.partitions) :].rsplit(b"/", 1)[0].decode()
             self._changes.topics.add(name)
+            self._items.pop(name, None)
+            self._decoded.pop(name, None)
         elif key.startswith(keys.brokers):
             self._changes.brokers = True
         elif key.startswith(keys.shutdown):
@@ -411,13 +430,45 @@ class Mirror(Mapping[bytes, KeyValue]):
         """{chunk index: KeyValue} of a topic's partition keys."""
         return self._chunks.get(name, {})
 
-    def record(self, name: str) -> TopicRecord | None:
-        """The topic decoded (a fresh copy: the caller may change it)."""
+    def stored(self, name: str) -> tuple[dict[str, Any], list[Any], int] | None:
+        """The topic as stored: (document, partitions as stored, partition keys read);
+        shared, do not change. Decoded once per change of its keys."""
+        found = self._items.get(name)
+        if found is not None:
+            return found
         kv = self.topic_kv(name)
         if kv is None:
             return None
         chunks = {i: c.value for i, c in self.chunk_kvs(name).items()}
-        return TopicRecord.decode(name, kv.value, chunks)
+        found = self._items[name] = decode_items(kv.value, chunks)
+        return found
+
+    def view(self, name: str) -> TopicRecord | None:
+        """The topic decoded, shared: do not change it (see :meth:`record`). Decoded once
+        per change of its keys, whoever asks (the controller, ISR writes)."""
+        decoded = self._decoded.get(name)
+        if decoded is not None:
+            return decoded
+        stored = self.stored(name)
+        if stored is None:
+            return None
+        decoded = self._decoded[name] = TopicRecord.from_items(name, *stored)
+        return decoded
+
+    def record(self, name: str) -> TopicRecord | None:
+        """The topic decoded, a copy the caller may change (partition by partition: a
+        partition's lists are replaced, not changed in place, by every writer)."""
+        shared = self.view(name)
+        if shared is None:
+            return None
+        return TopicRecord(
+            shared.name,
+            shared.topic_id,
+            [dict(p) for p in shared.partitions],
+            dict(shared.configs),
+            shared.internal,
+            shared.stored_chunks,
+        )
 
     def revisions(self, name: str) -> dict[int, int]:
         """{chunk index: mod revision} of the keys holding a topic (0: the topic key)."""
@@ -428,7 +479,7 @@ class Mirror(Mapping[bytes, KeyValue]):
         return out
 
     def records(self) -> dict[str, TopicRecord]:
-        """Every topic decoded (a walk over every partition: for whole-cluster passes)."""
+        """Every topic decoded, copies (a walk over every partition: whole-cluster passes)."""
         out = {}
         for name in self.topic_names():
             record = self.record(name)
