@@ -376,7 +376,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         services.replicas, take(), fetch_max, req.isolation_level, replica_id if follower else -1, by_id, broker_epoch
     )
     if follower:
-        services.replicas.follower_request(replica_id)
+        services.replicas.follower_request(replica_id, broker_epoch)
     results, total, urgent = reader.all() if reader.targets else ({}, 0, False)
 
     incremental = fctx.kind == "incremental"

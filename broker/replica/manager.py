@@ -91,8 +91,10 @@ class ReplicaManager:
         self._append_events: dict[tuple[str, int], trio.Event] = {}
         # Callbacks waiting for the next change of a partition (see watch).
         self._watchers: dict[tuple[str, int], set[Callable[[], None]]] = {}
-        # {replica id: when its latest fetch request came} (followers of partitions led here).
+        # {replica id: when its latest fetch request came} (followers of partitions led here),
+        # and the broker epoch it came with.
         self._follower_requests: dict[int, int] = {}
+        self._follower_epochs: dict[int, int] = {}
         self._listeners: list[AppendListener] = []
         self._lease_ok: Callable[[], bool] = lambda: True
         self._isr_writer: IsrWriter | None = None
@@ -237,9 +239,16 @@ class ReplicaManager:
 
     # --- replication: followers' fetches and the ISR -----------------------------------
 
-    def follower_request(self, replica: int) -> None:
-        """A follower's fetch request came (whatever partitions it names)."""
+    def follower_request(self, replica: int, broker_epoch: int = -1) -> None:
+        """A follower's fetch request came (whatever partitions it names), from the
+        follower registered at ``broker_epoch`` (KIP-903; -1: not said)."""
         self._follower_requests[replica] = self._clock()
+        if broker_epoch >= 0:
+            self._follower_epochs[replica] = broker_epoch
+
+    def follower_epoch(self, replica: int) -> int:
+        """The broker epoch of ``replica``'s latest fetch request (-1: none said)."""
+        return self._follower_epochs.get(replica, -1)
 
     def last_follower_request_ms(self, replica: int) -> int:
         """When ``replica``'s latest fetch request came (0: none yet)."""
@@ -295,8 +304,10 @@ class ReplicaManager:
             if not p.is_leader_here:
                 continue
             new = p.isr_to_shrink(now, lag) if shrink else None
-            if new is None and (p.topic, p.index) in expand:
-                new = p.isr_to_expand(self.registered_epoch)
+            if new is None and (shrink or (p.topic, p.index) in expand):
+                # Every pass looks for followers to take back too: an idle partition's
+                # follower is not read again after an expansion that failed to be written.
+                new = p.isr_to_expand(self.registered_epoch, self.follower_epoch)
             if new is None or new == p.state.isr:
                 continue
             p.pending_isr = new
@@ -319,8 +330,9 @@ class ReplicaManager:
             for p, isr in proposals:
                 for r in isr:
                     f = p.followers.get(r)
-                    if f is not None and f.broker_epoch >= 0:
-                        epochs[r] = f.broker_epoch
+                    epoch = max(f.broker_epoch if f is not None else -1, self.follower_epoch(r))
+                    if epoch >= 0:
+                        epochs[r] = epoch
         try:
             results = await writer.alter_isr(changes, epochs)
         except KafkaError as exc:

@@ -122,8 +122,10 @@ class Partition:
         self.epoch_start_offset = 0
         # Whether this replica has taken up leadership at state.leader_epoch.
         self.is_leader_here = False
-        self._hw_changed = trio.Event()
-        self._role_changed = trio.Event()
+        # Made when something first waits on them: a broker holds tens of thousands of
+        # partitions that nobody waits on.
+        self._hw_changed: trio.Event | None = None
+        self._role_changed: trio.Event | None = None
 
     # --- leadership ------------------------------------------------------------------
 
@@ -212,13 +214,21 @@ class Partition:
                 self.followers[r] = FollowerState(last_caught_up_ms=now_ms if r in self.state.isr else 0)
 
     def _wake_role(self) -> None:
-        self._role_changed.set()
-        self._role_changed = trio.Event()
+        if self._role_changed is not None:
+            self._role_changed.set()
+            self._role_changed = None
         self._wake_hw()
 
+    def _hw_event(self) -> trio.Event:
+        """Set at the next move of the high watermark (or of leadership)."""
+        if self._hw_changed is None:
+            self._hw_changed = trio.Event()
+        return self._hw_changed
+
     def _wake_hw(self) -> None:
-        self._hw_changed.set()
-        self._hw_changed = trio.Event()
+        if self._hw_changed is not None:
+            self._hw_changed.set()
+            self._hw_changed = None
 
     # --- offsets ---------------------------------------------------------------------
 
@@ -256,7 +266,7 @@ class Partition:
         while not self.high_watermark_established:
             if not self.is_leader_here or self.state.leader_epoch != epoch:
                 raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)
-            await self._hw_changed.wait()
+            await self._hw_event().wait()
         if not self.is_leader_here or self.state.leader_epoch != epoch:
             raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)
 
@@ -364,7 +374,7 @@ class Partition:
             if not self.is_leader or self.state.leader_epoch != epoch:
                 raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "leadership moved before the batch was replicated")
             with trio.move_on_at(deadline) as scope:
-                await self._hw_changed.wait()
+                await self._hw_event().wait()
             if scope.cancelled_caught:
                 raise KafkaError(
                     ErrorCode.REQUEST_TIMED_OUT, "the batch was not replicated to the in-sync replicas in time"
@@ -429,8 +439,12 @@ class Partition:
             return True
         return False
 
-    def isr_to_expand(self, registered_epoch: Callable[[int], int | None]) -> tuple[int, ...] | None:
-        """The ISR with every follower that caught up added (None when none did)."""
+    def isr_to_expand(
+        self, registered_epoch: Callable[[int], int | None], fetch_epoch: Callable[[int], int] | None = None
+    ) -> tuple[int, ...] | None:
+        """The ISR with every follower that caught up added (None when none did).
+        ``fetch_epoch``: the broker epoch of a replica's latest fetch request (a follower
+        re-registered since it last read this partition fetches with its new epoch)."""
         if not self.is_leader_here or self.pending_isr is not None:
             return None
         hw = self.log.high_watermark
@@ -442,7 +456,8 @@ class Partition:
             if f.log_end_offset < hw or f.log_end_offset < self.epoch_start_offset:
                 continue
             registered = registered_epoch(r)
-            if registered is None or (f.broker_epoch >= 0 and f.broker_epoch != registered):
+            epoch = max(f.broker_epoch, fetch_epoch(r)) if fetch_epoch is not None else f.broker_epoch
+            if registered is None or (epoch >= 0 and epoch != registered):
                 continue  # not registered, or fetching with a stale broker epoch (KIP-903)
             added.append(r)
         if not added:
