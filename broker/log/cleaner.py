@@ -222,9 +222,17 @@ class LogCleaner:
         logs: Callable[[], Iterable[PartitionLog]],
         settings: Callable[[], CleanerSettings],
         now_ms: Callable[[], int],
+        compacted: Callable[[], Iterable[PartitionLog]] | None = None,
+        retiring: Callable[[], Iterable[PartitionLog]] | None = None,
     ) -> None:
+        """``logs``: every log; ``compacted``: those whose cleanup.policy compacts (the
+        cleaner's passes look at these only), ``retiring``: those holding segments taken
+        out of the log (whose descriptors it closes once file.delete.delay.ms is over).
+        Without them the cleaner filters ``logs``."""
         self.data_dir = data_dir
-        self._logs = logs
+        self._all_logs = logs
+        self._logs = compacted or logs
+        self._retiring = retiring or logs
         self._settings = settings
         self._now_ms = now_ms
         self._checkpoint_lock = threading.Lock()
@@ -366,7 +374,7 @@ class LogCleaner:
 
     def write_checkpoint(self) -> None:
         """Write ``cleaner-offset-checkpoint`` for the logs that still exist (blocking)."""
-        live = {(p.topic, p.partition) for p in self._logs()}
+        live = {(p.topic, p.partition) for p in self._all_logs()}
         with self._checkpoint_lock:
             entries = {k: v for k, v in self._last_clean.items() if k in live}
             write_offset_checkpoint(self.data_dir / CLEANER_CHECKPOINT, entries)
@@ -466,7 +474,7 @@ class LogCleaner:
                     self._wake = trio.Event()
                     settings = self._settings()
                     now = self._now_ms()
-                    for part_log in self._logs():
+                    for part_log in self._retiring():
                         if not part_log.closed:
                             part_log.close_retired(now)
                     if settings.enable and len(self._in_progress) < settings.threads:

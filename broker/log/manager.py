@@ -251,11 +251,17 @@ class LogManager(LogDirMoves):
         # Called with (old, new) when a move swaps a partition's log for its future log;
         # the replica layer carries on with the new one (appends, waiters, fetchers).
         self.log_swap_listeners: list[Callable[[PartitionLog, PartitionLog], None]] = []
+        # The compacted logs (the cleaner's passes look at these only), made again after
+        # any change of logs or configs; the logs holding retired segments.
+        self._compacted: list[PartitionLog] | None = None
+        self._retiring: dict[tuple[str, int], PartitionLog] = {}
         self.cleaner = LogCleaner(
             self.data_dir,
             logs=self.logs,
             settings=lambda: CleanerSettings.from_broker(self._broker),
             now_ms=now_ms,
+            compacted=self.compacted_logs,
+            retiring=self.retiring_logs,
         )
 
     @classmethod
@@ -344,7 +350,12 @@ class LogManager(LogDirMoves):
     def _open_all(self, scan: Scan) -> None:
         # Each directory's checkpoint files are read once for all its logs (once per log
         # would cost O(logs) for each log: 30 s to open 2,000 partitions).
-        states = {d.path: DirectoryState.read(d.path) for d in self.dirs.online()}
+        # The scan tells which partitions have a directory (no stat per partition).
+        present: dict[Path, set[str]] = {}
+        for paths in scan.current.values():
+            for path in paths:
+                present.setdefault(path.parent, set()).add(path.name)
+        states = {d.path: DirectoryState.read(d.path, frozenset(present.get(d.path, ()))) for d in self.dirs.online()}
         for info in self._topics.values():
             config = self.log_config(info.name)
             for p in range(info.partitions):
@@ -367,6 +378,9 @@ class LogManager(LogDirMoves):
                     fsync_dir(target.parent)
                     log.warning("future_replica_promoted", topic=info.name, partition=p, log_dir=str(target.parent))
                     found, futures = [target], []
+                    state = states.get(target.parent)
+                    if state is not None and state.directories is not None:
+                        states[target.parent] = state._replace(directories=state.directories | {target.name})
                 if not found and self.dirs.any_offline():
                     # Its directory may be the offline one: creating it elsewhere would
                     # hide the data the failed disk still holds.
@@ -405,6 +419,7 @@ class LogManager(LogDirMoves):
             return
         self._opened = False
         failed = False
+        started = time.monotonic()
         try:
             self.cleaner.write_checkpoint()
         except OSError as exc:
@@ -415,6 +430,7 @@ class LogManager(LogDirMoves):
             except KafkaError as exc:
                 failed = True
                 log.error("log_close_failed", topic=part_log.topic, partition=part_log.partition, error=str(exc))
+        closed = time.monotonic()
         for d in self.dirs.online():
             try:
                 # One sync of each directory's file system for every log closed above (each
@@ -424,6 +440,7 @@ class LogManager(LogDirMoves):
             except OSError as exc:
                 failed = True
                 log.error("log_sync_failed", log_dir=str(d.path), error=str(exc))
+        synced = time.monotonic()
         self.checkpoint()
         if not failed:
             for d in self.dirs.online():
@@ -431,6 +448,14 @@ class LogManager(LogDirMoves):
                     atomic_write(d.path / CLEAN_SHUTDOWN_FILE, b"")
                 except OSError as exc:
                     log.error("clean_shutdown_marker_failed", log_dir=str(d.path), error=str(exc))
+        log.info(
+            "logs_closed",
+            partitions=len(self._logs),
+            close_s=round(closed - started, 3),
+            sync_s=round(synced - closed, 3),
+            checkpoint_s=round(time.monotonic() - synced, 3),
+            clean=not failed,
+        )
         self._logs.clear()
         self._futures.clear()
         self.dirs.unlock()
@@ -449,9 +474,11 @@ class LogManager(LogDirMoves):
         key = (info.name, partition)
         if directory is None:
             directory = self._dir_of.get(key) or self._place(key)
+        self._compacted = None
         part_log = PartitionLog.open(
             directory / f"{info.name}-{partition}", info.name, partition, info.topic_id, config, self._now_ms, state
         )
+        part_log.on_retire = self._retired
         self._dir_of[key] = directory
         self._offline.discard(key)
         return part_log
@@ -566,6 +593,23 @@ class LogManager(LogDirMoves):
 
     def logs(self) -> list[PartitionLog]:
         return list(self._logs.values())
+
+    def compacted_logs(self) -> list[PartitionLog]:
+        """The logs whose cleanup.policy includes compact (kept between changes: a broker
+        of 30,000 partitions has a few dozen compacted ones, the internal topics')."""
+        if self._compacted is None:
+            self._compacted = [p for p in self._logs.values() if p.config.compact]
+        return self._compacted
+
+    def retiring_logs(self) -> list[PartitionLog]:
+        """The logs holding segments taken out of them whose descriptors are still open."""
+        for key, part_log in list(self._retiring.items()):
+            if part_log.closed or not part_log.has_retired_segments:
+                del self._retiring[key]
+        return list(self._retiring.values())
+
+    def _retired(self, part_log: PartitionLog) -> None:
+        self._retiring[(part_log.topic, part_log.partition)] = part_log
 
     def log_config(self, name: str) -> LogConfig:
         info = self._topics.get(name)
@@ -834,6 +878,7 @@ class LogManager(LogDirMoves):
         return updated
 
     def _notify(self, event: str, name: str) -> None:
+        self._compacted = None
         for listener in self.topic_listeners:
             listener(event, name)
 
@@ -865,6 +910,7 @@ class LogManager(LogDirMoves):
         return updated
 
     def _reconfigure(self, info: TopicInfo) -> None:
+        self._compacted = None
         config = LogConfig.from_configs(self._broker, info.configs)
         for p in range(info.partitions):
             part_log = self._logs.get((info.name, p))

@@ -74,6 +74,7 @@ class LogDirMoves:
     _dir_of: dict[tuple[str, int], Path]
     _offline: set[tuple[str, int]]
     _futures: dict[tuple[str, int], FutureReplica]
+    _compacted: list[PartitionLog] | None
     _preferred: dict[tuple[str, int], Path]
     _moves_wake: trio.Event
     _broker: dict[str, str]
@@ -85,6 +86,7 @@ class LogDirMoves:
     def checkpoint(self) -> None: ...
     def _notify(self, event: str, name: str) -> None: ...
     def _trash_path_quietly(self, path: Path) -> None: ...
+    def _retired(self, part_log: PartitionLog) -> None: ...
 
     def log_dir_of(self, topic: str, partition: int) -> Path | None:
         """The log directory of the partition's current log (None: not local, or offline)."""
@@ -273,6 +275,8 @@ class LogDirMoves:
         del self._futures[key]
         self._dir_of[key] = future.directory
         new_log = PartitionLog.open(target, key[0], key[1], info.topic_id, self.log_config(key[0]), self._now_ms)
+        new_log.on_retire = self._retired
+        self._compacted = None
         if hw is not None:
             new_log.track_high_watermark(hw)
         self._logs[key] = new_log

@@ -135,14 +135,17 @@ class DirectoryState(NamedTuple):
     recovery_points: dict[tuple[str, int], int]
     log_start_offsets: dict[tuple[str, int], int]
     high_watermarks: dict[tuple[str, int], int]
+    # Names of the partition directories present (None: not listed, look each one up).
+    directories: frozenset[str] | None = None
 
     @classmethod
-    def read(cls, data_dir: Path) -> DirectoryState:
+    def read(cls, data_dir: Path, directories: frozenset[str] | None = None) -> DirectoryState:
         return cls(
             (data_dir / CLEAN_SHUTDOWN_FILE).exists(),
             read_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT),
             read_offset_checkpoint(data_dir / LOG_START_OFFSET_CHECKPOINT),
             read_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT),
+            directories,
         )
 
 
@@ -252,6 +255,8 @@ class PartitionLog:
         # Called after every write that leaves something to flush (appends, truncations,
         # a new leader epoch): the group committer's flush policy watches these logs only.
         self.on_write: Callable[[PartitionLog], None] | None = None
+        # Called when segments are taken out of the log (their descriptors stay open a while).
+        self.on_retire: Callable[[PartitionLog], None] | None = None
         # The offset of the producer snapshot known to be on disk (None: none known).
         self._snapshot_offset: int | None = None
         # Whether the partition's directory exists: a new log makes it at its first write.
@@ -290,7 +295,10 @@ class PartitionLog:
 
     def _open(self, directory: DirectoryState | None) -> None:
         path = self.path
-        fresh = not path.is_dir()
+        if directory is not None and directory.directories is not None:
+            fresh = path.name not in directory.directories
+        else:
+            fresh = not path.is_dir()
         if fresh:
             # A new log: nothing to recover, and checkpoint entries of a log that had this
             # name before are not its own. Its directory and files are made by its first
@@ -339,7 +347,6 @@ class PartitionLog:
         if fresh:
             # Nothing on disk: an empty log at offset 0 (no index, snapshot or epoch to read).
             self.segments[0].indexes_checked = True
-            self._producers = ProducerStateManager(verification_enabled=self.config.transaction_verification)
             return
 
         # Which segments must be re-validated.
@@ -1640,6 +1647,12 @@ class PartitionLog:
                 seg.retired = True
                 seg.indexes_checked = True  # never rebuilt: the files are not theirs any more
         self._retired.append((self._now_ms() + self.config.file_delete_delay_ms, segments))
+        if self.on_retire is not None:
+            self.on_retire(self)
+
+    @property
+    def has_retired_segments(self) -> bool:
+        return bool(self._retired)
 
     def close_retired(self, now_ms: int, *, force: bool = False) -> None:
         """Close the descriptors of retired segments whose delay is over (all with ``force``)."""

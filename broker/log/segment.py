@@ -183,7 +183,6 @@ class LogSegment:
     ) -> None:
         self.directory = directory
         self.base_offset = base_offset
-        self.log_path = directory / segment_file_name(base_offset, ".log")
         self._fd = -1
         self.users = 0
         self._new = not exists
@@ -208,6 +207,10 @@ class LogSegment:
         # Replaced by the cleaner or deleted by retention: out of the log, its files
         # gone or renamed over, its descriptors open a while for reads under way.
         self.retired = False
+
+    @functools.cached_property
+    def log_path(self) -> Path:
+        return self.directory / segment_file_name(self.base_offset, ".log")
 
     # ------------------------------------------------------------------ indexes
 
