@@ -160,8 +160,17 @@ def topic_id_from_str(text: str) -> uuid.UUID:
 
 
 def write_partition_metadata(directory: Path, topic_id: uuid.UUID, *, durable: bool = True) -> None:
-    text = f"version: 0\ntopic_id: {topic_id_to_str(topic_id)}"
-    atomic_write(directory / PARTITION_METADATA_FILE, text.encode("ascii"), durable=durable)
+    """Write ``partition.metadata``; without ``durable`` straight to the file (no temp file
+    and rename: a torn file reads as missing and is written again from the catalog)."""
+    text = f"version: 0\ntopic_id: {topic_id_to_str(topic_id)}".encode("ascii")
+    if durable:
+        atomic_write(directory / PARTITION_METADATA_FILE, text)
+        return
+    fd = os.open(directory / PARTITION_METADATA_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, text)
+    finally:
+        os.close(fd)
 
 
 def read_partition_metadata(directory: Path) -> uuid.UUID | None:

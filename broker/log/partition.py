@@ -149,6 +149,23 @@ class DirectoryState(NamedTuple):
         )
 
 
+class _Flush:
+    """What one flush of a log captured (see PartitionLog._flush_begin)."""
+
+    __slots__ = ("active", "dir_dirty", "epochs", "failed", "messages", "target_offset", "targets")
+
+    def __init__(
+        self, active: LogSegment, targets: list[LogSegment], target_offset: int, messages: int, dir_dirty: bool
+    ) -> None:
+        self.active = active
+        self.targets = targets
+        self.target_offset = target_offset
+        self.messages = messages
+        self.dir_dirty = dir_dirty
+        self.epochs: bytes | None = None
+        self.failed: OSError | None = None
+
+
 class ReadResult(NamedTuple):
     records: bytes | memoryview
     first_offset: int  # base offset of the first batch returned (the requested offset if none)
@@ -1805,54 +1822,70 @@ class PartitionLog:
             self._flush()
 
     def _flush(self, *, durable: bool = True) -> None:
+        state = self._flush_begin(durable=durable)
+        if state is None:
+            return
+        failed: OSError | None = None
+        if durable:
+            try:
+                for seg in state.targets:
+                    seg.fsync(indexes=self._closing or seg is not state.active, sync=True)
+                if state.dir_dirty:
+                    fsync_dir(self.path)
+            except OSError as exc:
+                failed = exc
+        self._flush_end(state, failed)
+
+    def _flush_begin(self, *, durable: bool = False) -> _Flush | None:
+        """Capture what to flush and write what is buffered (index entries, the epoch
+        file), without fsync unless ``durable`` (then the epoch file only). None: closed."""
         with self._lock:
             if self._closed:
-                return
+                return None
             active = self.segments[-1]
             targets = [s for s in self.segments if s.dirty]
             for seg in targets:
                 seg.dirty = False
                 seg.pins += 1
-            target_offset = self._leo
-            messages = self._unflushed_messages
-            dir_dirty = self._dir_dirty
+            state = _Flush(active, targets, self._leo, self._unflushed_messages, self._dir_dirty)
             self._dir_dirty = False
             # A log without a directory yet keeps its epochs in memory until its first
             # write makes one (an empty log's epochs protect no data).
-            epochs = self.epochs.encode() if self.epochs.dirty and self._materialized else None
-            if epochs is not None:
+            state.epochs = self.epochs.encode() if self.epochs.dirty and self._materialized else None
+            if state.epochs is not None:
                 self.epochs.dirty = False
-        failed: OSError | None = None
         try:
-            for seg in targets:
-                seg.fsync(indexes=self._closing or seg is not active, sync=durable)
-            if epochs is not None:
+            if not durable:
+                for seg in targets:
+                    seg.fsync(indexes=False, sync=False)  # index entries written, not synced
+            if state.epochs is not None:
                 # Before the recovery point passes the entries (they are rebuilt from
                 # batch headers only above it).
-                atomic_write(self.path / LEADER_EPOCH_CHECKPOINT, epochs, durable=durable)
-            if dir_dirty and durable:
-                fsync_dir(self.path)
+                atomic_write(self.path / LEADER_EPOCH_CHECKPOINT, state.epochs, durable=durable)
         except OSError as exc:
-            failed = exc
-            if self._closed:
-                failed = None  # discarded (topic deleted) while flushing: nothing to report
-                dir_dirty = False
-        finally:
-            with self._lock:
-                for seg in targets:
-                    seg.pins -= 1
-                    if failed is not None:
-                        seg.dirty = True
-                    if seg.closing and seg.pins == 0:
-                        seg.close()
+            state.failed = exc
+        return state
+
+    def _flush_end(self, state: _Flush, failed: OSError | None) -> None:
+        failed = failed or state.failed
+        if failed is not None and self._closed:
+            failed = None  # discarded (topic deleted) while flushing: nothing to report
+            state.dir_dirty = False
+        with self._lock:
+            for seg in state.targets:
+                seg.pins -= 1
                 if failed is not None:
-                    self._dir_dirty = self._dir_dirty or dir_dirty
-                    if epochs is not None:
-                        self.epochs.dirty = True
-                else:
-                    if target_offset > self._recovery_point:
-                        self._recovery_point = target_offset
-                    self._unflushed_messages -= messages
+                    seg.dirty = True
+                if seg.closing and seg.pins == 0:
+                    seg.close()
+            if failed is not None:
+                self._dir_dirty = self._dir_dirty or state.dir_dirty
+                if state.epochs is not None:
+                    self.epochs.dirty = True
+            else:
+                if state.target_offset > self._recovery_point:
+                    self._recovery_point = state.target_offset
+                self._unflushed_messages -= state.messages
         if failed is not None:
             log.error("log_flush_failed", topic=self.topic, partition=self.partition, error=str(failed))
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"fsync of {self.path} failed: {failed}") from failed

@@ -576,16 +576,12 @@ class ReplicaFetcherManager:
         return await self._peers.call(node, request, version, timeout_s=timeout_s, channel="fetch")
 
     async def durable(self, partitions: list[Partition]) -> None:
-        """fsync what the fetch appended (one group-commit round for all)."""
-        async with trio.open_nursery() as nursery:
-            for p in partitions:
-                nursery.start_soon(self._durable_one, p)
-
-    async def _durable_one(self, p: Partition) -> None:
-        try:
-            await self._committer.wait_durable(p.log)
-        except KafkaError as exc:
-            log.error("replica_flush_failed", topic=p.topic, partition=p.index, error=str(exc))
+        """fsync what the fetch appended (one group-commit round for all, one waiter)."""
+        errors = await self._committer.wait_durable_all(p.log for p in partitions)
+        for p in partitions:
+            error = errors.get(id(p.log))
+            if error is not None:
+                log.error("replica_flush_failed", topic=p.topic, partition=p.index, error=str(error))
 
     # --- assignment ------------------------------------------------------------------
 

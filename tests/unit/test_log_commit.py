@@ -430,3 +430,20 @@ async def test_the_fsync_threads_stop_with_the_committer(tmp_path):
 def test_fsync_concurrency_must_be_positive():
     with pytest.raises(ValueError, match="at least 1"):
         GroupCommitter(fsync_concurrency=0)
+
+
+async def test_many_logs_wait_for_one_round_with_one_waiter(tmp_path, datasyncs) -> None:
+    logs = [open_log(tmp_path, partition=p) for p in range(20)]
+    for log in logs:
+        log.append(batch(2))
+    committer = GroupCommitter()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        assert await committer.wait_durable_all(logs) == {}
+        assert committer.rounds == 1
+        assert await committer.wait_durable_all(logs) == {}  # nothing left to flush: no round
+        assert committer.rounds == 1
+        nursery.cancel_scope.cancel()
+    assert all(log.recovery_point == 2 and not log.needs_flush() for log in logs)
+    for log in logs:
+        log.close()
