@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
+from broker.log.checkpoint import sync_filesystem
 from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
@@ -56,6 +57,12 @@ FULL_WALK_S = 60.0
 # flush.ms at or above this is "never" (Kafka's default is Long.MAX_VALUE): a log
 # that is not due now leaves the watch list until its next write.
 FLUSH_MS_NEVER = 2**62
+
+# A round of at least this many logs syncs the file system once (syncfs) instead of
+# fsyncing each segment and new directory (a produce to 5,000 new partitions: 10,000
+# fsyncs, 8 at a time). A syncfs also writes back whatever else is dirty on the file
+# system, so small rounds keep their fsyncs.
+SYNCFS_MIN_LOGS = 256
 
 # Most fsyncs one round runs at once. Concurrent fdatasyncs on one file system share
 # journal commits and keep the device queue full: on the development VM 8 logs take
@@ -90,6 +97,8 @@ def _flush_all(
     every log has been flushed or has failed.
     """
     errors: dict[int, KafkaError] = {}
+    if len(logs) >= SYNCFS_MIN_LOGS:
+        return _flush_all_synced_once(logs)
     todo = iter(logs)
     lock = threading.Lock()
 
@@ -110,6 +119,32 @@ def _flush_all(
     drain()
     for helper in helpers:
         helper.result()
+    return errors
+
+
+def _flush_all_synced_once(logs: list[PartitionLog]) -> dict[int, KafkaError]:
+    """Runs in a worker thread: write every log's buffered data unsynced, sync the file
+    system once, then finish every flush (a failed sync fails them all)."""
+    errors: dict[int, KafkaError] = {}
+    finishers = []
+    for part_log in logs:
+        try:
+            finishers.append((part_log, part_log.flush_unsynced()))
+        except KafkaError as exc:
+            errors[id(part_log)] = exc
+    failed: OSError | None = None
+    if finishers:
+        try:
+            sync_filesystem(finishers[0][0].path.parent)
+        except OSError as exc:
+            failed = exc
+    for part_log, finish in finishers:
+        try:
+            finish(failed)
+        except KafkaError as exc:
+            errors[id(part_log)] = exc
+        except Exception as exc:  # a bug in one log must not strand every waiter
+            errors[id(part_log)] = KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"flush failed: {exc!r}")
     return errors
 
 

@@ -121,6 +121,11 @@ def all_at_once(stepped: Callable[P, Generator[None, None, T]]) -> Callable[P, T
     return run
 
 
+# The periodic checkpoint fsyncs the leader-epoch files written since the last one;
+# from this many on it syncs the file system once instead (a broker failure makes the
+# leaders of thousands of partitions each write one).
+SYNCFS_EPOCH_FILES = 64
+
 # Kafka's periodic tasks: retention every 5 minutes (log.retention.check.interval.ms)
 # and offset checkpoints every minute (log.flush.offset.checkpoint.interval.ms).
 DEFAULT_RETENTION_CHECK_MS = 300_000
@@ -441,6 +446,9 @@ class LogManager(LogDirMoves):
                 failed = True
                 log.error("log_sync_failed", log_dir=str(d.path), error=str(exc))
         synced = time.monotonic()
+        if not failed:
+            for part_log in self._logs.values():
+                part_log.file_system_synced()
         self.checkpoint()
         if not failed:
             for d in self.dirs.online():
@@ -949,6 +957,17 @@ class LogManager(LogDirMoves):
                 try:
                     with CHECKPOINT_LOCK:
                         points = {k: v.recovery_point for k, v in logs}
+                        # Epoch files written since the last checkpoint are fsynced before
+                        # these points (read first: an epoch file holds every entry up to its
+                        # log's end): one by one when few, with one sync of the file system
+                        # when many (the leaders of a failed broker's partitions all wrote one).
+                        unsynced = [v for _, v in logs if v.epochs_unsynced]
+                        if len(unsynced) >= SYNCFS_EPOCH_FILES:
+                            sync_filesystem(directory)
+                            for v in unsynced:
+                                v.file_system_synced()
+                        for v in unsynced:
+                            v.sync_epochs()
                         write_offset_checkpoint(directory / RECOVERY_POINT_CHECKPOINT, points)
                         write_offset_checkpoint(
                             directory / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}

@@ -447,3 +447,44 @@ async def test_many_logs_wait_for_one_round_with_one_waiter(tmp_path, datasyncs)
     assert all(log.recovery_point == 2 and not log.needs_flush() for log in logs)
     for log in logs:
         log.close()
+
+
+async def test_a_round_of_many_logs_syncs_the_file_system_once(tmp_path, datasyncs, monkeypatch) -> None:
+    import broker.log.commit as commit_module
+
+    syncs: list[object] = []
+    real_sync = commit_module.sync_filesystem
+
+    def counting(path) -> None:
+        syncs.append(path)
+        real_sync(path)
+
+    monkeypatch.setattr(commit_module, "sync_filesystem", counting)
+    monkeypatch.setattr(commit_module, "SYNCFS_MIN_LOGS", 8)
+    logs = [open_log(tmp_path, partition=p) for p in range(8)]
+    for log in logs:
+        log.append(batch(2))
+    datasyncs.clear()
+    committer = GroupCommitter()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        assert await committer.wait_durable_all(logs) == {}
+        assert len(syncs) == 1 and datasyncs == []  # one syncfs, no fdatasync per segment
+        assert all(log.recovery_point == 2 and not log.needs_flush() for log in logs)
+
+        def broken(path) -> None:
+            raise OSError(5, "Input/output error")
+
+        monkeypatch.setattr(commit_module, "sync_filesystem", broken)
+        for log in logs:
+            log.append(batch(1))
+        errors = await committer.wait_durable_all(logs)
+        assert len(errors) == 8  # a failed sync fails every log of the round
+        assert all(e.error_code == ErrorCode.KAFKA_STORAGE_ERROR for e in errors.values())
+        assert all(log.recovery_point == 2 for log in logs)
+        monkeypatch.setattr(commit_module, "sync_filesystem", counting)
+        assert await committer.wait_durable_all(logs) == {}  # the retry covers them
+        assert all(log.recovery_point == 3 for log in logs)
+        nursery.cancel_scope.cancel()
+    for log in logs:
+        log.close()

@@ -265,3 +265,35 @@ def test_the_high_watermark_checkpoint_is_the_starting_point(tmp_path):
     reopened.track_high_watermark()
     assert reopened.high_watermark == 4
     reopened.close()
+
+
+def test_an_epoch_file_is_fsynced_before_a_recovery_point_past_it_is_checkpointed(tmp_path):
+    from broker.log.manager import LogManager
+    from tests.unit.test_log_helpers import Clock
+
+    manager = LogManager(tmp_path / "data", now_ms=Clock())
+    manager.open()
+    manager.create_topic("t", 1)
+    log = manager.partition("t", 0)
+    log.assign_epoch_start(3)
+    log.append(batch(2), leader_epoch=3)
+    log.flush()  # the epoch file is written and renamed in, its data not fsynced yet
+    assert log.epochs_unsynced
+    assert read_offset_checkpoint(manager.data_dir / RECOVERY_POINT_CHECKPOINT).get(("t", 0), 0) == 0
+    manager.checkpoint()  # fsyncs it first, then records the recovery point
+    assert not log.epochs_unsynced
+    assert read_offset_checkpoint(manager.data_dir / RECOVERY_POINT_CHECKPOINT)[("t", 0)] == 2
+    manager.close()
+
+
+def test_epochs_whose_file_was_lost_before_the_checkpoint_are_rebuilt(tmp_path):
+    log = _leader_log(tmp_path, [(0, 2), (4, 3)])
+    log.flush()
+    assert log.epochs_unsynced
+    crash(log)
+    # The recovery point never reached the checkpoint file: a lost epoch file is rebuilt
+    # from the batch headers of everything recovery rereads.
+    (tmp_path / "t-0" / LEADER_EPOCH_CHECKPOINT).unlink()
+    reopened = open_log(tmp_path, SMALL)
+    assert reopened.epochs.entries == [EpochEntry(0, 0), EpochEntry(4, 4)]
+    reopened.close()
