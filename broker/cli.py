@@ -13,6 +13,7 @@ structlog and trio are loaded by the command that needs them.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import sys
 from collections.abc import Sequence
@@ -274,7 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The process's command line (not a caller in the same process): a broker that
         # stopped cleanly (logs closed, checkpoints written) ends here. Freeing one by
         # one the objects of a broker holding tens of thousands of partitions would be
-        # seconds of interpreter teardown.
+        # seconds of interpreter teardown. What was registered to run at exit (logging's
+        # flush, a site's hooks) still runs.
+        atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
