@@ -196,6 +196,14 @@ bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker 
 	@mkdir -p $(RESULTS)
 	taskset -c 1 $(PY) -m bench.cluster_scale
 
+.PHONY: bench-scale-cluster
+# Total partitions per step (make bench-scale-cluster SCALE_SIZES=1000,10000,30000 SCALE_LAYOUT=cluster).
+SCALE_SIZES ?= 1000,10000
+SCALE_LAYOUT ?= both
+bench-scale-cluster: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4 at 1k and 10k partitions, 1 broker RF 1 and 3 brokers RF 3: create, Metadata, ListOffsets, first produce, idle CPU/RSS, restart, stop -> bench/results/scale-cluster-<date>.json
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.scale_cluster --sizes $(SCALE_SIZES) --layout $(SCALE_LAYOUT)
+
 .PHONY: bench-replication
 bench-replication: $(BENCH_STAMP) peer-kafka ## RF 3 over 3 brokers vs a 3-node Kafka 4.4: acks=all MB/s, kill -9 of a leader -> next ack -> bench/results/replication-<date>.json
 	@mkdir -p $(RESULTS)

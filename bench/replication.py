@@ -84,7 +84,9 @@ class KafkaNodes:
 
     name = "kafka"
 
-    def __init__(self) -> None:
+    def __init__(self, settings: dict[str, str] | None = None, heap: str = "512m") -> None:
+        settings = SESSION if settings is None else settings
+        self.heap = heap
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-kafka-cluster-")
         self.root = Path(self._tmp.name)
         self.ports = {n: free_port() for n in (1, 2, 3)}
@@ -115,7 +117,7 @@ class KafkaNodes:
                         "share.coordinator.state.topic.replication.factor=3",
                         "share.coordinator.state.topic.min.isr=2",
                         "group.initial.rebalance.delay.ms=0",
-                        *(f"{k}={v}" for k, v in SESSION.items()),
+                        *(f"{k}={v}" for k, v in settings.items()),
                         "",
                     ]
                 )
@@ -152,7 +154,7 @@ class KafkaNodes:
         return [
             "java",
             "-Xms256m",
-            "-Xmx512m",
+            f"-Xmx{self.heap}",
             "-XX:+UseG1GC",
             "-Djava.awt.headless=true",
             f"-Dlog4j2.configurationFile={d / 'log4j2.properties'}",
