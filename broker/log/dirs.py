@@ -28,6 +28,7 @@ import fcntl
 import os
 import shutil
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,12 +203,12 @@ class LogDirs:
     def least_loaded(self, counts: Iterable[Path]) -> LogDir | None:
         """The online directory holding the fewest replicas (``counts``: the directory of
         each replica), the first configured on a tie; Kafka places new replicas so."""
-        load = {d.path: 0 for d in self.online()}
-        for p in counts:
-            if p in load:
-                load[p] += 1
+        online = self.online()
+        if len(online) <= 1:
+            return online[0] if online else None  # one directory: nothing to count
+        load = Counter(counts)  # counted in C: placing each of 10,000 new replicas counts them all
         best = None
-        for d in self.online():
+        for d in online:
             if best is None or load[d.path] < load[best.path]:
                 best = d
         return best

@@ -21,6 +21,7 @@ fails takes only its partitions offline.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -497,7 +498,9 @@ class LogManager(LogDirMoves):
             d = self.dirs.find(preferred)
             if d is not None and d.online:
                 return d.path
-        best = self.dirs.least_loaded([*self._dir_of.values(), *(f.directory for f in self._futures.values())])
+        best = self.dirs.least_loaded(
+            itertools.chain(self._dir_of.values(), (f.directory for f in self._futures.values()))
+        )
         if best is None:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, "every log directory is offline")
         return best.path
