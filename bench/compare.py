@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import bench.share as share_bench
-from bench import share_join, share_work
+from bench import scale_cluster, share_join, share_work
 from bench.fetch import fetch
 from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
 from bench.produce import RECORD, produce, rss_kib
@@ -1119,6 +1119,7 @@ every broker and write `bench/results/<scenario>-<date>.json` without touching t
         + share_join.section(json_path.parent)
         + share_extensions_section(json_path.parent)
         + replication_section()
+        + scale_cluster.section(json_path.parent)
         + baseline_section(results, json_path.parent)
     )
     out_dir.mkdir(parents=True, exist_ok=True)

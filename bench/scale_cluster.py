@@ -354,6 +354,7 @@ def run_layout(make: Callable[[], Layout], sizes: list[int], args: argparse.Name
             print(f"  {layout.name} {size}: {json.dumps(row)}", flush=True)
         if layout.rf == 3 and args.restart:
             step(result, "restart_to_full_isr_s", restart, layout, made, args.timeout)
+            print(f"  {layout.name}: restart to full ISR {result['restart_to_full_isr_s']} s", flush=True)
     finally:
         stopping = time.monotonic()
         layout.stop()
@@ -432,6 +433,35 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def section(results_dir: Path) -> str:
+    """The PERFORMANCE.md section, from the newest bench/results/scale-cluster-<date>.json."""
+    found = sorted(results_dir.glob("scale-cluster-*.json"))
+    if not found:
+        return ""
+    r = json.loads(found[-1].read_text())
+    command = r.get("single", r.get("cluster", {})).get("command", "make bench-scale-cluster")
+    observations = "".join(f"- {o}\n" for o in r.get("observations", []))
+    notes = "".join(f"\n{r[k]['note']}\n" for k in ("single", "cluster") if "note" in r.get(k, {}))
+    missing = f"\nNot measured in this run: {r['not_measured']}\n" if r.get("not_measured") else ""
+    return f"""
+## Scale: cost as partitions grow, 1 broker and 3 brokers, against Kafka (`make bench-scale-cluster`)
+
+{found[-1].name}, command `{command}` under `flock -x` with a 600 s bound
+(`make bench-scale-cluster` runs it with its defaults), on {r.get("machine", f"{r['cpus']} CPUs")}. Each layout
+grows in one cluster: a step creates the partitions missing to reach its size (topics of
+100 in one CreateTopics request) and produces one acks=all record to each of them
+(librdkafka, linger.ms 20); Metadata and ListOffsets then cover every partition. Idle CPU
+and RSS are per broker process (the JVM for Kafka), read from /proc with no client
+connected. Kafka 4.4.0 runs with its default settings as KRaft nodes (broker and
+controller each; heap 512 MiB alone, 1 GiB per node in the cluster).
+
+{markdown(r).rstrip()}
+{notes}
+What these show:
+
+{observations}{missing}"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--layout", choices=("single", "cluster", "both"), default="both")
@@ -474,12 +504,13 @@ def main() -> None:
             "idle_window_s": args.idle,
             "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
+        results[name] = part
         for broker in which:
             print(f"{name} / {broker}:", flush=True)
             part[broker] = run_layout(layouts[name][broker], sizes, args)
-        results[name] = part
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(results, indent=1) + "\n")
+            # Written after each broker: a run stopped half-way keeps what it measured.
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results, indent=1))
     print(f"written to {out}")
 
