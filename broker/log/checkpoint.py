@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import ctypes
 import ctypes.util
+import errno
 import os
 import threading
 import uuid
@@ -29,6 +30,7 @@ __all__ = [
     "LOG_START_OFFSET_CHECKPOINT",
     "RECOVERY_POINT_CHECKPOINT",
     "atomic_write",
+    "disk_full",
     "fsync_dir",
     "read_offset_checkpoint",
     "read_partition_metadata",
@@ -48,6 +50,25 @@ PARTITION_METADATA_FILE = "partition.metadata"
 # Checkpoint files are rewritten whole by several writers (the periodic checkpoint,
 # DeleteRecords); one process-wide lock keeps read-modify-write cycles from interleaving.
 CHECKPOINT_LOCK = threading.Lock()
+
+
+# Errors that mean "no space now", not "this disk is failing": the volume (or a quota)
+# is full. A write refused for them changed nothing on disk.
+DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def disk_full(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or an exception it was raised from) is a full disk. Such a
+    failure leaves the directory online: the write is refused (KAFKA_STORAGE_ERROR),
+    nothing half-written is kept, and writes succeed again once space returns. Kafka
+    takes the directory offline for any IOException; a full disk is not a failed one."""
+    seen = 0
+    while exc is not None and seen < 8:  # a cause chain is short; bound it anyway
+        if isinstance(exc, OSError) and exc.errno in DISK_FULL_ERRNOS:
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
 
 
 def fsync_dir(path: Path) -> None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 import trio
 
-from broker.log.checkpoint import sync_filesystem
+from broker.log.checkpoint import disk_full, sync_filesystem
 from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
@@ -275,8 +275,14 @@ class GroupCommitter:
                 if rnd.errors and self.on_storage_error is not None:
                     for part_log in logs:
                         error = rnd.errors.get(id(part_log))
-                        if error is not None and error.code == ErrorCode.KAFKA_STORAGE_ERROR:
-                            self.on_storage_error(part_log, str(error))
+                        if error is None or error.code != ErrorCode.KAFKA_STORAGE_ERROR:
+                            continue
+                        if disk_full(error):
+                            # Its waiters fail now; the data stays dirty and the next
+                            # round flushes it once space returns.
+                            log.warning("log_dir_full", path=str(part_log.path), error=str(error))
+                            continue
+                        self.on_storage_error(part_log, str(error))
                 now = self._now_ms()
                 for part_log in logs:
                     self._last_flush_ms[part_log] = now

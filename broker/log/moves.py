@@ -25,6 +25,7 @@ from broker.log.checkpoint import (
     HIGH_WATERMARK_CHECKPOINT,
     LOG_START_OFFSET_CHECKPOINT,
     RECOVERY_POINT_CHECKPOINT,
+    disk_full,
     fsync_dir,
     write_offset_checkpoint,
 )
@@ -214,7 +215,7 @@ class LogDirMoves:
                     self._move_step(future)
                 except KafkaError as exc:
                     log.error("replica_move_failed", topic=key[0], partition=key[1], error=str(exc))
-                    if exc.code == ErrorCode.KAFKA_STORAGE_ERROR:
+                    if exc.code == ErrorCode.KAFKA_STORAGE_ERROR and not disk_full(exc):
                         self.fail_log(future.log, str(exc))
                     self._cancel_move(key)
                 copied = max(future.log.size_bytes - before, 0) if not future.log.closed else 0

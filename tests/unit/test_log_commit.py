@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import threading
 
 import pytest
@@ -136,6 +138,34 @@ async def test_fsync_failure_reaches_the_waiters(tmp_path, monkeypatch):
         assert log.recovery_point == 0
         monkeypatch.undo()
         await committer.wait_durable(log)  # the committer survived; the retry covers it
+        assert log.recovery_point == 1
+        nursery.cancel_scope.cancel()
+    log.close()
+
+
+@pytest.mark.parametrize(("errno_", "offline"), [(errno.ENOSPC, False), (errno.EDQUOT, False), (errno.EIO, True)])
+async def test_a_full_disk_fails_the_waiters_but_takes_no_directory_offline(tmp_path, monkeypatch, errno_, offline):
+    """A flush refused for want of space (ENOSPC, or a quota) fails its waiters with
+    KAFKA_STORAGE_ERROR and leaves the log online; the next round flushes it once space
+    returns. Any other I/O error still takes the log's directory offline."""
+    log = open_log(tmp_path)
+    committer = GroupCommitter()
+    failed: list[str] = []
+    committer.on_storage_error = lambda part_log, reason: failed.append(reason)
+
+    def refused(fd: int) -> None:
+        raise OSError(errno_, os.strerror(errno_))
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        log.append(batch(1))
+        monkeypatch.setattr(segment_module, "_datasync", refused)
+        with pytest.raises(KafkaError) as err:
+            await committer.wait_durable(log)
+        assert err.value.error_code == ErrorCode.KAFKA_STORAGE_ERROR
+        assert bool(failed) == offline, failed
+        monkeypatch.undo()  # space back
+        await committer.wait_durable(log)
         assert log.recovery_point == 1
         nursery.cancel_scope.cancel()
     log.close()
