@@ -214,6 +214,7 @@ class CoordinatorRuntime(Generic[S]):
         without it an empty shard stands in (reads need no topic, as in Kafka)."""
         hosted = self._hosted.get(pid)
         if hosted is not None:
+            self._check_leading(pid)
             return hosted.shard
         if self._metadata.image.topic(self.spec.topic) is None:
             if not create:
@@ -227,6 +228,14 @@ class CoordinatorRuntime(Generic[S]):
         if self._leads(self._metadata.image, pid):
             await self.load(pid)
         return self.shard(pid)
+
+    def _check_leading(self, pid: int) -> None:
+        """NOT_COORDINATOR while this broker may not act as the partition's leader, though
+        its shard is still here: its lease lapsed (cut off from etcd, or paused), so another
+        broker may be the coordinator by now and this shard's state may be stale."""
+        partition = self._replicas.partition(self.spec.topic, pid)
+        if partition is not None and partition.state.leader == self._metadata.node_id and not partition.is_leader:
+            raise KafkaError(ErrorCode.NOT_COORDINATOR, f"{self.spec.topic}-{pid}: this broker's registration lapsed")
 
     async def ensure_topic(self) -> None:
         """Create the coordinator's topic if it does not exist yet (Kafka creates its

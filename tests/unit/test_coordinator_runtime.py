@@ -132,3 +132,25 @@ async def test_deleting_the_topic_unloads_every_shard(tmp_path):
         await runtime.get_shard(1)
         logs.delete_topic(TOPIC)
         assert not runtime.is_loaded(0) and not runtime.is_loaded(1)
+
+
+async def test_a_shard_answers_not_coordinator_while_the_lease_has_lapsed(tmp_path):
+    """A broker cut off from etcd (or paused) past its lease keeps its shards loaded until
+    it learns it lost the partitions, but meanwhile another broker may have become the
+    coordinator: the stale shard must not answer. Once the lease is refreshed again
+    (etcd back, nobody elected instead) the same shard answers at once."""
+    lease = [True]
+    async with runtime_on(tmp_path) as (runtime, _):
+        shard = await runtime.get_shard(0)
+        partition = runtime._replicas.partition(TOPIC, 0)
+        assert partition is not None and partition.is_leader
+        partition._lease_ok = lambda: lease[0]  # what ClusterMetadata.lease_valid says
+        lease[0] = False
+        try:
+            await runtime.get_shard(0)
+        except KafkaError as exc:
+            assert exc.code == ErrorCode.NOT_COORDINATOR
+        else:
+            raise AssertionError("a shard answered while its broker's lease had lapsed")
+        lease[0] = True
+        assert await runtime.get_shard(0) is shard
