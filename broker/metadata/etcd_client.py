@@ -20,13 +20,21 @@ Endpoints are tried in order; one that cannot be reached is skipped until the
 list wraps round. Every unary call has a deadline (``timeout_s``); failures to
 reach any endpoint raise :class:`EtcdUnavailable`, answers etcd refuses raise
 :class:`EtcdError` with etcd's gRPC code and message.
+
+Every request requires a leader (etcd's ``hasleader`` metadata, as etcd's own
+client sets on its watches): a member cut off from the others' quorum answers
+"no leader" at once instead of holding a request until it times out, and cancels
+a watch rather than leaving it open and silent. Such an answer (gRPC code 14,
+UNAVAILABLE: no leader, leader changed, request timed out) counts as that
+endpoint being unavailable, so the next member is tried: a client follows an
+etcd leader change, or a member's isolation, without a restart.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +54,11 @@ __all__ = [
 DEFAULT_TIMEOUT_S = 5.0
 # gRPC code etcd uses for "requested lease not found" and friends.
 NOT_FOUND = 5
+# gRPC UNAVAILABLE: the member has no leader, lost it, or timed out waiting for one.
+UNAVAILABLE = 14
+# The gateway passes Grpc-Metadata-* headers on as gRPC metadata; etcd's servers then
+# refuse requests (and cancel watches) on a member without a leader.
+REQUIRE_LEADER = {"Grpc-Metadata-hasleader": "true"}
 
 
 class EtcdUnavailable(Exception):
@@ -179,7 +192,9 @@ class EtcdClient:
         import httpx
 
         # Watches hold a connection each for as long as they run; unary calls share the rest.
-        self._http = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=httpx.Limits(max_connections=32))
+        self._http = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout_s), limits=httpx.Limits(max_connections=32), headers=REQUIRE_LEADER
+        )
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -198,10 +213,15 @@ class EtcdClient:
             except httpx.HTTPError as exc:
                 last = exc
                 continue
-            self._current = index
             doc = _decode(response.content)
             if response.status_code != 200 or "error" in doc:
-                raise EtcdError(int(doc.get("code", 2)), str(doc.get("message") or doc.get("error")))
+                code, message = _error_of(doc)
+                if code == UNAVAILABLE:
+                    last = EtcdError(code, f"{self.endpoints[index]}: {message}")
+                    continue
+                self._current = index
+                raise EtcdError(code, message)
+            self._current = index
             return doc
         raise EtcdUnavailable(f"no etcd endpoint answered ({', '.join(self.endpoints)}): {last}")
 
@@ -285,7 +305,7 @@ class EtcdClient:
 
     async def watch(
         self, key: bytes, range_end: bytes | None, start_revision: int
-    ) -> AsyncIterator[tuple[int, list[WatchEvent]]]:
+    ) -> AsyncGenerator[tuple[int, list[WatchEvent]], None]:
         """Every change to [key, range_end) from ``start_revision`` on, as
         (header revision, events) per etcd response. Raises EtcdUnavailable when the
         stream breaks, EtcdCompacted when ``start_revision`` is gone."""
@@ -294,7 +314,8 @@ class EtcdClient:
             create["range_end"] = _b64(range_end)
         url = self.endpoints[self._current] + "/v3/watch"
         # No read timeout on the stream: progress notifications arrive every few minutes
-        # at most, and the keep-alive task notices a dead etcd long before.
+        # at most. A stream that went silent while etcd moved on is the caller's to notice
+        # (ClusterMetadata compares revisions) and to close.
         import httpx  # loaded by __init__ already
 
         timeout = httpx.Timeout(self.timeout_s, read=None)
@@ -307,7 +328,7 @@ class EtcdClient:
                         continue
                     doc = _decode(line.encode())
                     if "error" in doc:
-                        raise EtcdUnavailable(f"watch failed: {doc.get('message') or doc.get('error')}")
+                        raise EtcdUnavailable(f"watch failed: {_error_of(doc)[1]}")
                     result = doc.get("result", {})
                     compacted = int(result.get("compact_revision", 0))
                     if compacted:
@@ -320,10 +341,27 @@ class EtcdClient:
                     ]
                     yield int(result.get("header", {}).get("revision", 0)), events
         except httpx.HTTPError as exc:
-            self._current = (self._current + 1) % len(self.endpoints)
+            self.next_endpoint()
             raise EtcdUnavailable(f"watch stream broke: {exc}") from exc
-        self._current = (self._current + 1) % len(self.endpoints)
+        except EtcdUnavailable:
+            self.next_endpoint()
+            raise
+        self.next_endpoint()
         raise EtcdUnavailable("watch stream ended")
+
+    def next_endpoint(self) -> None:
+        """Start the next call (and watch) at the next endpoint: the current one's watch
+        broke or went silent."""
+        self._current = (self._current + 1) % len(self.endpoints)
+
+
+def _error_of(doc: dict[str, Any]) -> tuple[int, str]:
+    """(gRPC code, message) of an error answer: unary calls carry them at the top, streams
+    (and the lease keep-alive) in an ``error`` object."""
+    error = doc.get("error")
+    if isinstance(error, dict):
+        return int(error.get("grpc_code", 2)), str(error.get("message", ""))
+    return int(doc.get("code", 2)), str(doc.get("message") or error)
 
 
 def _decode(data: bytes) -> dict[str, Any]:
