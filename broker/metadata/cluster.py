@@ -42,6 +42,12 @@ the brokers hold the data. This module is one broker's side:
 - **etcd away.** The broker keeps serving with the image it has; topic changes
   fail (REQUEST_TIMED_OUT) rather than being made behind the cluster's back.
   etcd keeps leases alive across its own restart, so a short outage fences no one.
+- **etcd members.** Every request needs a member with a leader, and one without
+  is skipped for the next (:mod:`broker.metadata.etcd_client`). The watch is
+  guarded: when it has been silent while etcd's revision (asked with a read)
+  moved past what it delivered, for ``WATCH_STALL_S``, it is closed and opened
+  again on the next member (a member cut off from this broker leaves a TCP
+  stream open and silent, not broken).
 - **Topic changes** are requests to the controller (put under ``requests/``,
   answered under ``results/``); the caller returns once this broker's image
   includes the change, so a CreateTopics answer is followed by Metadata that
@@ -66,6 +72,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import aclosing
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -106,6 +113,11 @@ logging.getLogger("httpx").setLevel(logging.WARNING)
 
 # Pause between attempts while etcd cannot be reached.
 RETRY_S = 0.5
+# A watch silent this long is checked against etcd's revision (one small read)...
+WATCH_CHECK_S = 1.0
+# ...and closed once it has stayed behind it this long: a write reaches the watch of a
+# healthy member in milliseconds, so seconds behind means the stream is dead.
+WATCH_STALL_S = 3.0
 # Producer ids reserved per etcd write (as Kafka's controller hands out blocks of 1000).
 PRODUCER_ID_BLOCK = 1000
 
@@ -144,6 +156,10 @@ class ClusterMetadata:
         self._built_for: object = None  # what every partition state depends on (see _build)
         self._revision = 0
         self._revision_changed = trio.Event()
+        # trio clock of the watch's last message, and the highest header revision it sent.
+        self._watch_heard = 0.0
+        self._watch_revision = 0
+        self._watch_stalled = False
         self.lease: int | None = None
         self.broker_epoch: int | None = None
         self._etcd_ok = True
@@ -516,20 +532,69 @@ class ClusterMetadata:
         task_status.started()
         while True:
             try:
-                async for _header_revision, events in self.client.watch(
-                    self.keys.root, prefix_end(self.keys.root), self._revision + 1
-                ):
-                    self._mirror.apply(events)
-                    if not events:
-                        continue  # "created" and progress notifications: nothing to apply
-                    self._publish_at(max(e.revision for e in events))
-                    self._results(events)
+                await self._watch_guarded()
+                if self._watch_stalled:
+                    self._watch_stalled = False
+                    log.warning("etcd_watch_stalled", revision=self._revision, seconds=WATCH_STALL_S)
+                    self.client.next_endpoint()
             except EtcdCompacted:
                 await self._retrying("reading the cluster metadata", self._load_all)
             except EtcdUnavailable as exc:
                 if self._etcd_ok:
                     log.warning("etcd_unreachable", doing="watching", error=str(exc))
                 await trio.sleep(RETRY_S)
+
+    async def _watch_guarded(self) -> None:
+        """One watch stream beside its guard. The stream's end (always an error) is
+        raised as itself, not inside the nursery's exception group, so :meth:`_follow`
+        retries it; a stall the guard saw returns with ``_watch_stalled`` set."""
+        failure: EtcdUnavailable | EtcdCompacted | None = None
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._guard_watch, nursery.cancel_scope)
+            try:
+                await self._watch_once()
+            except (EtcdUnavailable, EtcdCompacted) as exc:
+                failure = exc
+            nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
+
+    async def _watch_once(self) -> None:
+        """Apply the watch's events until the stream ends (it always ends in an error)."""
+        stream = self.client.watch(self.keys.root, prefix_end(self.keys.root), self._revision + 1)
+        async with aclosing(stream):
+            async for header_revision, events in stream:
+                self._watch_heard = trio.current_time()
+                self._watch_revision = max(self._watch_revision, header_revision)
+                self._mirror.apply(events)
+                if not events:
+                    continue  # "created" and progress notifications: nothing to apply
+                self._publish_at(max(e.revision for e in events))
+                self._results(events)
+        raise EtcdUnavailable("watch stream ended")
+
+    async def _guard_watch(self, scope: trio.CancelScope) -> None:
+        """Close the watch when it has been silent for ``WATCH_STALL_S`` while etcd's
+        revision, read from any member that answers, is past what it delivered."""
+        behind_since: float | None = None
+        while True:
+            await trio.sleep(WATCH_CHECK_S)
+            now = trio.current_time()
+            if now - self._watch_heard < WATCH_CHECK_S:
+                behind_since = None
+                continue
+            try:
+                _, revision = await self.client.range(self.keys.cluster_id)
+            except (EtcdUnavailable, EtcdError):
+                continue  # etcd away: nothing to miss now; the lease side deals with it
+            if revision <= max(self._revision, self._watch_revision):
+                behind_since = None
+            elif behind_since is None:
+                behind_since = now
+            elif now - behind_since >= WATCH_STALL_S:
+                self._watch_stalled = True
+                scope.cancel()
+                return
 
     # --- requests to the controller --------------------------------------------------
 
