@@ -663,6 +663,24 @@ class GroupCoordinator:
             return append_error(exc)
         return ErrorCode.NONE
 
+    async def _settled(self, pid: int) -> None:
+        """Wait until every write appended to partition ``pid`` is durable (at once when
+        none is in flight). The shard applies a commit before its write is durable, so
+        without this a read could answer an offset that a failed write then takes back
+        (Kafka's coordinators read at the partition's last committed offset). A write that
+        fails answers the read as it answers the write (COORDINATOR_NOT_AVAILABLE,
+        NOT_COORDINATOR)."""
+        partition = self.runtime.partition(pid)
+        if partition is None:
+            return
+        part_log = partition.log
+        if part_log.high_watermark >= part_log.log_end_offset and not part_log.needs_flush():
+            return
+        try:
+            await self.runtime.wait_durable([partition])
+        except KafkaError as exc:
+            raise KafkaError(append_error(exc), f"offsets not readable yet: {exc}") from exc
+
     async def _flush(
         self,
         pid: int,
@@ -938,10 +956,12 @@ class GroupCoordinator:
         (v9+) must send its current epoch (raises KafkaError STALE_MEMBER_EPOCH,
         UNKNOWN_MEMBER_ID). With ``require_stable`` a partition an open transaction
         holds an offset for is UNSTABLE_OFFSET_COMMIT."""
-        _, shard = await self.shard_for(group_id)
+        pid, shard = await self.shard_for(group_id)
         error = shard.validate_offset_fetch(group_id, member_id, member_epoch)
         if error:
             raise KafkaError(error)
+        await self._settled(pid)
+        shard = self.runtime.shard(pid)  # a failed write meanwhile reloads it
         visible = shard.offsets_visible(group_id)
         offsets = shard.offsets
 

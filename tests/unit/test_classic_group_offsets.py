@@ -707,3 +707,52 @@ async def test_librdkafka_simple_commit_and_describe_match_kafka(tmp_path):
         )
         # Kafka answers in coordinator-partition order; compare per group.
         assert sorted(described.groups, key=lambda g: g.group_id) == sorted(expected.groups, key=lambda g: g.group_id)
+
+
+async def test_offset_fetch_never_answers_a_commit_before_it_is_durable(tmp_path, monkeypatch):
+    """The shard applies a commit before its write is durable; an OffsetFetch meanwhile
+    waits for the write instead of answering the new offset, which a failed write would
+    take back (a reader would see committed offsets go backwards)."""
+    import threading
+
+    import broker.log.segment as segment_module
+
+    async with running(tmp_path) as (broker, rt):
+        broker.logs.create_topic("t", 1)
+
+        async def commit(offset: int) -> list[ErrorCode]:
+            return await rt.groups.commit_offsets(
+                "g", member_id="", group_instance_id=None, generation=-1, api_version=9,
+                entries=[CommitEntry("t", 0, offset)],
+            )  # fmt: skip
+
+        assert await commit(10) == [E.NONE]
+        gate = threading.Event()
+        real = segment_module._datasync
+
+        def held(fd: int) -> None:
+            gate.wait(10)
+            real(fd)
+
+        monkeypatch.setattr(segment_module, "_datasync", held)
+        seen: list[tuple[int | None, bool]] = []  # (offset answered, was the write durable)
+        committed: list[list[ErrorCode]] = []
+
+        async def fetch() -> None:
+            answer = await rt.groups.fetch_offsets("g", [("t", [0])])
+            value = answer[0][1][0][1]
+            seen.append((None if value is None else value.offset, gate.is_set()))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(lambda: _append(committed, commit(20)))
+            await trio.sleep(0.2)  # the commit is applied and its fsync held
+            assert rt.offsets.get("g", "t", 0).offset == 20
+            nursery.start_soon(fetch)
+            await trio.sleep(0.3)
+            gate.set()
+        assert committed == [[E.NONE]]
+        assert seen == [(20, True)], seen
+
+
+async def _append(out: list, awaitable) -> None:
+    out.append(await awaitable)
