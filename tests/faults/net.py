@@ -26,7 +26,7 @@ import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Namespace", "Network", "run"]
+__all__ = ["NS_PREFIX", "Namespace", "Network", "leftover_namespaces", "run"]
 
 SUBNET = "10.77.0"
 PREFIX_LEN = 24
