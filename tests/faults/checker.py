@@ -223,11 +223,11 @@ def _check_transactions(ev: dict[str, list[dict[str, Any]]], finals: dict[Any, A
     for e in ev["read"]:
         reads += 1
         v = e["v"]
-        key = txn_of.get(v)
-        if key is None or key not in whole:
-            report.add("aborted-read", value=v, by=e["c"], t=e["t"], known=key is not None)
-        elif key is not None:
-            seen_by_txn[key].add(v)
+        txn_key = txn_of.get(v)
+        if txn_key is None or txn_key not in whole:
+            report.add("aborted-read", value=v, by=e["c"], t=e["t"], known=txn_key is not None)
+        else:
+            seen_by_txn[txn_key].add(v)
     caught_up = any(d["what"] == "read_committed reader at the end" for d in ev["drained"])
     if caught_up:
         sizes = {(e["w"], e["n"]): len(e["values"]) for e in ev["txn"]}
@@ -381,8 +381,8 @@ def _check_share(ev: dict[str, list[dict[str, Any]]], finals: dict[Any, Any], re
             report.add("share-never-delivered", p=p, off=off)
         if (p, off) not in terminal and off >= starts.get(p, 0):
             unfinished[p].append(off)
-    for p, offs in sorted(unfinished.items()):
-        report.add("share-unfinished", p=p, records=len(offs), first=offs[:5], start_offset=starts.get(p))
+    for p, pending in sorted(unfinished.items()):
+        report.add("share-unfinished", p=p, records=len(pending), first=pending[:5], start_offset=starts.get(p))
     fig.update(Counter(terminal.values()))
     report.figures["share"] = dict(fig)
 

@@ -96,6 +96,24 @@ def pace(producer: Producer, until: float) -> None:
         producer.poll(left)
 
 
+def _text(m: Any) -> str:
+    """A record's value as text (the workload writes no null values)."""
+    value = m.value()
+    return "" if value is None else value.decode()
+
+
+def _partition(m: Any) -> int:
+    p = m.partition()
+    assert p is not None, "a consumed record has a partition"
+    return int(p)
+
+
+def _offset(m: Any) -> int:
+    off = m.offset()
+    assert off is not None, "a consumed record has an offset"
+    return int(off)
+
+
 class Worker(threading.Thread):
     """A client loop in a thread; ``halt`` asks it to stop, ``failure`` keeps what killed it."""
 
@@ -288,9 +306,7 @@ class CommittedReader(Worker):
                 for m in c.consume(500, 0.5):
                     if m.error() is not None:
                         continue
-                    self.history.add(
-                        "read", c=self.name, topic=m.topic(), p=m.partition(), off=m.offset(), v=m.value().decode()
-                    )
+                    self.history.add("read", c=self.name, topic=m.topic(), p=m.partition(), off=m.offset(), v=_text(m))
                 for tp in c.position([TopicPartition(t, p) for t in TXN_TOPICS for p in range(PARTITIONS)]):
                     if tp.offset >= 0:
                         self.positions[(tp.topic, tp.partition)] = tp.offset
@@ -362,7 +378,7 @@ class GroupMember(Worker):
                     if m.error() is not None:
                         continue
                     self.history.add("gread", g=self.group, c=self.name, p=m.partition(), off=m.offset())
-                    self.next[m.partition()] = m.offset() + 1
+                    self.next[_partition(m)] = _offset(m) + 1
                 if time.monotonic() - last_commit >= 1.0:
                     self._commit(c, list(self.next), "periodic")
                     last_commit = time.monotonic()
@@ -443,7 +459,7 @@ class ShareMember(Worker):
                         p=m.partition(),
                         off=m.offset(),
                         dc=m.delivery_count(),
-                        v=m.value().decode(),
+                        v=_text(m),
                     )
                     kind = AcknowledgeType.ACCEPT if self.accept_only.is_set() else self.rng.choices(types, weights)[0]
                     self.history.add("ack", c=self.name, p=m.partition(), off=m.offset(), type=ACK_NAMES[kind])
@@ -498,7 +514,7 @@ class Probe(Worker):
             while not self.halt.is_set():
                 for m in c.consume(100, 0.2):
                     if m.error() is None:
-                        n, part = m.value().decode().split(":")
+                        n, part = _text(m).split(":")
                         self.history.add("probe-read", n=int(n), p=int(part))
         finally:
             c.close()
@@ -616,7 +632,7 @@ def final_read(bootstrap: str, topic: str, isolation: str, history: History) -> 
         while len(done) < PARTITIONS and time.monotonic() < deadline:
             for m in c.consume(1000, 0.5):
                 if m.error() is None:
-                    records[m.partition()].append([m.offset(), m.value().decode()])
+                    records[_partition(m)].append([m.offset(), _text(m)])
             for tp in c.position([TopicPartition(topic, p) for p in range(PARTITIONS)]):
                 if tp.offset >= ends[(topic, tp.partition)]:
                     done.add(tp.partition)
