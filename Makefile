@@ -279,7 +279,7 @@ bench-share-extensions: $(BENCH_STAMP) bench-peers ## redelivery backoff (delay 
 SEED ?= 27
 FAULTS_OUT ?=
 .PHONY: test-faults soak-faults faults-kafka
-test-faults: $(STAMP) ## fault injection: 14 faults (every kind once) with a fixed seed, history checked (root, ~6 min)
+test-faults: $(STAMP) ## fault injection: 14 faults (every kind once) with a fixed seed, history checked (root, ~4 min)
 	$(PY) -m tests.faults.run --seed $(SEED) --faults 14 --time-limit 300 $(if $(FAULTS_OUT),--out $(FAULTS_OUT))
 
 SOAK_SEEDS ?= 20
