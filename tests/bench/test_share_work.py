@@ -7,7 +7,7 @@ import json
 
 from bench import share_work
 from bench.share import spread_problem
-from tests.bench.test_compare import _drain_row as _row
+from tests.bench.test_report import _drain_row as _row
 
 
 def test_the_target_spread():
