@@ -17,7 +17,7 @@ TOPIC_OPERATIONS = sum(1 << op for op in (3, 4, 5, 6, 7, 8, 10, 11))
 # ALTER 7, DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11,
 # IDEMPOTENT_WRITE 12, CREATE 5 (8096, what Kafka 4.2 reports with no authorizer).
 CLUSTER_OPERATIONS = sum(1 << op for op in (5, 7, 8, 9, 10, 11, 12))
-GROUP_OPERATIONS = sum(1 << op for op in (3, 6, 8))  # READ, DELETE, DESCRIBE
+GROUP_OPERATIONS = sum(1 << op for op in (3, 6, 8, 10, 11))  # READ, DELETE, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS
 # Kafka's marker for "not requested".
 OPERATIONS_OMITTED = -(2**31)
 
