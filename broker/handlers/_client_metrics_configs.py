@@ -12,7 +12,7 @@ match patterns INVALID_CONFIG.
 from __future__ import annotations
 
 from broker.config import ConfigEntry, ConfigSource, ConfigType
-from broker.handlers._admin import AlterOp, ResourceType, register_config_resource
+from broker.handlers._configs import AlterOp, ResourceType, register_config_resource
 from broker.handlers.context import Services
 from broker.metadata.client_metrics import CONFIG_KEYS, INTERVAL_MS, ClientMetricsStore
 from broker.protocol.errors import ErrorCode, KafkaError

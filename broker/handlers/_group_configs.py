@@ -3,15 +3,16 @@ IncrementalAlterConfigs on group configs, served from the broker's
 :class:`broker.metadata.group_configs.GroupConfigStore` (``services.group_configs``).
 
 Importing this module registers the resource with
-:func:`broker.handlers._admin.register_config_resource`; ``_admin`` imports it
-at its end, so every config handler serves GROUP. Codes and messages are the
+:func:`broker.handlers._configs.register_config_resource`;
+:mod:`broker.handlers._config_resources` imports it, so every config handler
+serves GROUP. Codes and messages are the
 store's (Kafka 4.2.2's); see :mod:`broker.metadata.group_configs`.
 """
 
 from __future__ import annotations
 
 from broker.config import ConfigEntry
-from broker.handlers._admin import AlterOp, ResourceType, register_config_resource
+from broker.handlers._configs import AlterOp, ResourceType, register_config_resource
 from broker.handlers.context import Services
 from broker.metadata.group_configs import DELETE, SET, GroupConfigStore
 from broker.protocol.errors import ErrorCode, KafkaError

@@ -48,9 +48,9 @@ from typing import NamedTuple
 import trio
 
 from broker.handlers import handler
+from broker.handlers._leaders import node_endpoints
 from broker.handlers.context import AnswerLater, RequestContext
 from broker.log.producer_state import VerificationGuard
-from broker.metadata.image import MetadataImage
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest
 from broker.protocol.messages.produce_response import (
@@ -219,7 +219,9 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     if req.acks == 0:
         return None
     response = ProduceResponse(
-        responses=responses, throttle_time_ms=0, node_endpoints=node_endpoints(image, hinted, ctx.connection.listener)
+        responses=responses,
+        throttle_time_ms=0,
+        node_endpoints=node_endpoints(image, hinted, ctx.connection.listener, NodeEndpoint),
     )
     if req.acks == -1 and durable:
         # Appended: only the answer waits for durability, so the connection handles the
@@ -245,17 +247,6 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
 
         return AnswerLater(replicated)
     return response
-
-
-def node_endpoints(image: MetadataImage, nodes: set[int], listener: str | None) -> list[NodeEndpoint]:
-    """The endpoints (on the client's listener) of the leaders named in KIP-951 hints."""
-    out = []
-    for node in sorted(nodes):
-        b = image.broker(node)
-        e = None if b is None else (b.endpoint(listener) or b.endpoint())
-        if b is not None and e is not None:
-            out.append(NodeEndpoint(node_id=node, host=e.host, port=e.port, rack=b.rack))
-    return out
 
 
 def _stamped(ctx: RequestContext, configs: Mapping[str, str], pd: PartitionProduceData) -> tuple[BytesLike, int | None]:

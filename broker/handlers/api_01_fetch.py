@@ -66,7 +66,7 @@ from typing import Any
 import trio
 
 from broker.handlers import handler
-from broker.handlers.api_00_produce import node_endpoints
+from broker.handlers._leaders import node_endpoints
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.fetch_request import FetchRequest
@@ -446,8 +446,5 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         error_code=error,
         session_id=session_id,
         responses=responses,
-        node_endpoints=[
-            NodeEndpoint(node_id=e.node_id, host=e.host, port=e.port, rack=e.rack)
-            for e in node_endpoints(image, hinted, ctx.connection.listener)
-        ],
+        node_endpoints=node_endpoints(image, hinted, ctx.connection.listener, NodeEndpoint),
     )

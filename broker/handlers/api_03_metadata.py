@@ -24,7 +24,8 @@ import weakref
 from typing import Any
 
 from broker.handlers import handler
-from broker.handlers._topics import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS, auto_create
+from broker.handlers._operations import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS
+from broker.handlers._topics import auto_create
 from broker.handlers.context import RequestContext
 from broker.metadata.image import MetadataImage, TopicImage
 from broker.protocol.errors import ErrorCode

@@ -11,14 +11,12 @@ group operation is allowed.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import ALTER_CONFIGS, DELETE, DESCRIBE, DESCRIBE_CONFIGS, READ
+from broker.handlers._operations import GROUP_OPERATIONS
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
 from broker.protocol.messages.describe_groups_response import DescribedGroup, DescribeGroupsResponse
 
-# Kafka's AclEntry.supportedOperations(GROUP).
-GROUP_OPERATIONS = sum(1 << op for op in (READ, DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS))
 FIRST_VERSION_GROUP_ID_NOT_FOUND = 6
 
 

@@ -30,13 +30,13 @@ from __future__ import annotations
 from collections import Counter
 
 from broker.handlers import handler
-from broker.handlers._admin import (
+from broker.handlers._configs import setting
+from broker.handlers._topic_configs import effective_topic_configs
+from broker.handlers._topics import (
     CLUSTER_METADATA_TOPIC,
     INTERNAL_TOPICS,
     colliding_topic,
-    effective_topic_configs,
     manual_assignment_error,
-    setting,
     topic_name_error,
 )
 from broker.handlers.context import RequestContext

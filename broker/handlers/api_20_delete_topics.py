@@ -19,7 +19,7 @@ import uuid
 from collections import Counter
 
 from broker.handlers import handler
-from broker.handlers._admin import setting
+from broker.handlers._configs import setting
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState

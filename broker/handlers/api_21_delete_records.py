@@ -16,7 +16,7 @@ reports the current log start. A partition named twice is answered once
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import INTERNAL_TOPICS
+from broker.handlers._topics import INTERNAL_TOPICS
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_records_request import DeleteRecordsRequest

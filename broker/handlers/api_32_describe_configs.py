@@ -1,9 +1,8 @@
 """DescribeConfigs (key 32), v1-4.
 
-Describes config resources through the registry in :mod:`broker.handlers._admin`:
-TOPIC (2) and BROKER (4) here, GROUP (32) once the share-group work registers
-it (until then it, BROKER_LOGGER and CLIENT_METRICS get INVALID_REQUEST per
-resource). As in Kafka (ConfigHelper):
+Describes config resources through the registry in :mod:`broker.handlers._config_resources`:
+TOPIC (2), BROKER (4), CLIENT_METRICS (16) and GROUP (32); BROKER_LOGGER (8) gets
+INVALID_REQUEST per resource. As in Kafka (ConfigHelper):
 
 - TOPIC: every topic config with its effective value and source
   (DYNAMIC_TOPIC_CONFIG 1, DYNAMIC_BROKER_CONFIG 2, DYNAMIC_DEFAULT_BROKER_CONFIG 3,
@@ -22,12 +21,9 @@ resource). As in Kafka (ConfigHelper):
 
 from __future__ import annotations
 
-from broker.handlers import (
-    _client_metrics_configs,  # noqa: F401 (registers the CLIENT_METRICS config resource)
-    _group_configs,  # noqa: F401 (registers the GROUP config resource)
-    handler,
-)
-from broker.handlers._admin import ResourceType, config_resource
+from broker.handlers import handler
+from broker.handlers._config_resources import config_resource
+from broker.handlers._configs import ResourceType
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource

@@ -3,7 +3,7 @@
 The configs given become the resource's complete set of overrides: every
 override not named is removed (KIP-133; IncrementalAlterConfigs is the
 race-free alternative). Resources go through the registry in
-:mod:`broker.handlers._admin` (TOPIC, BROKER; GROUP once registered). As in
+:mod:`broker.handlers._config_resources` (TOPIC, BROKER, CLIENT_METRICS, GROUP). As in
 Kafka (ConfigAdminManager, ControllerApis): a resource named twice, duplicate
 keys, a null value or an unknown resource type (BROKER_LOGGER included) get
 INVALID_REQUEST; TOPIC answers INVALID_TOPIC_EXCEPTION for an illegal name,
@@ -17,12 +17,9 @@ settings live in memory: they are lost when the broker restarts.
 
 from __future__ import annotations
 
-from broker.handlers import (
-    _client_metrics_configs,  # noqa: F401 (registers the CLIENT_METRICS config resource)
-    _group_configs,  # noqa: F401 (registers the GROUP config resource)
-    handler,
-)
-from broker.handlers._admin import ResourceType, apply_alter, config_resource, resource_problems
+from broker.handlers import handler
+from broker.handlers._config_resources import config_resource
+from broker.handlers._configs import ResourceType, apply_alter, resource_problems
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.alter_configs_request import AlterConfigsRequest, AlterConfigsResource

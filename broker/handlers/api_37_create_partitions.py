@@ -13,7 +13,7 @@ changes nothing. Internal topics may grow, as in Kafka.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import manual_assignment_error
+from broker.handlers._topics import manual_assignment_error
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.create_partitions_request import CreatePartitionsRequest, CreatePartitionsTopic

@@ -3,9 +3,9 @@
 Changes single keys of a config resource: SET (0), DELETE (1), and for LIST
 configs APPEND (2, adds items not present yet) and SUBTRACT (3, removes
 items), both starting from the resource's own value or else the config's
-default. Resources go through the registry in :mod:`broker.handlers._admin`:
-TOPIC and BROKER here, GROUP (32, which the share consumer uses for
-``share.auto.offset.reset``) once the share-group work registers it. As in
+default. Resources go through the registry in :mod:`broker.handlers._config_resources`:
+TOPIC, BROKER, CLIENT_METRICS and GROUP (32, which the share consumer uses for
+``share.auto.offset.reset``). As in
 Kafka (ConfigAdminManager, ConfigurationControlManager):
 
 - a resource named twice, duplicate keys, a null value for anything but
@@ -21,25 +21,15 @@ Kafka (ConfigAdminManager, ConfigurationControlManager):
 
 All changes to one resource apply together or not at all; ``validate_only``
 checks everything and changes nothing. Dynamic broker settings live in
-memory: they are lost when the broker restarts. BROKER_LOGGER (8) and
-CLIENT_METRICS (16) are not served (INVALID_REQUEST).
+memory: they are lost when the broker restarts. BROKER_LOGGER (8) is not
+served (INVALID_REQUEST).
 """
 
 from __future__ import annotations
 
-from broker.handlers import (
-    _client_metrics_configs,  # noqa: F401 (registers the CLIENT_METRICS config resource)
-    _group_configs,  # noqa: F401 (registers the GROUP config resource)
-    handler,
-)
-from broker.handlers._admin import (
-    AlterOp,
-    ResourceType,
-    apply_alter,
-    config_resource,
-    incremental_changes,
-    resource_problems,
-)
+from broker.handlers import handler
+from broker.handlers._config_resources import config_resource
+from broker.handlers._configs import AlterOp, ResourceType, apply_alter, incremental_changes, resource_problems
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.incremental_alter_configs_request import (

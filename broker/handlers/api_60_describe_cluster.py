@@ -14,7 +14,7 @@ operations (KIP-430) are every cluster operation, as there are no ACLs.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import CLUSTER_OPERATIONS, OPERATIONS_OMITTED
+from broker.handlers._operations import CLUSTER_OPERATIONS, OPERATIONS_OMITTED
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_cluster_request import DescribeClusterRequest

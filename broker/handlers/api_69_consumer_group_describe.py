@@ -14,8 +14,7 @@ allowed (no authorizer: all of them).
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._topics import OPERATIONS_OMITTED
-from broker.handlers.api_15_describe_groups import GROUP_OPERATIONS
+from broker.handlers._operations import GROUP_OPERATIONS, OPERATIONS_OMITTED
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.consumer_group_describe_request import ConsumerGroupDescribeRequest

@@ -12,7 +12,7 @@ DESCRIBE_CONFIGS on the cluster is checked by the dispatcher.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import ResourceType
+from broker.handlers._configs import ResourceType
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.list_config_resources_request import ListConfigResourcesRequest

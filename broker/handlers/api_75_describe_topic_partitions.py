@@ -16,7 +16,9 @@ INVALID_TOPIC_EXCEPTION when the name is not a legal topic name).
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._admin import INTERNAL_TOPICS, TOPIC_OPERATIONS, setting, topic_name_error
+from broker.handlers._configs import setting
+from broker.handlers._operations import TOPIC_OPERATIONS
+from broker.handlers._topics import INTERNAL_TOPICS, topic_name_error
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest

@@ -10,7 +10,7 @@ IncludeAuthorizedOperations the group operations allowed (no authorizer: all).
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._topics import GROUP_OPERATIONS, OPERATIONS_OMITTED
+from broker.handlers._operations import GROUP_OPERATIONS, OPERATIONS_OMITTED
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.share_group_describe_request import ShareGroupDescribeRequest

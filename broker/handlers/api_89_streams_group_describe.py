@@ -14,9 +14,8 @@ A group id no streams group holds answers GROUP_ID_NOT_FOUND.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._operations import GROUP_OPERATIONS, OPERATIONS_OMITTED
 from broker.handlers._streams_topologies import to_describe
-from broker.handlers._topics import OPERATIONS_OMITTED
-from broker.handlers.api_15_describe_groups import GROUP_OPERATIONS
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.streams_group_describe_request import StreamsGroupDescribeRequest

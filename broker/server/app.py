@@ -4,8 +4,9 @@ Each service receives the few things it uses (typed, through its constructor),
 never the whole broker. What the handlers see is the :class:`Services` bundle
 (their equivalent of Kafka's ``KafkaApis`` fields); nothing below the handlers
 holds it. :func:`build` opens nothing on disk that it does not need to read the
-settings; :meth:`Services.open` recovers the logs and loads the coordinators,
-and :meth:`Services.run` starts every background loop in the server's nursery.
+settings; :func:`open_services` recovers the logs, :func:`run_background` starts
+every background loop in the server's nursery, and :func:`load_coordinators`
+loads the coordinators of the partitions this broker leads.
 """
 
 from __future__ import annotations

@@ -23,13 +23,8 @@ from broker.handlers import (
     api_60_describe_cluster,
     api_75_describe_topic_partitions,
 )
-from broker.handlers._admin import (
-    CLUSTER_OPERATIONS,
-    CONFIG_RESOURCES,
-    TOPIC_OPERATIONS,
-    AlterOp,
-    register_config_resource,
-)
+from broker.handlers._configs import CONFIG_RESOURCES, AlterOp, register_config_resource
+from broker.handlers._operations import CLUSTER_OPERATIONS, TOPIC_OPERATIONS
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import REQUESTS, RESPONSES, RequestHeader
 from broker.protocol.messages.alter_configs_request import AlterableConfig as LegacyConfig

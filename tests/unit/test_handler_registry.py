@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
+import broker.handlers
 from broker.handlers import HANDLERS, ROUTES, load_all
 from broker.protocol.messages import API_INDEX
 
@@ -22,3 +26,24 @@ def test_api_versions_advertises_the_routes():
     expected = {key: (lo, hi) for key, (_, lo, hi) in ROUTES.items()}
     expected[0] = (0, expected[0][1])  # Produce is advertised from v0, as Kafka 4.x does
     assert advertised == expected
+
+
+def test_handler_modules_import_shared_code_not_each_other():
+    """One module per API: what two handlers share lives in a ``broker.handlers._*`` module."""
+    handlers = Path(broker.handlers.__file__).parent
+    modules = {p.stem for p in handlers.glob("api_*.py")}
+    crossings = []
+    for path in sorted(handlers.glob("api_*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            crossings += [
+                f"{path.stem} imports {name}"
+                for name in names
+                if name.startswith("broker.handlers.") and name.split(".")[2] in modules - {path.stem}
+            ]
+    assert crossings == []
