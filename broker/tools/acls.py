@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import run_with_admin
+from broker.tools._security import add_command_config
 
 # AclOperation / ResourceType / PatternType / permission codes, as the wire carries them.
 OPERATIONS = {
@@ -166,10 +168,7 @@ def _acl_text(principal: str, host: str, op: int, perm: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.admin.client import AdminError, KafkaApiError
-
-    try:
-        security = client_security(args)
+    def check() -> None:
         if args.producer or args.consumer:
             if args.add is False and args.remove is False:
                 raise ValueError("--producer and --consumer go with --add or --remove")
@@ -177,22 +176,22 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError("--consumer needs --group")
             if args.idempotent:
                 args.cluster = True
-        from broker.admin.client import AdminClient
 
-        with AdminClient(
-            args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5, client_id="sharebroker-acls", security=security
-        ) as admin:
-            if args.list:
-                return _list(admin, args)
-            if args.add:
-                return _add(admin, args)
-            return _remove(admin, args)
-    except KafkaApiError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
-    except (AdminError, ValueError) as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
+    return run_with_admin(
+        args,
+        lambda admin: _act(admin, args),
+        client_id="sharebroker-acls",
+        timeout_s=args.timeout_ms / 1000 + 5,
+        check=check,
+    )
+
+
+def _act(admin: Any, args: argparse.Namespace) -> int:
+    if args.list:
+        return _list(admin, args)
+    if args.add:
+        return _add(admin, args)
+    return _remove(admin, args)
 
 
 def _describe(admin, rtype: int, name: str | None, pattern: int, principal: str | None) -> list:

@@ -14,19 +14,26 @@ stderr), 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from broker.tools._security import add_command_config, client_security
-from broker.tools.share_groups import parse_datetime_ms, parse_duration_ms
+from broker.tools._cli import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    ToolError,
+    UsageError,
+    add_bootstrap_server,
+    choices,
+    dump,
+    print_error,
+    run_group_tool,
+    table,
+)
+from broker.tools._offsets import parse_datetime_ms, parse_duration_ms, parse_topics, read_plan
+from broker.tools._security import add_command_config
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 CLASSIC_STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty")
 CONSUMER_STATES = ("Empty", "Assigning", "Reconciling", "Stable", "Dead")
 ALL_STATES = tuple(dict.fromkeys(CLASSIC_STATES + CONSUMER_STATES))
@@ -49,14 +56,6 @@ and KIP-848 consumer groups alike, like Kafka's kafka-consumer-groups.sh. Exactl
 action is required: --list, --describe, --reset-offsets, --delete or --delete-offsets."""
 
 
-class UsageError(Exception):
-    pass
-
-
-class ToolError(Exception):
-    pass
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "consumer-groups",
@@ -64,9 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
-    )
+    add_bootstrap_server(p)
     add_command_config(p)
     actions = p.add_argument_group("actions (exactly one)")
     actions.add_argument("--list", action="store_true", help="list all consumer groups")
@@ -130,76 +127,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def _err(message: str) -> None:
-    print(f"Error: {message}", file=sys.stderr)
-
-
-def _table(rows: Sequence[Sequence[object]], widths_min: list[int]) -> str:
-    widths = list(widths_min)
-    for row in rows:
-        for i, cell in enumerate(row[:-1]):
-            widths[i] = max(widths[i], len(str(cell)))
-    lines = []
-    for row in rows:
-        cells = [str(c).ljust(widths[i]) for i, c in enumerate(row[:-1])] + [str(row[-1])]
-        lines.append(" ".join(cells).rstrip())
-    return "\n" + "\n".join(lines) + "\n"
-
-
-def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2))
-
-
-def _choices(values: list[str], valid: tuple[str, ...], what: str) -> list[str]:
-    by_lower = {v.lower(): v for v in valid}
-    out = []
-    for value in values:
-        for part in value.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            found = by_lower.get(part.lower())
-            if found is None:
-                raise UsageError(f"Invalid {what} list '{','.join(values)}'. Valid {what}s are: {', '.join(valid)}")
-            out.append(found)
-    return out
-
-
-def _parse_topics(specs: list[str]) -> list[tuple[str, list[int] | None]]:
-    out: list[tuple[str, list[int] | None]] = []
-    for spec in specs:
-        topic, sep, parts = spec.partition(":")
-        if not topic:
-            raise UsageError(f"invalid --topic {spec!r}")
-        if sep:
-            try:
-                out.append((topic, [int(p) for p in parts.split(",") if p.strip()]))
-            except ValueError:
-                raise UsageError(f"invalid partitions in --topic {spec!r}: expected TOPIC:0,1,2") from None
-        else:
-            out.append((topic, None))
-    return out
-
-
-def _read_plan(path: str) -> dict[tuple[str, int], int]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise UsageError(f"cannot read --from-file {path!r}: {exc.strerror}") from None
-    plan: dict[tuple[str, int], int] = {}
-    for n, row in enumerate(csv.reader(io.StringIO(text)), start=1):
-        if not row or not "".join(row).strip():
-            continue
-        if len(row) != 3:
-            raise UsageError(f"{path}:{n}: expected topic,partition,offset")
-        try:
-            plan[(row[0].strip(), int(row[1]))] = int(row[2])
-        except ValueError:
-            raise UsageError(f"{path}:{n}: partition and offset must be integers") from None
-    return plan
 
 
 # -- what a group looks like, whatever its protocol --------------------------------------------
@@ -319,36 +246,19 @@ def _count(assignment: dict[str, list[int]]) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    parser: argparse.ArgumentParser = args._consumer_groups_parser
-    try:
-        _check_args(args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    return run_group_tool(args._consumer_groups_parser, args, _check_args, _act)
 
-    from broker.admin.client import AdminClient, AdminError
 
-    try:
-        with AdminClient(args.bootstrap_server, timeout=args.timeout / 1000, security=client_security(args)) as admin:
-            if args.list:
-                return _list(admin, args)
-            if args.describe:
-                return _describe(admin, args)
-            if args.reset_offsets:
-                return _reset(admin, args)
-            if args.delete:
-                return _delete(admin, args)
-            return _delete_offsets(admin, args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (ToolError, AdminError, ValueError) as exc:
-        _err(str(exc))
-        return EXIT_FAILURE
-    except KeyboardInterrupt:
-        return 130
+def _act(admin: Any, args: argparse.Namespace) -> int:
+    if args.list:
+        return _list(admin, args)
+    if args.describe:
+        return _describe(admin, args)
+    if args.reset_offsets:
+        return _reset(admin, args)
+    if args.delete:
+        return _delete(admin, args)
+    return _delete_offsets(admin, args)
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -363,8 +273,8 @@ def _check_args(args: argparse.Namespace) -> None:
     if action == "list":
         if args.group or args.all_groups:
             raise UsageError("--list does not take --group or --all-groups")
-        _choices(args.state or [], ALL_STATES, "state")
-        _choices(args.type or [], GROUP_TYPES, "group type")
+        choices(args.state or [], ALL_STATES, "state")
+        choices(args.type or [], GROUP_TYPES, "group type")
         return
     if action == "describe":
         if bool(args.group) == bool(args.all_groups):
@@ -395,7 +305,7 @@ def _check_args(args: argparse.Namespace) -> None:
             parse_datetime_ms(args.to_datetime)
         if args.by_duration is not None:
             parse_duration_ms(args.by_duration)
-        _parse_topics(args.topic)
+        parse_topics(args.topic)
     elif args.dry_run or args.execute or args.export:
         raise UsageError("--dry-run, --execute and --export only go with --reset-offsets")
     if action == "delete_offsets":
@@ -420,11 +330,11 @@ def _listed(admin: Any, states: list[str] = ()) -> list[Any]:  # type: ignore[as
 
 
 def _list(admin: Any, args: argparse.Namespace) -> int:
-    states = _choices(args.state or [], ALL_STATES, "state")
-    types = _choices(args.type or [], GROUP_TYPES, "group type")
+    states = choices(args.state or [], ALL_STATES, "state")
+    types = choices(args.type or [], GROUP_TYPES, "group type")
     groups = [g for g in _listed(admin, states) if not types or (g.group_type or "classic") in types]
     if args.output == "json":
-        _dump([{"group": g.group_id, "type": g.group_type or "classic", "state": g.group_state} for g in groups])
+        dump([{"group": g.group_id, "type": g.group_type or "classic", "state": g.group_state} for g in groups])
         return EXIT_OK
     show_state, show_type = args.state is not None, args.type is not None
     if not show_state and not show_type:
@@ -439,7 +349,7 @@ def _list(admin: Any, args: argparse.Namespace) -> int:
             + ([(g.group_type or "classic").capitalize()] if show_type else [])
             + ([g.group_state or "Unknown"] if show_state else [])
         )
-    sys.stdout.write(_table(rows, [15] * (len(header) - 1) + [0]).lstrip("\n"))
+    sys.stdout.write(table(rows, [15] * (len(header) - 1) + [0]).lstrip("\n"))
     return EXIT_OK
 
 
@@ -532,7 +442,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                     row += [group.group_epoch, group.assignment_epoch]
                 header.append("#MEMBERS")
                 row.append(len(group.members))
-                blocks.append(_table([header, row], [15, 25, 20, 15] + [12] * (len(header) - 5) + [0]))
+                blocks.append(table([header, row], [15, 25, 20, 15] + [12] * (len(header) - 5) + [0]))
         else:
             rows = _offsets(admin, group)
             doc["offsets"] = rows
@@ -542,12 +452,12 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                 blocks.append(_offsets_table(group_id, rows, args.verbose))
         docs.append(doc)
     if args.output == "json":
-        _dump(docs)
+        dump(docs)
     else:
         for block in blocks:
             sys.stdout.write(block)
     if missing:
-        _err(f"Consumer group '{missing[0]}' does not exist.")
+        print_error(f"Consumer group '{missing[0]}' does not exist.")
         return EXIT_FAILURE
     return EXIT_OK
 
@@ -574,7 +484,7 @@ def _members_table(group: Group, verbose: bool) -> str:
         elif verbose:
             row.append(_assignment_text(m.assignment))
         rows.append(row)
-    return _table(rows, [15] * (len(header) - 1) + [0])
+    return table(rows, [15] * (len(header) - 1) + [0])
 
 
 def _offsets_table(group_id: str, rows: list[dict[str, Any]], verbose: bool) -> str:
@@ -585,7 +495,7 @@ def _offsets_table(group_id: str, rows: list[dict[str, Any]], verbose: bool) -> 
     if verbose:
         header.append("LEADER-EPOCH")
     header += ["CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"]
-    table = [header]
+    lines = [header]
     for r in rows:
         row = [group_id, r["topic"], r["partition"]]
         if verbose:
@@ -598,8 +508,8 @@ def _offsets_table(group_id: str, rows: list[dict[str, Any]], verbose: bool) -> 
             show(r["host"]),
             show(r["client_id"]),
         ]
-        table.append(row)
-    return _table(table, [15, 15, 10] + ([13] if verbose else []) + [15, 15, 15, 15, 15, 0])
+        lines.append(row)
+    return table(lines, [15, 15, 10] + ([13] if verbose else []) + [15, 15, 15, 15, 15, 0])
 
 
 def _plan(admin: Any, args: argparse.Namespace, group_id: str) -> dict[tuple[str, int], int]:
@@ -607,12 +517,12 @@ def _plan(admin: Any, args: argparse.Namespace, group_id: str) -> dict[tuple[str
 
     committed = {tp: o for tp, (o, _) in admin.fetch_offsets(group_id).items()}
     if args.from_file:
-        requested = _read_plan(args.from_file)
+        requested = read_plan(args.from_file)
         partitions = sorted(requested)
     elif args.all_topics:
         partitions = sorted(committed)
     else:
-        specs = _parse_topics(args.topic)
+        specs = parse_topics(args.topic)
         known = admin.topic_partitions([t for t, _ in specs])
         wanted = []
         for topic, parts in specs:
@@ -675,7 +585,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
                     raise ToolError(f"could not reset {topic}-{partition} of group '{group_id}': {error}")
         plans[group_id] = plan
     if args.output == "json":
-        _dump(
+        dump(
             [
                 {
                     "group": g,
@@ -697,7 +607,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
             continue
         rows: list[list[object]] = [["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"]]
         rows += [[group_id, t, p, o] for (t, p), o in sorted(plan.items())]
-        sys.stdout.write(_table(rows, [30, 30, 10, 0]))
+        sys.stdout.write(table(rows, [30, 30, 10, 0]))
     return EXIT_OK
 
 
@@ -707,7 +617,7 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
     succeeded = [g for g in groups if results.get(g) is None]
     failed = {g: results[g] for g in groups if results.get(g) is not None}
     if args.output == "json":
-        _dump({"deleted": succeeded, "failed": {g: str(e) for g, e in failed.items()}})
+        dump({"deleted": succeeded, "failed": {g: str(e) for g, e in failed.items()}})
         return EXIT_FAILURE if failed else EXIT_OK
     if not failed:
         print("Deletion of requested consumer groups (" + ", ".join(f"'{g}'" for g in succeeded) + ") was successful.")
@@ -720,7 +630,7 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
         print("\nThese consumer groups were deleted successfully: " + ", ".join(f"'{g}'" for g in succeeded))
     first = next(iter(failed.values()))
     assert first is not None
-    _err(first.code.message if len(failed) == 1 else f"{len(failed)} consumer groups could not be deleted")
+    print_error(first.code.message if len(failed) == 1 else f"{len(failed)} consumer groups could not be deleted")
     return EXIT_FAILURE
 
 
@@ -729,7 +639,7 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
     from broker.protocol.errors import ErrorCode
 
     group_id = args.group[0]
-    specs = _parse_topics(args.topic)
+    specs = parse_topics(args.topic)
     known = admin.topic_partitions([t for t, _ in specs])
     partitions = {t: (ps if ps is not None else known[t]) for t, ps in specs}
     try:
@@ -742,7 +652,7 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
         raise
     failed = {tp: e for tp, e in results.items() if e is not None}
     if args.output == "json":
-        _dump(
+        dump(
             {
                 "group": group_id,
                 "partitions": [
@@ -760,5 +670,5 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
         rows += [
             [t, p, "Successful" if e is None else f"Error: {e.code.message}"] for (t, p), e in sorted(results.items())
         ]
-        sys.stdout.write(_table(rows, [15, 10, 0]))
+        sys.stdout.write(table(rows, [15, 10, 0]))
     return EXIT_FAILURE if failed else EXIT_OK

@@ -21,7 +21,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import run_with_admin
+from broker.tools._security import add_command_config
 
 if TYPE_CHECKING:
     from broker.admin.client import BrokerConnection
@@ -132,27 +133,18 @@ class _Stats:
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.admin.client import AdminClient, AdminError
-
     if args.num_records < 0 or args.record_size < 0 or args.max_in_flight < 1:
         print("error: --num-records and --record-size must be >= 0, --max-in-flight >= 1", file=sys.stderr)
         return 2
     if args.throughput == 0:
         print("error: --throughput must be positive or -1 (unthrottled)", file=sys.stderr)
         return 2
-    try:
-        with AdminClient(
-            args.bootstrap_server,
-            timeout=args.timeout_ms / 1000 + 10,
-            client_id="sharebroker-producer-perf",
-            security=client_security(args),
-        ) as admin:
-            return _run(admin, args)
-    except (AdminError, ValueError) as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    return run_with_admin(
+        args,
+        lambda admin: _run(admin, args),
+        client_id="sharebroker-producer-perf",
+        timeout_s=args.timeout_ms / 1000 + 10,
+    )
 
 
 # Sends of one batch before it counts as failed.

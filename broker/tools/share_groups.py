@@ -11,16 +11,25 @@ stderr), 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    ToolError,
+    UsageError,
+    add_bootstrap_server,
+    choices,
+    dump,
+    print_error,
+    run_group_tool,
+    table,
+)
+from broker.tools._offsets import parse_datetime_ms, parse_duration_ms, parse_topics, read_plan
+from broker.tools._security import add_command_config
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 SHARE_STATES = ("Empty", "Stable", "Dead")
 MISSING = "-"
 
@@ -30,14 +39,6 @@ kafka-share-groups.sh. Exactly one action is required: --list, --describe,
 --reset-offsets, --delete or --delete-offsets."""
 
 
-class UsageError(Exception):
-    pass
-
-
-class ToolError(Exception):
-    pass
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "share-groups",
@@ -45,9 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
-    )
+    add_bootstrap_server(p)
     add_command_config(p)
     actions = p.add_argument_group("actions (exactly one)")
     actions.add_argument("--list", action="store_true", help="list all share groups")
@@ -117,122 +116,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _err(message: str) -> None:
-    print(f"Error: {message}", file=sys.stderr)
-
-
-def _table(rows: Sequence[Sequence[object]], widths_min: list[int]) -> str:
-    """Left-aligned columns like Kafka's ``%-Ns``: each column at least its minimum width."""
-    widths = list(widths_min)
-    for row in rows:
-        for i, cell in enumerate(row[:-1]):
-            widths[i] = max(widths[i], len(str(cell)))
-    lines = []
-    for row in rows:
-        cells = [str(c).ljust(widths[i]) for i, c in enumerate(row[:-1])] + [str(row[-1])]
-        lines.append(" ".join(cells))
-    return "\n" + "\n".join(lines) + "\n"
-
-
-def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, sort_keys=False))
-
-
-def _states(values: list[str]) -> list[str]:
-    out = []
-    by_lower = {s.lower(): s for s in SHARE_STATES}
-    for value in values:
-        for part in value.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            state = by_lower.get(part.lower())
-            if state is None:
-                raise UsageError(
-                    f"Invalid state list '{','.join(values)}'. Valid states are: {', '.join(SHARE_STATES)}"
-                )
-            out.append(state)
-    return out
-
-
-_DURATION = re.compile(
-    r"^(?P<sign>[-+]?)P(?:(?P<d>\d+(?:\.\d+)?)D)?(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?$",
-    re.IGNORECASE,
-)
-
-
-def parse_duration_ms(text: str) -> int:
-    m = _DURATION.match(text.strip())
-    if not m or not any(m.group(k) for k in ("d", "h", "m", "s")):
-        raise UsageError(f"invalid --by-duration {text!r}: expected an ISO 8601 duration like PT1H or P1DT2H30M")
-    seconds = sum(float(m.group(k) or 0) * f for k, f in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)))
-    return int(seconds * 1000) * (-1 if m.group("sign") == "-" else 1)
-
-
-def parse_datetime_ms(text: str) -> int:
-    from datetime import datetime
-
-    try:
-        dt = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(
-            f"invalid --to-datetime {text!r}: expected ISO 8601 like 2026-01-01T00:00:00.000 or with a zone (Z, +01:00)"
-        ) from None
-    if dt.tzinfo is None:
-        dt = dt.astimezone()  # local time, as Kafka's tool reads a zone-less datetime
-    return int(dt.timestamp() * 1000)
-
-
-def _parse_topics(specs: list[str]) -> list[tuple[str, list[int] | None]]:
-    out: list[tuple[str, list[int] | None]] = []
-    for spec in specs:
-        topic, sep, parts = spec.partition(":")
-        if not topic:
-            raise UsageError(f"invalid --topic {spec!r}")
-        if sep:
-            try:
-                out.append((topic, [int(p) for p in parts.split(",") if p.strip()]))
-            except ValueError:
-                raise UsageError(f"invalid partitions in --topic {spec!r}: expected TOPIC:0,1,2") from None
-        else:
-            out.append((topic, None))
-    return out
-
-
 # -- entry point -----------------------------------------------------------------------------
 
 
 def main(args: argparse.Namespace) -> int:
-    parser: argparse.ArgumentParser = args._share_groups_parser
-    try:
-        _check_args(args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    return run_group_tool(args._share_groups_parser, args, _check_args, _act)
 
-    from broker.admin.client import AdminClient, AdminError
 
-    try:
-        with AdminClient(args.bootstrap_server, timeout=args.timeout / 1000, security=client_security(args)) as admin:
-            if args.list:
-                return _list(admin, args)
-            if args.describe:
-                return _describe(admin, args)
-            if args.reset_offsets:
-                return _reset(admin, args)
-            if args.delete:
-                return _delete(admin, args)
-            return _delete_offsets(admin, args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (ToolError, AdminError, ValueError) as exc:
-        _err(str(exc))
-        return EXIT_FAILURE
-    except KeyboardInterrupt:
-        return 130
+def _act(admin: Any, args: argparse.Namespace) -> int:
+    if args.list:
+        return _list(admin, args)
+    if args.describe:
+        return _describe(admin, args)
+    if args.reset_offsets:
+        return _reset(admin, args)
+    if args.delete:
+        return _delete(admin, args)
+    return _delete_offsets(admin, args)
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -281,43 +181,21 @@ def _check_args(args: argparse.Namespace) -> None:
             parse_datetime_ms(args.to_datetime)
         if args.by_duration is not None:
             parse_duration_ms(args.by_duration)
-        _parse_topics(args.topic)
+        parse_topics(args.topic)
     elif args.dry_run or args.execute or args.export:
         raise UsageError("--dry-run, --execute and --export only go with --reset-offsets")
     if action == "delete_offsets" and not args.topic:
         raise UsageError("--delete-offsets needs --topic")
 
 
-def _read_plan(path: str) -> dict[tuple[str, int], int]:
-    """A --from-file plan: CSV lines topic,partition,offset (what --export prints)."""
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            rows = list(csv.reader(fh))
-    except OSError as exc:
-        raise UsageError(f"cannot read --from-file {path!r}: {exc.strerror}") from None
-    plan: dict[tuple[str, int], int] = {}
-    for n, row in enumerate(rows, start=1):
-        if not row or not "".join(row).strip():
-            continue
-        if len(row) != 3:
-            raise UsageError(f"{path}:{n}: expected topic,partition,offset")
-        try:
-            plan[(row[0].strip(), int(row[1]))] = int(row[2])
-        except ValueError:
-            raise UsageError(f"{path}:{n}: partition and offset must be integers") from None
-    if not plan:
-        raise UsageError(f"--from-file {path!r} holds no topic,partition,offset line")
-    return plan
-
-
 # -- actions ---------------------------------------------------------------------------------
 
 
 def _list(admin: Any, args: argparse.Namespace) -> int:
-    states = _states(args.state or [])
+    states = choices(args.state or [], SHARE_STATES, "state")
     groups = sorted(admin.list_groups(types=["share"], states=states), key=lambda g: g.group_id)
     if args.output == "json":
-        _dump([{"group": g.group_id, "state": g.group_state} for g in groups])
+        dump([{"group": g.group_id, "state": g.group_state} for g in groups])
     elif args.state is None:
         for g in groups:
             print(g.group_id)
@@ -404,7 +282,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                 row.append(_assignment_string(m))
                 rows.append(row)
             mins = [15, 15, 15, 15, 12] + ([13] if args.verbose else [])
-            out.append(_table(rows, mins + [0]))
+            out.append(table(rows, mins + [0], rstrip=False))
         elif args.state is not None:
             coordinator = admin.find_coordinator(group)
             coord = f"{coordinator.host}:{coordinator.port}  ({coordinator.node_id})"
@@ -427,13 +305,13 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                     ["GROUP", "COORDINATOR (ID)", "STATE", "GROUP-EPOCH", "ASSIGNMENT-EPOCH", "#MEMBERS"],
                     [group, coord, desc.group_state, desc.group_epoch, desc.assignment_epoch, len(desc.members)],
                 ]
-                out.append(_table(rows, [15, 25, 15, 12, 17, 0]))
+                out.append(table(rows, [15, 25, 15, 12, 17, 0], rstrip=False))
             else:
                 rows = [
                     ["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"],
                     [group, coord, desc.group_state, len(desc.members)],
                 ]
-                out.append(_table(rows, [15, 25, 15, 0]))
+                out.append(table(rows, [15, 25, 15, 0], rstrip=False))
         else:
             offsets = admin.describe_share_group_offsets(group)
             parts = []
@@ -474,13 +352,13 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
             if args.verbose:
                 rows = [["GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG"]]
                 rows += [[group, t, pi, show(le), show(so), show(lag)] for t, pi, so, le, lag in parts]
-                out.append(_table(rows, [15, 15, 10, 13, 13, 0]))
+                out.append(table(rows, [15, 15, 10, 13, 13, 0], rstrip=False))
             else:
                 rows = [["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"]]
                 rows += [[group, t, pi, show(so), show(lag)] for t, pi, so, le, lag in parts]
-                out.append(_table(rows, [15, 15, 10, 13, 0]))
+                out.append(table(rows, [15, 15, 10, 13, 0], rstrip=False))
     if args.output == "json":
-        _dump(docs)
+        dump(docs)
     else:
         for block in out:
             sys.stdout.write(block)
@@ -507,7 +385,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
     partitions: list[tuple[str, int]] = []
     requested: dict[tuple[str, int], int] = {}
     if args.from_file:
-        requested = _read_plan(args.from_file)
+        requested = read_plan(args.from_file, allow_empty=False)
         known = admin.topic_partitions(sorted({t for t, _ in requested}))
         for topic, p in requested:
             if p not in known.get(topic, ()):
@@ -517,7 +395,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
         offsets = admin.describe_share_group_offsets(group)
         partitions = sorted((t.topic_name, p.partition_index) for t in offsets.topics for p in t.partitions)
     else:
-        specs = _parse_topics(args.topic)
+        specs = parse_topics(args.topic)
         known = admin.topic_partitions([t for t, _ in specs])
         for topic, parts in specs:
             for p in parts if parts is not None else known[topic]:
@@ -563,7 +441,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
             print(f"{t},{p},{o}")
         return EXIT_OK
     if args.output == "json":
-        _dump(
+        dump(
             {
                 "group": group,
                 "executed": bool(execute),
@@ -603,7 +481,7 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
             else:
                 failed[group] = str(error)
     if args.output == "json":
-        _dump({"deleted": succeeded, "failed": failed})
+        dump({"deleted": succeeded, "failed": failed})
         return EXIT_FAILURE if failed else EXIT_OK
     if not failed:
         print("Deletion of requested share groups (" + ", ".join(f"'{g}'" for g in succeeded) + ") was successful.")
@@ -614,7 +492,7 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
     if succeeded:
         print("\nThese share groups were deleted successfully: " + ", ".join(f"'{g}'" for g in succeeded))
     first = next(iter(failed.values()))
-    _err(first if len(failed) == 1 else f"{len(failed)} share groups could not be deleted")
+    print_error(first if len(failed) == 1 else f"{len(failed)} share groups could not be deleted")
     return EXIT_FAILURE
 
 
@@ -623,7 +501,7 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
     from broker.protocol.errors import ErrorCode
 
     group = args.group[0]
-    topics = list(dict.fromkeys(t for t, _ in _parse_topics(args.topic)))
+    topics = list(dict.fromkeys(t for t, _ in parse_topics(args.topic)))
     try:
         results = admin.delete_share_group_offsets(group, topics)
     except KafkaApiError as exc:
@@ -634,7 +512,7 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
         raise
     failed = {t: e for t, e in results.items() if e is not None}
     if args.output == "json":
-        _dump(
+        dump(
             {
                 "group": group,
                 "topics": [
@@ -648,9 +526,9 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
             [t, "Successful" if e is None else f"Error: {e.broker_message or e.code.message}"]
             for t, e in sorted(results.items())
         ]
-        sys.stdout.write(_table(rows, [15, 0]))
+        sys.stdout.write(table(rows, [15, 0], rstrip=False))
     if failed:
         t, e = sorted(failed.items())[0]
-        _err(f"offsets of share group '{group}' for topic '{t}' could not be deleted: {e}")
+        print_error(f"offsets of share group '{group}' for topic '{t}' could not be deleted: {e}")
         return EXIT_FAILURE
     return EXIT_OK

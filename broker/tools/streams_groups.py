@@ -17,19 +17,24 @@ import argparse
 import sys
 from typing import Any
 
-from broker.tools._security import add_command_config, client_security
-from broker.tools.consumer_groups import MISSING, UsageError, _choices, _dump, _err, _table
+from broker.tools._cli import (
+    EXIT_OK,
+    ToolError,
+    UsageError,
+    add_bootstrap_server,
+    choices,
+    dump,
+    run_group_tool,
+    table,
+)
+from broker.tools._security import add_command_config
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+MISSING = "-"
 STREAMS_STATES = ("Empty", "NotReady", "Assigning", "Reconciling", "Stable", "Dead")
 
 DESCRIPTION = """\
 List and describe streams groups (KIP-1071), like Kafka's kafka-streams-groups.sh.
 Exactly one action is required: --list or --describe."""
-
-
-class ToolError(Exception):
-    pass
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,9 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
-    )
+    add_bootstrap_server(p)
     add_command_config(p)
     actions = p.add_argument_group("actions (exactly one)")
     actions.add_argument("--list", action="store_true", help="list all streams groups")
@@ -72,30 +75,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    parser: argparse.ArgumentParser = args._streams_groups_parser
-    try:
-        _check_args(args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    return run_group_tool(args._streams_groups_parser, args, _check_args, _act)
 
-    from broker.admin.client import AdminClient, AdminError
 
-    try:
-        with AdminClient(args.bootstrap_server, timeout=args.timeout / 1000, security=client_security(args)) as admin:
-            if args.list:
-                return _list(admin, args)
-            return _describe(admin, args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (ToolError, AdminError, ValueError) as exc:
-        _err(str(exc))
-        return EXIT_FAILURE
-    except KeyboardInterrupt:
-        return 130
+def _act(admin: Any, args: argparse.Namespace) -> int:
+    return _list(admin, args) if args.list else _describe(admin, args)
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -104,7 +88,7 @@ def _check_args(args: argparse.Namespace) -> None:
     if args.list:
         if args.group or args.all_groups:
             raise UsageError("--list does not take --group or --all-groups")
-        _choices(args.state or [], STREAMS_STATES, "state")
+        choices(args.state or [], STREAMS_STATES, "state")
         return
     if bool(args.group) == bool(args.all_groups):
         raise UsageError("--describe needs --group GROUP or --all-groups (not both)")
@@ -115,16 +99,16 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 def _list(admin: Any, args: argparse.Namespace) -> int:
-    states = _choices(args.state or [], STREAMS_STATES, "state")
+    states = choices(args.state or [], STREAMS_STATES, "state")
     groups = sorted(admin.list_groups(types=["streams"], states=states), key=lambda g: g.group_id)
     if args.output == "json":
-        _dump([{"group": g.group_id, "state": g.group_state} for g in groups])
+        dump([{"group": g.group_id, "state": g.group_state} for g in groups])
     elif args.state is None:
         for g in groups:
             print(g.group_id)
     else:
         rows = [["GROUP", "STATE"]] + [[g.group_id, g.group_state] for g in groups]
-        sys.stdout.write(_table(rows, [15, 0]).lstrip("\n"))
+        sys.stdout.write(table(rows, [15, 0]).lstrip("\n"))
     return EXIT_OK
 
 
@@ -270,7 +254,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                         row += [m.member_epoch, _tasks_text(m.target_assignment).replace(" ", ";")]
                     row.append(_tasks_text(m.assignment))
                     rows.append(row)
-                blocks.append(_table(rows, [15] * (len(header) - 1) + [0]))
+                blocks.append(table(rows, [15] * (len(header) - 1) + [0]))
         elif args.state is not None:
             coordinator = admin.find_coordinator(group_id)
             doc.update(
@@ -290,7 +274,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                     row += [desc.group_epoch, desc.assignment_epoch]
                 header.append("#MEMBERS")
                 row.append(len(members))
-                blocks.append(_table([header, row], [15, 25, 15] + [12] * (len(header) - 4) + [0]))
+                blocks.append(table([header, row], [15, 25, 15] + [12] * (len(header) - 4) + [0]))
         else:
             committed = admin.fetch_offsets(group_id)
             inputs = set(_input_topics(desc))
@@ -323,10 +307,10 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                     ]
                     for o in offsets
                 ]
-                blocks.append(_table(rows, [15, 15, 10, 15, 15, 0]))
+                blocks.append(table(rows, [15, 15, 10, 15, 15, 0]))
         docs.append(doc)
     if args.output == "json":
-        _dump(docs)
+        dump(docs)
     else:
         for block in blocks:
             sys.stdout.write(block)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import run_with_admin
+from broker.tools._security import add_command_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -72,30 +74,24 @@ def _topic_id_text(topic_id: object) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.admin.client import AdminClient, AdminError
-
     if (args.create or args.delete or args.alter) and not args.topic:
         print("error: --topic is required with --create, --delete and --alter", file=sys.stderr)
         return 2
-    try:
-        with AdminClient(
-            args.bootstrap_server,
-            timeout=args.timeout_ms / 1000 + 5,
-            client_id="sharebroker-topics",
-            security=client_security(args),
-        ) as admin:
-            if args.create:
-                return _create(admin, args)
-            if args.list:
-                return _list(admin, args)
-            if args.describe:
-                return _describe(admin, args)
-            if args.delete:
-                return _delete(admin, args)
-            return _alter(admin, args)
-    except (AdminError, ValueError) as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
+    return run_with_admin(
+        args, lambda admin: _act(admin, args), client_id="sharebroker-topics", timeout_s=args.timeout_ms / 1000 + 5
+    )
+
+
+def _act(admin: Any, args: argparse.Namespace) -> int:
+    if args.create:
+        return _create(admin, args)
+    if args.list:
+        return _list(admin, args)
+    if args.describe:
+        return _describe(admin, args)
+    if args.delete:
+        return _delete(admin, args)
+    return _alter(admin, args)
 
 
 def _create(admin, args) -> int:

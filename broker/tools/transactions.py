@@ -29,16 +29,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+from broker.tools._cli import EXIT_FAILURE, EXIT_OK, ToolError
 
 DESCRIPTION = """\
 This tool is used to analyze the transactional state of producers in the cluster.
 It can be used to detect and recover from hanging transactions (like Kafka's
 kafka-transactions.sh)."""
-
-
-class ToolError(Exception):
-    pass
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

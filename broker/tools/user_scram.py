@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import run_with_admin
+from broker.tools._security import add_command_config
 
 MECHANISMS = {"SCRAM-SHA-256": (1, "sha256"), "SCRAM-SHA-512": (2, "sha512")}
 DEFAULT_ITERATIONS = 4096
@@ -92,26 +92,21 @@ def salted_password(mechanism: str, password: str, salt: bytes, iterations: int)
 
 
 def run(args: argparse.Namespace) -> int:
-    from broker.admin.client import AdminClient, AdminError
-
     user = args.user or args.entity_name
-    try:
+
+    def check() -> None:
         if args.alter and not user:
             raise ValueError("--alter needs --user (or --entity-type users --entity-name USER)")
         if args.alter and not (args.add_config or args.delete_config):
             raise ValueError("--alter needs --add-config or --delete-config")
-        with AdminClient(
-            args.bootstrap_server,
-            timeout=args.timeout_ms / 1000 + 5,
-            client_id="sharebroker-user-scram",
-            security=client_security(args),
-        ) as admin:
-            if args.describe:
-                return _describe(admin, user)
-            return _alter(admin, user, args)
-    except (AdminError, ValueError) as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
+
+    return run_with_admin(
+        args,
+        lambda admin: _describe(admin, user) if args.describe else _alter(admin, user, args),
+        client_id="sharebroker-user-scram",
+        timeout_s=args.timeout_ms / 1000 + 5,
+        check=check,
+    )
 
 
 def _alter(admin, user: str, args: argparse.Namespace) -> int:
