@@ -5,9 +5,9 @@ group type (one namespace of group ids). The cores are pure: no I/O, no clock
 reads, no trio. They speak to the runtime through these few types:
 
 * an operation takes ``now_ms`` and the request data and returns a
-  :class:`CoordinatorResult`: the records to append (state changes happen only
-  when the runtime replays them, so load and live share one code path) and the
-  response to send once those records are durable;
+  :class:`~broker.coordinator.result.CoordinatorResult`: the records to append
+  (state changes happen only when the runtime replays them, so load and live
+  share one code path) and the response to send once those records are durable;
 * topic metadata comes in through :class:`TopicImage` (passed in, never looked
   up globally); :class:`TopicTable` is a dict-backed one for tests and adapters;
 * :func:`target_assignment_due` is the one rule (KIP-1263) every modern group
@@ -18,36 +18,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Protocol
 
 __all__ = [
-    "CoordinatorResult",
     "TopicImage",
     "TopicInfo",
     "TopicTable",
     "heartbeat_interval_while_batching",
     "target_assignment_due",
 ]
-
-R = TypeVar("R")
-
-
-@dataclass(slots=True)
-class CoordinatorResult(Generic[R]):
-    """Records to replay and append, in order, then the response to send.
-
-    ``records`` holds typed records (each has ``key``/``value`` bytes through
-    the core's codec); the runtime replays every one of them through the core's
-    ``replay`` before it appends them, and answers with ``response`` only once
-    they are durable. ``response`` is None for timer work.
-    """
-
-    records: list[Any] = field(default_factory=list)
-    response: R | None = None
-
-    def extend(self, other: CoordinatorResult[Any]) -> None:
-        self.records.extend(other.records)
 
 
 def target_assignment_due(last_assignment_ms: int, interval_ms: int, now_ms: int) -> bool:

@@ -72,6 +72,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from broker.coordinator.result import CoordinatorResult
 from broker.group.consumer import records as rec
 from broker.group.consumer.assignors import ASSIGNORS, MemberSpec
 from broker.group.consumer.classic_protocol import decode_assignment, decode_subscription, encode_assignment, version_of
@@ -80,7 +81,6 @@ from broker.group.consumer.reconcile import MemberAssignment, MemberState, recon
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.consumer.regex import compile_error, resolve
 from broker.group.shard_api import (
-    CoordinatorResult,
     TopicImage,
     heartbeat_interval_while_batching,
     target_assignment_due,

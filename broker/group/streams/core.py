@@ -55,8 +55,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from broker.coordinator.result import CoordinatorResult
 from broker.group.consumer.regex import resolve
-from broker.group.shard_api import CoordinatorResult, TopicImage, target_assignment_due
+from broker.group.shard_api import TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.records import (
     CurrentValue,

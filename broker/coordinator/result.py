@@ -1,0 +1,38 @@
+"""What every coordinator core's operation hands the runtime: one result type.
+
+A core (classic, consumer, streams and share groups, share-group state,
+transactions) is pure: it takes ``now_ms`` and the request, and returns a
+:class:`CoordinatorResult` holding
+
+* ``records``: what to append to the shard's partition, in order. Each core
+  knows how its records reach its state: the consumer and streams cores change
+  state only when the shell replays the records (load and live share one code
+  path); the others apply them as they build them.
+* ``response``: the answer to send once those records are durable (None for
+  work a timer started).
+
+Timers are not part of the result: a core schedules them through the keyed
+timer the runtime gives it (:mod:`broker.coordinator.timer`), as Kafka's
+``CoordinatorTimer`` beside its ``CoordinatorResult``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+__all__ = ["CoordinatorResult"]
+
+R = TypeVar("R")
+
+
+@dataclass(slots=True)
+class CoordinatorResult(Generic[R]):
+    """Records to append, in order, then the response to send once they are durable."""
+
+    records: list[Any] = field(default_factory=list)
+    response: R | None = None
+
+    def extend(self, other: CoordinatorResult[Any]) -> None:
+        """Append ``other``'s records after these (its response is dropped)."""
+        self.records.extend(other.records)
