@@ -1,20 +1,21 @@
 """The classic consumer-group protocol (JoinGroup/SyncGroup/Heartbeat/LeaveGroup) as a
 pure state machine, following Apache Kafka 4.2's ``GroupMetadataManager`` classic paths.
 
-Nothing here does I/O or reads a clock: the coordinator takes ``clock()`` (ms)
-from its owner and keeps its timers as data. The owner
-(:mod:`broker.group.coordinator`) drives it:
+Nothing here does I/O or reads a clock: every operation takes ``now_ms``. The
+owner (:mod:`broker.group.coordinator`) drives it:
 
-- every operation returns a response, or :class:`Pending` with a token when
-  the request must wait (JoinGroup until the join phase completes, SyncGroup
-  until the leader's assignment arrives);
-- answers for parked requests, and records to persist, pile up in an outbox
-  the owner drains with :meth:`ClassicGroupCoordinator.take_outbox` and
-  :meth:`ClassicGroupCoordinator.take_records` (records first: a parked answer
-  is sent only once the state it reports is written, as Kafka does);
-- :meth:`ClassicGroupCoordinator.next_deadline_ms` / :meth:`tick` run the
-  timers: the initial-rebalance delay, rebalance timeouts, pending-sync
-  expiry and member session (heartbeat) expiry.
+- every operation returns a :class:`~broker.coordinator.result.CoordinatorResult`:
+  the GroupMetadata records to persist and the response, or :class:`Pending` with
+  a token when the request must wait (JoinGroup until the join phase completes,
+  SyncGroup until the leader's assignment arrives);
+- answers for parked requests pile up in an outbox the owner drains with
+  :meth:`ClassicGroupCoordinator.take_outbox` once the records of the operation
+  that produced them are durable (a parked answer is sent only once the state it
+  reports is written, as Kafka does);
+- timers (the initial-rebalance delay, rebalance timeouts, pending-sync expiry
+  and member session expiry) are tasks in the keyed timer queue the owner gives
+  (the runtime's); each returns the records of what it did. Without an owner,
+  :meth:`ClassicGroupCoordinator.tick` runs the due ones by hand.
 
 Group states and their allowed transitions are the table :data:`VALID_PREVIOUS`
 (Kafka's ``ClassicGroupState``); timers are named actions in
@@ -34,15 +35,17 @@ whose protocol does not change, does not trigger a rebalance.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from typing import Any, ClassVar
 
+from broker.coordinator.result import CoordinatorResult
+from broker.coordinator.timer import TimerQueue
 from broker.group.offsets import CommittedOffset, group_metadata_record
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
@@ -475,35 +478,37 @@ def _protocol_inconsistent(requested: str | None, actual: str | None) -> bool:
     return requested is not None and actual is not None and requested != actual
 
 
+Record = tuple[bytes, bytes | None]
+
+
 class ClassicGroupCoordinator:
     """Every classic group of this broker, their timers and their outbox.
 
-    ``clock()`` returns milliseconds (the owner's clock; a fake one in tests).
     ``other_group_type(group_id)`` names the type of a group this coordinator
-    does not own (e.g. ``"share"``), or None.
+    does not own (e.g. ``"share"``), or None. ``timer`` is the queue its timers
+    go in (the runtime's; a queue of its own when none is given).
     """
 
     def __init__(
         self,
-        clock: Callable[[], int],
         config: CoordinatorConfig | None = None,
         *,
+        timer: TimerQueue[Callable[[int], CoordinatorResult[None]]] | None = None,
         other_group_type: Callable[[str], str | None] | None = None,
         new_uuid: Callable[[], uuid.UUID] = uuid.uuid4,
     ) -> None:
-        self.clock = clock
         self.config = config or CoordinatorConfig()
         self.other_group_type = other_group_type
         self._new_uuid = new_uuid
         self.groups: dict[str, ClassicGroup] = {}
         self._tokens = itertools.count(1)
         self._outbox: list[tuple[int, Any]] = []
-        self._records: list[tuple[str, bytes, bytes | None]] = []
-        # Timers: key -> (deadline, seq, action); the heap holds (deadline, seq, key)
-        # and stale heap entries are skipped when their seq no longer matches.
-        self._timers: dict[tuple, tuple[int, int, tuple]] = {}
-        self._heap: list[tuple[int, int, tuple]] = []
-        self._seq = itertools.count()
+        # Records of the operation in progress (handed out with its result) and its time.
+        self._records: list[Record] = []
+        self._now_ms = 0
+        self._timers: TimerQueue[Callable[[int], CoordinatorResult[None]]] = (
+            timer if timer is not None else TimerQueue()
+        )
 
     # ================================================================== owner interface
 
@@ -523,18 +528,21 @@ class ClassicGroupCoordinator:
         out, self._outbox = self._outbox, []
         return out
 
-    def take_records(self) -> list[tuple[str, bytes, bytes | None]]:
-        """Records to persist, in order: (group id, key, value or None for a tombstone)."""
-        out, self._records = self._records, []
-        return out
+    def _at(self, now_ms: int) -> None:
+        """Start an operation at ``now_ms``: what it schedules and transitions counts from it."""
+        self._now_ms = now_ms
+
+    def _result(self, response: Any) -> CoordinatorResult[Any]:
+        """The operation's result: the records it wrote, in order, and ``response``."""
+        records, self._records = self._records, []
+        return CoordinatorResult(records, response)
 
     def _deliver(self, token: int | None, response: Any) -> None:
         if token is not None:
             self._outbox.append((token, response))
 
     def _persist(self, group: ClassicGroup, assignment: dict[str, bytes] | None = None) -> None:
-        key, value = group_metadata_record(group.group_id, group.metadata_value(assignment))
-        self._records.append((group.group_id, key, value))
+        self._records.append(group_metadata_record(group.group_id, group.metadata_value(assignment)))
 
     def _new_token(self) -> int:
         return next(self._tokens)
@@ -542,38 +550,28 @@ class ClassicGroupCoordinator:
     # ================================================================== timers
 
     def _schedule(self, key: tuple, delay_ms: int, action: tuple) -> None:
-        deadline = self.clock() + max(delay_ms, 0)
-        seq = next(self._seq)
-        self._timers[key] = (deadline, seq, action)
-        heapq.heappush(self._heap, (deadline, seq, key))
+        self._timers.schedule(key, self._now_ms + max(delay_ms, 0), partial(self._fire, action))
 
     def _cancel(self, key: tuple) -> None:
-        self._timers.pop(key, None)
+        self._timers.cancel(key)
 
-    def _prune(self) -> None:
-        while self._heap:
-            _deadline, seq, key = self._heap[0]
-            timer = self._timers.get(key)
-            if timer is not None and timer[1] == seq:
-                return
-            heapq.heappop(self._heap)
+    def _fire(self, action: tuple, now_ms: int) -> CoordinatorResult[None]:
+        """A timer's task: run ``action`` at ``now_ms``; the records it wrote."""
+        self._at(now_ms)
+        self._ACTIONS[action[0]](self, *action[1:])
+        return self._result(None)
 
     def next_deadline_ms(self) -> int | None:
-        """When :meth:`tick` next has work, or None when no timer is set."""
-        self._prune()
-        return self._heap[0][0] if self._heap else None
+        """When the next timer is due, or None when no timer is set."""
+        return self._timers.next_deadline_ms()
 
-    def tick(self) -> int:
-        """Run every timer that is due (including ones that come due while running); return how many ran."""
-        ran = 0
-        while True:
-            self._prune()
-            if not self._heap or self._heap[0][0] > self.clock():
-                return ran
-            _, _, key = heapq.heappop(self._heap)
-            _, _, action = self._timers.pop(key)
-            self._ACTIONS[action[0]](self, *action[1:])
-            ran += 1
+    def tick(self, now_ms: int) -> CoordinatorResult[None]:
+        """Run every timer due at ``now_ms`` by hand (including ones that come due while
+        running); the records they wrote. With a runtime, its timer runs them instead."""
+        result: CoordinatorResult[None] = CoordinatorResult()
+        while (due := self._timers.pop_due(now_ms)) is not None:
+            result.extend(due[1](now_ms))
+        return result
 
     def _hb_key(self, group_id: str, member_id: str) -> tuple:
         return ("heartbeat", group_id, member_id)
@@ -601,11 +599,33 @@ class ClassicGroupCoordinator:
         client_id: str = "",
         client_host: str = "",
         api_version: int = 9,
-    ) -> JoinGroupResponse | Pending:
+        now_ms: int,
+    ) -> CoordinatorResult[JoinGroupResponse | Pending]:
+        """JoinGroup: the answer, or :class:`Pending` until the join phase completes."""
+        self._at(now_ms)
+        return self._result(
+            self._join(
+                group_id,
+                _JoinRequest(
+                    member_id,
+                    group_instance_id,
+                    protocol_type,
+                    list(protocols),
+                    session_timeout_ms,
+                    rebalance_timeout_ms,
+                    client_id,
+                    client_host,
+                    api_version,
+                ),
+            )
+        )
+
+    def _join(self, group_id: str, request: _JoinRequest) -> JoinGroupResponse | Pending:
+        member_id = request.member_id
         if not group_id:
             return _join_error(ErrorCode.INVALID_GROUP_ID, member_id)
         c = self.config
-        if not c.min_session_timeout_ms <= session_timeout_ms <= c.max_session_timeout_ms:
+        if not c.min_session_timeout_ms <= request.session_timeout_ms <= c.max_session_timeout_ms:
             return _join_error(ErrorCode.INVALID_SESSION_TIMEOUT, member_id)
         if self._foreign_type(group_id) is not None:
             return _join_error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
@@ -615,19 +635,8 @@ class ClassicGroupCoordinator:
         if group is None:
             if not unknown:
                 return _join_error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
-            group = self.groups[group_id] = ClassicGroup(group_id, self.clock())
+            group = self.groups[group_id] = ClassicGroup(group_id, self._now_ms)
         records_before = len(self._records)
-        request = _JoinRequest(
-            member_id,
-            group_instance_id,
-            protocol_type,
-            list(protocols),
-            session_timeout_ms,
-            rebalance_timeout_ms,
-            client_id,
-            client_host,
-            api_version,
-        )
         if not self._accept_joining_member(group, member_id):
             group.remove(member_id)
             result: JoinGroupResponse | Pending = _join_error(ErrorCode.GROUP_MAX_SIZE_REACHED)
@@ -637,17 +646,18 @@ class ClassicGroupCoordinator:
             result = self._join_existing_member(group, request)
         if is_new_group and len(self._records) == records_before:
             # A new group is written at once, so that it survives a restart.
-            key, value = group_metadata_record(
-                group_id,
-                GroupMetadataValue(
-                    protocol_type="",
-                    generation=0,
-                    protocol=None,
-                    leader=None,
-                    current_state_timestamp=group.state_timestamp_ms or -1,
-                ),
+            self._records.append(
+                group_metadata_record(
+                    group_id,
+                    GroupMetadataValue(
+                        protocol_type="",
+                        generation=0,
+                        protocol=None,
+                        leader=None,
+                        current_state_timestamp=group.state_timestamp_ms or -1,
+                    ),
+                )
             )
-            self._records.append((group_id, key, value))
         return result
 
     def _accept_joining_member(self, group: ClassicGroup, member_id: str) -> bool:
@@ -839,7 +849,7 @@ class ClassicGroupCoordinator:
             delay = self.config.initial_rebalance_delay_ms
             remaining = max(group.rebalance_timeout_ms() - delay, 0)
             self._schedule(("join", group.group_id), delay, ("initial_rebalance", group.group_id, delay, remaining))
-        group.transition_to(GroupState.PREPARING_REBALANCE, self.clock())
+        group.transition_to(GroupState.PREPARING_REBALANCE, self._now_ms)
         if not initial:
             if group.has_all_members_joined():
                 self._complete_join(group)
@@ -880,7 +890,7 @@ class ClassicGroupCoordinator:
             # expire meanwhile and remove the silent members).
             self._schedule(("join", group.group_id), group.rebalance_timeout_ms(), ("complete_join", group.group_id))
             return
-        group.init_next_generation(self.clock())
+        group.init_next_generation(self._now_ms)
         if group.state is GroupState.EMPTY:
             self._persist(group, {})
             return
@@ -952,6 +962,23 @@ class ClassicGroupCoordinator:
         protocol_type: str | None = None,
         protocol_name: str | None = None,
         assignments: list[tuple[str, bytes]] | None = None,
+        now_ms: int,
+    ) -> CoordinatorResult[SyncGroupResponse | Pending]:
+        """SyncGroup: the assignment, or :class:`Pending` until the leader sends it."""
+        self._at(now_ms)
+        return self._result(
+            self._sync(group_id, generation_id, member_id, group_instance_id, protocol_type, protocol_name, assignments)
+        )
+
+    def _sync(
+        self,
+        group_id: str,
+        generation_id: int,
+        member_id: str,
+        group_instance_id: str | None,
+        protocol_type: str | None,
+        protocol_name: str | None,
+        assignments: list[tuple[str, bytes]] | None,
     ) -> SyncGroupResponse | Pending:
         if not group_id:
             return _sync_error(ErrorCode.INVALID_GROUP_ID)
@@ -987,7 +1014,7 @@ class ClassicGroupCoordinator:
                 for mid, m in group.members.items():
                     m.assignment = assignment[mid]
                 self._propagate_assignment(group, ErrorCode.NONE)
-                group.transition_to(GroupState.STABLE, self.clock())
+                group.transition_to(GroupState.STABLE, self._now_ms)
             return Pending(token)
         # Stable: hand out the current assignment.
         self._remove_pending_sync(group, member_id)
@@ -1024,8 +1051,13 @@ class ClassicGroupCoordinator:
     # ================================================================== Heartbeat
 
     def heartbeat(
-        self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None = None
-    ) -> ErrorCode:
+        self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None = None, *, now_ms: int
+    ) -> CoordinatorResult[ErrorCode]:
+        """Heartbeat: the member's session restarts."""
+        self._at(now_ms)
+        return self._result(self._heartbeat(group_id, generation_id, member_id, group_instance_id))
+
+    def _heartbeat(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None) -> ErrorCode:
         if not group_id:
             return ErrorCode.INVALID_GROUP_ID
         group = self.groups.get(group_id)
@@ -1049,11 +1081,17 @@ class ClassicGroupCoordinator:
     # ================================================================== LeaveGroup
 
     def leave(
+        self, group_id: str, members: list[tuple[str, str | None]], *, now_ms: int
+    ) -> CoordinatorResult[tuple[ErrorCode, list[tuple[str, str | None, ErrorCode]]]]:
+        """Remove ``members`` ((member id, group instance id) pairs; an empty member id
+        with an instance id removes that static member). Answers the top-level error
+        and one (member id, instance id, error) per entry."""
+        self._at(now_ms)
+        return self._result(self._leave(group_id, members))
+
+    def _leave(
         self, group_id: str, members: list[tuple[str, str | None]]
     ) -> tuple[ErrorCode, list[tuple[str, str | None, ErrorCode]]]:
-        """Remove ``members`` ((member id, group instance id) pairs; an empty member id
-        with an instance id removes that static member). Returns the top-level error
-        and one (member id, instance id, error) per entry."""
         if not group_id:
             return ErrorCode.INVALID_GROUP_ID, []
         group = self.groups.get(group_id)
@@ -1139,11 +1177,29 @@ class ClassicGroupCoordinator:
         api_version: int,
         *,
         transactional: bool = False,
-    ) -> ErrorCode:
+        now_ms: int,
+    ) -> CoordinatorResult[ErrorCode]:
         """May the commit proceed? Creates a simple (member-less) group for a
         commit with generation -1 to an unknown group; a commit by a member
         keeps its session alive. ``transactional``: a TxnOffsetCommit (an unknown
         group with a generation is ILLEGAL_GENERATION whatever the version)."""
+        self._at(now_ms)
+        return self._result(
+            self._validate_offset_commit(
+                group_id, member_id, group_instance_id, generation, api_version, transactional=transactional
+            )
+        )
+
+    def _validate_offset_commit(
+        self,
+        group_id: str,
+        member_id: str,
+        group_instance_id: str | None,
+        generation: int,
+        api_version: int,
+        *,
+        transactional: bool,
+    ) -> ErrorCode:
         group = self.groups.get(group_id)
         if group is None:
             if self._foreign_type(group_id) is not None:
@@ -1152,7 +1208,7 @@ class ClassicGroupCoordinator:
                 if api_version >= FIRST_COMMIT_VERSION_GROUP_ID_NOT_FOUND and not transactional:
                     return ErrorCode.GROUP_ID_NOT_FOUND
                 return ErrorCode.ILLEGAL_GENERATION
-            group = self.groups[group_id] = ClassicGroup(group_id, self.clock())
+            group = self.groups[group_id] = ClassicGroup(group_id, self._now_ms)
         error = group.validate_offset_commit(member_id, group_instance_id, generation, transactional=transactional)
         if error:
             return error
@@ -1208,13 +1264,18 @@ class ClassicGroupCoordinator:
             return ErrorCode.NON_EMPTY_GROUP
         return ErrorCode.NONE
 
-    def remove_group(self, group_id: str) -> None:
+    def remove_group(self, group_id: str, *, now_ms: int) -> CoordinatorResult[None]:
         """Drop the group (Dead) and write its tombstone. Pending (not yet joined)
         members are forgotten with it."""
+        self._at(now_ms)
+        self._remove_group(group_id)
+        return self._result(None)
+
+    def _remove_group(self, group_id: str) -> None:
         group = self.groups.pop(group_id, None)
         if group is None:
             return
-        group.transition_to(GroupState.DEAD, self.clock())
+        group.transition_to(GroupState.DEAD, self._now_ms)
         for member in list(group.members.values()):
             self._deliver(member.join_token, _join_error(ErrorCode.COORDINATOR_NOT_AVAILABLE, member.member_id))
             self._deliver(member.sync_token, _sync_error(ErrorCode.COORDINATOR_NOT_AVAILABLE))
@@ -1223,25 +1284,24 @@ class ClassicGroupCoordinator:
             self._cancel_heartbeat(group, member_id)
         for kind in ("join", "sync"):
             self._cancel((kind, group_id))
-        key, value = group_metadata_record(group_id, None)
-        self._records.append((group_id, key, value))
+        self._records.append(group_metadata_record(group_id, None))
 
-    def maybe_remove_empty_group(self, group_id: str) -> bool:
+    def maybe_remove_empty_group(self, group_id: str, *, now_ms: int) -> CoordinatorResult[bool]:
         """Remove the group if it is Empty (offset expiry calls this once the group's
-        offsets are all gone)."""
+        offsets are all gone); whether it went."""
         group = self.groups.get(group_id)
         if group is None or group.state is not GroupState.EMPTY:
-            return False
-        self.remove_group(group_id)
-        return True
+            return CoordinatorResult([], False)
+        return CoordinatorResult(self.remove_group(group_id, now_ms=now_ms).records, True)
 
     # ================================================================== replay
 
-    def ensure_group(self, group_id: str) -> None:
+    def ensure_group(self, group_id: str, now_ms: int) -> None:
         """Replay of an offset commit: a group with offsets exists (a simple group if
-        nothing else created it)."""
+        nothing else created it, in state Empty since ``now_ms``)."""
+        self._at(now_ms)
         if group_id not in self.groups:
-            self.groups[group_id] = ClassicGroup(group_id, self.clock())
+            self.groups[group_id] = ClassicGroup(group_id, self._now_ms)
 
     def hand_over(self, group_id: str) -> None:
         """The group becomes a consumer group (online upgrade): requests parked in its
@@ -1261,10 +1321,10 @@ class ClassicGroupCoordinator:
         for kind in ("join", "sync"):
             self._cancel((kind, group_id))
 
-    def adopt_group(self, group_id: str, value: GroupMetadataValue) -> None:
+    def adopt_group(self, group_id: str, value: GroupMetadataValue, now_ms: int) -> None:
         """A consumer group became this classic group (online downgrade): take its
         members as written in ``value``, start their sessions and rebalance."""
-        self.replay_group_metadata(group_id, value)
+        self.replay_group_metadata(group_id, value, now_ms)
         group = self.groups[group_id]
         for member in group.members.values():
             self._reschedule_heartbeat(group, member.member_id, member.session_timeout_ms)
@@ -1278,15 +1338,16 @@ class ClassicGroupCoordinator:
         if group is not None and group.state is GroupState.EMPTY and not group.members:
             del self.groups[group_id]
 
-    def replay_group_metadata(self, group_id: str, value: GroupMetadataValue | None) -> None:
+    def replay_group_metadata(self, group_id: str, value: GroupMetadataValue | None, now_ms: int) -> None:
         """Replay one GroupMetadata record (a tombstone removes the group)."""
+        self._at(now_ms)
         if value is None:
             self.groups.pop(group_id, None)
             return
         members = value.members
         group = ClassicGroup(
             group_id,
-            self.clock(),
+            self._now_ms,
             state=GroupState.STABLE if members else GroupState.EMPTY,
             generation=value.generation,
             protocol_type=value.protocol_type or None,
@@ -1313,8 +1374,9 @@ class ClassicGroupCoordinator:
         group.subscribed_topics = group.compute_subscribed_topics()
         self.groups[group_id] = group
 
-    def on_loaded(self) -> None:
+    def on_loaded(self, now_ms: int) -> None:
         """After replay: start every loaded member's session; oversized groups rebalance."""
+        self._at(now_ms)
         for group in self.groups.values():
             for member in group.members.values():
                 self._reschedule_heartbeat(group, member.member_id, member.session_timeout_ms)

@@ -50,6 +50,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
+from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, Record
 from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
 from broker.group.consumer import codec as consumer_codec
@@ -166,6 +167,8 @@ class CommitValidation:
 
     error: ErrorCode = ErrorCode.NONE
     per_partition: Callable[[str, int], ErrorCode] | None = None
+    # Records the check wrote (a classic group's), to append with the commit's.
+    records: Sequence[Record] = ()
 
     def partition_error(self, topic: str, partition: int) -> ErrorCode:
         if self.error or self.per_partition is None:
@@ -279,7 +282,7 @@ class GroupShard:
     ) -> None:
         self.partition = partition
         self.share = ShareGroupCoordinator(topics)
-        self.classic = ClassicGroupCoordinator(clock, classic_config, other_group_type=self._not_classic_type)
+        self.classic = ClassicGroupCoordinator(classic_config, other_group_type=self._not_classic_type)
         self.share.other_group_type = self._not_share_type
         self.streams = StreamsGroups(topic_table if topic_table is not None else _NO_TOPICS, streams_config)
         self.consumer = ConsumerGroups(
@@ -319,12 +322,12 @@ class GroupShard:
             if record.record_type == RecordType.GROUP_METADATA:
                 assert isinstance(record.key, GroupMetadataKey)
                 assert record.value is None or isinstance(record.value, GroupMetadataValue)
-                self.classic.replay_group_metadata(record.key.group, record.value)
+                self.classic.replay_group_metadata(record.key.group, record.value, self._clock())
                 return
             self.offsets.apply(record)
             group_id = record.key.group
             if record.value is not None and self._not_classic_type(group_id) is None:
-                self.classic.ensure_group(group_id)
+                self.classic.ensure_group(group_id, self._clock())
             return
         consumer = consumer_codec.decode(key, value)
         if consumer is not None:
@@ -364,10 +367,10 @@ class GroupShard:
         """A group holding offsets exists: a simple classic group unless a consumer,
         streams or share group of that id does (its offsets are that group's)."""
         if self._not_classic_type(group_id) is None:
-            self.classic.ensure_group(group_id)
+            self.classic.ensure_group(group_id, self._clock())
 
     def on_loaded(self, now_ms: int) -> None:
-        self.classic.on_loaded()
+        self.classic.on_loaded(now_ms)
         self.share.on_loaded(now_ms, self._share_session_timeout_ms)
         self.consumer.on_loaded(now_ms)
         self.streams.on_loaded(now_ms)
@@ -400,7 +403,7 @@ class GroupShard:
                 out.append((r.key, None))
                 continue
             if isinstance(r, ClassicAdopt):
-                self.classic.adopt_group(r.group_id, r.metadata)
+                self.classic.adopt_group(r.group_id, r.metadata, self._clock())
                 out.append((r.key, r.value))
                 continue
             assert isinstance(r, ConsumerRecord)
@@ -465,10 +468,17 @@ class GroupShard:
                 api_version=api_version,
             )
             return CommitValidation(streams_check.error, streams_check.partition_error)
-        error = self.classic.validate_offset_commit(
-            group_id, member_id, group_instance_id, generation_or_member_epoch, api_version, transactional=transactional
+        checked = self.classic.validate_offset_commit(
+            group_id,
+            member_id,
+            group_instance_id,
+            generation_or_member_epoch,
+            api_version,
+            transactional=transactional,
+            now_ms=self._clock(),
         )
-        return CommitValidation(error)
+        assert checked.response is not None
+        return CommitValidation(checked.response, records=checked.records)
 
     def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
         if self.consumer.group_type(group_id) is not None:
@@ -499,8 +509,7 @@ class GroupShard:
         if self.streams.group_type(group_id) is not None:
             deleted = self.streams.delete_group(group_id)
             return [] if deleted.response else self.apply_streams_records(deleted.records)
-        self.classic.maybe_remove_empty_group(group_id)
-        return []
+        return self.classic.maybe_remove_empty_group(group_id, now_ms=self._clock()).records
 
     def schedule_next_expiry(self) -> None:
         self.next_expiry_ms = self._clock() + self._expiry_interval_ms
@@ -688,15 +697,10 @@ class GroupCoordinator:
         extra: Sequence[Record] = (),
         on_appended: Callable[[], None] | None = None,
     ) -> ErrorCode:
-        """Run due classic timers, write ``extra`` and the classic core's records, apply
-        ``on_appended`` once they are in the log, wait for durability, then hand out the
-        parked answers. Everything before the first await runs at once, so records reach
-        the log in the order the state changed."""
-        try:
-            shard.classic.tick()
-        except Exception:
-            log.exception("classic_group_timer_failed")
-        records = list(extra) + [(k, v) for _, k, v in shard.classic.take_records()]
+        """Write ``extra``, apply ``on_appended`` once they are in the log, wait for
+        durability, then hand out the classic core's parked answers. Everything before the
+        first await runs at once, so records reach the log in the order the state changed."""
+        records = list(extra)
         outbox = shard.classic.take_outbox()
         self.runtime.timers_changed()
         error = ErrorCode.NONE
@@ -727,15 +731,17 @@ class GroupCoordinator:
                 waiter.result = response
                 waiter.event.set()
 
-    async def _answer(self, pid: int, shard: GroupShard, result: Any) -> Any:
-        """Flush, then return ``result`` or (for :class:`Pending`) wait for its answer."""
-        if not isinstance(result, Pending):
-            await self._flush(pid, shard)
-            return result
-        key = (pid, result.token)
+    async def _answer(self, pid: int, shard: GroupShard, result: CoordinatorResult[Any]) -> Any:
+        """Flush the result's records, then return its response or (for :class:`Pending`)
+        wait for the parked request's answer."""
+        response = result.response
+        if not isinstance(response, Pending):
+            await self._flush(pid, shard, result.records)
+            return response
+        key = (pid, response.token)
         waiter = self._waiters[key] = _Waiter()
         try:
-            await self._flush(pid, shard)
+            await self._flush(pid, shard, result.records)
             await waiter.event.wait()
             return waiter.result
         finally:
@@ -747,7 +753,7 @@ class GroupCoordinator:
         now = self.clock()
         deadline = shard.classic.next_deadline_ms()
         if deadline is not None and deadline <= now:
-            await self._flush(pid, shard)
+            await self._flush(pid, shard, shard.classic.tick(now).records)
         deadline = shard.share.next_deadline()
         if deadline is not None and deadline <= now:
             await self._expire_share_members(pid, shard, now)
@@ -789,7 +795,7 @@ class GroupCoordinator:
             error = await self._write_consumer(pid, shard, deleted.records)
             if error:
                 return JoinGroupResponse(error_code=error, generation_id=-1, leader="", member_id=member_id)
-        return await self._answer(pid, shard, shard.classic.join(group_id, member_id, **kwargs))
+        return await self._answer(pid, shard, shard.classic.join(group_id, member_id, now_ms=self.clock(), **kwargs))
 
     async def sync(self, group_id: str, generation_id: int, member_id: str, **kwargs: Any) -> SyncGroupResponse:
         pid, shard = await self.shard_for(group_id)
@@ -805,7 +811,9 @@ class GroupCoordinator:
             )
             self.runtime.timers_changed()
             return response
-        return await self._answer(pid, shard, shard.classic.sync(group_id, generation_id, member_id, **kwargs))
+        return await self._answer(
+            pid, shard, shard.classic.sync(group_id, generation_id, member_id, now_ms=self.clock(), **kwargs)
+        )
 
     async def heartbeat(
         self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None
@@ -817,9 +825,10 @@ class GroupCoordinator:
             )
             self.runtime.timers_changed()
             return error
-        error = shard.classic.heartbeat(group_id, generation_id, member_id, group_instance_id)
-        await self._flush(pid, shard)
-        return error
+        result = shard.classic.heartbeat(group_id, generation_id, member_id, group_instance_id, now_ms=self.clock())
+        await self._flush(pid, shard, result.records)
+        assert result.response is not None
+        return result.response
 
     async def leave(
         self, group_id: str, members: list[tuple[str, str | None]]
@@ -830,9 +839,10 @@ class GroupCoordinator:
             error = await self._write_consumer(pid, shard, result.records)
             assert result.response is not None  # classic_leave answers for every member
             return error, result.response
-        left = shard.classic.leave(group_id, members)
-        await self._flush(pid, shard)
-        return left
+        left = shard.classic.leave(group_id, members, now_ms=self.clock())
+        await self._flush(pid, shard, left.records)
+        assert left.response is not None
+        return left.response
 
     async def _classic_join_to_consumer(
         self, pid: int, shard: GroupShard, group_id: str, member_id: str, **kwargs: Any
@@ -883,7 +893,7 @@ class GroupCoordinator:
             return error
         removals = list(shard.offsets.partitions(group_id))
         records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
-        shard.classic.remove_group(group_id)
+        records += shard.classic.remove_group(group_id, now_ms=self.clock()).records
 
         def apply() -> None:
             for topic, partition, _ in removals:
@@ -911,7 +921,7 @@ class GroupCoordinator:
             return [exc.code] * len(entries)
         check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, api_version)
         if check.error:
-            await self._flush(pid, shard)
+            await self._flush(pid, shard, check.records)
             return [check.error] * len(entries)
         now = self.clock()
         expire = now + retention_ms if retention_ms >= 0 else -1
@@ -936,7 +946,7 @@ class GroupCoordinator:
             for _, topic, partition, value in accepted:
                 shard.offsets.put(group_id, topic, partition, value)
 
-        error = await self._flush(pid, shard, records, apply)
+        error = await self._flush(pid, shard, [*records, *check.records], apply)
         if error:
             for index, *_ in accepted:
                 results[index] = error
@@ -1005,7 +1015,7 @@ class GroupCoordinator:
             return [exc.code] * len(entries)
         # Classic, consumer (KIP-848) and streams (KIP-1071) groups each by their rules.
         check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, 0, transactional=True)
-        await self._flush(pid, shard)
+        await self._flush(pid, shard, check.records)
         if check.error:
             return [check.error] * len(entries)
         now = self.clock()

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from broker.coordinator.result import CoordinatorResult
 from broker.group.classic import (
     VALID_PREVIOUS,
     ClassicGroup,
@@ -38,6 +39,42 @@ class Clock:
         return self.now
 
 
+class Driven:
+    """The core as these tests drive it: each call at the fake clock's time, the records
+    it returns collected, its response handed back."""
+
+    # Operations returning a CoordinatorResult, and replay steps that only take the time.
+    OPERATIONS = frozenset(
+        {"join", "sync", "heartbeat", "leave", "validate_offset_commit", "remove_group", "maybe_remove_empty_group"}
+    )
+    TIMED = frozenset({"tick", "replay_group_metadata", "ensure_group", "adopt_group", "on_loaded"})
+
+    def __init__(self, core: ClassicGroupCoordinator, clock: Clock) -> None:
+        self.core = core
+        self.clock = clock
+        self.written: list[tuple[bytes, bytes | None]] = []
+
+    def __getattr__(self, name):
+        attr = getattr(self.core, name)
+        if name not in self.OPERATIONS | self.TIMED:
+            return attr
+
+        def call(*args, **kwargs):
+            result = attr(*args, now_ms=self.clock(), **kwargs)
+            if isinstance(result, CoordinatorResult):
+                self.written += result.records
+                return result.response if name in self.OPERATIONS else None
+            return result
+
+        return call
+
+    def __setattr__(self, name, value):
+        if name in ("core", "clock", "written"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.core, name, value)
+
+
 class Harness:
     """A coordinator, its clock, and the answers it has handed out so far."""
 
@@ -46,11 +83,13 @@ class Harness:
         defaults = {"initial_rebalance_delay_ms": 0}
         defaults.update(config)
         ids = itertools.count()
-        self.c = ClassicGroupCoordinator(
+        self.c = Driven(
+            ClassicGroupCoordinator(
+                CoordinatorConfig(**defaults),
+                other_group_type=other,
+                new_uuid=lambda: uuid.UUID(int=next(ids)),
+            ),
             self.clock,
-            CoordinatorConfig(**defaults),
-            other_group_type=other,
-            new_uuid=lambda: uuid.UUID(int=next(ids)),
         )
         self.answers: dict[int, object] = {}
         self.records: list[tuple[str, bytes, bytes | None]] = []
@@ -59,7 +98,11 @@ class Harness:
         for token, answer in self.c.take_outbox():
             assert token not in self.answers, "a parked request was answered twice"
             self.answers[token] = answer
-        self.records += self.c.take_records()
+        for key, value in self.c.written:
+            decoded = decode_record(key, value)
+            assert decoded is not None
+            self.records.append((decoded.key.group, key, value))
+        self.c.written.clear()
 
     def advance(self, ms: int) -> None:
         self.clock.now += ms

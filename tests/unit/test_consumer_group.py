@@ -566,8 +566,8 @@ def test_consumer_join_replaces_an_empty_classic_group_but_not_a_live_one():
     from broker.group.consumer.migration import ClassicDirectory, ClassicTombstone
     from broker.group.offsets import decode_record
 
-    classic = ClassicGroupCoordinator(lambda: 0)
-    classic.ensure_group("old")  # e.g. created by an offset commit: Empty
+    classic = ClassicGroupCoordinator()
+    classic.ensure_group("old", 0)  # e.g. created by an offset commit: Empty
     topics = TopicTable({"a": (T[0], 2)})
     cg = ConsumerGroups(topics, directory=ClassicDirectory(classic))
     result = cg.heartbeat(

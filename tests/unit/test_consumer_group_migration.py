@@ -96,6 +96,7 @@ def classic_stable_group(s: GroupShard, members: list[str]) -> dict[str, str]:
                 for m in members
             ],
         ),
+        0,
     )
     return {m: f"{m}-id" for m in members}
 
