@@ -64,8 +64,6 @@ Differences from Kafka 4.4, on purpose:
 from __future__ import annotations
 
 import hashlib
-import heapq
-import itertools
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -73,6 +71,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from broker.coordinator.result import CoordinatorResult
+from broker.coordinator.timer import TimerQueue
 from broker.group.consumer import records as rec
 from broker.group.consumer.assignors import ASSIGNORS, MemberSpec
 from broker.group.consumer.classic_protocol import decode_assignment, decode_subscription, encode_assignment, version_of
@@ -80,6 +79,8 @@ from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.consumer.regex import compile_error, resolve
+from broker.group.modern import HeartbeatRefused as _Fail
+from broker.group.modern import ModernGroups, TimerTask
 from broker.group.shard_api import (
     TopicImage,
     heartbeat_interval_while_batching,
@@ -288,21 +289,16 @@ class ClassicJoin:
     unknown_member: bool
 
 
-class _Fail(Exception):
-    """A protocol outcome: the request is answered with this error."""
-
-    def __init__(self, code: ErrorCode, message: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def _sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
     return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]
 
 
-class ConsumerGroups:
+class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
     """Every KIP-848 consumer group of one shard."""
+
+    GROUP_TYPE = GROUP_TYPE
+    # A classic member inside the group also has a JoinGroup and a SyncGroup deadline.
+    MEMBER_TIMERS = ("session", "rebalance", "join", "sync")
 
     def __init__(
         self,
@@ -311,19 +307,18 @@ class ConsumerGroups:
         *,
         directory: GroupDirectory | None = None,
         new_member_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+        timer: TimerQueue[TimerTask] | None = None,
     ) -> None:
         self.topics = topics
         self.config = config or ConsumerGroupConfig()
         self.directory = directory or GroupDirectory()
         self._new_member_id = new_member_id
-        self.groups: dict[str, ConsumerGroup] = {}
-        # Timers: key -> (deadline, seq); the heap holds (deadline, seq, key).
-        self._timers: dict[tuple, tuple[int, int]] = {}
-        self._heap: list[tuple[int, int, tuple]] = []
-        self._seq = itertools.count()
-        # (group, member) -> the member epoch its rebalance timer was armed for
-        self._rebalance_epoch: dict[tuple[str, str], int] = {}
-        self._apply = {
+        super().__init__(timer)
+
+    # ============================================================ replay
+
+    def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
+        return {
             RecordType.GROUP: self._apply_group,
             RecordType.PARTITION_METADATA: lambda r: None,
             RecordType.MEMBER: self._apply_member,
@@ -332,84 +327,31 @@ class ConsumerGroups:
             RecordType.CURRENT: self._apply_current,
             RecordType.REGEX: self._apply_regex,
         }
-        assert set(self._apply) == set(RecordType), "every record type needs a replay rule"
 
-    # ============================================================ registry
+    def _record_types(self) -> Any:
+        return RecordType
 
-    def group_type(self, group_id: str) -> str | None:
-        return GROUP_TYPE if group_id in self.groups else None
+    def _new_group(self, group_id: str) -> ConsumerGroup:
+        return ConsumerGroup(group_id)
 
-    def group_ids(self) -> list[str]:
-        return list(self.groups)
+    def _new_member(self, member_id: str) -> Member:
+        return Member(member_id)
 
-    # ============================================================ replay
+    def _target_of(self, value: Any) -> Any:
+        return dict(value.assignment)
 
-    def replay_record(self, record: Record) -> None:
-        """Apply one record (an operation's output, or one read back at load)."""
-        self._apply[record.type](record)
-
-    def _group_for(self, group_id: str) -> ConsumerGroup:
-        group = self.groups.get(group_id)
-        if group is None:
-            group = self.groups[group_id] = ConsumerGroup(group_id)
-        return group
+    def _member_removed(self, group: ConsumerGroup, member_id: str, old: Member | None) -> None:
+        if old is not None:
+            self._unindex(group, old)
 
     def _apply_group(self, r: Record) -> None:
         if r.value is None:
-            group = self.groups.pop(r.group_id, None)
-            if group is not None:
-                for member_id in group.members:
-                    self._cancel_member_timers(r.group_id, member_id)
+            self._drop_group(r.group_id)
             return
         assert isinstance(r.value, rec.GroupEpochValue)
         group = self._group_for(r.group_id)
         group.epoch = r.value.epoch
         group.metadata_hash = r.value.metadata_hash
-
-    def _apply_member(self, r: Record) -> None:
-        assert r.sub is not None
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            if group is None:
-                return
-            old = group.members.pop(r.sub, None)
-            if old is not None:
-                self._unindex(group, old)
-                if old.meta.instance_id is not None and group.static.get(old.meta.instance_id) == r.sub:
-                    del group.static[old.meta.instance_id]
-            self._cancel_member_timers(r.group_id, r.sub)
-            return
-        assert isinstance(r.value, MemberValue)
-        group = self._group_for(r.group_id)
-        member = group.members.get(r.sub)
-        if member is None:
-            member = group.members[r.sub] = Member(r.sub)
-        if member.meta.instance_id is not None and group.static.get(member.meta.instance_id) == r.sub:
-            del group.static[member.meta.instance_id]
-        member.meta = r.value
-        if r.value.instance_id is not None:
-            group.static[r.value.instance_id] = r.sub
-
-    def _apply_target_epoch(self, r: Record) -> None:
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            if group is not None:
-                group.assignment_epoch = -1
-            return
-        assert isinstance(r.value, rec.TargetEpochValue)
-        group = self._group_for(r.group_id)
-        group.assignment_epoch = r.value.epoch
-        group.assignment_timestamp_ms = r.value.timestamp_ms
-
-    def _apply_target_member(self, r: Record) -> None:
-        assert r.sub is not None
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            if group is not None:
-                group.target.pop(r.sub, None)
-            return
-        assert isinstance(r.value, rec.TargetMemberValue)
-        self._group_for(r.group_id).target[r.sub] = dict(r.value.assignment)
 
     def _apply_current(self, r: Record) -> None:
         assert r.sub is not None
@@ -422,9 +364,7 @@ class ConsumerGroups:
             return
         assert isinstance(r.value, MemberAssignment)
         group = self._group_for(r.group_id)
-        member = group.members.get(r.sub)
-        if member is None:
-            member = group.members[r.sub] = Member(r.sub)
+        member = self._member_for(group, r.sub)
         self._unindex(group, member)
         member.assignment = r.value
         for source in (r.value.assigned, r.value.pending_revocation):
@@ -450,14 +390,6 @@ class ConsumerGroups:
         assert isinstance(r.value, RegexValue)
         self._group_for(r.group_id).regexes[r.sub] = r.value
 
-    def on_loaded(self, now_ms: int) -> None:
-        """After a load: every member's session starts now; revoking members get their rebalance timer."""
-        for group in self.groups.values():
-            for member in group.members.values():
-                self._arm_session(group.group_id, member.member_id, now_ms)
-                if member.assignment.state is MemberState.UNREVOKED_PARTITIONS:
-                    self._arm_rebalance(group.group_id, member, now_ms)
-
     def snapshot(self) -> list[Record]:
         """Records that rebuild the current state from nothing."""
         out: list[Record] = []
@@ -478,85 +410,13 @@ class ConsumerGroups:
 
     # ============================================================ timers
 
-    def _arm(self, key: tuple, deadline: int) -> None:
-        seq = next(self._seq)
-        self._timers[key] = (deadline, seq)
-        heapq.heappush(self._heap, (deadline, seq, key))
-
-    def _arm_session(self, group_id: str, member_id: str, now_ms: int, meta: MemberValue | None = None) -> None:
-        if meta is None:
-            group = self.groups.get(group_id)
-            member = group.members.get(member_id) if group is not None else None
-            meta = member.meta if member is not None else None
+    def _session_timeout(self, group_id: str, meta: MemberValue | None) -> int:
         if meta is not None and meta.classic is not None:
-            timeout = meta.classic.session_timeout_ms
-        else:
-            timeout = self.config.session_timeout_for(group_id)
-        self._arm(("session", group_id, member_id), now_ms + timeout)
+            return meta.classic.session_timeout_ms
+        return self.config.session_timeout_for(group_id)
 
-    def _arm_rebalance(self, group_id: str, member: Member, now_ms: int) -> None:
-        timeout = max(member.meta.rebalance_timeout_ms, 0)
-        self._arm(("rebalance", group_id, member.member_id), now_ms + timeout)
-        self._rebalance_epoch[group_id, member.member_id] = member.epoch
-
-    def _cancel_member_timers(self, group_id: str, member_id: str) -> None:
-        for kind in ("session", "rebalance", "join", "sync"):
-            self._timers.pop((kind, group_id, member_id), None)
-
-    def _prune(self) -> None:
-        while self._heap:
-            _deadline, seq, key = self._heap[0]
-            timer = self._timers.get(key)
-            if timer is not None and timer[1] == seq:
-                return
-            heapq.heappop(self._heap)
-
-    def next_deadline_ms(self) -> int | None:
-        self._prune()
-        return self._heap[0][0] if self._heap else None
-
-    def tick(self, now_ms: int) -> CoordinatorResult[None]:
-        """Run the due timers: session expiry and rebalance timeouts fence members.
-
-        Timers of one group run in separate ticks (each sees the state its
-        predecessor's records produced): call again while
-        :meth:`next_deadline_ms` is due.
-        """
-        result: CoordinatorResult[None] = CoordinatorResult()
-        touched: set[str] = set()
-        deferred: list[tuple[int, int, tuple]] = []
-        while True:
-            self._prune()
-            if not self._heap or self._heap[0][0] > now_ms:
-                break
-            entry = heapq.heappop(self._heap)
-            key = entry[2]
-            group_id = key[1]
-            if group_id in touched:
-                deferred.append(entry)
-                continue
-            del self._timers[key]
-            records = self._run_timer(key, now_ms)
-            if records:
-                touched.add(group_id)
-                result.records.extend(records)
-        for entry in deferred:
-            heapq.heappush(self._heap, entry)
-        return result
-
-    def _run_timer(self, key: tuple, now_ms: int) -> list[Record]:
-        kind, group_id, member_id = key
-        group = self.groups.get(group_id)
-        member = group.members.get(member_id) if group is not None else None
-        if group is None or member is None:
-            return []
-        if kind == "rebalance":
-            expected = self._rebalance_epoch.pop((group_id, member_id), None)
-            if member.assignment.state is not MemberState.UNREVOKED_PARTITIONS or member.epoch != expected:
-                return []
-        # session, rebalance, join (a classic member told to rejoin did not) and sync
-        # (a classic member that joined sent no SyncGroup) timeouts all fence.
-        return self._fence(group, member, now_ms)
+    def _is_revoking(self, member: Member) -> bool:
+        return member.assignment.state is MemberState.UNREVOKED_PARTITIONS
 
     # ============================================================ heartbeat
 
@@ -760,10 +620,10 @@ class ConsumerGroups:
         if updated != current or is_new:
             records.append(rec.current(group.group_id, member_id, updated))
             if updated.state is MemberState.UNREVOKED_PARTITIONS:
-                self._arm(("rebalance", group.group_id, member_id), now_ms + max(meta.rebalance_timeout_ms, 0))
-                self._rebalance_epoch[group.group_id, member_id] = updated.member_epoch
+                timeout = max(meta.rebalance_timeout_ms, 0)
+                self._arm_rebalance(group.group_id, member_id, updated.member_epoch, now_ms + timeout)
             else:
-                self._timers.pop(("rebalance", group.group_id, member_id), None)
+                self._disarm_rebalance(group.group_id, member_id)
         self._arm_session(group.group_id, member_id, now_ms, meta)
 
         heartbeat_interval = heartbeat_interval_while_batching(
@@ -1016,7 +876,7 @@ class ConsumerGroups:
                 )
             if r.member_epoch == STATIC_LEAVE_EPOCH:
                 leaving = replace(member.assignment, member_epoch=STATIC_LEAVE_EPOCH, pending_revocation={})
-                self._timers.pop(("rebalance", group.group_id, member.member_id), None)
+                self._disarm_rebalance(group.group_id, member.member_id)
                 return CoordinatorResult(
                     [rec.current(group.group_id, member.member_id, leaving)],
                     ConsumerGroupHeartbeatResponse(member_id=member.member_id, member_epoch=STATIC_LEAVE_EPOCH),
@@ -1115,10 +975,6 @@ class ConsumerGroups:
             target_assignment=self._describe_assignment(group.target.get(member.member_id, {})),
             member_type=0 if meta.classic is not None else 1,
         )
-
-    def list_groups(self) -> list[tuple[str, str]]:
-        """(group id, state) of every consumer group."""
-        return [(g.group_id, g.state) for g in self.groups.values()]
 
     def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
         """DeleteGroups: only an Empty group may go (its offsets are the caller's)."""
@@ -1394,7 +1250,7 @@ class ConsumerGroups:
         except _Fail as exc:
             return fail(exc.code)
         assert result.response is not None
-        self._timers.pop(("join", group_id, member_id), None)
+        self._disarm(("join", group_id, member_id))
         self._arm(("sync", group_id, member_id), now_ms + max(rebalance_timeout_ms, 0))
         return CoordinatorResult(
             result.records,
@@ -1468,7 +1324,7 @@ class ConsumerGroups:
                 raise _Fail(ErrorCode.REBALANCE_IN_PROGRESS)
         except _Fail as exc:
             return SyncGroupResponse(error_code=exc.code, protocol_type=None, protocol_name=None, assignment=b"")
-        self._timers.pop(("sync", group_id, member.member_id), None)
+        self._disarm(("sync", group_id, member.member_id))
         self._arm_session(group_id, member.member_id, now_ms, member.meta)
         try:
             version = version_of(protocols[0][1])
@@ -1499,7 +1355,7 @@ class ConsumerGroups:
         self._arm_session(group_id, member.member_id, now_ms, member.meta)
         if self._must_rejoin(group, member):
             key = ("join", group_id, member.member_id)
-            if key not in self._timers:
+            if not self._armed(key):
                 self._arm(key, now_ms + max(member.meta.rebalance_timeout_ms, 0))
             return ErrorCode.REBALANCE_IN_PROGRESS
         return ErrorCode.NONE

@@ -49,14 +49,15 @@ the heartbeat handler asks members for it.
 from __future__ import annotations
 
 import hashlib
-import heapq
-import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from broker.coordinator.result import CoordinatorResult
+from broker.coordinator.timer import TimerQueue
 from broker.group.consumer.regex import resolve
+from broker.group.modern import HeartbeatRefused as _Fail
+from broker.group.modern import ModernGroups, TimerTask
 from broker.group.shard_api import TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.records import (
@@ -267,13 +268,6 @@ class StreamsCommitCheck:
         return ErrorCode.STALE_MEMBER_EPOCH
 
 
-class _Fail(Exception):
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def _wire(tasks: Mapping[str, Iterable[int]]) -> list[response_msg.TaskIds]:
     return [response_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
 
@@ -295,18 +289,27 @@ def _flat(tasks: Mapping[str, Iterable[int]]) -> set[tuple[str, int]]:
     return {(s, p) for s, ps in tasks.items() for p in ps}
 
 
-class StreamsGroups:
+class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
     """Every KIP-1071 streams group of one shard."""
 
-    def __init__(self, topics: TopicImage, config: StreamsGroupConfig | None = None) -> None:
+    GROUP_TYPE = GROUP_TYPE
+
+    def __init__(
+        self,
+        topics: TopicImage,
+        config: StreamsGroupConfig | None = None,
+        *,
+        timer: TimerQueue[TimerTask] | None = None,
+    ) -> None:
         self.topics = topics
         self.config = config or StreamsGroupConfig()
-        self.groups: dict[str, StreamsGroup] = {}
-        self._timers: dict[tuple, tuple[int, int]] = {}
-        self._heap: list[tuple[int, int, tuple]] = []
-        self._seq = itertools.count()
         self._configured: dict[str, tuple[Any, Configured]] = {}
-        self._apply = {
+        super().__init__(timer)
+
+    # ============================================================ replay
+
+    def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
+        return {
             RecordType.GROUP: self._apply_group,
             RecordType.MEMBER: self._apply_member,
             RecordType.TARGET_EPOCH: self._apply_target_epoch,
@@ -314,90 +317,37 @@ class StreamsGroups:
             RecordType.CURRENT: self._apply_current,
             RecordType.TOPOLOGY: self._apply_topology,
         }
-        assert set(self._apply) == set(RecordType), "every record type needs a replay rule"
 
-    # ============================================================ registry
+    def _record_types(self) -> Any:
+        return RecordType
 
-    def group_type(self, group_id: str) -> str | None:
-        return GROUP_TYPE if group_id in self.groups else None
+    def _new_group(self, group_id: str) -> StreamsGroup:
+        return StreamsGroup(group_id)
 
-    def list_groups(self) -> list[tuple[str, str]]:
-        return [(g.group_id, g.state) for g in self.groups.values()]
+    def _new_member(self, member_id: str) -> StreamsMember:
+        return StreamsMember(member_id)
 
-    # ============================================================ replay
+    def _member_removed(self, group: StreamsGroup, member_id: str, old: StreamsMember | None) -> None:
+        if old is not None and old.meta.user_endpoint is not None:
+            group.endpoint_epoch += 1
+        if group.shutdown_requested_by == member_id:
+            group.shutdown_requested_by = None
 
-    def replay_record(self, r: Record) -> None:
-        self._apply[r.type](r)
-
-    def _group_for(self, group_id: str) -> StreamsGroup:
-        group = self.groups.get(group_id)
-        if group is None:
-            group = self.groups[group_id] = StreamsGroup(group_id)
-        return group
+    def _meta_changing(self, group: StreamsGroup, member: StreamsMember, meta: Any) -> None:
+        if member.meta.user_endpoint != meta.user_endpoint:
+            group.endpoint_epoch += 1
 
     def _apply_group(self, r: Record) -> None:
         if r.value is None:
-            group = self.groups.pop(r.group_id, None)
+            self._drop_group(r.group_id)
             self._configured.pop(r.group_id, None)
-            for m in group.members if group else ():
-                self._cancel_member_timers(r.group_id, m)
-            self._timers.pop(("initial", r.group_id, ""), None)
+            self._disarm(("initial", r.group_id, ""))
             return
         assert isinstance(r.value, GroupValue)
         group = self._group_for(r.group_id)
         group.epoch = r.value.epoch
         group.metadata_hash = r.value.metadata_hash
         group.validated_topology_epoch = r.value.validated_topology_epoch
-
-    def _apply_member(self, r: Record) -> None:
-        assert r.sub is not None
-        group = self.groups.get(r.group_id)
-        if r.value is None:
-            if group is None:
-                return
-            old = group.members.pop(r.sub, None)
-            if old is not None:
-                if old.meta.instance_id is not None and group.static.get(old.meta.instance_id) == r.sub:
-                    del group.static[old.meta.instance_id]
-                if old.meta.user_endpoint is not None:
-                    group.endpoint_epoch += 1
-            if group.shutdown_requested_by == r.sub:
-                group.shutdown_requested_by = None
-            self._cancel_member_timers(r.group_id, r.sub)
-            return
-        assert isinstance(r.value, MemberValue)
-        group = self._group_for(r.group_id)
-        member = group.members.get(r.sub)
-        if member is None:
-            member = group.members[r.sub] = StreamsMember(r.sub)
-        if member.meta.instance_id is not None and group.static.get(member.meta.instance_id) == r.sub:
-            del group.static[member.meta.instance_id]
-        if member.meta.user_endpoint != r.value.user_endpoint:
-            group.endpoint_epoch += 1
-        member.meta = r.value
-        if r.value.instance_id is not None:
-            group.static[r.value.instance_id] = r.sub
-
-    def _apply_target_epoch(self, r: Record) -> None:
-        group = self.groups.get(r.group_id)
-        if r.value is None:
-            if group is not None:
-                group.assignment_epoch = -1
-            return
-        assert isinstance(r.value, TargetEpochValue)
-        group = self._group_for(r.group_id)
-        group.assignment_epoch = r.value.epoch
-        group.assignment_timestamp_ms = r.value.timestamp_ms
-
-    def _apply_target_member(self, r: Record) -> None:
-        assert r.sub is not None
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            if group is not None:
-                group.target.pop(r.sub, None)
-            return
-        assert isinstance(r.value, TargetValue)
-        self._group_for(r.group_id).target[r.sub] = r.value
 
     def _apply_current(self, r: Record) -> None:
         assert r.sub is not None
@@ -409,9 +359,7 @@ class StreamsGroups:
             return
         assert isinstance(r.value, CurrentValue)
         group = self._group_for(r.group_id)
-        member = group.members.get(r.sub)
-        if member is None:
-            member = group.members[r.sub] = StreamsMember(r.sub)
+        member = self._member_for(group, r.sub)
         if member.meta.user_endpoint is not None and (
             member.current.active != r.value.active or member.current.standby != r.value.standby
         ):
@@ -426,13 +374,6 @@ class StreamsGroups:
             return
         assert isinstance(r.value, Topology)
         self._group_for(r.group_id).topology = r.value
-
-    def on_loaded(self, now_ms: int) -> None:
-        for group in self.groups.values():
-            for member in group.members.values():
-                self._arm_session(group.group_id, member.member_id, now_ms)
-                if member.current.state == UNREVOKED:
-                    self._arm_rebalance(group.group_id, member, now_ms)
 
     def snapshot(self) -> list[Record]:
         out: list[Record] = []
@@ -462,69 +403,17 @@ class StreamsGroups:
 
     # ============================================================ timers
 
-    def _arm(self, key: tuple, deadline: int) -> None:
-        seq = next(self._seq)
-        self._timers[key] = (deadline, seq)
-        heapq.heappush(self._heap, (deadline, seq, key))
+    def _session_timeout(self, group_id: str, meta: Any) -> int:
+        return self.config.session_timeout_for(group_id)
 
-    def _arm_session(self, group_id: str, member_id: str, now_ms: int) -> None:
-        self._arm(("session", group_id, member_id), now_ms + self.config.session_timeout_for(group_id))
+    def _is_revoking(self, member: StreamsMember) -> bool:
+        return member.current.state == UNREVOKED
 
-    def _arm_rebalance(self, group_id: str, member: StreamsMember, now_ms: int) -> None:
-        self._arm(
-            ("rebalance", group_id, member.member_id, member.epoch), now_ms + max(member.meta.rebalance_timeout_ms, 0)
-        )
-
-    def _cancel_member_timers(self, group_id: str, member_id: str) -> None:
-        self._timers.pop(("session", group_id, member_id), None)
-        for key in [k for k in self._timers if k[0] == "rebalance" and k[1] == group_id and k[2] == member_id]:
-            del self._timers[key]
-
-    def next_deadline_ms(self) -> int | None:
-        while self._heap:
-            deadline, seq, key = self._heap[0]
-            timer = self._timers.get(key)
-            if timer is not None and timer[1] == seq:
-                return deadline
-            heapq.heappop(self._heap)
-        return None
-
-    def tick(self, now_ms: int) -> CoordinatorResult[None]:
-        """Due timers: session expiry and rebalance timeouts fence members; the end of
-        the initial delay computes the first target. One group's timers run in
-        separate ticks (call again while :meth:`next_deadline_ms` is due)."""
-        result: CoordinatorResult[None] = CoordinatorResult()
-        touched: set[str] = set()
-        later = []
-        while (deadline := self.next_deadline_ms()) is not None and deadline <= now_ms:
-            entry = heapq.heappop(self._heap)
-            key = entry[2]
-            if key[1] in touched:
-                later.append(entry)
-                continue
-            del self._timers[key]
-            group = self.groups.get(key[1])
-            if group is None:
-                continue
-            records = self._run_timer(group, key, now_ms)
-            if records:
-                result.records += records
-                touched.add(key[1])
-        for entry in later:
-            heapq.heappush(self._heap, entry)
-        return result
-
-    def _run_timer(self, group: StreamsGroup, key: tuple, now_ms: int) -> list[Record]:
-        kind = key[0]
-        if kind == "session":
-            member = group.members.get(key[2])
-            return self._fence(group, member, now_ms) if member is not None else []
-        if kind == "rebalance":
-            member = group.members.get(key[2])
-            if member is None or member.current.state != UNREVOKED or member.epoch != key[3]:
-                return []
-            return self._fence(group, member, now_ms)
-        if kind == "initial" and group.members and group.epoch > group.assignment_epoch:
+    def _run_timer(self, group: StreamsGroup, key: tuple[Hashable, ...], now_ms: int) -> list[Any]:
+        if key[0] != "initial":
+            return super()._run_timer(group, key, now_ms)
+        # The end of a new group's initial rebalance delay: its first target.
+        if group.members and group.epoch > group.assignment_epoch:
             configured = self._configure(group, group.topology)
             metas = {m: g.meta for m, g in group.members.items()}
             return self._new_target(group, metas, configured, group.epoch, now_ms)[0]
@@ -614,15 +503,11 @@ class StreamsGroups:
         response = response_msg.StreamsGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
         if r.member_epoch == STATIC_LEAVE_EPOCH:
             leaving = replace(member.current, member_epoch=STATIC_LEAVE_EPOCH)
-            self._cancel_rebalance(group.group_id, member.member_id)
+            self._disarm_rebalance(group.group_id, member.member_id)
             return CoordinatorResult(
                 [Record(RecordType.CURRENT, group.group_id, member.member_id, leaving)], HeartbeatOutcome(response)
             )
         return CoordinatorResult(self._fence(group, member, now_ms), HeartbeatOutcome(response))
-
-    def _cancel_rebalance(self, group_id: str, member_id: str) -> None:
-        for key in [k for k in self._timers if k[0] == "rebalance" and k[1] == group_id and k[2] == member_id]:
-            del self._timers[key]
 
     def _check_epoch(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> None:
         current = member.epoch
@@ -796,13 +681,13 @@ class StreamsGroups:
             records.append(Record(RecordType.GROUP, group.group_id, None, GroupValue(epoch, metadata_hash, validated)))
         delay = self.config.initial_delay_for(group.group_id)
         initial_key = ("initial", group.group_id, "")
-        if was_empty and delay > 0 and initial_key not in self._timers and epoch > group.assignment_epoch:
+        if was_empty and delay > 0 and not self._armed(initial_key) and epoch > group.assignment_epoch:
             self._arm(initial_key, now_ms + delay)
         # The target assignment.
         target_epoch = group.assignment_epoch
         target = group.target.get(r.member_id) if replaced is None else group.target.get(replaced)
         if epoch > group.assignment_epoch:
-            if initial_key in self._timers:
+            if self._armed(initial_key):
                 target_epoch, target = max(1, group.assignment_epoch), TargetValue()
                 statuses.append(
                     (Status.ASSIGNMENT_DELAYED, "Assignment delayed due to the configured initial rebalance delay.")
@@ -836,11 +721,12 @@ class StreamsGroups:
         if updated != current or is_new or replaced is not None:
             records.append(Record(RecordType.CURRENT, group.group_id, r.member_id, updated))
             if updated.state == UNREVOKED:
-                key = ("rebalance", group.group_id, r.member_id, updated.member_epoch)
-                if key not in self._timers:
-                    self._arm(key, now_ms + max(meta.rebalance_timeout_ms, 0))
+                # Armed once per epoch: heartbeats while revoking do not push the deadline back.
+                if self._rebalance_armed_at(group.group_id, r.member_id) != updated.member_epoch:
+                    timeout = max(meta.rebalance_timeout_ms, 0)
+                    self._arm_rebalance(group.group_id, r.member_id, updated.member_epoch, now_ms + timeout)
             else:
-                self._cancel_rebalance(group.group_id, r.member_id)
+                self._disarm_rebalance(group.group_id, r.member_id)
         self._arm_session(group.group_id, r.member_id, now_ms)
         if r.task_offsets is not None:
             member.task_offsets = tuple((t.subtopology_id, t.partition, t.offset) for t in r.task_offsets)

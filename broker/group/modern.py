@@ -1,0 +1,302 @@
+"""What the consumer (KIP-848) and streams (KIP-1071) group cores share.
+
+Both follow the same pattern of Kafka 4.4's ``GroupMetadataManager``: state changes
+only when records are replayed (:meth:`ModernGroups.replay_record`, one rule per
+record type, checked complete), and two member timers fence a member that went
+quiet: its session, and the rebalance timeout of a member that still has to give
+up what it was asked to revoke. This module holds that machinery once:
+
+* the groups by id and the replay of the records both kinds write alike (the group
+  epoch is kind-specific; the target epoch, the target of a member and the member's
+  metadata with its static instance id are not);
+* the member timers in the keyed timer queue the runtime gives the core
+  (:mod:`broker.coordinator.timer`): each timer's task fences its member, or does
+  nothing when the member moved on; :meth:`ModernGroups.tick` runs the due ones by
+  hand (one group's timers in separate ticks, each seeing its predecessor's records
+  replayed), :meth:`ModernGroups.on_loaded` restarts them after a load.
+
+A subclass names its group and member classes, its replay rules and how it fences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from functools import partial
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from broker.coordinator.result import CoordinatorResult
+from broker.coordinator.timer import TimerQueue
+from broker.protocol.errors import ErrorCode
+
+__all__ = ["HeartbeatRefused", "ModernGroups", "TimerTask"]
+
+# What a member timer runs: the records it writes, at ``now_ms``.
+TimerTask = Callable[[int], CoordinatorResult[None]]
+
+
+class HeartbeatRefused(Exception):
+    """A protocol outcome: the heartbeat is answered with this error (and message)."""
+
+    def __init__(self, code: ErrorCode, message: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _MemberMeta(Protocol):
+    instance_id: str | None
+    rebalance_timeout_ms: int
+
+
+class _Member(Protocol):
+    member_id: str
+    meta: Any
+
+    @property
+    def epoch(self) -> int: ...
+
+
+class _Group(Protocol):
+    group_id: str
+    assignment_epoch: int
+    assignment_timestamp_ms: int
+    members: Any
+    target: Any
+    static: dict[str, str]
+
+
+class _Record(Protocol):
+    type: Any
+    group_id: str
+    sub: str | None
+    value: Any
+
+
+G = TypeVar("G", bound=_Group)
+M = TypeVar("M", bound=_Member)
+
+
+class ModernGroups(Generic[G, M]):
+    """The groups of one kind in one shard: replay rules, member timers."""
+
+    GROUP_TYPE: ClassVar[str]
+    # Timer kinds a member may have; all go when the member does.
+    MEMBER_TIMERS: ClassVar[tuple[str, ...]] = ("session", "rebalance")
+
+    def __init__(self, timer: TimerQueue[TimerTask] | None = None) -> None:
+        self.groups: dict[str, G] = {}
+        self._timers: TimerQueue[TimerTask] = timer if timer is not None else TimerQueue()
+        # (group, member) -> the member epoch its rebalance timer was armed at
+        self._rebalance_epoch: dict[tuple[str, str], int] = {}
+        self._apply: dict[Any, Callable[[Any], None]] = self._replay_rules()
+        assert set(self._apply) == set(self._record_types()), "every record type needs a replay rule"
+
+    # ============================================================ what a kind defines
+
+    def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
+        raise NotImplementedError
+
+    def _record_types(self) -> Any:
+        raise NotImplementedError
+
+    def _new_group(self, group_id: str) -> G:
+        raise NotImplementedError
+
+    def _new_member(self, member_id: str) -> M:
+        raise NotImplementedError
+
+    def _session_timeout(self, group_id: str, meta: Any) -> int:
+        """The session timeout of a member with metadata ``meta`` (None: not known)."""
+        raise NotImplementedError
+
+    def _is_revoking(self, member: M) -> bool:
+        raise NotImplementedError
+
+    def _fence(self, group: G, member: M, now_ms: int) -> list[Any]:
+        """The records that remove ``member`` (leave, session expiry, rebalance timeout)."""
+        raise NotImplementedError
+
+    def _member_removed(self, group: G, member_id: str, old: M | None) -> None:
+        """Replay hook: ``member_id`` left ``group`` (``old``: what it was, if it was there)."""
+
+    def _meta_changing(self, group: G, member: M, meta: Any) -> None:
+        """Replay hook: ``member``'s metadata becomes ``meta``."""
+
+    # ============================================================ registry
+
+    def group_type(self, group_id: str) -> str | None:
+        return self.GROUP_TYPE if group_id in self.groups else None
+
+    def group_ids(self) -> list[str]:
+        return list(self.groups)
+
+    def list_groups(self) -> list[tuple[str, str]]:
+        """(group id, state) of every group."""
+        return [(g.group_id, g.state) for g in self.groups.values()]  # type: ignore[attr-defined]
+
+    # ============================================================ replay
+
+    def replay_record(self, record: Any) -> None:
+        """Apply one record (an operation's output, or one read back at load)."""
+        self._apply[record.type](record)
+
+    def _group_for(self, group_id: str) -> G:
+        group = self.groups.get(group_id)
+        if group is None:
+            group = self.groups[group_id] = self._new_group(group_id)
+        return group
+
+    def _member_for(self, group: G, member_id: str) -> M:
+        member: M | None = group.members.get(member_id)
+        if member is None:
+            member = group.members[member_id] = self._new_member(member_id)
+        return member
+
+    def _drop_group(self, group_id: str) -> G | None:
+        """A group tombstone: the group and its members' timers go."""
+        group = self.groups.pop(group_id, None)
+        for member_id in group.members if group is not None else ():
+            self._cancel_member_timers(group_id, member_id)
+        return group
+
+    def _apply_member(self, r: _Record) -> None:
+        """The member's metadata (static instance ids indexed), or its removal."""
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is None:
+                return
+            old: M | None = group.members.pop(r.sub, None)
+            if old is not None and old.meta.instance_id is not None and group.static.get(old.meta.instance_id) == r.sub:
+                del group.static[old.meta.instance_id]
+            self._member_removed(group, r.sub, old)
+            self._cancel_member_timers(r.group_id, r.sub)
+            return
+        group = self._group_for(r.group_id)
+        member = self._member_for(group, r.sub)
+        if member.meta.instance_id is not None and group.static.get(member.meta.instance_id) == r.sub:
+            del group.static[member.meta.instance_id]
+        self._meta_changing(group, member, r.value)
+        member.meta = r.value
+        if r.value.instance_id is not None:
+            group.static[r.value.instance_id] = r.sub
+
+    def _apply_target_epoch(self, r: _Record) -> None:
+        """The epoch the target assignment was computed for, and when (a tombstone: none)."""
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is not None:
+                group.assignment_epoch = -1
+            return
+        group = self._group_for(r.group_id)
+        group.assignment_epoch = r.value.epoch
+        group.assignment_timestamp_ms = r.value.timestamp_ms
+
+    def _apply_target_member(self, r: _Record) -> None:
+        """One member's target assignment (a tombstone: none)."""
+        assert r.sub is not None
+        if r.value is None:
+            group = self.groups.get(r.group_id)
+            if group is not None:
+                group.target.pop(r.sub, None)
+            return
+        self._group_for(r.group_id).target[r.sub] = self._target_of(r.value)
+
+    def _target_of(self, value: Any) -> Any:
+        return value
+
+    # ============================================================ member timers
+
+    def _arm(self, key: tuple[Hashable, ...], deadline_ms: int) -> None:
+        self._timers.schedule(key, deadline_ms, partial(self._fire, key))
+
+    def _armed(self, key: tuple[Hashable, ...]) -> bool:
+        return key in self._timers
+
+    def _disarm(self, key: tuple[Hashable, ...]) -> None:
+        self._timers.cancel(key)
+
+    def _arm_session(self, group_id: str, member_id: str, now_ms: int, meta: Any = None) -> None:
+        """The member's session restarts at ``now_ms`` (``meta``: its metadata, when not replayed yet)."""
+        if meta is None:
+            group = self.groups.get(group_id)
+            member = group.members.get(member_id) if group is not None else None
+            meta = member.meta if member is not None else None
+        self._arm(("session", group_id, member_id), now_ms + self._session_timeout(group_id, meta))
+
+    def _arm_rebalance(self, group_id: str, member_id: str, epoch: int, deadline_ms: int) -> None:
+        """The member at ``epoch`` must have revoked what it was asked to by ``deadline_ms``."""
+        self._arm(("rebalance", group_id, member_id), deadline_ms)
+        self._rebalance_epoch[group_id, member_id] = epoch
+
+    def _rebalance_armed_at(self, group_id: str, member_id: str) -> int | None:
+        """The member epoch the member's rebalance timer runs for, if one runs."""
+        if not self._armed(("rebalance", group_id, member_id)):
+            return None
+        return self._rebalance_epoch.get((group_id, member_id))
+
+    def _disarm_rebalance(self, group_id: str, member_id: str) -> None:
+        self._disarm(("rebalance", group_id, member_id))
+        self._rebalance_epoch.pop((group_id, member_id), None)
+
+    def _cancel_member_timers(self, group_id: str, member_id: str) -> None:
+        for kind in self.MEMBER_TIMERS:
+            self._disarm((kind, group_id, member_id))
+        self._rebalance_epoch.pop((group_id, member_id), None)
+
+    def next_deadline_ms(self) -> int | None:
+        return self._timers.next_deadline_ms()
+
+    def on_loaded(self, now_ms: int) -> None:
+        """After a load: every member's session starts now; revoking members get their rebalance timer."""
+        for group in self.groups.values():
+            for member in group.members.values():
+                self._arm_session(group.group_id, member.member_id, now_ms, member.meta)
+                if self._is_revoking(member):
+                    timeout = max(member.meta.rebalance_timeout_ms, 0)
+                    self._arm_rebalance(group.group_id, member.member_id, member.epoch, now_ms + timeout)
+
+    def _fire(self, key: tuple[Hashable, ...], now_ms: int) -> CoordinatorResult[None]:
+        """A timer's task (the runtime runs it when due): the records of what it did."""
+        group = self.groups.get(str(key[1]))
+        records = self._run_timer(group, key, now_ms) if group is not None else []
+        return CoordinatorResult(records)
+
+    def _run_timer(self, group: G, key: tuple[Hashable, ...], now_ms: int) -> list[Any]:
+        kind, _, member_id = key[:3]
+        member: M | None = group.members.get(member_id)
+        if member is None:
+            return []
+        if kind == "rebalance":
+            expected = self._rebalance_epoch.pop((group.group_id, str(member_id)), None)
+            if not self._is_revoking(member) or member.epoch != expected:
+                return []
+        # Session and rebalance timeouts (and a kind's own member timers) fence.
+        return self._fence(group, member, now_ms)
+
+    def tick(self, now_ms: int) -> CoordinatorResult[None]:
+        """Run the due timers by hand (with a runtime, its timer runs each as it comes due).
+
+        Timers of one group run in separate ticks, each seeing the state its
+        predecessor's records produced once replayed: call again while
+        :meth:`next_deadline_ms` is due.
+        """
+        result: CoordinatorResult[None] = CoordinatorResult()
+        touched: set[str] = set()
+        deferred: list[tuple[Hashable, int, TimerTask]] = []
+        while (deadline := self._timers.next_deadline_ms()) is not None and deadline <= now_ms:
+            due = self._timers.pop_due(now_ms)
+            assert due is not None
+            key, task = due
+            assert isinstance(key, tuple)
+            group_id = str(key[1])
+            if group_id in touched:
+                deferred.append((key, deadline, task))
+                continue
+            records = task(now_ms).records
+            if records:
+                touched.add(group_id)
+                result.records.extend(records)
+        for key, deadline, task in deferred:
+            self._timers.schedule(key, deadline, task)
+        return result
