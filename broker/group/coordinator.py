@@ -69,7 +69,7 @@ from broker.group.offsets import (
     offset_commit_record,
 )
 from broker.group.shard_api import TopicImage, TopicInfo, TopicTable
-from broker.group.share_group import HeartbeatResult, ShareGroupCoordinator
+from broker.group.share_group import ShareGroupCoordinator, ShareHeartbeat
 from broker.group.streams import StreamsGroupConfig, StreamsGroups
 from broker.group.streams import records as streams_records
 from broker.group.streams import topology as streams_topology
@@ -770,13 +770,13 @@ class GroupCoordinator:
         expired = shard.share.expire_members(now)
         for group_id, member_id in expired.expired:
             log.info("share_member_expired", group=group_id, member=member_id)
-        if expired.records_to_persist:
+        if expired.records:
             try:
-                await self.runtime.write(pid, [_pair(r) for r in expired.records_to_persist])
+                await self.runtime.write(pid, [_pair(r) for r in expired.records])
             except KafkaError as exc:
                 log.warning("share_group_write_failed", partition=pid, error=str(exc))
             else:
-                self._metrics.rebalanced(expired.records_to_persist)
+                self._metrics.rebalanced(expired.records)
         if self.share_partitions is not None:
             for group_id, member_id in expired.expired:
                 await self.share_partitions.release_member(group_id, member_id)
@@ -1384,11 +1384,11 @@ class GroupCoordinator:
         *,
         client_id: str,
         client_host: str,
-    ) -> HeartbeatResult:
+    ) -> ShareHeartbeat:
         try:
             _, shard = await self.shard_for(group_id)
         except KafkaError as exc:
-            return HeartbeatResult(exc.code, None, member_id, member_epoch, 0, None, [])
+            return ShareHeartbeat(exc.code, None, member_id, member_epoch, 0, None)
         result = shard.share.heartbeat(
             group_id,
             member_id,
@@ -1403,27 +1403,29 @@ class GroupCoordinator:
             client_id=client_id or "",
             client_host=client_host,
         )
-        records = list(result.records_to_persist)
-        if result.error_code == ErrorCode.NONE and result.assignment:
+        answer = result.response
+        assert answer is not None
+        records = list(result.records)
+        if answer.error_code == ErrorCode.NONE and answer.assignment:
             for topic_id, partitions in shard.share.uninitialized_partitions(group_id).items():
                 if partitions:
                     records += shard.share.mark_initialized(group_id, topic_id, partitions)
         code = await self.write(group_id, records)
         if code:
-            return HeartbeatResult(code, None, member_id, member_epoch, 0, None, [])
+            return ShareHeartbeat(code, None, member_id, member_epoch, 0, None)
         self._metrics.rebalanced(records)
         self.runtime.timers_changed()
-        if result.error_code == ErrorCode.NONE and self.share_partitions is not None and result.records_to_persist:
+        if answer.error_code == ErrorCode.NONE and self.share_partitions is not None and result.records:
             # Tell the share-partitions led here how many members the target gives each.
             self.share_partitions.expect_members(group_id, shard.share.sharing(group_id))
-        if member_epoch == -1 and result.error_code == ErrorCode.NONE and self.share_partitions is not None:
+        if member_epoch == -1 and answer.error_code == ErrorCode.NONE and self.share_partitions is not None:
             # librdkafka sends its final ShareAcknowledge and this leave on two
             # connections, in either order. While the member's share session is
             # open, its close (or the connection's loss) gives the records back,
             # after applying those acks; releasing here could beat the acks.
             if not self.share_partitions.has_session(group_id, member_id):
                 await self.share_partitions.release_member(group_id, member_id)
-        return result
+        return answer
 
     async def share_describe(self, group_ids: list[str]) -> list[Any]:
         out = []
@@ -1444,7 +1446,7 @@ class GroupCoordinator:
             if result.error_code:
                 out[group_id] = result.error_code
                 continue
-            code = await self.write(group_id, result.records_to_persist)
+            code = await self.write(group_id, result.records)
             if not code and self.share_partitions is not None:
                 persister = self.share_partitions.persister
                 for topic_id, partitions in result.initialized.items():

@@ -1,9 +1,11 @@
 """The share-group coordinator: KIP-932 membership as Apache Kafka 4.2 ships it.
 
 Pure domain logic. Nothing here does I/O, reads a clock or imports trio: the
-caller passes ``now_ms``, sees topics through :class:`TopicMetadata`, writes the
-returned records to ``__consumer_offsets`` and arms a timer for
-:meth:`ShareGroupCoordinator.next_deadline`.
+caller passes ``now_ms``, sees topics through :class:`TopicMetadata` and writes
+the records of each :class:`~broker.coordinator.result.CoordinatorResult` to
+``__consumer_offsets``. Session timeouts are tasks in the keyed timer queue the
+runtime gives (:meth:`ShareGroupCoordinator.expire_members` runs the due ones by
+hand).
 
 Membership (ShareGroupHeartbeat):
 
@@ -50,12 +52,14 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import heapq
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from functools import partial
+from typing import Any, NamedTuple, Protocol
 
+from broker.coordinator.result import CoordinatorResult
+from broker.coordinator.timer import TimerQueue
 from broker.group import records as rec
 from broker.group.assignor import ASSIGNOR_NAME, assign
 from broker.group.records import PersistedRecord, Record
@@ -164,8 +168,8 @@ class TopicTable:
 
 
 @dataclass(frozen=True, slots=True)
-class HeartbeatResult:
-    """The ShareGroupHeartbeat response fields plus the records to persist.
+class ShareHeartbeat:
+    """The ShareGroupHeartbeat response fields.
 
     ``assignment`` is None when the response carries no assignment (it did
     not change); otherwise the member's full assignment as (topic id, sorted
@@ -178,24 +182,53 @@ class HeartbeatResult:
     member_epoch: int
     heartbeat_interval_ms: int
     assignment: TopicAssignment | None
-    records_to_persist: list[PersistedRecord]
 
 
-@dataclass(frozen=True, slots=True)
-class ExpiryResult:
-    expired: list[tuple[str, str]]  # (group id, member id)
-    records_to_persist: list[PersistedRecord]
+class HeartbeatResult(CoordinatorResult[ShareHeartbeat]):
+    """A heartbeat's records (framed, already applied) and its answer, whose fields
+    read through (``result.member_epoch``)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.response, name)
+
+    @property
+    def records_to_persist(self) -> list[PersistedRecord]:
+        return self.records
 
 
-@dataclass(frozen=True, slots=True)
-class DeleteResult:
-    """Outcome of deleting a group; ``initialized`` names the share-partitions
-    whose state the caller should now delete from the share coordinator."""
+class ExpiryResult(CoordinatorResult[list[tuple[str, str]]]):
+    """Session expiry: the records that fence the members, and the (group id, member
+    id) of each member expired, whose records the caller gives back."""
 
-    error_code: int
-    error_message: str | None
-    records_to_persist: list[PersistedRecord]
-    initialized: dict[uuid.UUID, frozenset[int]]
+    __slots__ = ()
+
+    @property
+    def expired(self) -> list[tuple[str, str]]:
+        return self.response if self.response is not None else []
+
+    @property
+    def records_to_persist(self) -> list[PersistedRecord]:
+        return self.records
+
+
+@dataclass(slots=True)
+class DeleteResult(CoordinatorResult[int]):
+    """Outcome of deleting a group (the response: its error code); ``initialized``
+    names the share-partitions whose state the caller should now delete from the
+    share coordinator."""
+
+    error_message: str | None = None
+    initialized: dict[uuid.UUID, frozenset[int]] = field(default_factory=dict)
+
+    @property
+    def error_code(self) -> int:
+        return self.response if self.response is not None else 0
+
+    @property
+    def records_to_persist(self) -> list[PersistedRecord]:
+        return self.records
 
 
 @dataclass(slots=True)
@@ -312,7 +345,7 @@ def _wire_assignment(assignment: Mapping[uuid.UUID, Iterable[int]]) -> TopicAssi
 
 
 def _error(code: ErrorCode, message: str | None = None) -> HeartbeatResult:
-    return HeartbeatResult(int(code), message or code.message, None, 0, 0, None, [])
+    return HeartbeatResult([], ShareHeartbeat(int(code), message or code.message, None, 0, 0, None))
 
 
 # -- the coordinator ------------------------------------------------------------------
@@ -321,15 +354,21 @@ def _error(code: ErrorCode, message: str | None = None) -> HeartbeatResult:
 class ShareGroupCoordinator:
     """All share groups this broker coordinates."""
 
-    def __init__(self, topics: TopicMetadata, *, other_group_type: Callable[[str], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        topics: TopicMetadata,
+        *,
+        other_group_type: Callable[[str], str | None] | None = None,
+        timer: TimerQueue[Callable[[int], ExpiryResult]] | None = None,
+    ) -> None:
         self._topics = topics
         # The type of a group another core of the same shard owns (classic groups).
         self.other_group_type = other_group_type
         self._groups: dict[str, _Group] = {}
         self._foreign: dict[str, GroupType] = {}  # consumer / classic groups owned elsewhere
         self._pinned: dict[str, GroupType] = {}  # group.type configs
-        self._deadlines: dict[tuple[str, str], int] = {}
-        self._timers: list[tuple[int, str, str]] = []  # heap; entries go stale, _deadlines decides
+        # (group id, member id) -> the member's session expiry
+        self._timers: TimerQueue[Callable[[int], ExpiryResult]] = timer if timer is not None else TimerQueue()
         self._apply_table: dict[tuple[type, bool], Callable[[Record], None]] = {
             (ShareGroupMemberMetadataKey, False): self._apply_member,
             (ShareGroupMemberMetadataKey, True): self._apply_member_tombstone,
@@ -424,7 +463,7 @@ class ShareGroupCoordinator:
         if outcome is _Action.LEAVE:
             assert group is not None and member is not None
             persisted = self._commit(self._removal_records(group, member))
-            return HeartbeatResult(0, None, member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None, persisted)
+            return HeartbeatResult(persisted, ShareHeartbeat(0, None, member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None))
         if member is not None and not _epoch_accepted(member_epoch, member):
             return _error(
                 ErrorCode.FENCED_MEMBER_EPOCH,
@@ -558,13 +597,10 @@ class ShareGroupCoordinator:
         persisted = self._commit(records)
         self._arm(group_id, member_id, now_ms + session_timeout_ms)
         return HeartbeatResult(
-            0,
-            None,
-            member_id,
-            new_epoch,
-            interval,
-            _wire_assignment(assigned) if send_assignment else None,
             persisted,
+            ShareHeartbeat(
+                0, None, member_id, new_epoch, interval, _wire_assignment(assigned) if send_assignment else None
+            ),
         )
 
     # -- removal, sessions, topic changes --------------------------------------------------
@@ -590,31 +626,33 @@ class ShareGroupCoordinator:
             records.append(rec.target_assignment_epoch(group_id, group_epoch, 0))
         return records
 
+    def _expire(self, group_id: str, member_id: str, now_ms: int) -> ExpiryResult:
+        """A session timer's task: the member was not heard from within its session timeout."""
+        group = self._groups[group_id]
+        persisted = self._commit(self._removal_records(group, group.members[member_id]))
+        return ExpiryResult(persisted, [(group_id, member_id)])
+
     def expire_members(self, now_ms: int) -> ExpiryResult:
-        """Remove members not heard from within their session timeout."""
-        expired: list[tuple[str, str]] = []
+        """Run the due session timers by hand: remove members not heard from within their
+        session timeout (with a runtime, its timer runs each as it comes due)."""
         persisted: list[PersistedRecord] = []
-        while self._timers and self._timers[0][0] <= now_ms:
-            deadline, group_id, member_id = heapq.heappop(self._timers)
-            if self._deadlines.get((group_id, member_id)) != deadline:
-                continue
-            group = self._groups[group_id]
-            persisted += self._commit(self._removal_records(group, group.members[member_id]))
-            expired.append((group_id, member_id))
-        return ExpiryResult(expired, persisted)
+        expired: list[tuple[str, str]] = []
+        while (due := self._timers.pop_due(now_ms)) is not None:
+            result = due[1](now_ms)
+            persisted += result.records
+            expired += result.expired
+        return ExpiryResult(persisted, expired)
 
     def next_deadline(self) -> int | None:
-        """When :meth:`expire_members` next has something to do, if ever."""
-        while self._timers and self._deadlines.get(self._timers[0][1:]) != self._timers[0][0]:
-            heapq.heappop(self._timers)
-        return self._timers[0][0] if self._timers else None
+        """When the next session times out, if ever."""
+        return self._timers.next_deadline_ms()
 
     def on_loaded(self, now_ms: int, session_timeout_ms: int | Callable[[str], int]) -> None:
         """Start session timers for members rebuilt by :meth:`replay` (Kafka does the same)."""
         for group in self._groups.values():
             timeout = session_timeout_ms(group.group_id) if callable(session_timeout_ms) else session_timeout_ms
             for member_id in group.members:
-                if (group.group_id, member_id) not in self._deadlines:
+                if (group.group_id, member_id) not in self._timers:
                     self._arm(group.group_id, member_id, now_ms + timeout)
 
     def on_topics_changed(self) -> list[PersistedRecord]:
@@ -723,7 +761,7 @@ class ShareGroupCoordinator:
         group = self._groups.get(key.group_id)
         if group is not None:
             group.members.pop(key.member_id, None)
-        self._deadlines.pop((key.group_id, key.member_id), None)
+        self._timers.cancel((key.group_id, key.member_id))
 
     def _apply_group(self, record: Record) -> None:
         key, value = record
@@ -738,7 +776,7 @@ class ShareGroupCoordinator:
         group = self._groups.pop(key.group_id, None)
         if group is not None:
             for member_id in group.members:
-                self._deadlines.pop((group.group_id, member_id), None)
+                self._timers.cancel((group.group_id, member_id))
 
     def _apply_target_member(self, record: Record) -> None:
         key, value = record
@@ -805,8 +843,7 @@ class ShareGroupCoordinator:
             group.initialized = {}
 
     def _arm(self, group_id: str, member_id: str, deadline: int) -> None:
-        self._deadlines[group_id, member_id] = deadline
-        heapq.heappush(self._timers, (deadline, group_id, member_id))
+        self._timers.schedule((group_id, member_id), deadline, partial(self._expire, group_id, member_id))
 
     # -- describe, list, delete ------------------------------------------------------------
 
@@ -871,9 +908,9 @@ class ShareGroupCoordinator:
         """DeleteGroups for a share group: only an Empty group may go."""
         group = self._groups.get(group_id)
         if group is None:
-            return DeleteResult(int(ErrorCode.GROUP_ID_NOT_FOUND), f"Group {group_id} not found.", [], {})
+            return DeleteResult([], int(ErrorCode.GROUP_ID_NOT_FOUND), f"Group {group_id} not found.")
         if group.members:
-            return DeleteResult(int(ErrorCode.NON_EMPTY_GROUP), ErrorCode.NON_EMPTY_GROUP.message, [], {})
+            return DeleteResult([], int(ErrorCode.NON_EMPTY_GROUP), ErrorCode.NON_EMPTY_GROUP.message)
         initialized = self.initialized_partitions(group_id)
         records = [rec.target_member_tombstone(group_id, m) for m in group.target]
         records += [
@@ -881,7 +918,7 @@ class ShareGroupCoordinator:
             rec.state_partition_metadata_tombstone(group_id),
             rec.group_tombstone(group_id),
         ]
-        return DeleteResult(0, None, self._commit(records), initialized)
+        return DeleteResult(self._commit(records), 0, None, initialized)
 
     # -- initialised share-partitions (for the share-group offsets admin APIs) ----------------
 
