@@ -33,6 +33,11 @@ class CoordinatorResult(Generic[R]):
     records: list[Any] = field(default_factory=list)
     response: R | None = None
 
+    def answer(self) -> R:
+        """The response, which every operation answering a request has."""
+        assert self.response is not None, "this result answers no request"
+        return self.response
+
     def extend(self, other: CoordinatorResult[Any]) -> None:
         """Append ``other``'s records after these (its response is dropped)."""
         self.records.extend(other.records)

@@ -447,7 +447,7 @@ class TransactionCoordinator:
             keep_prepared_txn=keep_prepared_txn,
         )
         error = await self._commit(pid, host, result)
-        return InitProducerIdResult(error) if error else result.response
+        return InitProducerIdResult(error) if error else result.answer()
 
     async def add_partitions(
         self,
@@ -464,10 +464,10 @@ class TransactionCoordinator:
         result = host.core.add_partitions(
             self.clock(), transactional_id, producer_id, producer_epoch, partitions, transaction_version
         )
-        if result.response:
-            self._refused("add_partitions", transactional_id, result.response, producer_id, producer_epoch)
+        if result.answer():
+            self._refused("add_partitions", transactional_id, result.answer(), producer_id, producer_epoch)
         error = await self._commit(pid, host, result)
-        return error or result.response
+        return error or result.answer()
 
     async def verify_partitions(
         self, transactional_id: str, producer_id: int, producer_epoch: int, partitions: Iterable[TopicPartition]
@@ -477,7 +477,7 @@ class TransactionCoordinator:
             _, host = await self._shard(transactional_id)
         except KafkaError as exc:
             return dict.fromkeys(wanted, exc.code)
-        return host.core.verify_partitions(transactional_id, producer_id, producer_epoch, wanted).response
+        return host.core.verify_partitions(transactional_id, producer_id, producer_epoch, wanted).answer()
 
     async def verify_or_add(
         self,
@@ -514,7 +514,7 @@ class TransactionCoordinator:
             return exc.code
         result = host.core.add_offsets(self.clock(), transactional_id, producer_id, producer_epoch, group_id)
         error = await self._commit(pid, host, result)
-        return error or result.response
+        return error or result.answer()
 
     async def end_txn(
         self,
@@ -531,14 +531,15 @@ class TransactionCoordinator:
         result = host.core.end_txn(
             self.clock(), transactional_id, producer_id, producer_epoch, committed, transaction_version
         )
-        if result.response.error:
+        answer = result.answer()
+        if answer.error:
             op = "commit" if committed else "abort"
-            self._refused(op, transactional_id, result.response.error, producer_id, producer_epoch)
+            self._refused(op, transactional_id, answer.error, producer_id, producer_epoch)
         error = await self._commit(pid, host, result)
         if error:
             return EndTxnResult(error)
         await self._await_markers(pid, result.markers)
-        return result.response
+        return answer
 
     async def describe(self, transactional_id: str) -> DescribedTxn:
         try:

@@ -10,9 +10,10 @@ come from a :class:`ProducerIdSource` given at construction.
 
 How it is driven (the coordinator runtime's contract)
 -----------------------------------------------------
-* Every operation returns a :class:`TxnResult`: ``records`` to append to the
-  shard's partition (``(key, value)``, value None = tombstone), the
-  ``response`` for the client, and ``markers`` to write. The operation does not
+* Every operation returns a :class:`TxnResult`, the coordinators'
+  :class:`~broker.coordinator.result.CoordinatorResult` with ``markers``:
+  ``records`` to append to the shard's partition (``(key, value)``, value None =
+  tombstone), the ``response`` for the client, and ``markers`` to write. The operation does not
   change the persisted state itself: the runtime calls :meth:`TxnShard.replay`
   on each returned record (exactly as at load), appends them, waits until they
   are durable, and only then sends the response **and the markers**. (A marker
@@ -23,8 +24,9 @@ How it is driven (the coordinator runtime's contract)
   producer's previous InitProducerId (Kafka's ``lastProducerEpoch``, which is
   not in the record and is -1 after a load), and which partitions still wait
   for their marker.
-* Timers: :meth:`TxnShard.next_deadline_ms` and :meth:`TxnShard.tick`
-  (transaction timeouts and transactional-id expiration).
+* Timers (transaction timeouts and transactional-id expiration) are tasks in the
+  keyed timer queue the runtime gives, one per id; :meth:`TxnShard.tick` runs the
+  due ones by hand.
 * :meth:`TxnShard.snapshot` gives records that rebuild the state from nothing;
   :meth:`TxnShard.on_loaded` after replay at load returns the markers of
   transactions left in PrepareCommit/PrepareAbort.
@@ -68,13 +70,15 @@ Where we differ from Kafka
 from __future__ import annotations
 
 import dataclasses
-import heapq
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from functools import partial
+from typing import Any, NamedTuple, Protocol, TypeVar
 
+from broker.coordinator.result import CoordinatorResult
+from broker.coordinator.timer import TimerQueue
 from broker.metadata.image import coordinator_partition
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.txn import records
@@ -177,11 +181,10 @@ class MarkerBatch:
 
 
 @dataclass(slots=True)
-class TxnResult(Generic[R]):
-    """What an operation returns: records to append, the client's answer, markers to write."""
+class TxnResult(CoordinatorResult[R]):
+    """What an operation returns: records to append, the client's answer, and the
+    markers to write once the records are durable."""
 
-    records: list[tuple[bytes, bytes | None]]
-    response: R
     markers: list[MarkerBatch] = field(default_factory=list)
 
 
@@ -305,6 +308,8 @@ class TxnShard:
         coordinator_epoch: int,
         config: TxnConfig,
         producer_ids: ProducerIdSource,
+        *,
+        timer: TimerQueue[Callable[[int], TxnResult[None]]] | None = None,
     ) -> None:
         self.partition = partition
         self.coordinator_epoch = coordinator_epoch
@@ -314,8 +319,8 @@ class TxnShard:
         self._entries: dict[str, _Entry] = {}
         # Per id, the in-memory fields of records returned but not yet replayed, in order.
         self._memory: dict[str, deque[_Memory]] = {}
-        # (deadline, transactional id); stale entries are skipped when they surface.
-        self._timers: list[tuple[int, str]] = []
+        # transactional id -> its timeout or expiration, whichever its state has.
+        self._timers: TimerQueue[Callable[[int], TxnResult[None]]] = timer if timer is not None else TimerQueue()
 
     def set_transaction_version(self, level: int) -> None:
         """The finalized transaction.version changed (UpdateFeatures): later records and the
@@ -340,6 +345,7 @@ class TxnShard:
         memory = self._take_memory(transactional_id)
         if meta is None or meta.state is TxnState.DEAD:
             self._entries.pop(transactional_id, None)
+            self._timers.cancel(transactional_id)
             return
         if meta.state is TxnState.PREPARE_EPOCH_FENCE:
             return  # never written by Kafka: a pending state only; nothing to apply
@@ -347,13 +353,12 @@ class TxnShard:
         if meta.state.is_prepare:
             entry.awaiting = set(meta.partitions)
             entry.prepared_ms = -1 if memory is None else memory.prepared_ms
-        old = self._entries.get(transactional_id)
         self._entries[transactional_id] = entry
         deadline = self._deadline(entry)
-        if deadline is not None and (old is None or self._deadline(old) != deadline):
-            heapq.heappush(self._timers, (deadline, transactional_id))
-            if len(self._timers) > 2 * len(self._entries) + 64:
-                self._rebuild_timers()
+        if deadline is None:
+            self._timers.cancel(transactional_id)
+        elif self._timers.deadline(transactional_id) != deadline:
+            self._timers.schedule(transactional_id, deadline, partial(self._on_deadline, transactional_id))
 
     def snapshot(self) -> list[tuple[bytes, bytes | None]]:
         """Records that rebuild the persisted state from nothing (one per id)."""
@@ -825,46 +830,35 @@ class TxnShard:
         return self._prepare(entry, new, last_epoch, now_ms)
 
     def next_deadline_ms(self) -> int | None:
-        """When :meth:`tick` next has work: a transaction timing out or an id expiring."""
-        timers = self._timers
-        while timers:
-            deadline, transactional_id = timers[0]
-            entry = self._entries.get(transactional_id)
-            if entry is not None and self._deadline(entry) == deadline:
-                return deadline
-            heapq.heappop(timers)
-        return None
+        """When the next transaction times out or id expires."""
+        return self._timers.next_deadline_ms()
 
     def tick(self, now_ms: int) -> TxnResult[None]:
-        """Abort transactions past their timeout (Kafka's abort of timed-out
-        transactions: fence the producer, PrepareAbort, markers) and delete ids idle
-        for ``transactional.id.expiration.ms`` (tombstones)."""
+        """Run the due timers by hand (with a runtime, its timer runs each as it comes due)."""
         out: TxnResult[None] = TxnResult([], None)
-        timers = self._timers
-        done: set[str] = set()  # an id may be in the heap twice with the same deadline
-        while timers and timers[0][0] <= now_ms:
-            deadline, transactional_id = heapq.heappop(timers)
-            entry = self._entries.get(transactional_id)
-            if entry is None or self._deadline(entry) != deadline or transactional_id in done:
-                continue
-            done.add(transactional_id)
-            event = Event.TIMEOUT if entry.meta.state is TxnState.ONGOING else Event.EXPIRE
-            outcome = TRANSITIONS[(self._view(entry), event)]
-            if outcome.action is Action.FENCE:
-                recs, markers = self._fence(entry, now_ms)
-                out.records += recs
-                out.markers += markers
-            elif outcome.action is Action.REMOVE:
-                check_transition(entry.meta.state, TxnState.DEAD)
-                self._memory.setdefault(transactional_id, deque()).append(_Memory(NO_PRODUCER_EPOCH))
-                out.records.append((records.encode_key(transactional_id), None))
+        while (due := self._timers.pop_due(now_ms)) is not None:
+            result = due[1](now_ms)
+            out.records += result.records
+            out.markers += result.markers
         return out
 
-    def _rebuild_timers(self) -> None:
-        """Drop superseded deadlines, so the heap stays within twice the ids held."""
-        timers = [(d, t) for t, e in self._entries.items() if (d := self._deadline(e)) is not None]
-        heapq.heapify(timers)
-        self._timers = timers
+    def _on_deadline(self, transactional_id: str, now_ms: int) -> TxnResult[None]:
+        """An id's timer: abort its transaction past the timeout (Kafka's abort of timed-out
+        transactions: fence the producer, PrepareAbort, markers), or delete the id once idle
+        for ``transactional.id.expiration.ms`` (a tombstone)."""
+        entry = self._entries.get(transactional_id)
+        if entry is None:
+            return TxnResult([], None)
+        event = Event.TIMEOUT if entry.meta.state is TxnState.ONGOING else Event.EXPIRE
+        outcome = TRANSITIONS[(self._view(entry), event)]
+        if outcome.action is Action.FENCE:
+            recs, markers = self._fence(entry, now_ms)
+            return TxnResult(recs, None, markers)
+        if outcome.action is Action.REMOVE:
+            check_transition(entry.meta.state, TxnState.DEAD)
+            self._memory.setdefault(transactional_id, deque()).append(_Memory(NO_PRODUCER_EPOCH))
+            return TxnResult([(records.encode_key(transactional_id), None)], None)
+        return TxnResult([], None)
 
     def _deadline(self, entry: _Entry) -> int | None:
         meta = entry.meta
