@@ -18,8 +18,9 @@ timer the runtime gives it (:mod:`broker.coordinator.timer`), as Kafka's
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 __all__ = ["CoordinatorResult"]
 
@@ -27,11 +28,30 @@ R = TypeVar("R")
 
 
 @dataclass(slots=True)
-class CoordinatorResult(Generic[R]):
-    """Records to append, in order, then the response to send once they are durable."""
+class CoordinatorResult(Sequence[Any], Generic[R]):
+    """Records to append, in order, then the response to send once they are durable.
+
+    The result is the sequence of its records (``len(result)``, ``result[0]``), so an
+    operation that answers nothing but what it writes reads like its records.
+    """
 
     records: list[Any] = field(default_factory=list)
     response: R | None = None
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.records[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.records)
 
     def answer(self) -> R:
         """The response, which every operation answering a request has."""

@@ -3,8 +3,10 @@
 One :class:`ShareCoordinatorShard` holds the durable state of the
 share-partitions whose keys hash to one partition of ``__share_group_state``.
 A share-partition is keyed by ``(group_id, topic_id, partition)``
-(:class:`ShareKey`). Each operation validates its input against the current
-state and returns the records to append; it changes nothing by itself. The
+(:class:`ShareKey`). Each operation takes ``now_ms``, validates its input
+against the current state and returns a
+:class:`~broker.coordinator.result.CoordinatorResult` (the records to append, and
+the answer of a read); it changes nothing by itself. The
 caller (:mod:`broker.share.state_store`) appends the records and then feeds
 each one, with its offset, to :meth:`ShareCoordinatorShard.replay`, exactly
 what a restart does with the log. Live state and replayed state are one code
@@ -60,6 +62,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from broker.coordinator.result import CoordinatorResult
 from broker.metadata.image import coordinator_partition
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.share_snapshot_key import ShareSnapshotKey
@@ -344,7 +347,9 @@ class ShareCoordinatorShard:
 
     # ------------------------------------------------------------------ operations
 
-    def initialize(self, key: ShareKey, state_epoch: int, start_offset: int, *, now_ms: int = -1) -> list[StateRecord]:
+    def initialize(
+        self, key: ShareKey, state_epoch: int, start_offset: int, *, now_ms: int = -1
+    ) -> CoordinatorResult[None]:
         """InitializeShareGroupState: a fresh snapshot (start offset -1: not yet known)."""
         self._check_partition(key)
         if state_epoch < 0:
@@ -354,7 +359,7 @@ class ShareCoordinatorShard:
             self._check_state_epoch(current, state_epoch)
         self._check_topic(key)
         if current is not None and current.state_epoch == state_epoch and current.start_offset == start_offset:
-            return []
+            return CoordinatorResult()
         value = ShareSnapshotValue(
             snapshot_epoch=0 if current is None else current.snapshot_epoch + 1,
             state_epoch=state_epoch,
@@ -365,7 +370,7 @@ class ShareCoordinatorShard:
             write_timestamp=now_ms,
             state_batches=[],
         )
-        return [StateRecord(key, SHARE_SNAPSHOT, value)]
+        return CoordinatorResult([StateRecord(key, SHARE_SNAPSHOT, value)])
 
     def write(
         self,
@@ -377,7 +382,7 @@ class ShareCoordinatorShard:
         state_batches: Sequence[object] = (),
         delivery_complete_count: int = UNKNOWN_DELIVERY_COMPLETE_COUNT,
         now_ms: int = -1,
-    ) -> list[StateRecord]:
+    ) -> CoordinatorResult[None]:
         """WriteShareGroupState: one ShareUpdate, or a ShareSnapshot when one is due.
 
         ``state_batches`` are any objects with ``first_offset``, ``last_offset``,
@@ -390,19 +395,18 @@ class ShareCoordinatorShard:
         self._check_leader_epoch(current, leader_epoch)
         self._check_state_epoch(current, state_epoch)
         self._check_topic(key)
-        return [
-            self._progress_record(
-                key,
-                current,
-                leader_epoch=max(current.leader_epoch, leader_epoch),
-                start_offset=start_offset,
-                delivery_complete_count=delivery_complete_count,
-                batches=_to_batches(state_batches),
-                now_ms=now_ms,
-            )
-        ]
+        record = self._progress_record(
+            key,
+            current,
+            leader_epoch=max(current.leader_epoch, leader_epoch),
+            start_offset=start_offset,
+            delivery_complete_count=delivery_complete_count,
+            batches=_to_batches(state_batches),
+            now_ms=now_ms,
+        )
+        return CoordinatorResult([record])
 
-    def read(self, key: ShareKey, leader_epoch: int, *, now_ms: int = -1) -> tuple[ReadState, list[StateRecord]]:
+    def read(self, key: ShareKey, leader_epoch: int, *, now_ms: int = -1) -> CoordinatorResult[ReadState]:
         """ReadShareGroupState: the state, plus a record when ``leader_epoch`` is news."""
         self._check_partition(key)
         current = self.states.get(key)
@@ -414,7 +418,7 @@ class ShareCoordinatorShard:
             current.state_epoch, current.start_offset, current.delivery_complete_count, current.state_batches
         )
         if leader_epoch <= current.leader_epoch:
-            return answer, []
+            return CoordinatorResult([], answer)
         record = self._progress_record(
             key,
             current,
@@ -424,7 +428,7 @@ class ShareCoordinatorShard:
             batches=(),
             now_ms=now_ms,
         )
-        return answer, [record]
+        return CoordinatorResult([record], answer)
 
     def read_summary(self, key: ShareKey) -> StateSummary:
         """ReadShareGroupStateSummary: an unknown key reads as never initialised."""
@@ -437,7 +441,7 @@ class ShareCoordinatorShard:
             current.state_epoch, current.leader_epoch, current.start_offset, current.delivery_complete_count
         )
 
-    def delete(self, key: ShareKey) -> list[StateRecord]:
+    def delete(self, key: ShareKey) -> CoordinatorResult[None]:
         """DeleteShareGroupState: a tombstone; nothing for a key with no state.
 
         Unlike Kafka, a topic that no longer exists is no error: deleting the
@@ -445,8 +449,8 @@ class ShareCoordinatorShard:
         """
         self._check_partition(key)
         if key not in self.states:
-            return []
-        return [StateRecord(key, SHARE_SNAPSHOT, None)]
+            return CoordinatorResult()
+        return CoordinatorResult([StateRecord(key, SHARE_SNAPSHOT, None)])
 
     def snapshot_record(self, key: ShareKey, *, now_ms: int = -1) -> StateRecord:
         """A record that makes the log agree with the current state of ``key``:

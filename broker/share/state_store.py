@@ -52,6 +52,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
+from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -384,9 +385,7 @@ class ShareStateStore:
     ) -> PartitionResult:
         key = ShareKey(group_id, topic_id, partition)
         try:
-            await self._operate(
-                key, lambda shard, now: (None, shard.initialize(key, state_epoch, start_offset, now_ms=now))
-            )
+            await self._operate(key, lambda shard, now: shard.initialize(key, state_epoch, start_offset, now_ms=now))
         except KafkaError as exc:
             return PartitionResult(exc.code, exc.detail)
         return PartitionResult()
@@ -418,8 +417,8 @@ class ShareStateStore:
     ) -> PartitionResult:
         key = ShareKey(group_id, topic_id, partition)
 
-        def op(shard: ShareCoordinatorShard, now: int) -> tuple[None, list[StateRecord]]:
-            records = shard.write(
+        def op(shard: ShareCoordinatorShard, now: int) -> CoordinatorResult[None]:
+            return shard.write(
                 key,
                 state_epoch=state_epoch,
                 leader_epoch=leader_epoch,
@@ -428,7 +427,6 @@ class ShareStateStore:
                 delivery_complete_count=delivery_complete_count,
                 now_ms=now,
             )
-            return None, records
 
         try:
             await self._operate(key, op)
@@ -439,7 +437,7 @@ class ShareStateStore:
     async def delete(self, group_id: str, topic_id: uuid.UUID, partition: int) -> PartitionResult:
         key = ShareKey(group_id, topic_id, partition)
         try:
-            await self._operate(key, lambda shard, now: (None, shard.delete(key)))
+            await self._operate(key, lambda shard, now: shard.delete(key))
         except KafkaError as exc:
             return PartitionResult(exc.code, exc.detail)
         return PartitionResult()
@@ -450,7 +448,7 @@ class ShareStateStore:
         """The leader epoch is accepted for symmetry with the RPC; like Kafka, it fences nothing."""
         key = ShareKey(group_id, topic_id, partition)
         try:
-            summary = await self._operate(key, lambda shard, now: (shard.read_summary(key), []))
+            summary = await self._operate(key, lambda shard, now: CoordinatorResult([], shard.read_summary(key)))
         except KafkaError as exc:
             return SummaryResult(exc.code, exc.detail)
         return SummaryResult(
@@ -462,18 +460,17 @@ class ShareStateStore:
 
     # ------------------------------------------------------------------ the write path
 
-    async def _operate(
-        self, key: ShareKey, op: Callable[[ShareCoordinatorShard, int], tuple[Any, list[StateRecord]]]
-    ) -> Any:
-        """Run ``op`` on the key's shard under the key's lock; commit its records durably."""
+    async def _operate(self, key: ShareKey, op: Callable[[ShareCoordinatorShard, int], CoordinatorResult[Any]]) -> Any:
+        """Run ``op`` on the key's shard under the key's lock; commit its records durably;
+        the operation's answer."""
         pid = partition_for(key, self.num_partitions)
         shard = await self._shard(pid)
         async with self._locks.hold(key):
             await self._make_safe(pid, shard, key)
-            result, records = op(shard, self._now_ms())
-            if records:
-                await self._commit(pid, shard, records)
-            return result
+            result = op(shard, self._now_ms())
+            if result.records:
+                await self._commit(pid, shard, result.records)
+            return result.response
 
     async def _make_safe(self, pid: int, shard: ShareCoordinatorShard, key: ShareKey) -> None:
         """Before building on ``key``'s state, make sure no rolled-back record can outlive it."""

@@ -10,6 +10,7 @@ allowed).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -48,13 +49,13 @@ class Applied:
         self.log: list[tuple[bytes, bytes | None]] = []
         self.now = 1_000
 
-    def apply(self, records: list[StateRecord]) -> list[StateRecord]:
+    def apply(self, records: Sequence[StateRecord]) -> list[StateRecord]:
         for record in records:
             self.log.append(encode_record(record))
             decoded = decode_record(*self.log[-1])
             assert decoded is not None
             self.shard.replay(decoded, len(self.log) - 1)
-        return records
+        return list(records)
 
     def initialize(self, key=KEY, state_epoch=0, start_offset=-1):
         return self.apply(self.shard.initialize(key, state_epoch, start_offset, now_ms=self.now))
@@ -73,9 +74,8 @@ class Applied:
         )
 
     def read(self, key=KEY, leader_epoch=0):
-        answer, records = self.shard.read(key, leader_epoch, now_ms=self.now)
-        self.apply(records)
-        return answer, records
+        result = self.shard.read(key, leader_epoch, now_ms=self.now)
+        return result.response, self.apply(result.records)
 
     def delete(self, key=KEY):
         return self.apply(self.shard.delete(key))
