@@ -20,9 +20,13 @@ shell around pure cores:
   they are what ``acks=all`` promises, within ``write_timeout_ms``. Errors are
   KafkaError with the storage error's code; each coordinator maps them to what
   its APIs answer.
-- **Timers.** Each shard says when it next needs the clock
-  (``next_deadline_ms``); one task sleeps until the earliest and calls the
-  coordinator's ``on_deadline(partition, shard)``.
+- **Timers.** Every hosted shard gets one keyed timer
+  (:class:`~broker.coordinator.timer.CoordinatorTimer`, Kafka's
+  ``CoordinatorTimer``) from the factory that builds it; its cores schedule their
+  tasks there. One task sleeps until the earliest deadline of any shard and hands
+  the coordinator the tasks due (``on_timers(partition, shard, due)``, taken one
+  by one), which runs them and persists their
+  :class:`~broker.coordinator.result.CoordinatorResult`.
 - **Bounded logs.** For a coordinator whose records are keyed state (last record
   per key wins, as in a compacted topic), the runtime keeps the live record of
   every key. Once the partition has grown by more than
@@ -45,13 +49,14 @@ shell around pure cores:
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 import structlog
 import trio
 
+from broker.coordinator.timer import CoordinatorTimer
 from broker.log.producer_state import AppendOrigin, VerificationGuard
 from broker.metadata.image import MetadataImage, coordinator_partition
 from broker.metadata.source import MetadataSource
@@ -69,7 +74,7 @@ from broker.protocol.records import (
 from broker.replica.manager import ReplicaManager
 from broker.replica.partition import Partition
 
-__all__ = ["CoordinatorRuntime", "CoordinatorSpec", "Shard"]
+__all__ = ["CoordinatorRuntime", "CoordinatorSpec", "DueTasks", "Shard"]
 
 log = structlog.get_logger("sharebroker.coordinator")
 
@@ -94,10 +99,10 @@ class Shard(Protocol):
 
     def on_loaded(self, now_ms: int) -> None: ...
 
-    def next_deadline_ms(self) -> int | None: ...
-
 
 S = TypeVar("S", bound=Shard)
+# The tasks of a shard's timer that are due: (queue name, key, task), taken one by one.
+DueTasks = Iterator[tuple[str, Hashable, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +125,7 @@ class CoordinatorSpec:
 @dataclass(slots=True)
 class _Hosted(Generic[S]):
     shard: S
+    timer: CoordinatorTimer = field(default_factory=CoordinatorTimer)
     live: dict[bytes, bytes] = field(default_factory=dict)
     since_rewrite: int = 0
     rewriting: bool = False
@@ -149,18 +155,18 @@ class CoordinatorRuntime(Generic[S]):
         self,
         spec: CoordinatorSpec,
         *,
-        new_shard: Callable[[int], S],
+        new_shard: Callable[[int, CoordinatorTimer], S],
         metadata: MetadataSource,
         replicas: ReplicaManager,
         clock: Callable[[], int],
-        on_deadline: Callable[[int, S], Awaitable[None]] | None = None,
+        on_timers: Callable[[int, S, DueTasks], Awaitable[None]] | None = None,
     ) -> None:
         self.spec = spec
         self._new_shard = new_shard
         self._metadata = metadata
         self._replicas = replicas
         self._clock = clock
-        self._on_deadline = on_deadline
+        self._on_timers = on_timers
         self._hosted: dict[int, _Hosted[S]] = {}
         self._loading: dict[int, trio.Event] = {}
         self._topic_lock = trio.Lock()
@@ -220,9 +226,10 @@ class CoordinatorRuntime(Generic[S]):
             if not create:
                 if not 0 <= pid < self.spec.num_partitions:
                     raise KafkaError(ErrorCode.NOT_COORDINATOR)
-                shard = self._new_shard(pid)
+                timer = CoordinatorTimer()
+                shard = self._new_shard(pid, timer)
                 shard.on_loaded(self._clock())
-                self._hosted[pid] = _Hosted(shard)
+                self._host(pid, _Hosted(shard, timer))
                 return shard
             await self.ensure_topic()
         if self._leads(self._metadata.image, pid):
@@ -280,12 +287,12 @@ class CoordinatorRuntime(Generic[S]):
             if not self._leads(self._metadata.image, pid):
                 raise KafkaError(ErrorCode.NOT_COORDINATOR, f"{self.spec.topic}-{pid} moved while it loaded")
             started = trio.current_time()
-            hosted: _Hosted[S] = _Hosted(self._new_shard(pid))
+            timer = CoordinatorTimer()
+            hosted: _Hosted[S] = _Hosted(self._new_shard(pid, timer), timer)
             count = await trio.to_thread.run_sync(self._replay, partition, hosted)
             hosted.shard.on_loaded(self._clock())
             hosted.since_rewrite = count - len(hosted.live)
-            self._hosted[pid] = hosted
-            self._timers_changed.set()
+            self._host(pid, hosted)
             if count:
                 log.info(
                     "coordinator_loaded",
@@ -297,6 +304,12 @@ class CoordinatorRuntime(Generic[S]):
         finally:
             del self._loading[pid]
             event.set()
+
+    def _host(self, pid: int, hosted: _Hosted[S]) -> None:
+        """The shard of ``pid`` is here: its timer wakes the timer task from now on."""
+        self._hosted[pid] = hosted
+        hosted.timer.on_schedule = self.timers_changed
+        self.timers_changed()
 
     def _replay(self, partition: Partition, hosted: _Hosted[S]) -> int:
         """Runs in a worker thread: feed every record of the partition to the shard."""
@@ -377,6 +390,7 @@ class CoordinatorRuntime(Generic[S]):
     def unload(self, pid: int) -> None:
         hosted = self._hosted.pop(pid, None)
         if hosted is not None:
+            hosted.timer.on_schedule = None
             unloaded = getattr(hosted.shard, "on_unloaded", None)
             if unloaded is not None:
                 unloaded()
@@ -585,7 +599,7 @@ class CoordinatorRuntime(Generic[S]):
     # --- timers ----------------------------------------------------------------------
 
     def timers_changed(self) -> None:
-        """A shard's next deadline moved earlier: re-plan the timer task."""
+        """A deadline moved earlier (or the clock jumped): re-plan the timer task."""
         self._timers_changed.set()
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
@@ -604,16 +618,16 @@ class CoordinatorRuntime(Generic[S]):
             now = self._clock()
             nearest: int | None = None
             for pid, hosted in list(self._hosted.items()):
-                deadline = hosted.shard.next_deadline_ms()
-                if deadline is None:
+                deadline = hosted.timer.next_deadline_ms()
+                if deadline is None or self._on_timers is None:
                     continue
-                if deadline <= now and self._on_deadline is not None:
+                if deadline <= now:
                     try:
-                        await self._on_deadline(pid, hosted.shard)
+                        await self._on_timers(pid, hosted.shard, hosted.timer.due(now))
                     except Exception:
                         log.exception("coordinator_timer_failed", coordinator=self.spec.name, partition=pid)
                         await trio.sleep(0.1)
-                    deadline = hosted.shard.next_deadline_ms()
+                    deadline = hosted.timer.next_deadline_ms()
                     if deadline is None:
                         continue
                     now = self._clock()

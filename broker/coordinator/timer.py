@@ -103,21 +103,26 @@ class TimerQueue(Generic[T]):
 class CoordinatorTimer:
     """The timer of one hosted shard: a :class:`TimerQueue` per core, by name.
 
-    ``on_schedule`` (the runtime's) is told of every new deadline, so the task that
-    sleeps until the earliest one wakes up to look again.
+    ``on_schedule`` (the runtime's, set once the shard is loaded: replay runs in a
+    worker thread) is told of every new deadline, so the task that sleeps until the
+    earliest one wakes up to look again.
     """
 
-    __slots__ = ("_on_schedule", "_queues")
+    __slots__ = ("_queues", "on_schedule")
 
     def __init__(self, on_schedule: Callable[[], None] | None = None) -> None:
         self._queues: dict[str, TimerQueue[Any]] = {}
-        self._on_schedule = on_schedule
+        self.on_schedule = on_schedule
+
+    def _scheduled(self) -> None:
+        if self.on_schedule is not None:
+            self.on_schedule()
 
     def queue(self, name: str) -> TimerQueue[Any]:
         """The queue of the core called ``name`` (created on first use)."""
         queue = self._queues.get(name)
         if queue is None:
-            queue = self._queues[name] = TimerQueue(self._on_schedule)
+            queue = self._queues[name] = TimerQueue(self._scheduled)
         return queue
 
     def next_deadline_ms(self) -> int | None:

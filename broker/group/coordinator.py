@@ -51,7 +51,8 @@ import structlog
 import trio
 
 from broker.coordinator.result import CoordinatorResult
-from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, Record
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record
+from broker.coordinator.timer import CoordinatorTimer, TimerQueue
 from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
 from broker.group.consumer import codec as consumer_codec
 from broker.group.consumer.config import ConsumerGroupConfig
@@ -271,30 +272,39 @@ class GroupShard:
         self,
         partition: int,
         *,
-        clock: Callable[[], int],
+        now_ms: int,
         classic_config: CoordinatorConfig,
         topics: ImageTopics,
         share_session_timeout_ms: Callable[[str], int],
+        timer: CoordinatorTimer | None = None,
         expiry_interval_ms: int = OFFSETS_RETENTION_CHECK_INTERVAL_MS,
         topic_table: TopicImage | None = None,
         consumer_config: ConsumerGroupConfig | None = None,
         streams_config: StreamsGroupConfig | None = None,
     ) -> None:
+        """``now_ms``: when the shard is built, the time its load replays records at.
+        ``timer``: the runtime's timer of the shard, a queue in it per group type."""
+        timer = timer if timer is not None else CoordinatorTimer()
         self.partition = partition
-        self.share = ShareGroupCoordinator(topics)
-        self.classic = ClassicGroupCoordinator(classic_config, other_group_type=self._not_classic_type)
+        self._loaded_at_ms = now_ms
+        self.share = ShareGroupCoordinator(topics, timer=timer.queue("share"))
+        self.classic = ClassicGroupCoordinator(
+            classic_config, timer=timer.queue("classic"), other_group_type=self._not_classic_type
+        )
         self.share.other_group_type = self._not_share_type
-        self.streams = StreamsGroups(topic_table if topic_table is not None else _NO_TOPICS, streams_config)
+        topic_table = topic_table if topic_table is not None else _NO_TOPICS
+        self.streams = StreamsGroups(topic_table, streams_config, timer=timer.queue("streams"))
         self.consumer = ConsumerGroups(
-            topic_table if topic_table is not None else _NO_TOPICS,
+            topic_table,
             consumer_config,
             directory=ClassicDirectory(self.classic, others=(self.streams.group_type, self.share.group_type)),
+            timer=timer.queue("consumer"),
         )
         self.offsets = OffsetStore()
-        self._clock = clock
         self._share_session_timeout_ms = share_session_timeout_ms
+        self._expiry: TimerQueue[Callable[[int], CoordinatorResult[None]]] = timer.queue("offsets")
         self._expiry_interval_ms = expiry_interval_ms
-        self.next_expiry_ms = clock() + expiry_interval_ms
+        self._schedule_expiry(now_ms)
 
     # --- the registry of group types -----------------------------------------------------
 
@@ -322,12 +332,12 @@ class GroupShard:
             if record.record_type == RecordType.GROUP_METADATA:
                 assert isinstance(record.key, GroupMetadataKey)
                 assert record.value is None or isinstance(record.value, GroupMetadataValue)
-                self.classic.replay_group_metadata(record.key.group, record.value, self._clock())
+                self.classic.replay_group_metadata(record.key.group, record.value, self._loaded_at_ms)
                 return
             self.offsets.apply(record)
             group_id = record.key.group
             if record.value is not None and self._not_classic_type(group_id) is None:
-                self.classic.ensure_group(group_id, self._clock())
+                self.classic.ensure_group(group_id, self._loaded_at_ms)
             return
         consumer = consumer_codec.decode(key, value)
         if consumer is not None:
@@ -353,21 +363,21 @@ class GroupShard:
         self.offsets.put_pending(
             producer_id, record.key.group, record.key.topic, record.key.partition, committed_from_value(record.value)
         )
-        self._ensure_offsets_group(record.key.group)
+        self._ensure_offsets_group(record.key.group, self._loaded_at_ms)
 
     def load_end_txn_marker(self, producer_id: int, committed: bool) -> None:
-        self.end_transaction(producer_id, committed)
+        self.end_transaction(producer_id, committed, self._loaded_at_ms)
 
-    def end_transaction(self, producer_id: int, committed: bool) -> None:
+    def end_transaction(self, producer_id: int, committed: bool, now_ms: int) -> None:
         """A COMMIT/ABORT marker: the producer's transactional offsets apply or go."""
         for group_id in self.offsets.end_transaction(producer_id, committed):
-            self._ensure_offsets_group(group_id)
+            self._ensure_offsets_group(group_id, now_ms)
 
-    def _ensure_offsets_group(self, group_id: str) -> None:
+    def _ensure_offsets_group(self, group_id: str, now_ms: int) -> None:
         """A group holding offsets exists: a simple classic group unless a consumer,
         streams or share group of that id does (its offsets are that group's)."""
         if self._not_classic_type(group_id) is None:
-            self.classic.ensure_group(group_id, self._clock())
+            self.classic.ensure_group(group_id, now_ms)
 
     def on_loaded(self, now_ms: int) -> None:
         self.classic.on_loaded(now_ms)
@@ -375,23 +385,9 @@ class GroupShard:
         self.consumer.on_loaded(now_ms)
         self.streams.on_loaded(now_ms)
 
-    def next_deadline_ms(self) -> int | None:
-        deadlines = [
-            d
-            for d in (
-                self.classic.next_deadline_ms(),
-                self.share.next_deadline(),
-                self.consumer.next_deadline_ms(),
-                self.streams.next_deadline_ms(),
-            )
-            if d is not None
-        ]
-        deadlines.append(self.next_expiry_ms)
-        return min(deadlines)
-
     # --- consumer groups (KIP-848) ---------------------------------------------------
 
-    def apply_consumer_records(self, records: Iterable[Any]) -> list[Record]:
+    def apply_consumer_records(self, records: Iterable[Any], now_ms: int) -> list[Record]:
         """Replay what the consumer core produced and return the framed records to
         append (a classic group's tombstone goes to the classic core)."""
         out: list[Record] = []
@@ -403,7 +399,7 @@ class GroupShard:
                 out.append((r.key, None))
                 continue
             if isinstance(r, ClassicAdopt):
-                self.classic.adopt_group(r.group_id, r.metadata, self._clock())
+                self.classic.adopt_group(r.group_id, r.metadata, now_ms)
                 out.append((r.key, r.value))
                 continue
             assert isinstance(r, ConsumerRecord)
@@ -446,6 +442,7 @@ class GroupShard:
         api_version: int,
         *,
         transactional: bool = False,
+        now_ms: int,
     ) -> CommitValidation:
         """May this commit proceed: a group-level error, and one per partition (a
         consumer-group member with an older epoch may commit only what it held then)."""
@@ -475,7 +472,7 @@ class GroupShard:
             generation_or_member_epoch,
             api_version,
             transactional=transactional,
-            now_ms=self._clock(),
+            now_ms=now_ms,
         )
         assert checked.response is not None
         return CommitValidation(checked.response, records=checked.records)
@@ -501,18 +498,24 @@ class GroupShard:
             return lambda value: value.commit_timestamp_ms
         return self.classic.offset_expiry_base(group_id)
 
-    def maybe_remove_empty_group(self, group_id: str) -> list[Record]:
+    def maybe_remove_empty_group(self, group_id: str, now_ms: int) -> list[Record]:
         """An empty group whose offsets all expired goes too; its records to write."""
         if self.consumer.group_type(group_id) is not None:
             result = self.consumer.delete_group(group_id)
-            return [] if result.response else self.apply_consumer_records(result.records)
+            return [] if result.response else self.apply_consumer_records(result.records, now_ms)
         if self.streams.group_type(group_id) is not None:
             deleted = self.streams.delete_group(group_id)
             return [] if deleted.response else self.apply_streams_records(deleted.records)
-        return self.classic.maybe_remove_empty_group(group_id, now_ms=self._clock()).records
+        return self.classic.maybe_remove_empty_group(group_id, now_ms=now_ms).records
 
-    def schedule_next_expiry(self) -> None:
-        self.next_expiry_ms = self._clock() + self._expiry_interval_ms
+    def _schedule_expiry(self, now_ms: int) -> None:
+        self._expiry.schedule("expiry", now_ms + self._expiry_interval_ms, self._expiry_due)
+
+    def _expiry_due(self, now_ms: int) -> CoordinatorResult[None]:
+        """The offset-expiry timer: due again an interval from now; the shell expires
+        the offsets (:meth:`GroupCoordinator.expire_offsets_of`)."""
+        self._schedule_expiry(now_ms)
+        return CoordinatorResult()
 
 
 class _Waiter:
@@ -554,7 +557,7 @@ class GroupCoordinator:
             metadata=metadata,
             replicas=replicas,
             clock=clock,
-            on_deadline=self._on_deadline,
+            on_timers=self._on_timers,
         )
         metadata.subscribe(self._image_changed)
         group_configs.add_listener(lambda group_id, overrides: self._pin(group_id, overrides.get("group.type")))
@@ -563,10 +566,11 @@ class GroupCoordinator:
         """The share-partition runtime (built after this coordinator: it reads group configs)."""
         self.share_partitions = share_partitions
 
-    def _new_shard(self, partition: int) -> GroupShard:
+    def _new_shard(self, partition: int, timer: CoordinatorTimer) -> GroupShard:
         shard = GroupShard(
             partition,
-            clock=self.clock,
+            now_ms=self.clock(),
+            timer=timer,
             classic_config=CoordinatorConfig.from_settings(self._safe_setting),
             topics=self._topics,
             share_session_timeout_ms=self._share_session_timeout_ms,
@@ -702,7 +706,6 @@ class GroupCoordinator:
         first await runs at once, so records reach the log in the order the state changed."""
         records = list(extra)
         outbox = shard.classic.take_outbox()
-        self.runtime.timers_changed()
         error = ErrorCode.NONE
         partition = None
         if records:
@@ -749,37 +752,43 @@ class GroupCoordinator:
 
     # --- timers ----------------------------------------------------------------------
 
-    async def _on_deadline(self, pid: int, shard: GroupShard) -> None:
+    async def _on_timers(self, pid: int, shard: GroupShard, due: DueTasks) -> None:
+        """The shard's due timers (classic rebalance and session timers, consumer and
+        streams member timeouts, share-group sessions, offset expiry), one by one, each
+        seeing what the previous one changed; their records go in one flush."""
         now = self.clock()
-        deadline = shard.classic.next_deadline_ms()
-        if deadline is not None and deadline <= now:
-            await self._flush(pid, shard, shard.classic.tick(now).records)
-        deadline = shard.share.next_deadline()
-        if deadline is not None and deadline <= now:
-            await self._expire_share_members(pid, shard, now)
-        await self._consumer_timers(pid, shard, now)
-        await self._streams_timers(pid, shard, now)
-        if shard.next_expiry_ms <= now:
-            shard.schedule_next_expiry()
+        records: list[Record] = []
+        expired: list[tuple[str, str]] = []
+        expire_offsets = False
+        for kind, _, task in due:
+            result = task(now)
+            if kind == "classic":
+                records += result.records
+            elif kind == "consumer":
+                records += self._consumer_applied(shard, result.records, now)
+                for record in result.records:
+                    if record.type is ConsumerRecordType.MEMBER and record.value is None:
+                        log.info("consumer_member_fenced", group=record.group_id, member=record.sub)
+            elif kind == "streams":
+                records += self._streams_applied(shard, result.records)
+            elif kind == "share":
+                records += [_pair(r) for r in result.records]
+                self._metrics.rebalanced(result.records)
+                for group_id, member_id in result.expired:
+                    log.info("share_member_expired", group=group_id, member=member_id)
+                expired += result.expired
+            else:
+                expire_offsets = True
+        # Flushed even without records: classic timers answer parked requests.
+        await self._flush(pid, shard, records)
+        if self.share_partitions is not None:
+            for group_id, member_id in expired:
+                await self.share_partitions.release_member(group_id, member_id)
+        if expire_offsets:
             try:
                 await self.expire_offsets_of(pid, shard)
             except Exception:
                 log.exception("offset_expiry_failed")
-
-    async def _expire_share_members(self, pid: int, shard: GroupShard, now: int) -> None:
-        expired = shard.share.expire_members(now)
-        for group_id, member_id in expired.expired:
-            log.info("share_member_expired", group=group_id, member=member_id)
-        if expired.records:
-            try:
-                await self.runtime.write(pid, [_pair(r) for r in expired.records])
-            except KafkaError as exc:
-                log.warning("share_group_write_failed", partition=pid, error=str(exc))
-            else:
-                self._metrics.rebalanced(expired.records)
-        if self.share_partitions is not None:
-            for group_id, member_id in expired.expired:
-                await self.share_partitions.release_member(group_id, member_id)
 
     # ================================================================== classic groups
 
@@ -809,7 +818,6 @@ class GroupCoordinator:
                 protocol_name=kwargs.get("protocol_name"),
                 now_ms=self.clock(),
             )
-            self.runtime.timers_changed()
             return response
         return await self._answer(
             pid, shard, shard.classic.sync(group_id, generation_id, member_id, now_ms=self.clock(), **kwargs)
@@ -823,7 +831,6 @@ class GroupCoordinator:
             error = shard.consumer.classic_heartbeat(
                 group_id, generation_id, member_id, group_instance_id, self.clock()
             )
-            self.runtime.timers_changed()
             return error
         result = shard.classic.heartbeat(group_id, generation_id, member_id, group_instance_id, now_ms=self.clock())
         await self._flush(pid, shard, result.records)
@@ -919,7 +926,9 @@ class GroupCoordinator:
             pid, shard = await self.shard_for(group_id)
         except KafkaError as exc:
             return [exc.code] * len(entries)
-        check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, api_version)
+        check = shard.validate_offset_commit(
+            group_id, member_id, group_instance_id, generation, api_version, now_ms=self.clock()
+        )
         if check.error:
             await self._flush(pid, shard, check.records)
             return [check.error] * len(entries)
@@ -1014,7 +1023,9 @@ class GroupCoordinator:
         except KafkaError as exc:
             return [exc.code] * len(entries)
         # Classic, consumer (KIP-848) and streams (KIP-1071) groups each by their rules.
-        check = shard.validate_offset_commit(group_id, member_id, group_instance_id, generation, 0, transactional=True)
+        check = shard.validate_offset_commit(
+            group_id, member_id, group_instance_id, generation, 0, transactional=True, now_ms=self.clock()
+        )
         await self._flush(pid, shard, check.records)
         if check.error:
             return [check.error] * len(entries)
@@ -1084,7 +1095,7 @@ class GroupCoordinator:
         except KafkaError as exc:
             log.warning("txn_marker_append_failed", partition=partition, error=str(exc))
             return exc.code
-        shard.end_transaction(producer_id, committed)
+        shard.end_transaction(producer_id, committed, self.clock())
         try:
             await self.runtime.wait_durable([part])
         except KafkaError as exc:
@@ -1149,7 +1160,7 @@ class GroupCoordinator:
                 records.append(offset_commit_record(group_id, topic, partition, None))
                 removals.append((group_id, topic, partition))
             if everything:
-                records += shard.maybe_remove_empty_group(group_id)
+                records += shard.maybe_remove_empty_group(group_id, now)
 
         def apply() -> None:
             for group_id, topic, partition in removals:
@@ -1206,7 +1217,7 @@ class GroupCoordinator:
             return result.response
         removals = list(shard.offsets.partitions(group_id))
         records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
-        records += shard.apply_consumer_records(result.records)
+        records += shard.apply_consumer_records(result.records, self.clock())
 
         def apply() -> None:
             for topic, partition, _ in removals:
@@ -1218,9 +1229,12 @@ class GroupCoordinator:
         """Replay the consumer core's records (before any await, so concurrent requests
         see them in order), append them with any classic work, and wait until durable."""
         if not records:
-            self.runtime.timers_changed()
             return ErrorCode.NONE
-        framed = shard.apply_consumer_records(records)
+        return await self._flush(pid, shard, self._consumer_applied(shard, records, self.clock()))
+
+    def _consumer_applied(self, shard: GroupShard, records: Sequence[Any], now_ms: int) -> list[Record]:
+        """The consumer core's records replayed; framed to append."""
+        framed = shard.apply_consumer_records(records, now_ms)
         self._metrics.consumer_rebalanced(
             sum(
                 1
@@ -1228,20 +1242,7 @@ class GroupCoordinator:
                 if getattr(r, "type", None) is ConsumerRecordType.TARGET_EPOCH and r.value is not None
             )
         )
-        return await self._flush(pid, shard, framed)
-
-    async def _consumer_timers(self, pid: int, shard: GroupShard, now: int) -> None:
-        """Session expiry and rebalance timeouts of consumer-group members (a group's
-        timers run one tick at a time, each seeing what the previous one wrote)."""
-        for _ in range(1000):  # bounded: each round removes at least one due timer
-            deadline = shard.consumer.next_deadline_ms()
-            if deadline is None or deadline > now:
-                return
-            result = shard.consumer.tick(now)
-            for record in result.records:
-                if record.type is ConsumerRecordType.MEMBER and record.value is None:
-                    log.info("consumer_member_fenced", group=record.group_id, member=record.sub)
-            await self._write_consumer(pid, shard, result.records)
+        return framed
 
     def _consumer_metadata_changed(self) -> None:
         """Topics changed: re-resolve regular expressions and bump groups whose
@@ -1356,21 +1357,16 @@ class GroupCoordinator:
 
     async def _write_streams(self, pid: int, shard: GroupShard, records: Sequence[Any]) -> ErrorCode:
         if not records:
-            self.runtime.timers_changed()
             return ErrorCode.NONE
+        return await self._flush(pid, shard, self._streams_applied(shard, records))
+
+    def _streams_applied(self, shard: GroupShard, records: Sequence[Any]) -> list[Record]:
+        """The streams core's records replayed; framed to append."""
         framed = shard.apply_streams_records(records)
         self._metrics.streams_rebalanced(
             sum(1 for r in records if r.type is StreamsRecordType.TARGET_EPOCH and r.value is not None)
         )
-        return await self._flush(pid, shard, framed)
-
-    async def _streams_timers(self, pid: int, shard: GroupShard, now: int) -> None:
-        for _ in range(1000):  # bounded: each round removes at least one due timer
-            deadline = shard.streams.next_deadline_ms()
-            if deadline is None or deadline > now:
-                return
-            result = shard.streams.tick(now)
-            await self._write_streams(pid, shard, result.records)
+        return framed
 
     # ================================================================== share groups
 
@@ -1414,7 +1410,6 @@ class GroupCoordinator:
         if code:
             return ShareHeartbeat(code, None, member_id, member_epoch, 0, None)
         self._metrics.rebalanced(records)
-        self.runtime.timers_changed()
         if answer.error_code == ErrorCode.NONE and self.share_partitions is not None and result.records:
             # Tell the share-partitions led here how many members the target gives each.
             self.share_partitions.expect_members(group_id, shard.share.sharing(group_id))

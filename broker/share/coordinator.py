@@ -559,9 +559,6 @@ class ShareCoordinatorShard:
     def on_loaded(self, now_ms: int) -> None:
         pass
 
-    def next_deadline_ms(self) -> int | None:
-        return None
-
     def restore(self, key: ShareKey, state: ShareState | None) -> None:
         """Put back a state saved before records that did not become durable."""
         if state is None:

@@ -54,6 +54,7 @@ import trio
 
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
+from broker.coordinator.timer import CoordinatorTimer
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.replica.manager import ReplicaManager
@@ -352,7 +353,7 @@ class ShareStateStore:
             log.error("share_state_load_failed", error=str(exc))
             raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, f"cannot load {TOPIC}: {exc}") from exc
 
-    def _new_shard(self, pid: int) -> ShareCoordinatorShard:
+    def _new_shard(self, pid: int, timer: CoordinatorTimer) -> ShareCoordinatorShard:
         known = self._known_partition if self._check_topics else None
         self._unsafe[pid] = {}
         self._durable.pop(pid, None)

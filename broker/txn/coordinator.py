@@ -56,7 +56,8 @@ from typing import Any
 import structlog
 import trio
 
-from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks
+from broker.coordinator.timer import CoordinatorTimer
 from broker.metadata.image import NO_LEADER
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -149,13 +150,12 @@ def txn_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
 
 
 class TxnShardHost:
-    """The runtime's shard: a :class:`TxnShard` plus what its load left to do."""
+    """The runtime's shard: a :class:`TxnShard`, whose timers are in the shard's
+    timer, which also runs what the load left to do."""
 
-    def __init__(self, core: TxnShard) -> None:
+    def __init__(self, core: TxnShard, timer: CoordinatorTimer) -> None:
         self.core = core
-        # Markers and Complete records of transactions found preparing at load: the
-        # timer task commits them (the runtime's on_loaded cannot wait for writes).
-        self.after_load: TxnResult[None] | None = None
+        self._after_load = timer.queue("load")
 
     def load_record(self, offset: int, key: bytes | None, value: bytes | None) -> None:
         if key is None:
@@ -164,12 +164,10 @@ class TxnShardHost:
 
     def on_loaded(self, now_ms: int) -> None:
         result = self.core.on_loaded(now_ms)
-        self.after_load = result if (result.records or result.markers) else None
-
-    def next_deadline_ms(self) -> int | None:
-        if self.after_load is not None:
-            return 0
-        return self.core.next_deadline_ms()
+        if result.records or result.markers:
+            # Markers and Complete records of transactions found preparing: the timer
+            # task commits them at once (the runtime's on_loaded cannot wait for writes).
+            self._after_load.schedule("markers", now_ms, lambda now: result)
 
 
 class TransactionCoordinator:
@@ -209,7 +207,7 @@ class TransactionCoordinator:
             metadata=metadata,
             replicas=replicas,
             clock=clock,
-            on_deadline=self._on_deadline,
+            on_timers=self._on_timers,
         )
         self._nursery: trio.Nursery | None = None
         # (partition, transactional id, producer id, epoch) of marker tasks running, each
@@ -235,12 +233,13 @@ class TransactionCoordinator:
         """The finalized transaction.version level (ApiVersions, the coordinator's own aborts)."""
         return self.config.transaction_version
 
-    def _new_shard(self, pid: int) -> TxnShardHost:
+    def _new_shard(self, pid: int, timer: CoordinatorTimer) -> TxnShardHost:
         partition = self._replicas.partition(TOPIC, pid)
         # Kafka's coordinator epoch is the leader epoch of the __transaction_state partition.
         coordinator_epoch = max(partition.leader_epoch, 0) if partition is not None else 0
         config = dataclasses.replace(self.config, offsets_topic_partitions=self._offsets_partitions())
-        return TxnShardHost(TxnShard(pid, coordinator_epoch, config, self._producer_ids))
+        core = TxnShard(pid, coordinator_epoch, config, self._producer_ids, timer=timer.queue("transactions"))
+        return TxnShardHost(core, timer)
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -295,7 +294,6 @@ class TransactionCoordinator:
             await self.runtime.maybe_rewrite(pid)
         for batch in result.markers:
             self._send_markers(pid, host, batch)
-        self.runtime.timers_changed()
         return ErrorCode.NONE
 
     async def _reload(self, pid: int) -> None:
@@ -411,15 +409,16 @@ class TransactionCoordinator:
                 await trio.sleep(pause)
                 pause = min(pause * 2, MARKER_RETRY_MAX_S)
 
-    async def _on_deadline(self, pid: int, host: TxnShardHost) -> None:
-        after_load, host.after_load = host.after_load, None
-        if after_load is not None:
-            await self._commit(pid, host, after_load)
-        if not self._hosting(pid, host):
-            return
-        result = host.core.tick(self.clock())
-        if result.records or result.markers:
-            await self._commit(pid, host, result)
+    async def _on_timers(self, pid: int, host: TxnShardHost, due: DueTasks) -> None:
+        """The shard's due timers, one by one: what a load left to do, timed-out
+        transactions aborted, idle ids expired."""
+        now = self.clock()
+        for _, _, task in due:
+            if not self._hosting(pid, host):
+                return  # reloaded after a failed write: the load starts again
+            result = task(now)
+            if result.records or result.markers:
+                await self._commit(pid, host, result)
 
     # --- operations ------------------------------------------------------------------
 

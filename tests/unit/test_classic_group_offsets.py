@@ -236,8 +236,8 @@ class RuntimeView:
         runtime = self.groups.runtime
         make = runtime._new_shard  # the runtime builds every shard it loads
 
-        def new_shard(partition: int):
-            shard = make(partition)
+        def new_shard(partition: int, timer):
+            shard = make(partition, timer)
             shard.classic.other_group_type = fn
             return shard
 

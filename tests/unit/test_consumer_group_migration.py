@@ -3,6 +3,7 @@ consumer groups, through the real classic and consumer cores of one shard."""
 
 from __future__ import annotations
 
+import itertools
 import uuid
 
 from broker.group.classic import CoordinatorConfig, GroupState
@@ -58,10 +59,9 @@ def subscription(topics: list[str]) -> bytes:
 
 
 def shard() -> GroupShard:
-    clock = iter(range(0, 10**9, 10))
     s = GroupShard(
         0,
-        clock=lambda: next(clock),
+        now_ms=0,
         classic_config=CoordinatorConfig(initial_rebalance_delay_ms=0),
         topics=ImageTopics.__new__(ImageTopics),
         share_session_timeout_ms=lambda g: 45000,
@@ -101,8 +101,11 @@ def classic_stable_group(s: GroupShard, members: list[str]) -> dict[str, str]:
     return {m: f"{m}-id" for m in members}
 
 
+CLOCK = itertools.count(0, 10)
+
+
 def run(s: GroupShard, result):
-    s.apply_consumer_records(result.records)
+    s.apply_consumer_records(result.records, next(CLOCK))
     return result.response
 
 
@@ -224,5 +227,5 @@ def test_classic_member_joins_syncs_and_leaves_a_consumer_group():
     )
     assert synced.error_code == 0 and decode_assignment(synced.assignment) == {}, "waits for c1 to release"
     left = s.consumer.classic_leave("g", [(member_id, None)], 40)
-    s.apply_consumer_records(left.records)
+    s.apply_consumer_records(left.records, 40)
     assert left.response == [(member_id, None, ErrorCode.NONE)] and set(s.consumer.groups["g"].members) == {"c1"}

@@ -7,6 +7,7 @@ import contextlib
 import trio
 
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
+from broker.coordinator.timer import CoordinatorTimer
 from broker.log.commit import GroupCommitter
 from broker.log.manager import LogManager
 from broker.metadata.local import SingleNodeMetadata
@@ -19,7 +20,7 @@ TOPIC = "__test_state"
 class KeyedShard:
     """Last value per key wins, like group offsets; counts what it replays."""
 
-    def __init__(self, partition: int) -> None:
+    def __init__(self, partition: int, timer: CoordinatorTimer | None = None) -> None:
         self.partition = partition
         self.values: dict[bytes, bytes] = {}
         self.replayed = 0
@@ -35,9 +36,6 @@ class KeyedShard:
 
     def on_loaded(self, now_ms: int) -> None:
         self.loaded_at = now_ms
-
-    def next_deadline_ms(self) -> int | None:
-        return None
 
 
 @contextlib.asynccontextmanager

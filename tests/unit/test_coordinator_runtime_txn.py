@@ -42,7 +42,7 @@ async def test_no_rewrite_while_a_transaction_is_open_and_commits_survive_it(tmp
         spec = CoordinatorSpec("test", "__test_coordinator", 1, {"cleanup.policy": "compact"}, snapshot_min_records=5)
         runtime: CoordinatorRuntime[DictShard] = CoordinatorRuntime(
             spec,
-            new_shard=lambda pid: DictShard(),
+            new_shard=lambda pid, timer: DictShard(),
             metadata=services.metadata,
             replicas=services.replicas,
             clock=services.clock,
