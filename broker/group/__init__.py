@@ -1,34 +1,11 @@
-"""Group coordination: classic groups, consumer groups (KIP-848, :mod:`.consumer`),
-streams groups (KIP-1071, :mod:`.streams`) and share groups (KIP-932).
+"""Group coordination: every group type on the coordinator runtime.
 
-The cores are pure: callers pass the time, read topic metadata through a small
-interface and persist the records they are handed; :mod:`.coordinator` hosts
-them on the coordinator runtime.
+One package per group type, each a pure core with its records (and assignor where
+the broker assigns), independent of the others: :mod:`.classic`, :mod:`.consumer`
+(KIP-848), :mod:`.streams` (KIP-1071) and :mod:`.share` (KIP-932). What they share
+sits beside them (:mod:`.modern`, :mod:`.offsets`, :mod:`.shard_api`, :mod:`.regex`);
+:mod:`.migration` converts classic and consumer groups into each other.
+:mod:`.coordinator` holds the registry of group types of one ``__consumer_offsets``
+partition (``GroupShard``) and hosts the shards on the coordinator runtime;
+:mod:`.share_offsets` serves the share groups' offset APIs over it.
 """
-
-from broker.group.assignor import ASSIGNOR_NAME, assign
-from broker.group.records import PersistedRecord
-from broker.group.share_group import (
-    DeleteResult,
-    ExpiryResult,
-    GroupState,
-    GroupType,
-    HeartbeatResult,
-    ShareGroupCoordinator,
-    TopicMetadata,
-    TopicTable,
-)
-
-__all__ = [
-    "ASSIGNOR_NAME",
-    "DeleteResult",
-    "ExpiryResult",
-    "GroupState",
-    "GroupType",
-    "HeartbeatResult",
-    "PersistedRecord",
-    "ShareGroupCoordinator",
-    "TopicMetadata",
-    "TopicTable",
-    "assign",
-]

@@ -4,13 +4,13 @@ One :class:`GroupShard` per ``__consumer_offsets`` partition holds the pure
 cores of the groups whose ids hash there: classic groups
 (:mod:`broker.group.classic`), consumer groups (KIP-848,
 :mod:`broker.group.consumer`), streams groups (KIP-1071,
-:mod:`broker.group.streams`), share groups (:mod:`broker.group.share_group`)
+:mod:`broker.group.streams`), share groups (:mod:`broker.group.share.core`)
 and committed offsets (:mod:`broker.group.offsets`). The shard is the one
 registry of group types: a group id is one type at a time, whichever core
 owns it. Consumer and streams groups write Kafka 4.4's records (types 3-8,
 16 and 17-23), replayed through ``load_record``; a consumer group and a
 classic group of the same id convert into each other online
-(:mod:`broker.group.consumer.migration`).
+(:mod:`broker.group.migration`).
 
 :class:`GroupCoordinator` is the shell. For every operation it routes the
 group id to its shard (NOT_COORDINATOR when this broker does not host it),
@@ -53,13 +53,13 @@ import trio
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record
 from broker.coordinator.timer import CoordinatorTimer, TimerQueue
-from broker.group.classic import ClassicGroupCoordinator, CoordinatorConfig, ListedGroup, Pending
+from broker.group.classic.core import ClassicGroups, CoordinatorConfig, ListedGroup, Pending
 from broker.group.consumer import codec as consumer_codec
 from broker.group.consumer.config import ConsumerGroupConfig
-from broker.group.consumer.coordinator import CommitCheck, ConsumerGroups
-from broker.group.consumer.migration import ClassicAdopt, ClassicDirectory, ClassicTombstone
+from broker.group.consumer.core import CommitCheck, ConsumerGroups
 from broker.group.consumer.records import Record as ConsumerRecord
 from broker.group.consumer.records import RecordType as ConsumerRecordType
+from broker.group.migration import ClassicAdopt, ClassicDirectory, ClassicTombstone
 from broker.group.offsets import (
     COORDINATOR_TOPIC,
     CommittedOffset,
@@ -70,7 +70,7 @@ from broker.group.offsets import (
     offset_commit_record,
 )
 from broker.group.shard_api import TopicImage, TopicInfo, TopicTable
-from broker.group.share_group import ShareGroupCoordinator, ShareHeartbeat
+from broker.group.share.core import ShareGroups, ShareHeartbeat
 from broker.group.streams import StreamsGroupConfig, StreamsGroups
 from broker.group.streams import records as streams_records
 from broker.group.streams import topology as streams_topology
@@ -287,8 +287,8 @@ class GroupShard:
         timer = timer if timer is not None else CoordinatorTimer()
         self.partition = partition
         self._loaded_at_ms = now_ms
-        self.share = ShareGroupCoordinator(topics, timer=timer.queue("share"))
-        self.classic = ClassicGroupCoordinator(
+        self.share = ShareGroups(topics, timer=timer.queue("share"))
+        self.classic = ClassicGroups(
             classic_config, timer=timer.queue("classic"), other_group_type=self._not_classic_type
         )
         self.share.other_group_type = self._not_share_type

@@ -1,4 +1,4 @@
-"""Committed offsets of classic groups, and the records that persist group state.
+"""Committed offsets of every group type, and the framing of the records they share.
 
 Pure: no I/O and no clock. The trio layer (:mod:`broker.group.coordinator`)
 writes the records built here to the internal topic ``__consumer_offsets`` and
@@ -11,10 +11,11 @@ same as a Kafka broker's:
 - value = int16 value version, then the value message; a null value is a
   tombstone.
 
-Record types this coordinator owns: 0 and 1 (OffsetCommit; 0 is the legacy
-type, written by very old brokers, read only) and 2 (GroupMetadata). Other
-types (consumer- and share-group records, 3-15) belong to other coordinators
-and are skipped by :func:`decode_record`.
+Record types read here: 0 and 1 (OffsetCommit; 0 is the legacy type, written
+by very old brokers, read only) and 2 (GroupMetadata, the classic groups' record,
+built by :mod:`broker.group.classic.records`). Other types (consumer-, streams-
+and share-group records, 3-23) belong to their group types and are skipped by
+:func:`decode_record`.
 
 Which partition of ``__consumer_offsets`` holds a group is Kafka's rule:
 ``abs(javaHashCode(groupId)) % partitions`` (:func:`partition_for`), so a data
@@ -42,7 +43,7 @@ __all__ = [
     "OffsetStore",
     "RecordType",
     "decode_record",
-    "group_metadata_record",
+    "frame",
     "offset_commit_record",
     "partition_for",
 ]
@@ -50,11 +51,9 @@ __all__ = [
 COORDINATOR_TOPIC = "__consumer_offsets"
 
 # Value versions written, as Kafka 4.x writes them: OffsetCommitValue v3 (v1 when
-# the commit carries an explicit expiry, OffsetCommit v2-4 retention_time_ms);
-# GroupMetadataValue v3 (the newest non-flexible version).
+# the commit carries an explicit expiry, OffsetCommit v2-4 retention_time_ms).
 OFFSET_VALUE_VERSION = 3
 OFFSET_VALUE_VERSION_WITH_EXPIRY = 1
-GROUP_VALUE_VERSION = 3
 
 _INT16 = struct.Struct(">h")
 
@@ -96,7 +95,8 @@ def partition_for(group_id: str, partitions: int) -> int:
 # --- records ------------------------------------------------------------------------------
 
 
-def _prefixed(version: int, body: bytes) -> bytes:
+def frame(version: int, body: bytes) -> bytes:
+    """A record key or value as Kafka frames it: the int16 type or version, then the message."""
     return _INT16.pack(version) + body
 
 
@@ -104,7 +104,7 @@ def offset_commit_record(
     group: str, topic: str, partition: int, value: CommittedOffset | None
 ) -> tuple[bytes, bytes | None]:
     """(key, value) of an OffsetCommit record; ``value`` None builds the tombstone."""
-    key = _prefixed(RecordType.OFFSET_COMMIT, OffsetCommitKey(group=group, topic=topic, partition=partition).encode(0))
+    key = frame(RecordType.OFFSET_COMMIT, OffsetCommitKey(group=group, topic=topic, partition=partition).encode(0))
     if value is None:
         return key, None
     version = OFFSET_VALUE_VERSION_WITH_EXPIRY if value.expire_timestamp_ms >= 0 else OFFSET_VALUE_VERSION
@@ -115,15 +115,7 @@ def offset_commit_record(
         commit_timestamp=value.commit_timestamp_ms,
         expire_timestamp=value.expire_timestamp_ms,
     )
-    return key, _prefixed(version, message.encode(version))
-
-
-def group_metadata_record(group: str, value: GroupMetadataValue | None) -> tuple[bytes, bytes | None]:
-    """(key, value) of a GroupMetadata record; ``value`` None builds the tombstone."""
-    key = _prefixed(RecordType.GROUP_METADATA, GroupMetadataKey(group=group).encode(0))
-    if value is None:
-        return key, None
-    return key, _prefixed(GROUP_VALUE_VERSION, value.encode(GROUP_VALUE_VERSION))
+    return key, frame(version, message.encode(version))
 
 
 def decode_record(key: bytes | memoryview | None, value: bytes | memoryview | None) -> CoordinatorRecord | None:

@@ -67,9 +67,9 @@ from typing import Any, NamedTuple
 
 import trio
 
-from broker.group import records as rec
 from broker.group.coordinator import GroupCoordinator, GroupShard
-from broker.group.share_group import GroupState
+from broker.group.share import records as rec
+from broker.group.share.core import GroupState
 from broker.metadata.image import TopicImage
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode

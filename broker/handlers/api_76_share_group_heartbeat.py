@@ -6,7 +6,7 @@ assignment is returned on join and whenever it changes; new target assignments
 are computed at most once per ``share.assignment.interval.ms`` (KIP-1263), so a
 member joining soon after another gets its partitions with the first heartbeat
 once the interval has passed. Membership rules,
-epochs and the simple assignor live in :mod:`broker.group.share_group`; the
+epochs and the simple assignor live in :mod:`broker.group.share.core`; the
 changes are durable in ``__consumer_offsets`` before the answer. A member that
 leaves gives back the records it holds. A group id used by a classic consumer
 group is refused (GROUP_ID_NOT_FOUND, as Kafka 4.2 answers).

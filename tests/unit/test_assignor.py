@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from broker.group.assignor import ASSIGNOR_NAME, assign
+from broker.group.share.assignor import ASSIGNOR_NAME, assign
 
 T1, T2, T3, T4 = (uuid.UUID(int=i) for i in range(1, 5))
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from broker.coordinator.result import CoordinatorResult
-from broker.group.classic import (
+from broker.group.classic.core import (
     VALID_PREVIOUS,
     ClassicGroup,
-    ClassicGroupCoordinator,
+    ClassicGroups,
     CoordinatorConfig,
     GroupState,
     Pending,
@@ -49,7 +49,7 @@ class Driven:
     )
     TIMED = frozenset({"tick", "replay_group_metadata", "ensure_group", "adopt_group", "on_loaded"})
 
-    def __init__(self, core: ClassicGroupCoordinator, clock: Clock) -> None:
+    def __init__(self, core: ClassicGroups, clock: Clock) -> None:
         self.core = core
         self.clock = clock
         self.written: list[tuple[bytes, bytes | None]] = []
@@ -84,7 +84,7 @@ class Harness:
         defaults.update(config)
         ids = itertools.count()
         self.c = Driven(
-            ClassicGroupCoordinator(
+            ClassicGroups(
                 CoordinatorConfig(**defaults),
                 other_group_type=other,
                 new_uuid=lambda: uuid.UUID(int=next(ids)),

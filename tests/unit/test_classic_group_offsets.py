@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from broker.group.classic import GroupState
+from broker.group.classic.core import GroupState
+from broker.group.classic.records import group_metadata_record
 from broker.group.coordinator import CommitEntry, GroupCoordinator
 from broker.group.offsets import (
     COORDINATOR_TOPIC,
@@ -24,7 +25,6 @@ from broker.group.offsets import (
     OffsetStore,
     RecordType,
     decode_record,
-    group_metadata_record,
     offset_commit_record,
     partition_for,
 )

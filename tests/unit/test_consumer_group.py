@@ -562,11 +562,11 @@ def test_random_heartbeats_never_double_assign_and_converge(script):
 
 
 def test_consumer_join_replaces_an_empty_classic_group_but_not_a_live_one():
-    from broker.group.classic import ClassicGroupCoordinator
-    from broker.group.consumer.migration import ClassicDirectory, ClassicTombstone
+    from broker.group.classic.core import ClassicGroups
+    from broker.group.migration import ClassicDirectory, ClassicTombstone
     from broker.group.offsets import decode_record
 
-    classic = ClassicGroupCoordinator()
+    classic = ClassicGroups()
     classic.ensure_group("old", 0)  # e.g. created by an offset commit: Empty
     topics = TopicTable({"a": (T[0], 2)})
     cg = ConsumerGroups(topics, directory=ClassicDirectory(classic))

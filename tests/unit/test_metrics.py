@@ -7,7 +7,7 @@ import math
 import pytest
 import trio
 
-from broker.group import records as rec
+from broker.group.share import records as rec
 from broker.protocol.messages.share_group_target_assignment_metadata_key import (
     ShareGroupTargetAssignmentMetadataKey,
 )

@@ -7,9 +7,9 @@ import uuid
 
 import pytest
 
-from broker.group import records as rec
 from broker.group.shard_api import BATCHED_HEARTBEAT_SLACK_MS, MIN_BATCHED_HEARTBEAT_INTERVAL_MS
-from broker.group.share_group import GroupState, ShareGroupCoordinator, TopicTable
+from broker.group.share import records as rec
+from broker.group.share.core import GroupState, ShareGroups, TopicTable
 from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 
 FOO, BAR, BAZ = uuid.UUID(int=0xF00), uuid.UUID(int=0xBA4), uuid.UUID(int=0xBA2)
@@ -24,7 +24,7 @@ def topics():
 
 @pytest.fixture
 def coord(topics):
-    return ShareGroupCoordinator(topics)
+    return ShareGroups(topics)
 
 
 def beat(coord, member_id, epoch, topics=None, now=0, *, group="g", rack=None, max_size=200, **kw):
@@ -60,7 +60,7 @@ def record_types(result):
 
 
 def replayed(coord, *results_or_records):
-    fresh = ShareGroupCoordinator(coord._topics)
+    fresh = ShareGroups(coord._topics)
     for item in results_or_records:
         for key, value in getattr(item, "records_to_persist", item):
             fresh.replay(key, value)

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from broker.group.share_group import ShareGroupCoordinator, TopicTable
+from broker.group.share.core import ShareGroups, TopicTable
 from broker.protocol.errors import ErrorCode
 
 GROUPS = ["g1", "g2"]
@@ -42,8 +42,8 @@ class ShareGroupMachine(RuleBasedStateMachine):
         super().__init__()
         self.topics = TopicTable({"t1": (uuid.UUID(int=1), 2), "t2": (uuid.UUID(int=2), 1)})
         self.next_topic_id = 100
-        self.coord = ShareGroupCoordinator(self.topics)
-        self.shadow = ShareGroupCoordinator(self.topics)  # fed only the persisted records
+        self.coord = ShareGroups(self.topics)
+        self.shadow = ShareGroups(self.topics)  # fed only the persisted records
         self.persisted: list[tuple[bytes, bytes | None]] = []
         self.now = 1_000_000  # 0 would read as "no target computed yet"
         self.last_heard: dict[tuple[str, str], int] = {}
@@ -288,7 +288,7 @@ class ShareGroupMachine(RuleBasedStateMachine):
             assert described.group_state == ("Stable" if described.members else "Empty")
 
     def teardown(self):
-        fresh = ShareGroupCoordinator(self.topics)
+        fresh = ShareGroups(self.topics)
         for key, value in self.persisted:
             fresh.replay(key, value)
         assert fresh.snapshot() == self.coord.snapshot()

@@ -1,9 +1,9 @@
 """KIP-848 consumer groups: the pure core (:class:`ConsumerGroups`), its assignors,
 reconciliation table, records and settings."""
 
-from broker.group.consumer.assignors import ASSIGNORS, MemberSpec, range_assign, uniform_assign
+from broker.group.consumer.assignor import ASSIGNORS, MemberSpec, range_assign, uniform_assign
 from broker.group.consumer.config import ConsumerGroupConfig, MigrationPolicy
-from broker.group.consumer.coordinator import (
+from broker.group.consumer.core import (
     CommitCheck,
     ConsumerGroup,
     ConsumerGroups,

@@ -55,9 +55,9 @@ from typing import Any
 
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
-from broker.group.consumer.regex import resolve
 from broker.group.modern import HeartbeatRefused as _Fail
 from broker.group.modern import ModernGroups, TimerTask
+from broker.group.regex import resolve
 from broker.group.shard_api import TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.records import (

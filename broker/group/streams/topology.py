@@ -27,7 +27,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from broker.group.consumer.regex import compile_error, resolve
+from broker.group.regex import compile_error, resolve
 from broker.group.shard_api import TopicImage
 from broker.protocol.messages import streams_group_heartbeat_request as wire
 

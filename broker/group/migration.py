@@ -22,7 +22,7 @@ Kafka 4.4 converts groups between the two protocols, and so does this broker:
   it then rebalances.
 
 :class:`ClassicDirectory` is what the shard hands :class:`ConsumerGroups` as
-its :class:`~broker.group.consumer.coordinator.GroupDirectory`: it answers from
+its :class:`~broker.group.consumer.core.GroupDirectory`: it answers from
 the classic core (:mod:`broker.group.classic`) and the other cores' registries,
 and builds the classic records both directions need. The records it returns
 are routed by the shard: :class:`ClassicTombstone` hands the classic group over,
@@ -33,15 +33,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from broker.group.classic import ClassicGroup, ClassicGroupCoordinator, GroupState
+from broker.group.classic.core import ClassicGroup, ClassicGroups, GroupState
+from broker.group.classic.records import group_metadata_record
 from broker.group.consumer.classic_protocol import encode_assignment, version_of
-from broker.group.consumer.coordinator import (
+from broker.group.consumer.core import (
     ClassicMemberSnapshot,
     ClassicSnapshot,
     DowngradeMember,
     GroupDirectory,
 )
-from broker.group.offsets import group_metadata_record
 from broker.protocol.errors import ProtocolError
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue, MemberMetadata
 
@@ -90,7 +90,7 @@ class ClassicAdopt(tuple):
 class ClassicDirectory(GroupDirectory):
     def __init__(
         self,
-        classic: ClassicGroupCoordinator,
+        classic: ClassicGroups,
         others: Iterable[Callable[[str], str | None]] = (),
     ) -> None:
         self.classic = classic

@@ -9,22 +9,22 @@ owner (:mod:`broker.group.coordinator`) drives it:
   a token when the request must wait (JoinGroup until the join phase completes,
   SyncGroup until the leader's assignment arrives);
 - answers for parked requests pile up in an outbox the owner drains with
-  :meth:`ClassicGroupCoordinator.take_outbox` once the records of the operation
+  :meth:`ClassicGroups.take_outbox` once the records of the operation
   that produced them are durable (a parked answer is sent only once the state it
   reports is written, as Kafka does);
 - timers (the initial-rebalance delay, rebalance timeouts, pending-sync expiry
   and member session expiry) are tasks in the keyed timer queue the owner gives
   (the runtime's); each returns the records of what it did. Without an owner,
-  :meth:`ClassicGroupCoordinator.tick` runs the due ones by hand.
+  :meth:`ClassicGroups.tick` runs the due ones by hand.
 
 Group states and their allowed transitions are the table :data:`VALID_PREVIOUS`
 (Kafka's ``ClassicGroupState``); timers are named actions in
-:data:`ClassicGroupCoordinator._ACTIONS`.
+:data:`ClassicGroups._ACTIONS`.
 
 Group ids share one namespace with share groups. ``other_group_type(group_id)``
 (given by the owner) names a group of another type; a JoinGroup for it fails
 with INCONSISTENT_GROUP_PROTOCOL, the other classic APIs answer as Kafka does
-for a group that is not classic. :meth:`ClassicGroupCoordinator.group_type` is
+for a group that is not classic. :meth:`ClassicGroups.group_type` is
 the hook in the other direction.
 
 Static membership (KIP-345): a member with ``group.instance.id`` keeps its
@@ -46,7 +46,8 @@ from typing import Any, ClassVar
 
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
-from broker.group.offsets import CommittedOffset, group_metadata_record
+from broker.group.classic.records import group_metadata_record
+from broker.group.offsets import CommittedOffset
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from broker.protocol.messages.describe_groups_response import DescribedGroup, DescribedGroupMember
@@ -57,7 +58,7 @@ from broker.protocol.messages.sync_group_response import SyncGroupResponse
 __all__ = [
     "VALID_PREVIOUS",
     "ClassicGroup",
-    "ClassicGroupCoordinator",
+    "ClassicGroups",
     "CoordinatorConfig",
     "GroupState",
     "ListedGroup",
@@ -481,7 +482,7 @@ def _protocol_inconsistent(requested: str | None, actual: str | None) -> bool:
 Record = tuple[bytes, bytes | None]
 
 
-class ClassicGroupCoordinator:
+class ClassicGroups:
     """Every classic group of this broker, their timers and their outbox.
 
     ``other_group_type(group_id)`` names the type of a group this coordinator

@@ -73,14 +73,14 @@ from typing import Any
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.group.consumer import records as rec
-from broker.group.consumer.assignors import ASSIGNORS, MemberSpec
+from broker.group.consumer.assignor import ASSIGNORS, MemberSpec
 from broker.group.consumer.classic_protocol import decode_assignment, decode_subscription, encode_assignment, version_of
 from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
-from broker.group.consumer.regex import compile_error, resolve
 from broker.group.modern import HeartbeatRefused as _Fail
 from broker.group.modern import ModernGroups, TimerTask
+from broker.group.regex import compile_error, resolve
 from broker.group.shard_api import (
     TopicImage,
     heartbeat_interval_while_batching,

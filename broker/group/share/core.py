@@ -4,7 +4,7 @@ Pure domain logic. Nothing here does I/O, reads a clock or imports trio: the
 caller passes ``now_ms``, sees topics through :class:`TopicMetadata` and writes
 the records of each :class:`~broker.coordinator.result.CoordinatorResult` to
 ``__consumer_offsets``. Session timeouts are tasks in the keyed timer queue the
-runtime gives (:meth:`ShareGroupCoordinator.expire_members` runs the due ones by
+runtime gives (:meth:`ShareGroups.expire_members` runs the due ones by
 hand).
 
 Membership (ShareGroupHeartbeat):
@@ -60,10 +60,10 @@ from typing import Any, NamedTuple, Protocol
 
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
-from broker.group import records as rec
-from broker.group.assignor import ASSIGNOR_NAME, assign
-from broker.group.records import PersistedRecord, Record
 from broker.group.shard_api import heartbeat_interval_while_batching, target_assignment_due
+from broker.group.share import records as rec
+from broker.group.share.assignor import ASSIGNOR_NAME, assign
+from broker.group.share.records import PersistedRecord, Record
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import share_group_describe_response as describe_msg
 from broker.protocol.messages.list_groups_response import ListedGroup
@@ -99,7 +99,7 @@ __all__ = [
     "GroupState",
     "GroupType",
     "HeartbeatResult",
-    "ShareGroupCoordinator",
+    "ShareGroups",
     "TopicMetadata",
     "TopicTable",
 ]
@@ -351,7 +351,7 @@ def _error(code: ErrorCode, message: str | None = None) -> HeartbeatResult:
 # -- the coordinator ------------------------------------------------------------------
 
 
-class ShareGroupCoordinator:
+class ShareGroups:
     """All share groups this broker coordinates."""
 
     def __init__(
