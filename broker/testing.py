@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -53,7 +53,7 @@ def sharebroker_factory() -> Iterator:
 
 
 @pytest.fixture(scope="session")
-def sharebroker(sharebroker_factory) -> BrokerProcess:
+def sharebroker(sharebroker_factory: Callable[..., BrokerProcess]) -> BrokerProcess:
     """A broker shared by the test session."""
     settings: dict[str, str] = {}
     extra = os.environ.get(TEST_SETTINGS_ENV)

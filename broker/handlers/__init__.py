@@ -144,7 +144,7 @@ def _build() -> dict[int, Handler]:
 HANDLERS: dict[int, Handler] = _build()
 
 
-def handler(api_key: int, *, min_version: int, max_version: int):
+def handler(api_key: int, *, min_version: int, max_version: int) -> Callable[[HandlerFn], HandlerFn]:
     """Attach the decorated coroutine to ``api_key``'s route; versions must match ``ROUTES``."""
     entry = HANDLERS.get(api_key)
     if entry is None:

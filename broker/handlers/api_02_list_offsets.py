@@ -132,7 +132,7 @@ async def handle(ctx: RequestContext, req: ListOffsetsRequest) -> ListOffsetsRes
 
 def _answer(
     replicas: ReplicaManager, topic: str, p: ListOffsetsPartition, version: int, isolation: int | None, duplicate: bool
-):
+) -> ListOffsetsPartitionResponse:
     if duplicate:
         return _error(p, ErrorCode.INVALID_REQUEST)
     ts = p.timestamp

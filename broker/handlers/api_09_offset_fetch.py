@@ -13,11 +13,17 @@ answers STALE_MEMBER_EPOCH, an unknown member UNKNOWN_MEMBER_ID (KIP-848).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from broker.group.coordinator import GroupCoordinator
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
-from broker.protocol.messages.offset_fetch_request import OffsetFetchRequest
+from broker.protocol.messages.offset_fetch_request import (
+    OffsetFetchRequest,
+    OffsetFetchRequestTopic,
+    OffsetFetchRequestTopics,
+)
 from broker.protocol.messages.offset_fetch_response import (
     OffsetFetchResponse,
     OffsetFetchResponseGroup,
@@ -36,7 +42,7 @@ async def _group(
     ctx: RequestContext,
     groups: GroupCoordinator,
     group_id: str,
-    topics,
+    topics: Sequence[OffsetFetchRequestTopic | OffsetFetchRequestTopics] | None,
     by_id: bool,
     require_stable: bool,
     member_id: str | None = None,
@@ -50,6 +56,7 @@ async def _group(
         asked = []
         for t in topics:
             if by_id:
+                assert isinstance(t, OffsetFetchRequestTopics)  # by id from v10, where topics are these
                 info = image.topic_by_id(t.topic_id)
                 if info is None:
                     out.append(

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.protocol.messages.initialize_share_group_state_request import InitializeShareGroupStateRequest
+from broker.protocol.messages.initialize_share_group_state_request import (
+    InitializeShareGroupStateRequest,
+    InitializeStateData,
+)
+from broker.protocol.messages.initialize_share_group_state_request import PartitionData as RequestPartition
 from broker.protocol.messages.initialize_share_group_state_response import (
     InitializeShareGroupStateResponse,
     InitializeStateResult,
@@ -31,7 +35,7 @@ async def handle(ctx: RequestContext, req: InitializeShareGroupStateRequest) -> 
         return InitializeShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
-    async def one(topic, p) -> PartitionResult:
+    async def one(topic: InitializeStateData, p: RequestPartition) -> PartitionResult:
         r = await store.initialize(
             req.group_id, topic.topic_id, p.partition, state_epoch=p.state_epoch, start_offset=p.start_offset
         )

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.protocol.messages.read_share_group_state_request import ReadShareGroupStateRequest
+from broker.protocol.messages.read_share_group_state_request import PartitionData as RequestPartition
+from broker.protocol.messages.read_share_group_state_request import ReadShareGroupStateRequest, ReadStateData
 from broker.protocol.messages.read_share_group_state_response import (
     PartitionResult,
     ReadShareGroupStateResponse,
@@ -33,7 +34,7 @@ async def handle(ctx: RequestContext, req: ReadShareGroupStateRequest) -> ReadSh
         return ReadShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
-    async def one(topic, p) -> PartitionResult:
+    async def one(topic: ReadStateData, p: RequestPartition) -> PartitionResult:
         r = await store.read(req.group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
         return PartitionResult(
             partition=p.partition,

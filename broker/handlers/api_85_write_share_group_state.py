@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.protocol.messages.write_share_group_state_request import WriteShareGroupStateRequest
+from broker.protocol.messages.write_share_group_state_request import PartitionData as RequestPartition
+from broker.protocol.messages.write_share_group_state_request import WriteShareGroupStateRequest, WriteStateData
 from broker.protocol.messages.write_share_group_state_response import (
     PartitionResult,
     WriteShareGroupStateResponse,
@@ -33,7 +34,7 @@ async def handle(ctx: RequestContext, req: WriteShareGroupStateRequest) -> Write
         return WriteShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
-    async def one(topic, p) -> PartitionResult:
+    async def one(topic: WriteStateData, p: RequestPartition) -> PartitionResult:
         r = await store.write(
             req.group_id,
             topic.topic_id,

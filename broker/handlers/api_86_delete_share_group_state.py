@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.protocol.messages.delete_share_group_state_request import DeleteShareGroupStateRequest
+from broker.protocol.messages.delete_share_group_state_request import DeleteShareGroupStateRequest, DeleteStateData
+from broker.protocol.messages.delete_share_group_state_request import PartitionData as RequestPartition
 from broker.protocol.messages.delete_share_group_state_response import (
     DeleteShareGroupStateResponse,
     DeleteStateResult,
@@ -30,7 +31,7 @@ async def handle(ctx: RequestContext, req: DeleteShareGroupStateRequest) -> Dele
         return DeleteShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
-    async def one(topic, p) -> PartitionResult:
+    async def one(topic: DeleteStateData, p: RequestPartition) -> PartitionResult:
         r = await store.delete(req.group_id, topic.topic_id, p.partition)
         return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 

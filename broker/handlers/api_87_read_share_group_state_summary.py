@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.protocol.messages.read_share_group_state_summary_request import ReadShareGroupStateSummaryRequest
+from broker.protocol.messages.read_share_group_state_summary_request import PartitionData as RequestPartition
+from broker.protocol.messages.read_share_group_state_summary_request import (
+    ReadShareGroupStateSummaryRequest,
+    ReadStateSummaryData,
+)
 from broker.protocol.messages.read_share_group_state_summary_response import (
     PartitionResult,
     ReadShareGroupStateSummaryResponse,
@@ -28,7 +32,7 @@ async def handle(ctx: RequestContext, req: ReadShareGroupStateSummaryRequest) ->
         return ReadShareGroupStateSummaryResponse(results=[])
     store = ctx.services.share_state
 
-    async def one(topic, p) -> PartitionResult:
+    async def one(topic: ReadStateSummaryData, p: RequestPartition) -> PartitionResult:
         r = await store.read_summary(req.group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
         return PartitionResult(
             partition=p.partition,

@@ -248,7 +248,9 @@ def _per_entity(
     return Plan(request=request, after=_then(after, _merging(extras)))
 
 
-def _topic_verdict(check: _Check, op: AclOperation, name_attr: str = "name", id_attr: str | None = None):
+def _topic_verdict(
+    check: _Check, op: AclOperation, name_attr: str = "name", id_attr: str | None = None
+) -> Callable[[Any], int | None]:
     def verdict(item: Any) -> int | None:
         topic_id = getattr(item, id_attr, None) if id_attr else None
         name = check.topic_name(getattr(item, name_attr, None), topic_id)

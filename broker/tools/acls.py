@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from broker.tools._cli import run_with_admin
 from broker.tools._security import add_command_config
+
+if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
+    from broker.admin.client import AdminClient
 
 # AclOperation / ResourceType / PatternType / permission codes, as the wire carries them.
 OPERATIONS = {
@@ -186,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def _act(admin: Any, args: argparse.Namespace) -> int:
+def _act(admin: AdminClient, args: argparse.Namespace) -> int:
     if args.list:
         return _list(admin, args)
     if args.add:
@@ -194,7 +197,7 @@ def _act(admin: Any, args: argparse.Namespace) -> int:
     return _remove(admin, args)
 
 
-def _describe(admin, rtype: int, name: str | None, pattern: int, principal: str | None) -> list:
+def _describe(admin: AdminClient, rtype: int, name: str | None, pattern: int, principal: str | None) -> list:
     from broker.admin.client import check_error
     from broker.protocol.messages.describe_acls_request import DescribeAclsRequest
 
@@ -213,7 +216,7 @@ def _describe(admin, rtype: int, name: str | None, pattern: int, principal: str 
     return list(resp.resources)
 
 
-def _print_current(admin, rtype: int, name: str, pattern: int) -> None:
+def _print_current(admin: AdminClient, rtype: int, name: str, pattern: int) -> None:
     for res in _describe(admin, rtype, name, pattern, None):
         print(f"Current ACLs for resource `{_pattern_text(res.resource_type, res.resource_name, res.pattern_type)}`: ")
         for a in res.acls:
@@ -221,7 +224,7 @@ def _print_current(admin, rtype: int, name: str, pattern: int) -> None:
         print()
 
 
-def _add(admin, args: argparse.Namespace) -> int:
+def _add(admin: AdminClient, args: argparse.Namespace) -> int:
     from broker.admin.client import KafkaApiError
     from broker.protocol.messages.create_acls_request import AclCreation, CreateAclsRequest
 
@@ -263,7 +266,7 @@ def _add(admin, args: argparse.Namespace) -> int:
     return 0
 
 
-def _remove(admin, args: argparse.Namespace) -> int:
+def _remove(admin: AdminClient, args: argparse.Namespace) -> int:
     from broker.admin.client import KafkaApiError
     from broker.protocol.messages.delete_acls_request import DeleteAclsFilter, DeleteAclsRequest
 
@@ -315,7 +318,7 @@ def _remove(admin, args: argparse.Namespace) -> int:
     return 0
 
 
-def _list(admin, args: argparse.Namespace) -> int:
+def _list(admin: AdminClient, args: argparse.Namespace) -> int:
     pattern = PATTERNS[args.resource_pattern_type or "any"]
     resources = _resources(args, pattern) or [(1, None, pattern)]  # type: ignore[list-item]
     principals = args.principal or [None]

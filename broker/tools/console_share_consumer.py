@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     import uuid
+    from types import FrameType
 
     from broker.admin.client import AdminClient, BrokerConnection
     from broker.protocol.messages.share_fetch_response import PartitionData
@@ -156,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
     consumer = _ShareConsumer(args, Formatter(props))
 
-    def _stop(signum, frame):
+    def _stop(signum: int, frame: FrameType | None) -> None:
         # Only a flag: an exception raised here could land between printing a
         # record and noting its ack, or in the middle of a request. The loop
         # checks the flag at least once per fetch (--max-wait-ms).

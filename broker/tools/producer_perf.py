@@ -25,7 +25,8 @@ from broker.tools._cli import run_with_admin
 from broker.tools._security import add_command_config
 
 if TYPE_CHECKING:
-    from broker.admin.client import BrokerConnection
+    from broker.admin.client import AdminClient, BrokerConnection
+    from broker.protocol.connection import Response
 
 REPORT_INTERVAL_S = 5.0
 
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
 RETRIES = 10
 
 
-def _leaders(admin, topic: str, wait_s: float = 10.0) -> dict[int, BrokerConnection]:
+def _leaders(admin: AdminClient, topic: str, wait_s: float = 10.0) -> dict[int, BrokerConnection]:
     """{partition: connection to its leader} (waits for the topic and its leaders)."""
     import time
 
@@ -172,7 +173,7 @@ def _leaders(admin, topic: str, wait_s: float = 10.0) -> dict[int, BrokerConnect
         time.sleep(0.2)
 
 
-def _run(admin, args: argparse.Namespace) -> int:
+def _run(admin: AdminClient, args: argparse.Namespace) -> int:
     import random
     import socket
     import time
@@ -180,6 +181,7 @@ def _run(admin, args: argparse.Namespace) -> int:
     from broker.admin.client import error_name
     from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+    from broker.protocol.messages.produce_response import ProduceResponse
     from broker.protocol.records import build_batch
 
     retriable = {
@@ -232,11 +234,13 @@ def _run(admin, args: argparse.Namespace) -> int:
         else:
             pending[(id(conn), conn.send(request, 9))] = (partition, records, tries, times)
 
-    def handle(conn, response) -> None:
+    def handle(conn: BrokerConnection, response: Response) -> None:
         nonlocal errors, leaders
         partition, records, tries, times = pending.pop((id(conn), response.correlation_id))
         now = clock()
-        bad = [p.error_code for t in response.body.responses for p in t.partition_responses if p.error_code]
+        body = response.body
+        assert isinstance(body, ProduceResponse)
+        bad = [p.error_code for t in body.responses for p in t.partition_responses if p.error_code]
         if bad and bad[0] in retriable and tries < RETRIES:
             time.sleep(0.1 * tries)
             leaders = _leaders(admin, args.topic)

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from broker.tools._cli import run_with_admin
 from broker.tools._security import add_command_config
+
+if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
+    from broker.admin.client import AdminClient
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def _act(admin: Any, args: argparse.Namespace) -> int:
+def _act(admin: AdminClient, args: argparse.Namespace) -> int:
     if args.create:
         return _create(admin, args)
     if args.list:
@@ -94,7 +97,7 @@ def _act(admin: Any, args: argparse.Namespace) -> int:
     return _alter(admin, args)
 
 
-def _create(admin, args) -> int:
+def _create(admin: AdminClient, args: argparse.Namespace) -> int:
     from broker.admin.client import check_error
     from broker.protocol.errors import ErrorCode
     from broker.protocol.messages.create_topics_request import CreatableTopic, CreatableTopicConfig, CreateTopicsRequest
@@ -116,7 +119,7 @@ def _create(admin, args) -> int:
     return 0
 
 
-def _list(admin, args) -> int:
+def _list(admin: AdminClient, args: argparse.Namespace) -> int:
     meta = admin.metadata(None)
     for t in sorted(meta.topics, key=lambda t: t.name or ""):
         if args.exclude_internal and t.is_internal:
@@ -125,7 +128,7 @@ def _list(admin, args) -> int:
     return 0
 
 
-def _describe(admin, args) -> int:
+def _describe(admin: AdminClient, args: argparse.Namespace) -> int:
     from broker.admin.client import RESOURCE_TOPIC, AdminError, check_error
     from broker.protocol.errors import ErrorCode
 
@@ -160,7 +163,7 @@ def _describe(admin, args) -> int:
     return status
 
 
-def _delete(admin, args) -> int:
+def _delete(admin: AdminClient, args: argparse.Namespace) -> int:
     from broker.admin.client import KafkaApiError
     from broker.protocol.errors import ErrorCode
 
@@ -174,7 +177,7 @@ def _delete(admin, args) -> int:
     return 0
 
 
-def _alter(admin, args) -> int:
+def _alter(admin: AdminClient, args: argparse.Namespace) -> int:
     from broker.admin.client import RESOURCE_TOPIC
 
     add = _pairs(args.add_config, "--add-config")

@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import TYPE_CHECKING
 
 from broker.tools._cli import run_with_admin
 from broker.tools._security import add_command_config
+
+if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
+    from broker.admin.client import AdminClient
 
 MECHANISMS = {"SCRAM-SHA-256": (1, "sha256"), "SCRAM-SHA-512": (2, "sha512")}
 DEFAULT_ITERATIONS = 4096
@@ -109,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def _alter(admin, user: str, args: argparse.Namespace) -> int:
+def _alter(admin: AdminClient, user: str, args: argparse.Namespace) -> int:
     import secrets
 
     from broker.admin.client import KafkaApiError
@@ -151,7 +155,7 @@ def _alter(admin, user: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def _describe(admin, user: str | None) -> int:
+def _describe(admin: AdminClient, user: str | None) -> int:
     from broker.admin.client import KafkaApiError, check_error
     from broker.protocol.messages.describe_user_scram_credentials_request import (
         DescribeUserScramCredentialsRequest,

@@ -9,10 +9,14 @@ from __future__ import annotations
 import signal
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import trio
 
 from broker.ui.gateway import Gateway, UiSettings
+
+if TYPE_CHECKING:  # hypercorn is imported where used, to keep the start-up short
+    from hypercorn.config import Config
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 
@@ -42,7 +46,7 @@ def read_users(path: str) -> dict[str, str]:
     return users
 
 
-def hypercorn_config(web: WebSettings):
+def hypercorn_config(web: WebSettings) -> Config:
     from hypercorn.config import Config
 
     config = Config()
@@ -58,7 +62,9 @@ def hypercorn_config(web: WebSettings):
     return config
 
 
-async def serve(settings: UiSettings, web: WebSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def serve(
+    settings: UiSettings, web: WebSettings, *, task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED
+) -> None:
     from hypercorn.trio import serve as hypercorn_serve
 
     from broker.ui.app import create_app

@@ -304,7 +304,9 @@ def _kind(member_epoch: int) -> _Kind:
     )
 
 
-def _expand(rows: Iterable[tuple[_Kind, bool, bool, bool | None, _Action | ErrorCode]]):
+def _expand(
+    rows: Iterable[tuple[_Kind, bool, bool, bool | None, _Action | ErrorCode]],
+) -> dict[tuple[_Kind, bool, bool, bool], _Action | ErrorCode]:
     table: dict[tuple[_Kind, bool, bool, bool], _Action | ErrorCode] = {}
     for kind, group_exists, member_exists, full, outcome in rows:
         for f in (False, True) if full is None else (full,):

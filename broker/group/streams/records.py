@@ -153,7 +153,9 @@ def _target_tasks(tasks: Mapping[str, Iterable[int]]) -> list[target_msg.TaskIds
     return [target_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
 
 
-def _current_tasks(tasks: Mapping[str, Iterable[int]], epochs: Mapping[str, Mapping[int, int]] | None = None):
+def _current_tasks(
+    tasks: Mapping[str, Iterable[int]], epochs: Mapping[str, Mapping[int, int]] | None = None
+) -> list[current_msg.TaskIds]:
     out = []
     for s in sorted(tasks):
         partitions = sorted(tasks[s])
