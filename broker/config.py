@@ -1760,6 +1760,23 @@ SETTINGS: tuple[Setting, ...] = (
         doc="min.insync.replicas of __share_group_state.",
     ),
     Setting(
+        "share.coordinator.state.topic.segment.bytes",
+        I,
+        104857600,
+        section=SHARE,
+        min=1,
+        doc="Segment size of __share_group_state (its log is kept short by rewriting live state).",
+    ),
+    Setting(
+        "share.coordinator.write.timeout.ms",
+        I,
+        5000,
+        section=SHARE,
+        min=1,
+        doc="How long a share-state write may take to become durable; a write not durable by then "
+        "is answered COORDINATOR_NOT_AVAILABLE and rolled back.",
+    ),
+    Setting(
         "share.coordinator.snapshot.update.records.per.snapshot",
         I,
         500,
@@ -2110,6 +2127,20 @@ del I, L, S, B, STR, LST, D, NET, NODE, LOG, TOPIC, GROUP, SHARE, INTERNAL, COMP
 
 SETTINGS_BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 _BY_ENV: dict[str, Setting] = {s.env_var: s for s in SETTINGS}
+
+
+def known_setting(key: str) -> str:
+    """``key`` when the settings table has it; a KeyError naming it otherwise.
+
+    Code that reads a setting with a fallback (for a service built without a config,
+    as in unit tests) checks the key here first, so a misspelt key fails where it is
+    read instead of quietly giving the fallback.
+    """
+    if key not in SETTINGS_BY_KEY and _prefixed_setting(key) is None:
+        raise KeyError(f"{key!r} is not a setting of the settings table (broker.config.SETTINGS)")
+    return key
+
+
 _BY_ATTR: dict[str, Setting] = {s.attr: s for s in SETTINGS}
 
 # Kafka's synonym chains: the first set value wins, as in DescribeConfigs' synonym list.

@@ -50,6 +50,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
+from broker.config import known_setting
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record
 from broker.coordinator.timer import CoordinatorTimer, TimerQueue
@@ -602,6 +603,7 @@ class GroupCoordinator:
         return lambda group_id: int(self.group_configs.effective(group_id, key))
 
     def _safe_setting(self, key: str) -> Any:
+        known_setting(key)
         try:
             return self._setting(key)
         except (KeyError, AttributeError):

@@ -15,13 +15,15 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any, Protocol
 
-from broker.config import ConfigEntry
+from broker.config import ConfigEntry, known_setting
 from broker.handlers.context import Services
 from broker.protocol.errors import ErrorCode, KafkaError
 
 
 def setting(services: Any, key: str, default: Any) -> Any:
-    """A broker setting, or ``default`` when the config does not know the key."""
+    """A broker setting, or ``default`` when there is no config or it leaves the key unset
+    (a key the settings table does not know raises KeyError)."""
+    known_setting(key)
     try:
         value = services.config.get(key)
     except (KeyError, AttributeError):

@@ -62,6 +62,7 @@ from typing import Any
 import structlog
 import trio
 
+from broker.config import known_setting
 from broker.log.config import LogConfig, validate_topic_configs
 from broker.log.manager import MAX_PARTITIONS_PER_TOPIC, validate_topic_name
 from broker.metadata.etcd_client import Compare, EtcdClient, EtcdError, EtcdUnavailable, KeyValue, Op, prefix_end
@@ -308,8 +309,9 @@ def unclean_allowed(record: TopicRecord, setting: Callable[[str], Any]) -> bool:
     """unclean.leader.election.enable of a topic: its override, else the broker's."""
     value: object = record.configs.get("unclean.leader.election.enable")
     if value is None:
+        key = known_setting("unclean.leader.election.enable")
         try:
-            value = setting("unclean.leader.election.enable")
+            value = setting(key)
         except KeyError:
             value = False
     return _flag(value)

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 import structlog
 
+from broker.config import known_setting
 from broker.log.checkpoint import atomic_write
 from broker.protocol.errors import ErrorCode, KafkaError
 
@@ -156,8 +157,9 @@ def initial_levels(setting: Callable[[str], Any]) -> dict[str, int]:
     for spec in FEATURES.values():
         level = spec.default
         if spec.setting is not None:
+            key = known_setting(spec.setting)
             try:
-                value = setting(spec.setting)
+                value = setting(key)
             except KeyError:
                 value = None
             if value is not None:

@@ -19,7 +19,7 @@ from typing import Any
 import structlog
 import trio
 
-from broker.config import BrokerConfig, LiveConfig
+from broker.config import BrokerConfig, LiveConfig, known_setting
 from broker.group.coordinator import GroupCoordinator
 from broker.group.share_offsets import ShareOffsetsDeps
 from broker.handlers.context import Services
@@ -363,6 +363,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
 
 
 def _int_setting(setting: Any, key: str, default: int) -> int:
+    known_setting(key)
     try:
         value = setting(key)
     except KeyError:

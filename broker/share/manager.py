@@ -27,6 +27,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
+from broker.config import known_setting
 from broker.lifecycle import Lifecycle
 from broker.metadata.group_configs import GroupConfigStore, ShareGroupSettings
 from broker.metadata.image import MetadataImage
@@ -135,6 +136,7 @@ class SharePartitionManager:
         return self._group_configs.share_settings(group_id)
 
     def _broker(self, name: str, default: Any) -> Any:
+        known_setting(name)
         if self._setting is None:
             return default
         try:

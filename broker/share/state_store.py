@@ -52,6 +52,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
+from broker.config import known_setting
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
 from broker.coordinator.timer import CoordinatorTimer
@@ -205,6 +206,7 @@ def _coordinator_error(exc: KafkaError) -> tuple[int, str]:
 
 
 def _setting(setting: Callable[[str], Any], key: str, default: Any) -> Any:
+    known_setting(key)
     try:
         value = setting(key)
     except (KeyError, AttributeError):

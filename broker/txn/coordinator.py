@@ -56,6 +56,7 @@ from typing import Any
 import structlog
 import trio
 
+from broker.config import known_setting
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks
 from broker.coordinator.timer import CoordinatorTimer
 from broker.metadata.image import NO_LEADER
@@ -129,6 +130,7 @@ def append_error(exc: KafkaError) -> ErrorCode:
 
 def txn_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
     def get(key: str, default: Any) -> Any:
+        known_setting(key)
         try:
             value = setting(key)
         except (KeyError, AttributeError):
@@ -215,6 +217,7 @@ class TransactionCoordinator:
         self._sending: dict[tuple[int, str, int, int], trio.Event] = {}
 
     def _safe_setting(self, key: str) -> Any:
+        known_setting(key)
         try:
             return self._setting(key)
         except (KeyError, AttributeError):

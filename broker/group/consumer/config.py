@@ -15,7 +15,6 @@ group.consumer.max.size                        2^31-1      GROUP_MAX_SIZE_REACHE
 group.consumer.assignors                       uniform,    the server-side assignors offered; the
                                                range       first is the default
 group.consumer.migration.policy                bidirectional  disabled|upgrade|downgrade|bidirectional
-group.consumer.regex.refresh.interval.ms       600000      regexes are re-resolved at least this often
 group.consumer.assignment.interval.ms          1000        least time between two targets (KIP-1263)
 group.consumer.min.assignment.interval.ms      0           lower bound of the per-group override
 group.consumer.max.assignment.interval.ms      15000       upper bound of the per-group override
@@ -35,6 +34,8 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from broker.config import known_setting
 
 __all__ = ["ConsumerGroupConfig", "MigrationPolicy"]
 
@@ -73,7 +74,6 @@ class ConsumerGroupConfig:
     max_size: int = INT32_MAX
     assignors: tuple[str, ...] = ("uniform", "range")
     migration_policy: MigrationPolicy = MigrationPolicy.BIDIRECTIONAL
-    regex_refresh_interval_ms: int = 600_000
     assignment_interval_ms: int = 1_000
     min_assignment_interval_ms: int = 0
     max_assignment_interval_ms: int = 15_000
@@ -96,7 +96,6 @@ class ConsumerGroupConfig:
             "group.consumer.min.heartbeat.interval.ms": "min_heartbeat_interval_ms",
             "group.consumer.max.heartbeat.interval.ms": "max_heartbeat_interval_ms",
             "group.consumer.max.size": "max_size",
-            "group.consumer.regex.refresh.interval.ms": "regex_refresh_interval_ms",
             "group.consumer.assignment.interval.ms": "assignment_interval_ms",
             "group.consumer.min.assignment.interval.ms": "min_assignment_interval_ms",
             "group.consumer.max.assignment.interval.ms": "max_assignment_interval_ms",
@@ -145,6 +144,7 @@ class ConsumerGroupConfig:
 
 
 def _read(get: Callable[[str], Any], key: str) -> Any:
+    known_setting(key)
     try:
         return get(key)
     except (KeyError, AttributeError):
