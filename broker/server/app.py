@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -178,19 +179,10 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     """Every service for ``config``, leaf-first. Raises SystemExit with one clear line
     when the data directory belongs to another node."""
     live = LiveConfig(config)
-    setting: Callable[[str], Any] = live.get
     node_id = config.node_id
     data_dir = config.log_dir
     data_dir.mkdir(parents=True, exist_ok=True)
-    etcd_endpoints = config.get("etcd.endpoints")
-    if etcd_endpoints:
-        cluster_id = ""  # the cluster's, read from etcd when the broker joins
-    else:
-        try:
-            cluster_id = load_or_create_meta(data_dir, node_id)
-        except MetaPropertiesError as exc:
-            raise SystemExit(f"sharebroker: error: {exc}") from None
-
+    cluster_id = _cluster_id(config, data_dir)
     lifecycle = lifecycle or Lifecycle()
     metrics = Metrics()
     logs = LogManager.from_config(config.log_dirs, config)
@@ -198,115 +190,17 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     # An fsync that fails takes its log directory offline (Kafka's log.dir.failure).
     committer.on_storage_error = logs.fail_log
     group_configs = GroupConfigStore(data_dir, config)
-    metadata: SingleNodeMetadata | ClusterMetadata
-    producer_ids: ProducerIdAllocator | ClusterProducerIds
-    if etcd_endpoints:
-        cluster = ClusterMetadata(
-            node_id,
-            logs,
-            setting,
-            endpoints=list(etcd_endpoints),
-            prefix=config.get("etcd.prefix"),
-            data_dir=data_dir,
-            rack=config.get("broker.rack"),
-        )
-        metadata, producer_ids = cluster, cluster.producer_ids
-        # Group configs are the cluster's: stored in etcd, followed by every broker.
-        group_configs.shared = cluster.put_group_configs
-        group_configs.apply_shared({})
-        cluster.subscribe(lambda old, new: group_configs.apply_shared(cluster.group_configs()))
-    else:
-        metadata = SingleNodeMetadata(node_id, cluster_id, logs, setting, rack=config.get("broker.rack"))
-        producer_ids = ProducerIdAllocator(data_dir)
-    security = SecurityStore(
-        data_dir=data_dir,
-        authorizer_class=config.get("authorizer.class.name") or "",
-        super_users=config.get("super.users"),
-        allow_everyone_if_no_acl_found=bool(config.get("allow.everyone.if.no.acl.found")),
-        shared=metadata if isinstance(metadata, ClusterMetadata) else None,
-        quota_samples=int(config.get("quota.window.num")),
-        quota_window_ms=int(config.get("quota.window.size.seconds")) * 1000,
-        tokens=TokenSettings(
-            secret_key=config.get("delegation.token.secret.key") or None,
-            max_lifetime_ms=int(config.get("delegation.token.max.lifetime.ms")),
-            expiry_time_ms=int(config.get("delegation.token.expiry.time.ms")),
-            expiry_check_interval_ms=int(config.get("delegation.token.expiry.check.interval.ms")),
-        ),
-    )
-    if isinstance(metadata, ClusterMetadata):
-        # ACLs and SCRAM credentials are the cluster's: followed from etcd with every image.
-        metadata.subscribe(lambda old, new: security.follow())
-    # The finalized features (UpdateFeatures): the cluster's in etcd, else this node's.
-    features = FeatureStore(data_dir, setting, shared=metadata if isinstance(metadata, ClusterMetadata) else None)
-    client_metrics = ClientMetricsStore(data_dir, shared=metadata if isinstance(metadata, ClusterMetadata) else None)
-    if isinstance(metadata, ClusterMetadata):
-        metadata.subscribe(lambda old, new: features.follow())
-        metadata.subscribe(lambda old, new: client_metrics.follow())
+    metadata, producer_ids = _metadata(config, live.get, logs, group_configs, cluster_id)
+    shared = metadata if isinstance(metadata, ClusterMetadata) else None
+    security, features, client_metrics = _cluster_stores(config, live.get, shared)
     # What reads share.version and transaction.version follows the finalized levels.
-    setting = features.overlay(setting)
+    setting = features.overlay(live.get)
     replicas = ReplicaManager(
         node_id, logs, metadata, committer, clock=clock, lag_max_ms=lambda: int(setting("replica.lag.time.max.ms"))
     )
-    peers: BrokerPeers | None = None
-    if isinstance(metadata, ClusterMetadata):
-        connect = None
-        if config.security_protocol(config.inter_broker_listener_name) != "PLAINTEXT":
-            from broker.server.security import ListenerSecurityError, inter_broker_connector, inter_broker_security
-
-            try:
-                connect = inter_broker_connector(inter_broker_security(config))
-            except ListenerSecurityError as exc:
-                raise SystemExit(f"sharebroker: error: {exc}") from None
-        peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=node_id, connect=connect)
-        # Followers fetch from their leaders over the inter-broker listener; leaders write
-        # their ISR changes to etcd; leadership lapses with this broker's lease.
-        cluster_metadata = metadata
-        fetchers = ReplicaFetcherManager(
-            node_id=node_id,
-            peers=peers,
-            committer=committer,
-            broker_epoch=lambda: cluster_metadata.broker_epoch,
-            setting=setting,
-        )
-        replicas.attach_replication(isr_writer=metadata, fetchers=fetchers, lease_ok=metadata.lease_valid)
-    share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
-    # Both also answer state() (the cached share-partition state share_offsets reads).
-    persister: ShareStateStore | RoutedPersister = share_state
-    if peers is not None:
-        # A share-partition's state goes to the leader of its __share_group_state
-        # partition: this broker's store, or another broker's over RPCs 83-87.
-        persister = RoutedPersister(share_state, metadata, peers, node_id=node_id)
-    groups = GroupCoordinator(
-        metadata=metadata,
-        replicas=replicas,
-        setting=setting,
-        group_configs=group_configs,
-        metrics=metrics,
-        clock=clock,
-    )
-    share = SharePartitionManager(
-        persister=persister,
-        metadata=metadata,
-        replicas=replicas,
-        group_configs=group_configs,
-        metrics=metrics,
-        lifecycle=lifecycle,
-        clock=clock,
-        max_share_sessions=setting("group.share.max.share.sessions"),
-        setting=setting,
-        peers=peers,
-    )
-    groups.attach_share_partitions(share)
-    transactions = TransactionCoordinator(
-        metadata=metadata,
-        replicas=replicas,
-        setting=setting,
-        producer_ids=producer_ids,
-        offsets=groups,
-        offsets_partitions=lambda: groups.runtime.num_partitions,
-        clock=clock,
-        peers=peers,
-        node_id=node_id,
+    peers = None if shared is None else _replication(config, shared, replicas, committer, setting)
+    share_state, persister, groups, share, transactions = _coordinators(
+        setting, metadata, replicas, group_configs, metrics, lifecycle, clock, peers, producer_ids, node_id
     )
     features.listeners.append(lambda levels: transactions.set_transaction_version(levels["transaction.version"]))
     fetch_sessions = FetchSessionCache(
@@ -351,15 +245,170 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         security=security,
         features=features,
         client_metrics=client_metrics,
-        streams_topologies=StreamsTopologyStore(
-            data_dir, shared=metadata if isinstance(metadata, ClusterMetadata) else None
-        ),
+        streams_topologies=StreamsTopologyStore(data_dir, shared=shared),
         telemetry=ClientTelemetry(client_metrics, max_bytes=int(config.get("telemetry.max.bytes"))),
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),
         clock=clock,
     )
+
+
+def _cluster_id(config: BrokerConfig, data_dir: Path) -> str:
+    """This node's cluster id from its data directory (meta.properties), or "" in a
+    cluster, where the broker reads the cluster's from etcd when it joins."""
+    if config.get("etcd.endpoints"):
+        return ""
+    try:
+        return load_or_create_meta(data_dir, config.node_id)
+    except MetaPropertiesError as exc:
+        raise SystemExit(f"sharebroker: error: {exc}") from None
+
+
+def _metadata(
+    config: BrokerConfig,
+    setting: Callable[[str], Any],
+    logs: LogManager,
+    group_configs: GroupConfigStore,
+    cluster_id: str,
+) -> tuple[SingleNodeMetadata | ClusterMetadata, ProducerIdAllocator | ClusterProducerIds]:
+    """The metadata source and producer-id allocator: etcd's in a cluster, else this node's."""
+    etcd_endpoints = config.get("etcd.endpoints")
+    if not etcd_endpoints:
+        metadata = SingleNodeMetadata(config.node_id, cluster_id, logs, setting, rack=config.get("broker.rack"))
+        return metadata, ProducerIdAllocator(config.log_dir)
+    cluster = ClusterMetadata(
+        config.node_id,
+        logs,
+        setting,
+        endpoints=list(etcd_endpoints),
+        prefix=config.get("etcd.prefix"),
+        data_dir=config.log_dir,
+        rack=config.get("broker.rack"),
+    )
+    # Group configs are the cluster's: stored in etcd, followed by every broker.
+    group_configs.shared = cluster.put_group_configs
+    group_configs.apply_shared({})
+    cluster.subscribe(lambda old, new: group_configs.apply_shared(cluster.group_configs()))
+    return cluster, cluster.producer_ids
+
+
+def _cluster_stores(
+    config: BrokerConfig, setting: Callable[[str], Any], shared: ClusterMetadata | None
+) -> tuple[SecurityStore, FeatureStore, ClientMetricsStore]:
+    """ACLs and SCRAM credentials, finalized features and client-metrics subscriptions:
+    the cluster's in etcd (followed with every image), else this node's."""
+    data_dir = config.log_dir
+    security = SecurityStore(
+        data_dir=data_dir,
+        authorizer_class=config.get("authorizer.class.name") or "",
+        super_users=config.get("super.users"),
+        allow_everyone_if_no_acl_found=bool(config.get("allow.everyone.if.no.acl.found")),
+        shared=shared,
+        quota_samples=int(config.get("quota.window.num")),
+        quota_window_ms=int(config.get("quota.window.size.seconds")) * 1000,
+        tokens=TokenSettings(
+            secret_key=config.get("delegation.token.secret.key") or None,
+            max_lifetime_ms=int(config.get("delegation.token.max.lifetime.ms")),
+            expiry_time_ms=int(config.get("delegation.token.expiry.time.ms")),
+            expiry_check_interval_ms=int(config.get("delegation.token.expiry.check.interval.ms")),
+        ),
+    )
+    if shared is not None:
+        shared.subscribe(lambda old, new: security.follow())
+    features = FeatureStore(data_dir, setting, shared=shared)
+    client_metrics = ClientMetricsStore(data_dir, shared=shared)
+    if shared is not None:
+        shared.subscribe(lambda old, new: features.follow())
+        shared.subscribe(lambda old, new: client_metrics.follow())
+    return security, features, client_metrics
+
+
+def _replication(
+    config: BrokerConfig,
+    metadata: ClusterMetadata,
+    replicas: ReplicaManager,
+    committer: GroupCommitter,
+    setting: Callable[[str], Any],
+) -> BrokerPeers:
+    """In a cluster: the other brokers over the inter-broker listener, and replication.
+    Followers fetch from their leaders; leaders write their ISR changes to etcd;
+    leadership lapses with this broker's lease."""
+    connect = None
+    if config.security_protocol(config.inter_broker_listener_name) != "PLAINTEXT":
+        from broker.server.security import ListenerSecurityError, inter_broker_connector, inter_broker_security
+
+        try:
+            connect = inter_broker_connector(inter_broker_security(config))
+        except ListenerSecurityError as exc:
+            raise SystemExit(f"sharebroker: error: {exc}") from None
+    peers = BrokerPeers(metadata, config.inter_broker_listener_name, node_id=config.node_id, connect=connect)
+    fetchers = ReplicaFetcherManager(
+        node_id=config.node_id,
+        peers=peers,
+        committer=committer,
+        broker_epoch=lambda: metadata.broker_epoch,
+        setting=setting,
+    )
+    replicas.attach_replication(isr_writer=metadata, fetchers=fetchers, lease_ok=metadata.lease_valid)
+    return peers
+
+
+def _coordinators(
+    setting: Callable[[str], Any],
+    metadata: SingleNodeMetadata | ClusterMetadata,
+    replicas: ReplicaManager,
+    group_configs: GroupConfigStore,
+    metrics: Metrics,
+    lifecycle: Lifecycle,
+    clock: Any,
+    peers: BrokerPeers | None,
+    producer_ids: ProducerIdAllocator | ClusterProducerIds,
+    node_id: int,
+) -> tuple[
+    ShareStateStore, ShareStateStore | RoutedPersister, GroupCoordinator, SharePartitionManager, TransactionCoordinator
+]:
+    """Share-group state, the group coordinator, the share-partitions and transactions."""
+    share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
+    # Both also answer state() (the cached share-partition state share_offsets reads).
+    persister: ShareStateStore | RoutedPersister = share_state
+    if peers is not None:
+        # A share-partition's state goes to the leader of its __share_group_state
+        # partition: this broker's store, or another broker's over RPCs 83-87.
+        persister = RoutedPersister(share_state, metadata, peers, node_id=node_id)
+    groups = GroupCoordinator(
+        metadata=metadata,
+        replicas=replicas,
+        setting=setting,
+        group_configs=group_configs,
+        metrics=metrics,
+        clock=clock,
+    )
+    share = SharePartitionManager(
+        persister=persister,
+        metadata=metadata,
+        replicas=replicas,
+        group_configs=group_configs,
+        metrics=metrics,
+        lifecycle=lifecycle,
+        clock=clock,
+        max_share_sessions=setting("group.share.max.share.sessions"),
+        setting=setting,
+        peers=peers,
+    )
+    groups.attach_share_partitions(share)
+    transactions = TransactionCoordinator(
+        metadata=metadata,
+        replicas=replicas,
+        setting=setting,
+        producer_ids=producer_ids,
+        offsets=groups,
+        offsets_partitions=lambda: groups.runtime.num_partitions,
+        clock=clock,
+        peers=peers,
+        node_id=node_id,
+    )
+    return share_state, persister, groups, share, transactions
 
 
 def _int_setting(setting: Any, key: str, default: int) -> int:

@@ -38,7 +38,6 @@ OVERSIZE_MODULES = {
 }
 
 OVERSIZE_FUNCTIONS = {
-    "server/app.py::build",
     "group/consumer/core.py::ConsumerGroups._heartbeat",
     "group/streams/core.py::StreamsGroups._heartbeat",
     "handlers/api_00_produce.py::handle",
