@@ -35,6 +35,8 @@ OVERSIZE_MODULES = {
     "group/streams/core.py",
     "group/share/core.py",
     "admin/client.py",
+    "log/manager.py",  # JBOD and the 30,000-log opening met here; to split
+    "metadata/cluster.py",  # the 100,000-partition etcd layout and the guarded watch; to split
 }
 
 OVERSIZE_FUNCTIONS = {
@@ -63,6 +65,7 @@ OVERSIZE_FUNCTIONS = {
     "tools/reassign_partitions.py::run",
     "tools/transactions.py::_find_hanging",
     "share/partition.py::SharePartition.acquire",
+    "log/partition.py::PartitionLog.replace_with_cleaned",  # grew with the per-partition cost work; to split
 }
 
 
