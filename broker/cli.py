@@ -252,6 +252,10 @@ def _cmd_local_cluster(args: argparse.Namespace) -> int:
         stopping = True
         print("stopping", flush=True)
         cluster.stop()
+        # Nothing is left to stop or kill: a Ctrl-C that comes now (the terminal's second
+        # one, racing a quick stop) must not end the exiting interpreter by SIGINT.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, signal.SIG_IGN)
         print("stopped", flush=True)
     return EXIT_OK
 
