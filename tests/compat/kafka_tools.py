@@ -74,6 +74,8 @@ class Step:
     args: Sequence[str]
     expect: Sequence[str] = ()  # regular expressions every one of which must match the output
     rc: int = 0
+    # Other exit statuses that pass too (a tool whose way of giving up depends on timing).
+    rc_also: tuple[int, ...] = ()
     stdin: str | None = None
     # Retried (up to the timeout) until it passes: for what becomes true a moment later.
     until_s: float = 0.0
@@ -124,7 +126,7 @@ def run_step(step: Step, values: Mapping[str, str]) -> Outcome:
         except subprocess.TimeoutExpired as exc:
             rc, output = -1, f"timed out after {STEP_TIMEOUT_S:.0f} s: {exc.stdout!r} {exc.stderr!r}"
         problems = []
-        if rc != step.rc:
+        if rc != step.rc and rc not in step.rc_also:
             problems.append(f"exit status {rc}, expected {step.rc}")
         for pattern in step.expect:
             if not re.search(_fill(pattern, {k: re.escape(v) for k, v in values.items()}), output, re.M):
@@ -342,14 +344,20 @@ def steps() -> list[Step]:
             [*bs, "--topic", T, "--group", "tools-sgp", "--messages", "2000", "--timeout", "30000"],
             [r"start\.time, end\.time, data\.consumed\.in\.MB"],
         ),
-        # Asked for more records than the group can get, the tool gives up at its timeout with an
-        # InterruptedException trace and exit status 1, against Kafka as against sharebroker.
+        # Asked for more records than the group can get, the tool gives up at its timeout, against
+        # Kafka as against sharebroker: with an InterruptedException trace and exit status 1 when
+        # its timeout interrupts the consumer's close, else with its warning and exit status 0
+        # (both seen from both brokers, depending on the machine's load).
         Step(
             "share-consumer-perf-test, more than there is",
             "kafka-share-consumer-perf-test",
             [*bs, "--topic", T, "--group", "tools-sgp", "--messages", "100000", "--timeout", "5000"],
-            [r"Caused by: java\.lang\.InterruptedException"],
+            [
+                r"Caused by: java\.lang\.InterruptedException"
+                r"|WARNING: Exiting before consuming the expected number of records: timeout \(5000 ms\) exceeded"
+            ],
             rc=1,
+            rc_also=(0,),
             trace_ok=True,
         ),
         Step(
