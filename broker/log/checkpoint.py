@@ -18,11 +18,15 @@ import base64
 import ctypes
 import ctypes.util
 import errno
+import json
 import os
 import threading
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
     "CLEAN_SHUTDOWN_FILE",
@@ -100,6 +104,17 @@ def sync_filesystem(path: Path) -> None:
 def _libc() -> ctypes.CDLL | None:
     name = ctypes.util.find_library("c")
     return ctypes.CDLL(name, use_errno=True) if name else None
+
+
+def read_json_document(path: Path) -> Any | None:
+    """The JSON document ``atomic_write`` left at ``path``; None when there is none yet.
+    A file that cannot be read or parsed is KAFKA_STORAGE_ERROR, never a silent default."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{path} is unreadable: {exc}") from exc
 
 
 def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:

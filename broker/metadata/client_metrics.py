@@ -32,6 +32,7 @@ from typing import Protocol
 
 import structlog
 
+from broker.log.checkpoint import read_json_document
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["CONFIG_KEYS", "ClientMetricsStore", "ClientSubscription", "validate_configs"]
@@ -139,12 +140,9 @@ class ClientMetricsStore:
         if self._shared is not None:
             self.follow()
             return
-        try:
-            doc = json.loads(self._path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        doc = read_json_document(self._path)
+        if doc is None:
             return
-        except (OSError, ValueError) as exc:
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{self._path} is unreadable: {exc}") from exc
         self._set({str(k): dict(v) for k, v in doc.get("subscriptions", {}).items()})
 
     def follow(self) -> None:

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 import structlog
 
 from broker.config import known_setting
-from broker.log.checkpoint import atomic_write
+from broker.log.checkpoint import atomic_write, read_json_document
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
@@ -202,12 +202,9 @@ class FeatureStore:
         if self._shared is not None:
             self.follow()
             return
-        try:
-            doc = json.loads(self._path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        doc = read_json_document(self._path)
+        if doc is None:
             return
-        except (OSError, ValueError) as exc:
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{self._path} is unreadable: {exc}") from exc
         if doc.get("version") != FILE_VERSION:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{self._path} has unknown version {doc.get('version')}")
         self._apply({str(k): int(v) for k, v in doc["levels"].items()}, int(doc.get("epoch", 1)))

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from broker.log.checkpoint import read_json_document
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["MAX_DESCRIPTION_BYTES", "StreamsTopologyStore"]
@@ -47,12 +48,12 @@ class StreamsTopologyStore:
     def load(self) -> None:
         if self._shared is not None:
             return
-        try:
-            self._docs = json.loads(self._path.read_text(encoding="utf-8"))["groups"]
-        except FileNotFoundError:
+        doc = read_json_document(self._path)
+        if doc is None:
             return
-        except (OSError, ValueError, KeyError) as exc:
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{self._path} is unreadable: {exc}") from exc
+        if not isinstance(doc, dict) or "groups" not in doc:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{self._path} is unreadable: no 'groups'")
+        self._docs = doc["groups"]
 
     def get(self, group_id: str) -> tuple[int, dict[str, Any]] | None:
         """(topology epoch, description) stored for the group, or None."""
