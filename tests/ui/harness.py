@@ -133,6 +133,23 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 30.0, interva
     raise AssertionError(f"timed out after {timeout} s waiting for {what}; last: {last!r}")
 
 
+def click_through(driver: Any, element: Any, timeout: float = 30.0) -> None:
+    """Click something that submits a form or follows a link, and wait for the next page.
+
+    A click returns once the browser has dispatched it, which may be before the new document
+    has replaced the old one; looking up the next page's elements straight after could find
+    nothing, or find the old page's.
+    """
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, timeout).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def screenshot(driver: Any, name: str) -> Path:
     """A full-page PNG (the window stretched to the page's height) under SCREENSHOTS."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ from selenium.webdriver.support.ui import Select
 
 from broker.admin.client import AdminClient
 from broker.localcluster import BrokerProcess
-from tests.ui.harness import UiProcess, screenshot, texts, wait_for
+from tests.ui.harness import UiProcess, click_through, screenshot, texts, wait_for
 
 # Share consumers poll this long at most per call; a test's consumers stop with it.
 POLL_S = 0.5
@@ -212,9 +212,9 @@ def test_reset_changes_the_start_offset_shown(browser, ui, dlq_group):
     field.clear()
     field.send_keys(topic)
     Select(form.find_element(By.NAME, "to")).select_by_visible_text("latest")
-    form.find_element(By.ID, "reset-submit").click()
+    click_through(browser, form.find_element(By.ID, "reset-submit"))
     wait_for("the confirmation", lambda: "latest" in browser.find_element(By.ID, "confirm-what").text)
-    browser.find_element(By.ID, "confirm").click()
+    click_through(browser, browser.find_element(By.ID, "confirm"))
     assert "done" in wait_for("the result", lambda: browser.find_element(By.ID, "action-ok").text)
     browser.get(f"{ui.url}/share-groups/{group}")
     wait_for("start offset 50", lambda: texts(browser, f'tr[data-tp="{topic}-0"] td.start-offset') == ["50"])
@@ -224,8 +224,8 @@ def test_a_reset_kafka_refuses_shows_kafkas_error(browser, ui, busy_group):
     group, _topic = busy_group
     browser.get(f"{ui.url}/share-groups/{group}")
     wait_for("3 members", lambda: texts(browser, "#member-count") == ["3"])
-    browser.find_element(By.ID, "reset-submit").click()
-    browser.find_element(By.ID, "confirm").click()
+    click_through(browser, browser.find_element(By.ID, "reset-submit"))
+    click_through(browser, browser.find_element(By.ID, "confirm"))
     error = wait_for("Kafka's refusal", lambda: browser.find_element(By.ID, "action-error").text)
     assert "NON_EMPTY_GROUP" in error, error
 
@@ -248,7 +248,7 @@ def test_message_browser_shows_key_value_and_headers(browser, ui, broker):
     form.find_element(By.NAME, "key").send_keys("from-the-console")
     form.find_element(By.NAME, "value").send_keys("hello")
     form.find_element(By.NAME, "headers").send_keys("origin=ui")
-    form.find_element(By.ID, "produce-submit").click()
+    click_through(browser, form.find_element(By.ID, "produce-submit"))
     assert "offset 1" in wait_for("the produced note", lambda: browser.find_element(By.ID, "produced").text)
     row = browser.find_element(By.CSS_SELECTOR, '#messages tr[data-offset="1"]')
     assert [row.find_element(By.CSS_SELECTOR, c).text for c in ("td.key", "td.value", "td.headers")] == [
@@ -450,7 +450,7 @@ def _submit(browser: Any, form_id: str, **fields: str) -> None:
         else:
             element.clear()
             element.send_keys(value)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    click_through(browser, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
 
 
 def test_config_edits_show_kafkas_validation_error(browser, ui, broker):
@@ -475,9 +475,9 @@ def test_delete_a_share_group_and_reset_a_consumer_group(browser, ui, broker):
         admin.alter_share_group_offsets("retired", {("ledger", 0): 0})
     produce(broker.bootstrap, "ledger", 10)
     browser.get(f"{ui.url}/share-groups/retired")
-    browser.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button").click()
+    click_through(browser, browser.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button"))
     assert "Delete share group retired" in browser.find_element(By.ID, "confirm-what").text
-    browser.find_element(By.ID, "confirm").click()
+    click_through(browser, browser.find_element(By.ID, "confirm"))
     assert "done" in browser.find_element(By.ID, "action-ok").text
     browser.get(f"{ui.url}/share-groups/retired")
     assert "GROUP_ID_NOT_FOUND" in browser.find_element(By.ID, "page-error").text
@@ -494,7 +494,7 @@ def test_delete_a_share_group_and_reset_a_consumer_group(browser, ui, broker):
     browser.get(f"{ui.url}/groups/auditors")
     wait_for("the committed offset", lambda: "10" in texts(browser, "#offsets td"))
     _submit(browser, "reset-form", topic="ledger", to="offset", value="4")
-    browser.find_element(By.ID, "confirm").click()
+    click_through(browser, browser.find_element(By.ID, "confirm"))
     assert "ledger-0: 4" in browser.find_element(By.ID, "action-ok").text
     with AdminClient(broker.bootstrap) as admin:
         assert admin.fetch_offsets("auditors")[("ledger", 0)][0] == 4
