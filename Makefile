@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: help venv run test test-all codegen codegen-check lint lint-imports typecheck format clean
-.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-share-work bench-share-join bench-latency bench-scale bench-compare bench-peers bench-txn
+.PHONY: bench bench-profile bench-protocol bench-startup bench-memory bench-produce bench-fetch bench-share bench-share-work bench-share-join bench-latency bench-scale bench-compare bench-peers bench-txn bench-regressions
 
 help:
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -144,6 +144,21 @@ bench-compare: $(BENCH_STAMP) peers ## every scenario, all brokers in one run ->
 	$(COMPARE)
 
 bench: bench-protocol bench-compare ## every benchmark: bench-protocol, then bench-compare
+
+# This checkout against an earlier commit in the same run: BASE is checked out into a
+# temporary worktree, bench.compare runs both brokers (and Kafka) with the same pinning and
+# clients, and bench.regressions fails on any row more than TOLERANCE % worse than BASE's.
+REGRESS_DIR := $(CURDIR)/.bench-baseline
+TOLERANCE ?= 5
+REGRESS_SCENARIOS ?= all
+bench-regressions: $(BENCH_STAMP) peers ## this checkout vs BASE=<commit> in one run: fails on a row > TOLERANCE % worse
+	@test -n "$(BASE)" || { echo "usage: make bench-regressions BASE=<commit> [TOLERANCE=5]"; exit 2; }
+	@mkdir -p $(RESULTS)
+	rm -rf $(REGRESS_DIR) && git worktree prune && git worktree add --detach $(REGRESS_DIR) $(BASE)
+	$(COMPARE) --baseline-src $(REGRESS_DIR) --brokers baseline,sharebroker,kafka --scenarios $(REGRESS_SCENARIOS) \
+		--no-doc --json $(RESULTS)/regressions-$$(date +%F).json; rc=$$?; \
+		git worktree remove --force $(REGRESS_DIR); test $$rc -eq 0
+	$(PY) -m bench.regressions $(RESULTS)/regressions-$$(date +%F).json --tolerance $(TOLERANCE)
 
 bench-profile: $(BENCH_STAMP) ## py-spy profile of sharebroker under produce and share consume -> bench/results/profile/
 	taskset -c 1 $(PY) -m bench.profile

@@ -1,0 +1,69 @@
+"""bench.regressions without brokers: a stored run with a 'baseline' broker made from it."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import regressions
+
+RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "compare-2026-11-22.json"
+
+
+def _run_with_baseline() -> dict:
+    """The stored run, with its sharebroker figures copied as an earlier commit's."""
+    results = json.loads(RESULTS.read_text())
+    ours = next(b for b in results["brokers"] if b["broker"] == "sharebroker")
+    base = copy.deepcopy(ours)
+    base["broker"] = "baseline"
+    results["brokers"].append(base)
+    return results
+
+
+def _ours(results: dict) -> dict:
+    return next(b for b in results["brokers"] if b["broker"] == "sharebroker")
+
+
+def test_identical_figures_are_no_regression(tmp_path):
+    results = _run_with_baseline()
+    rows, missing = regressions.compared_rows(results)
+    assert len(rows) > 10 and not missing
+    assert regressions.regressions(results) == []
+    assert regressions.main([str(_write(results, tmp_path))]) == 0
+
+
+def test_a_slower_rate_and_a_longer_startup_are_named(tmp_path):
+    results = _run_with_baseline()
+    ours = _ours(results)
+    ours["produce_8p"]["records_per_s"] *= 0.90  # higher is better: 10 % worse
+    ours["produce"]["records_per_s"] *= 0.97  # 3 %: within 5 %
+    ours["startup"]["median_s"] *= 1.20  # lower is better: 20 % worse
+    worse = {r.key: round(r.worse_pct, 1) for r in regressions.regressions(results, 5)}
+    assert worse == {"produce_8p_records_per_s": 10.0, "startup": 20.0}
+    assert {r.key for r in regressions.regressions(results, 25)} == set()
+    assert regressions.main([str(_write(results, tmp_path)), "--tolerance", "5"]) == 1
+
+
+def test_a_row_only_one_side_has_fails_the_check(tmp_path):
+    results = _run_with_baseline()
+    del _ours(results)["produce_8p"]
+    _rows, missing = regressions.compared_rows(results)
+    assert any("8 partitions" in m for m in missing), missing
+    assert regressions.main([str(_write(results, tmp_path))]) == 1
+
+
+def test_a_run_without_baseline_is_refused(tmp_path, capsys):
+    results = json.loads(RESULTS.read_text())
+    with pytest.raises(ValueError, match="--baseline-src"):
+        regressions.compared_rows(results)
+    assert regressions.main([str(_write(results, tmp_path))]) == 2
+    assert "--baseline-src" in capsys.readouterr().err
+
+
+def _write(results: dict, where: Path) -> Path:
+    path = where / "run.json"
+    path.write_text(json.dumps(results))
+    return path
