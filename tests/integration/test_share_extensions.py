@@ -22,9 +22,13 @@ def broker(sharebroker_factory):
 def test_a_released_record_is_not_redelivered_before_its_backoff(broker):
     r = x.backoff_run(broker.bootstrap, 300, 250)
     assert r["released"] == r["redelivered"] == 300, r
+    # Not before its backoff: none came back sooner than the delay after the release was
+    # handed to the client (the broker took it somewhere between then and commit_sync's answer).
     assert r["early"] == 0, r
-    # measured from the release's answer, so a little negative is possible; scheduling adds the rest
-    assert -50 < r["error_p50_ms"] < 100, r
+    # Nor long after it. Measured from commit_sync's answer, which may come well after the
+    # broker took the release (librdkafka can send it with a background ShareFetch first), so
+    # how negative this gets says how slow that answer was, not when the record came back.
+    assert r["error_p50_ms"] < 100, r
 
 
 def test_without_backoff_records_come_back_at_once(broker):
