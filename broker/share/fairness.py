@@ -15,6 +15,12 @@ a *part*:
   and comes back more often, so the records still waiting go to whoever is free, the
   window's head is never far behind, and the last records of a backlog are spread over
   every member instead of queueing behind the slowest.
+- but never less than a quarter of its share of the window (:data:`PACE_FLOOR_DIVISOR`).
+  The pace is only a measure of per-record work where the member's time is: a member
+  whose cycle is mostly a fixed cost (a stream processor's micro-batch, a client's
+  round trip on a loaded machine) comes back no sooner with fewer records, so the pace
+  it shows falls with its part, and without a floor its parts would shrink to single
+  records.
 
 ``members`` counts the members fetching the partition now (from their first fetch until
 they leave, forget the partition or stop asking for a lock duration) and the members the
@@ -32,6 +38,8 @@ from dataclasses import dataclass
 CHUNK_TARGET_MS = 200
 # Weight of the newest pace sample in the member's average (the rest is its history).
 PACE_WEIGHT = 0.5
+# The pace may cut a member's part down to this fraction of its share of the window, no further.
+PACE_FLOOR_DIVISOR = 4
 
 
 @dataclass(slots=True)
@@ -84,7 +92,8 @@ class FairShare:
             paced = max(1, round(f.pace * CHUNK_TARGET_MS / 1000))
             # A member that works through the whole window in CHUNK_TARGET_MS is not held to
             # its share of it: it is back for more before the others miss the records.
-            share = paced if paced >= window else min(share, paced)
+            floor = -(-share // PACE_FLOOR_DIVISOR)
+            share = paced if paced >= window else min(share, max(paced, floor))
         return max(share - held, 0)
 
     def acquired(self, member_id: str, now_ms: int, records: int) -> None:

@@ -71,13 +71,14 @@ def members(admin: AdminClient, group: str) -> int:
     return len(admin.describe_share_group(group).members)
 
 
-def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+def wait_for(check: Callable[[], bool], timeout: float, what: str, state: Callable[[], Any] | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():
             return
         time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    seen = f"; then: {state()}" if state is not None else ""
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}{seen}")
 
 
 def test_drain_schema_and_exactly_once_delivery(
@@ -363,7 +364,12 @@ def test_two_queries_share_the_work(
         .start()
     )
     try:
-        wait_for(lambda: len(a.rows) + len(b.rows) >= 20000, 180, "every record")
+        wait_for(
+            lambda: len(a.rows) + len(b.rows) >= 20000,
+            180,
+            "every record",
+            lambda: f"query a {len(a.rows)} rows in {len(a.batches)} batches, b {len(b.rows)} in {len(b.batches)}",
+        )
     finally:
         qa.stop()
         qb.stop()
