@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import scale_cluster, share_join, share_work
+from bench import scale_report, share_join, share_work
 from bench.peers import ROOT
 from bench.report_base import (
     MIN_TIMED_S,
@@ -614,7 +614,7 @@ def write_doc(
         + share_join.section(json_path.parent)
         + share_extensions_section(json_path.parent)
         + replication_section()
-        + scale_cluster.section(json_path.parent)
+        + scale_report.section(json_path.parent)
         + baseline_section(results, json_path.parent)
     )
     out_dir.mkdir(parents=True, exist_ok=True)
