@@ -1,10 +1,15 @@
-"""Memory held per idle connection: ``python -m bench.idle_connections [--connections N]``.
+"""Memory held per idle connection: ``python -m bench.idle_connections [--connections N] [--brokers sharebroker,kafka]``.
 
-Starts ``sharebroker serve`` (``max.connections`` above N; its default is 1000), opens N connections that each send one ApiVersions
-request (as every Kafka client does first) and then stay idle, and reads the broker's
-resident set size (``VmRSS``) before and after. Checks that the broker still answers
-on a new connection and on a sample of the idle ones. Prints one JSON line:
-connections, RSS before/after in MB, KB per connection.
+For each broker, one after the other, a fresh single broker: ``sharebroker serve``
+(``max.connections`` above N; its default is 1000) and Apache Kafka 4.4.0 as
+``make peers`` starts it (``max.connections.per.ip`` set above N, as every connection comes from
+127.0.0.1; Kafka's defaults for it and for ``max.connections`` are 2147483647,
+no limit, so this only pins it). The same method for both: open N connections that each send
+one ApiVersions request (as every Kafka client does first) and then stay idle, and
+read the broker process's resident set size (``VmRSS``; the JVM's for Kafka) before
+and after. Checks that the broker still answers on a new connection and on a sample
+of the idle ones. Prints one JSON line per broker: connections, RSS before/after in
+MB, KB per connection. :func:`compare` is what ``bench.scale_cluster`` runs.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.peers import KafkaPeer
 from broker.localcluster import BrokerProcess
 from broker.protocol.connection import NEED_DATA, ClientConnection, Response
 from broker.protocol.messages.api_versions_request import ApiVersionsRequest
@@ -78,15 +84,49 @@ def hold(bootstrap: str, pid: int, connections: int) -> dict:
     }
 
 
+def sharebroker(connections: int) -> dict:
+    with tempfile.TemporaryDirectory(prefix="sharebroker-idle-") as tmp:
+        with BrokerProcess(Path(tmp) / "broker", {"max.connections": str(connections + 100)}) as broker:
+            assert broker.process is not None
+            return hold(broker.bootstrap, broker.process.pid, connections)
+
+
+def kafka(connections: int) -> dict:
+    peer = KafkaPeer(extra_config=f"max.connections.per.ip={connections + 100}\n").start()
+    try:
+        return hold(peer.bootstrap, peer.pid, connections)
+    finally:
+        peer.stop()
+
+
+BROKERS = {"sharebroker": sharebroker, "kafka": kafka}
+
+
+def compare(brokers: list[str], connections: int) -> dict[str, Any]:
+    """Each broker measured in turn; a broker that fails is written as null with its reason."""
+    out: dict[str, Any] = {"connections": connections}
+    for name in brokers:
+        try:
+            out[name] = BROKERS[name](connections)
+        except Exception as exc:
+            out[name] = None
+            out.setdefault("errors", {})[name] = f"{type(exc).__name__}: {exc}"
+        print(f"  idle connections, {name}: {json.dumps(out[name])}", flush=True)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=2000)
+    parser.add_argument("--brokers", default="sharebroker", help="sharebroker and/or kafka, comma-separated")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="sharebroker-idle-") as tmp:
-        with BrokerProcess(Path(tmp) / "broker", {"max.connections": str(args.connections + 100)}) as broker:
-            assert broker.process is not None
-            result = hold(broker.bootstrap, broker.process.pid, args.connections)
-    print(json.dumps(result))
+    which = args.brokers.split(",")
+    if unknown := set(which) - set(BROKERS):
+        raise SystemExit(f"unknown broker(s): {', '.join(sorted(unknown))}")
+    if "kafka" in which and (why := KafkaPeer.available()) is not None:
+        raise SystemExit(why)
+    for name in which:
+        print(json.dumps({"broker": name, **BROKERS[name](args.connections)}))
     return 0
 
 
