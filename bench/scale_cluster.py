@@ -25,12 +25,36 @@ partitions with one CreateTopics request, then measures with every partition the
   percent of one core; RSS at the end of that window;
 - ``etcd_keys`` and ``etcd_db_bytes`` (sharebroker cluster: etcd's own metrics).
 
-After the last size, ``cluster`` also times a broker restart (kill -9 of broker 2, started
-again, until every partition has its full ISR again) and, for both layouts, the clean
-stop of every broker at once (SIGTERM to all, until all have exited).
+After the last size:
+
+- ``cluster``: **kill -9 of the active controller** (``controller_writable_s``).
+  sharebroker's is the broker DescribeCluster names, checked against the etcd key its
+  election writes (:mod:`broker.metadata.controller`; Metadata names the answering
+  broker, as every broker forwards controller requests); Kafka's is the KRaft quorum
+  leader read from the nodes' ``quorum-state`` files (DescribeCluster names a random
+  broker to clients). Then CreateTopics of a new topic (1 partition, RF 1: a metadata
+  write) sent to another broker, retried on retriable errors and timeouts, until it
+  succeeds: the seconds from the kill. The killed node is started again until every
+  partition has its full ISR (``controller_rejoin_isr_s``).
+- ``cluster``: a broker restart (kill -9 of broker 2, started again, until every
+  partition has its full ISR again: ``restart_to_full_isr_s``).
+- both: **many groups** (``groups``, :mod:`bench.scale_groups`): ``--groups`` consumer
+  groups with committed offsets and ``--share-groups`` share groups with the state of 10
+  share-partitions, each group its own offsets; RSS per broker before and with them; a
+  clean stop of every broker and a start (``stop_s``, ``start_s``: to serving); the
+  seconds from the start until every group (all, none sampled) answers OffsetFetch or
+  DescribeShareGroupOffsets with its own offsets (the coordinators' load time); RSS
+  after that.
+- both: the clean stop of every broker at once (SIGTERM to all, until all have exited).
+
+Then, once per run, **idle connections** (``connections``, :mod:`bench.idle_connections`):
+a fresh single broker of each holds ``--connections`` connections that each sent
+ApiVersions; RSS growth per connection.
 
 Every wait is bounded (``--timeout`` seconds); a step that does not finish in time is
 written as ``null`` with the reason, and the run goes on with the other broker.
+``python -m bench.scale_cluster --markdown FILE`` prints the tables of a results file;
+:mod:`bench.scale_report` renders them and the docs/PERFORMANCE.md section.
 
 Results go to ``bench/results/scale-cluster-<date>.json`` (a run of one layout updates
 that layout's part of the file).
@@ -39,10 +63,13 @@ that layout's part of the file).
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import shutil
 import statistics
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
@@ -52,10 +79,13 @@ from typing import Any
 from confluent_kafka import Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec
 
-from bench.peers import KafkaPeer, Sharebroker
+from bench import idle_connections, scale_groups, scale_report
+from bench.peers import KAFKA_SH, KafkaPeer, Sharebroker
 from bench.replication import KafkaNodes
-from bench.scale_report import markdown
+from broker.admin.client import AdminClient as SyncAdmin
+from broker.admin.client import AdminConnectionError, AdminTimeoutError, KafkaApiError
 from broker.localcluster import LocalCluster
+from broker.protocol.errors import ErrorCode
 
 PER_TOPIC = 100
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -93,6 +123,14 @@ class Layout:
     def restart(self, node: int) -> None:
         raise NotImplementedError
 
+    def stop_nodes(self) -> None:
+        """Stop every broker cleanly (SIGTERM, wait for the exit), data kept."""
+        raise NotImplementedError
+
+    def start_nodes(self) -> None:
+        """Start every broker stopped by :meth:`stop_nodes` again, on its data."""
+        raise NotImplementedError
+
     def stop(self) -> None:
         raise NotImplementedError
 
@@ -107,6 +145,14 @@ class SharebrokerSingle(Layout):
     def pids(self) -> dict[int, int]:
         return {1: self.peer.pid}
 
+    def stop_nodes(self) -> None:
+        assert self.peer._proc is not None
+        self.peer._proc.stop()
+
+    def start_nodes(self) -> None:
+        assert self.peer._proc is not None
+        self.peer._proc.start()  # same data directory and port
+
     def stop(self) -> None:
         self.peer.stop()
 
@@ -114,12 +160,27 @@ class SharebrokerSingle(Layout):
 class KafkaSingle(Layout):
     name, rf = "kafka", 1
 
-    def __init__(self) -> None:
-        self.peer = KafkaPeer().start()
+    def __init__(self, extra_config: str = "") -> None:
+        self.peer = KafkaPeer(extra_config=extra_config).start()
         self.bootstrap = self.peer.bootstrap
 
     def pids(self) -> dict[int, int]:
         return {1: self.peer.pid}
+
+    def _kafka_sh(self, *args: str, timeout: float) -> None:
+        # peers/kafka.sh with the peer's own environment (root, extra settings); its
+        # start and stop bounds raised to ours: a broker with many partitions takes longer.
+        env = {**self.peer._env(), "KAFKA_PEER_START_TIMEOUT": "600", "KAFKA_PEER_STOP_TIMEOUT": "600"}
+        cmd = ["bash", str(KAFKA_SH), *args, "--port", str(self.peer.port)]
+        done = subprocess.run(cmd, env=env, capture_output=True, timeout=timeout, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"kafka.sh {args[0]}: {done.stdout.decode(errors='replace')[-500:]}")
+
+    def stop_nodes(self) -> None:
+        self._kafka_sh("stop", timeout=660)
+
+    def start_nodes(self) -> None:
+        self._kafka_sh("start", "--keep-data", timeout=660)
 
     def stop(self) -> None:
         self.peer.stop()
@@ -149,6 +210,37 @@ class SharebrokerCluster(Layout):
     def restart(self, node: int) -> None:
         self.cluster.broker(node).start()
 
+    def address(self, node: int) -> str:
+        return self.cluster.broker(node).bootstrap
+
+    def active_controller(self) -> tuple[int, str]:
+        """The controller DescribeCluster names (Metadata names the answering broker:
+        every broker forwards controller requests), checked against the etcd key the
+        election writes (broker.metadata.controller): they must agree."""
+        with SyncAdmin(self.bootstrap, timeout=10) as client:
+            described = client.describe_cluster().controller_id
+        key = base64.b64encode(b"/sharebroker/controller").decode()
+        request = urllib.request.Request(
+            f"{self.cluster.etcd_endpoints[0]}/v3/kv/range",
+            data=json.dumps({"key": key}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        kvs = json.loads(urllib.request.urlopen(request, timeout=10).read()).get("kvs", [])
+        elected = json.loads(base64.b64decode(kvs[0]["value"]))["id"] if kvs else -1
+        if described != elected or elected < 0:
+            raise RuntimeError(f"DescribeCluster names controller {described}, the etcd election key {elected}")
+        return elected, "DescribeCluster, the same as etcd's controller key"
+
+    def stop_nodes(self) -> None:
+        for n in (1, 2, 3):
+            self.cluster.broker(n).terminate()
+        for n in (1, 2, 3):
+            self.cluster.broker(n).wait_stopped(time.monotonic() + 600)
+
+    def start_nodes(self) -> None:
+        for n in (1, 2, 3):
+            self.cluster.broker(n).start()
+
     def stop(self) -> None:
         self.cluster.stop()
 
@@ -169,6 +261,51 @@ class KafkaCluster(Layout):
 
     def restart(self, node: int) -> None:
         self.nodes.restart(node)
+
+    def address(self, node: int) -> str:
+        return f"127.0.0.1:{self.nodes.ports[node]}"
+
+    def active_controller(self) -> tuple[int, str]:
+        """The KRaft quorum's leader, from each node's ``quorum-state`` file (DescribeCluster
+        names a random broker to clients, not the active controller): the leader of the
+        newest epoch, which at least two nodes must name."""
+        seen: dict[tuple[int, int], int] = {}
+        for n in (1, 2, 3):
+            path = self.nodes.root / f"node-{n}" / "data" / "__cluster_metadata-0" / "quorum-state"
+            try:
+                state = json.loads(path.read_text())
+            except (OSError, ValueError):
+                continue
+            if state.get("leaderId", -1) >= 0:
+                key = (int(state["leaderEpoch"]), int(state["leaderId"]))
+                seen[key] = seen.get(key, 0) + 1
+        if not seen:
+            raise RuntimeError("no node's quorum-state names a leader")
+        (epoch, leader), votes = max(seen.items())
+        if votes < 2:
+            raise RuntimeError(f"only {votes} node(s) name leader {leader} of epoch {epoch}: {seen}")
+        return leader, f"quorum-state of {votes} nodes (epoch {epoch})"
+
+    def stop_nodes(self) -> None:
+        for p in self.nodes.procs.values():
+            p.terminate()
+        for p in self.nodes.procs.values():
+            p.wait(600)
+
+    def start_nodes(self) -> None:
+        """Start the three nodes; return when each has logged "Kafka Server started"
+        (what peers/kafka.sh waits for), as sharebroker's start waits for "ready"."""
+        logs = {n: self.nodes.root / f"node-{n}" / "server.log" for n in (1, 2, 3)}
+        offsets = {n: log.stat().st_size if log.exists() else 0 for n, log in logs.items()}
+        for n in (1, 2, 3):
+            self.nodes.restart(n)
+
+        def started(n: int) -> bool:
+            with open(logs[n], "rb") as f:
+                f.seek(offsets[n])
+                return b"Kafka Server started" in f.read()
+
+        wait_for(lambda: all(started(n) for n in (1, 2, 3)), 600, "every Kafka node started", every=0.1)
 
     def stop(self) -> None:
         self.nodes.stop()
@@ -353,9 +490,23 @@ def run_layout(make: Callable[[], Layout], sizes: list[int], args: argparse.Name
             if etcd is not None:
                 row.update(etcd)
             print(f"  {layout.name} {size}: {json.dumps(row)}", flush=True)
+        if layout.rf == 3 and args.controller_kill:
+            step(result, "controller_writable_s", controller_kill, layout, result, args.timeout)
+            print(
+                f"  {layout.name}: controller kill -9 -> CreateTopics {result['controller_writable_s']} s", flush=True
+            )
+            killed = result.get("controller_killed", {}).get("node")
+            if killed is not None:
+                step(result, "controller_rejoin_isr_s", controller_rejoin, layout, killed, made, args.timeout)
+                print(
+                    f"  {layout.name}: controller back in every ISR {result['controller_rejoin_isr_s']} s", flush=True
+                )
         if layout.rf == 3 and args.restart:
             step(result, "restart_to_full_isr_s", restart, layout, made, args.timeout)
             print(f"  {layout.name}: restart to full ISR {result['restart_to_full_isr_s']} s", flush=True)
+        if args.groups or args.share_groups:
+            result["groups"] = many_groups(layout, args)
+            print(f"  {layout.name}: groups {json.dumps(result['groups'])}", flush=True)
     finally:
         stopping = time.monotonic()
         layout.stop()
@@ -375,6 +526,136 @@ def restart(layout: Layout, topics: list[str], timeout: float) -> float:
     return round(time.monotonic() - killed, 2)
 
 
+# --------------------------------------------------------------------- controller kill -9
+
+# One attempt's bound: a broker forwards CreateTopics to the controller and answers
+# REQUEST_TIMED_OUT (retriable) when none answers in time.
+CREATE_ATTEMPT_S = 15.0
+
+
+def create_until_written(address: str, topic: str, timeout: float) -> int:
+    """CreateTopics of ``topic`` (1 partition, RF 1: a metadata write only) sent to the
+    broker at ``address`` until it succeeds, retrying on retriable errors and on
+    timeouts; a TOPIC_ALREADY_EXISTS after a timed-out attempt counts as written.
+    Returns the number of attempts."""
+    deadline = time.monotonic() + timeout
+    attempts = 0
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        attempts += 1
+        try:
+            with SyncAdmin(address, timeout=min(CREATE_ATTEMPT_S, max(1.0, deadline - time.monotonic()))) as client:
+                client.create_topics({topic: 1}, replication_factor=1)
+            return attempts
+        except KafkaApiError as exc:
+            if exc.code == ErrorCode.TOPIC_ALREADY_EXISTS and attempts > 1:
+                return attempts
+            if not exc.code.retriable:
+                raise
+            last = exc
+        except (AdminConnectionError, AdminTimeoutError) as exc:
+            last = exc
+        time.sleep(0.1)
+    raise TimedOut(f"CreateTopics not written within {timeout:.0f} s ({attempts} attempts; last: {last})")
+
+
+def controller_kill(layout: Layout, result: dict[str, Any], timeout: float) -> float:
+    """kill -9 of the active controller; seconds until a CreateTopics succeeds (sent to
+    another broker). The killed node is left down (:func:`controller_rejoin` starts it)."""
+    assert isinstance(layout, SharebrokerCluster | KafkaCluster)
+    node, how = layout.active_controller()
+    result["controller_killed"] = {"node": node, "found_by": how}
+    other = min(n for n in (1, 2, 3) if n != node)
+    killed = time.monotonic()
+    layout.kill(node)
+    attempts = create_until_written(layout.address(other), f"controller-kill-{int(time.time())}", timeout)
+    took = round(time.monotonic() - killed, 2)
+    result["controller_killed"]["create_attempts"] = attempts
+    return took
+
+
+def controller_rejoin(layout: Layout, node: int, topics: list[str], timeout: float) -> float:
+    """The killed controller started again: seconds until every partition has its full ISR."""
+    assert isinstance(layout, SharebrokerCluster | KafkaCluster)
+    client = admin(layout.address(min(n for n in (1, 2, 3) if n != node)))
+    started = time.monotonic()
+    layout.restart(node)
+    wait_for(lambda: all_ready(client, topics, 3), timeout, "every ISR full again", every=1.0)
+    return round(time.monotonic() - started, 2)
+
+
+# --------------------------------------------------------------------- many groups
+
+
+def rss_all(layout: Layout) -> dict[int, float]:
+    return {n: round(rss_mib(pid), 1) for n, pid in layout.pids().items()}
+
+
+def groups_topic(layout: Layout, timeout: float) -> None:
+    """The topic the groups keep offsets for, with ``RECORDS`` records per partition."""
+    with SyncAdmin(layout.bootstrap.split(",")[0], timeout=timeout) as client:
+        client.create_topics({scale_groups.TOPIC: scale_groups.PARTITIONS}, replication_factor=layout.rf)
+    client2 = admin(layout.bootstrap)
+    wait_for(lambda: _led(client2, scale_groups.TOPIC, layout.rf), timeout, "groups topic led", every=0.5)
+    producer = Producer(
+        {"bootstrap.servers": layout.bootstrap, "acks": "all", "linger.ms": 20, "broker.address.family": "v4"}
+    )
+    for p in range(scale_groups.PARTITIONS):
+        for _ in range(scale_groups.RECORDS):
+            producer.produce(scale_groups.TOPIC, value=b"g", partition=p)
+    if producer.flush(timeout):
+        raise TimedOut(f"records to {scale_groups.TOPIC} not delivered within {timeout:.0f} s")
+
+
+def _led(client: AdminClient, topic: str, rf: int) -> bool:
+    t = client.list_topics(topic, timeout=10).topics.get(topic)
+    return (
+        t is not None
+        and t.error is None
+        and len(t.partitions) == scale_groups.PARTITIONS
+        and all(p.leader >= 0 and len(p.isrs) >= rf for p in t.partitions.values())
+    )
+
+
+def _restart_all(layout: Layout, out: dict[str, Any]) -> float:
+    stopping = time.monotonic()
+    layout.stop_nodes()
+    out["stop_s"] = round(time.monotonic() - stopping, 2)
+    started = time.monotonic()
+    layout.start_nodes()
+    out["start_s"] = round(time.monotonic() - started, 2)
+    return started
+
+
+def many_groups(layout: Layout, args: argparse.Namespace) -> dict[str, Any]:
+    """``--groups`` consumer groups and ``--share-groups`` share groups (bench.scale_groups):
+    loaded, RSS, a clean restart of every broker, the time until every group answers its
+    own offsets again, RSS after that."""
+    g = scale_groups
+    consumer = [g.consumer_group(i) for i in range(args.groups)]
+    share = [g.share_group(i) for i in range(args.share_groups)]
+    out: dict[str, Any] = {"consumer_groups": len(consumer), "share_groups": len(share), "partitions": g.PARTITIONS}
+    if step(out, "topic", groups_topic, layout, args.timeout) is None and "topic" in out.get("errors", {}):
+        return out
+    del out["topic"]
+    out["rss_before_mib"] = rss_all(layout)
+    deadline = time.monotonic() + args.timeout
+    for key, kind, groups in (("commit", g.COMMIT, consumer), ("alter_share", g.ALTER, share)):
+        if groups and step(out, key, g.drive, layout.bootstrap, {kind: groups}, deadline) is None:
+            return out
+    time.sleep(args.settle)
+    out["rss_loaded_mib"] = rss_all(layout)
+    started = step(out, "restart", _restart_all, layout, out)
+    if started is None:
+        return out
+    del out["restart"]
+    ask = {kind: groups for kind, groups in ((g.FETCH, consumer), (g.DESCRIBE, share)) if groups}
+    if step(out, "after_restart", g.drive, layout.bootstrap, ask, started + args.timeout, started) is not None:
+        time.sleep(args.settle)
+        out["rss_after_load_mib"] = rss_all(layout)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--layout", choices=("single", "cluster", "both"), default="both")
@@ -384,13 +665,19 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle CPU window")
     parser.add_argument("--timeout", type=float, default=300.0, help="bound of every step, seconds")
     parser.add_argument("--no-restart", dest="restart", action="store_false")
+    parser.add_argument("--no-controller-kill", dest="controller_kill", action="store_false")
+    parser.add_argument("--groups", type=int, default=10_000, help="consumer groups with committed offsets (0: none)")
+    parser.add_argument("--share-groups", type=int, default=1_000, help="share groups with state for 10 partitions")
+    parser.add_argument(
+        "--connections", type=int, default=2_000, help="idle connections to one broker of each (0: not measured)"
+    )
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument(
         "--markdown", type=Path, default=None, help="print the tables of this results file, run nothing"
     )
     args = parser.parse_args()
     if args.markdown is not None:
-        print(markdown(json.loads(args.markdown.read_text())))
+        print(scale_report.markdown(json.loads(args.markdown.read_text())))
         return
     sizes = sorted(int(s) for s in args.sizes.split(","))
     if any(s % PER_TOPIC for s in sizes):
@@ -403,7 +690,7 @@ def main() -> None:
     out = args.json or Path("bench/results") / f"scale-cluster-{time.strftime('%Y-%m-%d')}.json"
     results: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
     results.update({"cpus": os.cpu_count(), "partitions_per_topic": PER_TOPIC})
-    layouts = {
+    layouts: dict[str, dict[str, Callable[[], Layout]]] = {
         "single": {"sharebroker": SharebrokerSingle, "kafka": KafkaSingle},
         "cluster": {"sharebroker": SharebrokerCluster, "kafka": KafkaCluster},
     }
@@ -416,6 +703,7 @@ def main() -> None:
             "settle_s": args.settle,
             "idle_window_s": args.idle,
             "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "command": " ".join(["python -m bench.scale_cluster", *sys.argv[1:]]),
         }
         results[name] = part
         for broker in which:
@@ -424,6 +712,11 @@ def main() -> None:
             # Written after each broker: a run stopped half-way keeps what it measured.
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(results, indent=1) + "\n")
+    if args.connections:
+        print(f"idle connections ({args.connections:,} to one broker of each):", flush=True)
+        results["connections"] = idle_connections.compare(which, args.connections)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results, indent=1))
     print(f"written to {out}")
 
