@@ -614,7 +614,7 @@ def write_doc(
         + share_join.section(json_path.parent)
         + share_extensions_section(json_path.parent)
         + replication_section()
-        + scale_report.section(json_path.parent)
+        + scale_report.section(json_path.parent, scale_report.render_plot(json_path.parent, out_dir))
         + baseline_section(results, json_path.parent)
     )
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -53,8 +53,9 @@ ApiVersions; RSS growth per connection.
 
 Every wait is bounded (``--timeout`` seconds); a step that does not finish in time is
 written as ``null`` with the reason, and the run goes on with the other broker.
-``python -m bench.scale_cluster --markdown FILE`` prints the tables of a results file;
-:mod:`bench.scale_report` renders them and the docs/PERFORMANCE.md section.
+``python -m bench.scale_cluster --markdown FILE [--plot PNG]`` prints the tables of a
+results file (and draws its curves); :mod:`bench.scale_report` renders them, the
+curves and the docs/PERFORMANCE.md section.
 
 Results go to ``bench/results/scale-cluster-<date>.json`` (a run of one layout updates
 that layout's part of the file).
@@ -675,9 +676,13 @@ def main() -> None:
     parser.add_argument(
         "--markdown", type=Path, default=None, help="print the tables of this results file, run nothing"
     )
+    parser.add_argument("--plot", type=Path, default=None, help="with --markdown: draw its curves into this PNG")
     args = parser.parse_args()
     if args.markdown is not None:
-        print(scale_report.markdown(json.loads(args.markdown.read_text())))
+        stored = json.loads(args.markdown.read_text())
+        print(scale_report.markdown(stored))
+        if args.plot is not None and not scale_report.plot(stored, args.plot):
+            raise SystemExit("no plot: matplotlib (pip install -e '.[bench]') or a size with figures missing")
         return
     sizes = sorted(int(s) for s in args.sizes.split(","))
     if any(s % PER_TOPIC for s in sizes):
