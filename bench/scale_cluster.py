@@ -270,21 +270,14 @@ class KafkaCluster(Layout):
         """The KRaft quorum's leader, from each node's ``quorum-state`` file (DescribeCluster
         names a random broker to clients, not the active controller): the leader of the
         newest epoch, which at least two nodes must name."""
-        seen: dict[tuple[int, int], int] = {}
+        states = []
         for n in (1, 2, 3):
             path = self.nodes.root / f"node-{n}" / "data" / "__cluster_metadata-0" / "quorum-state"
             try:
-                state = json.loads(path.read_text())
+                states.append(json.loads(path.read_text()))
             except (OSError, ValueError):
                 continue
-            if state.get("leaderId", -1) >= 0:
-                key = (int(state["leaderEpoch"]), int(state["leaderId"]))
-                seen[key] = seen.get(key, 0) + 1
-        if not seen:
-            raise RuntimeError("no node's quorum-state names a leader")
-        (epoch, leader), votes = max(seen.items())
-        if votes < 2:
-            raise RuntimeError(f"only {votes} node(s) name leader {leader} of epoch {epoch}: {seen}")
+        leader, epoch, votes = quorum_leader(states)
         return leader, f"quorum-state of {votes} nodes (epoch {epoch})"
 
     def stop_nodes(self) -> None:
@@ -310,6 +303,24 @@ class KafkaCluster(Layout):
 
     def stop(self) -> None:
         self.nodes.stop()
+
+
+def quorum_leader(states: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """(leader, epoch, nodes naming it) from KRaft ``quorum-state`` files: the leader of
+    the newest epoch any node knows, which at least two of the three must name (a node
+    writes the file when it learns of a new leader, so one lagging behind names an
+    older epoch)."""
+    seen: dict[tuple[int, int], int] = {}
+    for state in states:
+        if state.get("leaderId", -1) >= 0:
+            key = (int(state["leaderEpoch"]), int(state["leaderId"]))
+            seen[key] = seen.get(key, 0) + 1
+    if not seen:
+        raise RuntimeError("no node's quorum-state names a leader")
+    (epoch, leader), votes = max(seen.items())
+    if votes < 2:
+        raise RuntimeError(f"only {votes} node(s) name leader {leader} of epoch {epoch}: {seen}")
+    return leader, epoch, votes
 
 
 def etcd_metrics(endpoint: str) -> dict[str, int]:
