@@ -195,8 +195,10 @@ bench-tls: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4.0: produce/fetc
 	taskset -c 1 $(PY) -m bench.tls --mib 256
 
 .PHONY: bench-idle
-bench-idle: $(STAMP) ## RSS per idle connection: 2,000 connections held by one broker
-	$(PY) -m bench.idle_connections --connections 2000
+# IDLE_BROKERS=sharebroker,kafka: Kafka 4.4.0 beside it, same method (needs make peer-kafka).
+IDLE_BROKERS ?= sharebroker
+bench-idle: $(STAMP) ## RSS per idle connection: 2,000 connections held by one broker (IDLE_BROKERS=sharebroker,kafka for both)
+	$(PY) -m bench.idle_connections --connections 2000 --brokers $(IDLE_BROKERS)
 
 .PHONY: fuzz-network
 fuzz-network: $(STAMP) ## network fuzz: FUZZ_CONNECTIONS connections of mutated client frames to a running broker
@@ -212,12 +214,14 @@ bench-cluster: $(BENCH_STAMP) ## produce MB/s of a 2-broker cluster vs 1 broker 
 	taskset -c 1 $(PY) -m bench.cluster_scale
 
 .PHONY: bench-scale-cluster
-# Total partitions per step (make bench-scale-cluster SCALE_SIZES=1000,10000,30000 SCALE_LAYOUT=cluster).
+# Total partitions per step (make bench-scale-cluster SCALE_SIZES=1000,10000,30000 SCALE_LAYOUT=cluster);
+# SCALE_ARGS for the other options (e.g. SCALE_ARGS="--groups 2000 --share-groups 200 --connections 0").
 SCALE_SIZES ?= 1000,10000
 SCALE_LAYOUT ?= both
-bench-scale-cluster: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4 at 1k and 10k partitions, 1 broker RF 1 and 3 brokers RF 3: create, Metadata, ListOffsets, first produce, idle CPU/RSS, restart, stop -> bench/results/scale-cluster-<date>.json
+SCALE_ARGS ?=
+bench-scale-cluster: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4 at 1k and 10k partitions, 1 broker RF 1 and 3 brokers RF 3: create, Metadata, ListOffsets, first produce, idle CPU/RSS, controller kill -9, restart, 10,000 consumer and 1,000 share groups reloaded, 2,000 idle connections, stop -> bench/results/scale-cluster-<date>.json
 	@mkdir -p $(RESULTS)
-	$(PY) -m bench.scale_cluster --sizes $(SCALE_SIZES) --layout $(SCALE_LAYOUT)
+	$(PY) -m bench.scale_cluster --sizes $(SCALE_SIZES) --layout $(SCALE_LAYOUT) $(SCALE_ARGS)
 
 .PHONY: bench-replication
 bench-replication: $(BENCH_STAMP) peer-kafka ## RF 3 over 3 brokers vs a 3-node Kafka 4.4: acks=all MB/s, kill -9 of a leader -> next ack -> bench/results/replication-<date>.json
