@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gc
 import json
 import os
 import shutil
@@ -470,6 +471,10 @@ def step(out: dict[str, Any], key: str, fn: Callable[..., Any], *args: Any, digi
         out[key] = None
         out.setdefault("errors", {})[key] = f"{type(exc).__name__}: {exc}"
         print(f"    {key}: {out['errors'][key]}", flush=True)
+        del exc
+        # A librdkafka client whose call failed is held by its futures' reference cycle:
+        # closed now, not left reconnecting (and logging) while later steps restart brokers.
+        gc.collect()
         return None
     out[key] = value
     return value
@@ -610,7 +615,13 @@ def groups_topic(layout: Layout, timeout: float) -> None:
     client2 = admin(layout.bootstrap)
     wait_for(lambda: _led(client2, scale_groups.TOPIC, layout.rf), timeout, "groups topic led", every=0.5)
     producer = Producer(
-        {"bootstrap.servers": layout.bootstrap, "acks": "all", "linger.ms": 20, "broker.address.family": "v4"}
+        {
+            "bootstrap.servers": layout.bootstrap,
+            "acks": "all",
+            "linger.ms": 20,
+            "broker.address.family": "v4",
+            "log_level": 4,
+        }
     )
     for p in range(scale_groups.PARTITIONS):
         for _ in range(scale_groups.RECORDS):
