@@ -329,17 +329,21 @@ Kafka: the KRaft quorum leader from the nodes' `quorum-state` files, not the bro
 DescribeCluster names to clients), then CreateTopics of a new topic (1 partition, RF 1)
 sent to another broker, retried on retriable errors and timeouts, until it succeeds;
 then the killed node is started again until it is back in every ISR. Then kill -9 of
-broker 2 and its restart to every ISR full. **Many groups** (both layouts): consumer
-groups committing an offset for each of 10 partitions (OffsetCommit as an admin sends
-it) and share groups with the start offsets of 10 share-partitions set
-(AlterShareGroupOffsets), every group its own offsets; RSS with them loaded; a clean
-stop of every broker and a start; then every group is asked again (OffsetFetch v8+ and
+broker 2 and its restart to every ISR full. **Many groups** (both layouts, on the same
+brokers, which still hold the last size's partitions): consumer groups committing an
+offset for each of 10 partitions (OffsetCommit as an admin sends it) and share groups
+with the start offsets of 10 share-partitions set (AlterShareGroupOffsets), every group
+its own offsets, pipelined to each group's coordinator; RSS with them loaded; a clean
+stop of every broker and a start (to "ready" for sharebroker, to "Kafka Server
+started" for Kafka); then every group is asked again (OffsetFetch v8+ and
 DescribeShareGroupOffsets, 100 groups per request, to each group's coordinator), round
-after round, until every one answers its own offsets: all groups, none sampled; the
-time from the start to the last right answer is the coordinators' load time. **Idle
-connections**: a fresh single broker of each holds N connections that each sent
-ApiVersions, RSS growth per connection (`bench/idle_connections.py`). Every step has
-the run's bound; a step that fails or times out shows as "failed" and the run goes on.
+after round, until every one answers its own offsets: all groups, none sampled. An
+error or no offsets (a coordinator that has not loaded the group yet) means asking
+again in the next round; the time from the start to the last right answer is the
+coordinators' load time. **Idle connections**: a fresh single broker of each holds N
+connections that each sent ApiVersions, RSS growth per connection
+(`bench/idle_connections.py`). Every step has the run's bound; a step that fails or
+times out shows as "failed" and the run goes on.
 {image}
 {markdown(r).rstrip()}
 
