@@ -34,10 +34,11 @@ After the last size:
   leader read from the nodes' ``quorum-state`` files (DescribeCluster names a random
   broker to clients). Then CreateTopics of a new topic (1 partition, RF 1: a metadata
   write) sent to another broker, retried on retriable errors and timeouts, until it
-  succeeds: the seconds from the kill. The killed node is started again until every
-  partition has its full ISR (``controller_rejoin_isr_s``).
-- ``cluster``: a broker restart (kill -9 of broker 2, started again, until every
-  partition has its full ISR again: ``restart_to_full_isr_s``).
+  succeeds: the seconds from the kill. The killed node is started again until it
+  serves Metadata itself and every partition has its full ISR, as it and as another
+  broker see it (``controller_rejoin_isr_s``).
+- ``cluster``: a broker restart (kill -9 of broker 2, started again, until it serves
+  and every partition has its full ISR again, the same check: ``restart_to_full_isr_s``).
 - both: **many groups** (``groups``, :mod:`bench.scale_groups`): ``--groups`` consumer
   groups with committed offsets and ``--share-groups`` share groups with the state of 10
   share-partitions, each group its own offsets; RSS per broker before and with them; a

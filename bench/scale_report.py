@@ -328,8 +328,9 @@ the broker DescribeCluster names, checked against the etcd key its election writ
 Kafka: the KRaft quorum leader from the nodes' `quorum-state` files, not the broker
 DescribeCluster names to clients), then CreateTopics of a new topic (1 partition, RF 1)
 sent to another broker, retried on retriable errors and timeouts, until it succeeds;
-then the killed node is started again until it is back in every ISR. Then kill -9 of
-broker 2 and its restart to every ISR full. **Many groups** (both layouts, on the same
+then the killed node is started again until it serves Metadata itself with every
+partition's ISR full (and another broker shows them full). Then kill -9 of broker 2
+and its restart to the same state. **Many groups** (both layouts, on the same
 brokers, which still hold the last size's partitions): consumer groups committing an
 offset for each of 10 partitions (OffsetCommit as an admin sends it) and share groups
 with the start offsets of 10 share-partitions set (AlterShareGroupOffsets), every group
