@@ -464,6 +464,10 @@ def idle(layout: Layout, settle: float, window: float) -> dict[str, Any]:
 
 def step(out: dict[str, Any], key: str, fn: Callable[..., Any], *args: Any, digits: int | None = None) -> Any:
     """Run one measurement; a failure or timeout is written as null with its reason."""
+    # librdkafka clients of earlier steps are held by their futures' reference cycles
+    # until a collection: closed now, so none is left reconnecting (and logging a line a
+    # second) while this step kills or restarts brokers.
+    gc.collect()
     try:
         value = fn(*args)
         if digits is not None:
@@ -472,10 +476,6 @@ def step(out: dict[str, Any], key: str, fn: Callable[..., Any], *args: Any, digi
         out[key] = None
         out.setdefault("errors", {})[key] = f"{type(exc).__name__}: {exc}"
         print(f"    {key}: {out['errors'][key]}", flush=True)
-        del exc
-        # A librdkafka client whose call failed is held by its futures' reference cycle:
-        # closed now, not left reconnecting (and logging) while later steps restart brokers.
-        gc.collect()
         return None
     out[key] = value
     return value
