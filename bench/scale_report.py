@@ -69,20 +69,16 @@ def markdown(results: dict[str, Any]) -> str:
         for label, key in extra:
             out.append(f"| {label} | {_cell(sb, key)} | {_cell(k, key)} |")
         killed = [
-            f"{n} {p['controller_killed']['node']}"
+            f"{n} node {p['controller_killed']['node']} ({p['controller_killed']['found_by']})"
             for n, p in (("sharebroker", sb), ("Kafka", k))
             if "controller_killed" in p
         ]
         if killed:
-            out += ["", f"Active controller killed: {', '.join(killed)} (found by {_found_by(sb, k)})."]
+            out += ["", f"Active controller killed: {'; '.join(killed)}."]
         out += _groups_table(sb.get("groups"), k.get("groups"))
         out.append("")
     out += _connections_table(results.get("connections"))
     return "\n".join(out)
-
-
-def _found_by(*parts: dict[str, Any]) -> str:
-    return "; ".join(p["controller_killed"]["found_by"] for p in parts if "controller_killed" in p)
 
 
 def _dig(part: dict[str, Any] | None, path: str) -> Any:

@@ -86,8 +86,10 @@ def test_markdown_tables_of_every_step(results):
     assert _row(doc, "ListOffsets of every partition (s)")[:2] == ["0.1", "failed"]
     assert _row(doc, "kill -9 of the active controller to a CreateTopics written (s)") == ["8.51", "2.49"]
     assert _row(doc, "the killed controller started again to every ISR full (s)") == ["6.16", "failed"]
-    assert "Active controller killed: sharebroker 1, Kafka 3" in doc
-    assert "quorum-state of 3 nodes (epoch 4)" in doc
+    assert (
+        "Active controller killed: sharebroker node 1 (DescribeCluster, the same as etcd's controller key);"
+        " Kafka node 3 (quorum-state of 3 nodes (epoch 4))." in doc
+    )
     # Groups, single layout first: sharebroker's figures, Kafka's.
     assert "| 200 consumer groups and 20 share groups, 10 partitions each | sharebroker | Kafka |" in doc
     assert _row(doc, "start to every consumer group's offsets answered, OffsetFetch (s)") == ["2.25", "9.5"]
