@@ -267,6 +267,7 @@ def plot(results: dict[str, Any], path: Path) -> bool:
                 xs, ys = zip(*points)
                 ax.plot(xs, ys, styles[system], marker=markers[layout], label=label)
         ax.set_xscale("log")
+        ax.set_ylim(bottom=0)  # growth read against zero, not against the smallest figure
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("partitions")
         ax.grid(True, which="both", alpha=0.3)
