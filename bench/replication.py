@@ -141,7 +141,9 @@ class KafkaNodes:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
-                md = AdminClient({"bootstrap.servers": self.bootstrap}).list_topics(timeout=5)
+                # Refused connections are expected until the JVMs listen: not logged.
+                probe = AdminClient({"bootstrap.servers": self.bootstrap, "log_level": 0})
+                md = probe.list_topics(timeout=5)
                 if len(md.brokers) == 3:
                     return
             except Exception:
