@@ -85,6 +85,7 @@ from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec
 from bench import idle_connections, scale_groups, scale_report
 from bench.peers import KAFKA_SH, KafkaPeer, Sharebroker
 from bench.replication import KafkaNodes
+from broker import localcluster
 from broker.admin.client import AdminClient as SyncAdmin
 from broker.admin.client import AdminConnectionError, AdminTimeoutError, KafkaApiError
 from broker.localcluster import LocalCluster
@@ -238,7 +239,7 @@ class SharebrokerCluster(Layout):
         for n in (1, 2, 3):
             self.cluster.broker(n).terminate()
         for n in (1, 2, 3):
-            self.cluster.broker(n).wait_stopped(time.monotonic() + 600)
+            self.cluster.broker(n).wait_stopped(time.monotonic() + localcluster.STOP_TIMEOUT_S)
 
     def start_nodes(self) -> None:
         for n in (1, 2, 3):
@@ -735,6 +736,12 @@ def main() -> None:
         if args.plot is not None and not scale_report.plot(stored, args.plot):
             raise SystemExit("no plot: matplotlib (pip install -e '.[bench]') or a size with figures missing")
         return
+    # sharebroker processes get the run's bound to start and to stop cleanly, not the
+    # 20 s and 10 s meant for tests: a broker restarted with many partitions on a busy
+    # machine may take longer, and a stop cut short by SIGKILL would pass for a clean
+    # one in stop_all_s (LocalCluster.stop kills what is left at its bound).
+    localcluster.START_TIMEOUT_S = max(localcluster.START_TIMEOUT_S, args.timeout)
+    localcluster.STOP_TIMEOUT_S = max(localcluster.STOP_TIMEOUT_S, args.timeout)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     if any(s % PER_TOPIC for s in sizes):
         raise SystemExit(f"sizes must be multiples of {PER_TOPIC}")
