@@ -26,7 +26,6 @@ GENERATED = ROOT / "protocol" / "messages"
 
 # Over the limit today, to be split (path relative to broker/).
 OVERSIZE_MODULES = {
-    "config.py",  # the settings table (data) with its parser, layers and docs renderer: a package to be
     "log/partition.py",
     "share/partition.py",
     "group/coordinator.py",
