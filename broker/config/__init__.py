@@ -20,7 +20,8 @@ The package: :mod:`~broker.config.table` (the table, one module per section),
 :mod:`~broker.config.model` (:class:`Setting` and the value types),
 :mod:`~broker.config.checks` (per-value rules), :mod:`~broker.config.parser` (keys, values,
 ``.properties`` text), :mod:`~broker.config.layers` (the layered, validated config and the
-live one services follow) and :mod:`~broker.config.docs` (docs/CONFIG.md).
+live one services follow), :mod:`~broker.config.docs` (docs/CONFIG.md) and
+:mod:`~broker.config.services` (the typed settings objects services receive).
 
 It must stay cheap to import (the CLI imports it before the broker starts listening), so
 it uses only the standard library and nothing heavier than ``re``.

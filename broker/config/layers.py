@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from broker.config.checks import SECURITY_PROTOCOLS, Listener, parse_listener, parse_protocol_map
 from broker.config.model import (
@@ -21,7 +21,10 @@ from broker.config.model import (
     Origin,
 )
 from broker.config.parser import JAAS_KEY, listener_env, listener_key, lookup, parse_properties, parse_value
+from broker.config.services import Settings
 from broker.config.table import ORDER_RULES, SETTINGS, SETTINGS_BY_ATTR, SETTINGS_BY_ENV, SETTINGS_BY_KEY, SYNONYMS
+
+S = TypeVar("S", bound=Settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,25 +457,55 @@ def _rank(origin: Origin) -> int:
 class LiveConfig:
     """The broker's current settings: a :class:`BrokerConfig` that dynamic changes replace.
 
-    Services hold this, not a BrokerConfig, so they always read the values in force
-    (``get``); ``update`` swaps in a new config and tells the subscribers.
+    Services hold a typed view of this (``view(SomeSettings)``), not a BrokerConfig, so
+    they always read the values in force; ``update`` swaps in a new config, drops the
+    typed objects built from the old one and tells the subscribers. ``overlay`` answers
+    some keys from elsewhere (``FeatureStore.overlay``: the finalized feature levels for
+    ``share.version`` and ``transaction.version``); ``refresh`` drops the typed objects when those change.
     """
 
-    __slots__ = ("_current", "_listeners")
+    __slots__ = ("_current", "_get", "_listeners", "_typed")
 
     def __init__(self, config: BrokerConfig) -> None:
         self._current = config
         self._listeners: list[Callable[[BrokerConfig], None]] = []
+        self._get: Callable[[str], Any] = self._configured
+        self._typed: dict[type[Any], Any] = {}
 
     @property
     def current(self) -> BrokerConfig:
         return self._current
 
     def get(self, key: str) -> Any:
+        """The value in force of ``key`` (KeyError for a key not in the table)."""
+        return self._get(key)
+
+    def _configured(self, key: str) -> Any:
         return self._current.get(key)
+
+    def settings(self, cls: type[S]) -> S:
+        """The typed settings ``cls`` as in force now (built once per change)."""
+        built = self._typed.get(cls)
+        if built is None:
+            built = self._typed[cls] = cls.of(self)
+        return cast("S", built)
+
+    def view(self, cls: type[S]) -> Callable[[], S]:
+        """A callable answering ``settings(cls)``: what a service with dynamic keys holds."""
+        return lambda: self.settings(cls)
+
+    def set_overlay(self, overlay: Callable[[Callable[[str], Any]], Callable[[str], Any]]) -> None:
+        """Answer keys through ``overlay(the configured values)`` from now on."""
+        self._get = overlay(self._configured)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Something an overlay answers from changed: rebuild the typed settings."""
+        self._typed.clear()
 
     def update(self, config: BrokerConfig) -> None:
         self._current = config
+        self._typed.clear()
         for listener in list(self._listeners):
             listener(config)
 
