@@ -50,7 +50,13 @@ from typing import Any, Protocol
 import structlog
 import trio
 
-from broker.config import known_setting
+from broker.config.services import (
+    ClassicGroupSettings,
+    ConsumerGroupSettings,
+    GroupCoordinatorSettings,
+    SettingsReader,
+    StreamsGroupSettings,
+)
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record
 from broker.coordinator.timer import CoordinatorTimer, TimerQueue
@@ -142,14 +148,14 @@ def append_error(exc: KafkaError) -> ErrorCode:
     return _APPEND_ERRORS.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
 
 
-def group_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
+def group_runtime_spec(settings: GroupCoordinatorSettings) -> CoordinatorSpec:
     return CoordinatorSpec(
         name="group",
         topic=COORDINATOR_TOPIC,
-        num_partitions=int(setting("offsets.topic.num.partitions")),
+        num_partitions=settings.offsets_topic_num_partitions,
         topic_configs=TOPIC_CONFIGS,
         write_timeout_ms=WRITE_TIMEOUT_MS,
-        replication_factor=int(setting("offsets.topic.replication.factor")),
+        replication_factor=settings.offsets_topic_replication_factor,
     )
 
 
@@ -536,13 +542,13 @@ class GroupCoordinator:
         *,
         metadata: MetadataSource,
         replicas: ReplicaManager,
-        setting: Callable[[str], Any],
+        settings: SettingsReader,
         group_configs: GroupConfigStore,
         metrics: Metrics,
         clock: Callable[[], int],
         runtime_spec: CoordinatorSpec | None = None,
     ) -> None:
-        self._setting = setting
+        self._settings = settings
         self.group_configs = group_configs
         self._metrics = metrics
         self.clock = clock
@@ -553,7 +559,7 @@ class GroupCoordinator:
         self._waiters: dict[tuple[int, int], _Waiter] = {}
         self._nursery: trio.Nursery | None = None
         self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
-            runtime_spec or group_runtime_spec(setting),
+            runtime_spec or group_runtime_spec(settings.settings(GroupCoordinatorSettings)),
             new_shard=self._new_shard,
             metadata=metadata,
             replicas=replicas,
@@ -572,7 +578,7 @@ class GroupCoordinator:
             partition,
             now_ms=self.clock(),
             timer=timer,
-            classic_config=CoordinatorConfig.from_settings(self._safe_setting),
+            classic_config=CoordinatorConfig.from_settings(self._settings.settings(ClassicGroupSettings)),
             topics=self._topics,
             share_session_timeout_ms=self._share_session_timeout_ms,
             topic_table=self._topic_table,
@@ -586,13 +592,13 @@ class GroupCoordinator:
         return shard
 
     def _consumer_config(self) -> ConsumerGroupConfig:
-        config = ConsumerGroupConfig.from_settings(self._safe_setting)
+        config = ConsumerGroupConfig.from_settings(self._settings.settings(ConsumerGroupSettings))
         config.group_configs = self.group_configs.overrides
         config.assignment_interval_of = self._assignment_interval("consumer.assignment.interval.ms")
         return config
 
     def _streams_config(self) -> StreamsGroupConfig:
-        config = StreamsGroupConfig.from_settings(self._safe_setting)
+        config = StreamsGroupConfig.from_settings(self._settings.settings(StreamsGroupSettings))
         config.group_configs = self.group_configs.overrides
         config.assignment_interval_of = self._assignment_interval("streams.assignment.interval.ms")
         return config
@@ -601,13 +607,6 @@ class GroupCoordinator:
         """A group's ``<type>.assignment.interval.ms`` as the group config store resolves it
         (override, else the live broker default, within the broker's bounds)."""
         return lambda group_id: int(self.group_configs.effective(group_id, key))
-
-    def _safe_setting(self, key: str) -> Any:
-        known_setting(key)
-        try:
-            return self._setting(key)
-        except (KeyError, AttributeError):
-            return None
 
     def _pin(self, group_id: str, group_type: str | None) -> None:
         pid = self.runtime.partition_for(group_id)
@@ -1394,7 +1393,7 @@ class GroupCoordinator:
             rack_id,
             subscribed_topic_names,
             self.clock(),
-            max_size=self._setting("group.share.max.size"),
+            max_size=self._settings.settings(GroupCoordinatorSettings).share_max_size,
             session_timeout_ms=self._share_session_timeout_ms(group_id),
             heartbeat_interval_ms=self._share_heartbeat_interval_ms(group_id),
             assignment_interval_ms=self._share_assignment_interval_ms(group_id),

@@ -13,22 +13,21 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterable
 from enum import IntEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from broker.config import ConfigEntry, known_setting
+from broker.config import ConfigEntry
+from broker.config.services import Settings
 from broker.handlers.context import Services
 from broker.protocol.errors import ErrorCode, KafkaError
 
 
-def setting(services: Any, key: str, default: Any) -> Any:
-    """A broker setting, or ``default`` when there is no config or it leaves the key unset
-    (a key the settings table does not know raises KeyError)."""
-    known_setting(key)
-    try:
-        value = services.config.get(key)
-    except (KeyError, AttributeError):
-        return default
-    return default if value is None else value
+def broker_settings(services: Services | None, cls: type[S]) -> S:
+    """The typed broker settings ``cls`` in force: from the services' live config, or
+    the table's defaults while the broker starts (no services yet)."""
+    return cls() if services is None else services.config.settings(cls)
+
+
+S = TypeVar("S", bound=Settings)
 
 
 class ResourceType(IntEnum):

@@ -65,6 +65,7 @@ from typing import Any
 
 import trio
 
+from broker.config.services import HandlerSettings
 from broker.handlers import handler
 from broker.handlers._leaders import node_endpoints
 from broker.handlers.context import RequestContext
@@ -84,18 +85,8 @@ from broker.replica.fetch_sessions import CachedPartition, SessionKey
 from broker.replica.manager import ReplicaManager
 
 READ_COMMITTED = 1
-# Kafka's fetch.max.bytes default (55 MiB): the most one response carries.
-DEFAULT_FETCH_MAX_BYTES = 57_671_680
 
 _EMPTY = b""
-
-
-def _config_int(config: Any, key: str, default: int) -> int:
-    try:
-        value = config.get(key)
-    except (KeyError, LookupError):
-        value = None
-    return default if value is None else int(value)
 
 
 # --- partition responses ----------------------------------------------------------------
@@ -370,7 +361,7 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
                 reading[key] = (key, cp.topic, cp)
         return sorted(reading.values(), key=lambda t: t[2].order)
 
-    fetch_max = min(req.max_bytes, _config_int(services.config, "fetch.max.bytes", DEFAULT_FETCH_MAX_BYTES))
+    fetch_max = min(req.max_bytes, services.config.settings(HandlerSettings).fetch_max_bytes)
     min_bytes = min(req.min_bytes, fetch_max)
     reader = _Read(
         services.replicas, take(), fetch_max, req.isolation_level, replica_id if follower else -1, by_id, broker_epoch

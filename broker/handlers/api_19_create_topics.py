@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from broker.config.services import HandlerSettings
 from broker.handlers import handler
-from broker.handlers._configs import setting
+from broker.handlers._configs import broker_settings
 from broker.handlers._topic_configs import effective_topic_configs
 from broker.handlers._topics import (
     CLUSTER_METADATA_TOPIC,
@@ -94,7 +95,7 @@ def _check_layout(ctx: RequestContext, topic: CreatableTopic) -> tuple[int, int]
         raise KafkaError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
     factor = topic.replication_factor
     if factor == -1:
-        factor = int(setting(ctx.services, "default.replication.factor", 1))
+        factor = broker_settings(ctx.services, HandlerSettings).default_replication_factor
     if factor > len(registered):
         raise KafkaError(
             ErrorCode.INVALID_REPLICATION_FACTOR,

@@ -18,8 +18,9 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 
+from broker.config.services import HandlerSettings
 from broker.handlers import handler
-from broker.handlers._configs import setting
+from broker.handlers._configs import broker_settings
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
@@ -41,7 +42,7 @@ def _result(name: str | None, topic_id: uuid.UUID, code: int, message: str | Non
 async def handle(ctx: RequestContext, req: DeleteTopicsRequest) -> DeleteTopicsResponse:
     image = ctx.services.metadata.image
     requested = _requested(ctx, req)
-    if not setting(ctx.services, "delete.topic.enable", True):
+    if not broker_settings(ctx.services, HandlerSettings).delete_topic_enable:
         code = ErrorCode.INVALID_REQUEST if ctx.api_version < 3 else ErrorCode.TOPIC_DELETION_DISABLED
         return DeleteTopicsResponse(
             throttle_time_ms=0, responses=[_result(t.name, t.topic_id, code) for t in requested]

@@ -15,8 +15,9 @@ INVALID_TOPIC_EXCEPTION when the name is not a legal topic name).
 
 from __future__ import annotations
 
+from broker.config.services import HandlerSettings
 from broker.handlers import handler
-from broker.handlers._configs import setting
+from broker.handlers._configs import broker_settings
 from broker.handlers._operations import TOPIC_OPERATIONS
 from broker.handlers._topics import INTERNAL_TOPICS, topic_name_error
 from broker.handlers.context import RequestContext
@@ -29,10 +30,6 @@ from broker.protocol.messages.describe_topic_partitions_response import (
     DescribeTopicPartitionsResponseTopic,
 )
 from broker.protocol.primitives import UUID_ZERO
-
-# Kafka's max.request.partition.size.limit default: bounds the work and the size
-# of one response whatever limit the client asks for.
-DEFAULT_PARTITION_LIMIT = 2000
 
 
 def _failed(req: DescribeTopicPartitionsRequest) -> DescribeTopicPartitionsResponse:
@@ -58,7 +55,7 @@ async def handle(ctx: RequestContext, req: DescribeTopicPartitionsRequest) -> De
     if cursor is not None and ((not everything and cursor.topic_name not in names) or cursor.partition_index < 0):
         return _failed(req)
 
-    server_limit = int(setting(services, "max.request.partition.size.limit", DEFAULT_PARTITION_LIMIT))
+    server_limit = broker_settings(services, HandlerSettings).max_request_partition_size_limit
     limit = max(min(server_limit, req.response_partition_limit), 1)
     remaining = limit
     topics: list[DescribeTopicPartitionsResponseTopic] = []

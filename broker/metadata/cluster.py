@@ -80,6 +80,7 @@ from typing import Any
 import structlog
 import trio
 
+from broker.config.services import ClusterSettings, ControllerSettings, CoordinatorTopicSettings, SettingsReader
 from broker.log.manager import LogManager, TopicInfo
 from broker.log.meta import MetaPropertiesError, load_or_create_meta, new_cluster_id
 from broker.metadata.controller import ClusterView, Controller
@@ -93,13 +94,13 @@ from broker.metadata.etcd_client import (
     prefix_end,
 )
 from broker.metadata.image import (
-    COORDINATOR_TOPICS,
     NO_LEADER,
     BrokerInfo,
     Endpoint,
     MetadataImage,
     PartitionState,
     TopicImage,
+    coordinator_partitions,
 )
 from broker.metadata.layout import MAX_TXN_BYTES, MAX_TXN_OPS, Changes, Keys, Mirror, TopicRecord, chunk_of
 from broker.metadata.source import ImageListener, NewTopic
@@ -129,7 +130,7 @@ class ClusterMetadata:
         self,
         node_id: int,
         logs: LogManager,
-        setting: Callable[[str], Any],
+        settings: SettingsReader,
         *,
         endpoints: Sequence[str],
         prefix: str,
@@ -138,14 +139,15 @@ class ClusterMetadata:
     ) -> None:
         self.node_id = node_id
         self._logs = logs
-        self._setting = setting
+        self._coordinator_topics = settings.settings(CoordinatorTopicSettings)
         self._data_dir = data_dir
         self._rack = rack
         self.keys = Keys(prefix)
-        self._session_ms = int(setting("broker.session.timeout.ms"))
-        self._heartbeat_s = int(setting("broker.heartbeat.interval.ms")) / 1000
-        self._request_timeout_s = int(setting("request.timeout.ms")) / 1000
-        self.client = EtcdClient(list(endpoints), timeout_s=int(setting("etcd.request.timeout.ms")) / 1000)
+        cluster = settings.settings(ClusterSettings)
+        self._session_ms = cluster.broker_session_timeout_ms
+        self._heartbeat_s = cluster.broker_heartbeat_interval_ms / 1000
+        self._request_timeout_s = cluster.request_timeout_ms / 1000
+        self.client = EtcdClient(list(endpoints), timeout_s=cluster.etcd_request_timeout_ms / 1000)
         self._endpoints: tuple[Endpoint, ...] = ()
         self._listeners: list[ImageListener] = []
         self.cluster_id = ""
@@ -174,7 +176,7 @@ class ClusterMetadata:
             mirror=lambda: self._mirror,
             revision=lambda: self._revision,
             lease=lambda: self.lease,
-            setting=setting,
+            settings=settings.settings(ControllerSettings),
             broker_defaults=lambda: logs.broker_defaults,
         )
         self.producer_ids = ClusterProducerIds(self.client, self.keys)
@@ -251,11 +253,7 @@ class ClusterMetadata:
                 bool(doc["internal"]),
             )
         controller = mirror.get(keys.controller)
-        counts = {}
-        for kind, (_, setting_key) in COORDINATOR_TOPICS.items():
-            value = self._setting(setting_key)
-            if value is not None:
-                counts[kind] = int(value)
+        counts = coordinator_partitions(self._coordinator_topics)
         return MetadataImage(
             cluster_id=self.cluster_id,
             controller_id=int(json.loads(controller.value)["id"]) if controller is not None else -1,

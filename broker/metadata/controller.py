@@ -62,7 +62,7 @@ from typing import Any
 import structlog
 import trio
 
-from broker.config import known_setting
+from broker.config.services import ControllerSettings
 from broker.log.config import LogConfig, validate_topic_configs
 from broker.log.manager import MAX_PARTITIONS_PER_TOPIC, validate_topic_name
 from broker.metadata.etcd_client import Compare, EtcdClient, EtcdError, EtcdUnavailable, KeyValue, Op, prefix_end
@@ -305,16 +305,10 @@ def _flag(value: Any) -> bool:
     return str(value).strip().lower() == "true"
 
 
-def unclean_allowed(record: TopicRecord, setting: Callable[[str], Any]) -> bool:
+def unclean_allowed(record: TopicRecord, broker_default: bool) -> bool:
     """unclean.leader.election.enable of a topic: its override, else the broker's."""
     value: object = record.configs.get("unclean.leader.election.enable")
-    if value is None:
-        key = known_setting("unclean.leader.election.enable")
-        try:
-            value = setting(key)
-        except KeyError:
-            value = False
-    return _flag(value)
+    return broker_default if value is None else _flag(value)
 
 
 def _wanted(request: Mapping[str, Any]) -> list[tuple[str, int, Any]]:
@@ -458,7 +452,7 @@ def _new_topic(
     view: ClusterView,
     request: Mapping[str, Any],
     *,
-    setting: Callable[[str], Any],
+    settings: ControllerSettings,
     broker_defaults: Mapping[str, str],
     rng: random.Random | None,
     taken: Iterable[str] = (),
@@ -483,10 +477,10 @@ def _new_topic(
         partitions = len(assignments)
     else:
         if partitions == -1:
-            partitions = int(setting("num.partitions"))
+            partitions = settings.num_partitions
         _check_partition_count(partitions)
         if rf == -1:
-            rf = int(setting("default.replication.factor"))
+            rf = settings.default_replication_factor
         if rf <= 0:
             raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.")
         if rf > len(live):
@@ -511,7 +505,7 @@ def execute_request(
     view: ClusterView,
     request: Mapping[str, Any],
     *,
-    setting: Callable[[str], Any],
+    settings: ControllerSettings,
     broker_defaults: Mapping[str, str],
     rng: random.Random | None = None,
 ) -> tuple[list[Op], list[Compare], dict[str, Any]]:
@@ -529,7 +523,7 @@ def execute_request(
     live = {b: epoch for b, (epoch, _) in brokers.items()}
     validate_only = bool(request.get("validate_only", False))
     if op == "create_topic":
-        record = _new_topic(view, request, setting=setting, broker_defaults=broker_defaults, rng=rng)
+        record = _new_topic(view, request, settings=settings, broker_defaults=broker_defaults, rng=rng)
         result = {"topic": record.to_doc()}
         if validate_only:
             return [], [], result
@@ -597,7 +591,7 @@ def execute_create_topics(
     view: ClusterView,
     request: Mapping[str, Any],
     *,
-    setting: Callable[[str], Any],
+    settings: ControllerSettings,
     broker_defaults: Mapping[str, str],
     rng: random.Random | None = None,
 ) -> tuple[list[tuple[list[Op], list[Compare]]], dict[str, Any]]:
@@ -610,7 +604,7 @@ def execute_create_topics(
     validate_only = bool(request.get("validate_only", False))
     for spec in request["topics"]:
         try:
-            record = _new_topic(view, spec, setting=setting, broker_defaults=broker_defaults, rng=rng, taken=taken)
+            record = _new_topic(view, spec, settings=settings, broker_defaults=broker_defaults, rng=rng, taken=taken)
         except KafkaError as exc:
             results.append([spec.get("name"), int(exc.code), exc.detail, None])
             continue
@@ -653,7 +647,7 @@ class Controller:
         mirror: Callable[[], Mirror],
         revision: Callable[[], int],
         lease: Callable[[], int | None],
-        setting: Callable[[str], Any],
+        settings: ControllerSettings,
         broker_defaults: Callable[[], Mapping[str, str]],
     ) -> None:
         self.node_id = node_id
@@ -662,7 +656,7 @@ class Controller:
         self._mirror = mirror
         self._revision = revision
         self._lease = lease
-        self._setting = setting
+        self._settings = settings
         self._broker_defaults = broker_defaults
         self.epoch: int | None = None
         self._changed = trio.Event()
@@ -806,7 +800,7 @@ class Controller:
             record = mirror.record(name)
             if record is None:
                 continue
-            unclean = unclean_allowed(record, self._setting)
+            unclean = unclean_allowed(record, self._settings.unclean_leader_election_enable)
             moved = {
                 i
                 for i, p in enumerate(record.partitions)
@@ -830,14 +824,14 @@ class Controller:
         """auto.leader.rebalance.enable: every leader.imbalance.check.interval.seconds, move
         leadership back to the preferred replica on brokers whose share of preferred
         partitions led elsewhere passes leader.imbalance.per.broker.percentage."""
-        if not _flag(self._setting("auto.leader.rebalance.enable")):
+        if not self._settings.auto_leader_rebalance_enable:
             return
         now = trio.current_time()
         if self._next_rebalance == 0.0:
-            self._next_rebalance = now + int(self._setting("leader.imbalance.check.interval.seconds"))
+            self._next_rebalance = now + self._settings.leader_imbalance_check_interval_seconds
         if now < self._next_rebalance:
             return
-        self._next_rebalance = now + int(self._setting("leader.imbalance.check.interval.seconds"))
+        self._next_rebalance = now + self._settings.leader_imbalance_check_interval_seconds
         await self.rebalance()
 
     async def rebalance(self) -> int:
@@ -845,7 +839,7 @@ class Controller:
         view = ClusterView(self._keys, self._mirror())
         live = {b: epoch for b, (epoch, _) in view.live_brokers().items()}
         down = view.shutting_down()
-        limit = int(self._setting("leader.imbalance.per.broker.percentage")) / 100
+        limit = self._settings.leader_imbalance_per_broker_percentage / 100
         records = view.mirror.records()
         preferred: dict[int, int] = {}
         elsewhere: dict[int, int] = {}
@@ -912,12 +906,12 @@ class Controller:
             request = json.loads(kv.value)
             if request.get("op") == "create_topics":
                 writes, result = execute_create_topics(
-                    view, request, setting=self._setting, broker_defaults=self._broker_defaults(), rng=self._rng
+                    view, request, settings=self._settings, broker_defaults=self._broker_defaults(), rng=self._rng
                 )
                 items = [(f"create-{i}", o, c) for i, (o, c) in enumerate(writes)]
             else:
                 ops, compares, result = execute_request(
-                    view, request, setting=self._setting, broker_defaults=self._broker_defaults(), rng=self._rng
+                    view, request, settings=self._settings, broker_defaults=self._broker_defaults(), rng=self._rng
                 )
                 if "topic" in result:
                     # The requester takes the topic from its image; a summary keeps the

@@ -151,17 +151,17 @@ class SharedDocuments(Protocol):
     async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
 
 
+# The setting that gives each feature's initial level -> the feature.
+_FEATURE_OF_SETTING = {spec.setting: spec.name for spec in FEATURES.values() if spec.setting is not None}
+
+
 def initial_levels(setting: Callable[[str], Any]) -> dict[str, int]:
     """What a new cluster finalizes: the defaults, and the settings that give a level."""
     levels = {}
     for spec in FEATURES.values():
         level = spec.default
         if spec.setting is not None:
-            key = known_setting(spec.setting)
-            try:
-                value = setting(key)
-            except KeyError:
-                value = None
+            value = setting(known_setting(spec.setting))
             if value is not None:
                 level = int(value)
         levels[spec.name] = level
@@ -182,10 +182,9 @@ class FeatureStore:
     def overlay(self, setting: Callable[[str], Any]) -> Callable[[str], Any]:
         """``setting`` with the settings that give a feature's level answered by the
         finalized level, so what reads them follows UpdateFeatures."""
-        keys = {spec.setting: spec.name for spec in FEATURES.values() if spec.setting is not None}
 
         def get(key: str) -> Any:
-            name = keys.get(key)
+            name = _FEATURE_OF_SETTING.get(key)
             return self.level(name) if name is not None else setting(key)
 
         return get

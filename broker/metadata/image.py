@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
+from broker.config.services import CoordinatorTopicSettings
+
 __all__ = [
     "BrokerInfo",
     "CoordinatorLocation",
@@ -40,6 +42,17 @@ class CoordinatorType(enum.IntEnum):
     GROUP = 0
     TRANSACTION = 1
     SHARE = 2
+
+
+def coordinator_partitions(settings: CoordinatorTopicSettings | None) -> dict[CoordinatorType, int]:
+    """The partition count of each coordinator's topic, by coordinator (none without settings)."""
+    if settings is None:
+        return {}
+    return {
+        CoordinatorType.GROUP: settings.offsets_topic_num_partitions,
+        CoordinatorType.TRANSACTION: settings.transaction_state_log_num_partitions,
+        CoordinatorType.SHARE: settings.share_state_topic_num_partitions,
+    }
 
 
 # The internal topic of each coordinator and the setting giving its partition count.

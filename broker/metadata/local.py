@@ -8,18 +8,19 @@ applied to the local catalog at once, and a new image is published after each.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from broker.config.services import CoordinatorTopicSettings
 from broker.log.manager import LogManager, NewTopicSpec, TopicInfo, run_steps_async
 from broker.metadata.image import (
-    COORDINATOR_TOPICS,
     BrokerInfo,
     Endpoint,
     MetadataImage,
     PartitionState,
     TopicImage,
+    coordinator_partitions,
 )
 from broker.metadata.source import ImageListener, NewTopic
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -38,14 +39,14 @@ class SingleNodeMetadata:
         node_id: int,
         cluster_id: str,
         logs: LogManager,
-        setting: Callable[[str], Any],
+        coordinator_topics: CoordinatorTopicSettings | None,
         *,
         rack: str | None = None,
     ) -> None:
         self.node_id = node_id
         self.cluster_id = cluster_id
         self._logs = logs
-        self._setting = setting
+        self._coordinator_topics = coordinator_topics
         self._rack = rack
         self._endpoints: tuple[Endpoint, ...] = ()
         self._listeners: list[ImageListener] = []
@@ -95,11 +96,7 @@ class SingleNodeMetadata:
                 self._topic_images[name] = (info, self._topic_image(info))
                 changed.add(name)
         topics = {name: image for name, (_, image) in self._topic_images.items()}
-        counts = {}
-        for kind, (_, key) in COORDINATOR_TOPICS.items():
-            value = self._setting(key)
-            if value is not None:
-                counts[kind] = int(value)
+        counts = coordinator_partitions(self._coordinator_topics)
         return MetadataImage(
             cluster_id=self.cluster_id,
             controller_id=self.node_id,

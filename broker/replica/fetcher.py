@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 import structlog
 import trio
 
+from broker.config.services import ReplicaFetchSettings
 from broker.log.commit import GroupCommitter
 from broker.log.epoch_cache import UNDEFINED_EPOCH, UNDEFINED_OFFSET
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -68,15 +69,6 @@ log = structlog.get_logger("sharebroker.fetcher")
 FETCH_VERSION = 16
 OFFSET_FOR_LEADER_EPOCH_VERSION = 4
 LIST_OFFSETS_VERSION = 7
-# Kafka's defaults for the replica fetcher settings.
-DEFAULTS = {
-    "replica.fetch.wait.max.ms": 500,
-    "replica.fetch.min.bytes": 1,
-    "replica.fetch.max.bytes": 1_048_576,
-    "replica.fetch.response.max.bytes": 10_485_760,
-    "replica.fetch.backoff.ms": 1000,
-    "replica.socket.timeout.ms": 30_000,
-}
 # Answers that end the follower's fetch session: the next request opens a new one.
 SESSION_ERRORS = frozenset(
     {
@@ -234,7 +226,7 @@ class _LeaderFetcher:
                 except KafkaError as exc:
                     log.info("replica_fetch_failed", leader=self.leader, error=str(exc))
                     self.session.reset(f"request failed: {exc}")
-                    await self._backoff(self.manager.setting("replica.fetch.backoff.ms") / 1000)
+                    await self._backoff(self.manager.settings.fetch_backoff_ms / 1000)
 
     async def _backoff(self, seconds: float) -> None:
         woken = self.woken
@@ -351,7 +343,7 @@ class _LeaderFetcher:
         """The next request: (request, full, partitions it names, partitions it forgets);
         None when there is nothing to fetch."""
         m = self.manager
-        max_bytes = m.setting("replica.fetch.max.bytes")
+        max_bytes = m.settings.fetch_max_bytes
         session = self.session
         adds: dict[tuple[str, int], _FetchData] = {}
         forgotten: list[tuple[str, int]] = []
@@ -388,9 +380,9 @@ class _LeaderFetcher:
             gone.setdefault(data.topic_id, []).append(data.partition)
         request = FetchRequest(
             replica_state=ReplicaState(replica_id=m.node_id, replica_epoch=broker_epoch if broker_epoch else -1),
-            max_wait_ms=m.setting("replica.fetch.wait.max.ms"),
-            min_bytes=m.setting("replica.fetch.min.bytes"),
-            max_bytes=m.setting("replica.fetch.response.max.bytes"),
+            max_wait_ms=m.settings.fetch_wait_max_ms,
+            min_bytes=m.settings.fetch_min_bytes,
+            max_bytes=m.settings.fetch_response_max_bytes,
             isolation_level=0,
             session_id=session.id,
             session_epoch=session.epoch,
@@ -425,7 +417,7 @@ class _LeaderFetcher:
     ) -> None:
         m = self.manager
         session = self.session
-        timeout = m.setting("replica.socket.timeout.ms") / 1000 + request.max_wait_ms / 1000
+        timeout = m.settings.socket_timeout_ms / 1000 + request.max_wait_ms / 1000
         try:
             response = await m.call(self.leader, request, FETCH_VERSION, timeout_s=timeout)
         except BaseException:
@@ -534,7 +526,7 @@ class _LeaderFetcher:
         if code == ErrorCode.UNKNOWN_LEADER_EPOCH:
             delay = NOT_READY_BACKOFF_S
         else:
-            delay = self.manager.setting("replica.fetch.backoff.ms") / 1000
+            delay = self.manager.settings.fetch_backoff_ms / 1000
         t.delay_until = trio.current_time() + delay
         heapq.heappush(self.delayed, (t.delay_until, t.key))
         self.changed.add(t.key)
@@ -551,27 +543,20 @@ class ReplicaFetcherManager:
         peers: BrokerPeers,
         committer: GroupCommitter,
         broker_epoch: Callable[[], int | None],
-        setting: Callable[[str], Any],
+        settings: ReplicaFetchSettings,
     ) -> None:
         self.node_id = node_id
         self._peers = peers
         self._committer = committer
         self.broker_epoch = broker_epoch
-        self._setting = setting
+        self.settings = settings
         self._fetchers: dict[int, _LeaderFetcher] = {}
         self._where: dict[tuple[str, int], int] = {}
         self._nursery: trio.Nursery | None = None
 
-    def setting(self, key: str) -> int:
-        try:
-            value = self._setting(key)
-        except KeyError:
-            value = None
-        return int(DEFAULTS[key] if value is None else value)
-
     async def call(self, node: int, request: Any, version: int, *, timeout_s: float | None = None) -> Any:
         if timeout_s is None:
-            timeout_s = self.setting("replica.socket.timeout.ms") / 1000
+            timeout_s = self.settings.socket_timeout_ms / 1000
         # Its own connection: requests on one connection are handled one at a time.
         return await self._peers.call(node, request, version, timeout_s=timeout_s, channel="fetch")
 

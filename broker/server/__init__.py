@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 import trio.lowlevel
 
+from broker.config.services import ConnectionSettings
 from broker.handlers import HANDLERS
 from broker.lifecycle import Lifecycle
 from broker.logging import LazyLogger, apply_requested
@@ -85,7 +86,10 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
         bound[lst.name] = sockets[0].socket.getsockname()[1]
         listeners += [(lst.name, s) for s in sockets]
     bound_port = next(iter(bound.values()))
-    counter = ConnectionCounter(lambda key: (gate.services.config if gate.services else config).get(key))
+    starting = ConnectionSettings.of(config)
+    counter = ConnectionCounter(
+        lambda: gate.services.config.settings(ConnectionSettings) if gate.services else starting
+    )
 
     async def handle(stream: trio.SocketStream, listener_name: str) -> None:
         try:

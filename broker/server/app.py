@@ -20,7 +20,15 @@ from typing import Any
 import structlog
 import trio
 
-from broker.config import BrokerConfig, LiveConfig, known_setting
+from broker.config import BrokerConfig, LiveConfig
+from broker.config.services import (
+    CoordinatorTopicSettings,
+    ReplicaFetchSettings,
+    ServerSettings,
+    ShareManagerSettings,
+    ShareStateSettings,
+    TxnSettings,
+)
 from broker.group.coordinator import GroupCoordinator
 from broker.group.share_offsets import ShareOffsetsDeps
 from broker.handlers.context import Services
@@ -37,7 +45,7 @@ from broker.metadata.local import SingleNodeMetadata
 from broker.metadata.producer_ids import ProducerIdAllocator
 from broker.metadata.streams_topologies import StreamsTopologyStore
 from broker.metrics import Metrics
-from broker.replica.fetch_sessions import DEFAULT_MAX_SESSIONS, FetchSessionCache
+from broker.replica.fetch_sessions import FetchSessionCache
 from broker.replica.fetcher import ReplicaFetcherManager
 from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
@@ -190,22 +198,22 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     # An fsync that fails takes its log directory offline (Kafka's log.dir.failure).
     committer.on_storage_error = logs.fail_log
     group_configs = GroupConfigStore(data_dir, config)
-    metadata, producer_ids = _metadata(config, live.get, logs, group_configs, cluster_id)
+    metadata, producer_ids = _metadata(config, live, logs, group_configs, cluster_id)
     shared = metadata if isinstance(metadata, ClusterMetadata) else None
     security, features, client_metrics = _cluster_stores(config, live.get, shared)
     # What reads share.version and transaction.version follows the finalized levels.
-    setting = features.overlay(live.get)
+    live.set_overlay(features.overlay)
+    features.listeners.append(lambda levels: live.refresh())
+    server = live.view(ServerSettings)
     replicas = ReplicaManager(
-        node_id, logs, metadata, committer, clock=clock, lag_max_ms=lambda: int(setting("replica.lag.time.max.ms"))
+        node_id, logs, metadata, committer, clock=clock, lag_max_ms=lambda: server().replica_lag_time_max_ms
     )
-    peers = None if shared is None else _replication(config, shared, replicas, committer, setting)
+    peers = None if shared is None else _replication(config, shared, replicas, committer)
     share_state, persister, groups, share, transactions = _coordinators(
-        setting, metadata, replicas, group_configs, metrics, lifecycle, clock, peers, producer_ids, node_id
+        live, metadata, replicas, group_configs, metrics, lifecycle, clock, peers, producer_ids, node_id
     )
     features.listeners.append(lambda levels: transactions.set_transaction_version(levels["transaction.version"]))
-    fetch_sessions = FetchSessionCache(
-        max_sessions=_int_setting(setting, "max.incremental.fetch.session.cache.slots", DEFAULT_MAX_SESSIONS)
-    )
+    fetch_sessions = FetchSessionCache(max_sessions=server().max_incremental_fetch_session_cache_slots)
     # Incremental fetches read only the partitions of their session that changed.
     replicas.add_append_listener(fetch_sessions.partition_changed)
 
@@ -246,7 +254,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
         features=features,
         client_metrics=client_metrics,
         streams_topologies=StreamsTopologyStore(data_dir, shared=shared),
-        telemetry=ClientTelemetry(client_metrics, max_bytes=int(config.get("telemetry.max.bytes"))),
+        telemetry=ClientTelemetry(client_metrics, max_bytes=server().telemetry_max_bytes),
         node_id=node_id,
         cluster_id=cluster_id,
         started_ms=clock(),
@@ -267,7 +275,7 @@ def _cluster_id(config: BrokerConfig, data_dir: Path) -> str:
 
 def _metadata(
     config: BrokerConfig,
-    setting: Callable[[str], Any],
+    live: LiveConfig,
     logs: LogManager,
     group_configs: GroupConfigStore,
     cluster_id: str,
@@ -275,12 +283,14 @@ def _metadata(
     """The metadata source and producer-id allocator: etcd's in a cluster, else this node's."""
     etcd_endpoints = config.get("etcd.endpoints")
     if not etcd_endpoints:
-        metadata = SingleNodeMetadata(config.node_id, cluster_id, logs, setting, rack=config.get("broker.rack"))
+        metadata = SingleNodeMetadata(
+            config.node_id, cluster_id, logs, live.settings(CoordinatorTopicSettings), rack=config.get("broker.rack")
+        )
         return metadata, ProducerIdAllocator(config.log_dir)
     cluster = ClusterMetadata(
         config.node_id,
         logs,
-        setting,
+        live,
         endpoints=list(etcd_endpoints),
         prefix=config.get("etcd.prefix"),
         data_dir=config.log_dir,
@@ -329,7 +339,6 @@ def _replication(
     metadata: ClusterMetadata,
     replicas: ReplicaManager,
     committer: GroupCommitter,
-    setting: Callable[[str], Any],
 ) -> BrokerPeers:
     """In a cluster: the other brokers over the inter-broker listener, and replication.
     Followers fetch from their leaders; leaders write their ISR changes to etcd;
@@ -348,14 +357,14 @@ def _replication(
         peers=peers,
         committer=committer,
         broker_epoch=lambda: metadata.broker_epoch,
-        setting=setting,
+        settings=ReplicaFetchSettings.of(config),
     )
     replicas.attach_replication(isr_writer=metadata, fetchers=fetchers, lease_ok=metadata.lease_valid)
     return peers
 
 
 def _coordinators(
-    setting: Callable[[str], Any],
+    live: LiveConfig,
     metadata: SingleNodeMetadata | ClusterMetadata,
     replicas: ReplicaManager,
     group_configs: GroupConfigStore,
@@ -369,7 +378,7 @@ def _coordinators(
     ShareStateStore, ShareStateStore | RoutedPersister, GroupCoordinator, SharePartitionManager, TransactionCoordinator
 ]:
     """Share-group state, the group coordinator, the share-partitions and transactions."""
-    share_state = ShareStateStore.from_settings(setting, metadata, replicas, clock)
+    share_state = ShareStateStore.from_settings(live.settings(ShareStateSettings), metadata, replicas, clock)
     # Both also answer state() (the cached share-partition state share_offsets reads).
     persister: ShareStateStore | RoutedPersister = share_state
     if peers is not None:
@@ -379,7 +388,7 @@ def _coordinators(
     groups = GroupCoordinator(
         metadata=metadata,
         replicas=replicas,
-        setting=setting,
+        settings=live,
         group_configs=group_configs,
         metrics=metrics,
         clock=clock,
@@ -392,15 +401,15 @@ def _coordinators(
         metrics=metrics,
         lifecycle=lifecycle,
         clock=clock,
-        max_share_sessions=setting("group.share.max.share.sessions"),
-        setting=setting,
+        max_share_sessions=live.settings(ShareManagerSettings).max_share_sessions,
+        settings=live.view(ShareManagerSettings),
         peers=peers,
     )
     groups.attach_share_partitions(share)
     transactions = TransactionCoordinator(
         metadata=metadata,
         replicas=replicas,
-        setting=setting,
+        settings=live.settings(TxnSettings),
         producer_ids=producer_ids,
         offsets=groups,
         offsets_partitions=lambda: groups.runtime.num_partitions,
@@ -409,12 +418,3 @@ def _coordinators(
         node_id=node_id,
     )
     return share_state, persister, groups, share, transactions
-
-
-def _int_setting(setting: Any, key: str, default: int) -> int:
-    known_setting(key)
-    try:
-        value = setting(key)
-    except KeyError:
-        return default
-    return default if value is None else int(value)

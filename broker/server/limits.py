@@ -14,11 +14,11 @@ memory held by requests still being received.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import trio
 
 from broker.config import parse_ip_overrides
+from broker.config.services import ConnectionSettings
 
 __all__ = ["ConnectionCounter", "MemoryPool"]
 
@@ -26,22 +26,22 @@ __all__ = ["ConnectionCounter", "MemoryPool"]
 class ConnectionCounter:
     """Open connections, in total and per client address."""
 
-    def __init__(self, setting: Callable[[str], Any]) -> None:
-        self._setting = setting
+    def __init__(self, settings: Callable[[], ConnectionSettings]) -> None:
+        self._settings = settings  # dynamic: the limits in force now
         self.total = 0
         self.per_ip: dict[str, int] = {}
         self._overrides_text: str | None = None
         self._overrides: dict[str, int] = {}
 
     def _limit_for(self, host: str) -> int:
-        text = self._setting("max.connections.per.ip.overrides") or ""
+        text = self._settings().max_connections_per_ip_overrides or ""
         if text != self._overrides_text:
             self._overrides_text, self._overrides = text, parse_ip_overrides(text)
-        return self._overrides.get(host, int(self._setting("max.connections.per.ip")))
+        return self._overrides.get(host, self._settings().max_connections_per_ip)
 
     def admit(self, host: str) -> str | None:
         """Count a new connection from ``host``; the reason it is refused, or None."""
-        limit = int(self._setting("max.connections"))
+        limit = self._settings().max_connections
         if self.total >= limit:
             return f"max.connections ({limit}) reached"
         per_ip = self._limit_for(host)

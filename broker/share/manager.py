@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
-from broker.config import known_setting
+from broker.config.services import FixedSettings, ShareManagerSettings
 from broker.lifecycle import Lifecycle
 from broker.metadata.group_configs import GroupConfigStore, ShareGroupSettings
 from broker.metadata.image import MetadataImage
@@ -99,7 +99,7 @@ class SharePartitionManager:
         lifecycle: Lifecycle,
         clock: Callable[[], int],
         max_share_sessions: int,
-        setting: Callable[[str], Any] | None = None,
+        settings: Callable[[], ShareManagerSettings] | None = None,
         peers: BrokerPeers | None = None,
     ) -> None:
         self.persister = persister
@@ -124,7 +124,8 @@ class SharePartitionManager:
         self._timer_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._watched: set[int] = set()
-        self._setting = setting
+        # The broker's settings as in force now (their defaults without a config).
+        self._broker = settings or FixedSettings().view(ShareManagerSettings)
         self._peers = peers  # in a cluster: dead-letter topic partitions led by other brokers
         self._dlq_busy: set[Key] = set()
         self._dlq_warned: set[tuple[str, str]] = set()
@@ -135,19 +136,10 @@ class SharePartitionManager:
         """The group-level settings the group's share partitions run with (group configs)."""
         return self._group_configs.share_settings(group_id)
 
-    def _broker(self, name: str, default: Any) -> Any:
-        known_setting(name)
-        if self._setting is None:
-            return default
-        try:
-            return self._setting(name)
-        except KeyError:
-            return default
-
     def dead_letter_target(self, group_id: str) -> dlq.DeadLetterTarget | None:
         """The group's dead-letter topic, if it has one and share.version is 2."""
         s = self.settings(group_id)
-        if not s.dlq_topic or int(self._broker("share.version", 2)) < 2:
+        if not s.dlq_topic or self._broker().share_version < 2:
             return None
         return dlq.DeadLetterTarget(s.dlq_topic, s.dlq_copy_record)
 
@@ -618,10 +610,10 @@ class SharePartitionManager:
         """Append the copies durably. True: written; False: archived without a copy (the topic
         cannot take them, as Kafka); None: failed, try again."""
         group_id = e.key[0]
-        prefix = str(self._broker("errors.deadletterqueue.topic.name.prefix", "dlq."))
+        prefix = self._broker().dlq_topic_name_prefix
         topic = self._metadata.image.topic(target.topic)
         if topic is None and prefix and target.topic.startswith(prefix):
-            if self._broker("errors.deadletterqueue.auto.create.topics.enable", False):
+            if self._broker().dlq_auto_create_topics_enable:
                 try:
                     await self._metadata.create_topic(target.topic, -1, -1, {dlq.GROUP_ENABLE: "true"})
                     log.info("dead_letter_topic_created", group=group_id, topic=target.topic)

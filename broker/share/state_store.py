@@ -52,7 +52,7 @@ from typing import Any, Protocol
 import structlog
 import trio
 
-from broker.config import known_setting
+from broker.config.services import ShareStateSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec
 from broker.coordinator.timer import CoordinatorTimer
@@ -205,15 +205,6 @@ def _coordinator_error(exc: KafkaError) -> tuple[int, str]:
     return int(mapped), f"Unable to write share group state: {exc.detail}"
 
 
-def _setting(setting: Callable[[str], Any], key: str, default: Any) -> Any:
-    known_setting(key)
-    try:
-        value = setting(key)
-    except (KeyError, AttributeError):
-        return default
-    return default if value is None else value
-
-
 class _KeyLocks:
     """One trio.Lock per share-partition key, dropped again when nobody holds or waits."""
 
@@ -298,7 +289,7 @@ class ShareStateStore:
     @classmethod
     def from_settings(
         cls,
-        setting: Callable[[str], Any],
+        settings: ShareStateSettings,
         metadata: MetadataSource,
         replicas: ReplicaManager,
         now_ms: Callable[[], int],
@@ -306,17 +297,13 @@ class ShareStateStore:
         return cls(
             metadata,
             replicas,
-            num_partitions=int(
-                _setting(setting, "share.coordinator.state.topic.num.partitions", DEFAULT_NUM_PARTITIONS)
-            ),
-            snapshot_every=int(
-                _setting(setting, "share.coordinator.snapshot.update.records.per.snapshot", DEFAULT_SNAPSHOT_EVERY)
-            ),
-            segment_bytes=int(_setting(setting, "share.coordinator.state.topic.segment.bytes", DEFAULT_SEGMENT_BYTES)),
-            write_timeout_ms=int(_setting(setting, "share.coordinator.write.timeout.ms", WRITE_TIMEOUT_MS)),
+            num_partitions=settings.num_partitions,
+            snapshot_every=settings.snapshot_every,
+            segment_bytes=settings.segment_bytes,
+            write_timeout_ms=settings.write_timeout_ms,
             now_ms=now_ms,
-            replication_factor=int(_setting(setting, "share.coordinator.state.topic.replication.factor", -1)),
-            min_isr=int(_setting(setting, "share.coordinator.state.topic.min.isr", 1)),
+            replication_factor=settings.replication_factor,
+            min_isr=settings.min_isr,
         )
 
     # ------------------------------------------------------------------ inspection

@@ -56,7 +56,7 @@ from typing import Any
 import structlog
 import trio
 
-from broker.config import known_setting
+from broker.config.services import TxnSettings
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks
 from broker.coordinator.timer import CoordinatorTimer
 from broker.metadata.image import NO_LEADER
@@ -128,23 +128,15 @@ def append_error(exc: KafkaError) -> ErrorCode:
     return _APPEND_ERRORS.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
 
 
-def txn_runtime_spec(setting: Callable[[str], Any]) -> CoordinatorSpec:
-    def get(key: str, default: Any) -> Any:
-        known_setting(key)
-        try:
-            value = setting(key)
-        except (KeyError, AttributeError):
-            return default
-        return default if value is None else value
-
+def txn_runtime_spec(settings: TxnSettings) -> CoordinatorSpec:
     configs = dict(TOPIC_CONFIGS)
-    configs["segment.bytes"] = str(get("transaction.state.log.segment.bytes", 104857600))
-    configs["min.insync.replicas"] = str(get("transaction.state.log.min.isr", 1))
+    configs["segment.bytes"] = str(settings.log_segment_bytes)
+    configs["min.insync.replicas"] = str(settings.log_min_isr)
     return CoordinatorSpec(
         name="transaction",
         topic=TOPIC,
-        num_partitions=int(get("transaction.state.log.num.partitions", 50)),
-        replication_factor=int(get("transaction.state.log.replication.factor", -1)),
+        num_partitions=settings.log_num_partitions,
+        replication_factor=settings.log_replication_factor,
         topic_configs=configs,
         write_timeout_ms=WRITE_TIMEOUT_MS,
         compacted=True,
@@ -178,7 +170,7 @@ class TransactionCoordinator:
         *,
         metadata: MetadataSource,
         replicas: ReplicaManager,
-        setting: Callable[[str], Any],
+        settings: TxnSettings,
         producer_ids: ProducerIdSource,
         offsets: OffsetsMarkers,
         offsets_partitions: Callable[[], int],
@@ -189,11 +181,10 @@ class TransactionCoordinator:
     ) -> None:
         self._metadata = metadata
         self._replicas = replicas
-        self._setting = setting
         self._producer_ids = producer_ids
         self._offsets_partitions = offsets_partitions
         self.clock = clock
-        self.config = TxnConfig.from_settings(self._safe_setting)
+        self.config = TxnConfig.from_settings(settings)
         # ``local_markers`` writes what this broker leads (WriteTxnMarkers from other
         # brokers); ``markers``, the coordinator's own, go wherever their partitions are led.
         self.local_markers = MarkerWriter(replicas, offsets, clock)
@@ -204,7 +195,7 @@ class TransactionCoordinator:
             assert node_id is not None
             self.markers = RoutedMarkers(self.local_markers, metadata, peers, node_id=node_id)
         self.runtime: CoordinatorRuntime[TxnShardHost] = CoordinatorRuntime(
-            runtime_spec or txn_runtime_spec(self._safe_setting),
+            runtime_spec or txn_runtime_spec(settings),
             new_shard=self._new_shard,
             metadata=metadata,
             replicas=replicas,
@@ -215,13 +206,6 @@ class TransactionCoordinator:
         # (partition, transactional id, producer id, epoch) of marker tasks running, each
         # with the event set once its transaction's Complete record is in the log.
         self._sending: dict[tuple[int, str, int, int], trio.Event] = {}
-
-    def _safe_setting(self, key: str) -> Any:
-        known_setting(key)
-        try:
-            return self._setting(key)
-        except (KeyError, AttributeError):
-            return None
 
     def set_transaction_version(self, level: int) -> None:
         """The finalized transaction.version changed (UpdateFeatures): every shard follows."""

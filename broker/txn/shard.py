@@ -75,8 +75,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
+from broker.config.services import TxnSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.metadata.image import coordinator_partition
@@ -144,23 +145,15 @@ class TxnConfig:
     offsets_topic_partitions: int = 50  # offsets.topic.num.partitions, for AddOffsetsToTxn
 
     @classmethod
-    def from_settings(cls, get: Callable[[str], Any]) -> TxnConfig:
-        """Build from a settings getter (``BrokerConfig.get``); unknown keys keep the default."""
-        values: dict[str, Any] = {}
-        for key, attr, kind in (
-            ("transaction.max.timeout.ms", "max_timeout_ms", int),
-            ("transactional.id.expiration.ms", "id_expiration_ms", int),
-            ("transaction.version", "transaction_version", int),
-            ("transaction.two.phase.commit.enable", "two_phase_commit_enabled", bool),
-            ("offsets.topic.num.partitions", "offsets_topic_partitions", int),
-        ):
-            try:
-                value = get(key)
-            except (KeyError, AttributeError):
-                continue
-            if value is not None:
-                values[attr] = kind(value)
-        return cls(**values)
+    def from_settings(cls, settings: TxnSettings) -> TxnConfig:
+        """Build from the broker's transaction settings."""
+        return cls(
+            max_timeout_ms=settings.max_timeout_ms,
+            id_expiration_ms=settings.id_expiration_ms,
+            transaction_version=settings.version,
+            two_phase_commit_enabled=settings.two_phase_commit_enable,
+            offsets_topic_partitions=settings.offsets_topic_num_partitions,
+        )
 
 
 @dataclass(frozen=True, slots=True)

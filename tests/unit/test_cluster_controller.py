@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from broker.config.services import ControllerSettings
 from broker.metadata.controller import (
     ClusterView,
     Keys,
@@ -104,7 +105,10 @@ def _view(brokers: dict[int, str | None], topics: dict[str, TopicRecord] | None 
 
 
 def _run(view: ClusterView, **request):
-    return execute_request(view, request, setting=SETTINGS.get, broker_defaults={}, rng=random.Random(1))
+    settings = ControllerSettings(
+        num_partitions=SETTINGS["num.partitions"], default_replication_factor=SETTINGS["default.replication.factor"]
+    )
+    return execute_request(view, request, settings=settings, broker_defaults={}, rng=random.Random(1))
 
 
 def test_create_topic_places_leaders_on_every_broker():

@@ -658,16 +658,15 @@ def test_docs_mention_every_key_and_summary_is_short():
 
 def test_a_setting_read_with_a_fallback_must_be_in_the_table():
     from broker.config import known_setting
-    from broker.handlers._configs import setting
+    from broker.config.services import HandlerSettings, key
+    from broker.handlers._configs import broker_settings
 
     assert known_setting("delete.topic.enable") == "delete.topic.enable"
     assert known_setting("listener.name.internal.ssl.keystore.location")
     with pytest.raises(KeyError, match=r"delete\.topic\.enabled"):
         known_setting("delete.topic.enabled")
 
-    class NoConfig:  # a service bundle built without a config: the fallback is the answer
-        pass
-
-    assert setting(NoConfig(), "delete.topic.enable", True) is True
+    # No services yet (the broker is starting): the table's default is the answer.
+    assert broker_settings(None, HandlerSettings).delete_topic_enable is True
     with pytest.raises(KeyError):  # a misspelt key is an error, not a quiet fallback
-        setting(NoConfig(), "delete.topic.enabled", True)
+        key("delete.topic.enabled")

@@ -43,7 +43,7 @@ async def runtime_on(data_dir, *, partitions=2, snapshot_min_records=100, segmen
     logs = LogManager(data_dir)
     logs.open()
     committer = GroupCommitter(logs.logs)
-    metadata = SingleNodeMetadata(1, "c", logs, lambda key: None)
+    metadata = SingleNodeMetadata(1, "c", logs, None)
     replicas = ReplicaManager(1, logs, metadata, committer)
     spec = CoordinatorSpec(
         name="test",

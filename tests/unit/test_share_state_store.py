@@ -50,7 +50,7 @@ def open_logs(data_dir) -> LogManager:
 
 def store_over(logs: LogManager, committer, **kw) -> ShareStateStore:
     """A share coordinator over ``logs`` on one node: the metadata and replica layers it runs on."""
-    metadata = SingleNodeMetadata(1, "test-cluster", logs, lambda key: None)
+    metadata = SingleNodeMetadata(1, "test-cluster", logs, None)
     replicas = ReplicaManager(1, logs, metadata, committer)
     return ShareStateStore(metadata, replicas, now_ms=lambda: 1_700_000_000_000, **kw)
 

@@ -588,19 +588,20 @@ def test_a_transaction_restarted_with_the_same_deadline_is_aborted_once():
 
 def test_config_from_broker_settings():
     from broker.config import load_config
+    from broker.config.services import TxnSettings
 
-    config = TxnConfig.from_settings(load_config(overrides=["transaction.max.timeout.ms=1234"], environ={}).get)
+    config = TxnConfig.from_settings(
+        TxnSettings.of(load_config(overrides=["transaction.max.timeout.ms=1234"], environ={}))
+    )
     assert config.max_timeout_ms == 1234
-    # Keys the broker table does not (yet) have keep Kafka's defaults.
+    # Keys not set keep Kafka's defaults.
     assert (config.id_expiration_ms, config.transaction_version, config.two_phase_commit_enabled) == (
         604_800_000,
         2,
         False,
     )
-    settings = {"transactional.id.expiration.ms": 60_000, "transaction.two.phase.commit.enable": True}
-    assert TxnConfig.from_settings(settings.__getitem__) == TxnConfig(
-        id_expiration_ms=60_000, two_phase_commit_enabled=True
-    )
+    settings = TxnSettings(id_expiration_ms=60_000, two_phase_commit_enable=True)
+    assert TxnConfig.from_settings(settings) == TxnConfig(id_expiration_ms=60_000, two_phase_commit_enabled=True)
 
 
 def test_replay_of_states_kafka_never_writes():

@@ -44,6 +44,7 @@ from enum import Enum
 from functools import partial
 from typing import Any, ClassVar
 
+from broker.config.services import ClassicGroupSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.group.classic.records import group_metadata_record
@@ -127,25 +128,16 @@ class CoordinatorConfig:
     offset_metadata_max_bytes: int = 4096  # offset.metadata.max.bytes
 
     @classmethod
-    def from_settings(cls, get: Callable[[str], Any]) -> CoordinatorConfig:
-        """Build from a settings getter (``BrokerConfig.get``); unknown keys keep the default."""
-        config = cls()
-
-        def read(key: str, attr: str, scale: int = 1) -> None:
-            try:
-                value = get(key)
-            except (KeyError, AttributeError):
-                return
-            if value is not None:
-                setattr(config, attr, int(value) * scale)
-
-        read("group.initial.rebalance.delay.ms", "initial_rebalance_delay_ms")
-        read("group.min.session.timeout.ms", "min_session_timeout_ms")
-        read("group.max.session.timeout.ms", "max_session_timeout_ms")
-        read("group.max.size", "max_size")
-        read("offsets.retention.minutes", "offsets_retention_ms", 60_000)
-        read("offset.metadata.max.bytes", "offset_metadata_max_bytes")
-        return config
+    def from_settings(cls, s: ClassicGroupSettings) -> CoordinatorConfig:
+        """Build from the broker's classic-group settings."""
+        return cls(
+            initial_rebalance_delay_ms=s.initial_rebalance_delay_ms,
+            min_session_timeout_ms=s.min_session_timeout_ms,
+            max_session_timeout_ms=s.max_session_timeout_ms,
+            max_size=s.max_size,
+            offsets_retention_ms=s.offsets_retention_minutes * 60_000,
+            offset_metadata_max_bytes=s.offset_metadata_max_bytes,
+        )
 
 
 @dataclass(slots=True, eq=False)

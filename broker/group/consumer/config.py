@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from broker.config import known_setting
+from broker.config.services import ConsumerGroupSettings
 
 __all__ = ["ConsumerGroupConfig", "MigrationPolicy"]
 
@@ -85,36 +85,23 @@ class ConsumerGroupConfig:
     assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
-    def from_settings(cls, get: Callable[[str], Any]) -> ConsumerGroupConfig:
-        """Build from a settings getter (``BrokerConfig.get``); unknown keys keep the default."""
-        config = cls()
-        ints = {
-            "group.consumer.session.timeout.ms": "session_timeout_ms",
-            "group.consumer.min.session.timeout.ms": "min_session_timeout_ms",
-            "group.consumer.max.session.timeout.ms": "max_session_timeout_ms",
-            "group.consumer.heartbeat.interval.ms": "heartbeat_interval_ms",
-            "group.consumer.min.heartbeat.interval.ms": "min_heartbeat_interval_ms",
-            "group.consumer.max.heartbeat.interval.ms": "max_heartbeat_interval_ms",
-            "group.consumer.max.size": "max_size",
-            "group.consumer.assignment.interval.ms": "assignment_interval_ms",
-            "group.consumer.min.assignment.interval.ms": "min_assignment_interval_ms",
-            "group.consumer.max.assignment.interval.ms": "max_assignment_interval_ms",
-        }
-        for key, attr in ints.items():
-            value = _read(get, key)
-            if value is not None:
-                setattr(config, attr, int(value))
-        assignors = _read(get, "group.consumer.assignors")
-        if assignors is not None:
-            items = assignors if isinstance(assignors, (list, tuple)) else str(assignors).split(",")
-            config.assignors = tuple(_CLASS_NAMES.get(a.strip(), a.strip()) for a in items if a.strip())
-        policy = _read(get, "group.consumer.migration.policy")
-        if policy is not None:
-            config.migration_policy = MigrationPolicy(str(policy).strip().lower())
-        offload = _read(get, "group.consumer.assignor.offload.enable")
-        if offload is not None:
-            config.assignor_offload_enable = str(offload).lower() == "true"
-        return config
+    def from_settings(cls, s: ConsumerGroupSettings) -> ConsumerGroupConfig:
+        """Build from the broker's ``group.consumer.*`` settings."""
+        return cls(
+            session_timeout_ms=s.session_timeout_ms,
+            min_session_timeout_ms=s.min_session_timeout_ms,
+            max_session_timeout_ms=s.max_session_timeout_ms,
+            heartbeat_interval_ms=s.heartbeat_interval_ms,
+            min_heartbeat_interval_ms=s.min_heartbeat_interval_ms,
+            max_heartbeat_interval_ms=s.max_heartbeat_interval_ms,
+            max_size=s.max_size,
+            assignors=tuple(_CLASS_NAMES.get(a.strip(), a.strip()) for a in s.assignors if a.strip()),
+            migration_policy=MigrationPolicy(s.migration_policy.strip().lower()),
+            assignment_interval_ms=s.assignment_interval_ms,
+            min_assignment_interval_ms=s.min_assignment_interval_ms,
+            max_assignment_interval_ms=s.max_assignment_interval_ms,
+            assignor_offload_enable=s.assignor_offload_enable,
+        )
 
     def _group_value(self, group_id: str, key: str) -> int | None:
         if self.group_configs is None:
@@ -141,11 +128,3 @@ class ConsumerGroupConfig:
     @property
     def default_assignor(self) -> str:
         return self.assignors[0]
-
-
-def _read(get: Callable[[str], Any], key: str) -> Any:
-    known_setting(key)
-    try:
-        return get(key)
-    except (KeyError, AttributeError):
-        return None

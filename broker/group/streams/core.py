@@ -53,6 +53,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from broker.config.services import StreamsGroupSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.group.modern import HeartbeatRefused as _Fail
@@ -121,32 +122,20 @@ class StreamsGroupConfig:
     assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
-    def from_settings(cls, get: Callable[[str], Any]) -> StreamsGroupConfig:
-        config = cls()
-        for key, attr in (
-            ("group.streams.session.timeout.ms", "session_timeout_ms"),
-            ("group.streams.heartbeat.interval.ms", "heartbeat_interval_ms"),
-            ("group.streams.max.size", "max_size"),
-            ("group.streams.num.standby.replicas", "num_standby_replicas"),
-            ("group.streams.max.standby.replicas", "max_standby_replicas"),
-            ("group.streams.initial.rebalance.delay.ms", "initial_rebalance_delay_ms"),
-            ("group.streams.assignment.interval.ms", "assignment_interval_ms"),
-            ("group.streams.min.assignment.interval.ms", "min_assignment_interval_ms"),
-            ("group.streams.max.assignment.interval.ms", "max_assignment_interval_ms"),
-        ):
-            try:
-                value = get(key)
-            except (KeyError, AttributeError):
-                value = None
-            if value is not None:
-                setattr(config, attr, int(value))
-        try:
-            tags = get("group.streams.rack.aware.assignment.tags")
-        except (KeyError, AttributeError):
-            tags = None
-        if tags:
-            config.rack_aware_assignment_tags = tuple(t.strip() for t in str(tags).split(",") if t.strip())
-        return config
+    def from_settings(cls, s: StreamsGroupSettings) -> StreamsGroupConfig:
+        """Build from the broker's ``group.streams.*`` settings."""
+        return cls(
+            session_timeout_ms=s.session_timeout_ms,
+            heartbeat_interval_ms=s.heartbeat_interval_ms,
+            max_size=s.max_size,
+            num_standby_replicas=s.num_standby_replicas,
+            max_standby_replicas=s.max_standby_replicas,
+            initial_rebalance_delay_ms=s.initial_rebalance_delay_ms,
+            assignment_interval_ms=s.assignment_interval_ms,
+            min_assignment_interval_ms=s.min_assignment_interval_ms,
+            max_assignment_interval_ms=s.max_assignment_interval_ms,
+            rack_aware_assignment_tags=tuple(t.strip() for t in s.rack_aware_assignment_tags.split(",") if t.strip()),
+        )
 
     def _value(self, group_id: str, key: str) -> str | None:
         if self.group_configs is None:
