@@ -622,6 +622,18 @@ class ShareGroupSettings:
         return int(min(delay, self.backoff_max_ms))
 
 
+# Kafka's broker settings behind some group configs' defaults and bounds that this broker's
+# settings table does not have: the group config's own default and bounds stand in.
+NOT_BROKER_SETTINGS = frozenset(
+    {
+        "group.streams.task.offset.interval.ms",
+        "group.streams.min.task.offset.interval.ms",
+        "group.streams.num.warmup.replicas",
+        "group.streams.max.warmup.replicas",
+        "group.streams.acceptable.recovery.lag",
+    }
+)
+
 # --- the store ----------------------------------------------------------------------------------
 
 Listener = Callable[[str, dict[str, str]], None]
@@ -666,10 +678,12 @@ class GroupConfigStore:
         return dict(self._groups.get(group_id, {}))
 
     def _setting(self, key: str, fallback: Any) -> Any:
-        try:
-            value = self.config.get(key)
-        except (KeyError, AttributeError):
+        """The broker's value of ``key``, or ``fallback`` when it leaves the key unset or
+        is one of :data:`NOT_BROKER_SETTINGS` (any other key the settings table lacks
+        raises KeyError: a misspelt key fails, never a quiet fallback)."""
+        if key in NOT_BROKER_SETTINGS:
             return fallback
+        value = self.config.get(key)
         return fallback if value is None else value
 
     def default(self, key: str) -> Any:

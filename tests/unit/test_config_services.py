@@ -211,6 +211,17 @@ def test_every_setting_is_read_by_a_typed_object_or_listed_with_its_reader():
         ], key
 
 
+def test_group_config_defaults_and_bounds_name_settings_of_the_table():
+    from broker.metadata.group_configs import EXTENSION_KEYS, GROUP_CONFIG_KEYS, NOT_BROKER_SETTINGS
+
+    for spec in GROUP_CONFIG_KEYS + EXTENSION_KEYS:
+        for bound in (spec.broker_min, spec.broker_max):
+            assert bound is None or bound[0] in SETTINGS_BY_KEY or bound[0] in NOT_BROKER_SETTINGS, spec.name
+        key = spec.broker_default
+        assert key is None or key in SETTINGS_BY_KEY or key in NOT_BROKER_SETTINGS, spec.name
+    assert not NOT_BROKER_SETTINGS & set(SETTINGS_BY_KEY), "in the table now: take it off NOT_BROKER_SETTINGS"
+
+
 def test_built_from_a_config_with_every_value_typed():
     config = load_config(overrides=["group.share.max.size=7", "transaction.version=1"], environ={})
     for cls in _classes():
