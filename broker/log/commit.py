@@ -179,10 +179,7 @@ class GroupCommitter:
         cls, config: Any = None, logs: Callable[[], Iterable[PartitionLog]] | None = None
     ) -> GroupCommitter:
         interval = POLICY_INTERVAL_S
-        try:
-            scheduler_ms = config.get("log.flush.scheduler.interval.ms") if config is not None else None
-        except KeyError:
-            scheduler_ms = None
+        scheduler_ms = config.get("log.flush.scheduler.interval.ms") if config is not None else None
         if scheduler_ms is not None and 0 < scheduler_ms < interval * 1000:
             interval = scheduler_ms / 1000
         return cls(logs, policy_interval_s=interval)

@@ -132,6 +132,29 @@ SYNCFS_EPOCH_FILES = 64
 DEFAULT_RETENTION_CHECK_MS = 300_000
 DEFAULT_CHECKPOINT_INTERVAL_MS = 60_000
 
+# Kafka's broker settings among those that this broker's settings table does not have:
+# the topic config's own default stands in (tests/unit/test_config_services.py keeps
+# this list true).
+NOT_BROKER_SETTINGS = frozenset(
+    {
+        "compression.gzip.level",
+        "compression.lz4.level",
+        "compression.type",
+        "compression.zstd.level",
+        "log.local.retention.bytes",
+        "log.local.retention.ms",
+        "max.decompressed.message.bytes",
+        "log.message.timestamp.after.max.ms",
+        "log.message.timestamp.before.max.ms",
+        "log.message.timestamp.type",
+        "log.preallocate",
+        "log.index.size.max.bytes",
+        "log.roll.jitter.ms",
+        "log.roll.jitter.hours",
+        "log.flush.offset.checkpoint.interval.ms",
+    }
+)
+
 # Broker keys LogManager.from_config copies out of a BrokerConfig.
 _BROKER_KEYS = tuple(
     dict.fromkeys(
@@ -278,20 +301,16 @@ class LogManager(LogDirMoves):
         and optionally ``origin(key).source``)."""
         values: dict[str, Any] = {}
         sources: dict[str, ConfigSource] = {}
+        origin = getattr(config, "origin", None)
         for key in _BROKER_KEYS:
-            try:
-                value = config.get(key)
-            except (KeyError, AttributeError):
+            if key in NOT_BROKER_SETTINGS:
                 continue
+            value = config.get(key)  # KeyError for a key the table lacks: never a quiet default
             if value is None:
                 continue
             values[key] = value
-            origin = getattr(config, "origin", None)
             if origin is not None:
-                try:
-                    sources[key] = ConfigSource(int(origin(key).source))
-                except (KeyError, ValueError, AttributeError):
-                    pass
+                sources[key] = ConfigSource(int(origin(key).source))
         return cls(data_dir, values, now_ms=now_ms, broker_config_sources=sources)
 
     @property

@@ -222,6 +222,14 @@ def test_group_config_defaults_and_bounds_name_settings_of_the_table():
     assert not NOT_BROKER_SETTINGS & set(SETTINGS_BY_KEY), "in the table now: take it off NOT_BROKER_SETTINGS"
 
 
+def test_the_log_managers_broker_keys_are_settings_of_the_table():
+    from broker.log.manager import _BROKER_KEYS, NOT_BROKER_SETTINGS
+
+    assert set(_BROKER_KEYS) - NOT_BROKER_SETTINGS <= set(SETTINGS_BY_KEY)
+    assert not NOT_BROKER_SETTINGS & set(SETTINGS_BY_KEY), "in the table now: take it off NOT_BROKER_SETTINGS"
+    assert NOT_BROKER_SETTINGS <= set(_BROKER_KEYS)
+
+
 def test_built_from_a_config_with_every_value_typed():
     config = load_config(overrides=["group.share.max.size=7", "transaction.version=1"], environ={})
     for cls in _classes():
