@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 
+from broker.config import LiveConfig
 from broker.handlers import (
     api_19_create_topics,
     api_20_delete_topics,
@@ -361,8 +362,9 @@ async def test_delete_internal_topic_is_allowed_as_in_kafka(broker):
 async def test_delete_topics_disabled(broker):
     """``delete.topic.enable`` false, honoured once the broker config carries the key."""
 
-    class DeletionDisabled:
+    class DeletionDisabled(LiveConfig):
         def __init__(self, config):
+            super().__init__(config.current)
             self._config = config
 
         def get(self, key):
