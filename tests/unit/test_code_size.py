@@ -33,7 +33,6 @@ OVERSIZE_MODULES = {
     "group/classic/core.py",
     "group/streams/core.py",
     "group/share/core.py",
-    "admin/client.py",
     "log/manager.py",  # JBOD and the 30,000-log opening met here; to split
     "metadata/cluster.py",  # the 100,000-partition etcd layout and the guarded watch; to split
 }
