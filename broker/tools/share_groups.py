@@ -239,124 +239,11 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
     for group in groups:
         desc = _describe_group(admin, group)
         if args.members:
-            members = sorted(desc.members, key=lambda m: m.member_id)
-            docs.append(
-                {
-                    "group": group,
-                    "state": desc.group_state,
-                    "members": [
-                        {
-                            "member_id": m.member_id,
-                            "host": m.client_host,
-                            "client_id": m.client_id,
-                            "member_epoch": m.member_epoch,
-                            "partitions": sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
-                            "assignment": {
-                                tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions
-                            },
-                        }
-                        for m in members
-                    ],
-                }
-            )
-            if args.output == "json":
-                continue
-            if desc.group_state == "Empty" or not members:
-                print(f"\nShare group '{group}' has no active members.", file=sys.stderr)
-                continue
-            header = ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
-            if args.verbose:
-                header.append("MEMBER-EPOCH")
-            header.append("ASSIGNMENT")
-            rows: list[Sequence[object]] = [header]
-            for m in members:
-                row = [
-                    group,
-                    m.member_id,
-                    m.client_host,
-                    m.client_id,
-                    sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
-                ]
-                if args.verbose:
-                    row.append(m.member_epoch)
-                row.append(_assignment_string(m))
-                rows.append(row)
-            mins = [15, 15, 15, 15, 12] + ([13] if args.verbose else [])
-            out.append(table(rows, mins + [0], rstrip=False))
+            _describe_members(args, group, desc, docs, out)
         elif args.state is not None:
-            coordinator = admin.find_coordinator(group)
-            coord = f"{coordinator.host}:{coordinator.port}  ({coordinator.node_id})"
-            docs.append(
-                {
-                    "group": group,
-                    "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
-                    "state": desc.group_state,
-                    "group_epoch": desc.group_epoch,
-                    "assignment_epoch": desc.assignment_epoch,
-                    "members": len(desc.members),
-                }
-            )
-            if args.output == "json":
-                continue
-            if desc.group_state == "Empty":
-                print(f"\nShare group '{group}' has no active members.", file=sys.stderr)
-            if args.verbose:
-                rows = [
-                    ["GROUP", "COORDINATOR (ID)", "STATE", "GROUP-EPOCH", "ASSIGNMENT-EPOCH", "#MEMBERS"],
-                    [group, coord, desc.group_state, desc.group_epoch, desc.assignment_epoch, len(desc.members)],
-                ]
-                out.append(table(rows, [15, 25, 15, 12, 17, 0], rstrip=False))
-            else:
-                rows = [
-                    ["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"],
-                    [group, coord, desc.group_state, len(desc.members)],
-                ]
-                out.append(table(rows, [15, 25, 15, 0], rstrip=False))
+            _describe_state(admin, args, group, desc, docs, out)
         else:
-            offsets = admin.describe_share_group_offsets(group)
-            parts = []
-            for t in offsets.topics:
-                for p in t.partitions:
-                    if p.error_code:
-                        from broker.admin.client import KafkaApiError
-
-                        raise KafkaApiError(
-                            p.error_code,
-                            p.error_message,
-                            f"offsets of {group!r} for {t.topic_name}-{p.partition_index}",
-                        )
-                    parts.append((t.topic_name, p.partition_index, p.start_offset, p.leader_epoch, p.lag))
-            parts.sort()
-            docs.append(
-                {
-                    "group": group,
-                    "state": desc.group_state,
-                    "offsets": [
-                        {
-                            "topic": t,
-                            "partition": pi,
-                            "start_offset": so if so >= 0 else None,
-                            "leader_epoch": le if le >= 0 else None,
-                            "lag": lag if lag >= 0 else None,
-                        }
-                        for t, pi, so, le, lag in parts
-                    ],
-                }
-            )
-            if args.output == "json":
-                continue
-            if not parts:
-                print(f"\nShare group '{group}' has no offset information.")
-                continue
-            show = lambda v: str(v) if v >= 0 else MISSING  # noqa: E731
-            if args.verbose:
-                rows = [["GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG"]]
-                rows += [[group, t, pi, show(le), show(so), show(lag)] for t, pi, so, le, lag in parts]
-                out.append(table(rows, [15, 15, 10, 13, 13, 0], rstrip=False))
-            else:
-                rows = [["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"]]
-                rows += [[group, t, pi, show(so), show(lag)] for t, pi, so, le, lag in parts]
-                out.append(table(rows, [15, 15, 10, 13, 0], rstrip=False))
+            _describe_offsets(admin, args, group, desc, docs, out)
     if args.output == "json":
         dump(docs)
     else:
@@ -365,10 +252,140 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _reset(admin: Any, args: argparse.Namespace) -> int:
-    import time
+def _describe_members(
+    args: argparse.Namespace, group: str, desc: Any, docs: list[dict[str, Any]], out: list[str]
+) -> None:
+    """--members: each member, its client and its assignment."""
+    members = sorted(desc.members, key=lambda m: m.member_id)
+    docs.append(
+        {
+            "group": group,
+            "state": desc.group_state,
+            "members": [
+                {
+                    "member_id": m.member_id,
+                    "host": m.client_host,
+                    "client_id": m.client_id,
+                    "member_epoch": m.member_epoch,
+                    "partitions": sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
+                    "assignment": {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
+                }
+                for m in members
+            ],
+        }
+    )
+    if args.output == "json":
+        return
+    if desc.group_state == "Empty" or not members:
+        print(f"\nShare group '{group}' has no active members.", file=sys.stderr)
+        return
+    header = ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
+    if args.verbose:
+        header.append("MEMBER-EPOCH")
+    header.append("ASSIGNMENT")
+    rows: list[Sequence[object]] = [header]
+    for m in members:
+        row = [
+            group,
+            m.member_id,
+            m.client_host,
+            m.client_id,
+            sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
+        ]
+        if args.verbose:
+            row.append(m.member_epoch)
+        row.append(_assignment_string(m))
+        rows.append(row)
+    mins = [15, 15, 15, 15, 12] + ([13] if args.verbose else [])
+    out.append(table(rows, mins + [0], rstrip=False))
 
-    from broker.admin.client import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, KafkaApiError
+
+def _describe_state(
+    admin: Any, args: argparse.Namespace, group: str, desc: Any, docs: list[dict[str, Any]], out: list[str]
+) -> None:
+    """--state: the coordinator, the state and the epochs of the group."""
+    coordinator = admin.find_coordinator(group)
+    coord = f"{coordinator.host}:{coordinator.port}  ({coordinator.node_id})"
+    docs.append(
+        {
+            "group": group,
+            "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+            "state": desc.group_state,
+            "group_epoch": desc.group_epoch,
+            "assignment_epoch": desc.assignment_epoch,
+            "members": len(desc.members),
+        }
+    )
+    if args.output == "json":
+        return
+    if desc.group_state == "Empty":
+        print(f"\nShare group '{group}' has no active members.", file=sys.stderr)
+    if args.verbose:
+        rows = [
+            ["GROUP", "COORDINATOR (ID)", "STATE", "GROUP-EPOCH", "ASSIGNMENT-EPOCH", "#MEMBERS"],
+            [group, coord, desc.group_state, desc.group_epoch, desc.assignment_epoch, len(desc.members)],
+        ]
+        out.append(table(rows, [15, 25, 15, 12, 17, 0], rstrip=False))
+    else:
+        rows = [
+            ["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"],
+            [group, coord, desc.group_state, len(desc.members)],
+        ]
+        out.append(table(rows, [15, 25, 15, 0], rstrip=False))
+
+
+def _describe_offsets(
+    admin: Any, args: argparse.Namespace, group: str, desc: Any, docs: list[dict[str, Any]], out: list[str]
+) -> None:
+    """The default: the start offset and lag of each partition the group consumes."""
+    offsets = admin.describe_share_group_offsets(group)
+    parts = []
+    for t in offsets.topics:
+        for p in t.partitions:
+            if p.error_code:
+                from broker.admin.client import KafkaApiError
+
+                raise KafkaApiError(
+                    p.error_code,
+                    p.error_message,
+                    f"offsets of {group!r} for {t.topic_name}-{p.partition_index}",
+                )
+            parts.append((t.topic_name, p.partition_index, p.start_offset, p.leader_epoch, p.lag))
+    parts.sort()
+    docs.append(
+        {
+            "group": group,
+            "state": desc.group_state,
+            "offsets": [
+                {
+                    "topic": t,
+                    "partition": pi,
+                    "start_offset": so if so >= 0 else None,
+                    "leader_epoch": le if le >= 0 else None,
+                    "lag": lag if lag >= 0 else None,
+                }
+                for t, pi, so, le, lag in parts
+            ],
+        }
+    )
+    if args.output == "json":
+        return
+    if not parts:
+        print(f"\nShare group '{group}' has no offset information.")
+        return
+    show = lambda v: str(v) if v >= 0 else MISSING  # noqa: E731
+    if args.verbose:
+        rows = [["GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG"]]
+        rows += [[group, t, pi, show(le), show(so), show(lag)] for t, pi, so, le, lag in parts]
+        out.append(table(rows, [15, 15, 10, 13, 13, 0], rstrip=False))
+    else:
+        rows = [["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"]]
+        rows += [[group, t, pi, show(so), show(lag)] for t, pi, so, le, lag in parts]
+        out.append(table(rows, [15, 15, 10, 13, 0], rstrip=False))
+
+
+def _reset(admin: Any, args: argparse.Namespace) -> int:
+    from broker.admin.client import KafkaApiError
     from broker.protocol.errors import ErrorCode
 
     group = args.group[0]
@@ -382,48 +399,8 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
     if state not in ("Empty", "Dead"):
         raise ToolError(f"Share group '{group}' is not empty.")
 
-    partitions: list[tuple[str, int]] = []
-    requested: dict[tuple[str, int], int] = {}
-    if args.from_file:
-        requested = read_plan(args.from_file, allow_empty=False)
-        known = admin.topic_partitions(sorted({t for t, _ in requested}))
-        for topic, p in requested:
-            if p not in known.get(topic, ()):
-                raise ToolError(f"partition {topic}-{p} does not exist")
-        partitions = sorted(requested)
-    elif args.all_topics:
-        offsets = admin.describe_share_group_offsets(group)
-        partitions = sorted((t.topic_name, p.partition_index) for t in offsets.topics for p in t.partitions)
-    else:
-        specs = parse_topics(args.topic)
-        known = admin.topic_partitions([t for t, _ in specs])
-        for topic, parts in specs:
-            for p in parts if parts is not None else known[topic]:
-                if p not in known[topic]:
-                    raise ToolError(f"partition {topic}-{p} does not exist")
-                partitions.append((topic, p))
-        partitions = sorted(set(partitions))
-
-    new: dict[tuple[str, int], int] = {}
-    if partitions:
-        earliest = admin.list_offsets(dict.fromkeys(partitions, EARLIEST_TIMESTAMP))
-        latest = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP))
-        if args.to_earliest:
-            new = earliest
-        elif args.to_latest:
-            new = latest
-        elif args.to_offset is not None:
-            new = {tp: min(max(args.to_offset, earliest[tp]), latest[tp]) for tp in partitions}
-        elif requested:
-            # as kafka-share-groups.sh: an offset outside the log moves to its nearer end
-            new = {tp: min(max(requested[tp], earliest[tp]), latest[tp]) for tp in partitions}
-        else:
-            if args.to_datetime is not None:
-                ts = parse_datetime_ms(args.to_datetime)
-            else:
-                ts = int(time.time() * 1000) - parse_duration_ms(args.by_duration)
-            found = admin.list_offsets(dict.fromkeys(partitions, ts))
-            new = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
+    partitions, requested = _reset_partitions(admin, args, group)
+    new = _reset_offsets(admin, args, partitions, requested)
 
     execute = args.execute and not args.dry_run
     if not args.execute and not args.dry_run and not args.export:
@@ -456,6 +433,65 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
     else:
         print(f"\nShare group '{group}' has no offsets to reset.")
     return EXIT_OK
+
+
+def _reset_partitions(
+    admin: Any, args: argparse.Namespace, group: str
+) -> tuple[list[tuple[str, int]], dict[tuple[str, int], int]]:
+    """The partitions to reset (sorted), and the offsets a --from-file plan asks for."""
+    partitions: list[tuple[str, int]] = []
+    requested: dict[tuple[str, int], int] = {}
+    if args.from_file:
+        requested = read_plan(args.from_file, allow_empty=False)
+        known = admin.topic_partitions(sorted({t for t, _ in requested}))
+        for topic, p in requested:
+            if p not in known.get(topic, ()):
+                raise ToolError(f"partition {topic}-{p} does not exist")
+        partitions = sorted(requested)
+    elif args.all_topics:
+        offsets = admin.describe_share_group_offsets(group)
+        partitions = sorted((t.topic_name, p.partition_index) for t in offsets.topics for p in t.partitions)
+    else:
+        specs = parse_topics(args.topic)
+        known = admin.topic_partitions([t for t, _ in specs])
+        for topic, parts in specs:
+            for p in parts if parts is not None else known[topic]:
+                if p not in known[topic]:
+                    raise ToolError(f"partition {topic}-{p} does not exist")
+                partitions.append((topic, p))
+        partitions = sorted(set(partitions))
+    return partitions, requested
+
+
+def _reset_offsets(
+    admin: Any, args: argparse.Namespace, partitions: list[tuple[str, int]], requested: dict[tuple[str, int], int]
+) -> dict[tuple[str, int], int]:
+    """The new start offset of each partition, within its log."""
+    import time
+
+    from broker.admin.client import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
+
+    new: dict[tuple[str, int], int] = {}
+    if partitions:
+        earliest = admin.list_offsets(dict.fromkeys(partitions, EARLIEST_TIMESTAMP))
+        latest = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP))
+        if args.to_earliest:
+            new = earliest
+        elif args.to_latest:
+            new = latest
+        elif args.to_offset is not None:
+            new = {tp: min(max(args.to_offset, earliest[tp]), latest[tp]) for tp in partitions}
+        elif requested:
+            # as kafka-share-groups.sh: an offset outside the log moves to its nearer end
+            new = {tp: min(max(requested[tp], earliest[tp]), latest[tp]) for tp in partitions}
+        else:
+            if args.to_datetime is not None:
+                ts = parse_datetime_ms(args.to_datetime)
+            else:
+                ts = int(time.time() * 1000) - parse_duration_ms(args.by_duration)
+            found = admin.list_offsets(dict.fromkeys(partitions, ts))
+            new = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
+    return new
 
 
 def _delete(admin: Any, args: argparse.Namespace) -> int:
