@@ -198,7 +198,7 @@ def _topology_json(desc: Any) -> dict[str, Any]:
 
 
 def _describe(admin: Any, args: argparse.Namespace) -> int:
-    from broker.admin.client import LATEST_TIMESTAMP, KafkaApiError
+    from broker.admin.client import KafkaApiError
     from broker.protocol.errors import ErrorCode
 
     if args.all_groups:
@@ -217,97 +217,13 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
         doc: dict[str, Any] = {"group": group_id, "state": desc.group_state}
         members = sorted(desc.members, key=lambda m: m.member_id)
         if args.topology:
-            if desc.topology_description_status != TOPOLOGY_AVAILABLE or desc.topology_description is None:
-                raise ToolError(f"No topology description is stored for streams group '{group_id}'.")
-            doc["topology"] = _topology_json(desc.topology_description)
-            if args.output != "json":
-                blocks.append(format_topology(desc.topology_description))
+            _describe_topology(args, group_id, desc, doc, blocks)
         elif args.members:
-            doc["members"] = [
-                {
-                    "member_id": m.member_id,
-                    "member_epoch": m.member_epoch,
-                    "process_id": m.process_id,
-                    "client_id": m.client_id,
-                    "host": m.client_host,
-                    "instance_id": m.instance_id,
-                    "active": _tasks(m.assignment.active_tasks),
-                    "standby": _tasks(m.assignment.standby_tasks),
-                    "warmup": _tasks(m.assignment.warmup_tasks),
-                    "target_active": _tasks(m.target_assignment.active_tasks),
-                    "target_standby": _tasks(m.target_assignment.standby_tasks),
-                }
-                for m in members
-            ]
-            if args.output != "json":
-                if not members:
-                    blocks.append(f"\nStreams group '{group_id}' has no active members.\n")
-                    continue
-                header = ["GROUP", "MEMBER", "PROCESS", "CLIENT-ID"]
-                if args.verbose:
-                    header += ["MEMBER-EPOCH", "TARGET-ASSIGNMENTS"]
-                header.append("ASSIGNMENTS")
-                rows: list[list[Any]] = [header]
-                for m in members:
-                    row: list[Any] = [group_id, m.member_id, m.process_id, m.client_id]
-                    if args.verbose:
-                        row += [m.member_epoch, _tasks_text(m.target_assignment).replace(" ", ";")]
-                    row.append(_tasks_text(m.assignment))
-                    rows.append(row)
-                blocks.append(table(rows, [15] * (len(header) - 1) + [0]))
+            _describe_members(args, group_id, members, doc, blocks)
         elif args.state is not None:
-            coordinator = admin.find_coordinator(group_id)
-            doc.update(
-                {
-                    "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
-                    "group_epoch": desc.group_epoch,
-                    "assignment_epoch": desc.assignment_epoch,
-                    "members": len(members),
-                }
-            )
-            if args.output != "json":
-                coord = f"{coordinator.host}:{coordinator.port} ({coordinator.node_id})"
-                header = ["GROUP", "COORDINATOR (ID)", "STATE"]
-                row = [group_id, coord, desc.group_state]
-                if args.verbose:
-                    header += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH"]
-                    row += [desc.group_epoch, desc.assignment_epoch]
-                header.append("#MEMBERS")
-                row.append(len(members))
-                blocks.append(table([header, row], [15, 25, 15] + [12] * (len(header) - 4) + [0]))
+            _describe_state(admin, args, group_id, desc, members, doc, blocks)
         else:
-            committed = admin.fetch_offsets(group_id)
-            inputs = set(_input_topics(desc))
-            partitions = sorted(tp for tp in committed if not inputs or tp[0] in inputs)
-            ends = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP)) if partitions else {}
-            offsets = [
-                {
-                    "topic": t,
-                    "partition": p,
-                    "current_offset": committed[(t, p)][0],
-                    "log_end_offset": ends.get((t, p)),
-                    "lag": None if (t, p) not in ends else max(ends[(t, p)] - committed[(t, p)][0], 0),
-                }
-                for t, p in partitions
-            ]
-            doc["offsets"] = offsets
-            if args.output != "json":
-                if not offsets:
-                    blocks.append(f"\nStreams group '{group_id}' has no committed offsets.\n")
-                    continue
-                rows = [["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG"]]
-                rows += [
-                    [
-                        group_id,
-                        o["topic"],
-                        o["partition"],
-                        o["current_offset"],
-                        MISSING if o["log_end_offset"] is None else o["log_end_offset"],
-                        MISSING if o["lag"] is None else o["lag"],
-                    ]
-                    for o in offsets
-                ]
-                blocks.append(table(rows, [15, 15, 10, 15, 15, 0]))
+            _describe_offsets(admin, args, group_id, desc, doc, blocks)
         docs.append(doc)
     if args.output == "json":
         dump(docs)
@@ -315,3 +231,123 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
         for block in blocks:
             sys.stdout.write(block)
     return EXIT_OK
+
+
+def _describe_topology(
+    args: argparse.Namespace, group_id: str, desc: Any, doc: dict[str, Any], blocks: list[str]
+) -> None:
+    """--topology: the subtopologies, their sources, sinks and state stores."""
+    if desc.topology_description_status != TOPOLOGY_AVAILABLE or desc.topology_description is None:
+        raise ToolError(f"No topology description is stored for streams group '{group_id}'.")
+    doc["topology"] = _topology_json(desc.topology_description)
+    if args.output != "json":
+        blocks.append(format_topology(desc.topology_description))
+
+
+def _describe_members(
+    args: argparse.Namespace, group_id: str, members: list[Any], doc: dict[str, Any], blocks: list[str]
+) -> None:
+    """--members: each member, its process and its tasks."""
+    doc["members"] = [
+        {
+            "member_id": m.member_id,
+            "member_epoch": m.member_epoch,
+            "process_id": m.process_id,
+            "client_id": m.client_id,
+            "host": m.client_host,
+            "instance_id": m.instance_id,
+            "active": _tasks(m.assignment.active_tasks),
+            "standby": _tasks(m.assignment.standby_tasks),
+            "warmup": _tasks(m.assignment.warmup_tasks),
+            "target_active": _tasks(m.target_assignment.active_tasks),
+            "target_standby": _tasks(m.target_assignment.standby_tasks),
+        }
+        for m in members
+    ]
+    if args.output != "json":
+        if not members:
+            blocks.append(f"\nStreams group '{group_id}' has no active members.\n")
+            return
+        header = ["GROUP", "MEMBER", "PROCESS", "CLIENT-ID"]
+        if args.verbose:
+            header += ["MEMBER-EPOCH", "TARGET-ASSIGNMENTS"]
+        header.append("ASSIGNMENTS")
+        rows: list[list[Any]] = [header]
+        for m in members:
+            row: list[Any] = [group_id, m.member_id, m.process_id, m.client_id]
+            if args.verbose:
+                row += [m.member_epoch, _tasks_text(m.target_assignment).replace(" ", ";")]
+            row.append(_tasks_text(m.assignment))
+            rows.append(row)
+        blocks.append(table(rows, [15] * (len(header) - 1) + [0]))
+
+
+def _describe_state(
+    admin: Any,
+    args: argparse.Namespace,
+    group_id: str,
+    desc: Any,
+    members: list[Any],
+    doc: dict[str, Any],
+    blocks: list[str],
+) -> None:
+    """--state: the coordinator, the state and the epochs of the group."""
+    coordinator = admin.find_coordinator(group_id)
+    doc.update(
+        {
+            "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+            "group_epoch": desc.group_epoch,
+            "assignment_epoch": desc.assignment_epoch,
+            "members": len(members),
+        }
+    )
+    if args.output != "json":
+        coord = f"{coordinator.host}:{coordinator.port} ({coordinator.node_id})"
+        header = ["GROUP", "COORDINATOR (ID)", "STATE"]
+        row = [group_id, coord, desc.group_state]
+        if args.verbose:
+            header += ["GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH"]
+            row += [desc.group_epoch, desc.assignment_epoch]
+        header.append("#MEMBERS")
+        row.append(len(members))
+        blocks.append(table([header, row], [15, 25, 15] + [12] * (len(header) - 4) + [0]))
+
+
+def _describe_offsets(
+    admin: Any, args: argparse.Namespace, group_id: str, desc: Any, doc: dict[str, Any], blocks: list[str]
+) -> None:
+    """The default: the committed offset and lag of each input partition."""
+    from broker.admin.client import LATEST_TIMESTAMP
+
+    committed = admin.fetch_offsets(group_id)
+    inputs = set(_input_topics(desc))
+    partitions = sorted(tp for tp in committed if not inputs or tp[0] in inputs)
+    ends = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP)) if partitions else {}
+    offsets = [
+        {
+            "topic": t,
+            "partition": p,
+            "current_offset": committed[(t, p)][0],
+            "log_end_offset": ends.get((t, p)),
+            "lag": None if (t, p) not in ends else max(ends[(t, p)] - committed[(t, p)][0], 0),
+        }
+        for t, p in partitions
+    ]
+    doc["offsets"] = offsets
+    if args.output != "json":
+        if not offsets:
+            blocks.append(f"\nStreams group '{group_id}' has no committed offsets.\n")
+            return
+        rows = [["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG"]]
+        rows += [
+            [
+                group_id,
+                o["topic"],
+                o["partition"],
+                o["current_offset"],
+                MISSING if o["log_end_offset"] is None else o["log_end_offset"],
+                MISSING if o["lag"] is None else o["lag"],
+            ]
+            for o in offsets
+        ]
+        blocks.append(table(rows, [15, 15, 10, 15, 15, 0]))
