@@ -178,46 +178,96 @@ def _run(admin: AdminClient, args: argparse.Namespace) -> int:
     import socket
     import time
 
-    from broker.admin.client import error_name
-    from broker.protocol.errors import ErrorCode
-    from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
-    from broker.protocol.messages.produce_response import ProduceResponse
-    from broker.protocol.records import build_batch
+    sender = _Sender(admin, args)
+    clock = sender.clock
+    start = clock()
+    interval = None if args.throughput < 0 else 1.0 / args.throughput
+    for i in range(args.num_records):
+        if interval is not None:
+            due = start + i * interval
+            if clock() < due:
+                sender.flush()
+                sender.drain()
+                delay = due - clock()
+                if delay > 0:
+                    time.sleep(delay)
+        if args.payload_monotonic:
+            value = str(i).encode()
+        else:
+            off = random.randrange(0, len(sender.pool) - args.record_size + 1) if args.record_size else 0
+            value = sender.pool[off : off + args.record_size]
+        sender.add(value)
+    sender.flush()
+    sender.drain()
+    if sender.acks == 0:
+        # Nothing comes back for acks=0; make sure the bytes left the socket buffer.
+        for conn in sender.conns.values():
+            conn.sock.shutdown(socket.SHUT_WR)
+    print(sender.stats.summary(clock()), flush=True)
+    if sender.errors:
+        print(f"{sender.errors} records failed", file=sys.stderr)
+        return 1
+    return 0
 
-    retriable = {
-        ErrorCode.NOT_LEADER_OR_FOLLOWER,
-        ErrorCode.LEADER_NOT_AVAILABLE,
-        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-        ErrorCode.NOT_ENOUGH_REPLICAS,
-        ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
-        ErrorCode.REQUEST_TIMED_OUT,
-        ErrorCode.FENCED_LEADER_EPOCH,
-        ErrorCode.UNKNOWN_LEADER_EPOCH,
-    }
-    acks = -1 if args.acks in ("all", "-1") else int(args.acks)
-    leaders = _leaders(admin, args.topic)
-    partitions = [args.partition] if args.partition is not None else sorted(leaders)
-    # Kafka's perf test draws payloads from random uppercase letters.
-    pool = bytes(random.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(max(args.record_size, 1) * 4))
-    clock = time.monotonic
-    stats = _Stats(clock())
-    # (connection, correlation id) -> (partition, records, tries, [(enqueue time, bytes) per record])
-    pending: dict[tuple[int, int], tuple[int, bytes, int, list[tuple[float, int]]]] = {}
-    conns: dict[int, BrokerConnection] = {}
-    batch: list[tuple[None, bytes]] = []
-    batch_times: list[float] = []
-    batch_bytes = 0
-    next_partition = 0
-    errors = 0
 
-    def send(partition: int, records: bytes, tries: int, times: list[tuple[float, int]]) -> None:
-        conn = leaders[partition]
-        conns[id(conn)] = conn
+class _Sender:
+    """The produce pipeline of one run: batches of records to the partitions in turn, at
+    most ``--max-in-flight`` requests per leader connection, retriable errors sent again
+    (up to ``RETRIES``), each record's latency counted when its batch is acknowledged."""
+
+    def __init__(self, admin: AdminClient, args: argparse.Namespace) -> None:
+        import random
+        import time
+
+        from broker.protocol.errors import ErrorCode
+
+        self.retriable = {
+            ErrorCode.NOT_LEADER_OR_FOLLOWER,
+            ErrorCode.LEADER_NOT_AVAILABLE,
+            ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            ErrorCode.NOT_ENOUGH_REPLICAS,
+            ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+            ErrorCode.REQUEST_TIMED_OUT,
+            ErrorCode.FENCED_LEADER_EPOCH,
+            ErrorCode.UNKNOWN_LEADER_EPOCH,
+        }
+        self.admin = admin
+        self.args = args
+        self.acks = -1 if args.acks in ("all", "-1") else int(args.acks)
+        self.leaders = _leaders(admin, args.topic)
+        self.partitions = [args.partition] if args.partition is not None else sorted(self.leaders)
+        # Kafka's perf test draws payloads from random uppercase letters.
+        self.pool = bytes(random.choice(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(max(args.record_size, 1) * 4))
+        self.clock = time.monotonic
+        self.stats = _Stats(self.clock())
+        # (connection, correlation id) -> (partition, records, tries, [(enqueue time, bytes) per record])
+        self.pending: dict[tuple[int, int], tuple[int, bytes, int, list[tuple[float, int]]]] = {}
+        self.conns: dict[int, BrokerConnection] = {}
+        self.batch: list[tuple[None, bytes]] = []
+        self.batch_times: list[float] = []
+        self.batch_bytes = 0
+        self.next_partition = 0
+        self.errors = 0
+
+    def add(self, value: bytes) -> None:
+        """One record into the open batch; the batch goes once it reaches ``--batch-size``."""
+        self.batch.append((None, value))
+        self.batch_times.append(self.clock())
+        self.batch_bytes += len(value) + 20
+        if self.batch_bytes >= self.args.batch_size:
+            self.flush()
+
+    def send(self, partition: int, records: bytes, tries: int, times: list[tuple[float, int]]) -> None:
+        from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+
+        args = self.args
+        conn = self.leaders[partition]
+        self.conns[id(conn)] = conn
         while conn.in_flight >= args.max_in_flight:
-            handle(conn, conn.receive())
+            self.handle(conn, conn.receive())
         request = ProduceRequest(
             transactional_id=None,
-            acks=acks,
+            acks=self.acks,
             timeout_ms=args.timeout_ms,
             topic_data=[
                 TopicProduceData(
@@ -225,80 +275,54 @@ def _run(admin: AdminClient, args: argparse.Namespace) -> int:
                 )
             ],
         )
-        if acks == 0:
+        if self.acks == 0:
             conn.send(request, 9, expect_response=False)
-            now = clock()
+            now = self.clock()
             for t0, size in times:
-                stats.record((now - t0) * 1000, size)
-            stats.maybe_report(now)
+                self.stats.record((now - t0) * 1000, size)
+            self.stats.maybe_report(now)
         else:
-            pending[(id(conn), conn.send(request, 9))] = (partition, records, tries, times)
+            self.pending[(id(conn), conn.send(request, 9))] = (partition, records, tries, times)
 
-    def handle(conn: BrokerConnection, response: Response) -> None:
-        nonlocal errors, leaders
-        partition, records, tries, times = pending.pop((id(conn), response.correlation_id))
-        now = clock()
+    def handle(self, conn: BrokerConnection, response: Response) -> None:
+        import time
+
+        from broker.admin.client import error_name
+        from broker.protocol.messages.produce_response import ProduceResponse
+
+        partition, records, tries, times = self.pending.pop((id(conn), response.correlation_id))
+        now = self.clock()
         body = response.body
         assert isinstance(body, ProduceResponse)
         bad = [p.error_code for t in body.responses for p in t.partition_responses if p.error_code]
-        if bad and bad[0] in retriable and tries < RETRIES:
+        if bad and bad[0] in self.retriable and tries < RETRIES:
             time.sleep(0.1 * tries)
-            leaders = _leaders(admin, args.topic)
-            send(partition, records, tries + 1, times)
+            self.leaders = _leaders(self.admin, self.args.topic)
+            self.send(partition, records, tries + 1, times)
             return
         if bad:
-            errors += len(times)
+            self.errors += len(times)
             print(f"Produce failed: {error_name(bad[0])}", file=sys.stderr)
             return
         for t0, size in times:
-            stats.record((now - t0) * 1000, size)
-        stats.maybe_report(now)
+            self.stats.record((now - t0) * 1000, size)
+        self.stats.maybe_report(now)
 
-    def flush() -> None:
-        nonlocal batch, batch_times, batch_bytes, next_partition
-        if not batch:
+    def flush(self) -> None:
+        import time
+
+        from broker.protocol.records import build_batch
+
+        if not self.batch:
             return
-        partition = partitions[next_partition % len(partitions)]
-        next_partition += 1
-        records = build_batch(batch, base_timestamp=int(time.time() * 1000))
-        send(partition, records, 1, list(zip(batch_times, (len(v) for _, v in batch))))
-        batch, batch_times, batch_bytes = [], [], 0
+        partition = self.partitions[self.next_partition % len(self.partitions)]
+        self.next_partition += 1
+        records = build_batch(self.batch, base_timestamp=int(time.time() * 1000))
+        self.send(partition, records, 1, list(zip(self.batch_times, (len(v) for _, v in self.batch))))
+        self.batch, self.batch_times, self.batch_bytes = [], [], 0
 
-    def drain() -> None:
-        while pending:
-            for conn in list(conns.values()):
+    def drain(self) -> None:
+        while self.pending:
+            for conn in list(self.conns.values()):
                 while conn.in_flight:
-                    handle(conn, conn.receive())
-
-    start = clock()
-    interval = None if args.throughput < 0 else 1.0 / args.throughput
-    for i in range(args.num_records):
-        if interval is not None:
-            due = start + i * interval
-            if clock() < due:
-                flush()
-                drain()
-                delay = due - clock()
-                if delay > 0:
-                    time.sleep(delay)
-        if args.payload_monotonic:
-            value = str(i).encode()
-        else:
-            off = random.randrange(0, len(pool) - args.record_size + 1) if args.record_size else 0
-            value = pool[off : off + args.record_size]
-        batch.append((None, value))
-        batch_times.append(clock())
-        batch_bytes += len(value) + 20
-        if batch_bytes >= args.batch_size:
-            flush()
-    flush()
-    drain()
-    if acks == 0:
-        # Nothing comes back for acks=0; make sure the bytes left the socket buffer.
-        for conn in conns.values():
-            conn.sock.shutdown(socket.SHUT_WR)
-    print(stats.summary(clock()), flush=True)
-    if errors:
-        print(f"{errors} records failed", file=sys.stderr)
-        return 1
-    return 0
+                    self.handle(conn, conn.receive())
