@@ -158,63 +158,84 @@ def run(args: argparse.Namespace) -> int:
             args.bootstrap_server, timeout=args.timeout_ms / 1000 + 5, client_id="sharebroker-reassign-partitions"
         ) as admin:
             if args.list:
-                ongoing = _ongoing(admin, None)
-                if not ongoing:
-                    print("No partition reassignments found.")
-                    return 0
-                print("Current partition reassignments:")
-                for (t, i), p in sorted(ongoing.items()):
-                    print(
-                        f"{t}-{i}: replicas: {_ids(p.replicas)}. adding: {_ids(p.adding_replicas)}. "
-                        f"removing: {_ids(p.removing_replicas)}."
-                    )
-                return 0
-            keys = [(t, i) for t, i, _ in plan]
+                return _list(admin)
             if args.execute:
-                current = _current(admin, sorted({t for t, _ in keys}))
-                rollback = {
-                    "version": 1,
-                    "partitions": [{"topic": t, "partition": i, "replicas": current.get((t, i), [])} for t, i in keys],
-                }
-                print("Current partition replica assignment\n")
-                print(json.dumps(rollback))
-                print("\nSave this to use as the --reassignment-json-file option during rollback")
-                failures = _alter(
-                    admin,
-                    [(t, i, r) for t, i, r in plan],
-                    not args.disallow_replication_factor_change,
-                )
-                started = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
-                if started:
-                    print(f"Successfully started partition reassignments for {','.join(started)}")
-                for line in failures:
-                    print(f"error: {line}", file=sys.stderr)
-                return 1 if failures else 0
+                return _execute(admin, args, plan)
             if args.cancel:
-                failures = _alter(admin, [(t, i, None) for t, i in keys], True)
-                cancelled = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
-                if cancelled:
-                    print(f"Successfully cancelled partition reassignments for: {','.join(cancelled)}")
-                for line in failures:
-                    print(f"error: {line}", file=sys.stderr)
-                return 1 if failures else 0
-            # --verify
-            ongoing = _ongoing(admin, keys)
-            current = _current(admin, sorted({t for t, _ in keys}))
-            print("Status of partition reassignment:")
-            failed = False
-            for t, i, replicas in plan:
-                if (t, i) in ongoing:
-                    print(f"Reassignment of partition {t}-{i} is still in progress.")
-                elif current.get((t, i)) == replicas:
-                    print(f"Reassignment of partition {t}-{i} is completed.")
-                else:
-                    failed = True
-                    print(
-                        f"There is no active reassignment of partition {t}-{i}, but replica set is "
-                        f"{current.get((t, i), [])} rather than {replicas}."
-                    )
-            return 1 if failed else 0
+                return _cancel(admin, plan)
+            return _verify(admin, plan)
     except AdminError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+
+
+def _list(admin: Any) -> int:
+    """--list: the reassignments in progress."""
+    ongoing = _ongoing(admin, None)
+    if not ongoing:
+        print("No partition reassignments found.")
+        return 0
+    print("Current partition reassignments:")
+    for (t, i), p in sorted(ongoing.items()):
+        print(
+            f"{t}-{i}: replicas: {_ids(p.replicas)}. adding: {_ids(p.adding_replicas)}. "
+            f"removing: {_ids(p.removing_replicas)}."
+        )
+    return 0
+
+
+def _execute(admin: Any, args: argparse.Namespace, plan: list[tuple[str, int, list[int]]]) -> int:
+    """--execute: print the current assignment (to roll back with), then start the plan."""
+    keys = [(t, i) for t, i, _ in plan]
+    current = _current(admin, sorted({t for t, _ in keys}))
+    rollback = {
+        "version": 1,
+        "partitions": [{"topic": t, "partition": i, "replicas": current.get((t, i), [])} for t, i in keys],
+    }
+    print("Current partition replica assignment\n")
+    print(json.dumps(rollback))
+    print("\nSave this to use as the --reassignment-json-file option during rollback")
+    failures = _alter(
+        admin,
+        [(t, i, r) for t, i, r in plan],
+        not args.disallow_replication_factor_change,
+    )
+    started = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
+    if started:
+        print(f"Successfully started partition reassignments for {','.join(started)}")
+    for line in failures:
+        print(f"error: {line}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _cancel(admin: Any, plan: list[tuple[str, int, list[int]]]) -> int:
+    """--cancel: stop the plan's reassignments in progress."""
+    keys = [(t, i) for t, i, _ in plan]
+    failures = _alter(admin, [(t, i, None) for t, i in keys], True)
+    cancelled = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
+    if cancelled:
+        print(f"Successfully cancelled partition reassignments for: {','.join(cancelled)}")
+    for line in failures:
+        print(f"error: {line}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _verify(admin: Any, plan: list[tuple[str, int, list[int]]]) -> int:
+    """--verify: whether each partition of the plan has its replicas yet."""
+    keys = [(t, i) for t, i, _ in plan]
+    ongoing = _ongoing(admin, keys)
+    current = _current(admin, sorted({t for t, _ in keys}))
+    print("Status of partition reassignment:")
+    failed = False
+    for t, i, replicas in plan:
+        if (t, i) in ongoing:
+            print(f"Reassignment of partition {t}-{i} is still in progress.")
+        elif current.get((t, i)) == replicas:
+            print(f"Reassignment of partition {t}-{i} is completed.")
+        else:
+            failed = True
+            print(
+                f"There is no active reassignment of partition {t}-{i}, but replica set is "
+                f"{current.get((t, i), [])} rather than {replicas}."
+            )
+    return 1 if failed else 0
