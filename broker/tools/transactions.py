@@ -244,42 +244,7 @@ def _find_hanging(admin: Any, args: argparse.Namespace) -> str:
             if args.broker_id is None or args.broker_id in p.replica_nodes
         ]
     now = int(time.time() * 1000)
-    candidates: list[tuple[str, int, Any]] = []
-    for topic, partition in sorted(partitions):
-        try:
-            producers = admin.describe_producers(topic, partition)
-        except Exception as exc:
-            raise ToolError(
-                f"Failed to describe producers for {len(partitions)} partitions on broker {args.broker_id}: {exc}"
-            ) from exc
-        candidates += [
-            (topic, partition, p)
-            for p in producers
-            if p.current_txn_start_offset >= 0 and now - p.last_timestamp > max_timeout_ms
-        ]
-    hanging: list[tuple[str, int, Any]] = []
-    if candidates:
-        by_pid = {p.producer_id for _, _, p in candidates}
-        try:
-            listed = {s.producer_id: s.transactional_id for _, s in admin.list_transactions(producer_ids=by_pid)}
-        except Exception as exc:
-            raise ToolError(f"Failed to list transactions for {len(by_pid)} producers: {exc}") from exc
-        described: dict[str, set[tuple[str, int]] | None] = {}
-        for txn in set(listed.values()):
-            try:
-                _, state = admin.describe_transaction(txn)
-                described[txn] = {(t.topic, p) for t in state.topics for p in t.partitions}
-            except Exception as exc:
-                code = getattr(exc, "code", None)
-                if code is not None and code.name == "TRANSACTIONAL_ID_NOT_FOUND":
-                    described[txn] = None
-                else:
-                    raise ToolError(f"Failed to describe {len(listed)} transactions: {exc}") from exc
-        for topic, partition, p in candidates:
-            txn = listed.get(p.producer_id)
-            open_parts = None if txn is None else described.get(txn)
-            if open_parts is None or (topic, partition) not in open_parts:
-                hanging.append((topic, partition, p))
+    hanging = _hanging(admin, _open_transactions(admin, args, partitions, now, max_timeout_ms))
     return table(
         [
             "Topic",
@@ -305,6 +270,54 @@ def _find_hanging(admin: Any, args: argparse.Namespace) -> str:
             for topic, partition, p in hanging
         ],
     )
+
+
+def _open_transactions(
+    admin: Any, args: argparse.Namespace, partitions: list[tuple[str, int]], now: int, max_timeout_ms: int
+) -> list[tuple[str, int, Any]]:
+    """The producers with a transaction open on these partitions for longer than the longest timeout."""
+    candidates: list[tuple[str, int, Any]] = []
+    for topic, partition in sorted(partitions):
+        try:
+            producers = admin.describe_producers(topic, partition)
+        except Exception as exc:
+            raise ToolError(
+                f"Failed to describe producers for {len(partitions)} partitions on broker {args.broker_id}: {exc}"
+            ) from exc
+        candidates += [
+            (topic, partition, p)
+            for p in producers
+            if p.current_txn_start_offset >= 0 and now - p.last_timestamp > max_timeout_ms
+        ]
+    return candidates
+
+
+def _hanging(admin: Any, candidates: list[tuple[str, int, Any]]) -> list[tuple[str, int, Any]]:
+    """Of those, the ones no transaction coordinator knows the partition to be in (hanging)."""
+    hanging: list[tuple[str, int, Any]] = []
+    if candidates:
+        by_pid = {p.producer_id for _, _, p in candidates}
+        try:
+            listed = {s.producer_id: s.transactional_id for _, s in admin.list_transactions(producer_ids=by_pid)}
+        except Exception as exc:
+            raise ToolError(f"Failed to list transactions for {len(by_pid)} producers: {exc}") from exc
+        described: dict[str, set[tuple[str, int]] | None] = {}
+        for txn in set(listed.values()):
+            try:
+                _, state = admin.describe_transaction(txn)
+                described[txn] = {(t.topic, p) for t in state.topics for p in t.partitions}
+            except Exception as exc:
+                code = getattr(exc, "code", None)
+                if code is not None and code.name == "TRANSACTIONAL_ID_NOT_FOUND":
+                    described[txn] = None
+                else:
+                    raise ToolError(f"Failed to describe {len(listed)} transactions: {exc}") from exc
+        for topic, partition, p in candidates:
+            txn = listed.get(p.producer_id)
+            open_parts = None if txn is None else described.get(txn)
+            if open_parts is None or (topic, partition) not in open_parts:
+                hanging.append((topic, partition, p))
+    return hanging
 
 
 COMMANDS = {
