@@ -28,7 +28,6 @@ GENERATED = ROOT / "protocol" / "messages"
 OVERSIZE_MODULES = {
     "log/partition.py",
     "share/partition.py",
-    "group/coordinator.py",
     "group/consumer/core.py",
     "group/classic/core.py",
     "group/streams/core.py",
