@@ -1,5 +1,5 @@
-"""Share groups (KIP-932 membership): the pure core (:class:`ShareGroups`), the simple
-assignor and the share-group records of ``__consumer_offsets``."""
+"""Share groups (KIP-932 membership): the pure core (:class:`ShareGroups`), its state and
+results (``model``), the simple assignor and the share-group records of ``__consumer_offsets``."""
 
 from broker.group.share.assignor import ASSIGNOR_NAME, assign
 from broker.group.share.core import (

@@ -54,15 +54,27 @@ import enum
 import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple
 
-from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.group.shard_api import heartbeat_interval_while_batching, target_assignment_due
 from broker.group.share import records as rec
 from broker.group.share.assignor import ASSIGNOR_NAME, assign
+from broker.group.share.model import (
+    Assignment,
+    DeleteResult,
+    ExpiryResult,
+    Group,
+    GroupState,
+    GroupType,
+    HeartbeatResult,
+    Member,
+    ShareHeartbeat,
+    TopicAssignment,
+    TopicMetadata,
+    TopicTable,
+)
 from broker.group.share.records import PersistedRecord, Record
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import share_group_describe_response as describe_msg
@@ -100,6 +112,7 @@ __all__ = [
     "GroupType",
     "HeartbeatResult",
     "ShareGroups",
+    "ShareHeartbeat",
     "TopicMetadata",
     "TopicTable",
 ]
@@ -108,159 +121,11 @@ JOIN_GROUP_MEMBER_EPOCH = 0
 LEAVE_GROUP_MEMBER_EPOCH = -1
 PROTOCOL_TYPE = "share"
 
-TopicAssignment = list[tuple[uuid.UUID, list[int]]]
-_Assignment = dict[uuid.UUID, frozenset[int]]
-
-
-class GroupType(enum.StrEnum):
-    SHARE = "share"
-    CONSUMER = "consumer"
-    CLASSIC = "classic"
-
-
 # Types that may use one another's groups. Consumer and classic groups convert
 # into each other (KIP-848 upgrade and downgrade); share groups stand alone.
 _FAMILY = {GroupType.SHARE: "share", GroupType.CONSUMER: "consumer", GroupType.CLASSIC: "consumer"}
 # Values the ``group.type`` group config accepts (KIP-932).
 _PINNABLE = frozenset({GroupType.SHARE, GroupType.CONSUMER})
-
-
-class GroupState(enum.StrEnum):
-    EMPTY = "Empty"
-    STABLE = "Stable"
-    DEAD = "Dead"
-
-
-class TopicMetadata(Protocol):
-    """What the coordinator needs to know about topics."""
-
-    def topic(self, name: str) -> tuple[uuid.UUID, int] | None:
-        """(topic id, partition count) of the topic called ``name``, if it exists."""
-
-    def topic_name(self, topic_id: uuid.UUID) -> str | None:
-        """Name of the topic with this id, if it exists."""
-
-
-class TopicTable:
-    """A TopicMetadata held in a dict: for tests, and for adapters to fill."""
-
-    def __init__(self, topics: Mapping[str, tuple[uuid.UUID, int]] | None = None) -> None:
-        self._by_name: dict[str, tuple[uuid.UUID, int]] = {}
-        self._names: dict[uuid.UUID, str] = {}
-        for name, (topic_id, partitions) in (topics or {}).items():
-            self.set(name, topic_id, partitions)
-
-    def set(self, name: str, topic_id: uuid.UUID, partitions: int) -> None:
-        self.remove(name)
-        self._by_name[name] = (topic_id, partitions)
-        self._names[topic_id] = name
-
-    def remove(self, name: str) -> None:
-        old = self._by_name.pop(name, None)
-        if old is not None:
-            self._names.pop(old[0], None)
-
-    def topic(self, name: str) -> tuple[uuid.UUID, int] | None:
-        return self._by_name.get(name)
-
-    def topic_name(self, topic_id: uuid.UUID) -> str | None:
-        return self._names.get(topic_id)
-
-
-@dataclass(frozen=True, slots=True)
-class ShareHeartbeat:
-    """The ShareGroupHeartbeat response fields.
-
-    ``assignment`` is None when the response carries no assignment (it did
-    not change); otherwise the member's full assignment as (topic id, sorted
-    partitions), topics sorted by id.
-    """
-
-    error_code: int
-    error_message: str | None
-    member_id: str | None
-    member_epoch: int
-    heartbeat_interval_ms: int
-    assignment: TopicAssignment | None
-
-
-class HeartbeatResult(CoordinatorResult[ShareHeartbeat]):
-    """A heartbeat's records (framed, already applied) and its answer, whose fields
-    read through (``result.member_epoch``)."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.response, name)
-
-    @property
-    def records_to_persist(self) -> list[PersistedRecord]:
-        return self.records
-
-
-class ExpiryResult(CoordinatorResult[list[tuple[str, str]]]):
-    """Session expiry: the records that fence the members, and the (group id, member
-    id) of each member expired, whose records the caller gives back."""
-
-    __slots__ = ()
-
-    @property
-    def expired(self) -> list[tuple[str, str]]:
-        return self.response if self.response is not None else []
-
-    @property
-    def records_to_persist(self) -> list[PersistedRecord]:
-        return self.records
-
-
-@dataclass(slots=True)
-class DeleteResult(CoordinatorResult[int]):
-    """Outcome of deleting a group (the response: its error code); ``initialized``
-    names the share-partitions whose state the caller should now delete from the
-    share coordinator."""
-
-    error_message: str | None = None
-    initialized: dict[uuid.UUID, frozenset[int]] = field(default_factory=dict)
-
-    @property
-    def error_code(self) -> int:
-        return self.response if self.response is not None else 0
-
-    @property
-    def records_to_persist(self) -> list[PersistedRecord]:
-        return self.records
-
-
-@dataclass(slots=True)
-class _Member:
-    member_id: str
-    member_epoch: int = 0
-    previous_member_epoch: int = 0
-    rack_id: str | None = None
-    client_id: str = ""
-    client_host: str = ""
-    subscribed_topic_names: frozenset[str] = frozenset()
-    assigned: _Assignment = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class _Group:
-    group_id: str
-    group_epoch: int = 0
-    metadata_hash: int = 0
-    assignment_epoch: int = 0
-    # When the target was computed (0: never, or the group emptied since).
-    assignment_timestamp_ms: int = 0
-    members: dict[str, _Member] = field(default_factory=dict)
-    target: dict[str, _Assignment] = field(default_factory=dict)
-    initialized: dict[uuid.UUID, tuple[str, frozenset[int]]] = field(default_factory=dict)
-
-    @property
-    def state(self) -> GroupState:
-        return GroupState.STABLE if self.members else GroupState.EMPTY
-
-    def subscriptions(self) -> dict[str, frozenset[str]]:
-        return {member_id: m.subscribed_topic_names for member_id, m in self.members.items()}
 
 
 # -- request routing ---------------------------------------------------------------
@@ -337,7 +202,7 @@ _ROUTES = _expand(
 )
 
 
-def _epoch_accepted(received: int, member: _Member) -> bool:
+def _epoch_accepted(received: int, member: Member) -> bool:
     """The current epoch, or the previous one when the bump's response was lost."""
     return received in (member.member_epoch, member.previous_member_epoch)
 
@@ -366,7 +231,7 @@ class ShareGroups:
         self._topics = topics
         # The type of a group another core of the same shard owns (classic groups).
         self.other_group_type = other_group_type
-        self._groups: dict[str, _Group] = {}
+        self._groups: dict[str, Group] = {}
         self._foreign: dict[str, GroupType] = {}  # consumer / classic groups owned elsewhere
         self._pinned: dict[str, GroupType] = {}  # group.type configs
         # (group id, member id) -> the member's session expiry
@@ -474,9 +339,9 @@ class ShareGroups:
                 "The member must abandon its partitions and rejoin.",
             )
         return self._upsert(
-            group or _Group(group_id),
+            group or Group(group_id),
             member,
-            _Member(
+            Member(
                 member_id,
                 rack_id=rack_id,
                 client_id=client_id,
@@ -507,9 +372,9 @@ class ShareGroups:
 
     def _upsert(
         self,
-        group: _Group,
-        member: _Member | None,
-        sent: _Member,
+        group: Group,
+        member: Member | None,
+        sent: Member,
         request: _Request,
         now_ms: int,
         session_timeout_ms: int,
@@ -517,7 +382,7 @@ class ShareGroups:
         assignment_interval_ms: int,
     ) -> HeartbeatResult:
         group_id, member_id = group.group_id, sent.member_id
-        old = member or _Member(member_id)
+        old = member or Member(member_id)
         # Null fields in the request mean "unchanged".
         new_rack = old.rack_id if request.rack_id is None else request.rack_id
         new_topics = sent.subscribed_topic_names
@@ -527,68 +392,23 @@ class ShareGroups:
 
         # 1. The member's metadata.
         subscription_changed = new_topics != old.subscribed_topic_names
-        if member is None or (new_rack, sent.client_id, sent.client_host, new_topics) != (
-            old.rack_id,
-            old.client_id,
-            old.client_host,
-            old.subscribed_topic_names,
-        ):
-            records.append(
-                rec.member_metadata(
-                    group_id,
-                    member_id,
-                    rack_id=new_rack,
-                    client_id=sent.client_id,
-                    client_host=sent.client_host,
-                    subscribed_topic_names=new_topics,
-                )
-            )
+        self._update_metadata(group_id, member, old, sent, new_rack, new_topics, records)
 
         # 2. The group epoch, bumped by subscription or topic metadata changes.
         subscriptions = group.subscriptions()
         subscriptions[member_id] = new_topics
-        group_epoch = group.group_epoch
-        metadata_hash = self._metadata_hash(subscriptions.values())
-        if subscription_changed or metadata_hash != group.metadata_hash:
-            group_epoch += 1
-            records.append(rec.group_metadata(group_id, group_epoch, metadata_hash))
+        group_epoch = self._bump_group_epoch(group, subscriptions, subscription_changed, records)
 
         # 3. The target assignment, recomputed for a new group epoch at most once an interval
         #    (KIP-1263); until then the member reconciles to the current target.
-        target_epoch, target = group.assignment_epoch, group.target
-        last_assignment_ms = group.assignment_timestamp_ms
-        if group_epoch > group.assignment_epoch and target_assignment_due(
-            last_assignment_ms, assignment_interval_ms, now_ms
-        ):
-            target_epoch = group_epoch
-            target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
-        interval = heartbeat_interval_while_batching(
-            heartbeat_interval_ms,
-            now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
-            assignment_interval_ms,
-            now_ms,
+        target_epoch, target, interval = self._target(
+            group, subscriptions, group_epoch, records, now_ms, heartbeat_interval_ms, assignment_interval_ms
         )
 
         # 4. The member moves straight to its target.
-        new_epoch, previous_epoch, assigned = old.member_epoch, old.previous_member_epoch, old.assigned
-        if target_epoch != old.member_epoch or subscription_changed:
-            assigned = self._only_subscribed(target.get(member_id, {}), new_topics)
-        if target_epoch != old.member_epoch:
-            new_epoch, previous_epoch = target_epoch, old.member_epoch
-        if member is None or (new_epoch, previous_epoch, assigned) != (
-            old.member_epoch,
-            old.previous_member_epoch,
-            old.assigned,
-        ):
-            records.append(
-                rec.current_assignment(
-                    group_id,
-                    member_id,
-                    member_epoch=new_epoch,
-                    previous_member_epoch=previous_epoch,
-                    assignment=assigned,
-                )
-            )
+        new_epoch, assigned = self._move_to_target(
+            group_id, member, old, target_epoch, target, new_topics, subscription_changed, records
+        )
 
         # Decided before the commit: applying the records updates ``old`` in place.
         send_assignment = (
@@ -605,9 +425,114 @@ class ShareGroups:
             ),
         )
 
+    @staticmethod
+    def _update_metadata(
+        group_id: str,
+        member: Member | None,
+        old: Member,
+        sent: Member,
+        new_rack: str | None,
+        new_topics: frozenset[str],
+        records: list[Record],
+    ) -> None:
+        """The member's metadata record, when it joins or its rack, client or subscription changed."""
+        if member is None or (new_rack, sent.client_id, sent.client_host, new_topics) != (
+            old.rack_id,
+            old.client_id,
+            old.client_host,
+            old.subscribed_topic_names,
+        ):
+            records.append(
+                rec.member_metadata(
+                    group_id,
+                    old.member_id,
+                    rack_id=new_rack,
+                    client_id=sent.client_id,
+                    client_host=sent.client_host,
+                    subscribed_topic_names=new_topics,
+                )
+            )
+
+    def _bump_group_epoch(
+        self,
+        group: Group,
+        subscriptions: dict[str, frozenset[str]],
+        subscription_changed: bool,
+        records: list[Record],
+    ) -> int:
+        """The group epoch after this heartbeat: one more when a subscription or the
+        metadata of subscribed topics changed (with the group's record)."""
+        group_epoch = group.group_epoch
+        metadata_hash = self._metadata_hash(subscriptions.values())
+        if subscription_changed or metadata_hash != group.metadata_hash:
+            group_epoch += 1
+            records.append(rec.group_metadata(group.group_id, group_epoch, metadata_hash))
+        return group_epoch
+
+    def _target(
+        self,
+        group: Group,
+        subscriptions: dict[str, frozenset[str]],
+        group_epoch: int,
+        records: list[Record],
+        now_ms: int,
+        heartbeat_interval_ms: int,
+        assignment_interval_ms: int,
+    ) -> tuple[int, dict[str, Assignment], int]:
+        """(target epoch, target, heartbeat interval): a new target when the group epoch is
+        ahead and the assignment interval allows one, else the current one."""
+        target_epoch, target = group.assignment_epoch, group.target
+        last_assignment_ms = group.assignment_timestamp_ms
+        if group_epoch > group.assignment_epoch and target_assignment_due(
+            last_assignment_ms, assignment_interval_ms, now_ms
+        ):
+            target_epoch = group_epoch
+            target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
+        interval = heartbeat_interval_while_batching(
+            heartbeat_interval_ms,
+            now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
+            assignment_interval_ms,
+            now_ms,
+        )
+        return target_epoch, target, interval
+
+    def _move_to_target(
+        self,
+        group_id: str,
+        member: Member | None,
+        old: Member,
+        target_epoch: int,
+        target: dict[str, Assignment],
+        new_topics: frozenset[str],
+        subscription_changed: bool,
+        records: list[Record],
+    ) -> tuple[int, Assignment]:
+        """(member epoch, assignment) once the member takes its target (no revocation
+        phase in share groups), with its current-assignment record when either changed."""
+        new_epoch, previous_epoch, assigned = old.member_epoch, old.previous_member_epoch, old.assigned
+        if target_epoch != old.member_epoch or subscription_changed:
+            assigned = self._only_subscribed(target.get(old.member_id, {}), new_topics)
+        if target_epoch != old.member_epoch:
+            new_epoch, previous_epoch = target_epoch, old.member_epoch
+        if member is None or (new_epoch, previous_epoch, assigned) != (
+            old.member_epoch,
+            old.previous_member_epoch,
+            old.assigned,
+        ):
+            records.append(
+                rec.current_assignment(
+                    group_id,
+                    old.member_id,
+                    member_epoch=new_epoch,
+                    previous_member_epoch=previous_epoch,
+                    assignment=assigned,
+                )
+            )
+        return new_epoch, assigned
+
     # -- removal, sessions, topic changes --------------------------------------------------
 
-    def _removal_records(self, group: _Group, member: _Member) -> list[Record]:
+    def _removal_records(self, group: Group, member: Member) -> list[Record]:
         """Records that fence ``member`` out of ``group`` and bump the group epoch.
 
         The remaining members' next heartbeat computes the target without it. When
@@ -696,12 +621,12 @@ class ShareGroups:
 
     def _retarget(
         self,
-        group: _Group,
+        group: Group,
         subscriptions: Mapping[str, frozenset[str]],
         group_epoch: int,
         records: list[Record],
         now_ms: int,
-    ) -> dict[str, _Assignment]:
+    ) -> dict[str, Assignment]:
         """Append the records of a new target assignment computed at ``now_ms``; return it."""
         resolved = self._resolve(set().union(*subscriptions.values()))
         members = {m: {resolved[n][0] for n in names if n in resolved} for m, names in subscriptions.items()}
@@ -714,7 +639,7 @@ class ShareGroups:
         records.append(rec.target_assignment_epoch(group.group_id, group_epoch, now_ms))
         return target
 
-    def _only_subscribed(self, assignment: _Assignment, topic_names: frozenset[str]) -> _Assignment:
+    def _only_subscribed(self, assignment: Assignment, topic_names: frozenset[str]) -> Assignment:
         ids = {topic_id for topic_id, _ in self._resolve(topic_names).values()}
         return {t: ps for t, ps in assignment.items() if t in ids}
 
@@ -738,10 +663,10 @@ class ShareGroups:
     def _apply(self, record: Record) -> None:
         self._apply_table[type(record.key), record.value is None](record)
 
-    def _group_for(self, group_id: str) -> _Group:
+    def _group_for(self, group_id: str) -> Group:
         group = self._groups.get(group_id)
         if group is None:
-            group = self._groups[group_id] = _Group(group_id)
+            group = self._groups[group_id] = Group(group_id)
             self._foreign.pop(group_id, None)
         return group
 
@@ -751,7 +676,7 @@ class ShareGroups:
     def _apply_member(self, record: Record) -> None:
         key, value = record
         assert isinstance(key, ShareGroupMemberMetadataKey) and isinstance(value, ShareGroupMemberMetadataValue)
-        member = self._group_for(key.group_id).members.setdefault(key.member_id, _Member(key.member_id))
+        member = self._group_for(key.group_id).members.setdefault(key.member_id, Member(key.member_id))
         member.rack_id = value.rack_id
         member.client_id = value.client_id
         member.client_host = value.client_host
@@ -815,7 +740,7 @@ class ShareGroups:
         key, value = record
         assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
         assert isinstance(value, ShareGroupCurrentMemberAssignmentValue)
-        member = self._group_for(key.group_id).members.setdefault(key.member_id, _Member(key.member_id))
+        member = self._group_for(key.group_id).members.setdefault(key.member_id, Member(key.member_id))
         member.member_epoch = value.member_epoch
         member.previous_member_epoch = value.previous_member_epoch
         member.assigned = {tp.topic_id: frozenset(tp.partitions) for tp in value.assigned_partitions}
@@ -878,7 +803,7 @@ class ShareGroups:
             )
         return described
 
-    def _describe_member(self, member: _Member) -> describe_msg.Member:
+    def _describe_member(self, member: Member) -> describe_msg.Member:
         topic_partitions = []
         for topic_id, partitions in _wire_assignment(member.assigned):
             name = self._topics.topic_name(topic_id)
@@ -983,7 +908,7 @@ class ShareGroups:
             return []
         return self._commit([rec.state_partition_metadata(group_id, kept)])
 
-    def _require(self, group_id: str) -> _Group:
+    def _require(self, group_id: str) -> Group:
         group = self._groups.get(group_id)
         if group is None:
             raise KafkaError(ErrorCode.GROUP_ID_NOT_FOUND, f"Share group {group_id} not found.")
