@@ -178,7 +178,40 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
         return Configured(
             {}, ((Status.MISSING_SOURCE_TOPICS, f"Source topics {', '.join(missing_sources)} are missing."),)
         )
-    # Repartition topics: fixed counts, else the largest count of the subtopologies writing to them.
+    tasks, repartition = _task_counts(topology, topics, sources)
+    statuses = _copartitioning_statuses(topology, topics, matches, repartition)
+    configured: list[ConfiguredSubtopology] = []
+    wanted: list[TopicInfo] = []
+    for s in topology.subtopologies:
+        rep = tuple(replace(info, partitions=repartition[info.name]) for info in s.repartition_source_topics)
+        changelogs = tuple(replace(info, partitions=tasks[s.subtopology_id]) for info in s.state_changelog_topics)
+        wanted += [*rep, *changelogs]
+        configured.append(
+            ConfiguredSubtopology(
+                s.subtopology_id,
+                tuple(sorted(sources[s.subtopology_id])),
+                tuple(s.repartition_sink_topics),
+                changelogs,
+                rep,
+                tasks[s.subtopology_id],
+            )
+        )
+    to_create = _internal_topics_to_create(topics, wanted, statuses)
+    inputs = {
+        s.subtopology_id: (*sources[s.subtopology_id], *(i.name for i in s.repartition_source_topics))
+        for s in topology.subtopologies
+    }
+    if statuses:
+        return Configured({}, tuple(statuses), tuple(to_create), tuple(configured), inputs)
+    return Configured(tasks, (), (), tuple(configured), inputs)
+
+
+def _task_counts(
+    topology: Topology, topics: TopicImage, sources: Mapping[str, tuple[str, ...]]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """(tasks per subtopology, partitions per repartition topic): a subtopology has as many
+    tasks as its largest source; a repartition topic has its fixed count, else the largest
+    task count of the subtopologies writing to it (iterated until it settles)."""
     repartition: dict[str, int] = {}
     fixed: set[str] = set()
     for s in topology.subtopologies:
@@ -199,6 +232,16 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
             for sink in s.repartition_sink_topics:
                 if sink in repartition and sink not in fixed:
                     repartition[sink] = max(repartition[sink], tasks[s.subtopology_id])
+    return tasks, repartition
+
+
+def _copartitioning_statuses(
+    topology: Topology,
+    topics: TopicImage,
+    matches: Mapping[str, tuple[str, ...]],
+    repartition: Mapping[str, int],
+) -> list[tuple[Status, str]]:
+    """INCORRECTLY_PARTITIONED_TOPICS for each co-partition group whose topics differ in partitions."""
     statuses: list[tuple[Status, str]] = []
     for s in topology.subtopologies:
         for group in s.copartitioned_names(matches):
@@ -213,22 +256,14 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
                         f"Following topics do not have the same number of partitions: {dict(sorted(counts.items()))}",
                     )
                 )
-    configured: list[ConfiguredSubtopology] = []
-    wanted: list[TopicInfo] = []
-    for s in topology.subtopologies:
-        rep = tuple(replace(info, partitions=repartition[info.name]) for info in s.repartition_source_topics)
-        changelogs = tuple(replace(info, partitions=tasks[s.subtopology_id]) for info in s.state_changelog_topics)
-        wanted += [*rep, *changelogs]
-        configured.append(
-            ConfiguredSubtopology(
-                s.subtopology_id,
-                tuple(sorted(sources[s.subtopology_id])),
-                tuple(s.repartition_sink_topics),
-                changelogs,
-                rep,
-                tasks[s.subtopology_id],
-            )
-        )
+    return statuses
+
+
+def _internal_topics_to_create(
+    topics: TopicImage, wanted: list[TopicInfo], statuses: list[tuple[Status, str]]
+) -> list[TopicInfo]:
+    """The internal topics that do not exist yet (MISSING_INTERNAL_TOPICS); an existing one
+    with another partition count is INCORRECTLY_PARTITIONED_TOPICS."""
     to_create: list[TopicInfo] = []
     for info in wanted:
         existing = topics.topic(info.name)
@@ -250,10 +285,4 @@ def configure(topology: Topology, topics: TopicImage) -> Configured:
                 f"Internal topics are missing: {', '.join(sorted(i.name for i in to_create))}",
             )
         )
-    inputs = {
-        s.subtopology_id: (*sources[s.subtopology_id], *(i.name for i in s.repartition_source_topics))
-        for s in topology.subtopologies
-    }
-    if statuses:
-        return Configured({}, tuple(statuses), tuple(to_create), tuple(configured), inputs)
-    return Configured(tasks, (), (), tuple(configured), inputs)
+    return to_create
