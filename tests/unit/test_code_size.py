@@ -30,14 +30,12 @@ OVERSIZE_MODULES = {
     "share/partition.py",
     "group/consumer/core.py",
     "group/classic/core.py",
-    "group/streams/core.py",
     "log/manager.py",  # JBOD and the 30,000-log opening met here; to split
     "metadata/cluster.py",  # the 100,000-partition etcd layout and the guarded watch; to split
 }
 
 OVERSIZE_FUNCTIONS = {
     "group/consumer/core.py::ConsumerGroups._heartbeat",
-    "group/streams/core.py::StreamsGroups._heartbeat",
     "handlers/api_00_produce.py::handle",
     "log/partition.py::PartitionLog._open",
     "log/partition.py::PartitionLog.append",
@@ -48,7 +46,6 @@ OVERSIZE_FUNCTIONS = {
     "handlers/api_78_share_fetch.py::handle",
     "share/partition.py::SharePartition.acknowledge",
     "server/__init__.py::serve",
-    "group/streams/topology.py::configure",
     "spark/columns.py::decode_into",
     "spark/source.py::KafkaShareStreamReader.read",
     "protocol/records.py::build_batch",

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from broker.config.services import StreamsGroupSettings
@@ -61,6 +61,16 @@ from broker.group.modern import ModernGroups, TimerTask
 from broker.group.regex import resolve
 from broker.group.shard_api import TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
+from broker.group.streams.endpoints import endpoints
+from broker.group.streams.model import (
+    JOIN_EPOCH,
+    UNREVOKED,
+    HeartbeatOutcome,
+    StreamsCommitCheck,
+    StreamsGroup,
+    StreamsMember,
+)
+from broker.group.streams.reconcile import reconcile
 from broker.group.streams.records import (
     CurrentValue,
     GroupValue,
@@ -87,7 +97,6 @@ __all__ = [
 ]
 
 GROUP_TYPE = "streams"
-JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
 STATIC_LEAVE_EPOCH = -2
 FIRST_GROUP_EPOCH = 2
@@ -95,8 +104,6 @@ FIRST_GROUP_EPOCH = 2
 FIRST_VERSION_LONG_RECOVERY_LAG = 1
 # OffsetCommit v9+ is the version streams-protocol members must use.
 COMMIT_VERSION_FOR_STREAMS = 9
-# MemberState codes (the byte in the current-assignment record).
-STABLE, UNREVOKED, UNRELEASED = 0, 1, 2
 
 
 @dataclass(slots=True)
@@ -173,88 +180,6 @@ class StreamsGroupConfig:
         if value is None:
             return self.rack_aware_assignment_tags
         return tuple(t.strip() for t in value.split(",") if t.strip())
-
-
-@dataclass(slots=True)
-class StreamsMember:
-    member_id: str
-    meta: MemberValue = field(default_factory=MemberValue)
-    current: CurrentValue = field(default_factory=CurrentValue)
-    # Reported by the member, kept in memory only (as in Kafka): (subtopology, partition, offset).
-    task_offsets: tuple[tuple[str, int, int], ...] = ()
-    task_end_offsets: tuple[tuple[str, int, int], ...] = ()
-
-    @property
-    def epoch(self) -> int:
-        return self.current.member_epoch
-
-
-@dataclass(slots=True)
-class StreamsGroup:
-    group_id: str
-    epoch: int = 0
-    metadata_hash: int = 0
-    validated_topology_epoch: int = -1
-    assignment_epoch: int = -1
-    assignment_timestamp_ms: int = 0
-    topology: Topology | None = None
-    members: dict[str, StreamsMember] = field(default_factory=dict)
-    target: dict[str, TargetValue] = field(default_factory=dict)
-    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
-    endpoint_epoch: int = 0  # in memory, as in Kafka
-    shutdown_requested_by: str | None = None  # in memory
-
-    @property
-    def state(self) -> str:
-        if not self.members:
-            return "Empty"
-        if self.topology is None or self.topology.epoch != self.validated_topology_epoch:
-            return "NotReady"
-        if self.epoch > self.assignment_epoch:
-            return "Assigning"
-        if any(m.current.state != STABLE or m.epoch != self.assignment_epoch for m in self.members.values()):
-            return "Reconciling"
-        return "Stable"
-
-    def active_owner(self, subtopology: str, partition: int, without: Iterable[str]) -> StreamsMember | None:
-        for m in self.members.values():
-            if m.member_id in without:
-                continue
-            c = m.current
-            if partition in c.active.get(subtopology, {}) or partition in c.active_pending_revocation.get(
-                subtopology, ()
-            ):
-                return m
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class HeartbeatOutcome:
-    """The answer, and the internal topics the shell must create."""
-
-    response: response_msg.StreamsGroupHeartbeatResponse
-    topics_to_create: tuple[TopicInfo, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class StreamsCommitCheck:
-    """OffsetCommit against a streams group: a group-level error, else per partition."""
-
-    error: ErrorCode = ErrorCode.NONE
-    message: str | None = None
-    # topic -> subtopologies reading it; task -> epoch the member got it at
-    readers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    held: Mapping[str, Mapping[int, int]] | None = None
-    received_epoch: int = -1
-
-    def partition_error(self, topic: str, partition: int) -> ErrorCode:
-        if self.error or self.held is None:
-            return self.error
-        for s in self.readers.get(topic, ()):
-            epoch = self.held.get(s, {}).get(partition)
-            if epoch is not None and epoch <= self.received_epoch:
-                return ErrorCode.NONE
-        return ErrorCode.STALE_MEMBER_EPOCH
 
 
 def _wire(tasks: Mapping[str, Iterable[int]]) -> list[response_msg.TaskIds]:
@@ -600,6 +525,40 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
         records: list[Record] = []
         statuses: list[tuple[int, str]] = []
         joining = r.member_epoch == JOIN_EPOCH
+        group = self._admit(r, joining)
+        owned_active = _task_sets(r.active_tasks)
+        member, replaced = self._member(group, r, owned_active, records)
+        was_empty = not group.members
+        is_new = r.member_id not in group.members and replaced is None
+        meta, bump = self._update_member(group, r, member, replaced, is_new, client_id, client_host, records)
+        # The topology: initialise it, or check the member's against it.
+        topology = self._check_topology(group, r, meta, records, statuses)
+        configured = self._configure(group, topology)
+        epoch = self._bump_group_epoch(group, topology, configured, bump, records)
+        # The target assignment.
+        target_epoch, target = self._target(
+            group, r, meta, replaced, configured, epoch, was_empty, now_ms, records, statuses
+        )
+        for status, detail in configured.statuses:
+            statuses.append((int(status), detail))
+        if group.shutdown_requested_by is not None or r.shutdown_application:
+            requester = group.shutdown_requested_by or r.member_id
+            group.shutdown_requested_by = requester
+            statuses.append(
+                (Status.SHUTDOWN_APPLICATION, f"The application is requested to shutdown by member {requester}.")
+            )
+        # Reconcile.
+        current = member.current
+        updated = self._reconcile_member(
+            group, r, member, meta, replaced, is_new, target_epoch, target, owned_active, now_ms, records
+        )
+        response = self._response(group, r, api_version, joining, current, updated, statuses)
+        endpoints(self.topics, group, r, records, configured, response)
+        return CoordinatorResult(records, HeartbeatOutcome(response, configured.to_create))
+
+    def _admit(self, r: StreamsGroupHeartbeatRequest, joining: bool) -> StreamsGroup:
+        """The member's group (a new one for a join); GROUP_ID_NOT_FOUND for a heartbeat
+        to no group, GROUP_MAX_SIZE_REACHED for a join to a full one."""
         group = self.groups.get(r.group_id)
         if group is None:
             if not joining:
@@ -615,10 +574,21 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
                 ErrorCode.GROUP_MAX_SIZE_REACHED,
                 f"The streams group has reached its maximum capacity of {self.config.max_size} members.",
             )
-        owned_active = _task_sets(r.active_tasks)
-        member, replaced = self._member(group, r, owned_active, records)
-        was_empty = not group.members
-        is_new = r.member_id not in group.members and replaced is None
+        return group
+
+    @staticmethod
+    def _update_member(
+        group: StreamsGroup,
+        r: StreamsGroupHeartbeatRequest,
+        member: StreamsMember,
+        replaced: str | None,
+        is_new: bool,
+        client_id: str,
+        client_host: str,
+        records: list[Record],
+    ) -> tuple[MemberValue, bool]:
+        """The member's metadata after the request (null fields unchanged), its record when
+        it changed, and whether the change bumps the group epoch."""
         old = member.meta
         endpoint = old.user_endpoint
         if r.user_endpoint is not None:
@@ -641,7 +611,19 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
             records.append(Record(RecordType.MEMBER, group.group_id, r.member_id, meta))
             shaping = ("process_id", "rack_id", "client_tags", "topology_epoch")
             bump = is_new or any(getattr(meta, f) != getattr(old, f) for f in shaping)
-        # The topology: initialise it, or check the member's against it.
+        return meta, bump
+
+    @staticmethod
+    def _check_topology(
+        group: StreamsGroup,
+        r: StreamsGroupHeartbeatRequest,
+        meta: MemberValue,
+        records: list[Record],
+        statuses: list[tuple[int, str]],
+    ) -> Topology | None:
+        """The group's topology: the member's initialises it (or replaces it in an empty
+        group); a different one of the same epoch is INVALID_REQUEST; an older member
+        topology is reported stale."""
         topology = group.topology
         if r.topology is not None:
             sent = Topology.from_wire(r.topology)
@@ -660,7 +642,18 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
                     f"{topology.epoch}.",
                 )
             )
-        configured = self._configure(group, topology)
+        return topology
+
+    def _bump_group_epoch(
+        self,
+        group: StreamsGroup,
+        topology: Topology | None,
+        configured: Configured,
+        bump: bool,
+        records: list[Record],
+    ) -> int:
+        """The group epoch after the request: one more (with the group's record) when a
+        member's shaping metadata, the topics' metadata or the validated topology changed."""
         metadata_hash = self._metadata_hash(topology)
         validated = topology.epoch if (configured.ready and topology is not None) else -1
         bump = bump or metadata_hash != group.metadata_hash or validated != group.validated_topology_epoch
@@ -668,11 +661,28 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
         if bump or epoch == 0:
             epoch = FIRST_GROUP_EPOCH if epoch == 0 else epoch + 1
             records.append(Record(RecordType.GROUP, group.group_id, None, GroupValue(epoch, metadata_hash, validated)))
+        return epoch
+
+    def _target(
+        self,
+        group: StreamsGroup,
+        r: StreamsGroupHeartbeatRequest,
+        meta: MemberValue,
+        replaced: str | None,
+        configured: Configured,
+        epoch: int,
+        was_empty: bool,
+        now_ms: int,
+        records: list[Record],
+        statuses: list[tuple[int, str]],
+    ) -> tuple[int, TargetValue | None]:
+        """(target epoch, the member's target): a new target assignment when the group
+        epoch is ahead, unless the initial rebalance delay or the assignment interval
+        (KIP-1263) holds it back."""
         delay = self.config.initial_delay_for(group.group_id)
         initial_key = ("initial", group.group_id, "")
         if was_empty and delay > 0 and not self._armed(initial_key) and epoch > group.assignment_epoch:
             self._arm(initial_key, now_ms + delay)
-        # The target assignment.
         target_epoch = group.assignment_epoch
         target = group.target.get(r.member_id) if replaced is None else group.target.get(replaced)
         if epoch > group.assignment_epoch:
@@ -695,18 +705,27 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
                 records += new_records
                 target_epoch = epoch
                 target = computed.get(r.member_id, TargetValue())
-        for status, detail in configured.statuses:
-            statuses.append((int(status), detail))
-        if group.shutdown_requested_by is not None or r.shutdown_application:
-            requester = group.shutdown_requested_by or r.member_id
-            group.shutdown_requested_by = requester
-            statuses.append(
-                (Status.SHUTDOWN_APPLICATION, f"The application is requested to shutdown by member {requester}.")
-            )
-        # Reconcile.
+        return target_epoch, target
+
+    def _reconcile_member(
+        self,
+        group: StreamsGroup,
+        r: StreamsGroupHeartbeatRequest,
+        member: StreamsMember,
+        meta: MemberValue,
+        replaced: str | None,
+        is_new: bool,
+        target_epoch: int,
+        target: TargetValue | None,
+        owned_active: Tasks | None,
+        now_ms: int,
+        records: list[Record],
+    ) -> CurrentValue:
+        """The member's assignment moved towards its target (its record when it changed),
+        its rebalance and session timers, and the task offsets it reported."""
         current = member.current
         mine = (member.member_id,) if replaced is None else (member.member_id, replaced)
-        updated = self._reconcile(group, mine, meta.process_id, current, target_epoch, target, owned_active)
+        updated = reconcile(group, mine, meta.process_id, current, target_epoch, target, owned_active)
         if updated != current or is_new or replaced is not None:
             records.append(Record(RecordType.CURRENT, group.group_id, r.member_id, updated))
             if updated.state == UNREVOKED:
@@ -721,6 +740,20 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
             member.task_offsets = tuple((t.subtopology_id, t.partition, t.offset) for t in r.task_offsets)
         if r.task_end_offsets is not None:
             member.task_end_offsets = tuple((t.subtopology_id, t.partition, t.offset) for t in r.task_end_offsets)
+        return updated
+
+    def _response(
+        self,
+        group: StreamsGroup,
+        r: StreamsGroupHeartbeatRequest,
+        api_version: int,
+        joining: bool,
+        current: CurrentValue,
+        updated: CurrentValue,
+        statuses: list[tuple[int, str]],
+    ) -> response_msg.StreamsGroupHeartbeatResponse:
+        """The answer: the member's epoch, intervals, statuses, and its tasks when they
+        changed (or it joined)."""
         response = response_msg.StreamsGroupHeartbeatResponse(
             member_id=r.member_id,
             member_epoch=updated.member_epoch,
@@ -741,77 +774,7 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
             response.active_tasks = _wire(updated.active)
             response.standby_tasks = _wire(updated.standby)
             response.warmup_tasks = _wire(updated.warmup)
-        self._endpoints(group, r, records, configured, response)
-        return CoordinatorResult(records, HeartbeatOutcome(response, configured.to_create))
-
-    @staticmethod
-    def _endpoint_epoch_after(group: StreamsGroup, records: Iterable[Record]) -> tuple[int, dict]:
-        """The group's endpoint epoch and members (meta, current) once ``records`` are
-        replayed: the same bumps :meth:`replay_record` makes."""
-        epoch = group.endpoint_epoch
-        members = {m: (g.meta, g.current) for m, g in group.members.items()}
-        for rec in records:
-            if (
-                rec.group_id != group.group_id
-                or rec.sub is None
-                or rec.type not in (RecordType.MEMBER, RecordType.CURRENT)
-            ):
-                continue
-            meta, current = members.get(rec.sub, (MemberValue(), CurrentValue()))
-            if rec.type is RecordType.MEMBER:
-                if rec.value is None:
-                    epoch += meta.user_endpoint is not None and rec.sub in members
-                    members.pop(rec.sub, None)
-                    continue
-                assert isinstance(rec.value, MemberValue)
-                epoch += meta.user_endpoint != rec.value.user_endpoint
-                members[rec.sub] = (rec.value, current)
-            elif rec.value is not None:
-                assert isinstance(rec.value, CurrentValue)
-                changed = current.active != rec.value.active or current.standby != rec.value.standby
-                epoch += meta.user_endpoint is not None and changed
-                members[rec.sub] = (meta, rec.value)
-        return epoch, members
-
-    def _endpoints(
-        self,
-        group: StreamsGroup,
-        r: StreamsGroupHeartbeatRequest,
-        records: list[Record],
-        configured: Configured,
-        response: response_msg.StreamsGroupHeartbeatResponse,
-    ) -> None:
-        """Interactive-query endpoints: every member's partitions by endpoint, when the
-        client's endpoint epoch lags the group's."""
-        epoch, members = self._endpoint_epoch_after(group, records)
-        response.endpoint_information_epoch = epoch
-        if not any(m.user_endpoint is not None for m, _ in members.values()):
-            return
-        if r.endpoint_information_epoch >= epoch and r.member_epoch != JOIN_EPOCH:
-            return
-        out = []
-        for _, (m_meta, current) in sorted(members.items()):
-            if m_meta.user_endpoint is None:
-                continue
-            out.append(
-                response_msg.EndpointToPartitions(
-                    response_msg.Endpoint(*m_meta.user_endpoint),
-                    self._partitions(current.active, configured),
-                    self._partitions({**current.standby, **current.warmup}, configured),
-                )
-            )
-        response.partitions_by_user_endpoint = out
-
-    def _partitions(
-        self, tasks: Mapping[str, Iterable[int]], configured: Configured
-    ) -> list[response_msg.TopicPartition]:
-        by_topic: dict[str, set[int]] = {}
-        for s, ps in tasks.items():
-            for topic in configured.inputs.get(s, ()):
-                info = self.topics.topic(topic)
-                count = info.partitions if info is not None else 0
-                by_topic.setdefault(topic, set()).update(p for p in ps if p < count)
-        return [response_msg.TopicPartition(t, sorted(ps)) for t, ps in sorted(by_topic.items()) if ps]
+        return response
 
     def _new_target(
         self,
@@ -843,66 +806,6 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
         ]
         records.append(Record(RecordType.TARGET_EPOCH, gid, None, TargetEpochValue(epoch, now_ms)))
         return records, computed
-
-    def _reconcile(
-        self,
-        group: StreamsGroup,
-        mine: tuple[str, ...],
-        process_id: str,
-        current: CurrentValue,
-        target_epoch: int,
-        target: TargetValue | None,
-        owned_active: Tasks | None,
-    ) -> CurrentValue:
-        if target is None:
-            target = TargetValue()
-        if current.state == STABLE and current.member_epoch == target_epoch:
-            return current
-        if current.state == UNREVOKED:
-            still = owned_active is None or any(
-                p in current.active_pending_revocation.get(s, ()) for s, ps in owned_active.items() for p in ps
-            )
-            if still:
-                return current
-        wanted_active = target.active
-        keep = {s: {p: e for p, e in ps.items() if p in wanted_active.get(s, ())} for s, ps in current.active.items()}
-        keep = {s: ps for s, ps in keep.items() if ps}
-        revoke = {s: frozenset(p for p in ps if p not in wanted_active.get(s, ())) for s, ps in current.active.items()}
-        revoke = {s: ps for s, ps in revoke.items() if ps}
-        if revoke and (
-            owned_active is None or any(p in revoke.get(s, ()) for s, ps in owned_active.items() for p in ps)
-        ):
-            return CurrentValue(
-                current.member_epoch,
-                current.previous_member_epoch,
-                UNREVOKED,
-                keep,
-                current.standby,
-                current.warmup,
-                revoke,
-            )
-        unreleased = False
-        for s, ps in wanted_active.items():
-            for p in ps:
-                if p in keep.get(s, {}):
-                    continue
-                if group.active_owner(s, p, without=mine) is not None:
-                    unreleased = True
-                    continue
-                keep.setdefault(s, {})[p] = target_epoch
-        standby: dict[str, frozenset[int]] = {}
-        for s, ps in target.standby.items():
-            placed = set()
-            for p in ps:
-                if p in keep.get(s, {}):
-                    continue  # never standby and active for the same task
-                owner = group.active_owner(s, p, mine)
-                if owner is None or owner.meta.process_id != process_id:
-                    placed.add(p)
-            if placed:
-                standby[s] = frozenset(placed)
-        previous = current.member_epoch if target_epoch != current.member_epoch else current.previous_member_epoch
-        return CurrentValue(target_epoch, previous, UNRELEASED if unreleased else STABLE, keep, standby, {}, {})
 
     def _fence(self, group: StreamsGroup, member: StreamsMember, now_ms: int) -> list[Record]:
         gid, mid = group.group_id, member.member_id
