@@ -499,6 +499,97 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
     ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
         records: list[Record] = []
         joining = r.member_epoch == JOIN_EPOCH
+        group = self._admit(r, joining, now_ms, records)
+        member_id = r.member_id
+        if not member_id:
+            member_id = self._new_member_id()
+        if r.instance_id is None:
+            member = self._dynamic_member(group, member_id, r, classic)
+        else:
+            member = self._static_member(group, member_id, r, records, classic)
+
+        replaced = member.replaced if isinstance(member, _Replacement) else None
+        # 1. The member's metadata.
+        old_meta = member.meta
+        meta = self._member_metadata(r, old_meta, client_id, client_host, classic)
+        is_new = member_id not in group.members and replaced is None
+        if is_new or meta != old_meta:
+            records.append(rec.member(group.group_id, member_id, meta))
+        names_changed = is_new or meta.subscribed_topic_names != old_meta.subscribed_topic_names
+        regex_changed, regexes = self._update_regex(group, member_id, old_meta, meta, now_ms, records, is_new)
+        subscription_changed = names_changed or regex_changed
+
+        # 2. The group epoch, bumped when the subscriptions or their topics changed.
+        members_after = {m: g.meta for m, g in group.members.items() if m != replaced}
+        members_after[member_id] = meta
+        previous_target = dict(group.target)
+        released: Mapping[uuid.UUID, Mapping[int, int]] = {}
+        if replaced is not None:
+            previous_target[member_id] = previous_target.pop(replaced, {})
+            released = group.members[replaced].assignment.assigned
+        group_epoch = self._bump_group_epoch(group, members_after, regexes, subscription_changed, records)
+
+        # 3. The target assignment, computed at most once per assignment interval (KIP-1263).
+        target_epoch = group.assignment_epoch
+        assignment_interval = self.config.assignment_interval_for(group.group_id)
+        last_assignment_ms = group.assignment_timestamp_ms
+        if group_epoch > group.assignment_epoch and target_assignment_due(
+            last_assignment_ms, assignment_interval, now_ms
+        ):
+            target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
+            target_epoch = group_epoch
+        else:
+            target = previous_target
+
+        # 4. Reconcile the member towards its target.
+        current = member.assignment
+        updated = self._reconcile_member(
+            group,
+            member,
+            member_id,
+            meta,
+            r,
+            classic,
+            released,
+            subscription_changed,
+            regexes,
+            target_epoch,
+            target,
+            is_new,
+            now_ms,
+            records,
+        )
+
+        heartbeat_interval = heartbeat_interval_while_batching(
+            self.config.heartbeat_interval_for(group.group_id),
+            now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
+            assignment_interval,
+            now_ms,
+            waiting_for_release=updated.state is MemberState.UNRELEASED_PARTITIONS,
+        )
+        response = ConsumerGroupHeartbeatResponse(
+            error_code=0,
+            member_id=member_id,
+            member_epoch=updated.member_epoch,
+            heartbeat_interval_ms=heartbeat_interval,
+        )
+        full = (
+            r.rebalance_timeout_ms != -1
+            and (r.subscribed_topic_names is not None or r.subscribed_topic_regex is not None)
+            and r.topic_partitions is not None
+        )
+        if joining or full or updated.assigned_sets() != current.assigned_sets():
+            response.assignment = WireAssignment(
+                [WireTopicPartitions(t, ps) for t, ps in _sorted_wire(updated.assigned_sets())]
+            )
+        return CoordinatorResult(records, response)
+
+    def _admit(
+        self, r: ConsumerGroupHeartbeatRequest, joining: bool, now_ms: int, records: list[Record]
+    ) -> ConsumerGroup:
+        """The member's group: an existing consumer group, a new one for a join (taking the
+        place of an empty classic group, or upgrading a classic group with members);
+        GROUP_ID_NOT_FOUND and GROUP_MAX_SIZE_REACHED as Kafka answers them."""
         group = self.groups.get(r.group_id)
         if group is None:
             if not joining:
@@ -521,17 +612,18 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
                 ErrorCode.GROUP_MAX_SIZE_REACHED,
                 f"The consumer group has reached its maximum capacity of {self.config.max_size} members.",
             )
-        if not member_id:
-            member_id = self._new_member_id()
-        if r.instance_id is None:
-            member = self._dynamic_member(group, member_id, r, classic)
-        else:
-            member = self._static_member(group, member_id, r, records, classic)
+        return group
 
-        replaced = member.replaced if isinstance(member, _Replacement) else None
-        # 1. The member's metadata.
-        old_meta = member.meta
-        meta = replace(
+    @staticmethod
+    def _member_metadata(
+        r: ConsumerGroupHeartbeatRequest,
+        old_meta: MemberValue,
+        client_id: str,
+        client_host: str,
+        classic: ClassicJoin | None,
+    ) -> MemberValue:
+        """The member's metadata after the request: null fields leave it unchanged."""
+        return replace(
             old_meta,
             instance_id=r.instance_id if r.instance_id is not None else old_meta.instance_id,
             rack_id=r.rack_id if r.rack_id is not None else old_meta.rack_id,
@@ -553,46 +645,50 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             client_host=client_host,
             classic=None if classic is None else classic.metadata,
         )
-        is_new = member_id not in group.members and replaced is None
-        if is_new or meta != old_meta:
-            records.append(rec.member(group.group_id, member_id, meta))
-        names_changed = is_new or meta.subscribed_topic_names != old_meta.subscribed_topic_names
-        regex_changed, regexes = self._update_regex(group, member_id, old_meta, meta, now_ms, records, is_new)
-        subscription_changed = names_changed or regex_changed
 
-        # 2. The group epoch, bumped when the subscriptions or their topics changed.
-        members_after = {m: g.meta for m, g in group.members.items() if m != replaced}
-        members_after[member_id] = meta
-        previous_target = dict(group.target)
-        released: Mapping[uuid.UUID, Mapping[int, int]] = {}
-        if replaced is not None:
-            previous_target[member_id] = previous_target.pop(replaced, {})
-            released = group.members[replaced].assignment.assigned
+    def _bump_group_epoch(
+        self,
+        group: ConsumerGroup,
+        members_after: Mapping[str, MemberValue],
+        regexes: Mapping[str, RegexValue],
+        subscription_changed: bool,
+        records: list[Record],
+    ) -> int:
+        """The group epoch after the request: one more (with the group's record) when a
+        subscription or the metadata of the subscribed topics changed."""
         metadata_hash = self._metadata_hash(members_after.values(), regexes)
         group_epoch = group.epoch
         if group_epoch == 0 or subscription_changed or metadata_hash != group.metadata_hash:
             # A new group's first epoch is 2, as Kafka 4.4 numbers them.
             group_epoch = FIRST_GROUP_EPOCH if group_epoch == 0 else group_epoch + 1
             records.append(rec.group_epoch(group.group_id, group_epoch, metadata_hash))
+        return group_epoch
 
-        # 3. The target assignment, computed at most once per assignment interval (KIP-1263).
-        target_epoch = group.assignment_epoch
-        assignment_interval = self.config.assignment_interval_for(group.group_id)
-        last_assignment_ms = group.assignment_timestamp_ms
-        if group_epoch > group.assignment_epoch and target_assignment_due(
-            last_assignment_ms, assignment_interval, now_ms
-        ):
-            target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
-            target_epoch = group_epoch
-        else:
-            target = previous_target
+    def _reconcile_member(
+        self,
+        group: ConsumerGroup,
+        member: Member,
+        member_id: str,
+        meta: MemberValue,
+        r: ConsumerGroupHeartbeatRequest,
+        classic: ClassicJoin | None,
+        released: Mapping[uuid.UUID, Mapping[int, int]],
+        subscription_changed: bool,
+        regexes: Mapping[str, RegexValue],
+        target_epoch: int,
+        target: Mapping[str, dict[uuid.UUID, frozenset[int]]],
+        is_new: bool,
+        now_ms: int,
+        records: list[Record],
+    ) -> MemberAssignment:
+        """The member's assignment one step towards its target (its record when it
+        changed), and its rebalance and session timers."""
 
         def partition_epoch(topic_id: uuid.UUID, partition: int) -> int:
             if partition in released.get(topic_id, {}):
                 return -1  # held by the static member this one replaces
             return group.partition_epoch(topic_id, partition)
 
-        # 4. Reconcile the member towards its target.
         if classic is not None:
             owned: list[tuple[uuid.UUID, list[int]]] | None = [(t, list(ps)) for t, ps in classic.owned.items()]
         else:
@@ -625,30 +721,7 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             else:
                 self._disarm_rebalance(group.group_id, member_id)
         self._arm_session(group.group_id, member_id, now_ms, meta)
-
-        heartbeat_interval = heartbeat_interval_while_batching(
-            self.config.heartbeat_interval_for(group.group_id),
-            now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
-            assignment_interval,
-            now_ms,
-            waiting_for_release=updated.state is MemberState.UNRELEASED_PARTITIONS,
-        )
-        response = ConsumerGroupHeartbeatResponse(
-            error_code=0,
-            member_id=member_id,
-            member_epoch=updated.member_epoch,
-            heartbeat_interval_ms=heartbeat_interval,
-        )
-        full = (
-            r.rebalance_timeout_ms != -1
-            and (r.subscribed_topic_names is not None or r.subscribed_topic_regex is not None)
-            and r.topic_partitions is not None
-        )
-        if joining or full or updated.assigned_sets() != current.assigned_sets():
-            response.assignment = WireAssignment(
-                [WireTopicPartitions(t, ps) for t, ps in _sorted_wire(updated.assigned_sets())]
-            )
-        return CoordinatorResult(records, response)
+        return updated
 
     def _check_epoch(self, member: Member, received: int, owned: Sequence | None) -> None:
         current = member.epoch
