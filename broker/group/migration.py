@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from broker.group.classic.core import ClassicGroup, ClassicGroups, GroupState
 from broker.group.classic.records import group_metadata_record
 from broker.group.consumer.classic_protocol import encode_assignment, version_of
-from broker.group.consumer.core import (
+from broker.group.consumer.model import (
     ClassicMemberSnapshot,
     ClassicSnapshot,
     DowngradeMember,

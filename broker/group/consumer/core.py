@@ -14,7 +14,7 @@ partition. It follows Kafka 4.4's ``GroupMetadataManager`` consumer paths:
   generated. A new group's first epoch is 2, as in Kafka 4.4.
 * **Migration** (:mod:`.migration`): a join to a non-empty classic group
   converts it; classic members inside a consumer group are served JoinGroup,
-  SyncGroup, Heartbeat and LeaveGroup (``classic_*``); the last
+  SyncGroup, Heartbeat and LeaveGroup (``classic_*``, :mod:`.classic_members`); the last
   consumer-protocol member leaving converts the group back.
 * Changing the subscription (topic names or regex), joining, leaving or the
   metadata of subscribed topics bumps the **group epoch**. A heartbeat that
@@ -63,23 +63,34 @@ Differences from Kafka 4.4, on purpose:
 
 from __future__ import annotations
 
-import hashlib
 import uuid
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from broker.coordinator.result import CoordinatorResult
-from broker.coordinator.timer import TimerQueue
 from broker.group.consumer import records as rec
 from broker.group.consumer.assignor import ASSIGNORS, MemberSpec
-from broker.group.consumer.classic_protocol import decode_assignment, decode_subscription, encode_assignment, version_of
-from broker.group.consumer.config import ConsumerGroupConfig
+from broker.group.consumer.classic_members import ClassicMembers
+from broker.group.consumer.classic_protocol import decode_assignment, decode_subscription
+from broker.group.consumer.model import (
+    CLIENT_MEMBER_ID_VERSION,
+    CONSUMER_PROTOCOL_TYPE,
+    FIRST_GROUP_EPOCH,
+    JOIN_EPOCH,
+    LEAVE_EPOCH,
+    STATIC_LEAVE_EPOCH,
+    ClassicJoin,
+    CommitCheck,
+    ConsumerGroup,
+    ConsumerGroupState,
+    DowngradeMember,
+    GroupDirectory,
+    Member,
+    sorted_wire,
+)
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.modern import HeartbeatRefused as _Fail
-from broker.group.modern import ModernGroups, TimerTask
 from broker.group.regex import compile_error, resolve
 from broker.group.shard_api import (
     TopicImage,
@@ -87,19 +98,14 @@ from broker.group.shard_api import (
     target_assignment_due,
 )
 from broker.protocol.errors import ErrorCode, ProtocolError
-from broker.protocol.messages import consumer_group_describe_response as describe_msg
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.consumer_group_heartbeat_response import (
     Assignment as WireAssignment,
 )
-from broker.protocol.messages.consumer_group_heartbeat_response import (
-    ConsumerGroupHeartbeatResponse,
-)
+from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 from broker.protocol.messages.consumer_group_heartbeat_response import (
     TopicPartitions as WireTopicPartitions,
 )
-from broker.protocol.messages.join_group_response import JoinGroupResponse
-from broker.protocol.messages.sync_group_response import SyncGroupResponse
 
 __all__ = [
     "JOIN_EPOCH",
@@ -113,310 +119,12 @@ __all__ = [
     "Member",
 ]
 
-JOIN_EPOCH = 0
-LEAVE_EPOCH = -1
-# Kafka 4.4 gives a new consumer group epoch 2 on its first bump.
-FIRST_GROUP_EPOCH = 2
-STATIC_LEAVE_EPOCH = -2
-# ConsumerGroupHeartbeat v1+: the client generates its member id (KIP-1082).
-CLIENT_MEMBER_ID_VERSION = 1
-# OffsetCommit v9+ is the version consumer-protocol members must use.
-COMMIT_VERSION_FOR_CONSUMER_PROTOCOL = 9
-GROUP_TYPE = "consumer"
-CONSUMER_PROTOCOL_TYPE = "consumer"
-# JoinGroup v4+ makes a new dynamic member rejoin with the id it is given (KIP-394).
-FIRST_JOIN_VERSION_REQUIRING_MEMBER_ID = 4
 
-
-class ConsumerGroupState:
-    EMPTY = "Empty"
-    ASSIGNING = "Assigning"
-    RECONCILING = "Reconciling"
-    STABLE = "Stable"
-    DEAD = "Dead"
-
-
-@dataclass(slots=True)
-class Member:
-    member_id: str
-    meta: MemberValue = field(default_factory=MemberValue)
-    assignment: MemberAssignment = field(default_factory=MemberAssignment)
-
-    @property
-    def epoch(self) -> int:
-        return self.assignment.member_epoch
-
-    @property
-    def uses_classic_protocol(self) -> bool:
-        return self.meta.classic is not None
-
-
-@dataclass(slots=True)
-class ConsumerGroup:
-    group_id: str
-    epoch: int = 0
-    metadata_hash: int = 0
-    assignment_epoch: int = -1
-    assignment_timestamp_ms: int = -1
-    members: dict[str, Member] = field(default_factory=dict)
-    target: dict[str, dict[uuid.UUID, frozenset[int]]] = field(default_factory=dict)
-    regexes: dict[str, RegexValue] = field(default_factory=dict)
-    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
-    # (topic id, partition) -> epoch of the member holding it (assigned or revoking)
-    partition_epochs: dict[tuple[uuid.UUID, int], int] = field(default_factory=dict)
-
-    @property
-    def state(self) -> str:
-        if not self.members:
-            return ConsumerGroupState.EMPTY
-        if self.epoch > self.assignment_epoch:
-            return ConsumerGroupState.ASSIGNING
-        if any(not m.assignment.is_reconciled_to(self.assignment_epoch) for m in self.members.values()):
-            return ConsumerGroupState.RECONCILING
-        return ConsumerGroupState.STABLE
-
-    def partition_epoch(self, topic_id: uuid.UUID, partition: int) -> int:
-        return self.partition_epochs.get((topic_id, partition), -1)
-
-    def regex_subscribers(self, pattern: str, without: str | None = None) -> int:
-        return sum(
-            1 for m in self.members.values() if m.meta.subscribed_topic_regex == pattern and m.member_id != without
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class CommitCheck:
-    """The outcome of validating an offset commit.
-
-    ``error`` refuses the whole commit. Otherwise ``partition_error(topic_id,
-    partition)`` says, per partition, whether it may be committed (an older
-    member epoch is accepted only for partitions held since that epoch).
-    """
-
-    error: ErrorCode = ErrorCode.NONE
-    message: str | None = None
-    held_since: Mapping[uuid.UUID, Mapping[int, int]] | None = None
-    received_epoch: int = -1
-
-    def partition_error(self, topic_id: uuid.UUID, partition: int) -> ErrorCode:
-        if self.error:
-            return self.error
-        if self.held_since is None:
-            return ErrorCode.NONE
-        epoch = self.held_since.get(topic_id, {}).get(partition)
-        if epoch is None or epoch > self.received_epoch:
-            return ErrorCode.STALE_MEMBER_EPOCH
-        return ErrorCode.NONE
-
-
-@dataclass(frozen=True, slots=True)
-class ClassicMemberSnapshot:
-    """One member of a classic group, as an online upgrade takes it over."""
-
-    member_id: str
-    instance_id: str | None
-    client_id: str
-    client_host: str
-    rebalance_timeout_ms: int
-    session_timeout_ms: int
-    protocols: tuple[tuple[str, bytes], ...]
-    assignment: bytes  # ConsumerProtocolAssignment bytes of its last assignment
-
-
-@dataclass(frozen=True, slots=True)
-class ClassicSnapshot:
-    """A non-empty classic group, as an online upgrade takes it over."""
-
-    group_id: str
-    generation: int
-    protocol_type: str | None
-    protocol_name: str | None
-    members: tuple[ClassicMemberSnapshot, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DowngradeMember:
-    """A classic member of a consumer group that goes back to a classic group."""
-
-    member_id: str
-    instance_id: str | None
-    client_id: str
-    client_host: str
-    rebalance_timeout_ms: int
-    session_timeout_ms: int
-    protocols: tuple[tuple[str, bytes], ...]
-    assignment: Mapping[str, tuple[int, ...]]  # topic name -> partitions (its target)
-
-
-class GroupDirectory:
-    """What the consumer core needs to know about groups of other types.
-
-    The shard passes one in; the default knows no other groups. ``group_type``
-    names the type of an existing group owned by another core; ``is_empty_classic``
-    says whether the classic group with this id has no members (an empty classic
-    group is replaced by a consumer group on the first consumer-protocol join,
-    as Kafka does); ``classic_tombstones`` builds the records that delete it.
-    ``classic_snapshot`` describes a non-empty classic group for an online
-    upgrade; ``classic_group_records`` builds the records of the classic group
-    an online downgrade creates; ``classic_max_size`` bounds that group.
-    """
-
-    def group_type(self, group_id: str) -> str | None:
-        return None
-
-    def is_empty_classic(self, group_id: str) -> bool:
-        return False
-
-    def classic_tombstones(self, group_id: str) -> list[object]:
-        return []
-
-    def classic_snapshot(self, group_id: str) -> ClassicSnapshot | None:
-        return None
-
-    def classic_group_records(self, group_id: str, generation: int, members: Sequence[DowngradeMember]) -> list[object]:
-        return []
-
-    def classic_max_size(self) -> int:
-        return 2**31 - 1
-
-
-@dataclass(frozen=True, slots=True)
-class ClassicJoin:
-    """What a JoinGroup tells the consumer core about a classic member."""
-
-    metadata: rec.ClassicMemberMetadata
-    owned: Mapping[uuid.UUID, tuple[int, ...]]
-    unknown_member: bool
-
-
-def _sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
-    return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]
-
-
-class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
-    """Every KIP-848 consumer group of one shard."""
-
-    GROUP_TYPE = GROUP_TYPE
-    # A classic member inside the group also has a JoinGroup and a SyncGroup deadline.
-    MEMBER_TIMERS = ("session", "rebalance", "join", "sync")
-
-    def __init__(
-        self,
-        topics: TopicImage,
-        config: ConsumerGroupConfig | None = None,
-        *,
-        directory: GroupDirectory | None = None,
-        new_member_id: Callable[[], str] = lambda: str(uuid.uuid4()),
-        timer: TimerQueue[TimerTask] | None = None,
-    ) -> None:
-        self.topics = topics
-        self.config = config or ConsumerGroupConfig()
-        self.directory = directory or GroupDirectory()
-        self._new_member_id = new_member_id
-        super().__init__(timer)
-
-    # ============================================================ replay
-
-    def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
-        return {
-            RecordType.GROUP: self._apply_group,
-            RecordType.PARTITION_METADATA: lambda r: None,
-            RecordType.MEMBER: self._apply_member,
-            RecordType.TARGET_EPOCH: self._apply_target_epoch,
-            RecordType.TARGET_MEMBER: self._apply_target_member,
-            RecordType.CURRENT: self._apply_current,
-            RecordType.REGEX: self._apply_regex,
-        }
-
-    def _record_types(self) -> Any:
-        return RecordType
-
-    def _new_group(self, group_id: str) -> ConsumerGroup:
-        return ConsumerGroup(group_id)
-
-    def _new_member(self, member_id: str) -> Member:
-        return Member(member_id)
-
-    def _target_of(self, value: Any) -> Any:
-        return dict(value.assignment)
-
-    def _member_removed(self, group: ConsumerGroup, member_id: str, old: Member | None) -> None:
-        if old is not None:
-            self._unindex(group, old)
-
-    def _apply_group(self, r: Record) -> None:
-        if r.value is None:
-            self._drop_group(r.group_id)
-            return
-        assert isinstance(r.value, rec.GroupEpochValue)
-        group = self._group_for(r.group_id)
-        group.epoch = r.value.epoch
-        group.metadata_hash = r.value.metadata_hash
-
-    def _apply_current(self, r: Record) -> None:
-        assert r.sub is not None
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            member = group.members.get(r.sub) if group is not None else None
-            if group is not None and member is not None:
-                self._unindex(group, member)
-                member.assignment = MemberAssignment(LEAVE_EPOCH, LEAVE_EPOCH)
-            return
-        assert isinstance(r.value, MemberAssignment)
-        group = self._group_for(r.group_id)
-        member = self._member_for(group, r.sub)
-        self._unindex(group, member)
-        member.assignment = r.value
-        for source in (r.value.assigned, r.value.pending_revocation):
-            for t, ps in source.items():
-                for p in ps:
-                    group.partition_epochs[t, p] = r.value.member_epoch
-
-    def _unindex(self, group: ConsumerGroup, member: Member) -> None:
-        a = member.assignment
-        for source in (a.assigned, a.pending_revocation):
-            for t, ps in source.items():
-                for p in ps:
-                    if group.partition_epochs.get((t, p)) == a.member_epoch:
-                        del group.partition_epochs[t, p]
-
-    def _apply_regex(self, r: Record) -> None:
-        assert r.sub is not None
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            if group is not None:
-                group.regexes.pop(r.sub, None)
-            return
-        assert isinstance(r.value, RegexValue)
-        self._group_for(r.group_id).regexes[r.sub] = r.value
-
-    def snapshot(self) -> list[Record]:
-        """Records that rebuild the current state from nothing."""
-        out: list[Record] = []
-        for group in sorted(self.groups.values(), key=lambda g: g.group_id):
-            gid = group.group_id
-            out.append(rec.group_epoch(gid, group.epoch, group.metadata_hash))
-            for pattern, value in sorted(group.regexes.items()):
-                out.append(rec.regex(gid, pattern, value))
-            for member_id in sorted(group.members):
-                out.append(rec.member(gid, member_id, group.members[member_id].meta))
-            for member_id in sorted(group.target):
-                out.append(rec.target_member(gid, member_id, group.target[member_id]))
-            if group.assignment_epoch >= 0:
-                out.append(rec.target_epoch(gid, group.assignment_epoch, group.assignment_timestamp_ms))
-            for member_id in sorted(group.members):
-                out.append(rec.current(gid, member_id, group.members[member_id].assignment))
-        return out
-
-    # ============================================================ timers
-
-    def _session_timeout(self, group_id: str, meta: MemberValue | None) -> int:
-        if meta is not None and meta.classic is not None:
-            return meta.classic.session_timeout_ms
-        return self.config.session_timeout_for(group_id)
-
-    def _is_revoking(self, member: Member) -> bool:
-        return member.assignment.state is MemberState.UNREVOKED_PARTITIONS
+class ConsumerGroups(ClassicMembers):
+    """Every KIP-848 consumer group of one shard: the heartbeat, leaving and fencing,
+    topic changes, and online migration to and from classic groups (the replay and read
+    side is :class:`~broker.group.consumer.state.ConsumerGroupsState`, the classic members
+    :class:`~broker.group.consumer.classic_members.ClassicMembers`)."""
 
     # ============================================================ heartbeat
 
@@ -520,26 +228,15 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
         subscription_changed = names_changed or regex_changed
 
         # 2. The group epoch, bumped when the subscriptions or their topics changed.
-        members_after = {m: g.meta for m, g in group.members.items() if m != replaced}
-        members_after[member_id] = meta
-        previous_target = dict(group.target)
-        released: Mapping[uuid.UUID, Mapping[int, int]] = {}
-        if replaced is not None:
-            previous_target[member_id] = previous_target.pop(replaced, {})
-            released = group.members[replaced].assignment.assigned
+        members_after, previous_target, released = self._after_replacement(group, member_id, meta, replaced)
         group_epoch = self._bump_group_epoch(group, members_after, regexes, subscription_changed, records)
 
         # 3. The target assignment, computed at most once per assignment interval (KIP-1263).
-        target_epoch = group.assignment_epoch
         assignment_interval = self.config.assignment_interval_for(group.group_id)
         last_assignment_ms = group.assignment_timestamp_ms
-        if group_epoch > group.assignment_epoch and target_assignment_due(
-            last_assignment_ms, assignment_interval, now_ms
-        ):
-            target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
-            target_epoch = group_epoch
-        else:
-            target = previous_target
+        target_epoch, target = self._target(
+            group, members_after, previous_target, regexes, group_epoch, assignment_interval, now_ms, records
+        )
 
         # 4. Reconcile the member towards its target.
         current = member.assignment
@@ -560,6 +257,36 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             records,
         )
 
+        response = self._response(
+            group,
+            r,
+            member_id,
+            joining,
+            current,
+            updated,
+            target_epoch,
+            last_assignment_ms,
+            assignment_interval,
+            now_ms,
+        )
+        return CoordinatorResult(records, response)
+
+    def _response(
+        self,
+        group: ConsumerGroup,
+        r: ConsumerGroupHeartbeatRequest,
+        member_id: str,
+        joining: bool,
+        current: MemberAssignment,
+        updated: MemberAssignment,
+        target_epoch: int,
+        last_assignment_ms: int,
+        assignment_interval: int,
+        now_ms: int,
+    ) -> ConsumerGroupHeartbeatResponse:
+        """The answer: the member's epoch, the heartbeat interval (shorter while a target
+        is batched or a partition awaits release), and the assignment when it changed, the
+        member joined or sent a full request."""
         heartbeat_interval = heartbeat_interval_while_batching(
             self.config.heartbeat_interval_for(group.group_id),
             now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
@@ -580,9 +307,9 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
         )
         if joining or full or updated.assigned_sets() != current.assigned_sets():
             response.assignment = WireAssignment(
-                [WireTopicPartitions(t, ps) for t, ps in _sorted_wire(updated.assigned_sets())]
+                [WireTopicPartitions(t, ps) for t, ps in sorted_wire(updated.assigned_sets())]
             )
-        return CoordinatorResult(records, response)
+        return response
 
     def _admit(
         self, r: ConsumerGroupHeartbeatRequest, joining: bool, now_ms: int, records: list[Record]
@@ -663,6 +390,49 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             group_epoch = FIRST_GROUP_EPOCH if group_epoch == 0 else group_epoch + 1
             records.append(rec.group_epoch(group.group_id, group_epoch, metadata_hash))
         return group_epoch
+
+    @staticmethod
+    def _after_replacement(
+        group: ConsumerGroup, member_id: str, meta: MemberValue, replaced: str | None
+    ) -> tuple[
+        dict[str, MemberValue],
+        dict[str, dict[uuid.UUID, frozenset[int]]],
+        Mapping[uuid.UUID, Mapping[int, int]],
+    ]:
+        """(every member's metadata, the current target, the partitions released) with this
+        member in: a static member taking the place of another takes over its target, and
+        the partitions the one it replaces held count as released."""
+        members_after = {m: g.meta for m, g in group.members.items() if m != replaced}
+        members_after[member_id] = meta
+        previous_target = dict(group.target)
+        released: Mapping[uuid.UUID, Mapping[int, int]] = {}
+        if replaced is not None:
+            previous_target[member_id] = previous_target.pop(replaced, {})
+            released = group.members[replaced].assignment.assigned
+        return members_after, previous_target, released
+
+    def _target(
+        self,
+        group: ConsumerGroup,
+        members_after: dict[str, MemberValue],
+        previous_target: dict[str, dict[uuid.UUID, frozenset[int]]],
+        regexes: Mapping[str, RegexValue],
+        group_epoch: int,
+        assignment_interval: int,
+        now_ms: int,
+        records: list[Record],
+    ) -> tuple[int, dict[str, dict[uuid.UUID, frozenset[int]]]]:
+        """(target epoch, target): a new target for a new group epoch when the assignment
+        interval allows one (KIP-1263), else the current one."""
+        target_epoch = group.assignment_epoch
+        if group_epoch > group.assignment_epoch and target_assignment_due(
+            group.assignment_timestamp_ms, assignment_interval, now_ms
+        ):
+            target = self._new_target(group, members_after, previous_target, regexes, records, group_epoch, now_ms)
+            target_epoch = group_epoch
+        else:
+            target = previous_target
+        return target_epoch, target
 
     def _reconcile_member(
         self,
@@ -856,47 +626,6 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             records.append(rec.regex(group.group_id, new_rx, value))
         return True, regexes
 
-    def _subscribed_names(self, meta: MemberValue, regexes: Mapping[str, RegexValue]) -> set[str]:
-        names = set(meta.subscribed_topic_names)
-        if meta.subscribed_topic_regex:
-            resolved = regexes.get(meta.subscribed_topic_regex)
-            if resolved is not None:
-                names.update(resolved.topics)
-        return names
-
-    def _subscribed_ids(self, meta: MemberValue, regexes: Mapping[str, RegexValue]) -> frozenset[uuid.UUID]:
-        ids = set()
-        for name in self._subscribed_names(meta, regexes):
-            info = self.topics.topic(name)
-            if info is not None:
-                ids.add(info.topic_id)
-        return frozenset(ids)
-
-    def _metadata_hash(self, metas: Iterable[MemberValue], regexes: Mapping[str, RegexValue]) -> int:
-        names: set[str] = set()
-        for meta in metas:
-            names |= self._subscribed_names(meta, regexes)
-        digest = hashlib.blake2b(digest_size=8)
-        found = False
-        for name in sorted(names):
-            info = self.topics.topic(name)
-            if info is None:
-                continue
-            found = True
-            encoded = name.encode()
-            digest.update(len(encoded).to_bytes(4, "big") + encoded + info.topic_id.bytes)
-            digest.update(info.partitions.to_bytes(4, "big"))
-            for racks in info.racks:
-                digest.update(b"|" + ",".join(sorted(racks)).encode())
-        return int.from_bytes(digest.digest(), "big", signed=True) if found else 0
-
-    def _preferred_assignor(self, metas: Iterable[MemberValue]) -> str:
-        votes = Counter(m.server_assignor for m in metas if m.server_assignor in self.config.assignors)
-        if not votes:
-            return self.config.default_assignor
-        best = max(votes.values())
-        return min(name for name, count in votes.items() if count == best and name is not None)
-
     def _new_target(
         self,
         group: ConsumerGroup,
@@ -1000,128 +729,7 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
 
     # ============================================================ describe, list, delete
 
-    def describe(self, group_ids: Iterable[str]) -> list[describe_msg.DescribedGroup]:
-        out = []
-        for group_id in group_ids:
-            group = self.groups.get(group_id)
-            if group is None:
-                other = self.directory.group_type(group_id)
-                message = f"Group {group_id} is not a consumer group." if other else f"Group {group_id} not found."
-                out.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
-                continue
-            out.append(
-                describe_msg.DescribedGroup(
-                    group_id=group_id,
-                    group_state=group.state,
-                    group_epoch=group.epoch,
-                    assignment_epoch=group.assignment_epoch,
-                    assignor_name=self._preferred_assignor(m.meta for m in group.members.values()),
-                    members=[self._describe_member(group, m) for _, m in sorted(group.members.items())],
-                )
-            )
-        return out
-
-    def _describe_assignment(self, assignment: Mapping[uuid.UUID, Iterable[int]]) -> describe_msg.Assignment:
-        parts = []
-        for topic_id, partitions in _sorted_wire(assignment):
-            info = self.topics.topic_by_id(topic_id)
-            if info is not None:
-                parts.append(describe_msg.TopicPartitions(topic_id, info.name, partitions))
-        return describe_msg.Assignment(parts)
-
-    def _describe_member(self, group: ConsumerGroup, member: Member) -> describe_msg.Member:
-        meta = member.meta
-        return describe_msg.Member(
-            member_id=member.member_id,
-            instance_id=meta.instance_id,
-            rack_id=meta.rack_id,
-            member_epoch=member.epoch,
-            client_id=meta.client_id,
-            client_host=meta.client_host,
-            subscribed_topic_names=list(meta.subscribed_topic_names),
-            subscribed_topic_regex=meta.subscribed_topic_regex,
-            assignment=self._describe_assignment(member.assignment.assigned),
-            target_assignment=self._describe_assignment(group.target.get(member.member_id, {})),
-            member_type=0 if meta.classic is not None else 1,
-        )
-
-    def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
-        """DeleteGroups: only an Empty group may go (its offsets are the caller's)."""
-        group = self.groups.get(group_id)
-        if group is None:
-            return CoordinatorResult([], ErrorCode.GROUP_ID_NOT_FOUND)
-        if group.members:
-            return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
-        records = [rec.target_member(group_id, m, None) for m in sorted(group.target)]
-        records += [rec.regex(group_id, p, None) for p in sorted(group.regexes)]
-        records += [rec.target_epoch(group_id, None), Record(RecordType.GROUP, group_id, None, None)]
-        return CoordinatorResult(records, ErrorCode.NONE)
-
     # ============================================================ offsets
-
-    def validate_offset_commit(
-        self,
-        group_id: str,
-        member_id: str,
-        instance_id: str | None,
-        member_epoch: int,
-        *,
-        transactional: bool = False,
-        api_version: int = 9,
-    ) -> CommitCheck:
-        group = self.groups.get(group_id)
-        if group is None:
-            return CommitCheck(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
-        if member_epoch < 0 and not group.members:
-            return CommitCheck()
-        if transactional and member_epoch == -1 and member_id == "" and instance_id is None:
-            return CommitCheck()
-        member = group.members.get(member_id)
-        if member is None:
-            return CommitCheck(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
-        if member.uses_classic_protocol:
-            if member_epoch != member.epoch:
-                return CommitCheck(ErrorCode.ILLEGAL_GENERATION)
-            return CommitCheck()
-        if not transactional and api_version < COMMIT_VERSION_FOR_CONSUMER_PROTOCOL:
-            return CommitCheck(
-                ErrorCode.UNSUPPORTED_VERSION,
-                "OffsetCommit version 9 or above must be used by members using the consumer group protocol",
-            )
-        if member_epoch == member.epoch:
-            return CommitCheck()
-        if member_epoch > member.epoch:
-            return CommitCheck(
-                ErrorCode.STALE_MEMBER_EPOCH,
-                f"Received member epoch {member_epoch} is newer than current member epoch {member.epoch}.",
-            )
-        return CommitCheck(held_since=member.assignment.assigned, received_epoch=member_epoch)
-
-    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
-        group = self.groups.get(group_id)
-        if group is None or (member_id is None and member_epoch < 0):
-            return ErrorCode.NONE
-        member = group.members.get(member_id or "")
-        if member is None:
-            return ErrorCode.UNKNOWN_MEMBER_ID
-        if member.uses_classic_protocol:
-            return ErrorCode.NONE if member_epoch in (-1, member.epoch) else ErrorCode.ILLEGAL_GENERATION
-        return ErrorCode.NONE if member_epoch == member.epoch else ErrorCode.STALE_MEMBER_EPOCH
-
-    def offset_expiry_base(self, group_id: str) -> Callable[[Any], int] | None:
-        """Offsets of a consumer group expire ``offsets.retention`` after their commit
-        (those of subscribed topics never do; the caller checks that), as in Kafka."""
-        return lambda value: value.commit_timestamp_ms
-
-    def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
-        group = self.groups.get(group_id)
-        if group is None:
-            return False
-        return any(topic in self._subscribed_names(m.meta, group.regexes) for m in group.members.values())
 
     # ============================================================ online migration (classic <-> consumer)
 
@@ -1189,22 +797,6 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             self._arm(("session", group_id, m.member_id), now_ms + m.session_timeout_ms)
         return scratch.groups[group_id]
 
-    def _topic_ids(self, by_name: Mapping[str, Iterable[int]]) -> dict[uuid.UUID, tuple[int, ...]]:
-        out: dict[uuid.UUID, tuple[int, ...]] = {}
-        for name, ps in by_name.items():
-            info = self.topics.topic(name)
-            if info is not None:
-                out[info.topic_id] = tuple(sorted(p for p in ps if 0 <= p < info.partitions))
-        return out
-
-    def _topic_names(self, by_id: Mapping[uuid.UUID, Iterable[int]]) -> dict[str, tuple[int, ...]]:
-        out: dict[str, tuple[int, ...]] = {}
-        for topic_id, ps in by_id.items():
-            info = self.topics.topic_by_id(topic_id)
-            if info is not None and ps:
-                out[info.name] = tuple(sorted(ps))
-        return out
-
     def _can_downgrade(self, group: ConsumerGroup, leaving: str) -> bool:
         """Kafka's validateOnlineDowngradeWithFencedMember: the last consumer-protocol
         member leaves and classic members remain."""
@@ -1218,17 +810,6 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
             and self.config.migration_policy.downgrade_enabled
             and len(rest) <= self.directory.classic_max_size()
         )
-
-    def _tombstones(self, group: ConsumerGroup) -> list[Record]:
-        """Every record of the group, deleted (Kafka's createGroupTombstoneRecords)."""
-        gid = group.group_id
-        out = [rec.current(gid, m, None) for m in sorted(group.members)]
-        out += [rec.target_member(gid, m, None) for m in sorted(set(group.target) | set(group.members))]
-        out.append(rec.target_epoch(gid, None))
-        out += [rec.member(gid, m, None) for m in sorted(group.members)]
-        out += [rec.regex(gid, p, None) for p in sorted(group.regexes)]
-        out.append(Record(RecordType.GROUP, gid, None, None))
-        return out
 
     def _downgrade(self, group: ConsumerGroup, leaving: str) -> list[Record]:
         """Convert the group back to a classic group of its remaining (classic) members,
@@ -1255,226 +836,6 @@ class ConsumerGroups(ModernGroups[ConsumerGroup, Member]):
         records: list[Record] = self._tombstones(group)
         records += self.directory.classic_group_records(group.group_id, group.epoch, members)  # type: ignore[arg-type]
         return records
-
-    # ------------------------------------------------------------ classic members inside a consumer group
-
-    def classic_join(
-        self,
-        group_id: str,
-        member_id: str,
-        *,
-        instance_id: str | None,
-        protocol_type: str,
-        protocols: Sequence[tuple[str, bytes]],
-        session_timeout_ms: int,
-        rebalance_timeout_ms: int,
-        client_id: str,
-        client_host: str,
-        api_version: int,
-        now_ms: int,
-    ) -> CoordinatorResult[JoinGroupResponse]:
-        """JoinGroup to a consumer group (Kafka's classicGroupJoinToConsumerGroup): the
-        member joins as a classic member and is answered at once, its generation being
-        its member epoch; its assignment comes with SyncGroup."""
-
-        def fail(code: ErrorCode, mid: str = member_id) -> CoordinatorResult[JoinGroupResponse]:
-            return CoordinatorResult(
-                [], JoinGroupResponse(error_code=code, generation_id=-1, leader="", member_id=mid, protocol_name=None)
-            )
-
-        group = self.groups.get(group_id)
-        if group is None:
-            return fail(ErrorCode.GROUP_ID_NOT_FOUND)
-        unknown = member_id == ""
-        if unknown:
-            member_id = self._new_member_id()
-        if (
-            len(group.members) >= self.config.max_size
-            and member_id not in group.members
-            and (instance_id is None or instance_id not in group.static)
-        ):
-            return fail(ErrorCode.GROUP_MAX_SIZE_REACHED)
-        if protocol_type != CONSUMER_PROTOCOL_TYPE or not protocols:
-            return fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
-        if unknown and instance_id is None and api_version >= FIRST_JOIN_VERSION_REQUIRING_MEMBER_ID:
-            return fail(ErrorCode.MEMBER_ID_REQUIRED, member_id)
-        try:
-            sub = decode_subscription(protocols[0][1])
-        except ProtocolError:
-            return fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
-        classic = ClassicJoin(
-            rec.ClassicMemberMetadata(session_timeout_ms, tuple(protocols)),
-            self._topic_ids(sub.owned),
-            unknown,
-        )
-        request = ConsumerGroupHeartbeatRequest(
-            group_id=group_id,
-            member_id=member_id,
-            member_epoch=JOIN_EPOCH,
-            instance_id=instance_id,
-            rack_id=sub.rack_id,
-            rebalance_timeout_ms=rebalance_timeout_ms,
-            subscribed_topic_names=list(sub.topics),
-            server_assignor=None,
-            topic_partitions=[],
-        )
-        try:
-            result = self._heartbeat(request, now_ms, 1, client_id, client_host, classic)
-        except _Fail as exc:
-            return fail(exc.code)
-        assert result.response is not None
-        self._disarm(("join", group_id, member_id))
-        self._arm(("sync", group_id, member_id), now_ms + max(rebalance_timeout_ms, 0))
-        return CoordinatorResult(
-            result.records,
-            JoinGroupResponse(
-                error_code=ErrorCode.NONE,
-                generation_id=result.response.member_epoch,
-                protocol_type=CONSUMER_PROTOCOL_TYPE,
-                protocol_name=protocols[0][0],
-                leader="",
-                member_id=member_id,
-                members=[],
-            ),
-        )
-
-    def _classic_member(self, group: ConsumerGroup, member_id: str, instance_id: str | None) -> Member:
-        if instance_id is None:
-            member = group.members.get(member_id)
-            if member is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-        else:
-            holder = group.static.get(instance_id)
-            member = group.members.get(holder) if holder is not None else None
-            if member is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            if member.member_id != member_id:
-                raise _Fail(ErrorCode.FENCED_INSTANCE_ID)
-        if not member.uses_classic_protocol:
-            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-        return member
-
-    def _must_rejoin(self, group: ConsumerGroup, member: Member) -> bool:
-        """Kafka's rule for classic members: a newer group epoch, partitions to revoke,
-        or partitions it waits for that are free now."""
-        a = member.assignment
-        if member.epoch < group.epoch or a.state is MemberState.UNREVOKED_PARTITIONS:
-            return True
-        if a.state is MemberState.UNRELEASED_PARTITIONS:
-            for t, ps in group.target.get(member.member_id, {}).items():
-                for p in ps:
-                    if p not in a.assigned.get(t, {}) and group.partition_epoch(t, p) != -1:
-                        return False
-            return True
-        return False
-
-    def classic_sync(
-        self,
-        group_id: str,
-        generation: int,
-        member_id: str,
-        *,
-        instance_id: str | None,
-        protocol_type: str | None,
-        protocol_name: str | None,
-        now_ms: int,
-    ) -> SyncGroupResponse:
-        """SyncGroup from a classic member: its current assignment, in its protocol's version."""
-        group = self.groups.get(group_id)
-        try:
-            if group is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            member = self._classic_member(group, member_id, instance_id)
-            if generation != member.epoch:
-                raise _Fail(ErrorCode.ILLEGAL_GENERATION)
-            assert member.meta.classic is not None
-            protocols = member.meta.classic.protocols
-            if (protocol_type is not None and protocol_type != CONSUMER_PROTOCOL_TYPE) or (
-                protocol_name is not None and protocol_name != protocols[0][0]
-            ):
-                raise _Fail(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
-            if member.epoch < group.epoch or member.assignment.state is MemberState.UNREVOKED_PARTITIONS:
-                raise _Fail(ErrorCode.REBALANCE_IN_PROGRESS)
-        except _Fail as exc:
-            return SyncGroupResponse(error_code=exc.code, protocol_type=None, protocol_name=None, assignment=b"")
-        self._disarm(("sync", group_id, member.member_id))
-        self._arm_session(group_id, member.member_id, now_ms, member.meta)
-        try:
-            version = version_of(protocols[0][1])
-        except ProtocolError:
-            version = 0
-        assignment = encode_assignment(version, self._topic_names(member.assignment.assigned))
-        return SyncGroupResponse(
-            error_code=ErrorCode.NONE,
-            protocol_type=CONSUMER_PROTOCOL_TYPE,
-            protocol_name=protocols[0][0],
-            assignment=assignment,
-        )
-
-    def classic_heartbeat(
-        self, group_id: str, generation: int, member_id: str, instance_id: str | None, now_ms: int
-    ) -> ErrorCode:
-        """Heartbeat from a classic member: REBALANCE_IN_PROGRESS when it must rejoin to
-        move on (it then has its rebalance timeout to do so)."""
-        group = self.groups.get(group_id)
-        try:
-            if group is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            member = self._classic_member(group, member_id, instance_id)
-            if generation != member.epoch:
-                raise _Fail(ErrorCode.ILLEGAL_GENERATION)
-        except _Fail as exc:
-            return exc.code
-        self._arm_session(group_id, member.member_id, now_ms, member.meta)
-        if self._must_rejoin(group, member):
-            key = ("join", group_id, member.member_id)
-            if not self._armed(key):
-                self._arm(key, now_ms + max(member.meta.rebalance_timeout_ms, 0))
-            return ErrorCode.REBALANCE_IN_PROGRESS
-        return ErrorCode.NONE
-
-    def classic_leave(
-        self, group_id: str, members: Sequence[tuple[str, str | None]], now_ms: int
-    ) -> CoordinatorResult[list[tuple[str, str | None, ErrorCode]]]:
-        """LeaveGroup of classic members of a consumer group; bumps the group epoch once."""
-        group = self.groups.get(group_id)
-        out: list[tuple[str, str | None, ErrorCode]] = []
-        records: list[Record] = []
-        left: list[Member] = []
-        for member_id, instance_id in members:
-            try:
-                if group is None:
-                    raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-                if instance_id is None:
-                    member = group.members.get(member_id)
-                    if member is None or not member.uses_classic_protocol:
-                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-                else:
-                    holder = group.static.get(instance_id)
-                    member = group.members.get(holder) if holder is not None else None
-                    if member is None:
-                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-                    if member_id and member.member_id != member_id:
-                        raise _Fail(ErrorCode.FENCED_INSTANCE_ID)
-                    if not member.uses_classic_protocol:
-                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            except _Fail as exc:
-                out.append((member_id, instance_id, exc.code))
-                continue
-            gid, mid = group.group_id, member.member_id
-            records += [rec.current(gid, mid, None), rec.target_member(gid, mid, None), rec.member(gid, mid, None)]
-            self._cancel_member_timers(gid, mid)
-            left.append(member)
-            out.append((mid, instance_id, ErrorCode.NONE))
-        if left and group is not None:
-            gone = {m.member_id for m in left}
-            remaining = [m.meta for m_id, m in group.members.items() if m_id not in gone]
-            records.append(
-                rec.group_epoch(group.group_id, group.epoch + 1, self._metadata_hash(remaining, group.regexes))
-            )
-            if not remaining:
-                records.append(rec.target_epoch(group.group_id, group.epoch + 1, 0))
-        return CoordinatorResult(records, out)
 
 
 class _Replacement(Member):

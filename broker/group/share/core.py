@@ -80,24 +80,16 @@ from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import share_group_describe_response as describe_msg
 from broker.protocol.messages.list_groups_response import ListedGroup
 from broker.protocol.messages.share_group_current_member_assignment_key import ShareGroupCurrentMemberAssignmentKey
-from broker.protocol.messages.share_group_current_member_assignment_value import (
-    ShareGroupCurrentMemberAssignmentValue,
-)
+from broker.protocol.messages.share_group_current_member_assignment_value import ShareGroupCurrentMemberAssignmentValue
 from broker.protocol.messages.share_group_member_metadata_key import ShareGroupMemberMetadataKey
 from broker.protocol.messages.share_group_member_metadata_value import ShareGroupMemberMetadataValue
 from broker.protocol.messages.share_group_metadata_key import ShareGroupMetadataKey
 from broker.protocol.messages.share_group_metadata_value import ShareGroupMetadataValue
 from broker.protocol.messages.share_group_state_partition_metadata_key import ShareGroupStatePartitionMetadataKey
-from broker.protocol.messages.share_group_state_partition_metadata_value import (
-    ShareGroupStatePartitionMetadataValue,
-)
+from broker.protocol.messages.share_group_state_partition_metadata_value import ShareGroupStatePartitionMetadataValue
 from broker.protocol.messages.share_group_target_assignment_member_key import ShareGroupTargetAssignmentMemberKey
-from broker.protocol.messages.share_group_target_assignment_member_value import (
-    ShareGroupTargetAssignmentMemberValue,
-)
-from broker.protocol.messages.share_group_target_assignment_metadata_key import (
-    ShareGroupTargetAssignmentMetadataKey,
-)
+from broker.protocol.messages.share_group_target_assignment_member_value import ShareGroupTargetAssignmentMemberValue
+from broker.protocol.messages.share_group_target_assignment_metadata_key import ShareGroupTargetAssignmentMetadataKey
 from broker.protocol.messages.share_group_target_assignment_metadata_value import (
     ShareGroupTargetAssignmentMetadataValue,
 )

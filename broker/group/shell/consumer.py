@@ -17,9 +17,7 @@ import structlog
 
 from broker.coordinator.runtime import Record
 from broker.group.consumer.records import RecordType as ConsumerRecordType
-from broker.group.offsets import (
-    offset_commit_record,
-)
+from broker.group.offsets import offset_commit_record
 from broker.group.shard import GroupShard
 from broker.group.shell.base import ShellBase
 from broker.protocol.errors import ErrorCode, KafkaError

@@ -13,9 +13,7 @@ from typing import Any
 import structlog
 
 from broker.coordinator.runtime import Record
-from broker.group.offsets import (
-    offset_commit_record,
-)
+from broker.group.offsets import offset_commit_record
 from broker.group.shard import GroupShard
 from broker.group.shell.base import ShellBase
 from broker.group.streams import topology as streams_topology
