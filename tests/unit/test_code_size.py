@@ -28,7 +28,6 @@ GENERATED = ROOT / "protocol" / "messages"
 OVERSIZE_MODULES = {
     "log/partition.py",
     "share/partition.py",
-    "group/classic/core.py",
     "log/manager.py",  # JBOD and the 30,000-log opening met here; to split
     "metadata/cluster.py",  # the 100,000-partition etcd layout and the guarded watch; to split
 }
