@@ -32,24 +32,9 @@ to the page cache and updates memory; the two sides share a small lock around
 the in-memory bookkeeping (never held across I/O), and a segment being fsynced
 is pinned so that retention cannot close its descriptors under the flush.
 
-Recovery (in :meth:`open`): after a clean shutdown the indexes are trusted (the
-active segment's are sanity-checked and its tail scanned from the last index
-entry) and producer state comes from the snapshot written at close. Otherwise
-every segment from the one holding the last durable offset (recovery point - 1)
-onwards is re-read: each batch's length, magic, CRC-32C and offset continuity
-are checked, the segment is cut at the first bad batch (one structured log line
-says what was cut), the later segments are deleted, and indexes and
-producer/transaction state are rebuilt from the batch headers. Data below the recovery point was fsynced
-before the checkpoint named it, so it is never touched. Index entries are
-buffered and written by the flush, so a crash can lose the entries a segment
-got after its last flush (at the latest, its final time index entry at roll):
-hence recovery starts at the segment holding recovery point - 1, which is the
-rolled one when the point sits exactly at the new segment's base.
-
-Producer snapshots are written at each roll (not fsynced: a torn one fails its
-CRC and the previous one is used) and at close (fsynced). Loading the snapshot
-beats rescanning every batch header of a large log at startup; the scan is the
-fallback when no usable snapshot exists.
+Opening and recovery (in :meth:`open`) are :class:`~broker.log.loader.LogLoader`'s:
+segment discovery, index checks, the torn tail cut off, producer state and leader
+epochs rebuilt; the log takes over the state it loaded.
 """
 
 from __future__ import annotations
@@ -65,22 +50,30 @@ from typing import NamedTuple
 import structlog
 
 from broker.log.checkpoint import (
-    CLEAN_SHUTDOWN_FILE,
-    HIGH_WATERMARK_CHECKPOINT,
     LOG_START_OFFSET_CHECKPOINT,
     RECOVERY_POINT_CHECKPOINT,
     atomic_write,
     fsync_dir,
-    read_offset_checkpoint,
-    read_partition_metadata,
     update_offset_checkpoint,
     write_partition_metadata,
 )
-from broker.log.clean import CLEANED_SUFFIX, SWAP_SUFFIX, CleanedGroup, batch_records
+from broker.log.clean import SWAP_SUFFIX, CleanedGroup, batch_records
 from broker.log.config import LogConfig
 from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, LeaderEpochCache
 from broker.log.file_slice import FileSlice
 from broker.log.index import AbortedTxn
+from broker.log.loader import (
+    INDEX_SUFFIXES,
+    SNAPSHOT_SUFFIX,
+    DirectoryState,
+    LogLoader,
+    aborted_entry,
+    load_snapshot,
+    marker_of,
+    replay_batch,
+    replay_trusted,
+    snapshot_files,
+)
 from broker.log.producer_state import AppendOrigin, CompletedTxn, ProducerStateManager, VerificationGuard
 from broker.log.segment import DESCRIPTORS, LogSegment, TornBatch, segment_file_name
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -88,15 +81,12 @@ from broker.protocol.records import (
     BATCH_HEADER_SIZE,
     UNCHECKED_PREFIX,
     BatchHeader,
-    ControlType,
     RecordBatchError,
     TimestampType,
     compute_crc,
-    control_type,
     iter_batches,
     iter_records,
     parse_batch_header,
-    parse_end_txn_marker,
     set_base_offset,
     set_max_timestamp,
     set_partition_leader_epoch,
@@ -105,12 +95,6 @@ from broker.protocol.records import (
 __all__ = ["AppendInfo", "DirectoryState", "PartitionLog", "ReadResult"]
 
 log = structlog.get_logger("sharebroker.log")
-
-SNAPSHOT_SUFFIX = ".snapshot"
-# Leftovers of interrupted writes or deletions; removed when a log is opened. A
-# ``.swap`` file is not one: it is a cleaned segment whose swap was committed.
-_STRAY_SUFFIXES = (".tmp", ".deleted", CLEANED_SUFFIX)
-_INDEX_SUFFIXES = (".index", ".timeindex", ".txnindex")
 
 
 class AppendInfo(NamedTuple):
@@ -125,28 +109,6 @@ class AppendInfo(NamedTuple):
 # A read_slice smaller than this is read at once: it would be copied into the answer's
 # frame anyway (primitives.SPLICE_MIN_BYTES), and it holds no descriptors while it waits.
 FILE_SLICE_MIN_BYTES = 64 * 1024
-
-
-class DirectoryState(NamedTuple):
-    """What the data directory says of every log, read once when a broker opens them all
-    (reading the checkpoint files once per log would cost O(logs) for each log)."""
-
-    clean_shutdown: bool
-    recovery_points: dict[tuple[str, int], int]
-    log_start_offsets: dict[tuple[str, int], int]
-    high_watermarks: dict[tuple[str, int], int]
-    # Names of the partition directories present (None: not listed, look each one up).
-    directories: frozenset[str] | None = None
-
-    @classmethod
-    def read(cls, data_dir: Path, directories: frozenset[str] | None = None) -> DirectoryState:
-        return cls(
-            (data_dir / CLEAN_SHUTDOWN_FILE).exists(),
-            read_offset_checkpoint(data_dir / RECOVERY_POINT_CHECKPOINT),
-            read_offset_checkpoint(data_dir / LOG_START_OFFSET_CHECKPOINT),
-            read_offset_checkpoint(data_dir / HIGH_WATERMARK_CHECKPOINT),
-            directories,
-        )
 
 
 class _Flush:
@@ -172,18 +134,6 @@ class ReadResult(NamedTuple):
     first_offset: int  # base offset of the first batch returned (the requested offset if none)
 
 
-def _marker_of(view: memoryview) -> tuple[bool, int] | None:
-    """(is_abort, coordinator_epoch) of a COMMIT/ABORT control batch; None for other
-    control records (or an empty control batch, which Kafka also ignores)."""
-    first = next(iter_records(view), None)
-    if first is None:
-        return None
-    if control_type(first.key) not in (ControlType.ABORT, ControlType.COMMIT):
-        return None
-    marker = parse_end_txn_marker(first.key, first.value)
-    return (not marker.is_commit), marker.coordinator_epoch
-
-
 def _require_keys(header: BatchHeader, view: memoryview, topic: str, partition: int) -> None:
     """A compacted topic keeps the latest record per key: a record without one is
     refused with INVALID_RECORD (87), as Kafka does."""
@@ -197,24 +147,6 @@ def _require_keys(header: BatchHeader, view: memoryview, topic: str, partition: 
 
 def _base_of(seg: LogSegment) -> int:
     return seg.base_offset
-
-
-def _next_offset_of(path: Path, base: int) -> int:
-    """One past the last whole batch of the segment file at ``path`` (``base`` if none)."""
-    end = base
-    with open(path, "rb") as f:
-        data = f.read()
-    pos = 0
-    while len(data) - pos >= BATCH_HEADER_SIZE:
-        try:
-            header = parse_batch_header(data, pos)
-        except RecordBatchError:
-            break
-        if pos + header.size > len(data):
-            break
-        end = header.next_offset
-        pos += header.size
-    return end
 
 
 class PartitionLog:
@@ -262,8 +194,6 @@ class PartitionLog:
         self._hw: int | None = None
         # The high watermark the last checkpoint recorded (a replica's starting point).
         self.checkpointed_high_watermark = 0
-        # Base offsets of segments whose cleaner swap was completed at open.
-        self._swapped: set[int] = set()
         # Segments the cleaner replaced: (when to close them, the segments). Reads
         # that picked them up before the swap go on with their descriptors.
         self._retired: list[tuple[int, list[LogSegment]]] = []
@@ -315,150 +245,33 @@ class PartitionLog:
         return self
 
     def _open(self, directory: DirectoryState | None) -> None:
-        path = self.path
-        if directory is not None and directory.directories is not None:
-            fresh = path.name not in directory.directories
-        else:
-            fresh = not path.is_dir()
-        if fresh:
-            # A new log: nothing to recover, and checkpoint entries of a log that had this
-            # name before are not its own. Its directory and files are made by its first
-            # write (_materialize): creating 10,000 partitions touches no file until
-            # they get data, and a partition without a directory opens as a new one.
-            directory = DirectoryState(True, {}, {}, {})
-            self._materialized = False
-            stored: uuid.UUID | None = self.topic_id
-        else:
-            stored = read_partition_metadata(path)
-        if stored is None:
-            # Losing this file in a crash is harmless (it is rewritten from the catalog),
-            # so creating thousands of partitions costs no fsync per partition.
-            write_partition_metadata(path, self.topic_id, durable=False)
-            self._dir_dirty = True
-        elif stored != self.topic_id:
-            raise KafkaError(
-                ErrorCode.INCONSISTENT_TOPIC_ID,
-                f"{path} holds topic id {stored}, expected {self.topic_id}",
-            )
-        if directory is None:
-            directory = DirectoryState.read(path.parent)
-        key = (self.topic, self.partition)
-        clean = directory.clean_shutdown
-        recovery_point = directory.recovery_points.get(key, 0)
-        self.checkpointed_recovery_point = recovery_point
-        log_start_ckpt = directory.log_start_offsets.get(key)
-        hw_ckpt = directory.high_watermarks.get(key, 0)
-
-        bases = [] if fresh else self._scan_directory()
-        index_bytes = self.config.segment_index_bytes
-        now = self._now_ms()
-        if not bases:
-            # A log without segment files is new (retention never deletes the active
-            # segment): it starts at 0 whatever a stale checkpoint entry says.
-            log_start_ckpt = None
-            clean = True  # nothing to recover
-            self.segments = [self._new_segment(0)]
-            self._dir_dirty = self._materialized
-        else:
-            self.segments = [
-                LogSegment(path, b, index_bytes=index_bytes, created_ms=now, exists=True, prepare=self._materialize)
-                for b in bases
-            ]
-        self._bases = [s.base_offset for s in self.segments]
-        if fresh:
-            # Nothing on disk: an empty log at offset 0 (no index, snapshot or epoch to read).
-            self.segments[0].indexes_checked = True
-            return
-
-        # Which segments must be re-validated.
-        n = len(self.segments)
-        if clean:
-            first_recover = n
-        else:
-            # From the segment holding the last durable offset (recovery point - 1):
-            # when the point sits exactly at a segment boundary, the segment before
-            # it may have rolled after its last flush, its final index entries lost.
-            first_recover = max(bisect_right(self._bases, recovery_point - 1) - 1, 0)
-        for i in range(min(first_recover, n)):
-            if self._bases[i] in self._swapped:
-                # Completed from a .swap at open: check it like recovery would, without
-                # touching producer state (it is rebuilt from the snapshot and later data).
-                self._rebuild_segment(self.segments[i], self._bases[i + 1] if i + 1 < n else None)
-        for i in range(min(first_recover, n - 1)):
-            self._load_trusted_inactive(self.segments[i], self._bases[i + 1])
-        if first_recover >= n and not self._load_trusted_active(self.segments[-1]):
-            first_recover = n - 1
-        recovered = first_recover < n
-
-        # Producer state: snapshot at or below where recovery starts, then replay.
-        limit = self._bases[first_recover] if recovered else self.segments[-1].next_offset
-        start = self._load_snapshot(limit)
-        self._replay_trusted(start, limit)
-        for i in range(len(self.segments)):
-            if i >= first_recover:
-                break
-            self.segments[i].txn_index.load()
-            self._aborted.extend(self.segments[i].txn_index.entries)
-
-        if recovered:
-            for i in range(first_recover, len(self.segments)):
-                seg = self.segments[i]
-                cut = self._recover_segment(seg)
-                next_base = self._bases[i + 1] if i + 1 < len(self.segments) else None
-                if not cut and next_base is not None and seg.next_offset > next_base:
-                    log.warning(
-                        "log_segments_overlap",
-                        topic=self.topic,
-                        partition=self.partition,
-                        segment=seg.log_path.name,
-                        next_offset=seg.next_offset,
-                        next_segment_base=next_base,
-                    )
-                    cut = True
-                elif not cut and next_base is not None and seg.next_offset < next_base and next_base > recovery_point:
-                    # The tail of this segment did not reach the disk but a later one did:
-                    # nothing after the hole was ever fsynced (a flush covers every dirty
-                    # segment), so drop it. (A segment wholly below the recovery point was
-                    # durable whole; a gap there is the cleaner's work, which only cleans
-                    # segments below the checkpointed recovery point.)
-                    log.warning(
-                        "log_gap_truncated",
-                        topic=self.topic,
-                        partition=self.partition,
-                        segment=seg.log_path.name,
-                        next_offset=seg.next_offset,
-                        next_segment_base=self._bases[i + 1],
-                    )
-                    cut = True
-                if cut:
-                    for extra in self.segments[i + 1 :]:
-                        log.warning(
-                            "log_segment_deleted_after_truncation",
-                            topic=self.topic,
-                            partition=self.partition,
-                            segment=extra.log_path.name,
-                            size=extra.size,
-                        )
-                        extra.close()
-                        extra.delete_files()
-                    del self.segments[i + 1 :]
-                    self._dir_dirty = True
-                    break
-            self._bases = [s.base_offset for s in self.segments]
-        self._aborted_last = [t.last_offset for t in self._aborted]
-
-        self._leo = self.segments[-1].next_offset
-        start_offset = self._bases[0] if log_start_ckpt is None else max(log_start_ckpt, self._bases[0])
-        self._log_start = min(start_offset, self._leo)
-        self.checkpointed_high_watermark = max(self._log_start, min(hw_ckpt, self._leo))
-        for seg in self.segments[:-1]:
-            seg.inactive = True
-        self._delete_snapshots(above=self._leo)
-        self._load_epochs(first_recover if recovered else None)
-        if recovered:
-            # What we just read back may still sit only in the page cache (a process
+        loaded = LogLoader(
+            self.path,
+            self.topic,
+            self.partition,
+            self.topic_id,
+            self.config,
+            self._now_ms,
+            self._materialize,
+            self._find,
+        ).load(directory)
+        self.segments = loaded.segments
+        self._bases = [s.base_offset for s in loaded.segments]
+        self._materialized = loaded.materialized
+        self._dir_dirty = loaded.dir_dirty
+        self._producers = loaded.producers
+        self._snapshot_offset = loaded.snapshot_offset
+        self._aborted = loaded.aborted
+        self._aborted_last = [t.last_offset for t in loaded.aborted]
+        self.epochs = loaded.epochs
+        self._leo = loaded.log_end_offset
+        self._log_start = loaded.log_start_offset
+        self.checkpointed_recovery_point = loaded.checkpointed_recovery_point
+        self.checkpointed_high_watermark = loaded.checkpointed_high_watermark
+        if loaded.first_recovered is not None:
+            # What recovery read back may still sit only in the page cache (a process
             # crash, not a machine crash): make it durable before calling it recovered.
-            for seg in self.segments[first_recover:]:
+            for seg in self.segments[loaded.first_recovered :]:
                 seg.dirty = True
             self.flush()
         self._recovery_point = self._leo
@@ -494,257 +307,7 @@ class PartitionLog:
         """Whether the partition has a directory on disk (a new one gets it at its first write)."""
         return self._materialized
 
-    def _load_epochs(self, first_recovered: int | None) -> None:
-        """The leader epoch cache: the file, with the recovered segments' epochs taken
-        from their batch headers again; rebuilt from every header without a file."""
-        cache = LeaderEpochCache.read(self.path) if self._materialized else LeaderEpochCache()
-        first = first_recovered
-        if cache is None:
-            cache = LeaderEpochCache()
-            first = 0 if self._leo > self._bases[0] else None
-            cache.dirty = True
-        elif first is not None:
-            cache.truncate_from_end(self._bases[first])
-        if first is not None:
-            for seg in self.segments[first:]:
-                for _, header in seg.headers_from(0):
-                    if header.partition_leader_epoch > cache.latest_epoch:
-                        cache.assign(header.partition_leader_epoch, header.base_offset)
-        cache.truncate_from_end(self._leo)
-        cache.truncate_from_start(self._log_start)
-        self.epochs = cache
-
-    def _scan_directory(self) -> list[int]:
-        """Base offsets of the segment files; stray and orphan files are removed and
-        swaps the cleaner committed are completed."""
-        bases: set[int] = set()
-        others: list[Path] = []
-        swaps: list[str] = []
-        for entry in os.scandir(self.path):
-            name = entry.name
-            if name.endswith(SWAP_SUFFIX):
-                swaps.append(name)
-                continue
-            if name.endswith(_STRAY_SUFFIXES):
-                os.unlink(entry.path)
-                continue
-            stem, dot, suffix = name.partition(".")
-            if len(stem) == 20 and stem.isdigit() and dot:
-                if suffix == "log":
-                    bases.add(int(stem))
-                elif suffix in ("index", "timeindex", "txnindex"):
-                    others.append(Path(entry.path))
-        if swaps:
-            self._complete_swaps(swaps, bases)
-        for index_path in others:
-            if int(index_path.name[:20]) not in bases and index_path.exists():
-                os.unlink(index_path)
-        return sorted(bases)
-
-    def _complete_swaps(self, swaps: list[str], bases: set[int]) -> None:
-        """Finish the swaps of cleaned segments that were interrupted (see
-        :meth:`replace_with_cleaned`). A ``<base>.log.swap`` means the swap was
-        committed: the segments it replaced (those whose base offset lies between its
-        own and the end of its last batch) go and the swap files take the final names.
-        Index ``.swap`` files without a log ``.swap`` belong to a swap that was not
-        committed and are removed."""
-        path = self.path
-        committed = sorted(int(n[:20]) for n in swaps if n.endswith(".log" + SWAP_SUFFIX) and n[:20].isdigit())
-        for base in committed:
-            swap_log = path / (segment_file_name(base, ".log") + SWAP_SUFFIX)
-            end = _next_offset_of(swap_log, base)
-            for old in sorted(bases):
-                if base < old < end:
-                    for suffix in (".log", *_INDEX_SUFFIXES):
-                        try:
-                            os.unlink(path / segment_file_name(old, suffix))
-                        except FileNotFoundError:
-                            pass
-                    bases.discard(old)
-            for suffix in _INDEX_SUFFIXES:
-                swap = path / (segment_file_name(base, suffix) + SWAP_SUFFIX)
-                if swap.exists():
-                    os.replace(swap, path / segment_file_name(base, suffix))
-            os.replace(swap_log, path / segment_file_name(base, ".log"))
-            bases.add(base)
-            self._swapped.add(base)
-            log.warning(
-                "log_clean_swap_completed", topic=self.topic, partition=self.partition, base_offset=base, end=end
-            )
-        for name in swaps:
-            leftover = path / name
-            if leftover.exists():
-                os.unlink(leftover)
-        fsync_dir(path)
-        self._dir_dirty = True
-
-    def _load_trusted_inactive(self, seg: LogSegment, next_base: int) -> None:
-        seg.next_offset = next_base
-        seg.inactive = True
-        last = seg.time_index.peek_last_entry()
-        if last is not None:
-            seg.max_timestamp, seg.offset_of_max_timestamp = last
-        if seg.size > 0:
-            seg.first_batch_timestamp = -1  # only the active segment rolls by time
-
-    def _load_trusted_active(self, seg: LogSegment) -> bool:
-        """Trust the active segment's indexes after a clean shutdown, scanning only the
-        tail after the last offset-index entry. False if anything looks wrong."""
-        seg.indexes_checked = True
-        if not seg.offset_index.sane(None, max(seg.size, 1)) or not seg.time_index.sane(None):
-            log.warning("log_index_insane", topic=self.topic, partition=self.partition, segment=seg.log_path.name)
-            return False
-        last_time = seg.time_index.last_entry()
-        if last_time is not None:
-            seg.max_timestamp, seg.offset_of_max_timestamp = last_time
-        last_index = seg.offset_index.last_entry()
-        start = last_index[1] if last_index is not None else 0
-        seg.next_offset = seg.base_offset
-        try:
-            for pos, header, _ in seg.scan(start, check_crc=True):
-                if pos == start and last_index is not None and header.last_offset != last_index[0]:
-                    return False
-                seg.next_offset = header.next_offset
-                if header.max_timestamp > seg.max_timestamp:
-                    seg.max_timestamp = header.max_timestamp
-                    seg.offset_of_max_timestamp = header.last_offset
-            if seg.size > 0:
-                seg.first_batch_timestamp = seg.header_at(0).max_timestamp
-        except (TornBatch, RecordBatchError) as exc:
-            log.warning(
-                "log_tail_invalid_after_clean_shutdown",
-                topic=self.topic,
-                partition=self.partition,
-                segment=seg.log_path.name,
-                reason=str(exc),
-            )
-            return False
-        seg.bytes_since_index = seg.size - start
-        return True
-
-    def _rebuild_segment(self, seg: LogSegment, next_base: int | None) -> None:
-        """Rebuild the indexes of a segment a swap was completed for, checking every batch
-        (its aborted-transaction index is the cleaner's, kept as it is)."""
-        seg.reset_indexes(keep_txn_index=True)
-        seg.indexes_checked = True
-        interval = self.config.index_interval_bytes
-        try:
-            for pos, header, _ in seg.scan(0, check_crc=True, expected_offset=seg.base_offset):
-                seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
-        except TornBatch as torn:
-            log.warning(
-                "log_truncated",
-                topic=self.topic,
-                partition=self.partition,
-                segment=seg.log_path.name,
-                position=torn.position,
-                truncated_bytes=seg.size - torn.position,
-                reason=torn.reason,
-            )
-            seg.truncate_to_position(torn.position)
-        seg.on_become_inactive()
-        if next_base is not None:
-            seg.next_offset = next_base
-
-    def _recover_segment(self, seg: LogSegment) -> bool:
-        """Re-validate every batch of ``seg``, rebuild its indexes and replay producer
-        state; cut the file at the first invalid batch. True if it was cut."""
-        seg.reset_indexes()
-        seg.indexes_checked = True
-        interval = self.config.index_interval_bytes
-        try:
-            for pos, header, view in seg.scan(0, check_crc=True, expected_offset=seg.base_offset):
-                seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
-                completed = self._replay_batch(header, view)
-                if completed is not None:
-                    self._record_completed(completed, seg)
-        except TornBatch as torn:
-            log.warning(
-                "log_truncated",
-                topic=self.topic,
-                partition=self.partition,
-                segment=seg.log_path.name,
-                position=torn.position,
-                truncated_bytes=seg.size - torn.position,
-                next_offset=seg.next_offset,
-                reason=torn.reason,
-            )
-            seg.truncate_to_position(torn.position)
-            return True
-        return False
-
-    def _replay_batch(
-        self, header: BatchHeader, view: memoryview | None, seg: LogSegment | None = None, pos: int = 0
-    ) -> CompletedTxn | None:
-        if header.producer_id < 0:
-            return None
-        if header.is_control:
-            if view is None and seg is not None:
-                view = memoryview(seg.pread(header.size, pos))
-            try:
-                marker = _marker_of(view) if view is not None else None
-            except RecordBatchError:
-                marker = None
-            if marker is None:
-                return None
-            return self._producers.replay_marker(header, marker[0], marker[1])
-        self._producers.replay_data(header)
-        return None
-
     # ---------------------------------------------------------------- snapshots
-
-    def _snapshot_files(self) -> list[tuple[int, Path]]:
-        if not self._materialized:
-            return []
-        out = []
-        for entry in os.scandir(self.path):
-            name = entry.name
-            if name.endswith(SNAPSHOT_SUFFIX) and len(name) == 20 + len(SNAPSHOT_SUFFIX) and name[:20].isdigit():
-                out.append((int(name[:20]), Path(entry.path)))
-        return sorted(out)
-
-    def _load_snapshot(self, limit: int) -> int:
-        """Load the newest readable snapshot at an offset in [first base, limit];
-        returns the offset replay must start from."""
-        first_base = self._bases[0]
-        for offset, snap_path in reversed(self._snapshot_files()):
-            if offset > limit or offset < first_base:
-                continue
-            try:
-                loaded = ProducerStateManager.from_snapshot(
-                    snap_path.read_bytes(), verification_enabled=self.config.transaction_verification
-                )
-            except OSError:
-                loaded = None
-            if loaded is None or loaded[1] != offset:
-                log.warning(
-                    "producer_snapshot_unreadable", topic=self.topic, partition=self.partition, file=snap_path.name
-                )
-                continue
-            self._producers = loaded[0]
-            self._snapshot_offset = offset
-            return offset
-        self._producers = ProducerStateManager(verification_enabled=self.config.transaction_verification)
-        return first_base
-
-    def _replay_trusted(self, start: int, limit: int) -> None:
-        """Rebuild producer state from batch headers in [start, limit) of trusted segments."""
-        if start >= limit:
-            return
-        i = max(bisect_right(self._bases, start) - 1, 0)
-        while i < len(self.segments) and self._bases[i] < limit:
-            seg = self.segments[i]
-            found = self._find(seg, start) if start > seg.base_offset else (0, None)
-            if found is not None:
-                pos = found[0]
-                while pos < seg.size:
-                    header = seg.header_at(pos)
-                    if header.base_offset >= limit:
-                        break
-                    if header.last_offset >= start:
-                        self._replay_batch(header, None, seg, pos)
-                    pos += header.size
-            i += 1
 
     def _write_snapshot(self, *, durable: bool) -> None:
         offset = self._leo
@@ -763,7 +326,7 @@ class PartitionLog:
         return not (self._leo == self._bases[0] and not self._producers.producers)
 
     def _delete_snapshots(self, *, above: int | None = None, below: int | None = None) -> None:
-        for offset, snap_path in self._snapshot_files():
+        for offset, snap_path in snapshot_files(self.path) if self._materialized else ():
             if (above is not None and offset > above) or (below is not None and offset < below):
                 if offset == self._snapshot_offset:
                     self._snapshot_offset = None
@@ -938,7 +501,7 @@ class PartitionLog:
             base = next_offset
             if header.has_producer_id:
                 if header.is_control:
-                    marker = _marker_of(view)
+                    marker = marker_of(view)
                     if marker is not None:
                         stage.add_marker(header, base, marker[0], marker[1], transaction_version)
                 else:
@@ -1008,11 +571,9 @@ class PartitionLog:
             self.on_write(self)
 
     def _record_completed(self, txn: CompletedTxn, seg: LogSegment) -> None:
-        if not txn.is_abort:
+        entry = aborted_entry(txn, self._producers)
+        if entry is None:
             return
-        first_unstable = self._producers.first_unstable_offset()
-        lso = txn.last_offset + 1 if first_unstable is None else first_unstable
-        entry = AbortedTxn(txn.producer_id, txn.first_offset, txn.last_offset, lso)
         seg.txn_index.append(entry)
         self._aborted.append(entry)
         self._aborted_last.append(entry.last_offset)
@@ -1075,7 +636,7 @@ class PartitionLog:
             for h, view in group:
                 seg.track_batch(pos, h.size, h.last_offset, h.max_timestamp, interval)
                 pos += h.size
-                completed = self._replay_batch(h, view)
+                completed = replay_batch(self._producers, h, view)
                 if completed is not None:
                     self._record_completed(completed, seg)
                 records_count += h.records_count
@@ -1181,8 +742,13 @@ class PartitionLog:
         del self._aborted[keep:]
         del self._aborted_last[keep:]
         self._delete_snapshots(above=new_end)
-        start = self._load_snapshot(new_end)
-        self._replay_trusted(start, new_end)
+        snapshots = snapshot_files(self.path) if self._materialized else []
+        self._producers, snapshot, start = load_snapshot(
+            self.path, self.topic, self.partition, snapshots, self._bases[0], new_end, self.config
+        )
+        if snapshot is not None:
+            self._snapshot_offset = snapshot
+        replay_trusted(self._producers, self.segments, self._bases, self._find, start, new_end)
         try:
             update_offset_checkpoint(
                 self.path.parent / RECOVERY_POINT_CHECKPOINT, self.topic, self.partition, self._recovery_point
@@ -1753,14 +1319,14 @@ class PartitionLog:
             cleaned_log = path / group.files[".log"]
             st = os.stat(old[-1].log_path)
             os.utime(cleaned_log, ns=(st.st_atime_ns, st.st_mtime_ns))
-            for suffix in _INDEX_SUFFIXES:
+            for suffix in INDEX_SUFFIXES:
                 os.replace(path / group.files[suffix], path / (segment_file_name(base, suffix) + SWAP_SUFFIX))
             fsync_dir(path)
             os.replace(cleaned_log, path / (segment_file_name(base, ".log") + SWAP_SUFFIX))
             fsync_dir(path)  # committed
             for seg in old[1:]:
                 seg.delete_files()
-            for suffix in (*_INDEX_SUFFIXES, ".log"):
+            for suffix in (*INDEX_SUFFIXES, ".log"):
                 os.replace(
                     path / (segment_file_name(base, suffix) + SWAP_SUFFIX), path / segment_file_name(base, suffix)
                 )

@@ -34,7 +34,6 @@ OVERSIZE_MODULES = {
 
 OVERSIZE_FUNCTIONS = {
     "handlers/api_00_produce.py::handle",
-    "log/partition.py::PartitionLog._open",
     "log/partition.py::PartitionLog.append",
     "server/metrics.py::collect",
     "metadata/controller.py::execute_request",
