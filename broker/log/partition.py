@@ -42,13 +42,13 @@ from __future__ import annotations
 import os
 import threading
 import uuid
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 import structlog
 
+from broker.log.append import AppendInfo, LogAppends
 from broker.log.checkpoint import (
     LOG_START_OFFSET_CHECKPOINT,
     RECOVERY_POINT_CHECKPOINT,
@@ -57,99 +57,31 @@ from broker.log.checkpoint import (
     update_offset_checkpoint,
     write_partition_metadata,
 )
-from broker.log.clean import SWAP_SUFFIX, CleanedGroup, batch_records
+from broker.log.clean import SWAP_SUFFIX, CleanedGroup
 from broker.log.config import LogConfig
-from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, LeaderEpochCache
-from broker.log.file_slice import FileSlice
+from broker.log.durability import LogDurability
+from broker.log.epoch_cache import LeaderEpochCache
 from broker.log.index import AbortedTxn
 from broker.log.loader import (
     INDEX_SUFFIXES,
     SNAPSHOT_SUFFIX,
     DirectoryState,
     LogLoader,
-    aborted_entry,
     load_snapshot,
-    marker_of,
-    replay_batch,
     replay_trusted,
     snapshot_files,
 )
-from broker.log.producer_state import AppendOrigin, CompletedTxn, ProducerStateManager, VerificationGuard
-from broker.log.segment import DESCRIPTORS, LogSegment, TornBatch, segment_file_name
+from broker.log.producer_state import ProducerStateManager
+from broker.log.reads import LogReads, ReadResult
+from broker.log.segment import LogSegment, segment_file_name
 from broker.protocol.errors import ErrorCode, KafkaError
-from broker.protocol.records import (
-    BATCH_HEADER_SIZE,
-    UNCHECKED_PREFIX,
-    BatchHeader,
-    RecordBatchError,
-    TimestampType,
-    compute_crc,
-    iter_batches,
-    iter_records,
-    parse_batch_header,
-    set_base_offset,
-    set_max_timestamp,
-    set_partition_leader_epoch,
-)
 
 __all__ = ["AppendInfo", "DirectoryState", "PartitionLog", "ReadResult"]
 
 log = structlog.get_logger("sharebroker.log")
 
 
-class AppendInfo(NamedTuple):
-    base_offset: int
-    last_offset: int
-    log_append_time_ms: int  # -1 unless the topic uses LogAppendTime
-    log_start_offset: int
-    duplicate: bool
-    record_count: int
-
-
-# A read_slice smaller than this is read at once: it would be copied into the answer's
-# frame anyway (primitives.SPLICE_MIN_BYTES), and it holds no descriptors while it waits.
-FILE_SLICE_MIN_BYTES = 64 * 1024
-
-
-class _Flush:
-    """What one flush of a log captured (see PartitionLog._flush_begin)."""
-
-    __slots__ = ("active", "dir_dirty", "epochs", "epochs_synced", "failed", "messages", "target_offset", "targets")
-
-    def __init__(
-        self, active: LogSegment, targets: list[LogSegment], target_offset: int, messages: int, dir_dirty: bool
-    ) -> None:
-        self.active = active
-        self.targets = targets
-        self.target_offset = target_offset
-        self.messages = messages
-        self.dir_dirty = dir_dirty
-        self.epochs: bytes | None = None
-        self.epochs_synced = False
-        self.failed: OSError | None = None
-
-
-class ReadResult(NamedTuple):
-    records: bytes | memoryview
-    first_offset: int  # base offset of the first batch returned (the requested offset if none)
-
-
-def _require_keys(header: BatchHeader, view: memoryview, topic: str, partition: int) -> None:
-    """A compacted topic keeps the latest record per key: a record without one is
-    refused with INVALID_RECORD (87), as Kafka does."""
-    for record in batch_records(header, view):
-        if record.key is None:
-            raise KafkaError(
-                ErrorCode.INVALID_RECORD,
-                f"Compacted topic cannot accept message without key in topic partition {topic}-{partition}.",
-            )
-
-
-def _base_of(seg: LogSegment) -> int:
-    return seg.base_offset
-
-
-class PartitionLog:
+class PartitionLog(LogAppends, LogReads, LogDurability):
     """The log of one partition. Create with :meth:`open`."""
 
     def __init__(
@@ -419,243 +351,11 @@ class PartitionLog:
     def producer_state(self) -> ProducerStateManager:
         return self._producers
 
-    def needs_flush(self) -> bool:
-        """Appended data or files not yet fsynced."""
-        return (
-            self._recovery_point < self._leo
-            or self._dir_dirty
-            or (self.epochs.dirty and self._materialized)
-            or any(s.dirty for s in self.segments)
-        )
-
-    def has_unflushed_inactive_segment(self) -> bool:
-        """A rolled segment not yet fsynced (Kafka flushes segments when they roll)."""
-        return any(s.dirty for s in self.segments[:-1])
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, f"log {self.topic}-{self.partition} is closed")
-
-    # ================================================================== append
-
-    def append(
-        self,
-        records: bytes | bytearray | memoryview,
-        *,
-        log_append_time_ms: int | None = None,
-        leader_epoch: int | None = None,
-        origin: AppendOrigin = AppendOrigin.CLIENT,
-        verification_guard: VerificationGuard | None = None,
-        transaction_version: int = 0,
-    ) -> AppendInfo:
-        """Append one or more v2 batches, assigning consecutive offsets.
-
-        The batches are stored as given except for their base offset (and the
-        leader epoch, and for LogAppendTime topics the timestamp type, max
-        timestamp and CRC). Writes reach the page cache only; durability is the
-        group committer's job. Raises KafkaError / RecordBatchError carrying
-        ``error_code`` (see the module and producer-state docs).
-
-        ``origin``: coordinators' appends (transaction markers, transactional offset
-        commits) skip duplicate and sequence checks. ``verification_guard``: what
-        the transaction verification of this request handed out (KIP-890).
-        ``transaction_version``: of the markers appended (WriteTxnMarkers v2).
-        """
-        self._check_open()
-        config = self.config
-        # The caller's bytes are never modified or copied whole: each batch is
-        # written as its rewritten prefix plus a view of the rest.
-        buf = memoryview(records)
-        batches = list(iter_batches(buf))
-        if not batches:
-            raise KafkaError(ErrorCode.INVALID_RECORD, "no record batch to append")
-        if len(buf) > config.segment_bytes:
-            raise KafkaError(
-                ErrorCode.RECORD_LIST_TOO_LARGE,
-                f"{len(buf)} bytes of batches exceed the segment size {config.segment_bytes}",
-            )
-        append_time = -1
-        if config.log_append_time:
-            append_time = log_append_time_ms if log_append_time_ms is not None else self._now_ms()
-
-        # Offsets and producer-state validation, before touching anything.
-        stage = self._producers.stage()
-        plan: list[tuple[BatchHeader, memoryview, int]] = []
-        next_offset = self._leo
-        records_count = 0
-        for header, view in batches:
-            if header.size > config.max_message_bytes:
-                raise KafkaError(
-                    ErrorCode.MESSAGE_TOO_LARGE,
-                    f"batch of {header.size} bytes exceeds max.message.bytes {config.max_message_bytes}",
-                )
-            if config.compact and not header.is_control:
-                _require_keys(header, view, self.topic, self.partition)
-            if header.records_count != header.last_offset_delta + 1 or header.records_count <= 0:
-                if not (header.is_control and header.records_count == 0):
-                    raise KafkaError(
-                        ErrorCode.INVALID_RECORD,
-                        f"record count {header.records_count} does not match "
-                        f"last offset delta {header.last_offset_delta}",
-                    )
-            base = next_offset
-            if header.has_producer_id:
-                if header.is_control:
-                    marker = marker_of(view)
-                    if marker is not None:
-                        stage.add_marker(header, base, marker[0], marker[1], transaction_version)
-                else:
-                    duplicate = stage.duplicate_of(header) if origin is AppendOrigin.CLIENT else None
-                    if duplicate is not None:
-                        return AppendInfo(
-                            duplicate.first_offset,
-                            duplicate.last_offset,
-                            duplicate.timestamp if config.log_append_time else -1,
-                            self._log_start,
-                            True,
-                            duplicate.last_offset - duplicate.first_offset + 1,
-                        )
-                    stage.add_data(
-                        header,
-                        base,
-                        base + header.last_offset_delta,
-                        append_time if append_time >= 0 else header.max_timestamp,
-                        origin=origin,
-                        verification_guard=verification_guard,
-                    )
-            plan.append((header, view, base))
-            next_offset = base + header.last_offset_delta + 1
-            records_count += header.records_count
-
-        first_base = plan[0][2]
-        incoming_max_ts = append_time if append_time >= 0 else max(h.max_timestamp for h, _, _ in plan)
-        seg = self._maybe_roll_for(len(buf), next_offset - 1, incoming_max_ts)
-
-        parts: list[bytes | bytearray | memoryview] = []
-        for _header, view, base in plan:
-            if append_time >= 0:
-                # LogAppendTime rewrites CRC-covered fields: this batch is copied whole.
-                patched = bytearray(view)
-                parts.append(patched)
-            else:
-                patched = bytearray(view[:UNCHECKED_PREFIX])
-                parts += (patched, view[UNCHECKED_PREFIX:])
-            set_base_offset(patched, base)
-            if leader_epoch is not None:
-                set_partition_leader_epoch(patched, leader_epoch)
-            if append_time >= 0:
-                set_max_timestamp(patched, TimestampType.LOG_APPEND_TIME, append_time)
-        start = seg.write(*parts)
-
-        interval = config.index_interval_bytes
-        pos = start
-        for header, _view, base in plan:
-            last = base + header.last_offset_delta
-            max_ts = append_time if append_time >= 0 else header.max_timestamp
-            seg.track_batch(pos, header.size, last, max_ts, interval)
-            pos += header.size
-        del plan, batches, parts
-        for txn in self._producers.commit(stage):
-            self._record_completed(txn, seg)
-        with self._lock:
-            if leader_epoch is not None and leader_epoch > self.epochs.latest_epoch:
-                self.epochs.assign(leader_epoch, first_base)
-            self._leo = next_offset
-            self._unflushed_messages += records_count
-            seg.dirty = True
-        self._written()
-        return AppendInfo(first_base, next_offset - 1, append_time, self._log_start, False, records_count)
-
     def _written(self) -> None:
         if self.on_write is not None:
             self.on_write(self)
 
-    def _record_completed(self, txn: CompletedTxn, seg: LogSegment) -> None:
-        entry = aborted_entry(txn, self._producers)
-        if entry is None:
-            return
-        seg.txn_index.append(entry)
-        self._aborted.append(entry)
-        self._aborted_last.append(entry.last_offset)
-
-    # ================================================================== replication
-
-    def append_as_follower(
-        self, records: bytes | bytearray | memoryview, *, allow_gaps: bool = False
-    ) -> AppendInfo | None:
-        """Append batches copied from the leader, as they are (offsets, leader epochs,
-        timestamps, producer ids); None when ``records`` holds no whole batch.
-
-        The first batch must start at the log end offset and offsets must be dense
-        (with ``allow_gaps``, batches may start past the previous batch's end: a future
-        replica copies a compacted log, whose cleaned batches leave gaps);
-        every batch's CRC is checked. Producer state and the leader epoch cache are
-        rebuilt from the batch headers as recovery does (the leader validated the
-        data). Raises KafkaError: OFFSET_OUT_OF_RANGE for a gap or overlap,
-        CORRUPT_MESSAGE for a damaged batch, KAFKA_STORAGE_ERROR for a failed write.
-        """
-        self._check_open()
-        buf = memoryview(records)
-        try:
-            batches = list(iter_batches(buf, allow_partial=True))
-        except RecordBatchError as exc:
-            raise KafkaError(ErrorCode.CORRUPT_MESSAGE, f"batch from the leader is invalid: {exc}") from exc
-        if not batches:
-            return None
-        expected = self._leo
-        for header, view in batches:
-            if header.base_offset != expected and not (allow_gaps and header.base_offset > expected):
-                raise KafkaError(
-                    ErrorCode.OFFSET_OUT_OF_RANGE,
-                    f"{self.topic}-{self.partition}: batch at offset {header.base_offset}, log ends at {expected}",
-                )
-            if compute_crc(view) != header.crc:
-                raise KafkaError(ErrorCode.CORRUPT_MESSAGE, f"batch at offset {header.base_offset} fails its CRC")
-            expected = header.next_offset
-        first_base = batches[0][0].base_offset
-        interval = self.config.index_interval_bytes
-        records_count = 0
-        # Consecutive batches that share a segment go out in one writev.
-        i = 0
-        while i < len(batches):
-            header = batches[i][0]
-            seg = self._maybe_roll_for(header.size, header.last_offset, header.max_timestamp)
-            group = [batches[i]]
-            size = header.size
-            j = i + 1
-            while j < len(batches):
-                nxt = batches[j][0]
-                if seg.size + size + nxt.size > self.config.segment_bytes or not seg.can_hold(
-                    size + nxt.size, nxt.last_offset
-                ):
-                    break
-                group.append(batches[j])
-                size += nxt.size
-                j += 1
-            pos = seg.write(*(view for _, view in group))
-            for h, view in group:
-                seg.track_batch(pos, h.size, h.last_offset, h.max_timestamp, interval)
-                pos += h.size
-                completed = replay_batch(self._producers, h, view)
-                if completed is not None:
-                    self._record_completed(completed, seg)
-                records_count += h.records_count
-                with self._lock:
-                    if h.partition_leader_epoch > self.epochs.latest_epoch:
-                        self.epochs.assign(h.partition_leader_epoch, h.base_offset)
-                    self._leo = h.next_offset
-                    self._unflushed_messages += h.records_count
-                    seg.dirty = True
-            i = j
-        last = batches[-1][0]
-        self._written()
-        return AppendInfo(first_base, last.last_offset, -1, self._log_start, False, records_count)
-
-    def assign_epoch_start(self, epoch: int) -> None:
-        """This replica leads from now on at ``epoch``: the epoch starts at the log end."""
-        with self._lock:
-            self.epochs.assign(epoch, self._leo)
-        self._written()
+    # ================================================================== truncation
 
     def truncate_to(self, offset: int) -> int:
         """Cut the log back to end at or below ``offset`` (whole batches: a batch holding
@@ -755,9 +455,9 @@ class PartitionLog:
             )
         except OSError as exc:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot persist the recovery point: {exc}") from exc
-
-        # ================================================================== rolling
         self._written()
+
+    # ================================================================== rolling
 
     def _maybe_roll_for(self, size: int, last_offset: int, max_timestamp: int) -> LogSegment:
         seg = self.segments[-1]
@@ -821,297 +521,6 @@ class PartitionLog:
         except OSError as exc:
             log.warning("producer_snapshot_failed", topic=self.topic, partition=self.partition, error=str(exc))
         log.info("log_rolled", topic=self.topic, partition=self.partition, base_offset=base)
-
-    # ================================================================== reads
-
-    def _segment_index(self, offset: int) -> int:
-        return max(bisect_right(self._bases, offset) - 1, 0)
-
-    def _ensure_indexes(self, seg: LogSegment) -> bool:
-        """Sanity-check an old segment's indexes on first use and rebuild them if broken.
-        False if they cannot be trusted right now (callers then scan from position 0)."""
-        if seg.indexes_checked:
-            return True
-        interval = self.config.index_interval_bytes
-        ok = seg.offset_index.sane(seg.next_offset, max(seg.size, 1)) and seg.time_index.sane(seg.next_offset)
-        missing = seg.size > interval and not seg.offset_index.path.exists()
-        if ok and not missing:
-            seg.indexes_checked = True
-            return True
-        with self._lock:
-            if seg.pins:
-                return False  # a flush holds the descriptors: rebuild on a later call
-            seg.indexes_checked = True
-            seg.offset_index.reset()
-            seg.time_index.reset()
-        log.warning("log_index_rebuilt", topic=self.topic, partition=self.partition, segment=seg.log_path.name)
-        seg.bytes_since_index = 0
-        max_ts, max_off = seg.max_timestamp, seg.offset_of_max_timestamp
-        seg.max_timestamp = seg.offset_of_max_timestamp = -1
-        pos = 0
-        while pos < seg.size:
-            header = seg.header_at(pos)
-            seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
-            pos += header.size
-        if seg.max_timestamp < max_ts:
-            seg.max_timestamp, seg.offset_of_max_timestamp = max_ts, max_off
-        seg.on_become_inactive()
-        with self._lock:
-            seg.dirty = True
-        return True
-
-    def _find(self, seg: LogSegment, offset: int) -> tuple[int, BatchHeader] | None:
-        if seg.retired:
-            # Its index files may be gone or belong to the segment that replaced it.
-            return seg.find_batch(offset, start_position=0)
-        if self._ensure_indexes(seg):
-            return seg.find_batch(offset)
-        return seg.find_batch(offset, start_position=0)
-
-    def read(
-        self,
-        offset: int,
-        max_bytes: int,
-        *,
-        max_offset: int | None = None,
-        min_one: bool = True,
-    ) -> ReadResult:
-        """Whole stored batches from the one containing ``offset``.
-
-        At most ``max_bytes`` (but the first batch whole when ``min_one``), never a
-        batch with an offset at or past ``max_offset`` (high watermark, LSO).
-        Raises KafkaError(OFFSET_OUT_OF_RANGE) unless log start <= offset <= log end.
-        """
-        start = self._read_start(offset, max_offset)
-        if start is None:
-            return ReadResult(b"", offset)
-        limit, segments, i, pos = start
-        seg = segments[i]
-        parts: list[bytes | memoryview] = []
-        budget = max_bytes
-        first_offset: int | None = None
-        take_one = min_one
-        while True:
-            if pos < seg.size:
-                want = min(seg.size - pos, max(budget, 0))
-                if take_one:
-                    want = max(want, seg.header_at(pos).size)
-                if want < BATCH_HEADER_SIZE:
-                    break
-                data = seg.pread(want, pos)
-                used, stopped = self._whole_batches(data, limit)
-                if used:
-                    if first_offset is None:
-                        first_offset = parse_batch_header(data).base_offset
-                    # A view, not a copy, when the read went past the last whole batch
-                    # (a fetch of 16 MiB otherwise copies 16 MiB once more).
-                    parts.append(data if used == len(data) else memoryview(data)[:used])
-                    budget -= used
-                    take_one = False
-                if stopped or used < seg.size - pos or budget <= 0:
-                    break
-            i += 1
-            if i >= len(segments):
-                break
-            seg = segments[i]
-            pos = 0
-        if not parts:
-            return ReadResult(b"", offset)
-        records = parts[0] if len(parts) == 1 else b"".join(parts)
-        return ReadResult(records, first_offset if first_offset is not None else offset)
-
-    def read_slice(
-        self,
-        offset: int,
-        max_bytes: int,
-        *,
-        max_offset: int | None = None,
-        min_one: bool = True,
-    ) -> tuple[FileSlice | None, int]:
-        """The batches :meth:`read` would return for the same arguments, as file ranges
-        (:class:`FileSlice`), and the base offset of the first (``offset`` if none).
-
-        Only the batch headers are read. Raises OFFSET_OUT_OF_RANGE like ``read``.
-        """
-        start = self._read_start(offset, max_offset)
-        if start is None:
-            return None, offset
-        limit, segments, i, pos = start
-        ranges: list[tuple[int, int, int]] = []
-        held: list[LogSegment] = []  # descriptors taken from the shared LRU until duplicated
-        try:
-            return self._slice_from(offset, limit, segments, i, pos, max_bytes, min_one, ranges, held)
-        finally:
-            for seg in held:
-                DESCRIPTORS.release(seg)
-
-    def _slice_from(
-        self,
-        offset: int,
-        limit: int,
-        segments: list[LogSegment],
-        i: int,
-        pos: int,
-        budget: int,
-        take_one: bool,
-        ranges: list[tuple[int, int, int]],
-        held: list[LogSegment],
-    ) -> tuple[FileSlice | None, int]:
-        first_offset: int | None = None
-        next_offset = offset
-        while i < len(segments):
-            seg = segments[i]
-            begin = pos
-            stopped = False
-            try:
-                for position, header in seg.headers_from(pos):
-                    if header.last_offset >= limit or (header.size > budget and not take_one):
-                        stopped = True
-                        break
-                    if first_offset is None:
-                        first_offset = header.base_offset
-                    next_offset = header.next_offset
-                    budget -= header.size
-                    take_one = False
-                    pos = position + header.size
-            except TornBatch:
-                stopped = True  # a batch being written at the end of the active segment
-            if pos > begin:
-                fd = DESCRIPTORS.acquire(seg)
-                held.append(seg)
-                ranges.append((fd, begin, pos - begin))
-            if stopped or budget <= 0:
-                break
-            i += 1
-            pos = 0
-        if not ranges:
-            return None, offset
-        first = first_offset if first_offset is not None else offset
-        found = FileSlice(ranges, first, next_offset)
-        if len(found) < FILE_SLICE_MIN_BYTES:
-            bytes(found)  # small: read now (the descriptors go back at once)
-        return found, first
-
-    def _read_start(self, offset: int, max_offset: int | None) -> tuple[int, list[LogSegment], int, int] | None:
-        """(read limit, the segment list, index in it, position of the batch holding
-        ``offset``) for a read; None when nothing is readable there. Raises
-        OFFSET_OUT_OF_RANGE like ``read``.
-
-        The list is the one current now: the cleaner and retention replace
-        ``self.segments`` with a new list instead of changing it, so a read in a
-        worker thread walks a consistent set of segments (whose descriptors stay
-        open a while after they are replaced)."""
-        self._check_open()
-        leo = self._leo
-        if offset < self._log_start or offset > leo:
-            raise KafkaError(
-                ErrorCode.OFFSET_OUT_OF_RANGE,
-                f"offset {offset} is outside [{self._log_start}, {leo}] of {self.topic}-{self.partition}",
-            )
-        limit = leo if max_offset is None else min(max_offset, leo)
-        if offset >= limit:
-            return None
-        segments = self.segments
-        i = max(bisect_right(segments, offset, key=_base_of) - 1, 0)
-        seg = segments[i]
-        found = self._find(seg, offset)
-        return limit, segments, i, seg.size if found is None else found[0]
-
-    def batch_headers(self, offset: int, max_bytes: int, *, max_offset: int | None = None) -> Iterator[BatchHeader]:
-        """Headers of the batches ``read`` would return for the same arguments, in order.
-
-        Only the headers are read from disk, so callers that need batch bounds
-        (share-partition acquisition) do not pay for reading the records. Lazy:
-        stop iterating once enough batches are seen.
-        """
-        start = self._read_start(offset, max_offset)
-        if start is None:
-            return
-        limit, segments, i, pos = start
-        budget = max_bytes
-        first = True
-        while i < len(segments):
-            for _, header in segments[i].headers_from(pos):
-                if header.last_offset >= limit or (header.size > budget and not first):
-                    return
-                yield header
-                budget -= header.size
-                first = False
-                if budget <= 0:
-                    return
-            i += 1
-            pos = 0
-
-    @staticmethod
-    def _whole_batches(data: bytes, limit: int) -> tuple[int, bool]:
-        """Bytes of complete batches at the start of ``data`` ending below ``limit``;
-        and whether ``limit`` stopped the walk."""
-        pos = 0
-        end = len(data)
-        while end - pos >= BATCH_HEADER_SIZE:
-            header = parse_batch_header(data, pos)
-            if header.last_offset >= limit:
-                return pos, True
-            if pos + header.size > end:
-                break
-            pos += header.size
-        return pos, False
-
-    def aborted_transactions(self, start: int, end: int) -> list[tuple[int, int]]:
-        """(producer id, first offset) of aborted transactions overlapping [start, end)."""
-        out: list[tuple[int, int]] = []
-        for txn in self._aborted[bisect_left(self._aborted_last, start) :]:
-            if txn.first_offset < end:
-                out.append((txn.producer_id, txn.first_offset))
-            if txn.last_stable_offset >= end:
-                break
-        return out
-
-    def offset_for_timestamp(self, timestamp: int) -> tuple[int, int] | None:
-        """(offset, timestamp) of the first record at or after the log start whose
-        timestamp is >= ``timestamp``; None if there is none."""
-        self._check_open()
-        log_start = self._log_start
-        for seg in self.segments[self._segment_index(log_start) :]:
-            if seg.max_timestamp < timestamp:
-                continue
-            before = seg.time_index.offset_before(timestamp) if self._ensure_indexes(seg) else None
-            start = max(log_start, seg.base_offset if before is None else before + 1)
-            found = seg.find_batch(start)
-            if found is None:
-                continue
-            pos = found[0]
-            while pos < seg.size:
-                header = seg.header_at(pos)
-                if header.max_timestamp >= timestamp and header.last_offset >= start:
-                    for record in iter_records(seg.pread(header.size, pos)):
-                        if record.timestamp >= timestamp and record.offset >= start:
-                            return record.offset, record.timestamp
-                pos += header.size
-        return None
-
-    def max_timestamp(self) -> tuple[int, int]:
-        """(offset, timestamp) of the record with the largest timestamp (the first such
-        record); (-1, -1) when the log holds no timestamped record."""
-        self._check_open()
-        best: LogSegment | None = None
-        for seg in self.segments:
-            if seg.max_timestamp >= 0 and (best is None or seg.max_timestamp > best.max_timestamp):
-                best = seg
-        if best is None:
-            return -1, -1
-        found = self._find(best, best.offset_of_max_timestamp)
-        pos = found[0] if found is not None else 0
-        while pos < best.size:
-            header = best.header_at(pos)
-            if header.max_timestamp == best.max_timestamp:
-                if header.timestamp_type == TimestampType.LOG_APPEND_TIME:
-                    return header.base_offset, header.max_timestamp
-                for record in iter_records(best.pread(header.size, pos)):
-                    if record.timestamp == header.max_timestamp:
-                        return record.offset, record.timestamp
-            pos += header.size
-        return best.offset_of_max_timestamp, best.max_timestamp
 
     # ================================================================== deletion
 
@@ -1270,15 +679,6 @@ class PartitionLog:
         ``lastRecordsOfActiveProducers``)."""
         return {pid: (e.last_data_offset, e.epoch) for pid, e in self._producers.producers.items()}
 
-    def checkpoint_recovery_point(self) -> int:
-        """Write this log's recovery point to the checkpoint file now (blocking: an
-        fsync; safe in a worker thread); returns the offset written."""
-        offset = self._recovery_point
-        self.sync_epochs()
-        update_offset_checkpoint(self.path.parent / RECOVERY_POINT_CHECKPOINT, self.topic, self.partition, offset)
-        self.checkpointed_recovery_point = max(self.checkpointed_recovery_point, offset)
-        return offset
-
     def replace_with_cleaned(self, group: CleanedGroup, sizes: dict[int, int]) -> bool:
         """Swap a cleaned segment in for the segments it was made from.
 
@@ -1295,7 +695,6 @@ class PartitionLog:
         through their open descriptors for file.delete.delay.ms.
         """
         self._check_open()
-        path = self.path
         bases = group.bases
         segments = self.segments
         first = bisect_left(self._bases, bases[0])
@@ -1315,6 +714,36 @@ class PartitionLog:
             seg.indexes_checked = True  # from now on the index files may not be theirs
         for seg in old:
             seg.hold()  # reads that picked these up must not reopen the renamed files
+        new = self._swap_in(group, old)
+        new.next_offset = next_base
+        new.max_timestamp = group.max_timestamp
+        new.offset_of_max_timestamp = group.offset_of_max_timestamp
+        new.first_batch_timestamp = -1 if new.size else None
+        new.inactive = True
+        new.indexes_checked = True
+        new.txn_index.entries = list(group.aborted)
+        with self._lock:
+            self.segments = [*segments[:first], new, *segments[first + len(bases) :]]
+            self._bases = [s.base_offset for s in self.segments]
+        self._retire(old)
+        self._aborted = [t for s in self.segments for t in s.txn_index.entries]
+        self._aborted_last = [t.last_offset for t in self._aborted]
+        log.info(
+            "log_segments_cleaned",
+            topic=self.topic,
+            partition=self.partition,
+            base_offset=base,
+            replaced=len(old),
+            bytes_before=sum(sizes[b] for b in bases),
+            bytes_after=new.size,
+        )
+        return True
+
+    def _swap_in(self, group: CleanedGroup, old: list[LogSegment]) -> LogSegment:
+        """Rename the cleaned files in for the segments ``old`` (crash-safe, in the order
+        :meth:`replace_with_cleaned` gives) and open the segment they make."""
+        path = self.path
+        base = old[0].base_offset
         try:
             cleaned_log = path / group.files[".log"]
             st = os.stat(old[-1].log_path)
@@ -1344,29 +773,7 @@ class PartitionLog:
             raise KafkaError(
                 ErrorCode.KAFKA_STORAGE_ERROR, f"swapping a cleaned segment into {path} failed: {exc}"
             ) from exc
-        new.next_offset = next_base
-        new.max_timestamp = group.max_timestamp
-        new.offset_of_max_timestamp = group.offset_of_max_timestamp
-        new.first_batch_timestamp = -1 if new.size else None
-        new.inactive = True
-        new.indexes_checked = True
-        new.txn_index.entries = list(group.aborted)
-        with self._lock:
-            self.segments = [*segments[:first], new, *segments[first + len(bases) :]]
-            self._bases = [s.base_offset for s in self.segments]
-        self._retire(old)
-        self._aborted = [t for s in self.segments for t in s.txn_index.entries]
-        self._aborted_last = [t.last_offset for t in self._aborted]
-        log.info(
-            "log_segments_cleaned",
-            topic=self.topic,
-            partition=self.partition,
-            base_offset=base,
-            replaced=len(old),
-            bytes_before=sum(sizes[b] for b in bases),
-            bytes_after=new.size,
-        )
-        return True
+        return new
 
     def discard_cleaned(self, group: CleanedGroup) -> None:
         """Remove the files of a cleaned segment that is not swapped in."""
@@ -1376,152 +783,7 @@ class PartitionLog:
             except FileNotFoundError:
                 pass
 
-    # ================================================================== durability
-
-    def flush(self) -> None:
-        """fsync every segment, index and directory entry written since the last flush,
-        then advance the recovery point to the log end captured at the start.
-
-        The active segment's index entries are written but their files fsynced only
-        at close: recovery after a crash rebuilds that segment's indexes, and a
-        rolled segment gets its index files fsynced by the next flush.
-
-        Safe to call from a worker thread while appends continue; raises
-        KafkaError(KAFKA_STORAGE_ERROR) if an fsync fails.
-        """
-        with self._flush_lock:
-            self._flush()
-
-    def flush_unsynced(self) -> Callable[[OSError | None], None]:
-        """The first half of a flush whose syncing the caller does for many logs at once
-        (one ``syncfs`` for a group-commit round of hundreds of logs): takes the flush lock,
-        writes what is buffered without fsync, and returns the function to call exactly
-        once after the file system was synced (with the OSError if that failed), which
-        moves the recovery point (or raises KafkaError) and releases the lock."""
-        self._flush_lock.acquire()
-        try:
-            state = self._flush_begin()
-        except BaseException:
-            self._flush_lock.release()
-            raise
-
-        def finish(failed: OSError | None) -> None:
-            try:
-                if state is not None:
-                    if failed is None:
-                        state.epochs_synced = True  # the file system sync covered it
-                    self._flush_end(state, failed)
-            finally:
-                self._flush_lock.release()
-
-        return finish
-
-    def _flush(self, *, durable: bool = True) -> None:
-        state = self._flush_begin(durable=durable)
-        if state is None:
-            return
-        failed: OSError | None = None
-        if durable:
-            try:
-                for seg in state.targets:
-                    seg.fsync(indexes=self._closing or seg is not state.active, sync=True)
-                if state.epochs is not None and self._closing:
-                    self._fsync_epochs()  # a closed log leaves nothing unsynced
-                    state.epochs_synced = True
-                if state.dir_dirty:
-                    fsync_dir(self.path)
-            except OSError as exc:
-                failed = exc
-        self._flush_end(state, failed)
-
-    def _fsync_epochs(self) -> None:
-        fd = os.open(self.path / LEADER_EPOCH_CHECKPOINT, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-    @property
-    def epochs_unsynced(self) -> bool:
-        return self._epochs_unsynced
-
-    def file_system_synced(self) -> None:
-        """The whole file system was synced (syncfs): nothing of this log waits for an fsync."""
-        self._epochs_unsynced = False
-
-    def sync_epochs(self) -> None:
-        """fsync the leader-epoch-checkpoint if it was written since (blocking; call before
-        checkpointing a recovery point read earlier: safe in a worker thread)."""
-        if not self._epochs_unsynced or not self._materialized:
-            return
-        self._epochs_unsynced = False
-        try:
-            self._fsync_epochs()
-        except FileNotFoundError:
-            pass  # the log was deleted meanwhile
-        except OSError:
-            self._epochs_unsynced = True
-            raise
-
-    def _flush_begin(self, *, durable: bool = False) -> _Flush | None:
-        """Capture what to flush and write what is buffered (index entries, the epoch
-        file), without fsync unless ``durable`` (then the epoch file only). None: closed."""
-        with self._lock:
-            if self._closed:
-                return None
-            active = self.segments[-1]
-            targets = [s for s in self.segments if s.dirty]
-            for seg in targets:
-                seg.dirty = False
-                seg.pins += 1
-            state = _Flush(active, targets, self._leo, self._unflushed_messages, self._dir_dirty)
-            self._dir_dirty = False
-            # A log without a directory yet keeps its epochs in memory until its first
-            # write makes one (an empty log's epochs protect no data).
-            state.epochs = self.epochs.encode() if self.epochs.dirty and self._materialized else None
-            if state.epochs is not None:
-                self.epochs.dirty = False
-        try:
-            if not durable:
-                for seg in targets:
-                    seg.fsync(indexes=False, sync=False)  # index entries written, not synced
-            if state.epochs is not None:
-                # Written and renamed in now; the flush's directory fsync makes the name
-                # durable, and the data is fsynced before a recovery point past these
-                # entries reaches the checkpoint file (sync_epochs): recovery rebuilds
-                # the entries above the checkpointed point from batch headers. So the
-                # first write to each of 5,000 new partitions costs no fsync for it.
-                atomic_write(self.path / LEADER_EPOCH_CHECKPOINT, state.epochs, durable=False)
-                state.dir_dirty = True
-        except OSError as exc:
-            state.failed = exc
-        return state
-
-    def _flush_end(self, state: _Flush, failed: OSError | None) -> None:
-        failed = failed or state.failed
-        if failed is not None and self._closed:
-            failed = None  # discarded (topic deleted) while flushing: nothing to report
-            state.dir_dirty = False
-        with self._lock:
-            for seg in state.targets:
-                seg.pins -= 1
-                if failed is not None:
-                    seg.dirty = True
-                if seg.closing and seg.pins == 0:
-                    seg.close()
-            if failed is not None:
-                self._dir_dirty = self._dir_dirty or state.dir_dirty
-                if state.epochs is not None:
-                    self.epochs.dirty = True
-            else:
-                if state.target_offset > self._recovery_point:
-                    self._recovery_point = state.target_offset
-                self._unflushed_messages -= state.messages
-                if state.epochs is not None and not state.epochs_synced:
-                    self._epochs_unsynced = True
-        if failed is not None:
-            log.error("log_flush_failed", topic=self.topic, partition=self.partition, error=str(failed))
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"fsync of {self.path} failed: {failed}") from failed
+    # ================================================================== closing
 
     def close(self, *, durable: bool = True) -> None:
         """Flush everything, write a producer snapshot, and close the files. With
