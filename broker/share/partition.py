@@ -62,15 +62,39 @@ The caller writes it (WriteShareGroupState / ShareUpdate) and then calls
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from enum import IntEnum
-from itertools import groupby
-from typing import NamedTuple, Protocol
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 
-from broker.protocol.errors import ErrorCode
+from broker.share.acknowledgement import ShareAcknowledgement
+from broker.share.inflight import (
+    DEFAULT_DELIVERY_COUNT_LIMIT,
+    DEFAULT_LOCK_DURATION_MS,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_IN_FLIGHT,
+    MAX_LOG_READS_PER_ACQUIRE,
+    MIN_THROTTLE_DELIVERY_COUNT,
+    UNLIMITED_BYTES,
+    UNLIMITED_RECORDS,
+    AckResult,
+    AcquiredRange,
+    DeadLetter,
+    DeadLetterReason,
+    Delta,
+    ExpireResult,
+    LogBatch,
+    PersistedState,
+    RecordView,
+    Run,
+    RunView,
+    ShareLog,
+    StateBatch,
+    Take,
+    held_run,
+    lowest,
+    view_of,
+)
+from broker.share.key_order import KeyOrder
 from broker.share.states import (
-    ACK_EVENTS,
     FINAL_STATES,
     TRANSITIONS,
     AcquireMode,
@@ -87,6 +111,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_IN_FLIGHT",
     "MAX_LOG_READS_PER_ACQUIRE",
+    "UNLIMITED_BYTES",
     "AckResult",
     "AcquiredRange",
     "DeadLetter",
@@ -102,25 +127,6 @@ __all__ = [
     "StateBatch",
 ]
 
-# group.share.partition.max.record.locks: new records are read only while SPSO..SPEO
-# holds fewer offsets (batch_optimized may then pass it by less than one log batch).
-# Bounds the memory and the redelivery work one slow consumer can pin per partition.
-DEFAULT_MAX_IN_FLIGHT = 2000
-# group.share.delivery.count.limit: a record handed out this many times without
-# being accepted is archived, so a poison record cannot be redelivered forever.
-DEFAULT_DELIVERY_COUNT_LIMIT = 5
-# group.share.record.lock.duration.ms: how long a consumer holds acquired records.
-DEFAULT_LOCK_DURATION_MS = 30_000
-# ShareFetch MaxBytes as librdkafka sends it (fetch.max.bytes, 50 MiB); only the
-# default for callers that do not pass the request's own budget.
-DEFAULT_MAX_BYTES = 52_428_800
-# A byte budget this large never binds (callers with no answer to size: tests, tools).
-UNLIMITED_BYTES = 2**62
-UNLIMITED_RECORDS = 2**62
-# Log reads one acquire() may make. A read can end in nothing to hand out
-# (control batches, aborted transactions, holes); this bounds the work one
-# ShareFetch does on the hot path. What is left is found by the next fetch.
-MAX_LOG_READS_PER_ACQUIRE = 8
 # Stale lock-timer entries are dropped lazily; the heap is rebuilt once it holds
 # more than twice as many entries as there are runs plus this slack, which keeps
 # it O(window) however many acquisitions were acknowledged before their timers.
@@ -128,309 +134,12 @@ _LOCK_HEAP_SLACK = 64
 
 _AVAILABLE = RecordState.AVAILABLE
 _ACQUIRED = RecordState.ACQUIRED
-_ACKNOWLEDGED = RecordState.ACKNOWLEDGED
 _ARCHIVING = RecordState.ARCHIVING
 _ARCHIVED = RecordState.ARCHIVED
-_NONE = int(ErrorCode.NONE)
-_INVALID_REQUEST = int(ErrorCode.INVALID_REQUEST)
+_PERSISTED_STATES = {int(s): s for s in (_AVAILABLE, RecordState.ACKNOWLEDGED, _ARCHIVING, _ARCHIVED)}
 
-_PLAIN_VIEW = {
-    _AVAILABLE: View.AVAILABLE,
-    _ACKNOWLEDGED: View.ACKNOWLEDGED,
-    _ARCHIVING: View.ARCHIVING,
-    _ARCHIVED: View.ARCHIVED,
-}
-_ACTION_STATE = {Action.ACKNOWLEDGE: _ACKNOWLEDGED, Action.ARCHIVE: _ARCHIVED}
-_PERSISTED_STATES = {int(s): s for s in (_AVAILABLE, _ACKNOWLEDGED, _ARCHIVING, _ARCHIVED)}
-# Kafka (since 4.2, KAFKA-17541) hands records out in smaller and smaller pieces once
-# their delivery count passes half the limit (never below this), so that one poison
-# record does not take its whole batch to the limit with it.
-MIN_THROTTLE_DELIVERY_COUNT = 2
 
-
-# ----------------------------------------------------------------- interfaces
-
-
-class LogBatch(NamedTuple):
-    """Header facts of one stored record batch."""
-
-    first_offset: int
-    last_offset: int
-    is_control: bool = False
-    producer_id: int = -1
-    is_transactional: bool = False
-    size: int = 0  # bytes the stored batch occupies (what an answer carrying it sends)
-
-
-class ShareLog(Protocol):
-    """The read-only view of a partition log a share partition needs.
-
-    ``broker.log.PartitionLog`` provides the three offsets, ``aborted_transactions``
-    and ``offset_for_timestamp`` as they are; ``batch_bounds`` walks batch headers.
-    """
-
-    @property
-    def log_start_offset(self) -> int: ...
-
-    @property
-    def high_watermark(self) -> int: ...
-
-    @property
-    def last_stable_offset(self) -> int: ...
-
-    def batch_bounds(self, start_offset: int, end_offset: int, max_records: int, max_bytes: int) -> Sequence[LogBatch]:
-        """Batches holding offsets in ``[start_offset, end_offset)``, in offset order.
-
-        The first may begin before ``start_offset``. Stops once the batches cover
-        ``max_records`` offsets from ``start_offset`` or ``max_bytes`` bytes, but
-        always returns the first batch if there is one: an empty answer means no
-        record is stored in the range.
-        """
-        ...
-
-    def aborted_transactions(self, start: int, end: int) -> Sequence[tuple[int, int]]:
-        """(producer id, first offset) of the aborted transactions overlapping [start, end)."""
-        ...
-
-    def offset_for_timestamp(self, timestamp: int) -> tuple[int, int] | None:
-        """(offset, timestamp) of the first record whose timestamp is >= ``timestamp``."""
-        ...
-
-    def record_keys(self, start_offset: int, end_offset: int) -> Sequence[tuple[int, Hashable]]:
-        """(offset, key) of every data record in ``[start_offset, end_offset)`` whose key is
-        not null, in offset order (per-key ordering reads this; it decodes records)."""
-        ...
-
-
-class StateBatch(NamedTuple):
-    """One persisted state batch (``StateBatches`` of WriteShareGroupState)."""
-
-    first_offset: int
-    last_offset: int
-    delivery_state: int  # RecordState: 0 AVAILABLE, 2 ACKNOWLEDGED, 4 ARCHIVED
-    delivery_count: int
-
-
-class PersistedState(NamedTuple):
-    """What ReadShareGroupState returns for one partition."""
-
-    start_offset: int  # -1: never initialised
-    batches: Sequence[StateBatch] = ()
-
-
-class Delta(NamedTuple):
-    """A durable change to write, then confirm with ``on_persisted`` or undo with ``rollback``."""
-
-    id: int
-    start_offset: int  # a lower bound; the store keeps the largest it has seen
-    batches: tuple[StateBatch, ...]
-    # (first, last, delivery count, member, lock deadline, state) of each changed stretch
-    # before the change (ACQUIRED, or ARCHIVING for a dead-letter confirmation); used by rollback.
-    undo: tuple[tuple[int, int, int, str | None, int, RecordState], ...]
-
-
-class DeadLetterReason(IntEnum):
-    """Why a record went to ARCHIVING (it decides the ``__dlq.errors.message`` header)."""
-
-    REJECTED = 1  # the consumer rejected it
-    DELIVERY_LIMIT = 2  # its delivery count reached the limit
-    RESTORED = 3  # read back ARCHIVING after a load: as Kafka, judge by its count against the limit
-
-
-class DeadLetter(NamedTuple):
-    """Records waiting for their dead-letter copy (KIP-1191): write it, then ``dead_lettered``."""
-
-    first_offset: int
-    last_offset: int
-    delivery_count: int
-    reason: DeadLetterReason
-    written: bool = False  # the copy is durable already; only ARCHIVED is left to persist
-
-
-class AcquiredRange(NamedTuple):
-    """``AcquiredRecords`` of a ShareFetch response."""
-
-    first_offset: int
-    last_offset: int
-    delivery_count: int
-
-
-class AckResult(NamedTuple):
-    error_code: int  # 0, INVALID_REQUEST (42) or INVALID_RECORD_STATE (121)
-    delta: Delta | None  # None when nothing durable changed
-
-
-class ExpireResult(NamedTuple):
-    delta: Delta | None
-    available: bool  # some record became AVAILABLE: wake waiting fetches
-
-
-class RecordView(NamedTuple):
-    state: RecordState
-    delivery_count: int
-    member_id: str | None
-    lock_deadline_ms: int  # -1 unless ACQUIRED
-
-
-class RunView(NamedTuple):
-    first_offset: int
-    last_offset: int
-    state: RecordState
-    delivery_count: int
-    member_id: str | None
-    lock_deadline_ms: int
-    pending: bool  # changed by a delta that is not confirmed yet
-
-
-# ---------------------------------------------------------------------- runs
-
-
-class _Run:
-    """A stretch of consecutive offsets in one state. Mutable; owned by one partition."""
-
-    __slots__ = ("count", "data", "deadline", "first", "last", "member", "not_before", "pending", "reason", "state")
-
-    def __init__(
-        self,
-        first: int,
-        last: int,
-        state: RecordState,
-        count: int,
-        member: str | None = None,
-        deadline: int = -1,
-        pending: int = 0,
-    ) -> None:
-        self.first = first
-        self.last = last
-        self.state = state
-        self.count = count  # delivery count; 0: never handed out (read it from the log)
-        self.member = member  # lock holder while ACQUIRED
-        self.deadline = deadline  # lock deadline (ms) while ACQUIRED, else -1
-        self.pending = pending  # id of the unconfirmed delta that set this state, else 0
-        self.not_before = 0  # AVAILABLE: not handed out again before this time (ms; redelivery backoff)
-        self.reason = DeadLetterReason.REJECTED  # ARCHIVING: why (the dead-letter message)
-        # Count 0 only: known to be data records (held back by per-key ordering when they were
-        # read), so they need no second look at the log before they are handed out.
-        self.data = False
-
-    def clone(self, first: int, last: int) -> _Run:
-        run = _Run(first, last, self.state, self.count, self.member, self.deadline, self.pending)
-        run.not_before = self.not_before
-        run.reason = self.reason
-        run.data = self.data
-        return run
-
-    def view(self) -> RunView:
-        return RunView(self.first, self.last, self.state, self.count, self.member, self.deadline, self.pending != 0)
-
-    def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        where = f"{self.first}-{self.last}"
-        return f"_Run({where} {self.state.name} n={self.count} {self.member} {self.deadline} p={self.pending})"
-
-
-def _view(run: _Run, member_id: str | None) -> View:
-    if run.state == _ACQUIRED:
-        return View.ACQUIRED_BY_ME if run.member == member_id else View.ACQUIRED_BY_OTHER
-    return _PLAIN_VIEW[run.state]
-
-
-def _coalesce(changes: Iterable[StateBatch]) -> tuple[StateBatch, ...]:
-    """Join adjacent state batches with the same state and delivery count."""
-    out: list[StateBatch] = []
-    for sb in changes:
-        if out:
-            prev = out[-1]
-            if (
-                prev.last_offset + 1 == sb.first_offset
-                and prev.delivery_state == sb.delivery_state
-                and prev.delivery_count == sb.delivery_count
-            ):
-                out[-1] = prev._replace(last_offset=sb.last_offset)
-                continue
-        out.append(sb)
-    return tuple(out)
-
-
-class _Take:
-    """One ``acquire`` call: what it may still take, and what it took."""
-
-    __slots__ = (
-        "bound",
-        "bytes",
-        "chunk",
-        "committed",
-        "deadline",
-        "exact",
-        "member",
-        "min_one",
-        "out",
-        "reads",
-        "records",
-        "sent",
-        "share",
-        "stop",
-        "unlimited_bytes",
-    )
-
-    def __init__(
-        self,
-        member: str,
-        *,
-        deadline: int,
-        records: int,
-        chunk: int,
-        exact: bool,
-        share: int,
-        committed: bool,
-        bound: int,
-        max_bytes: int,
-        min_one: bool,
-    ) -> None:
-        self.member = member
-        self.deadline = deadline  # lock deadline of what is taken (ms)
-        self.records = records  # records still to take (the request's MaxRecords budget)
-        self.chunk = chunk  # new records are grouped in runs of about this many
-        self.exact = exact  # RECORD_LIMIT: never pass ``records``
-        self.share = share  # never pass this, whatever the mode (the caller's part of a shared partition)
-        self.committed = committed  # READ_COMMITTED: aborted records are skipped
-        self.bound = bound  # high watermark, or LSO under READ_COMMITTED
-        self.bytes = max_bytes  # bytes of stored batches the answer may still carry
-        self.unlimited_bytes = max_bytes >= UNLIMITED_BYTES
-        self.min_one = min_one  # the answer carries nothing yet: its first batch goes out whole
-        self.reads = MAX_LOG_READS_PER_ACQUIRE
-        self.out: list[AcquiredRange] = []
-        self.sent: set[int] = set()  # first offsets of the stored batches counted against ``bytes``
-        self.stop = False  # a throttled stretch, or a batch that does not fit, ends the call
-
-    def more(self) -> bool:
-        """Whether the call may take more records."""
-        return self.records > 0 and self.share > 0 and not self.stop
-
-    def took(self, n: int) -> None:
-        self.records -= n
-        self.share -= n
-
-    def fits(self, size: int) -> bool:
-        """Whether a stored batch of ``size`` bytes may still go out in the answer."""
-        return size <= self.bytes or (self.min_one and not self.sent)
-
-    def count(self, batch: LogBatch) -> None:
-        """The answer carries ``batch``: count its bytes once."""
-        if batch.first_offset not in self.sent:
-            self.sent.add(batch.first_offset)
-            self.bytes -= batch.size
-
-
-def _lowest(a: int | None, b: int | None) -> int | None:
-    if a is None:
-        return b
-    return a if b is None else min(a, b)
-
-
-# ------------------------------------------------------------ share partition
-
-
-class SharePartition:
+class SharePartition(ShareAcknowledgement):
     """In-flight record state of one share-partition. See the module docstring.
 
     Build with ``SharePartition.initialize``. Not thread-safe; one owner task.
@@ -441,7 +150,7 @@ class SharePartition:
         self._spso = start_offset
         self._speo = start_offset  # exclusive: the next offset to read from the log
         self._starts: list[int] = []  # first offset of each run, for bisect
-        self._runs: list[_Run] = []  # contiguous, covering [SPSO, SPEO) exactly
+        self._runs: list[Run] = []  # contiguous, covering [SPSO, SPEO) exactly
         self._avail_hint = start_offset  # no AVAILABLE run starts below this offset
         self._dropped_below = log.log_start_offset  # the log dropped what is below this
         self._locks: list[tuple[int, int]] = []  # heap of (lock deadline, offset inside the run)
@@ -454,7 +163,7 @@ class SharePartition:
         # Redelivery backoff (extension): heap of (not_before, offset inside the run).
         self._backoffs: list[tuple[int, int]] = []
         # Per-key ordering (extension): the keys of the window's unsettled records, or None.
-        self._order: _KeyOrder | None = None
+        self._order: KeyOrder | None = None
 
     # ------------------------------------------------------------ construction
 
@@ -497,10 +206,10 @@ class SharePartition:
             if first < pos:
                 raise ValueError(f"overlapping state batches at offset {first}")
             if first > pos:
-                sp._append(_Run(pos, first - 1, _AVAILABLE, 0))
+                sp._append(Run(pos, first - 1, _AVAILABLE, 0))
             # ACQUIRED is never written; read one defensively as its previous delivery.
             rec_state = _PERSISTED_STATES.get(sb.delivery_state, _AVAILABLE)
-            sp._append(_Run(first, sb.last_offset, rec_state, sb.delivery_count))
+            sp._append(Run(first, sb.last_offset, rec_state, sb.delivery_count))
             if rec_state == _ARCHIVING:
                 sp._dead_letters.append(DeadLetter(first, sb.last_offset, sb.delivery_count, DeadLetterReason.RESTORED))
             pos = sb.last_offset + 1
@@ -508,7 +217,7 @@ class SharePartition:
         sp._advance()
         return sp
 
-    def _append(self, run: _Run) -> None:
+    def _append(self, run: Run) -> None:
         self._starts.append(run.first)
         self._runs.append(run)
 
@@ -659,13 +368,13 @@ class SharePartition:
 
         Extensions: an AVAILABLE record whose redelivery backoff has not elapsed
         is HELD; with ``key_ordering``, so is a record while an earlier record with
-        its key is not final (see :class:`_KeyOrder`).
+        its key is not final (see :class:`KeyOrder`).
         """
         if max_records <= 0:
             return []
         self._sync_log_start()
         self._lock_duration_ms = lock_duration_ms
-        take = _Take(
+        take = Take(
             member_id,
             deadline=now_ms + lock_duration_ms,
             records=max_records,
@@ -677,19 +386,24 @@ class SharePartition:
             max_bytes=max_bytes,
             min_one=min_one,
         )
-        order = self._key_order(key_ordering)
-        self._take_in_window(take, order, now_ms, delivery_count_limit, dead_letter)
+        self._take(take, self._key_order(key_ordering), now_ms, delivery_count_limit, dead_letter, max_in_flight)
+        return take.out
+
+    def _take(
+        self, take: Take, order: KeyOrder | None, now_ms: int, limit: int, dead_letter: bool, max_in_flight: int
+    ) -> None:
+        """The two steps of ``acquire``, then SPSO moved past what became final."""
+        self._take_in_window(take, order, now_ms, limit, dead_letter)
         if not take.stop:
             self._take_new(take, order, max_in_flight)
         self._advance()
         self._maybe_compact_locks()
-        return take.out
 
     def held_by(self, member_id: str) -> int:
         """Offsets ``member_id`` holds locked in this share-partition now. O(runs)."""
         return sum(r.last - r.first + 1 for r in self._runs if r.state == _ACQUIRED and r.member == member_id)
 
-    def _take_in_window(self, take: _Take, order: _KeyOrder | None, now_ms: int, limit: int, dead_letter: bool) -> None:
+    def _take_in_window(self, take: Take, order: KeyOrder | None, now_ms: int, limit: int, dead_letter: bool) -> None:
         """Step 1: hand out the window's AVAILABLE records, in offset order."""
         runs, starts = self._runs, self._starts
         throttle_from = max(MIN_THROTTLE_DELIVERY_COUNT, -(-limit // 2))
@@ -703,12 +417,12 @@ class SharePartition:
             if run.count == 0 and not run.data:
                 # Never delivered (restored state): read it from the log like new records.
                 i, left = self._take_unread(take, i, order)
-                low = _lowest(low, left)
+                low = lowest(low, left)
                 continue
             view = View.HELD if run.not_before > now_ms else View.AVAILABLE
             action = TRANSITIONS[(view, Event.ACQUIRE)].action
             if action == Action.KEEP:  # held by its redelivery backoff until its time comes
-                low = _lowest(low, run.first)
+                low = lowest(low, run.first)
                 i += 1
                 continue
             assert action == Action.ACQUIRE
@@ -728,15 +442,15 @@ class SharePartition:
             if stretches:
                 taken = self._take_stretches(take, stretches, exact=take.exact or throttled or order is not None)
             if taken < end_of_run - first + 1:
-                low = _lowest(low, first)  # some records wait (budget, bytes, their key, throttling)
+                low = lowest(low, first)  # some records wait (budget, bytes, their key, throttling)
             i = bisect_right(starts, end_of_run)
             if throttled:
                 take.stop = True
         if i < len(runs):
-            low = _lowest(low, runs[i].first)
+            low = lowest(low, runs[i].first)
         self._avail_hint = self._speo if low is None else low
 
-    def _take_stretches(self, take: _Take, stretches: list[tuple[int, int]], *, exact: bool) -> int:
+    def _take_stretches(self, take: Take, stretches: list[tuple[int, int]], *, exact: bool) -> int:
         """Acquire the AVAILABLE ``stretches`` (in one run) within the call's budgets; records taken."""
         taken = 0
         for a, b in stretches:
@@ -756,7 +470,7 @@ class SharePartition:
             taken += fit - a + 1
         return taken
 
-    def _take_unread(self, take: _Take, i: int, order: _KeyOrder | None) -> tuple[int, int | None]:
+    def _take_unread(self, take: Take, i: int, order: KeyOrder | None) -> tuple[int, int | None]:
         """Read the never-delivered AVAILABLE run ``runs[i]`` from the log like new records.
 
         Returns the index to go on from and the first offset left AVAILABLE (None: none)."""
@@ -783,7 +497,7 @@ class SharePartition:
         take.took(used)
         return i + len(new) - (1 if rest else 0), left
 
-    def _take_new(self, take: _Take, order: _KeyOrder | None, max_in_flight: int) -> None:
+    def _take_new(self, take: Take, order: KeyOrder | None, max_in_flight: int) -> None:
         """Step 2: read new records past SPEO while the window has room.
 
         As in Kafka, the room caps the records to take, and BATCH_OPTIMIZED still
@@ -811,7 +525,7 @@ class SharePartition:
         elif hint_at_end:
             self._avail_hint = end  # the new runs hold nothing AVAILABLE
 
-    def _lock(self, run: _Run, take: _Take) -> None:
+    def _lock(self, run: Run, take: Take) -> None:
         """``Action.ACQUIRE`` of an AVAILABLE run: locked by the member, delivery count +1."""
         run.state = _ACQUIRED
         run.count += 1
@@ -824,7 +538,7 @@ class SharePartition:
         take.out.append(AcquiredRange(run.first, run.last, run.count))
         take.took(run.last - run.first + 1)
 
-    def _archive_spent(self, run: _Run, dead_letter: bool, order: _KeyOrder | None) -> None:
+    def _archive_spent(self, run: Run, dead_letter: bool, order: KeyOrder | None) -> None:
         """``Action.ACQUIRE`` of a run whose count is spent (the limit was lowered): archived
         (ARCHIVING first in a group with a dead-letter topic). Not persisted: a restart
         derives it again."""
@@ -838,7 +552,7 @@ class SharePartition:
             if order is not None:
                 order.settle(run.first, run.last)
 
-    def _fit_bytes(self, take: _Take, a: int, b: int) -> int:
+    def _fit_bytes(self, take: Take, a: int, b: int) -> int:
         """The last offset of ``[a, b]`` whose stored batches fit in the call's bytes, counting
         them; ``a - 1`` when the first does not fit. Offsets with no stored batch cost nothing."""
         if take.unlimited_bytes:
@@ -851,7 +565,7 @@ class SharePartition:
             take.count(batch)
         return b
 
-    def _throttled(self, run: _Run, throttle_from: int, limit: int) -> int:
+    def _throttled(self, run: Run, throttle_from: int, limit: int) -> int:
         """The last offset of ``run`` to hand out now that its count reached ``throttle_from``.
 
         Kafka's rule: ``max(1, size >> (count - throttle_from + 1))`` records of the
@@ -865,13 +579,13 @@ class SharePartition:
 
     # -------------------------------------------------- per-key ordering (extension)
 
-    def _key_order(self, enabled: bool) -> _KeyOrder | None:
+    def _key_order(self, enabled: bool) -> KeyOrder | None:
         """The key index when per-key ordering is on (built from the log on first use), else None."""
         if not enabled:
             self._order = None
             return None
         if self._order is None:
-            order = _KeyOrder(self._speo)
+            order = KeyOrder(self._speo)
             unsettled = [(r.first, r.last) for r in self._runs if r.state not in FINAL_STATES or r.pending]
             if unsettled:
                 j = 0
@@ -893,11 +607,11 @@ class SharePartition:
         i = self._index_of(offset)
         return _AVAILABLE if i < 0 else self._runs[i].state
 
-    def _hold_by_key(self, order: _KeyOrder, new: list[_Run], used: int) -> tuple[list[_Run], int, int | None]:
+    def _hold_by_key(self, order: KeyOrder, new: list[Run], used: int) -> tuple[list[Run], int, int | None]:
         """Split freshly acquired runs into what per-key ordering lets go out now and what
         must wait (AVAILABLE, never delivered, known data). Returns (runs, records
         acquired, first held offset or None)."""
-        out: list[_Run] = []
+        out: list[Run] = []
         held: int | None = None
         for r in new:
             if r.state != _ACQUIRED:
@@ -907,30 +621,27 @@ class SharePartition:
             pos = r.first
             for a, b in order.free_stretches(r.first, r.last, self._state):
                 if a > pos:
-                    out.append(_held_run(r, pos, a - 1))
+                    out.append(held_run(r, pos, a - 1))
                     used -= a - pos
                     held = pos if held is None else held
                 out.append(r.clone(a, b))
                 pos = b + 1
             if pos <= r.last:
-                out.append(_held_run(r, pos, r.last))
+                out.append(held_run(r, pos, r.last))
                 used -= r.last - pos + 1
                 held = pos if held is None else held
         return out, used, held
 
-    def _read_log(self, take: _Take, start: int, stop: int, budget: int, count: int) -> tuple[list[_Run], int, int]:
+    def _read_log(self, take: Take, start: int, stop: int, budget: int, count: int) -> tuple[list[Run], int, int]:
         """Runs tiling ``[start, end)`` of the log: ACQUIRED for data, ARCHIVED for the rest.
 
         Returns (runs, records acquired, end). ``end`` is where reading stopped
         (the budget, the bytes of the answer, the read limit, a batch cut, or ``stop``).
         """
-        out: list[_Run] = []
-        used = 0
-        pos = start
+        out: list[Run] = []
+        used, pos = 0, start
         chunk = take.chunk
-        txns: list[tuple[int, int]] = []
-        if take.committed:
-            txns = sorted(self._log.aborted_transactions(start, stop), key=lambda t: t[1])
+        txns = self._aborted_by_first_offset(take, start, stop)
         ti = 0
         aborting: set[int] = set()
 
@@ -944,9 +655,9 @@ class SharePartition:
                     prev.last = last
                     return
             if data:
-                out.append(_Run(first, last, _ACQUIRED, count, take.member, take.deadline))
+                out.append(Run(first, last, _ACQUIRED, count, take.member, take.deadline))
             else:
-                out.append(_Run(first, last, _ARCHIVED, 0))
+                out.append(Run(first, last, _ARCHIVED, 0))
 
         while pos < stop and used < budget and used < take.share and take.reads > 0 and not take.stop:
             take.reads -= 1
@@ -1002,6 +713,13 @@ class SharePartition:
                 break
         return out, used, pos
 
+    def _aborted_by_first_offset(self, take: Take, start: int, stop: int) -> list[tuple[int, int]]:
+        """(producer id, first offset) of the aborted transactions in [start, stop) that a
+        READ_COMMITTED read skips, by first offset (none under READ_UNCOMMITTED)."""
+        if not take.committed:
+            return []
+        return sorted(self._log.aborted_transactions(start, stop), key=lambda t: t[1])
+
     def _batch_end(self, offset: int) -> int:
         """Last offset of the log batch holding ``offset`` (``offset`` if none does)."""
         batches = self._log.batch_bounds(offset, offset + 1, 1, 1)
@@ -1017,244 +735,6 @@ class SharePartition:
         log_start = self._log.log_start_offset
         if log_start > self._spso:
             self.on_log_start_offset(log_start)
-
-    # --------------------------------------------------------- acknowledgement
-
-    def acknowledge(
-        self,
-        member_id: str,
-        batches: Sequence[tuple[int, int, Sequence[int]]],
-        now_ms: int,
-        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
-        *,
-        lock_duration_ms: int | None = None,
-        dead_letter: bool = False,
-        redelivery_delay: Callable[[int], int] | None = None,
-    ) -> AckResult:
-        """Apply one partition's acknowledgement batches, all or nothing.
-
-        Each batch is (first offset, last offset, acknowledge types): one type for
-        the whole range or one per offset. Errors, checked before anything changes:
-        INVALID_REQUEST for a malformed batch (first > last, a types list neither
-        1 nor last-first+1 long, an unknown type, overlapping batches) or one that
-        reaches SPEO or beyond (never delivered); INVALID_RECORD_STATE for an
-        offset the member does not hold (see ``TRANSITIONS``). Offsets below SPSO
-        are final and held by nobody: they count as ARCHIVED, so a Gap there is a
-        no-op and any other type is INVALID_RECORD_STATE (a member whose lock ran
-        out and whose records another member then settled must not be told its
-        late Accept or Reject took effect). Offsets below the log start offset are
-        skipped: the log dropped them, perhaps from under the member's lock.
-
-        Renew restarts the lock for ``lock_duration_ms`` (default: the duration of
-        the latest acquisition) and is not persisted. A lock whose deadline has
-        passed but which ``expire_locks`` has not processed yet still counts.
-        ``dead_letter`` and ``redelivery_delay`` are as for ``_apply``.
-        """
-        reqs: list[tuple[int, int, Sequence[int]]] = []
-        for first, last, types in batches:
-            if first < 0 or first > last:
-                return AckResult(_INVALID_REQUEST, None)
-            if len(types) != 1 and len(types) != last - first + 1:
-                return AckResult(_INVALID_REQUEST, None)
-            if any(t not in ACK_EVENTS for t in set(types)):
-                return AckResult(_INVALID_REQUEST, None)
-            reqs.append((first, last, types))
-        reqs.sort(key=lambda r: r[0])
-        joined: list[tuple[int, int, Sequence[int]]] = []
-        for req in reqs:
-            if joined:
-                prev = joined[-1]
-                if req[0] <= prev[1]:
-                    return AckResult(_INVALID_REQUEST, None)
-                # Explicit-mode clients send one batch per record: join neighbours
-                # with one and the same type, so a whole run is still one step.
-                if req[0] == prev[1] + 1 and len(req[2]) == 1 and len(prev[2]) == 1 and req[2][0] == prev[2][0]:
-                    joined[-1] = (prev[0], req[1], prev[2])
-                    continue
-            joined.append(req)
-        reqs = joined
-        if reqs and reqs[-1][1] >= self._speo:
-            return AckResult(_INVALID_REQUEST, None)
-
-        runs = self._runs
-        plan: list[tuple[int, int, Action]] = []
-        for first, last, types in reqs:
-            settled_from = max(first, self._dropped_below)
-            if settled_from <= last and settled_from < self._spso:
-                if len(types) == 1:
-                    below = types
-                else:
-                    below = types[settled_from - first : min(last, self._spso - 1) - first + 1]
-                for t in set(below):
-                    outcome = TRANSITIONS[(View.ARCHIVED, ACK_EVENTS[t])]
-                    if outcome.error:
-                        return AckResult(outcome.error, None)
-            lo = max(first, self._spso)
-            if lo > last:
-                continue
-            single = len(types) == 1 or types.count(types[0]) == len(types)
-            i = self._index_of(lo)
-            while i < len(runs) and runs[i].first <= last:
-                run = runs[i]
-                a, b = max(run.first, lo), min(run.last, last)
-                view = _view(run, member_id)
-                if single:
-                    groups: Iterable[tuple[int, int, int]] = ((types[0], a, b),)
-                else:
-                    groups = _type_groups(types, first, a, b)
-                for t, ga, gb in groups:
-                    outcome = TRANSITIONS[(view, ACK_EVENTS[t])]
-                    if outcome.error:
-                        return AckResult(outcome.error, None)
-                    if outcome.action != Action.KEEP:
-                        plan.append((ga, gb, outcome.action))
-                i += 1
-        dur = self._lock_duration_ms if lock_duration_ms is None else lock_duration_ms
-        delta, _ = self._apply(
-            plan, now_ms, delivery_count_limit, dur, dead_letter=dead_letter, redelivery_delay=redelivery_delay
-        )
-        return AckResult(_NONE, delta)
-
-    def release_member(
-        self,
-        member_id: str,
-        now_ms: int,
-        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
-        *,
-        dead_letter: bool = False,
-        redelivery_delay: Callable[[int], int] | None = None,
-    ) -> Delta | None:
-        """Release every record ``member_id`` holds (session closed, member left, connection lost).
-
-        Released records become AVAILABLE again (after the redelivery delay, if
-        any), or archived once their delivery count reached the limit. O(runs in
-        the window).
-        """
-        plan: list[tuple[int, int, Action]] = []
-        for run in self._runs:
-            if run.state != _ACQUIRED:
-                continue
-            action = TRANSITIONS[(_view(run, member_id), Event.RELEASE_MEMBER)].action
-            if action != Action.KEEP:
-                plan.append((run.first, run.last, action))
-        delta, _ = self._apply(
-            plan,
-            now_ms,
-            delivery_count_limit,
-            self._lock_duration_ms,
-            dead_letter=dead_letter,
-            redelivery_delay=redelivery_delay,
-        )
-        return delta
-
-    def expire_locks(
-        self,
-        now_ms: int,
-        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
-        *,
-        dead_letter: bool = False,
-        redelivery_delay: Callable[[int], int] | None = None,
-    ) -> ExpireResult:
-        """Release every record whose lock deadline is at or before ``now_ms``.
-
-        ``available`` says whether a record became AVAILABLE (rather than archived
-        at the delivery limit), so the caller can wake fetches waiting for records.
-        """
-        locks = self._locks
-        plan: list[tuple[int, int, Action]] = []
-        seen: set[int] = set()
-        while locks and locks[0][0] <= now_ms:
-            deadline, offset = heapq.heappop(locks)
-            i = self._index_of(offset)
-            if i < 0:
-                continue
-            run = self._runs[i]
-            if run.state != _ACQUIRED or run.deadline != deadline or run.first in seen:
-                continue
-            seen.add(run.first)
-            action = TRANSITIONS[(_view(run, run.member), Event.LOCK_EXPIRY)].action
-            if action != Action.KEEP:
-                plan.append((run.first, run.last, action))
-        plan.sort(key=lambda p: p[0])
-        delta, available = self._apply(
-            plan,
-            now_ms,
-            delivery_count_limit,
-            self._lock_duration_ms,
-            dead_letter=dead_letter,
-            redelivery_delay=redelivery_delay,
-        )
-        return ExpireResult(delta, available)
-
-    def _apply(
-        self,
-        plan: list[tuple[int, int, Action]],
-        now_ms: int,
-        limit: int,
-        lock_ms: int,
-        *,
-        dead_letter: bool = False,
-        redelivery_delay: Callable[[int], int] | None = None,
-    ) -> tuple[Delta | None, bool]:
-        """Carry out planned (first, last, action) steps, sorted by offset; build the delta.
-
-        ``dead_letter``: the group has a dead-letter topic, so records archived by a
-        reject or the delivery limit go to ARCHIVING. ``redelivery_delay(count)``: how
-        long a released record whose ``count``-th delivery failed waits (the backoff
-        extension; None or 0: offered again at once).
-        """
-        delta_id = self._next_delta_id
-        runs = self._runs
-        changes: list[StateBatch] = []
-        undo: list[tuple[int, int, int, str | None, int, RecordState]] = []
-        available = False
-        archived = _ARCHIVING if dead_letter else _ARCHIVED
-        for a, b, action in plan:
-            lo, hi = self._isolate(a, b)
-            for j in range(lo, hi):
-                run = runs[j]
-                if action == Action.RENEW:
-                    run.deadline = now_ms + lock_ms
-                    heapq.heappush(self._locks, (run.deadline, run.first))
-                    continue
-                undo.append((run.first, run.last, run.count, run.member, run.deadline, run.state))
-                if action == Action.RELEASE:
-                    state = archived if run.count >= limit else _AVAILABLE
-                    run.reason = DeadLetterReason.DELIVERY_LIMIT
-                elif action == Action.REJECT:
-                    state = archived
-                    run.reason = DeadLetterReason.REJECTED
-                else:
-                    state = _ACTION_STATE[action]
-                run.state = state
-                run.member = None
-                run.deadline = -1
-                run.pending = delta_id
-                if state == _AVAILABLE:
-                    available = True
-                    delay = redelivery_delay(run.count) if redelivery_delay is not None else 0
-                    if delay > 0:
-                        # now_ms is whole milliseconds, up to 1 ms behind the release: never early
-                        run.not_before = now_ms + delay + 1
-                        heapq.heappush(self._backoffs, (run.not_before, run.first))
-                    if run.first < self._avail_hint:
-                        self._avail_hint = run.first
-                changes.append(StateBatch(run.first, run.last, int(state), run.count))
-        self._maybe_compact_locks()
-        if not changes:
-            return None, False
-        self._next_delta_id += 1
-        delta = Delta(delta_id, self._delta_start(delta_id), _coalesce(changes), tuple(undo))
-        self._outstanding[delta_id] = delta
-        return delta, available
-
-    def _delta_start(self, delta_id: int) -> int:
-        """First offset not final, counting only durable finality and this delta's."""
-        for run in self._runs:
-            if run.state in FINAL_STATES and (run.pending == 0 or run.pending == delta_id):
-                continue
-            return run.first
-        return self._speo
 
     # ------------------------------------------------------------- persistence
 
@@ -1337,7 +817,7 @@ class SharePartition:
         while 0 <= i < len(runs) and runs[i].first <= last:
             run = runs[i]
             if run.pending == 0:  # a change still being written is settled by its own delta
-                action = TRANSITIONS[(_view(run, None), Event.DEAD_LETTERED)].action
+                action = TRANSITIONS[(view_of(run, None), Event.DEAD_LETTERED)].action
                 if action != Action.KEEP:
                     plan.append((max(run.first, lo), min(run.last, last), action))
             i += 1
@@ -1457,116 +937,6 @@ class SharePartition:
         if len(self._locks) > 2 * len(self._runs) + _LOCK_HEAP_SLACK:
             self._locks = [(r.deadline, r.first) for r in self._runs if r.state == _ACQUIRED]
             heapq.heapify(self._locks)
-
-
-def _held_run(acquired: _Run, first: int, last: int) -> _Run:
-    """Records read from the log that per-key ordering holds back: AVAILABLE, never delivered."""
-    run = _Run(first, last, _AVAILABLE, acquired.count - 1)
-    run.data = True
-    return run
-
-
-class _KeyOrder:
-    """The per-key ordering index of one share-partition (extension).
-
-    For every key, the window's offsets with that key that are not settled yet
-    (not final, or final but not durably so), in order. A keyed record may be
-    handed out only when it is the first of its key's list: earlier records of
-    its key are all final, so one member at a time works on a key and in offset
-    order. A record settles (leaves the list) once its finality is durable, so
-    the next record of the key goes out only after the previous one's
-    acknowledgement is written. Records without a key are not ordered. Keys come
-    from the log (``ShareLog.record_keys``), read once per record as records enter
-    the window; the index is rebuilt from the log after a restart or when the
-    extension is turned on.
-    """
-
-    __slots__ = ("indexed_to", "keys", "pending", "suspect")
-
-    def __init__(self, indexed_to: int) -> None:
-        self.keys: dict[int, Hashable] = {}  # offset -> key, unsettled keyed records
-        self.pending: dict[Hashable, list[int]] = {}  # key -> its unsettled offsets, sorted
-        self.indexed_to = indexed_to  # keys below this offset have been read
-        # Keys that may have a record in flight that is not the first of their list
-        # (handed out before ordering was turned on); checked in full until it clears.
-        self.suspect: set[Hashable] = set()
-
-    def add(self, offset: int, key: Hashable) -> None:
-        if offset in self.keys:
-            return
-        self.keys[offset] = key
-        insort(self.pending.setdefault(key, []), offset)
-
-    def index(self, log: ShareLog, first: int, last: int) -> None:
-        """Read the keys of ``[first, last]`` not read yet."""
-        if last < self.indexed_to:
-            return
-        for offset, key in log.record_keys(max(first, self.indexed_to), last + 1):
-            self.add(offset, key)
-        self.indexed_to = last + 1
-
-    def settle(self, first: int, last: int) -> None:
-        """``[first, last]`` are durably final: they no longer hold their keys back."""
-        keys = self.keys
-        if not keys:
-            return
-        for offset in range(first, last + 1):
-            key = keys.pop(offset, None)
-            if key is not None:
-                self._remove(key, offset)
-
-    def drop_below(self, offset: int) -> None:
-        for o in [o for o in self.keys if o < offset]:
-            self._remove(self.keys.pop(o), o)
-
-    def _remove(self, key: Hashable, offset: int) -> None:
-        pend = self.pending[key]
-        i = bisect_left(pend, offset)
-        if i < len(pend) and pend[i] == offset:
-            del pend[i]
-        if not pend:
-            del self.pending[key]
-            self.suspect.discard(key)
-
-    def suspect_acquired(self, state: Callable[[int], RecordState]) -> None:
-        self.suspect = {k for k, pend in self.pending.items() if any(state(o) == _ACQUIRED for o in pend)}
-
-    def free(self, offset: int, state: Callable[[int], RecordState]) -> bool:
-        key = self.keys.get(offset)
-        if key is None:
-            return True
-        pend = self.pending[key]
-        if pend[0] != offset:
-            return False  # View.HELD: an earlier record of its key is not settled
-        if key in self.suspect:
-            if any(state(o) == _ACQUIRED for o in pend[1:]):
-                return False
-            self.suspect.discard(key)
-        return True
-
-    def free_stretches(self, first: int, last: int, state: Callable[[int], RecordState]) -> list[tuple[int, int]]:
-        """The stretches of ``[first, last]`` whose records may go out now."""
-        out: list[tuple[int, int]] = []
-        start: int | None = None
-        for offset in range(first, last + 1):
-            if self.free(offset, state):
-                if start is None:
-                    start = offset
-            elif start is not None:
-                out.append((start, offset - 1))
-                start = None
-        if start is not None:
-            out.append((start, last))
-        return out
-
-
-def _type_groups(types: Sequence[int], base: int, a: int, b: int) -> Iterable[tuple[int, int, int]]:
-    """(type, first, last) for each stretch of equal per-offset types within [a, b]."""
-    pos = a
-    for t, grp in groupby(types[a - base : b - base + 1]):
-        n = sum(1 for _ in grp)
-        yield t, pos, pos + n - 1
-        pos += n
 
 
 def _reset_offset(log: ShareLog, auto_offset_reset: str | tuple[str, int], now_ms: int) -> int:
