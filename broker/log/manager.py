@@ -24,14 +24,13 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple, ParamSpec, TypeVar
+from typing import Any
 
 import structlog
 import trio
@@ -60,67 +59,36 @@ from broker.log.dirs import LogDirs, Scan, trash
 from broker.log.future import FutureReplica
 from broker.log.moves import MOVE_RATE_KEY, DirReport, LogDirMoves, ReplicaReport
 from broker.log.partition import DirectoryState, PartitionLog
+from broker.log.steps import all_at_once, run_steps, run_steps_async
+from broker.log.topics import (
+    MAX_PARTITIONS_PER_TOPIC,
+    NewTopicSpec,
+    TopicInfo,
+    collision_key,
+    config_text,
+    validate_topic_name,
+)
 from broker.protocol.errors import ErrorCode, KafkaError
 
-__all__ = ["DirReport", "LogManager", "NewTopicSpec", "ReplicaReport", "TopicInfo"]
+__all__ = [
+    "MAX_PARTITIONS_PER_TOPIC",
+    "DirReport",
+    "LogManager",
+    "NewTopicSpec",
+    "ReplicaReport",
+    "TopicInfo",
+    "run_steps",
+    "run_steps_async",
+    "validate_topic_name",
+]
 
 log = structlog.get_logger("sharebroker.log")
 
 CATALOG_FILE = "topics.json"
 CATALOG_VERSION = 1
 
-# Kafka's limit: 249 leaves room in the 255-byte file-name limit for "-<partition>".
-MAX_TOPIC_NAME_LENGTH = 249
-_LEGAL_TOPIC_NAME = re.compile(r"^[a-zA-Z0-9._-]+$")
-# Partitions per topic: each open partition holds at least 3 descriptors (the active
-# segment's .log, .index and .timeindex), so 10,000 partitions is ~30,000 descriptors,
-# about what a host tuned as Kafka recommends (nofile 100k) can spare beside sockets.
-# A request above it is refused with INVALID_PARTITIONS instead of exhausting the host.
-MAX_PARTITIONS_PER_TOPIC = 10_000
 # create_topic_steps lets other tasks run after laying out this many partitions (~30 ms here).
 CREATE_PARTITIONS_PER_STEP = 64
-
-T = TypeVar("T")
-P = ParamSpec("P")
-
-
-def _step(steps: Generator[None, None, T]) -> list[T]:
-    """Run one step of a stepped operation: [] while it goes on, [its result] once it ended."""
-    try:
-        next(steps)
-    except StopIteration as done:
-        return [done.value]
-    return []
-
-
-def run_steps(steps: Generator[None, None, T]) -> T:
-    """Run a stepped operation to its end at once."""
-    while not (ended := _step(steps)):
-        pass
-    return ended[0]
-
-
-async def run_steps_async(steps: Generator[None, None, T]) -> T:
-    """Run a stepped operation, letting other tasks run between its steps; cancelled
-    between steps, the operation is closed (it undoes what it did)."""
-    try:
-        while not (ended := _step(steps)):
-            await trio.lowlevel.checkpoint()
-        return ended[0]
-    finally:
-        steps.close()
-
-
-def all_at_once(stepped: Callable[P, Generator[None, None, T]]) -> Callable[P, T]:
-    """The function that runs ``stepped``'s operation to its end at once (same arguments)."""
-
-    def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        return run_steps(stepped(*args, **kwargs))
-
-    run.__name__ = run.__qualname__ = stepped.__name__.removesuffix("_steps")
-    run.__doc__ = f"{stepped.__name__}, run to its end at once (same arguments)."
-    return run
-
 
 # The periodic checkpoint fsyncs the leader-epoch files written since the last one;
 # from this many on it syncs the file system once instead (a broker failure makes the
@@ -180,63 +148,6 @@ _BROKER_KEYS = tuple(
 
 def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-class NewTopicSpec(NamedTuple):
-    """A topic to create (see :meth:`LogManager.create_topics_steps`)."""
-
-    name: str
-    partitions: int
-    configs: Mapping[str, Any]
-    internal: bool = False
-    replication_factor: int = -1
-    topic_id: uuid.UUID | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TopicInfo:
-    name: str
-    topic_id: uuid.UUID
-    partitions: int
-    configs: dict[str, str] = field(default_factory=dict)
-    internal: bool = False
-    # The partitions with a replica in this data directory; None: every one (a single
-    # node). In a cluster a broker holds only the partitions placed on it.
-    local: frozenset[int] | None = None
-
-    def is_local(self, partition: int) -> bool:
-        return self.local is None or partition in self.local
-
-
-def validate_topic_name(name: str) -> None:
-    """Kafka's rules; KafkaError(INVALID_TOPIC_EXCEPTION) when broken."""
-    if not name:
-        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
-    if name in (".", ".."):
-        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, 'Topic name cannot be "." or ".."')
-    if len(name) > MAX_TOPIC_NAME_LENGTH:
-        raise KafkaError(
-            ErrorCode.INVALID_TOPIC_EXCEPTION,
-            f"Topic name is illegal, it can't be longer than {MAX_TOPIC_NAME_LENGTH} characters, topic name: {name}",
-        )
-    if not _LEGAL_TOPIC_NAME.match(name):
-        raise KafkaError(
-            ErrorCode.INVALID_TOPIC_EXCEPTION,
-            f"Topic name {name} is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'",
-        )
-
-
-def _collision_key(name: str) -> str:
-    # '.' and '_' collide in metric names, so Kafka refuses topics that differ only there.
-    return name.replace(".", "_")
-
-
-def _to_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)
 
 
 class LogManager(LogDirMoves):
@@ -327,7 +238,7 @@ class LogManager(LogDirMoves):
         self, configs: Mapping[str, Any], sources: Mapping[str, ConfigSource] | None = None
     ) -> None:
         """Replace the broker-level defaults (e.g. after a dynamic broker config change)."""
-        self._broker = {k: _to_text(v) for k, v in configs.items() if v is not None}
+        self._broker = {k: config_text(v) for k, v in configs.items() if v is not None}
         self._broker_sources = dict(sources or {})
         for info in self._topics.values():
             self._reconfigure(info)
@@ -751,9 +662,9 @@ class LogManager(LogDirMoves):
         validate_topic_name(name)
         if name in self._topics or name in self._creating or name in taken:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
-        key = _collision_key(name)
+        key = collision_key(name)
         for other in [*self._topics, *self._creating, *taken]:
-            if _collision_key(other) == key:
+            if collision_key(other) == key:
                 raise KafkaError(
                     ErrorCode.INVALID_TOPIC_EXCEPTION,
                     f"Topic '{name}' collides with existing topic: {other}",
