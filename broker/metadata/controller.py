@@ -520,7 +520,6 @@ def execute_request(
     name = request["name"]
     keys = view.keys
     brokers = view.live_brokers()
-    live = {b: epoch for b, (epoch, _) in brokers.items()}
     validate_only = bool(request.get("validate_only", False))
     if op == "create_topic":
         record = _new_topic(view, request, settings=settings, broker_defaults=broker_defaults, rng=rng)
@@ -539,45 +538,9 @@ def execute_request(
         return [Op(keys.topic(name)), Op(chunks, range_end=prefix_end(chunks))], guard, {}
     chunks_written: set[int] = {0}
     if op == "create_partitions":
-        total = int(request["total"])
-        current = len(record.partitions)
-        if total < current:
-            raise KafkaError(
-                ErrorCode.INVALID_PARTITIONS,
-                f"Topic currently has {current} partitions, which is higher than the requested {total}.",
-            )
-        if total == current:
-            raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partitions.")
-        _check_partition_count(total)
-        assignments = request.get("assignments")
-        if assignments:
-            if len(assignments) != total - current:
-                raise KafkaError(
-                    ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                    f"Increasing the number of partitions by {total - current} but {len(assignments)} "
-                    "assignments provided.",
-                )
-            _check_assignments(assignments, live)
-        else:
-            rf = len(record.partitions[0]["replicas"]) if record.partitions else 1
-            if rf > len(live):
-                raise KafkaError(
-                    ErrorCode.INVALID_REPLICATION_FACTOR,
-                    f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
-                    f"cannot be reached because only {len(live)} broker(s) are registered.",
-                )
-            assignments = assign_replicas(
-                [(b, rack) for b, (_, rack) in brokers.items()], total - current, rf, first_partition=current, rng=rng
-            )
-        record.partitions += [new_partition(r, live) for r in assignments]
-        chunks_written |= set(range(chunk_of(current), record.chunk_count()))
+        chunks_written |= _add_partitions(record, request, brokers, rng)
     elif op == "alter_configs":
-        configs = dict(record.configs)
-        for key in request.get("delete", ()):
-            configs.pop(key, None)
-        configs.update(validate_topic_configs(request.get("set") or {}))
-        LogConfig.from_configs(broker_defaults, configs)
-        record.configs = configs
+        _alter_configs(record, request, broker_defaults)
     else:
         raise KafkaError(ErrorCode.INVALID_REQUEST, f"unknown metadata request {op!r}")
     result = {"topic": record.to_doc()}
@@ -585,6 +548,59 @@ def execute_request(
         return [], [], result
     ops, compares = view.writes(record, chunks_written)
     return ops, [*guard, *(c for c in compares if c.key != keys.topic(name))], result
+
+
+def _add_partitions(
+    record: TopicRecord,
+    request: Mapping[str, Any],
+    brokers: Mapping[int, tuple[int, str | None]],
+    rng: random.Random | None,
+) -> set[int]:
+    """CreatePartitions on ``record``: the new partitions, placed as the request says or
+    across the live brokers; returns the chunks it wrote. Raises KafkaError."""
+    live = {b: epoch for b, (epoch, _) in brokers.items()}
+    total = int(request["total"])
+    current = len(record.partitions)
+    if total < current:
+        raise KafkaError(
+            ErrorCode.INVALID_PARTITIONS,
+            f"Topic currently has {current} partitions, which is higher than the requested {total}.",
+        )
+    if total == current:
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partitions.")
+    _check_partition_count(total)
+    assignments = request.get("assignments")
+    if assignments:
+        if len(assignments) != total - current:
+            raise KafkaError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"Increasing the number of partitions by {total - current} but {len(assignments)} "
+                "assignments provided.",
+            )
+        _check_assignments(assignments, live)
+    else:
+        rf = len(record.partitions[0]["replicas"]) if record.partitions else 1
+        if rf > len(live):
+            raise KafkaError(
+                ErrorCode.INVALID_REPLICATION_FACTOR,
+                f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
+                f"cannot be reached because only {len(live)} broker(s) are registered.",
+            )
+        assignments = assign_replicas(
+            [(b, rack) for b, (_, rack) in brokers.items()], total - current, rf, first_partition=current, rng=rng
+        )
+    record.partitions += [new_partition(r, live) for r in assignments]
+    return set(range(chunk_of(current), record.chunk_count()))
+
+
+def _alter_configs(record: TopicRecord, request: Mapping[str, Any], broker_defaults: Mapping[str, str]) -> None:
+    """IncrementalAlterConfigs of a topic on ``record`` (validated). Raises KafkaError."""
+    configs = dict(record.configs)
+    for key in request.get("delete", ()):
+        configs.pop(key, None)
+    configs.update(validate_topic_configs(request.get("set") or {}))
+    LogConfig.from_configs(broker_defaults, configs)
+    record.configs = configs
 
 
 def execute_create_topics(
