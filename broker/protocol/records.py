@@ -706,6 +706,45 @@ def _fields(record: Any) -> tuple[Any, Any, Any, Any]:
     return key, value, headers, timestamp
 
 
+def _encode_records(items: list[tuple[Any, Any, Any, Any]], base_timestamp: int) -> tuple[bytearray, int]:
+    """The records section of a batch (each record length-prefixed) from ``_fields``
+    tuples, and the largest timestamp in it."""
+    body = bytearray()
+    record = bytearray()
+    max_timestamp = NO_TIMESTAMP
+    for offset_delta, (key, value, headers, timestamp) in enumerate(items):
+        if timestamp is None:
+            timestamp = base_timestamp
+        if not _INT64_MIN <= timestamp <= _INT64_MAX:
+            raise ValueError(f"timestamp {timestamp} does not fit in int64")
+        if timestamp > max_timestamp:
+            max_timestamp = timestamp
+        record.clear()
+        record.append(0)  # attributes
+        _write_varint(record, timestamp - base_timestamp)
+        _write_varint(record, offset_delta)
+        _write_bytes(record, key)
+        _write_bytes(record, value)
+        _write_varint(record, len(headers))
+        for hkey, hvalue in headers:
+            _write_bytes(record, hkey.encode("utf-8"))
+            _write_bytes(record, hvalue)
+        _write_varint(body, len(record))
+        body += record
+    return body, max_timestamp
+
+
+def _batch_attributes(compression: int, timestamp_type: int, transactional: bool, is_control: bool) -> int:
+    attributes = compression
+    if timestamp_type == TimestampType.LOG_APPEND_TIME:
+        attributes |= _TIMESTAMP_TYPE_BIT
+    if transactional:
+        attributes |= _TRANSACTIONAL_BIT
+    if is_control:
+        attributes |= _CONTROL_BIT
+    return attributes
+
+
 def build_batch(
     records: Iterable[Any],
     *,
@@ -738,36 +777,9 @@ def build_batch(
         raise ValueError("too many records for one batch")
     if base_timestamp is None:
         base_timestamp = next((ts for *_, ts in items if ts is not None), NO_TIMESTAMP)
-    body = bytearray()
-    record = bytearray()
-    max_timestamp = NO_TIMESTAMP
-    for offset_delta, (key, value, headers, timestamp) in enumerate(items):
-        if timestamp is None:
-            timestamp = base_timestamp
-        if not _INT64_MIN <= timestamp <= _INT64_MAX:
-            raise ValueError(f"timestamp {timestamp} does not fit in int64")
-        if timestamp > max_timestamp:
-            max_timestamp = timestamp
-        record.clear()
-        record.append(0)  # attributes
-        _write_varint(record, timestamp - base_timestamp)
-        _write_varint(record, offset_delta)
-        _write_bytes(record, key)
-        _write_bytes(record, value)
-        _write_varint(record, len(headers))
-        for hkey, hvalue in headers:
-            _write_bytes(record, hkey.encode("utf-8"))
-            _write_bytes(record, hvalue)
-        _write_varint(body, len(record))
-        body += record
+    body, max_timestamp = _encode_records(items, base_timestamp)
     payload = compress(compression, body) if compression else bytes(body)
-    attributes = compression
-    if timestamp_type == TimestampType.LOG_APPEND_TIME:
-        attributes |= _TIMESTAMP_TYPE_BIT
-    if transactional:
-        attributes |= _TRANSACTIONAL_BIT
-    if is_control:
-        attributes |= _CONTROL_BIT
+    attributes = _batch_attributes(compression, timestamp_type, transactional, is_control)
     batch_length = BATCH_HEADER_SIZE - LOG_OVERHEAD + len(payload)
     if batch_length > _INT32_MAX:
         raise ValueError("record batch exceeds 2**31 - 1 bytes")
