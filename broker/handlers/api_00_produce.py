@@ -51,6 +51,7 @@ from broker.handlers import handler
 from broker.handlers._leaders import node_endpoints
 from broker.handlers.context import AnswerLater, RequestContext
 from broker.log.producer_state import VerificationGuard
+from broker.metadata.image import TopicImage
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest
 from broker.protocol.messages.produce_response import (
@@ -60,7 +61,7 @@ from broker.protocol.messages.produce_response import (
     ProduceResponse,
     TopicProduceResponse,
 )
-from broker.protocol.records import BytesLike, TimestampType, set_max_timestamp, validate_produce_records
+from broker.protocol.records import BatchHeader, BytesLike, TimestampType, set_max_timestamp, validate_produce_records
 from broker.replica.partition import Partition
 from broker.txn.records import TopicPartition
 
@@ -117,6 +118,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     replicas = services.replicas
     v = ctx.api_version
     by_id = v >= 13
+    unknown = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     hinted: set[int] = set()
     # Partitions whose appends must be durable before answering acks=all, with their answers
     # and the offset replication must pass.
@@ -137,9 +139,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
                 parts.append(_error(pd.index, ErrorCode.INVALID_REQUIRED_ACKS))
                 continue
             if info is None:
-                parts.append(
-                    _error(pd.index, ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-                )
+                parts.append(_error(pd.index, unknown))
                 continue
             if info.internal:
                 parts.append(_error(pd.index, ErrorCode.INVALID_TOPIC_EXCEPTION, "cannot write to an internal topic"))
@@ -148,16 +148,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
             try:
                 partition = replicas.leader(info.name, pd.index)
             except KafkaError as exc:
-                refused = _error(pd.index, exc.code)
-                if v >= 10 and exc.code in _LEADER_HINTED:
-                    # KIP-951: name the current leader so the client need not refresh metadata.
-                    state = info.partition(pd.index)
-                    if state is not None and state.leader >= 0:
-                        refused.current_leader = LeaderIdAndEpoch(
-                            leader_id=state.leader, leader_epoch=state.leader_epoch
-                        )
-                        hinted.add(state.leader)
-                parts.append(refused)
+                parts.append(_refused(info, pd.index, exc, v, hinted))
                 continue
             try:
                 header = validate_produce_records(pd.records, api_version=v, max_batch_size=limit)[0]
@@ -170,18 +161,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
             item = _Append(parts, len(parts), pd.index, partition, records, append_time)
             parts.append(_error(pd.index, ErrorCode.UNKNOWN_SERVER_ERROR))  # replaced below
             if header.is_transactional and header.has_producer_id:
-                if req.transactional_id is None:
-                    raise KafkaError(
-                        ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-                        "transactional records need the request's transactional id",
-                    )
-                this = (header.producer_id, header.producer_epoch)
-                if producer is not None and producer[0] != this[0]:
-                    raise KafkaError(
-                        ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                        "transactional records contained more than one producer id",
-                    )
-                producer = this
+                producer = _one_producer(req, header, producer)
                 try:
                     guard = partition.maybe_start_verification(
                         header.producer_id,
@@ -201,21 +181,7 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
     for item in ready:
         _append(ctx, item, None, req.acks, durable)
     if verifying and producer is not None and req.transactional_id is not None:
-        codes = await services.transactions.verify_or_add(
-            req.transactional_id,
-            producer[0],
-            producer[1],
-            [TopicPartition(item.partition.topic, item.partition_index) for item, _ in verifying],
-            add=v >= FIRST_ADDING_VERSION,
-        )
-        for item, guard in verifying:
-            code = codes.get(TopicPartition(item.partition.topic, item.partition_index), ErrorCode.NONE)
-            if code:
-                code = verification_error(code, v)
-                message = "Partition was not added to the transaction" if code == ErrorCode.INVALID_TXN_STATE else None
-                item.slot[item.position] = _error(item.partition_index, code, message)
-            else:
-                _append(ctx, item, guard, req.acks, durable)
+        await _append_verified(ctx, req, req.transactional_id, producer, verifying, durable)
     if req.acks == 0:
         return None
     response = ProduceResponse(
@@ -224,29 +190,92 @@ async def handle(ctx: RequestContext, req: ProduceRequest) -> ProduceResponse | 
         node_endpoints=node_endpoints(image, hinted, ctx.connection.listener, NodeEndpoint),
     )
     if req.acks == -1 and durable:
-        # Appended: only the answer waits for durability, so the connection handles the
-        # next requests meanwhile (their appends share the fsync round).
-        timeout_s = max(req.timeout_ms, 0) / 1000
-
-        async def one(partition: Partition, answer: PartitionProduceResponse, offset: int) -> None:
-            try:
-                await partition.wait_replicated(offset, timeout_s=timeout_s)
-            except KafkaError as exc:  # this partition's entry fails, not the request
-                answer.error_code = exc.code
-                answer.error_message = exc.detail
-                answer.base_offset = -1
-
-        async def replicated() -> ProduceResponse:
-            if len(durable) == 1:
-                await one(*durable[0])
-            else:
-                async with trio.open_nursery() as nursery:
-                    for partition, answer, offset in durable:
-                        nursery.start_soon(one, partition, answer, offset)
-            return response
-
-        return AnswerLater(replicated)
+        return _when_replicated(response, durable, max(req.timeout_ms, 0) / 1000)
     return response
+
+
+def _refused(info: TopicImage, index: int, exc: KafkaError, v: int, hinted: set[int]) -> PartitionProduceResponse:
+    """The answer of a partition this broker cannot take the batch for."""
+    refused = _error(index, exc.code)
+    if v >= 10 and exc.code in _LEADER_HINTED:
+        # KIP-951: name the current leader so the client need not refresh metadata.
+        state = info.partition(index)
+        if state is not None and state.leader >= 0:
+            refused.current_leader = LeaderIdAndEpoch(leader_id=state.leader, leader_epoch=state.leader_epoch)
+            hinted.add(state.leader)
+    return refused
+
+
+def _one_producer(req: ProduceRequest, header: BatchHeader, producer: tuple[int, int] | None) -> tuple[int, int]:
+    """(id, epoch) of a transactional batch's producer: a request carries one producer's
+    transactional batches, and names its transactional id (KafkaError otherwise)."""
+    if req.transactional_id is None:
+        raise KafkaError(
+            ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+            "transactional records need the request's transactional id",
+        )
+    this = (header.producer_id, header.producer_epoch)
+    if producer is not None and producer[0] != this[0]:
+        raise KafkaError(
+            ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+            "transactional records contained more than one producer id",
+        )
+    return this
+
+
+async def _append_verified(
+    ctx: RequestContext,
+    req: ProduceRequest,
+    transactional_id: str,
+    producer: tuple[int, int],
+    verifying: list[tuple[_Append, VerificationGuard]],
+    durable: list[tuple[Partition, PartitionProduceResponse, int]],
+) -> None:
+    """Ask the transaction coordinator whether the partitions are in the transaction (and
+    add them, from v12), then append to those that are (KIP-890)."""
+    v = ctx.api_version
+    codes = await ctx.services.transactions.verify_or_add(
+        transactional_id,
+        producer[0],
+        producer[1],
+        [TopicPartition(item.partition.topic, item.partition_index) for item, _ in verifying],
+        add=v >= FIRST_ADDING_VERSION,
+    )
+    for item, guard in verifying:
+        code = codes.get(TopicPartition(item.partition.topic, item.partition_index), ErrorCode.NONE)
+        if code:
+            code = verification_error(code, v)
+            message = "Partition was not added to the transaction" if code == ErrorCode.INVALID_TXN_STATE else None
+            item.slot[item.position] = _error(item.partition_index, code, message)
+        else:
+            _append(ctx, item, guard, req.acks, durable)
+
+
+def _when_replicated(
+    response: ProduceResponse, durable: list[tuple[Partition, PartitionProduceResponse, int]], timeout_s: float
+) -> AnswerLater:
+    """The acks=all answer, sent once every appended partition is replicated (or timed out).
+    Appended already: only the answer waits for durability, so the connection handles the
+    next requests meanwhile (their appends share the fsync round)."""
+
+    async def one(partition: Partition, answer: PartitionProduceResponse, offset: int) -> None:
+        try:
+            await partition.wait_replicated(offset, timeout_s=timeout_s)
+        except KafkaError as exc:  # this partition's entry fails, not the request
+            answer.error_code = exc.code
+            answer.error_message = exc.detail
+            answer.base_offset = -1
+
+    async def replicated() -> ProduceResponse:
+        if len(durable) == 1:
+            await one(*durable[0])
+        else:
+            async with trio.open_nursery() as nursery:
+                for partition, answer, offset in durable:
+                    nursery.start_soon(one, partition, answer, offset)
+        return response
+
+    return AnswerLater(replicated)
 
 
 def _stamped(ctx: RequestContext, configs: Mapping[str, str], pd: PartitionProduceData) -> tuple[BytesLike, int | None]:

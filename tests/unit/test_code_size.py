@@ -29,7 +29,6 @@ OVERSIZE_MODULES = {
 }
 
 OVERSIZE_FUNCTIONS = {
-    "handlers/api_00_produce.py::handle",
     "server/metrics.py::collect",
     "handlers/api_01_fetch.py::handle",
     "spark/fetcher.py::fetch_batches",
@@ -37,7 +36,6 @@ OVERSIZE_FUNCTIONS = {
     "server/__init__.py::serve",
     "spark/columns.py::decode_into",
     "spark/source.py::KafkaShareStreamReader.read",
-    "protocol/records.py::build_batch",
 }
 
 
