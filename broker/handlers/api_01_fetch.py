@@ -61,6 +61,7 @@ truncated trailing batch, we send whole batches only.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -69,6 +70,7 @@ from broker.config.services import HandlerSettings
 from broker.handlers import handler
 from broker.handlers._leaders import node_endpoints
 from broker.handlers.context import RequestContext
+from broker.metadata.image import MetadataImage
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.fetch_request import FetchRequest
 from broker.protocol.messages.fetch_response import (
@@ -81,7 +83,7 @@ from broker.protocol.messages.fetch_response import (
     PartitionData,
 )
 from broker.protocol.primitives import UUID_ZERO
-from broker.replica.fetch_sessions import CachedPartition, SessionKey
+from broker.replica.fetch_sessions import CachedPartition, FetchContext, Item, SessionKey
 from broker.replica.manager import ReplicaManager
 
 READ_COMMITTED = 1
@@ -292,19 +294,8 @@ def _with_index(pd: PartitionData, index: int) -> PartitionData:
     return pd
 
 
-@handler(1, min_version=4, max_version=18)
-async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
-    services = ctx.services
-    v = ctx.api_version
-    image = services.metadata.image
-    if req.isolation_level not in (0, 1):
-        return _error_response(req, v, ErrorCode.UNKNOWN_SERVER_ERROR)
-    replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
-    broker_epoch = req.replica_state.replica_epoch if v >= 15 else -1
-    follower = replica_id >= 0
-    by_id = v >= 13
-
-    # The request's partitions, keyed the way the session keys them.
+def _fetch_data(req: FetchRequest, image: MetadataImage, by_id: bool) -> dict[SessionKey, CachedPartition]:
+    """The request's partitions, keyed the way the session keys them."""
     fetch_data: dict[SessionKey, CachedPartition] = {}
     key_topic: str | uuid.UUID
     for t in req.topics:
@@ -325,6 +316,93 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
                 last_fetched_epoch=p.last_fetched_epoch,
                 fetcher_log_start_offset=p.log_start_offset,
             )
+    return fetch_data
+
+
+async def _wait_for_bytes(
+    ctx: RequestContext,
+    fctx: FetchContext,
+    reader: _Read,
+    take: Callable[[], list[_Target]],
+    max_wait_ms: int,
+    min_bytes: int,
+) -> tuple[dict[SessionKey, PartitionData], int, bool]:
+    """Wait up to ``max_wait_ms`` for ``min_bytes`` (or an urgent answer): read again each
+    time a partition read (or, for an incremental session, the session) changes; the
+    last read's results, bytes and urgency."""
+    services = ctx.services
+    incremental = fctx.kind == "incremental"
+    fresh = False
+    try:
+        with trio.move_on_after(max_wait_ms / 1000):
+            while True:
+                # Registered right after a read with no await in between: no change is missed.
+                changed = trio.Event()
+                if incremental:
+                    fctx.set_waiter(changed.set)
+                    unwatch = None
+                else:
+                    keys = [(topic, cp.partition) for _, topic, cp in reader.targets]
+                    unwatch = services.replicas.watch(keys, changed.set)
+                fresh = False
+                try:
+                    await _wait_either(changed, services.lifecycle.stopped)
+                finally:
+                    if unwatch is not None:
+                        unwatch()
+                reader.targets = take()
+                results, total, urgent = reader.all()
+                fresh = True
+                if total >= min_bytes or urgent or services.lifecycle.stopping:
+                    break
+    finally:
+        fctx.set_waiter(None)
+    if not fresh:  # the wait ran out: answer with what is there now
+        reader.targets = take()
+        results, total, urgent = reader.all()
+    return results, total, urgent
+
+
+def _responses(items: list[Item], image: MetadataImage, v: int) -> tuple[list[FetchableTopicResponse], set[int], int]:
+    """The response's topics from the session's answer (KIP-951 leader hints added):
+    the topics, the leaders hinted, and the record bytes sent."""
+    responses: list[FetchableTopicResponse] = []
+    hinted: set[int] = set()
+    last_topic: object = object()
+    sent = 0
+    for key, cp, pd in items:
+        pd.partition_index = cp.partition
+        if pd.error_code == ErrorCode.KAFKA_STORAGE_ERROR and v <= 5:
+            pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # older clients would not retry
+        if v >= 16 and pd.error_code in (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH):
+            # KIP-951: name the current leader.
+            state = image.partition(cp.topic, cp.partition) if cp.topic is not None else None
+            if state is not None:
+                pd.current_leader = LeaderIdAndEpoch(leader_id=state.leader, leader_epoch=state.leader_epoch)
+                if state.leader >= 0:
+                    hinted.add(state.leader)
+        sent += len(pd.records)
+        if key[0] == last_topic:
+            responses[-1].partitions.append(pd)
+        else:
+            responses.append(FetchableTopicResponse(topic=cp.topic or "", topic_id=cp.topic_id, partitions=[pd]))
+            last_topic = key[0]
+    return responses, hinted, sent
+
+
+@handler(1, min_version=4, max_version=18)
+async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
+    services = ctx.services
+    v = ctx.api_version
+    image = services.metadata.image
+    if req.isolation_level not in (0, 1):
+        return _error_response(req, v, ErrorCode.UNKNOWN_SERVER_ERROR)
+    replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
+    broker_epoch = req.replica_state.replica_epoch if v >= 15 else -1
+    follower = replica_id >= 0
+    by_id = v >= 13
+
+    fetch_data = _fetch_data(req, image, by_id)
     forgotten = [
         ((f.topic_id if by_id else f.topic), index) for f in req.forgotten_topics_data for index in f.partitions
     ]
@@ -378,59 +456,12 @@ async def handle(ctx: RequestContext, req: FetchRequest) -> FetchResponse:
         and not urgent
         and not services.lifecycle.stopping
     ):
-        fresh = False
-        try:
-            with trio.move_on_after(req.max_wait_ms / 1000):
-                while True:
-                    # Registered right after a read with no await in between: no change is missed.
-                    changed = trio.Event()
-                    if incremental:
-                        fctx.set_waiter(changed.set)
-                        unwatch = None
-                    else:
-                        keys = [(topic, cp.partition) for _, topic, cp in reader.targets]
-                        unwatch = services.replicas.watch(keys, changed.set)
-                    fresh = False
-                    try:
-                        await _wait_either(changed, services.lifecycle.stopped)
-                    finally:
-                        if unwatch is not None:
-                            unwatch()
-                    reader.targets = take()
-                    results, total, urgent = reader.all()
-                    fresh = True
-                    if total >= min_bytes or urgent or services.lifecycle.stopping:
-                        break
-        finally:
-            fctx.set_waiter(None)
-        if not fresh:  # the wait ran out: answer with what is there now
-            reader.targets = take()
-            results, total, urgent = reader.all()
+        results, total, urgent = await _wait_for_bytes(ctx, fctx, reader, take, req.max_wait_ms, min_bytes)
 
     results.update(refused)
     error, session_id, items = fctx.respond(results, services.now_ms(), reader.idle)
 
-    responses: list[FetchableTopicResponse] = []
-    hinted: set[int] = set()
-    last_topic: object = object()
-    sent = 0
-    for key, cp, pd in items:
-        pd.partition_index = cp.partition
-        if pd.error_code == ErrorCode.KAFKA_STORAGE_ERROR and v <= 5:
-            pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # older clients would not retry
-        if v >= 16 and pd.error_code in (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH):
-            # KIP-951: name the current leader.
-            state = image.partition(cp.topic, cp.partition) if cp.topic is not None else None
-            if state is not None:
-                pd.current_leader = LeaderIdAndEpoch(leader_id=state.leader, leader_epoch=state.leader_epoch)
-                if state.leader >= 0:
-                    hinted.add(state.leader)
-        sent += len(pd.records)
-        if key[0] == last_topic:
-            responses[-1].partitions.append(pd)
-        else:
-            responses.append(FetchableTopicResponse(topic=cp.topic or "", topic_id=cp.topic_id, partitions=[pd]))
-            last_topic = key[0]
+    responses, hinted, sent = _responses(items, image, v)
     services.metrics.bytes_out += sent
     return FetchResponse(
         throttle_time_ms=0,

@@ -30,7 +30,6 @@ OVERSIZE_MODULES = {
 
 OVERSIZE_FUNCTIONS = {
     "server/metrics.py::collect",
-    "handlers/api_01_fetch.py::handle",
     "spark/fetcher.py::fetch_batches",
     "handlers/api_78_share_fetch.py::handle",
     "server/__init__.py::serve",
