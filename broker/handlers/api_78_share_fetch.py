@@ -43,7 +43,7 @@ import trio
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
-from broker.protocol.messages.share_fetch_request import ShareFetchRequest
+from broker.protocol.messages.share_fetch_request import ForgottenTopic, ShareFetchRequest
 from broker.protocol.messages.share_fetch_response import (
     AcquiredRecords,
     LeaderIdAndEpoch,
@@ -51,9 +51,10 @@ from broker.protocol.messages.share_fetch_response import (
     ShareFetchableTopicResponse,
     ShareFetchResponse,
 )
-from broker.share.manager import Entry
+from broker.share.inflight import AcquiredRange
+from broker.share.manager import Entry, SharePartitionManager
 from broker.share.requests import ack_batches, acknowledge_all, open_or_continue
-from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
+from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH, ShareSession
 
 # The share-partition is still loading, or the share coordinator is not there yet: it is
 # tried again, not failed.
@@ -77,15 +78,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
         return _error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required")
     epoch = req.share_session_epoch
 
-    # Merge the topics (librdkafka may list a TopicId twice) into fetch and ack maps.
-    wanted: dict[tuple[uuid.UUID, int], None] = {}
-    acks: dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]] = {}
-    for topic in req.topics:
-        for p in topic.partitions:
-            key = (topic.topic_id, p.partition_index)
-            wanted.setdefault(key, None)
-            if p.acknowledgement_batches:
-                acks.setdefault(key, []).extend(ack_batches(p.acknowledgement_batches))
+    wanted, acks = _merge_topics(req)
     if epoch == INITIAL_EPOCH and acks:
         return _error(ErrorCode.INVALID_REQUEST, "a ShareFetch opening a share session cannot carry acknowledgements")
 
@@ -95,11 +88,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     assert session is not None  # open_or_continue returns a session whenever the code is NONE
     settings = mgr.settings(req.group_id)
     if epoch != FINAL_EPOCH:
-        session.add(list(wanted))
-        for f in req.forgotten_topics_data:
-            forgotten = [(f.topic_id, p) for p in f.partitions]
-            session.forget(forgotten)
-            mgr.forget_fetcher(req.group_id, req.member_id, forgotten)
+        _update_session(mgr, req.group_id, req.member_id, session, wanted, req.forgotten_topics_data)
 
     # Acknowledgements first: their results go out with the fetched records.
     results: dict[tuple[uuid.UUID, int], PartitionData] = {}
@@ -123,15 +112,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
     entries: list[Entry] = []
     acquired_any = False
-    # Share-partitions not in memory yet (see the docstring): a request that may wait
-    # loads the first one (in fetch order) now and the others in the background, and
-    # does not wait for them; one that may not wait (MaxWaitMs 0) loads them all first.
-    missing = [k for k in session.partitions if mgr.lookup_loaded(req.group_id, *k) is None]
-    if missing and req.max_wait_ms > 0:
-        await mgr.entry(req.group_id, *missing[0])
-        mgr.load_in_background(req.group_id, missing[1:])
-    elif missing:
-        await mgr.load_all(req.group_id, missing)
+    await _load_missing(mgr, req.group_id, session, req.max_wait_ms)
     while True:
         entries = []
         pending = False
@@ -155,16 +136,10 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
                 max_bytes=bytes_left,
                 min_one=not acquired_any,
             )
-            if not ranges:
-                continue
-            acquired_any = True
-            budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
-            # Exactly the batches holding what was acquired: never cut by bytes here.
-            records = entry.view.records_for(ranges)
-            bytes_left -= len(records)
-            part = results.setdefault(key, _partition(key[1]))
-            part.records = records
-            part.acquired_records = [AcquiredRecords(r.first_offset, r.last_offset, r.delivery_count) for r in ranges]
+            if ranges:
+                acquired_any = True
+                budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
+                bytes_left -= _answer(results, key, entry, ranges)
         if acquired_any or results or req.max_wait_ms <= 0:
             break
         remaining = deadline - trio.current_time()
@@ -174,6 +149,65 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     if acquired_any:
         services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
     return _response(results, settings.lock_duration_ms)
+
+
+def _merge_topics(
+    req: ShareFetchRequest,
+) -> tuple[dict[tuple[uuid.UUID, int], None], dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]]]:
+    """The request's partitions to fetch, in order, and their acknowledgements: the topics
+    merged (librdkafka may list a TopicId twice)."""
+    wanted: dict[tuple[uuid.UUID, int], None] = {}
+    acks: dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]] = {}
+    for topic in req.topics:
+        for p in topic.partitions:
+            key = (topic.topic_id, p.partition_index)
+            wanted.setdefault(key, None)
+            if p.acknowledgement_batches:
+                acks.setdefault(key, []).extend(ack_batches(p.acknowledgement_batches))
+    return wanted, acks
+
+
+def _update_session(
+    mgr: SharePartitionManager,
+    group_id: str,
+    member_id: str,
+    session: ShareSession,
+    wanted: dict[tuple[uuid.UUID, int], None],
+    forgotten_topics: list[ForgottenTopic],
+) -> None:
+    """The share session gains the partitions asked for and drops those forgotten."""
+    session.add(list(wanted))
+    for f in forgotten_topics:
+        forgotten = [(f.topic_id, p) for p in f.partitions]
+        session.forget(forgotten)
+        mgr.forget_fetcher(group_id, member_id, forgotten)
+
+
+async def _load_missing(mgr: SharePartitionManager, group_id: str, session: ShareSession, max_wait_ms: int) -> None:
+    """Share-partitions not in memory yet (see the docstring): a request that may wait loads
+    the first one (in fetch order) now and the others in the background, and does not
+    wait for them; one that may not wait (MaxWaitMs 0) loads them all first."""
+    missing = [k for k in session.partitions if mgr.lookup_loaded(group_id, *k) is None]
+    if missing and max_wait_ms > 0:
+        await mgr.entry(group_id, *missing[0])
+        mgr.load_in_background(group_id, missing[1:])
+    elif missing:
+        await mgr.load_all(group_id, missing)
+
+
+def _answer(
+    results: dict[tuple[uuid.UUID, int], PartitionData],
+    key: tuple[uuid.UUID, int],
+    entry: Entry,
+    ranges: list[AcquiredRange],
+) -> int:
+    """Put what was acquired of one partition in its answer; the bytes of records it carries."""
+    # Exactly the batches holding what was acquired: never cut by bytes here.
+    records = entry.view.records_for(ranges)
+    part = results.setdefault(key, _partition(key[1]))
+    part.records = records
+    part.acquired_records = [AcquiredRecords(r.first_offset, r.last_offset, r.delivery_count) for r in ranges]
+    return len(records)
 
 
 def _partition(index: int, *, acknowledge_error_code: int = 0) -> PartitionData:

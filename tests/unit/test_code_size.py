@@ -31,7 +31,6 @@ OVERSIZE_MODULES = {
 OVERSIZE_FUNCTIONS = {
     "server/metrics.py::collect",
     "spark/fetcher.py::fetch_batches",
-    "handlers/api_78_share_fetch.py::handle",
     "server/__init__.py::serve",
     "spark/columns.py::decode_into",
     "spark/source.py::KafkaShareStreamReader.read",
