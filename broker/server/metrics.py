@@ -145,6 +145,38 @@ def collect(services: Services) -> list[Family]:
     p = PREFIX
     fams: list[Family] = []
 
+    fams.extend(_request_families(m))
+    fams.extend(_telemetry_families(services))
+    fams.append(_log_size_family(services))
+    fams.extend(_cleaner_families(services))
+    fams.extend(_share_families(services, m))
+
+    fams.append(
+        Family(p + "classic_groups", "gauge", "Classic consumer groups.").add(len(services.groups.list_groups()))
+    )
+    _group_families(
+        fams,
+        "consumer",
+        "Consumer groups (KIP-848)",
+        CONSUMER_GROUP_STATES,
+        services.groups.list_consumer_groups(),
+        m.consumer_rebalances,
+    )
+    _group_families(
+        fams,
+        "streams",
+        "Streams groups (KIP-1071)",
+        STREAMS_GROUP_STATES,
+        services.groups.list_streams_groups(),
+        m.streams_rebalances,
+    )
+    return fams
+
+
+def _request_families(m: Metrics) -> list[Family]:
+    """Requests by API, their latency, and the record bytes in and out."""
+    p = PREFIX
+    fams: list[Family] = []
     f = Family(p + "requests_total", "counter", "Requests handled, by API.")
     for api in sorted(m.requests):
         f.add(m.requests[api], api=api)
@@ -159,7 +191,13 @@ def collect(services: Services) -> list[Family]:
     fams.append(f)
     fams.append(Family(p + "bytes_in_total", "counter", "Record bytes received by Produce.").add(m.bytes_in))
     fams.append(Family(p + "bytes_out_total", "counter", "Record bytes sent by Fetch and ShareFetch.").add(m.bytes_out))
+    return fams
 
+
+def _telemetry_families(services: Services) -> list[Family]:
+    """The latest values clients pushed (KIP-714), when the broker collects them."""
+    p = PREFIX
+    fams: list[Family] = []
     telemetry = getattr(services, "telemetry", None)  # None: services built without it (tests)
     if telemetry is not None:
         f = Family(
@@ -170,7 +208,11 @@ def collect(services: Services) -> list[Family]:
         for labels, value in telemetry.samples(services.now_ms()):
             f.add(value, **labels)
         fams.append(f)
+    return fams
 
+
+def _log_size_family(services: Services) -> Family:
+    p = PREFIX
     f = Family(p + "log_size_bytes", "gauge", "Size of a partition's log on disk, all segments.")
     sizes = []
     for plog in services.logs.logs():
@@ -180,10 +222,13 @@ def collect(services: Services) -> list[Family]:
             continue
     for topic, partition, size in sorted(sizes):
         f.add(size, topic=topic, partition=partition)
-    fams.append(f)
+    return f
 
-    fams.extend(_cleaner_families(services))
 
+def _share_families(services: Services, m: Metrics) -> list[Family]:
+    """Share groups, share-partitions, sessions and acknowledgements (KIP-932)."""
+    p = PREFIX
+    fams: list[Family] = []
     list_share_groups = services.groups.list_share_groups
     f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
     for state in sorted(SHARE_GROUP_STATES):
@@ -235,26 +280,6 @@ def collect(services: Services) -> list[Family]:
     )
     _histogram(f, m.partition_load)
     fams.append(f)
-
-    fams.append(
-        Family(p + "classic_groups", "gauge", "Classic consumer groups.").add(len(services.groups.list_groups()))
-    )
-    _group_families(
-        fams,
-        "consumer",
-        "Consumer groups (KIP-848)",
-        CONSUMER_GROUP_STATES,
-        services.groups.list_consumer_groups(),
-        m.consumer_rebalances,
-    )
-    _group_families(
-        fams,
-        "streams",
-        "Streams groups (KIP-1071)",
-        STREAMS_GROUP_STATES,
-        services.groups.list_streams_groups(),
-        m.streams_rebalances,
-    )
     return fams
 
 

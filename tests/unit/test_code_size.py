@@ -29,7 +29,6 @@ OVERSIZE_MODULES = {
 }
 
 OVERSIZE_FUNCTIONS = {
-    "server/metrics.py::collect",
     "spark/fetcher.py::fetch_batches",
     "server/__init__.py::serve",
     "spark/columns.py::decode_into",
