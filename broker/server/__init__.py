@@ -67,24 +67,8 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
     """Bind, answer ApiVersions, build and load the services, then serve everything."""
     lifecycle = Lifecycle()
     gate = Gate(config, lifecycle)
-    security: dict[str, Any] = {}
-    runtime = None
-    if any(config.security_protocol(lst.name) != "PLAINTEXT" for lst in config.listeners):
-        # TLS and SASL listeners: their contexts and mechanisms, checked before anything is bound.
-        from broker.server.security import ListenerSecurityError, SecurityRuntime, build_listener_security
-
-        runtime = SecurityRuntime()
-        try:
-            security = build_listener_security(config, runtime)
-        except ListenerSecurityError as exc:
-            raise SystemExit(f"sharebroker: error: {exc}") from None
-    # One set of sockets per named listener; a connection knows which it came in on.
-    listeners: list[tuple[str, trio.SocketListener]] = []
-    bound: dict[str, int] = {}
-    for lst in config.listeners:
-        sockets = await trio.open_tcp_listeners(lst.port, host=lst.bind_host)
-        bound[lst.name] = sockets[0].socket.getsockname()[1]
-        listeners += [(lst.name, s) for s in sockets]
+    security, runtime = _listener_security(config)
+    listeners, bound = await _bind(config)
     bound_port = next(iter(bound.values()))
     starting = ConnectionSettings.of(config)
     counter = ConnectionCounter(
@@ -159,6 +143,34 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(services.logs.close)
         log.info("stopped")
+
+
+def _listener_security(config: Any) -> tuple[dict[str, Any], Any]:
+    """TLS and SASL listeners: their contexts and mechanisms, checked before anything is
+    bound ({listener: security}, and the runtime that reloads them; None without any)."""
+    security: dict[str, Any] = {}
+    runtime = None
+    if any(config.security_protocol(lst.name) != "PLAINTEXT" for lst in config.listeners):
+        from broker.server.security import ListenerSecurityError, SecurityRuntime, build_listener_security
+
+        runtime = SecurityRuntime()
+        try:
+            security = build_listener_security(config, runtime)
+        except ListenerSecurityError as exc:
+            raise SystemExit(f"sharebroker: error: {exc}") from None
+    return security, runtime
+
+
+async def _bind(config: Any) -> tuple[list[tuple[str, trio.SocketListener]], dict[str, int]]:
+    """One set of sockets per named listener (a connection knows which it came in on), and
+    the port each listener is bound to."""
+    listeners: list[tuple[str, trio.SocketListener]] = []
+    bound: dict[str, int] = {}
+    for lst in config.listeners:
+        sockets = await trio.open_tcp_listeners(lst.port, host=lst.bind_host)
+        bound[lst.name] = sockets[0].socket.getsockname()[1]
+        listeners += [(lst.name, s) for s in sockets]
+    return listeners, bound
 
 
 async def _warm_handlers() -> None:

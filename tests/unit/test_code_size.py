@@ -30,7 +30,6 @@ OVERSIZE_MODULES = {
 
 OVERSIZE_FUNCTIONS = {
     "spark/fetcher.py::fetch_batches",
-    "server/__init__.py::serve",
     "spark/columns.py::decode_into",
     "spark/source.py::KafkaShareStreamReader.read",
 }
