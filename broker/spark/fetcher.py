@@ -81,6 +81,52 @@ def _find_leader(task: RangeTask) -> tuple[str, int]:
     raise KafkaApiError(5, None, f"no leader for {task.topic}-{task.partition}")  # LEADER_NOT_AVAILABLE
 
 
+def _fetch_request(task: RangeTask, topic_id: uuid.UUID, position: int) -> FetchRequest:
+    """A sessionless Fetch of the task's partition from ``position`` (no wait)."""
+    return FetchRequest(
+        replica_id=-1,
+        max_wait_ms=0,
+        min_bytes=1,
+        max_bytes=FETCH_PARTITION_MAX_BYTES,
+        isolation_level=0,
+        session_id=0,
+        session_epoch=-1,
+        topics=[
+            FetchTopic(
+                topic=task.topic,
+                topic_id=topic_id,
+                partitions=[
+                    FetchPartition(
+                        partition=task.partition,
+                        fetch_offset=position,
+                        partition_max_bytes=FETCH_PARTITION_MAX_BYTES,
+                    )
+                ],
+            )
+        ],
+        forgotten_topics_data=[],
+        rack_id="",
+    )
+
+
+def _nothing_at(task: RangeTask, position: int, end: int, high_watermark: int) -> None:
+    """A fetch at ``position`` returned no whole batch: past the high watermark the rest is
+    skipped (logged); below it, KafkaApiError."""
+    if high_watermark <= position:
+        # Acquired offsets past the end of the log: only a new leader that lost
+        # them (unclean election) can cause this.
+        log.warning(
+            "%s-%d: acquired offsets %d..%d are past the high watermark %d",
+            task.topic,
+            task.partition,
+            position,
+            end,
+            high_watermark,
+        )
+        return
+    raise KafkaApiError(10, None, f"no whole batch at {task.topic}-{task.partition}@{position}")
+
+
 def fetch_batches(task: RangeTask) -> Iterator[tuple[BatchHeader, memoryview]]:
     """Yield the stored batches (header, view) holding the task's ranges, in offset order.
 
@@ -101,30 +147,7 @@ def fetch_batches(task: RangeTask) -> Iterator[tuple[BatchHeader, memoryview]]:
             if leader is None:
                 leader = _find_leader(task)
             conn = _connection(leader[0], leader[1], task.client_id)
-            req = FetchRequest(
-                replica_id=-1,
-                max_wait_ms=0,
-                min_bytes=1,
-                max_bytes=FETCH_PARTITION_MAX_BYTES,
-                isolation_level=0,
-                session_id=0,
-                session_epoch=-1,
-                topics=[
-                    FetchTopic(
-                        topic=task.topic,
-                        topic_id=topic_id,
-                        partitions=[
-                            FetchPartition(
-                                partition=task.partition,
-                                fetch_offset=position,
-                                partition_max_bytes=FETCH_PARTITION_MAX_BYTES,
-                            )
-                        ],
-                    )
-                ],
-                forgotten_topics_data=[],
-                rack_id="",
-            )
+            req = _fetch_request(task, topic_id, position)
             resp = conn.call(req)
         except (AdminError, OSError) as exc:
             if leader is not None:
@@ -173,19 +196,8 @@ def fetch_batches(task: RangeTask) -> Iterator[tuple[BatchHeader, memoryview]]:
                 return
             position = max(position, ranges[idx][0])
         if not progressed:
-            if pd.high_watermark <= position:
-                # Acquired offsets past the end of the log: only a new leader that lost
-                # them (unclean election) can cause this.
-                log.warning(
-                    "%s-%d: acquired offsets %d..%d are past the high watermark %d",
-                    task.topic,
-                    task.partition,
-                    position,
-                    end,
-                    pd.high_watermark,
-                )
-                return
-            raise KafkaApiError(10, None, f"no whole batch at {task.topic}-{task.partition}@{position}")
+            _nothing_at(task, position, end, pd.high_watermark)
+            return
 
 
 def split_ranges(ranges: Sequence[tuple[int, int, int]], max_records: int) -> list[tuple[tuple[int, int, int], ...]]:

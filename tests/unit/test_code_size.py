@@ -29,7 +29,6 @@ OVERSIZE_MODULES = {
 }
 
 OVERSIZE_FUNCTIONS = {
-    "spark/fetcher.py::fetch_batches",
     "spark/columns.py::decode_into",
     "spark/source.py::KafkaShareStreamReader.read",
 }
