@@ -629,6 +629,14 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
                     parts.extend([task.partition] * k)
                 if len(offsets) >= ARROW_BATCH_ROWS:
                     yield flush()
+        self._publish_failures(partition, failed)
+        if offsets:
+            yield flush()
+
+    def _publish_failures(self, partition: SharePartition, failed: dict[tuple[str, int], dict[int, list[int]]]) -> None:
+        """Write the offsets the failure function marked, by acknowledge type, to the
+        failures topic: durable before the task ends, so before Spark can commit the
+        micro-batch."""
         marked = [
             {
                 "run": partition.run,
@@ -642,13 +650,10 @@ class KafkaShareStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow
             for kind, offs in kinds.items()
         ]
         if marked:
-            # Durable before the task ends, so before Spark can commit the micro-batch.
             first_task = partition.tasks[0]
             produce_marks(
                 first_task.bootstrap_servers, self.options.failures_topic, marked, client_id=first_task.client_id
             )
-        if offsets:
-            yield flush()
 
     def _apply_failures(
         self,

@@ -30,7 +30,6 @@ OVERSIZE_MODULES = {
 
 OVERSIZE_FUNCTIONS = {
     "spark/columns.py::decode_into",
-    "spark/source.py::KafkaShareStreamReader.read",
 }
 
 
