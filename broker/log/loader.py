@@ -660,16 +660,7 @@ class LogLoader:
             for pos, header, _ in seg.scan(0, check_crc=True, expected_offset=seg.base_offset):
                 seg.track_batch(pos, header.size, header.last_offset, header.max_timestamp, interval)
         except TornBatch as torn:
-            log.warning(
-                "log_truncated",
-                topic=self.topic,
-                partition=self.partition,
-                segment=seg.log_path.name,
-                position=torn.position,
-                truncated_bytes=seg.size - torn.position,
-                reason=torn.reason,
-            )
-            seg.truncate_to_position(torn.position)
+            self._cut_at(seg, torn)
         seg.on_become_inactive()
         if next_base is not None:
             seg.next_offset = next_base
@@ -691,16 +682,20 @@ class LogLoader:
                         seg.txn_index.append(entry)
                         self._aborted.append(entry)
         except TornBatch as torn:
-            log.warning(
-                "log_truncated",
-                topic=self.topic,
-                partition=self.partition,
-                segment=seg.log_path.name,
-                position=torn.position,
-                truncated_bytes=seg.size - torn.position,
-                next_offset=seg.next_offset,
-                reason=torn.reason,
-            )
-            seg.truncate_to_position(torn.position)
+            self._cut_at(seg, torn)
             return True
         return False
+
+    def _cut_at(self, seg: LogSegment, torn: TornBatch) -> None:
+        """Cut ``seg`` at the first invalid batch a scan met, and say so in the log."""
+        log.warning(
+            "log_truncated",
+            topic=self.topic,
+            partition=self.partition,
+            segment=seg.log_path.name,
+            position=torn.position,
+            truncated_bytes=seg.size - torn.position,
+            next_offset=seg.next_offset,
+            reason=torn.reason,
+        )
+        seg.truncate_to_position(torn.position)
