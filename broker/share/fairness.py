@@ -5,9 +5,13 @@ batches (thousands of records) or the whole in-flight window leaves the others w
 nothing to do until it has worked through them. So each fetch of a shared partition takes
 a *part*:
 
-- never more than the member's share of the in-flight window,
-  ``ceil(max.record.locks / members)``, minus what it holds there already, so that every
-  member can hold records at once;
+- never more than the member's share of the in-flight window, ``ceil(window / members)``,
+  minus what it holds there already, so that every member can hold records at once. The
+  window is ``max.record.locks`` offsets stretched to the end of the stored batch at its
+  edge (:meth:`SharePartition.window`): the records a lone member would hold, taking that
+  batch whole as Kafka does, are what the members sharing the partition split among them,
+  so that with no work per record (every member back at once) they drain the partition in
+  parts as large as the window allows, not in a sixteenth of it;
 - and no more than about :data:`CHUNK_TARGET_MS` of the member's own work, once its pace
   is known: the records it acquired last time divided by the time until it came back for
   more with all of them settled (an average that follows the member as it speeds up or
@@ -15,7 +19,7 @@ a *part*:
   and comes back more often, so the records still waiting go to whoever is free, the
   window's head is never far behind, and the last records of a backlog are spread over
   every member instead of queueing behind the slowest.
-- but never less than a quarter of its share of the window (:data:`PACE_FLOOR_DIVISOR`).
+- but never less than a quarter of its share of ``max.record.locks`` (:data:`PACE_FLOOR_DIVISOR`).
   The pace is only a measure of per-record work where the member's time is: a member
   whose cycle is mostly a fixed cost (a stream processor's micro-batch, a client's
   round trip on a loaded machine) comes back no sooner with fewer records, so the pace
@@ -82,18 +86,24 @@ class FairShare:
                 del fetchers[m]
         return len(fetchers)
 
-    def part(self, member_id: str, members: int, window: int, held: int) -> int | None:
-        """The most ``member_id`` may acquire now; None when it fetches alone (no limit)."""
+    def part(self, member_id: str, members: int, window: int, held: int, span: int | None = None) -> int | None:
+        """The most ``member_id`` may acquire now; None when it fetches alone (no limit).
+
+        ``window`` is ``max.record.locks``; ``span`` the offsets the window spans now, the
+        stored batch at its edge included (``window`` when not given).
+        """
         if members <= 1:
             return None
-        share = -(-window // members)
+        span = window if span is None else max(span, window)
+        share = -(-span // members)
         f = self.fetchers.get(member_id)
         if f is not None and f.pace > 0:
             paced = max(1, round(f.pace * CHUNK_TARGET_MS / 1000))
             # A member that works through the whole window in CHUNK_TARGET_MS is not held to
             # its share of it: it is back for more before the others miss the records.
-            floor = -(-share // PACE_FLOOR_DIVISOR)
-            share = paced if paced >= window else min(share, max(paced, floor))
+            window_share = -(-window // members)
+            floor = -(-window_share // PACE_FLOOR_DIVISOR)
+            share = paced if paced >= span else min(share, max(paced, floor))
         return max(share - held, 0)
 
     def acquired(self, member_id: str, now_ms: int, records: int) -> None:

@@ -298,6 +298,7 @@ class Take:
         "records",
         "sent",
         "share",
+        "shared",
         "stop",
         "unlimited_bytes",
     )
@@ -322,6 +323,7 @@ class Take:
         self.chunk = chunk  # new records are grouped in runs of about this many
         self.exact = exact  # RECORD_LIMIT: never pass ``records``
         self.share = share  # never pass this, whatever the mode (the caller's part of a shared partition)
+        self.shared = share < UNLIMITED_RECORDS  # the caller shares the partition with other members
         self.committed = committed  # READ_COMMITTED: aborted records are skipped
         self.bound = bound  # high watermark, or LSO under READ_COMMITTED
         self.bytes = max_bytes  # bytes of stored batches the answer may still carry

@@ -370,7 +370,8 @@ class SharePartitionManager:
         if expected is not None:
             members = max(members, expected.get(e.key[1:], 0))
         # Several members share the partition: this fetch takes its part (broker.share.fairness).
-        share = e.fair.part(member_id, members, s.max_record_locks, held)
+        span = e.sp.window(s.max_record_locks) if members > 1 else None
+        share = e.fair.part(member_id, members, s.max_record_locks, held, span)
         if share == 0:
             return []
         ranges = e.sp.acquire(

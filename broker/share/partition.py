@@ -164,6 +164,8 @@ class SharePartition(ShareAcknowledgement):
         self._backoffs: list[tuple[int, int]] = []
         # Per-key ordering (extension): the keys of the window's unsettled records, or None.
         self._order: KeyOrder | None = None
+        # (SPSO, max_in_flight, high watermark) -> the window's end, for _window_end.
+        self._window: tuple[int, int, int, int] = (-1, -1, -1, 0)
 
     # ------------------------------------------------------------ construction
 
@@ -266,6 +268,33 @@ class SharePartition(ShareAcknowledgement):
             return True
         stop = min(self._bound(isolation), self._spso + max_in_flight)
         return self._speo < stop
+
+    def window(self, max_in_flight: int) -> int:
+        """Offsets the in-flight window spans now (:meth:`_window_end`)."""
+        return self._window_end(max_in_flight) - self._spso
+
+    def _window_end(self, max_in_flight: int) -> int:
+        """The end (exclusive) of the in-flight window: ``max_in_flight`` offsets from SPSO,
+        stretched to the end of the stored batch at its edge.
+
+        Kafka's window passes the limit by less than one batch: a fetch that finds room
+        takes the last batch whole. A share-partition several members fetch splits that
+        batch among them instead (:mod:`broker.share.fairness`), so the window they share
+        is the same size as the one a lone member would fill. One batch header looked up
+        per change of SPSO or of the log end.
+        """
+        spso, limit, hw, end = self._window
+        log = self._log
+        if spso == self._spso and limit == max_in_flight and hw == log.high_watermark:
+            return end
+        end = self._spso + max_in_flight
+        edge = end - 1
+        if edge < log.high_watermark:
+            batches = log.batch_bounds(edge, edge + 1, 1, UNLIMITED_BYTES)
+            if batches and batches[0].first_offset <= edge <= batches[0].last_offset:
+                end = batches[0].last_offset + 1
+        self._window = (self._spso, max_in_flight, log.high_watermark, end)
+        return end
 
     def next_lock_deadline(self) -> int | None:
         """The earliest acquisition-lock deadline (ms), for the caller's timer; None if no lock."""
@@ -500,12 +529,15 @@ class SharePartition(ShareAcknowledgement):
     def _take_new(self, take: Take, order: KeyOrder | None, max_in_flight: int) -> None:
         """Step 2: read new records past SPEO while the window has room.
 
-        As in Kafka, the room caps the records to take, and BATCH_OPTIMIZED still
-        takes the last log batch whole: the window may pass the limit by less than
-        one batch, and a batch is never cut at the limit (which would send it again
-        and again).
+        As in Kafka, the room caps the records to take, and the window may pass the
+        limit by less than one batch: BATCH_OPTIMIZED takes the last batch whole, and
+        a batch is never cut at the limit (which would send it again and again). The
+        members sharing a partition (a ``share`` part) split that batch instead: their
+        room runs to its end (:meth:`_window_end`). RECORD_LIMIT stays inside the limit.
         """
-        room = self._spso + max_in_flight - self._speo
+        shared = take.shared and not take.exact
+        end = self._window_end(max_in_flight) if shared else self._spso + max_in_flight
+        room = end - self._speo
         if not take.more() or room <= 0 or self._speo >= take.bound or take.reads <= 0:
             return
         hint_at_end = self._avail_hint >= self._speo

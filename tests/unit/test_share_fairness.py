@@ -43,6 +43,20 @@ def test_a_members_part_follows_its_pace():
     assert fair.part("b", 8, WINDOW, held=0) == 250
 
 
+def test_members_share_the_window_stretched_to_the_batch_at_its_edge():
+    """A lone member would take the batch at the window's edge whole: 16 members
+    split the same span, not a sixteenth of max.record.locks."""
+    fair = FairShare()
+    for m in "ab":
+        fair.fetching(m, 0, LOCK, held=0)
+    assert fair.part("a", 16, WINDOW, held=0, span=10_000) == 625
+    assert fair.part("a", 16, WINDOW, held=0, span=WINDOW) == 125
+    # The pace's floor stays a quarter of the member's share of max.record.locks.
+    fair.acquired("a", 0, 625)
+    fair.fetching("a", 6250, LOCK, held=0)  # 100 records a second: 20 in 200 ms
+    assert fair.part("a", 16, WINDOW, held=0, span=10_000) == -(-125 // PACE_FLOOR_DIVISOR)
+
+
 def test_a_member_through_the_whole_window_in_200_ms_is_not_held_to_its_share():
     fair = FairShare()
     for m in "ab":

@@ -330,6 +330,22 @@ def test_batch_optimized_takes_the_last_batch_whole_past_the_window_limit():
     assert not sp.can_acquire(max_in_flight=5)
 
 
+def test_members_sharing_a_partition_split_the_batch_a_lone_member_would_take_whole():
+    # A lone member takes the batch at the window's edge whole (above); members sharing
+    # the partition split that same batch in their parts, so their window is as large.
+    sp = new(FakeLog().data(3).data(8))
+    assert sp.window(5) == 11  # the edge (offset 4) is in the batch 3..10
+    assert get(sp, "a", 100, max_in_flight=5, share_limit=4) == [AcquiredRange(0, 3, 1)]
+    assert get(sp, "b", 100, max_in_flight=5, share_limit=4) == [AcquiredRange(4, 7, 1)]
+    assert get(sp, "c", 100, max_in_flight=5, share_limit=4) == [AcquiredRange(8, 10, 1)]
+    assert get(sp, "d", 100, max_in_flight=5, share_limit=4) == []  # the window is full
+    # With small batches the window is the limit itself.
+    sp = new(FakeLog().data(1).data(1).data(1).data(1).data(1).data(1))
+    assert sp.window(5) == 5
+    assert get(sp, "a", 100, max_in_flight=5, share_limit=4) == [AcquiredRange(0, 3, 1)]
+    assert get(sp, "b", 100, max_in_flight=5, share_limit=4) == [AcquiredRange(4, 4, 1)]
+
+
 def test_record_limit_stays_inside_the_window_limit():
     sp = new(FakeLog().data(8))
     assert get(sp, "a", 100, max_in_flight=5, mode=AcquireMode.RECORD_LIMIT) == [AcquiredRange(0, 4, 1)]
