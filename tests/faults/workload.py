@@ -354,6 +354,10 @@ class GroupMember(Worker):
         )
         if self.protocol == "classic":
             conf.update({"session.timeout.ms": 10000, "heartbeat.interval.ms": 1000})
+        # The group protocol's own log (joins, assignments, offset fetches and commits) in
+        # client-<role>.log, so a member that stops reading can be told apart from one
+        # that is never handed a position.
+        conf.update({"debug": "cgrp", "log_level": 7})
         c = Consumer(conf)
 
         def on_assign(consumer: Consumer, tps: list[TopicPartition]) -> None:
@@ -376,6 +380,7 @@ class GroupMember(Worker):
             while not self.halt.is_set():
                 for m in c.consume(500, 0.5):
                     if m.error() is not None:
+                        self.history.add("gread-error", g=self.group, c=self.name, err=str(m.error())[:300])
                         continue
                     self.history.add("gread", g=self.group, c=self.name, p=m.partition(), off=m.offset())
                     self.next[_partition(m)] = _offset(m) + 1
