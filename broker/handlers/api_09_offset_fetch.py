@@ -6,7 +6,10 @@ with no commit answers offset -1 and metadata "". v10 names topics by id
 (UNKNOWN_TOPIC_ID for an id no topic has). ``require_stable`` (v7+): a
 partition for which an open transaction holds an offset (TxnOffsetCommit not
 yet committed or aborted) answers UNSTABLE_OFFSET_COMMIT, which clients retry;
-without it the last committed offset is answered. A share group's id reads as
+without it the last committed offset is answered. While a write of the group's
+coordinator partition is not durable within the write timeout, every asked
+partition answers UNSTABLE_OFFSET_COMMIT too (retried by clients), not a
+group-level error. A share group's id reads as
 a group without offsets. From v9 a member of a consumer group sends its member id and epoch: another epoch
 answers STALE_MEMBER_EPOCH, an unknown member UNKNOWN_MEMBER_ID (KIP-848).
 """

@@ -756,3 +756,53 @@ async def test_offset_fetch_never_answers_a_commit_before_it_is_durable(tmp_path
 
 async def _append(out: list, awaitable) -> None:
     out.append(await awaitable)
+
+
+async def test_offset_fetch_while_a_write_is_not_durable_in_time_answers_partitions_unstable(tmp_path, monkeypatch):
+    """An OffsetFetch that waits for a write of the group's partition past the write
+    timeout answers UNSTABLE_OFFSET_COMMIT for each asked partition (clients retry it),
+    not a group-level COORDINATOR_NOT_AVAILABLE: librdkafka only refreshes the
+    coordinator on that one, and the assigned partitions it was fetching positions for
+    never started (a fault soak's classic group read nothing for 210 s)."""
+    import threading
+
+    import broker.group.coordinator as group_coordinator
+    import broker.log.segment as segment_module
+
+    monkeypatch.setattr(group_coordinator, "WRITE_TIMEOUT_MS", 300)
+    async with running(tmp_path) as (broker, rt):
+        broker.logs.create_topic("t", 2)
+
+        async def commit(offset: int) -> list[ErrorCode]:
+            return await rt.groups.commit_offsets(
+                "g", member_id="", group_instance_id=None, generation=-1, api_version=9,
+                entries=[CommitEntry("t", 0, offset)],
+            )  # fmt: skip
+
+        assert await commit(10) == [E.NONE]
+        gate = threading.Event()
+        real = segment_module._datasync
+
+        def held(fd: int) -> None:
+            gate.wait(10)
+            real(fd)
+
+        monkeypatch.setattr(segment_module, "_datasync", held)
+        committed: list[list[ErrorCode]] = []
+        answers: list = []
+
+        async def fetch() -> None:
+            answers.append(await rt.groups.fetch_offsets("g", [("t", [0, 1])], require_stable=True))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(lambda: _append(committed, commit(20)))
+            await trio.sleep(0.1)  # the commit is applied and its fsync held
+            nursery.start_soon(fetch)
+            await trio.sleep(0.6)  # past the write timeout of both
+            gate.set()
+        assert committed == [[E.COORDINATOR_NOT_AVAILABLE]]
+        assert answers == [[("t", [(0, E.UNSTABLE_OFFSET_COMMIT), (1, E.UNSTABLE_OFFSET_COMMIT)])]]
+        # Durable again: the fetch answers offsets.
+        answer = await rt.groups.fetch_offsets("g", [("t", [0])], require_stable=True)
+        value = answer[0][1][0][1]
+        assert isinstance(value, CommittedOffset) and value.offset in (10, 20), answer

@@ -115,12 +115,26 @@ class OffsetShell(ShellBase):
         committed offset of the group when ``topics`` is None. A consumer-group member
         (v9+) must send its current epoch (raises KafkaError STALE_MEMBER_EPOCH,
         UNKNOWN_MEMBER_ID). With ``require_stable`` a partition an open transaction
-        holds an offset for is UNSTABLE_OFFSET_COMMIT."""
+        holds an offset for is UNSTABLE_OFFSET_COMMIT; so is every asked partition while
+        a write of the group's coordinator partition is not durable within the write
+        timeout (the answer must not show a commit that write may take back)."""
         pid, shard = await self.shard_for(group_id)
         error = shard.validate_offset_fetch(group_id, member_id, member_epoch)
         if error:
             raise KafkaError(error)
-        await self._settled(pid)
+        try:
+            await self._settled(pid)
+        except KafkaError as exc:
+            if topics is None or exc.code != ErrorCode.COORDINATOR_NOT_AVAILABLE:
+                raise
+            # Still the coordinator, but a write of the partition is not durable in time:
+            # each asked partition answers UNSTABLE_OFFSET_COMMIT, which clients retry. A
+            # group-level error here would not be retried by librdkafka (its OffsetFetch
+            # only refreshes the coordinator on one), and the partitions it was fetching
+            # positions for would never start.
+            return [
+                (topic, [(p, ErrorCode.UNSTABLE_OFFSET_COMMIT) for p in partitions]) for topic, partitions in topics
+            ]
         shard = self.runtime.shard(pid)  # a failed write meanwhile reloads it
         visible = shard.offsets_visible(group_id)
         offsets = shard.offsets
