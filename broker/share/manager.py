@@ -449,9 +449,11 @@ class SharePartitionManager:
             e.sp.rollback(delta)
             return code
         start = e.sp.start_offset
-        e.sp.on_persisted(delta)
-        if e.sp.start_offset > start:
-            e.wake()  # the window moved on: fetches held back by its limit may read new records
+        freed = e.sp.on_persisted(delta)
+        if freed or e.sp.start_offset > start:
+            # Records released are durable and may go out again, or the window moved on:
+            # fetches held back by its limit may read new records.
+            e.wake()
         self.kick_dead_letters(e)
         return ErrorCode.NONE
 

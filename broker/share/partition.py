@@ -448,9 +448,11 @@ class SharePartition(ShareAcknowledgement):
                 i, left = self._take_unread(take, i, order)
                 low = lowest(low, left)
                 continue
-            view = View.HELD if run.not_before > now_ms else View.AVAILABLE
+            # Held: by its redelivery backoff until its time comes, or until the write that
+            # made it AVAILABLE is durable (on_persisted wakes the fetches waiting for it).
+            view = View.HELD if run.not_before > now_ms or run.pending else View.AVAILABLE
             action = TRANSITIONS[(view, Event.ACQUIRE)].action
-            if action == Action.KEEP:  # held by its redelivery backoff until its time comes
+            if action == Action.KEEP:
                 low = lowest(low, run.first)
                 i += 1
                 continue
@@ -770,14 +772,16 @@ class SharePartition(ShareAcknowledgement):
 
     # ------------------------------------------------------------- persistence
 
-    def on_persisted(self, delta: Delta) -> None:
+    def on_persisted(self, delta: Delta) -> bool:
         """The caller wrote ``delta`` durably: its changes are final; SPSO may advance.
 
         Records it moved to ARCHIVING now wait for their dead-letter copy
         (:meth:`take_dead_letters`): the copy is written only once ARCHIVING is durable.
+        Returns whether records it made AVAILABLE may now be handed out again.
         """
         if self._outstanding.pop(delta.id, None) is None:
-            return  # confirmed or rolled back already
+            return False  # confirmed or rolled back already
+        freed = False
         runs, starts = self._runs, self._starts
         lo_idx = len(runs)
         hi_idx = 0
@@ -789,7 +793,10 @@ class SharePartition(ShareAcknowledgement):
                 run = runs[i]
                 if run.pending == delta.id:
                     run.pending = 0
-                    if run.state == _ARCHIVING:
+                    if run.state == _AVAILABLE:
+                        freed = True
+                        self._avail_hint = min(self._avail_hint, run.first)
+                    elif run.state == _ARCHIVING:
                         self._dead_letters.append(DeadLetter(run.first, run.last, run.count, run.reason))
                     elif order is not None and run.state in FINAL_STATES:
                         order.settle(run.first, run.last)
@@ -797,6 +804,7 @@ class SharePartition(ShareAcknowledgement):
             hi_idx = max(hi_idx, i)
         self._merge(lo_idx, hi_idx)
         self._advance()
+        return freed
 
     def rollback(self, delta: Delta) -> None:
         """Writing ``delta`` failed: records still waiting on it go back to where they were

@@ -22,9 +22,12 @@ start offset stops there); once the record's dead-letter copy is written
 again and writes the copy again.
 
 Two views are this broker's extensions: ``HELD`` is an AVAILABLE record that may
-not be handed out yet, because its redelivery backoff has not elapsed or (per-key
-ordering) an earlier record with its key is not final. It answers every event as
-AVAILABLE does, except that acquisition leaves it alone.
+not be handed out yet, because its redelivery backoff has not elapsed, (per-key
+ordering) an earlier record with its key is not final, or the release or lock expiry
+that made it AVAILABLE is not durable yet (so a record is handed out with delivery
+count n + 1 only once count n is persisted, and a new leader never hands it out with
+a lower count). It answers every event as AVAILABLE does, except that acquisition
+leaves it alone.
 """
 
 from __future__ import annotations
@@ -96,7 +99,7 @@ class View(IntEnum):
     ACKNOWLEDGED = 3
     ARCHIVED = 4
     ARCHIVING = 5  # its dead-letter copy is being written
-    HELD = 6  # AVAILABLE, held back by its redelivery backoff or by an earlier record of its key
+    HELD = 6  # AVAILABLE, held back: redelivery backoff, an earlier record of its key, not durable yet
 
 
 class Event(IntEnum):

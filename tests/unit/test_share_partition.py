@@ -548,14 +548,29 @@ def test_rollback_restores_the_lock():
     assert ack(sp, "a", (0, 2, [ACCEPT])).error_code == 0
 
 
-def test_redelivery_before_a_release_is_confirmed_survives_its_rollback():
+def test_a_released_record_goes_out_again_only_once_its_release_is_durable():
+    # Handed out again before the release is durable, a record's count could go down:
+    # a new leader would find no trace of the delivery whose release was never written.
     sp = new(FakeLog().data(4))
     get(sp, "a", 4)
     delta = ack(sp, "a", (0, 3, [RELEASE])).delta
     assert delta is not None
-    assert get(sp, "b", 2, mode=AcquireMode.RECORD_LIMIT) == [AcquiredRange(0, 1, 2)]
+    assert get(sp, "b", 2, mode=AcquireMode.RECORD_LIMIT) == []  # held until durable
     sp.rollback(delta)
-    assert states(sp) == [(0, 1, ACQUIRED, 2, "b"), (2, 3, ACQUIRED, 1, "a")]
+    assert states(sp) == [(0, 3, ACQUIRED, 1, "a")]
+    delta = ack(sp, "a", (0, 3, [RELEASE])).delta
+    assert delta is not None and sp.on_persisted(delta)
+    assert get(sp, "b", 2, mode=AcquireMode.RECORD_LIMIT) == [AcquiredRange(0, 1, 2)]
+
+
+def test_an_expired_lock_goes_out_again_only_once_its_expiry_is_durable():
+    sp = new(FakeLog().data(2))
+    get(sp, "a", 2)
+    result = sp.expire_locks(LOCK + 1, 5)
+    assert result.delta is not None
+    assert get(sp, "b", 2, now=LOCK + 1) == []
+    assert sp.on_persisted(result.delta)
+    assert get(sp, "b", 2, now=LOCK + 2) == [AcquiredRange(0, 1, 2)]
 
 
 def test_delta_start_offset_never_counts_another_unconfirmed_delta():
