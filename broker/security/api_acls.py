@@ -204,7 +204,10 @@ API_ACLS: dict[ApiKey, tuple[Check, ...]] = {
         _c(_O.CREATE, when="internal topics to create", any_of="internal"),
         Check(_T, _O.CREATE, "internal topics to create", when="internal topics to create", any_of="internal"),
     ),
-    ApiKey.STREAMS_GROUP_DESCRIBE: (Check(_G, _O.DESCRIBE, "group_ids[]"),),
+    ApiKey.STREAMS_GROUP_DESCRIBE: (
+        Check(_G, _O.DESCRIBE, "group_ids[]"),
+        Check(_T, _O.DESCRIBE, "topics of the group's topology"),
+    ),
     # A member of the group reports its topology's description: it acts as the member.
     ApiKey.STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE: (Check(_G, _O.READ, "group_id"),),
     ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS: (

@@ -63,6 +63,9 @@ from broker.protocol.messages.share_fetch_request import (
     ShareFetchRequest,
 )
 from broker.protocol.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
+from broker.protocol.messages.streams_group_describe_request import StreamsGroupDescribeRequest
+from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest, Subtopology
+from broker.protocol.messages.streams_group_heartbeat_request import Topology as StreamsTopology
 from broker.protocol.records import build_batch
 from broker.security.authorizer import AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType
 from broker.server import authz
@@ -454,3 +457,39 @@ async def test_describe_share_group_offsets_per_group_and_topic(services):
     codes = {t.topic_name: t.partitions[0].error_code for t in groups["mine"].topics}
     assert codes["payments"] == E.TOPIC_AUTHORIZATION_FAILED
     assert codes["orders"] != E.TOPIC_AUTHORIZATION_FAILED
+
+
+async def test_streams_group_describe_needs_describe_on_every_topology_topic(services):
+    """As Kafka 4.4: a streams group whose topology names a topic the principal may not
+    describe is answered TOPIC_AUTHORIZATION_FAILED with no members and no topology."""
+    admin = Client(services, "User:admin")
+    topology = StreamsTopology(epoch=0, subtopologies=[Subtopology(subtopology_id="0", source_topics=["orders"])])
+    for app, topo in (("app-orders", topology), ("app-pub", StreamsTopology(epoch=0, subtopologies=[]))):
+        joined = await admin(
+            StreamsGroupHeartbeatRequest(
+                group_id=app,
+                member_id=f"{app}-m1",
+                member_epoch=0,
+                rebalance_timeout_ms=5000,
+                topology=topo,
+                process_id="p1",
+                active_tasks=[],
+                standby_tasks=[],
+                warmup_tasks=[],
+            ),
+            0,
+        )
+        assert joined.error_code == 0, joined
+    acls(services, allow(R.GROUP, "app-", O.DESCRIBE, pattern=P.PREFIXED))
+    resp = await Client(services)(
+        StreamsGroupDescribeRequest(group_ids=["app-orders", "app-pub"], include_authorized_operations=True), 0
+    )
+    groups = {g.group_id: g for g in resp.groups}
+    denied = groups["app-orders"]
+    assert (denied.error_code, denied.members, denied.topology) == (E.TOPIC_AUTHORIZATION_FAILED, [], None)
+    assert denied.error_message == "The described group uses topics that the client is not authorized to describe."
+    assert groups["app-pub"].error_code == 0
+    assert groups["app-pub"].authorized_operations == 1 << O.DESCRIBE
+    acls(services, allow(R.GROUP, "app-", O.DESCRIBE, pattern=P.PREFIXED), allow(R.TOPIC, "orders", O.DESCRIBE))
+    resp = await Client(services)(StreamsGroupDescribeRequest(group_ids=["app-orders"]), 0)
+    assert resp.groups[0].error_code == 0 and resp.groups[0].topology is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from broker.protocol.errors import ErrorCode
 from broker.protocol.message_base import Message
@@ -46,6 +46,7 @@ from broker.protocol.messages.share_group_describe_response import DescribedGrou
 from broker.protocol.messages.share_group_describe_response import ShareGroupDescribeResponse
 from broker.protocol.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
 from broker.protocol.messages.streams_group_describe_request import StreamsGroupDescribeRequest
+from broker.protocol.messages.streams_group_describe_response import DescribedGroup as StreamsDescribedGroup
 from broker.protocol.messages.streams_group_describe_response import StreamsGroupDescribeResponse
 from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest, Topology
 from broker.protocol.messages.streams_group_topology_description_update_request import (
@@ -357,16 +358,15 @@ def _streams_heartbeat(c: Check, body: StreamsGroupHeartbeatRequest) -> Plan:
 
 # ----------------------------------------------------------------- KIP-848/932/1071 describes
 
-_DESCRIBED_TOPICS_DENIED = "The group has described topic(s) that the client is not authorized to describe."
-
 
 class _DescribedGroup(Protocol):
     """A group of a ConsumerGroupDescribe, ShareGroupDescribe or StreamsGroupDescribe answer."""
 
-    error_code: int
-    error_message: str | None
-    group_id: str
-    members: list[Any]
+    @property
+    def error_code(self) -> int: ...
+    @property
+    def group_id(self) -> str: ...
+
     authorized_operations: int
 
 
@@ -382,18 +382,20 @@ GD = TypeVar("GD", bound=_GroupsDescribe)
 
 
 def _group_describe(
-    where: Entities[GD, str, R, DG], assigned_topics: Callable[[DG], Iterable[str]]
+    where: Entities[GD, str, R, DG], described_topics: Callable[[DG], Iterable[str]], denied: Callable[[str], DG]
 ) -> Callable[[Check, GD], Plan]:
-    """DESCRIBE on each group; a group whose members are assigned a topic the principal may
-    not describe is answered TOPIC_AUTHORIZATION_FAILED, as Kafka does."""
+    """DESCRIBE on each group; a group that describes a topic the principal may not describe
+    is answered ``denied(group_id)`` instead (TOPIC_AUTHORIZATION_FAILED, no members), as
+    Kafka's KafkaApis does after the coordinator answered."""
 
     def check(c: Check, body: GD) -> Plan:
         def after(resp: R) -> R:
-            for g in where.answers(resp):
+            groups = where.answers(resp)
+            for i, g in enumerate(groups):
                 if g.error_code:
                     continue
-                if any(not c.ok(_O.DESCRIBE, _T, name) for name in assigned_topics(g)):
-                    g.error_code, g.error_message, g.members = TOPIC_DENIED, _DESCRIBED_TOPICS_DENIED, []
+                if any(not c.ok(_O.DESCRIBE, _T, name) for name in described_topics(g)):
+                    groups[i] = denied(g.group_id)
                 elif body.include_authorized_operations:
                     g.authorized_operations = c.ops(_G, g.group_id)
             return resp
@@ -403,20 +405,54 @@ def _group_describe(
     return check
 
 
-def _consumer_assigned(g: ConsumerDescribedGroup) -> Iterable[str]:
+def _consumer_topics(g: ConsumerDescribedGroup) -> Iterable[str]:
+    """The topics of the members' assignments and target assignments."""
     for m in g.members:
         for assignment in (m.assignment, m.target_assignment):
             for tp in assignment.topic_partitions:
                 yield tp.topic_name
 
 
-def _share_assigned(g: ShareDescribedGroup) -> Iterable[str]:
+def _share_topics(g: ShareDescribedGroup) -> Iterable[str]:
+    """The topics of the members' assignments."""
     for m in g.members:
         for tp in m.assignment.topic_partitions:
             yield tp.topic_name
 
 
-register(ConsumerGroupDescribeRequest, _group_describe(CONSUMER_GROUP_DESCRIBE, _consumer_assigned))
-register(ShareGroupDescribeRequest, _group_describe(SHARE_GROUP_DESCRIBE, _share_assigned))
-# Streams members are assigned tasks, not topic partitions: DESCRIBE on each group.
-register(StreamsGroupDescribeRequest, _group_describe(STREAMS_GROUP_DESCRIBE, lambda g: ()))
+def _streams_topics(g: StreamsDescribedGroup) -> Iterable[str]:
+    """Every topic of the group's topology: source, repartition sink and source, changelog."""
+    for sub in (g.topology.subtopologies or []) if g.topology is not None else []:
+        yield from sub.source_topics
+        yield from sub.repartition_sink_topics
+        yield from (t.name for t in sub.repartition_source_topics)
+        yield from (t.name for t in sub.state_changelog_topics)
+
+
+_GROUP_TOPICS_DENIED = "The group has described topic(s) that the client is not authorized to describe."
+_STREAMS_TOPICS_DENIED = "The described group uses topics that the client is not authorized to describe."
+
+register(
+    ConsumerGroupDescribeRequest,
+    _group_describe(
+        CONSUMER_GROUP_DESCRIBE,
+        _consumer_topics,
+        lambda gid: ConsumerDescribedGroup(group_id=gid, error_code=TOPIC_DENIED, error_message=_GROUP_TOPICS_DENIED),
+    ),
+)
+register(
+    ShareGroupDescribeRequest,
+    _group_describe(
+        SHARE_GROUP_DESCRIBE,
+        _share_topics,
+        lambda gid: ShareDescribedGroup(group_id=gid, error_code=TOPIC_DENIED, error_message=_GROUP_TOPICS_DENIED),
+    ),
+)
+register(
+    StreamsGroupDescribeRequest,
+    _group_describe(
+        STREAMS_GROUP_DESCRIBE,
+        _streams_topics,
+        lambda gid: StreamsDescribedGroup(group_id=gid, error_code=TOPIC_DENIED, error_message=_STREAMS_TOPICS_DENIED),
+    ),
+)
