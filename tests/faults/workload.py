@@ -159,6 +159,9 @@ class Writer(Worker):
         extra: dict[str, Any] = {"acks": self.acks, "message.timeout.ms": MESSAGE_TIMEOUT_MS, "linger.ms": 5}
         if self.acks == "all":
             extra["enable.idempotence"] = True
+            # The idempotence log (epoch bumps, duplicate and out-of-order sequences,
+            # retries) in client-<role>.log: what a duplicate's two writes were.
+            extra.update({"debug": "eos", "log_level": 7})
         return Producer(self.config(error_cb=on_error, **extra))
 
     def loop(self) -> None:
