@@ -65,6 +65,7 @@ from typing import Any
 import structlog
 
 from broker.config import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
+from broker.metadata.group_config_keys import EXTENSION_KEYS, GROUP_CONFIG_KEYS, GroupConfigKey
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
@@ -157,353 +158,6 @@ def parse_auto_offset_reset(text: str) -> AutoOffsetReset | None:
             return ("by_duration", ns // 1_000_000)
     return None
 
-
-# --- the keys ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GroupConfigKey:
-    """One group config: its type, default, and the checks Kafka makes on it.
-
-    ``broker_default`` names the broker setting whose value is the default
-    (``default`` when the broker does not know that setting). ``at_least`` /
-    ``at_most`` are fixed bounds (Kafka's ConfigDef ranges); ``broker_min`` /
-    ``broker_max`` are (broker setting, value used when the broker does not
-    know it) bounds read from the broker config. ``internal`` keys (Kafka's
-    internal group configs) are listed by DescribeConfigs only once a group sets
-    them. ``extension`` marks keys Kafka 4.4 does not define.
-    """
-
-    name: str
-    type: ConfigType
-    default: Any
-    doc: str
-    broker_default: str | None = None
-    at_least: int | float | None = None
-    at_most: int | float | None = None
-    choices: tuple[str, ...] | None = None
-    broker_min: tuple[str, int] | None = None
-    broker_max: tuple[str, int] | None = None
-    internal: bool = False
-    extension: bool = False
-
-
-_I, _S, _B, _L, _D = ConfigType.INT, ConfigType.STRING, ConfigType.BOOLEAN, ConfigType.LONG, ConfigType.DOUBLE
-
-# Kafka 4.4's GroupConfig, in its definition order: values are parsed in this order,
-# so a request with several bad values reports the same one Kafka does.
-GROUP_CONFIG_KEYS: tuple[GroupConfigKey, ...] = (
-    GroupConfigKey(
-        "consumer.session.timeout.ms",
-        _I,
-        45000,
-        broker_default="group.consumer.session.timeout.ms",
-        at_least=1,
-        broker_min=("group.consumer.min.session.timeout.ms", 45000),
-        broker_max=("group.consumer.max.session.timeout.ms", 60000),
-        doc="Consumer-group (KIP-848) members of this group that stay silent this long are removed.",
-    ),
-    GroupConfigKey(
-        "consumer.heartbeat.interval.ms",
-        _I,
-        5000,
-        broker_default="group.consumer.heartbeat.interval.ms",
-        at_least=1,
-        broker_min=("group.consumer.min.heartbeat.interval.ms", 5000),
-        broker_max=("group.consumer.max.heartbeat.interval.ms", 15000),
-        doc="Heartbeat interval handed to this consumer group's members.",
-    ),
-    GroupConfigKey(
-        "consumer.assignment.interval.ms",
-        _I,
-        1000,
-        broker_default="group.consumer.assignment.interval.ms",
-        at_least=0,
-        broker_min=("group.consumer.min.assignment.interval.ms", 0),
-        broker_max=("group.consumer.max.assignment.interval.ms", 15000),
-        doc="Shortest time between two target assignments of this consumer group; changes that come "
-        "sooner are assigned together once it has passed (KIP-1263).",
-    ),
-    GroupConfigKey(
-        "consumer.assignor.offload.enable",
-        _B,
-        True,
-        broker_default="group.consumer.assignor.offload.enable",
-        internal=True,
-        doc="Kafka's switch for computing this consumer group's assignments on a background thread. "
-        "Accepted and described once set; no effect (as in Kafka 4.4.0): the assignor runs on the "
-        "event loop between requests.",
-    ),
-    GroupConfigKey(
-        "share.session.timeout.ms",
-        _I,
-        45000,
-        broker_default="group.share.session.timeout.ms",
-        at_least=1,
-        broker_min=("group.share.min.session.timeout.ms", 45000),
-        broker_max=("group.share.max.session.timeout.ms", 60000),
-        doc="Share-group members of this group that stay silent this long are removed.",
-    ),
-    GroupConfigKey(
-        "share.heartbeat.interval.ms",
-        _I,
-        5000,
-        broker_default="group.share.heartbeat.interval.ms",
-        at_least=1,
-        broker_min=("group.share.min.heartbeat.interval.ms", 5000),
-        broker_max=("group.share.max.heartbeat.interval.ms", 15000),
-        doc="Heartbeat interval handed to this share group's members.",
-    ),
-    GroupConfigKey(
-        "share.record.lock.duration.ms",
-        _I,
-        30000,
-        broker_default="group.share.record.lock.duration.ms",
-        at_least=1000,
-        broker_min=("group.share.min.record.lock.duration.ms", 15000),
-        broker_max=("group.share.max.record.lock.duration.ms", 60000),
-        doc="How long a record delivered to a member of this share group stays locked to it "
-        "before it is offered again.",
-    ),
-    GroupConfigKey(
-        "share.delivery.count.limit",
-        _I,
-        5,
-        broker_default="group.share.delivery.count.limit",
-        at_least=2,
-        broker_min=("group.share.min.delivery.count.limit", 2),
-        broker_max=("group.share.max.delivery.count.limit", 10),
-        doc="Deliveries a record of this share group gets before it is archived (or dead-lettered) "
-        "instead of offered again (KIP-1240).",
-    ),
-    GroupConfigKey(
-        "share.partition.max.record.locks",
-        _I,
-        2000,
-        broker_default="group.share.partition.max.record.locks",
-        at_least=100,
-        broker_min=("group.share.min.partition.max.record.locks", 100),
-        broker_max=("group.share.max.partition.max.record.locks", 4000),
-        doc="Most records in flight per share-partition of this group (KIP-1240).",
-    ),
-    GroupConfigKey(
-        "share.auto.offset.reset",
-        _S,
-        "latest",
-        doc="Where a share-partition of this group starts when it has no state yet: latest, "
-        "earliest, or by_duration:<ISO-8601 duration> (the first record at most that old).",
-    ),
-    GroupConfigKey(
-        "share.isolation.level",
-        _S,
-        "read_uncommitted",
-        choices=("read_committed", "read_uncommitted"),
-        doc="read_committed hands out only committed transactional records (never aborted ones); "
-        "read_uncommitted hands out everything. Records outside transactions are delivered either way.",
-    ),
-    GroupConfigKey(
-        "share.renew.acknowledge.enable",
-        _B,
-        True,
-        doc="Whether members of this share group may renew their record locks (acknowledgement type Renew, KIP-1240).",
-    ),
-    GroupConfigKey(
-        "share.assignment.interval.ms",
-        _I,
-        1000,
-        broker_default="group.share.assignment.interval.ms",
-        at_least=0,
-        broker_min=("group.share.min.assignment.interval.ms", 0),
-        broker_max=("group.share.max.assignment.interval.ms", 15000),
-        doc="Shortest time between two target assignments of this share group; changes that come "
-        "sooner are assigned together once it has passed (KIP-1263).",
-    ),
-    GroupConfigKey(
-        "share.assignor.offload.enable",
-        _B,
-        True,
-        broker_default="group.share.assignor.offload.enable",
-        internal=True,
-        doc="Kafka's switch for computing this share group's assignments on a background thread. "
-        "Accepted and described once set; no effect (as in Kafka 4.4.0): the assignor runs on the "
-        "event loop between requests.",
-    ),
-    GroupConfigKey(
-        "streams.session.timeout.ms",
-        _I,
-        45000,
-        broker_default="group.streams.session.timeout.ms",
-        at_least=1,
-        broker_min=("group.streams.min.session.timeout.ms", 45000),
-        broker_max=("group.streams.max.session.timeout.ms", 60000),
-        doc="Streams-group (KIP-1071) members of this group that stay silent this long are removed.",
-    ),
-    GroupConfigKey(
-        "streams.heartbeat.interval.ms",
-        _I,
-        5000,
-        broker_default="group.streams.heartbeat.interval.ms",
-        at_least=1,
-        broker_min=("group.streams.min.heartbeat.interval.ms", 5000),
-        broker_max=("group.streams.max.heartbeat.interval.ms", 15000),
-        doc="Heartbeat interval handed to this streams group's members.",
-    ),
-    GroupConfigKey(
-        "streams.num.standby.replicas",
-        _I,
-        0,
-        broker_default="group.streams.num.standby.replicas",
-        at_least=0,
-        broker_max=("group.streams.max.standby.replicas", 2),
-        doc="Standby replicas of each stateful task of this streams group.",
-    ),
-    GroupConfigKey(
-        "streams.initial.rebalance.delay.ms",
-        _I,
-        3000,
-        broker_default="group.streams.initial.rebalance.delay.ms",
-        at_least=0,
-        doc="How long a new streams group waits for more members before its first assignment.",
-    ),
-    GroupConfigKey(
-        "streams.assignment.interval.ms",
-        _I,
-        1000,
-        broker_default="group.streams.assignment.interval.ms",
-        at_least=0,
-        broker_min=("group.streams.min.assignment.interval.ms", 0),
-        broker_max=("group.streams.max.assignment.interval.ms", 15000),
-        doc="Shortest time between two target assignments of this streams group; changes that come "
-        "sooner are assigned together once it has passed (KIP-1263).",
-    ),
-    GroupConfigKey(
-        "streams.assignor.offload.enable",
-        _B,
-        True,
-        broker_default="group.streams.assignor.offload.enable",
-        internal=True,
-        doc="Kafka's switch for computing this streams group's assignments on a background thread. "
-        "Accepted and described once set; no effect (as in Kafka 4.4.0): the assignor runs on the "
-        "event loop between requests.",
-    ),
-    GroupConfigKey(
-        "streams.task.offset.interval.ms",
-        _I,
-        60000,
-        broker_default="group.streams.task.offset.interval.ms",
-        at_least=1,
-        broker_min=("group.streams.min.task.offset.interval.ms", 15000),
-        internal=True,
-        doc="How often streams members report warm-up task offsets. Accepted and described once set.",
-    ),
-    GroupConfigKey(
-        "streams.num.warmup.replicas",
-        _I,
-        2,
-        broker_default="group.streams.num.warmup.replicas",
-        at_least=0,
-        broker_max=("group.streams.max.warmup.replicas", 20),
-        internal=True,
-        doc="Most warm-up task replicas of this streams group. Accepted and described once set; the "
-        "sticky assignor here plans no warm-ups.",
-    ),
-    GroupConfigKey(
-        "streams.rack.aware.assignment.tags",
-        _S,
-        "",
-        broker_default="group.streams.rack.aware.assignment.tags",
-        doc="Client tags (comma-separated keys) whose values the sticky task assignor spreads the "
-        "standby tasks of this streams group over.",
-    ),
-    GroupConfigKey(
-        "streams.acceptable.recovery.lag",
-        _L,
-        10000,
-        broker_default="group.streams.acceptable.recovery.lag",
-        at_least=0,
-        internal=True,
-        doc="Lag up to which a streams member counts as caught up for an active task. Accepted and described once set.",
-    ),
-    GroupConfigKey(
-        "streams.assignor.name",
-        _S,
-        "sticky",
-        broker_default="group.streams.assignors",
-        doc="The task assignor of this streams group, by name, out of the broker's "
-        "group.streams.assignors (unset: the first of them).",
-    ),
-    GroupConfigKey(
-        "errors.deadletterqueue.topic.name",
-        _S,
-        "",
-        doc="The dead-letter topic of this share group (KIP-1191): records it rejects, and records "
-        "that reach the delivery count limit, are written there before they are archived. Blank: "
-        "no dead-letter topic. The topic must have errors.deadletterqueue.group.enable=true and a "
-        "name with the broker's errors.deadletterqueue.topic.name.prefix.",
-    ),
-    GroupConfigKey(
-        "errors.deadletterqueue.copy.record.enable",
-        _B,
-        False,
-        doc="Whether a dead-letter record copies the original record's key and value, or carries "
-        "only the context headers (__dlq.errors.*).",
-    ),
-)
-
-# Keys Kafka 4.4 does not define: this broker's extensions, off by default, each one
-# protocol-transparent (clients need no change to benefit).
-EXTENSION_KEYS: tuple[GroupConfigKey, ...] = (
-    GroupConfigKey(
-        "group.type",
-        _S,
-        None,
-        choices=("consumer", "share"),
-        extension=True,
-        doc="Pins the type a group of this name may be created as (consumer or share). Unset: any type.",
-    ),
-    GroupConfigKey(
-        "share.redelivery.backoff.ms",
-        _I,
-        0,
-        at_least=0,
-        at_most=3_600_000,
-        extension=True,
-        doc="Extension. A record of this share group that is released, or whose lock expires, is "
-        "offered again only after this delay, growing with each delivery (times "
-        "share.redelivery.backoff.multiplier, up to share.redelivery.backoff.max.ms). 0: at once, "
-        "as Kafka does.",
-    ),
-    GroupConfigKey(
-        "share.redelivery.backoff.multiplier",
-        _D,
-        2.0,
-        at_least=1.0,
-        at_most=10.0,
-        extension=True,
-        doc="Extension. Factor by which the redelivery delay grows with each further delivery.",
-    ),
-    GroupConfigKey(
-        "share.redelivery.backoff.max.ms",
-        _I,
-        60_000,
-        at_least=0,
-        at_most=3_600_000,
-        extension=True,
-        doc="Extension. Longest redelivery delay.",
-    ),
-    GroupConfigKey(
-        "share.key.ordering.enable",
-        _B,
-        False,
-        extension=True,
-        doc="Extension. A record is not handed out while another record with the same key in the "
-        "same share-partition is in flight or waiting for redelivery, so the records of one key "
-        "are processed one at a time, in offset order, while many members share the partition. "
-        "Records without a key are not ordered.",
-    ),
-)
-
-del _I, _S, _B, _L, _D
 
 # Kafka checks the broker bounds in this order (not the definition order).
 _BOUND_ORDER = (
@@ -633,6 +287,70 @@ NOT_BROKER_SETTINGS = frozenset(
         "group.streams.acceptable.recovery.lag",
     }
 )
+
+# Every broker setting the group configs take a default or bound from, by name: the key
+# table builds these names by Kafka's rule (group.<kind>[.min|.max].<name>), and they are
+# named here too so that a setting of the broker's table can be found where it is read.
+# Checked against the key table at import.
+BROKER_SETTINGS_READ = frozenset(
+    {
+        "group.consumer.session.timeout.ms",
+        "group.consumer.min.session.timeout.ms",
+        "group.consumer.max.session.timeout.ms",
+        "group.consumer.heartbeat.interval.ms",
+        "group.consumer.min.heartbeat.interval.ms",
+        "group.consumer.max.heartbeat.interval.ms",
+        "group.consumer.assignment.interval.ms",
+        "group.consumer.min.assignment.interval.ms",
+        "group.consumer.max.assignment.interval.ms",
+        "group.consumer.assignor.offload.enable",
+        "group.share.session.timeout.ms",
+        "group.share.min.session.timeout.ms",
+        "group.share.max.session.timeout.ms",
+        "group.share.heartbeat.interval.ms",
+        "group.share.min.heartbeat.interval.ms",
+        "group.share.max.heartbeat.interval.ms",
+        "group.share.record.lock.duration.ms",
+        "group.share.min.record.lock.duration.ms",
+        "group.share.max.record.lock.duration.ms",
+        "group.share.delivery.count.limit",
+        "group.share.min.delivery.count.limit",
+        "group.share.max.delivery.count.limit",
+        "group.share.partition.max.record.locks",
+        "group.share.min.partition.max.record.locks",
+        "group.share.max.partition.max.record.locks",
+        "group.share.assignment.interval.ms",
+        "group.share.min.assignment.interval.ms",
+        "group.share.max.assignment.interval.ms",
+        "group.share.assignor.offload.enable",
+        "group.streams.session.timeout.ms",
+        "group.streams.min.session.timeout.ms",
+        "group.streams.max.session.timeout.ms",
+        "group.streams.heartbeat.interval.ms",
+        "group.streams.min.heartbeat.interval.ms",
+        "group.streams.max.heartbeat.interval.ms",
+        "group.streams.num.standby.replicas",
+        "group.streams.max.standby.replicas",
+        "group.streams.initial.rebalance.delay.ms",
+        "group.streams.assignment.interval.ms",
+        "group.streams.min.assignment.interval.ms",
+        "group.streams.max.assignment.interval.ms",
+        "group.streams.assignor.offload.enable",
+        "group.streams.task.offset.interval.ms",
+        "group.streams.min.task.offset.interval.ms",
+        "group.streams.num.warmup.replicas",
+        "group.streams.max.warmup.replicas",
+        "group.streams.rack.aware.assignment.tags",
+        "group.streams.acceptable.recovery.lag",
+        "group.streams.assignors",
+    }
+)
+assert BROKER_SETTINGS_READ == {
+    key
+    for spec in GROUP_CONFIG_KEYS + EXTENSION_KEYS
+    for key in (spec.broker_default, *(b[0] for b in (spec.broker_min, spec.broker_max) if b is not None))
+    if key is not None
+}, "BROKER_SETTINGS_READ must name exactly the broker settings the group config keys read"
 
 # --- the store ----------------------------------------------------------------------------------
 
@@ -804,12 +522,9 @@ class GroupConfigStore:
         """Apply IncrementalAlterConfigs operations ``(key, op, value)`` (SET 0,
         DELETE 1) to ``group_id``, all or nothing; the error Kafka would answer,
         or None. ``validate_only`` checks everything and changes nothing."""
-        prepared = self._prepare(group_id, ops)
-        if isinstance(prepared, KafkaError):
-            return prepared
-        current, canonical = prepared
-        if validate_only or canonical == current:
-            return None
+        canonical = self._prepare(group_id, ops, validate_only)
+        if canonical is None or isinstance(canonical, KafkaError):
+            return canonical
         groups = dict(self._groups)
         if canonical:
             groups[group_id] = canonical
@@ -831,12 +546,9 @@ class GroupConfigStore:
         is set (every broker then applies it through :meth:`apply_shared`)."""
         if self.shared is None:
             return self.alter(group_id, ops, validate_only)
-        prepared = self._prepare(group_id, ops)
-        if isinstance(prepared, KafkaError):
-            return prepared
-        current, canonical = prepared
-        if validate_only or canonical == current:
-            return None
+        canonical = self._prepare(group_id, ops, validate_only)
+        if canonical is None or isinstance(canonical, KafkaError):
+            return canonical
         try:
             await self.shared(group_id, canonical)
         except KafkaError as exc:
@@ -854,9 +566,10 @@ class GroupConfigStore:
                 self._changed(group_id, dict(groups.get(group_id, {})))
 
     def _prepare(
-        self, group_id: str, ops: Iterable[tuple[str, int, str | None]]
-    ) -> tuple[dict[str, str], dict[str, str]] | KafkaError:
-        """(current overrides, the new canonical set) or the error Kafka would answer."""
+        self, group_id: str, ops: Iterable[tuple[str, int, str | None]], validate_only: bool
+    ) -> dict[str, str] | KafkaError | None:
+        """The group's new canonical set of overrides, the error Kafka would answer, or
+        None when there is nothing to store (``validate_only``, or no change)."""
         if not group_id:
             return KafkaError(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
         current = self._groups.get(group_id, {})
@@ -874,9 +587,10 @@ class GroupConfigStore:
             else:
                 return KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown operations type {op}")
         try:
-            return current, self._validate(new)
+            canonical = self._validate(new)
         except KafkaError as exc:
             return exc
+        return None if validate_only or canonical == current else canonical
 
     def delete_group(self, group_id: str) -> bool:
         """Drop every override of ``group_id`` (durably). False if it had none, or
