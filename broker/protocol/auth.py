@@ -237,60 +237,39 @@ class Row:
     next: AuthState | None  # state after success; None: the action decides (see Authenticator)
 
 
-_S, _E, _A = AuthState, AuthEvent, Action
-_CLOSE = Row(_A.CLOSE, _S.FAILED)
-_ILLEGAL_CLOSE = Row(_A.ILLEGAL_STATE_CLOSE, _S.FAILED)
+_S, _A = AuthState, Action
+_C = Row(_A.CLOSE, _S.FAILED)
+_I = Row(_A.ILLEGAL_STATE_CLOSE, _S.FAILED)
+_HANDSHAKE = (Row(_A.HANDSHAKE, _S.EXCHANGE_RAW), Row(_A.HANDSHAKE, _S.EXCHANGE))  # v0, v1
+
+# One row a state, one column an event, in AuthEvent's order:
+#   API_VERSIONS, HANDSHAKE_V0, HANDSHAKE_V1, SASL_AUTHENTICATE, OTHER_REQUEST, RAW_TOKEN
+_MATRIX: dict[AuthState, tuple[Row, ...]] = {
+    # first request on a SASL listener
+    _S.INITIAL: (Row(_A.API_VERSIONS, _S.AWAIT_HANDSHAKE), *_HANDSHAKE, _C, _C, _C),
+    # after ApiVersions: only SaslHandshake (a second ApiVersions closes, as in Kafka)
+    _S.AWAIT_HANDSHAKE: (_C, *_HANDSHAKE, _C, _C, _C),
+    # tokens in SaslAuthenticate: anything else is answered with ILLEGAL_SASL_STATE, then closed
+    _S.EXCHANGE: (_I, _I, _I, Row(_A.EXCHANGE, None), _I, _C),
+    # bare tokens: the loop hands over raw frames only, so a decoded request cannot arrive
+    _S.EXCHANGE_RAW: (_C, _C, _C, _C, _C, Row(_A.EXCHANGE_RAW, None)),
+    # re-authentication asked for a different mechanism: whatever comes next closes
+    _S.REAUTH_BAD_MECHANISM: (_C,) * len(AuthEvent),
+    # authenticated
+    _S.AUTHENTICATED: (
+        Row(_A.SERVE, _S.AUTHENTICATED),
+        Row(_A.REAUTH, None),
+        Row(_A.REAUTH, None),
+        Row(_A.ILLEGAL_STATE, _S.AUTHENTICATED),
+        Row(_A.SERVE, _S.AUTHENTICATED),
+        _C,
+    ),
+    # failed: the loop closes; anything that still arrives changes nothing
+    _S.FAILED: (_C,) * len(AuthEvent),
+}
 
 TRANSITIONS: dict[tuple[AuthState, AuthEvent], Row] = {
-    # first request on a SASL listener
-    (_S.INITIAL, _E.API_VERSIONS): Row(_A.API_VERSIONS, _S.AWAIT_HANDSHAKE),
-    (_S.INITIAL, _E.HANDSHAKE_V0): Row(_A.HANDSHAKE, _S.EXCHANGE_RAW),
-    (_S.INITIAL, _E.HANDSHAKE_V1): Row(_A.HANDSHAKE, _S.EXCHANGE),
-    (_S.INITIAL, _E.SASL_AUTHENTICATE): _CLOSE,
-    (_S.INITIAL, _E.OTHER_REQUEST): _CLOSE,
-    (_S.INITIAL, _E.RAW_TOKEN): _CLOSE,
-    # after ApiVersions: only SaslHandshake (a second ApiVersions closes, as in Kafka)
-    (_S.AWAIT_HANDSHAKE, _E.API_VERSIONS): _CLOSE,
-    (_S.AWAIT_HANDSHAKE, _E.HANDSHAKE_V0): Row(_A.HANDSHAKE, _S.EXCHANGE_RAW),
-    (_S.AWAIT_HANDSHAKE, _E.HANDSHAKE_V1): Row(_A.HANDSHAKE, _S.EXCHANGE),
-    (_S.AWAIT_HANDSHAKE, _E.SASL_AUTHENTICATE): _CLOSE,
-    (_S.AWAIT_HANDSHAKE, _E.OTHER_REQUEST): _CLOSE,
-    (_S.AWAIT_HANDSHAKE, _E.RAW_TOKEN): _CLOSE,
-    # tokens in SaslAuthenticate: anything else is answered with ILLEGAL_SASL_STATE, then closed
-    (_S.EXCHANGE, _E.API_VERSIONS): _ILLEGAL_CLOSE,
-    (_S.EXCHANGE, _E.HANDSHAKE_V0): _ILLEGAL_CLOSE,
-    (_S.EXCHANGE, _E.HANDSHAKE_V1): _ILLEGAL_CLOSE,
-    (_S.EXCHANGE, _E.SASL_AUTHENTICATE): Row(_A.EXCHANGE, None),
-    (_S.EXCHANGE, _E.OTHER_REQUEST): _ILLEGAL_CLOSE,
-    (_S.EXCHANGE, _E.RAW_TOKEN): _CLOSE,
-    # bare tokens: the loop hands over raw frames only, so a decoded request cannot arrive
-    (_S.EXCHANGE_RAW, _E.API_VERSIONS): _CLOSE,
-    (_S.EXCHANGE_RAW, _E.HANDSHAKE_V0): _CLOSE,
-    (_S.EXCHANGE_RAW, _E.HANDSHAKE_V1): _CLOSE,
-    (_S.EXCHANGE_RAW, _E.SASL_AUTHENTICATE): _CLOSE,
-    (_S.EXCHANGE_RAW, _E.OTHER_REQUEST): _CLOSE,
-    (_S.EXCHANGE_RAW, _E.RAW_TOKEN): Row(_A.EXCHANGE_RAW, None),
-    # re-authentication asked for a different mechanism: whatever comes next closes
-    (_S.REAUTH_BAD_MECHANISM, _E.API_VERSIONS): _CLOSE,
-    (_S.REAUTH_BAD_MECHANISM, _E.HANDSHAKE_V0): _CLOSE,
-    (_S.REAUTH_BAD_MECHANISM, _E.HANDSHAKE_V1): _CLOSE,
-    (_S.REAUTH_BAD_MECHANISM, _E.SASL_AUTHENTICATE): _CLOSE,
-    (_S.REAUTH_BAD_MECHANISM, _E.OTHER_REQUEST): _CLOSE,
-    (_S.REAUTH_BAD_MECHANISM, _E.RAW_TOKEN): _CLOSE,
-    # authenticated
-    (_S.AUTHENTICATED, _E.API_VERSIONS): Row(_A.SERVE, _S.AUTHENTICATED),
-    (_S.AUTHENTICATED, _E.HANDSHAKE_V0): Row(_A.REAUTH, None),
-    (_S.AUTHENTICATED, _E.HANDSHAKE_V1): Row(_A.REAUTH, None),
-    (_S.AUTHENTICATED, _E.SASL_AUTHENTICATE): Row(_A.ILLEGAL_STATE, _S.AUTHENTICATED),
-    (_S.AUTHENTICATED, _E.OTHER_REQUEST): Row(_A.SERVE, _S.AUTHENTICATED),
-    (_S.AUTHENTICATED, _E.RAW_TOKEN): _CLOSE,
-    # failed: the loop closes; anything that still arrives changes nothing
-    (_S.FAILED, _E.API_VERSIONS): _CLOSE,
-    (_S.FAILED, _E.HANDSHAKE_V0): _CLOSE,
-    (_S.FAILED, _E.HANDSHAKE_V1): _CLOSE,
-    (_S.FAILED, _E.SASL_AUTHENTICATE): _CLOSE,
-    (_S.FAILED, _E.OTHER_REQUEST): _CLOSE,
-    (_S.FAILED, _E.RAW_TOKEN): _CLOSE,
+    (state, event): row for state, rows in _MATRIX.items() for event, row in zip(AuthEvent, rows, strict=True)
 }
 
 assert len(TRANSITIONS) == len(AuthState) * len(AuthEvent), "every (state, event) pair needs a row"
