@@ -152,101 +152,41 @@ class Outcome(NamedTuple):
 _OK = {a: Outcome(a) for a in Action}
 _BAD_STATE = Outcome(Action.KEEP, ErrorCode.INVALID_RECORD_STATE)
 
-_V = View
-_E = Event
 _A = Action
+_K, _X = _OK[_A.KEEP], _BAD_STATE
+_R, _D = _OK[_A.RELEASE], _OK[_A.DROP]
 
-# The whole table, one row per (view, event). Acknowledgements are only valid
-# from the lock holder, on an ACQUIRED record; anything else fails the whole
-# request with INVALID_RECORD_STATE (KIP-932). One leniency: a Gap for an offset
-# that is already ARCHIVED is a no-op, because the broker archives control
-# batches and known holes itself and clients that Gap-ack every offset without a
-# record (librdkafka does for control batches) must not get their other
-# acknowledgements in the same request refused for it.
-TRANSITIONS: dict[tuple[View, Event], Outcome] = {
+# The whole table, one row per event and one column per view, in View's order:
+#   AVAILABLE, ACQUIRED_BY_ME, ACQUIRED_BY_OTHER, ACKNOWLEDGED, ARCHIVED, ARCHIVING, HELD
+# Acknowledgements are only valid from the lock holder, on an ACQUIRED record;
+# anything else fails the whole request with INVALID_RECORD_STATE (KIP-932). One
+# leniency: a Gap for an offset that is already ARCHIVED is a no-op, because the
+# broker archives control batches and known holes itself and clients that Gap-ack
+# every offset without a record (librdkafka does for control batches) must not get
+# their other acknowledgements in the same request refused for it.
+# ARCHIVING (KIP-1191): nobody holds it and no acknowledgement applies; it waits for
+# its dead-letter copy. HELD (extension): an AVAILABLE record acquisition must leave
+# alone for now. The log dropping either drops it like any other record below the start.
+_MATRIX: dict[Event, tuple[Outcome, ...]] = {
     # acquisition (ShareFetch)
-    (_V.AVAILABLE, _E.ACQUIRE): _OK[_A.ACQUIRE],
-    (_V.ACQUIRED_BY_ME, _E.ACQUIRE): _OK[_A.KEEP],
-    (_V.ACQUIRED_BY_OTHER, _E.ACQUIRE): _OK[_A.KEEP],
-    (_V.ACKNOWLEDGED, _E.ACQUIRE): _OK[_A.KEEP],
-    (_V.ARCHIVED, _E.ACQUIRE): _OK[_A.KEEP],
-    # Gap
-    (_V.AVAILABLE, _E.ACK_GAP): _BAD_STATE,
-    (_V.ACQUIRED_BY_ME, _E.ACK_GAP): _OK[_A.ARCHIVE],
-    (_V.ACQUIRED_BY_OTHER, _E.ACK_GAP): _BAD_STATE,
-    (_V.ACKNOWLEDGED, _E.ACK_GAP): _BAD_STATE,
-    (_V.ARCHIVED, _E.ACK_GAP): _OK[_A.KEEP],
-    # Accept
-    (_V.AVAILABLE, _E.ACK_ACCEPT): _BAD_STATE,
-    (_V.ACQUIRED_BY_ME, _E.ACK_ACCEPT): _OK[_A.ACKNOWLEDGE],
-    (_V.ACQUIRED_BY_OTHER, _E.ACK_ACCEPT): _BAD_STATE,
-    (_V.ACKNOWLEDGED, _E.ACK_ACCEPT): _BAD_STATE,
-    (_V.ARCHIVED, _E.ACK_ACCEPT): _BAD_STATE,
-    # Release
-    (_V.AVAILABLE, _E.ACK_RELEASE): _BAD_STATE,
-    (_V.ACQUIRED_BY_ME, _E.ACK_RELEASE): _OK[_A.RELEASE],
-    (_V.ACQUIRED_BY_OTHER, _E.ACK_RELEASE): _BAD_STATE,
-    (_V.ACKNOWLEDGED, _E.ACK_RELEASE): _BAD_STATE,
-    (_V.ARCHIVED, _E.ACK_RELEASE): _BAD_STATE,
-    # Reject
-    (_V.AVAILABLE, _E.ACK_REJECT): _BAD_STATE,
-    (_V.ACQUIRED_BY_ME, _E.ACK_REJECT): _OK[_A.REJECT],
-    (_V.ACQUIRED_BY_OTHER, _E.ACK_REJECT): _BAD_STATE,
-    (_V.ACKNOWLEDGED, _E.ACK_REJECT): _BAD_STATE,
-    (_V.ARCHIVED, _E.ACK_REJECT): _BAD_STATE,
-    # Renew
-    (_V.AVAILABLE, _E.ACK_RENEW): _BAD_STATE,
-    (_V.ACQUIRED_BY_ME, _E.ACK_RENEW): _OK[_A.RENEW],
-    (_V.ACQUIRED_BY_OTHER, _E.ACK_RENEW): _BAD_STATE,
-    (_V.ACKNOWLEDGED, _E.ACK_RENEW): _BAD_STATE,
-    (_V.ARCHIVED, _E.ACK_RENEW): _BAD_STATE,
+    Event.ACQUIRE: (_OK[_A.ACQUIRE], _K, _K, _K, _K, _K, _K),
+    Event.ACK_GAP: (_X, _OK[_A.ARCHIVE], _X, _X, _K, _X, _X),
+    Event.ACK_ACCEPT: (_X, _OK[_A.ACKNOWLEDGE], _X, _X, _X, _X, _X),
+    Event.ACK_RELEASE: (_X, _R, _X, _X, _X, _X, _X),
+    Event.ACK_REJECT: (_X, _OK[_A.REJECT], _X, _X, _X, _X, _X),
+    Event.ACK_RENEW: (_X, _OK[_A.RENEW], _X, _X, _X, _X, _X),
     # the member's session closed or it left the group
-    (_V.AVAILABLE, _E.RELEASE_MEMBER): _OK[_A.KEEP],
-    (_V.ACQUIRED_BY_ME, _E.RELEASE_MEMBER): _OK[_A.RELEASE],
-    (_V.ACQUIRED_BY_OTHER, _E.RELEASE_MEMBER): _OK[_A.KEEP],
-    (_V.ACKNOWLEDGED, _E.RELEASE_MEMBER): _OK[_A.KEEP],
-    (_V.ARCHIVED, _E.RELEASE_MEMBER): _OK[_A.KEEP],
+    Event.RELEASE_MEMBER: (_K, _R, _K, _K, _K, _K, _K),
     # the acquisition lock ran out (whoever holds it)
-    (_V.AVAILABLE, _E.LOCK_EXPIRY): _OK[_A.KEEP],
-    (_V.ACQUIRED_BY_ME, _E.LOCK_EXPIRY): _OK[_A.RELEASE],
-    (_V.ACQUIRED_BY_OTHER, _E.LOCK_EXPIRY): _OK[_A.RELEASE],
-    (_V.ACKNOWLEDGED, _E.LOCK_EXPIRY): _OK[_A.KEEP],
-    (_V.ARCHIVED, _E.LOCK_EXPIRY): _OK[_A.KEEP],
+    Event.LOCK_EXPIRY: (_K, _R, _R, _K, _K, _K, _K),
     # the log no longer holds the record
-    (_V.AVAILABLE, _E.LOG_START_PAST): _OK[_A.DROP],
-    (_V.ACQUIRED_BY_ME, _E.LOG_START_PAST): _OK[_A.DROP],
-    (_V.ACQUIRED_BY_OTHER, _E.LOG_START_PAST): _OK[_A.DROP],
-    (_V.ACKNOWLEDGED, _E.LOG_START_PAST): _OK[_A.KEEP],
-    (_V.ARCHIVED, _E.LOG_START_PAST): _OK[_A.KEEP],
+    Event.LOG_START_PAST: (_D, _D, _D, _K, _K, _D, _D),
     # the dead-letter copy of the record is durable: only an ARCHIVING record moves on
-    (_V.AVAILABLE, _E.DEAD_LETTERED): _OK[_A.KEEP],
-    (_V.ACQUIRED_BY_ME, _E.DEAD_LETTERED): _OK[_A.KEEP],
-    (_V.ACQUIRED_BY_OTHER, _E.DEAD_LETTERED): _OK[_A.KEEP],
-    (_V.ACKNOWLEDGED, _E.DEAD_LETTERED): _OK[_A.KEEP],
-    (_V.ARCHIVED, _E.DEAD_LETTERED): _OK[_A.KEEP],
-    # ARCHIVING (KIP-1191): nobody holds it and no acknowledgement applies; it waits for its
-    # dead-letter copy. The log dropping it drops it like any other record below the start.
-    (_V.ARCHIVING, _E.ACQUIRE): _OK[_A.KEEP],
-    (_V.ARCHIVING, _E.ACK_GAP): _BAD_STATE,
-    (_V.ARCHIVING, _E.ACK_ACCEPT): _BAD_STATE,
-    (_V.ARCHIVING, _E.ACK_RELEASE): _BAD_STATE,
-    (_V.ARCHIVING, _E.ACK_REJECT): _BAD_STATE,
-    (_V.ARCHIVING, _E.ACK_RENEW): _BAD_STATE,
-    (_V.ARCHIVING, _E.RELEASE_MEMBER): _OK[_A.KEEP],
-    (_V.ARCHIVING, _E.LOCK_EXPIRY): _OK[_A.KEEP],
-    (_V.ARCHIVING, _E.LOG_START_PAST): _OK[_A.DROP],
-    (_V.ARCHIVING, _E.DEAD_LETTERED): _OK[_A.ARCHIVE],
-    # HELD (extension): an AVAILABLE record acquisition must leave alone for now.
-    (_V.HELD, _E.ACQUIRE): _OK[_A.KEEP],
-    (_V.HELD, _E.ACK_GAP): _BAD_STATE,
-    (_V.HELD, _E.ACK_ACCEPT): _BAD_STATE,
-    (_V.HELD, _E.ACK_RELEASE): _BAD_STATE,
-    (_V.HELD, _E.ACK_REJECT): _BAD_STATE,
-    (_V.HELD, _E.ACK_RENEW): _BAD_STATE,
-    (_V.HELD, _E.RELEASE_MEMBER): _OK[_A.KEEP],
-    (_V.HELD, _E.LOCK_EXPIRY): _OK[_A.KEEP],
-    (_V.HELD, _E.LOG_START_PAST): _OK[_A.DROP],
-    (_V.HELD, _E.DEAD_LETTERED): _OK[_A.KEEP],
+    Event.DEAD_LETTERED: (_K, _K, _K, _K, _K, _OK[_A.ARCHIVE], _K),
+}
+
+TRANSITIONS: dict[tuple[View, Event], Outcome] = {
+    (view, event): outcome for event, outcomes in _MATRIX.items() for view, outcome in zip(View, outcomes, strict=True)
 }
 
 assert len(TRANSITIONS) == len(View) * len(Event), "every (view, event) pair needs a row"
