@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,15 +23,33 @@ from broker.tools._cli import (
     EXIT_OK,
     ToolError,
     UsageError,
-    add_bootstrap_server,
     choices,
     dump,
     print_error,
     run_group_tool,
     table,
 )
-from broker.tools._offsets import parse_datetime_ms, parse_duration_ms, parse_topics, read_plan
-from broker.tools._security import add_command_config
+from broker.tools._groups import (
+    add_group_tool,
+    check_list,
+    check_views,
+    coordinator_of,
+    dispatch,
+    one_action,
+    report_deletions,
+)
+from broker.tools._offsets import (
+    Plan,
+    add_reset_options,
+    check_reset,
+    export_plan,
+    named_partitions,
+    parse_topics,
+    plan_doc,
+    plan_table,
+    read_plan,
+    reset_targets,
+)
 
 CLASSIC_STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty")
 CONSUMER_STATES = ("Empty", "Assigning", "Reconciling", "Stable", "Dead")
@@ -56,47 +73,24 @@ and KIP-848 consumer groups alike, like Kafka's kafka-consumer-groups.sh. Exactl
 action is required: --list, --describe, --reset-offsets, --delete or --delete-offsets."""
 
 
+ACTIONS = {
+    "list": "list all consumer groups",
+    "describe": "describe consumer group(s): offsets and lag (default), --members or --state",
+    "reset_offsets": "reset the committed offsets of an inactive group",
+    "delete": "delete consumer group(s) that have no members",
+    "delete_offsets": "delete a group's offsets for the given topics",
+}
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_group_tool(
+        subparsers,
         "consumer-groups",
-        help="list, describe, reset offsets of and delete consumer groups",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_bootstrap_server(p)
-    add_command_config(p)
-    actions = p.add_argument_group("actions (exactly one)")
-    actions.add_argument("--list", action="store_true", help="list all consumer groups")
-    actions.add_argument(
-        "--describe",
-        action="store_true",
-        help="describe consumer group(s): offsets and lag (default), --members or --state",
-    )
-    actions.add_argument(
-        "--reset-offsets", action="store_true", help="reset the committed offsets of an inactive group"
-    )
-    actions.add_argument("--delete", action="store_true", help="delete consumer group(s) that have no members")
-    actions.add_argument("--delete-offsets", action="store_true", help="delete a group's offsets for the given topics")
-    p.add_argument("--group", action="append", default=[], metavar="GROUP", help="the consumer group id (repeatable)")
-    p.add_argument("--all-groups", action="store_true", help="apply to all consumer groups")
-    p.add_argument(
-        "--topic",
-        action="append",
-        default=[],
-        metavar="TOPIC[:P,P...]",
-        help="topic (optionally with partitions) for --reset-offsets or --delete-offsets",
-    )
-    p.add_argument(
-        "--all-topics", action="store_true", help="with --reset-offsets: every topic the group has offsets for"
-    )
-    p.add_argument("--members", action="store_true", help="with --describe: show the members")
-    p.add_argument("--offsets", action="store_true", help="with --describe: show the offsets and lag (default)")
-    p.add_argument(
-        "--state",
-        nargs="*",
-        metavar="STATE",
-        help="with --describe: show the group state; with --list: show states, optionally only these "
-        "(also comma-separated)",
+        "list, describe, reset offsets of and delete consumer groups",
+        DESCRIPTION,
+        ACTIONS,
+        kind="consumer",
+        states=ALL_STATES,
     )
     p.add_argument(
         "--type",
@@ -104,25 +98,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="TYPE",
         help="with --list: show group types, optionally only these (classic, consumer; also comma-separated)",
     )
-    p.add_argument("--verbose", action="store_true", help="with --describe: more columns")
-    scen = p.add_argument_group("reset scenarios (one, with --reset-offsets)")
-    scen.add_argument("--to-earliest", action="store_true", help="reset to the earliest offset")
-    scen.add_argument("--to-latest", action="store_true", help="reset to the latest offset")
+    scen = add_reset_options(p)
     scen.add_argument("--to-current", action="store_true", help="reset to the current committed offset")
-    scen.add_argument("--to-offset", type=int, metavar="OFFSET", help="reset to this offset")
     scen.add_argument("--shift-by", type=int, metavar="N", help="move the committed offset by N (may be negative)")
-    scen.add_argument(
-        "--to-datetime", metavar="DATETIME", help="reset to the first offset at or after this time (ISO 8601)"
-    )
-    scen.add_argument("--by-duration", metavar="DURATION", help="reset to the offset of this long ago ('PnDTnHnMnS')")
-    scen.add_argument(
-        "--from-file", metavar="CSV", help="reset to the offsets in a CSV file of topic,partition,offset lines"
-    )
-    p.add_argument("--dry-run", action="store_true", help="only show the offsets --reset-offsets would set")
-    p.add_argument("--execute", action="store_true", help="apply --reset-offsets")
-    p.add_argument("--export", action="store_true", help="with --reset-offsets: print the plan as CSV")
-    p.add_argument("--timeout", type=int, default=30000, metavar="MS", help="timeout in ms per request (default 30000)")
-    p.add_argument("--output", choices=("table", "json"), default="table", help="output format (default table)")
     p.set_defaults(func=main, _consumer_groups_parser=p)
 
 
@@ -246,68 +224,27 @@ def _count(assignment: dict[str, list[int]]) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    return run_group_tool(args._consumer_groups_parser, args, _check_args, _act)
-
-
-def _act(admin: Any, args: argparse.Namespace) -> int:
-    if args.list:
-        return _list(admin, args)
-    if args.describe:
-        return _describe(admin, args)
-    if args.reset_offsets:
-        return _reset(admin, args)
-    if args.delete:
-        return _delete(admin, args)
-    return _delete_offsets(admin, args)
+    return run_group_tool(args._consumer_groups_parser, args, _check_args, dispatch(_ACT))
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    actions = [a for a in ("list", "describe", "reset_offsets", "delete", "delete_offsets") if getattr(args, a)]
-    if len(actions) != 1:
-        raise UsageError(
-            "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets"
-        )
-    action = actions[0]
+    action = one_action(
+        args,
+        ACTIONS,
+        "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets",
+    )
     if action != "list" and args.type is not None:
         raise UsageError("--type only goes with --list")
     if action == "list":
-        if args.group or args.all_groups:
-            raise UsageError("--list does not take --group or --all-groups")
-        choices(args.state or [], ALL_STATES, "state")
+        check_list(args, ALL_STATES)
         choices(args.type or [], GROUP_TYPES, "group type")
         return
-    if action == "describe":
-        if bool(args.group) == bool(args.all_groups):
-            raise UsageError("--describe needs --group GROUP or --all-groups (not both)")
-        views = [v for v in (args.members, args.state is not None, args.offsets) if v]
-        if len(views) > 1:
-            raise UsageError("--describe takes at most one of --members, --state, --offsets")
-        if args.state:
-            raise UsageError("--describe --state takes no values")
-    elif args.state is not None:
-        raise UsageError("--state only goes with --list or --describe")
-    if action == "delete" and bool(args.group) == bool(args.all_groups):
-        raise UsageError("--delete needs --group GROUP or --all-groups (not both)")
-    if action == "reset_offsets":
-        if not args.group and not args.all_groups:
-            raise UsageError("--reset-offsets needs --group GROUP or --all-groups")
-        if not args.from_file and bool(args.topic) == bool(args.all_topics):
-            raise UsageError("--reset-offsets needs one of --topic or --all-topics")
-        scenarios = [s for s in RESET_SCENARIOS if getattr(args, s) not in (None, False)]
-        if len(scenarios) != 1:
-            raise UsageError(
-                "--reset-offsets needs exactly one of --to-earliest, --to-latest, --to-current, --to-offset, "
-                "--shift-by, --to-datetime, --by-duration, --from-file"
-            )
-        if args.dry_run and args.execute:
-            raise UsageError("--dry-run and --execute are mutually exclusive")
-        if args.to_datetime is not None:
-            parse_datetime_ms(args.to_datetime)
-        if args.by_duration is not None:
-            parse_duration_ms(args.by_duration)
-        parse_topics(args.topic)
-    elif args.dry_run or args.execute or args.export:
-        raise UsageError("--dry-run, --execute and --export only go with --reset-offsets")
+    if action in ("describe", "delete") and bool(args.group) == bool(args.all_groups):
+        raise UsageError(f"--{action} needs --group GROUP or --all-groups (not both)")
+    check_views(args, action)
+    if action == "reset_offsets" and not args.group and not args.all_groups:
+        raise UsageError("--reset-offsets needs --group GROUP or --all-groups")
+    check_reset(args, action, RESET_SCENARIOS)
     if action == "delete_offsets":
         if len(args.group) != 1 or args.all_groups:
             raise UsageError("--delete-offsets needs exactly one --group")
@@ -423,10 +360,10 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
             if args.output != "json":
                 blocks.append(_members_table(group, args.verbose))
         elif args.state is not None:
-            coordinator = admin.find_coordinator(group_id)
+            coordinator, coord = coordinator_of(admin, group_id)
             doc.update(
                 {
-                    "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+                    "coordinator": coordinator,
                     "assignment_strategy": group.assignor,
                     "members": len(group.members),
                     "group_epoch": group.group_epoch,
@@ -434,7 +371,6 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                 }
             )
             if args.output != "json":
-                coord = f"{coordinator.host}:{coordinator.port} ({coordinator.node_id})"
                 header = ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"]
                 row: list[object] = [group_id, coord, group.assignor or "", group.state]
                 if args.verbose and group.group_type == "consumer":
@@ -512,51 +448,17 @@ def _offsets_table(group_id: str, rows: list[dict[str, Any]], verbose: bool) -> 
     return table(lines, [15, 15, 10] + ([13] if verbose else []) + [15, 15, 15, 15, 15, 0])
 
 
-def _plan(admin: Any, args: argparse.Namespace, group_id: str) -> dict[tuple[str, int], int]:
-    from broker.admin.client import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
-
+def _plan(admin: Any, args: argparse.Namespace, group_id: str) -> Plan:
     committed = {tp: o for tp, (o, _) in admin.fetch_offsets(group_id).items()}
+    requested: Plan = {}
     if args.from_file:
         requested = read_plan(args.from_file)
         partitions = sorted(requested)
     elif args.all_topics:
         partitions = sorted(committed)
     else:
-        specs = parse_topics(args.topic)
-        known = admin.topic_partitions([t for t, _ in specs])
-        wanted = []
-        for topic, parts in specs:
-            for p in parts if parts is not None else known[topic]:
-                if p not in known[topic]:
-                    raise ToolError(f"partition {topic}-{p} does not exist")
-                wanted.append((topic, p))
-        partitions = sorted(set(wanted))
-    if not partitions:
-        return {}
-    earliest = admin.list_offsets(dict.fromkeys(partitions, EARLIEST_TIMESTAMP))
-    latest = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP))
-
-    def clamp(tp: tuple[str, int], offset: int) -> int:
-        return min(max(offset, earliest[tp]), latest[tp])
-
-    if args.to_earliest:
-        return dict(earliest)
-    if args.to_latest:
-        return dict(latest)
-    if args.to_current:
-        return {tp: committed.get(tp, latest[tp]) for tp in partitions}
-    if args.to_offset is not None:
-        return {tp: clamp(tp, args.to_offset) for tp in partitions}
-    if args.shift_by is not None:
-        return {tp: clamp(tp, committed.get(tp, latest[tp]) + args.shift_by) for tp in partitions}
-    if args.from_file:
-        return {tp: clamp(tp, offset) for tp, offset in requested.items()}
-    if args.to_datetime is not None:
-        ts = parse_datetime_ms(args.to_datetime)
-    else:
-        ts = int(time.time() * 1000) - parse_duration_ms(args.by_duration)
-    found = admin.list_offsets(dict.fromkeys(partitions, ts))
-    return {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
+        partitions = named_partitions(admin, args.topic)
+    return reset_targets(admin, args, partitions, requested, committed)
 
 
 def _reset(admin: Any, args: argparse.Namespace) -> int:
@@ -570,7 +472,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
             "without prompting.",
             file=sys.stderr,
         )
-    plans: dict[str, dict[tuple[str, int], int]] = {}
+    plans: dict[str, Plan] = {}
     for group_id in sorted(_group_ids(admin, args)):
         group = describe_group(admin, group_id)
         if group is not None and group.state not in ("Empty", "Dead"):
@@ -585,29 +487,13 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
                     raise ToolError(f"could not reset {topic}-{partition} of group '{group_id}': {error}")
         plans[group_id] = plan
     if args.output == "json":
-        dump(
-            [
-                {
-                    "group": g,
-                    "executed": bool(execute),
-                    "offsets": [{"topic": t, "partition": p, "new_offset": o} for (t, p), o in sorted(plan.items())],
-                }
-                for g, plan in plans.items()
-            ]
-        )
-        return EXIT_OK
-    if args.export:
-        for plan in plans.values():
-            for (t, p), o in sorted(plan.items()):
-                print(f"{t},{p},{o}")
+        dump([plan_doc(g, bool(execute), plan) for g, plan in plans.items()])
         return EXIT_OK
     for group_id, plan in plans.items():
-        if not plan:
-            print(f"\nConsumer group '{group_id}' has no offsets to reset.")
-            continue
-        rows: list[list[object]] = [["GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"]]
-        rows += [[group_id, t, p, o] for (t, p), o in sorted(plan.items())]
-        sys.stdout.write(table(rows, [30, 30, 10, 0]))
+        if args.export:
+            export_plan(plan)
+        else:
+            sys.stdout.write(plan_table("Consumer", group_id, plan))
     return EXIT_OK
 
 
@@ -616,22 +502,7 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
     results = admin.delete_groups(groups) if groups else {}
     succeeded = [g for g in groups if results.get(g) is None]
     failed = {g: results[g] for g in groups if results.get(g) is not None}
-    if args.output == "json":
-        dump({"deleted": succeeded, "failed": {g: str(e) for g, e in failed.items()}})
-        return EXIT_FAILURE if failed else EXIT_OK
-    if not failed:
-        print("Deletion of requested consumer groups (" + ", ".join(f"'{g}'" for g in succeeded) + ") was successful.")
-        return EXIT_OK
-    print("Deletion of some consumer groups failed:")
-    for group, error in failed.items():
-        assert error is not None
-        print(f"* Group '{group}' could not be deleted due to: {error.code.message}")
-    if succeeded:
-        print("\nThese consumer groups were deleted successfully: " + ", ".join(f"'{g}'" for g in succeeded))
-    first = next(iter(failed.values()))
-    assert first is not None
-    print_error(first.code.message if len(failed) == 1 else f"{len(failed)} consumer groups could not be deleted")
-    return EXIT_FAILURE
+    return report_deletions("consumer", args.output, succeeded, failed, lambda e: str(e.code.message))
 
 
 def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
@@ -672,3 +543,12 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
         ]
         sys.stdout.write(table(rows, [15, 10, 0]))
     return EXIT_FAILURE if failed else EXIT_OK
+
+
+_ACT = {
+    "list": _list,
+    "describe": _describe,
+    "reset_offsets": _reset,
+    "delete": _delete,
+    "delete_offsets": _delete_offsets,
+}

@@ -20,17 +20,37 @@ from broker.tools._cli import (
     EXIT_OK,
     ToolError,
     UsageError,
-    add_bootstrap_server,
     choices,
     dump,
     print_error,
     run_group_tool,
     table,
 )
-from broker.tools._offsets import parse_datetime_ms, parse_duration_ms, parse_topics, read_plan
-from broker.tools._security import add_command_config
+from broker.tools._groups import (
+    add_group_tool,
+    check_list,
+    check_views,
+    chosen_groups,
+    coordinator_of,
+    dispatch,
+    one_action,
+    print_group_list,
+    report_deletions,
+)
+from broker.tools._offsets import (
+    add_reset_options,
+    check_reset,
+    export_plan,
+    named_partitions,
+    parse_topics,
+    plan_doc,
+    plan_table,
+    read_plan,
+    reset_targets,
+)
 
 SHARE_STATES = ("Empty", "Stable", "Dead")
+RESET_SCENARIOS = ("to_earliest", "to_latest", "to_offset", "to_datetime", "by_duration", "from_file")
 MISSING = "-"
 
 DESCRIPTION = """\
@@ -39,77 +59,27 @@ kafka-share-groups.sh. Exactly one action is required: --list, --describe,
 --reset-offsets, --delete or --delete-offsets."""
 
 
+ACTIONS = {
+    "list": "list all share groups",
+    "describe": "describe share group(s): offsets (default), --members or --state",
+    "reset_offsets": "reset the start offsets of a share group that has no members",
+    "delete": "delete share group(s) that have no members",
+    "delete_offsets": "delete a share group's offsets for the given topics",
+}
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_group_tool(
+        subparsers,
         "share-groups",
-        help="list, describe, reset and delete share groups",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "list, describe, reset and delete share groups",
+        DESCRIPTION,
+        ACTIONS,
+        kind="share",
+        states=SHARE_STATES,
+        offsets="show start offsets and lag (default)",
     )
-    add_bootstrap_server(p)
-    add_command_config(p)
-    actions = p.add_argument_group("actions (exactly one)")
-    actions.add_argument("--list", action="store_true", help="list all share groups")
-    actions.add_argument(
-        "--describe", action="store_true", help="describe share group(s): offsets (default), --members or --state"
-    )
-    actions.add_argument(
-        "--reset-offsets", action="store_true", help="reset the start offsets of a share group that has no members"
-    )
-    actions.add_argument("--delete", action="store_true", help="delete share group(s) that have no members")
-    actions.add_argument(
-        "--delete-offsets", action="store_true", help="delete a share group's offsets for the given topics"
-    )
-    p.add_argument("--group", action="append", default=[], metavar="GROUP", help="the share group id (repeatable)")
-    p.add_argument("--all-groups", action="store_true", help="apply to all share groups (--describe, --delete)")
-    p.add_argument(
-        "--topic",
-        action="append",
-        default=[],
-        metavar="TOPIC[:P,P...]",
-        help="topic (optionally with partitions) for --reset-offsets or --delete-offsets",
-    )
-    p.add_argument("--all-topics", action="store_true", help="reset every topic the group has offsets for")
-    p.add_argument("--members", action="store_true", help="with --describe: show the members")
-    p.add_argument(
-        "--state",
-        nargs="*",
-        metavar="STATE",
-        help="with --describe: show the group state; with --list: show states, "
-        "optionally only these (Empty, Stable, Dead; also comma-separated)",
-    )
-    p.add_argument("--offsets", action="store_true", help="with --describe: show start offsets and lag (default)")
-    p.add_argument("--verbose", action="store_true", help="with --describe: more columns")
-    scen = p.add_argument_group("reset scenarios (one, with --reset-offsets)")
-    scen.add_argument("--to-earliest", action="store_true", help="reset to the earliest offset")
-    scen.add_argument("--to-latest", action="store_true", help="reset to the latest offset")
-    scen.add_argument("--to-offset", type=int, metavar="OFFSET", help="reset to this offset")
-    scen.add_argument(
-        "--from-file",
-        metavar="CSV",
-        help="reset to the offsets in a CSV file of topic,partition,offset lines (KIP-1323); "
-        "--export writes such a file",
-    )
-    scen.add_argument(
-        "--to-datetime",
-        metavar="DATETIME",
-        help="reset to the first offset at or after this time, e.g. 2026-01-01T00:00:00.000 "
-        "(ISO 8601; local time unless a zone is given)",
-    )
-    scen.add_argument(
-        "--by-duration", metavar="DURATION", help="reset to the offset of this long ago, ISO 8601 duration 'PnDTnHnMnS'"
-    )
-    p.add_argument("--dry-run", action="store_true", help="only show the offsets --reset-offsets would set")
-    p.add_argument("--execute", action="store_true", help="apply --reset-offsets")
-    p.add_argument("--export", action="store_true", help="with --reset-offsets: print the plan as CSV")
-    p.add_argument(
-        "--timeout",
-        type=int,
-        default=30000,
-        metavar="MS",
-        help="timeout in milliseconds for each request (default 30000)",
-    )
-    p.add_argument("--output", choices=("table", "json"), default="table", help="output format (default table)")
+    add_reset_options(p)
     p.set_defaults(func=main, _share_groups_parser=p)
 
 
@@ -120,70 +90,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    return run_group_tool(args._share_groups_parser, args, _check_args, _act)
-
-
-def _act(admin: Any, args: argparse.Namespace) -> int:
-    if args.list:
-        return _list(admin, args)
-    if args.describe:
-        return _describe(admin, args)
-    if args.reset_offsets:
-        return _reset(admin, args)
-    if args.delete:
-        return _delete(admin, args)
-    return _delete_offsets(admin, args)
+    return run_group_tool(args._share_groups_parser, args, _check_args, dispatch(_ACT))
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    actions = [a for a in ("list", "describe", "reset_offsets", "delete", "delete_offsets") if getattr(args, a)]
-    if len(actions) != 1:
-        raise UsageError(
-            "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets."
-        )
-    action = actions[0]
+    action = one_action(
+        args,
+        ACTIONS,
+        "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets.",
+    )
     if action == "list":
-        if args.group or args.all_groups:
-            raise UsageError("--list does not take --group or --all-groups")
+        check_list(args, SHARE_STATES)
         return
     if action in ("describe", "delete"):
         if not args.group and not args.all_groups:
             raise UsageError(f"--{action} needs --group GROUP or --all-groups")
         if args.group and args.all_groups:
             raise UsageError("--group and --all-groups are mutually exclusive")
-    if action == "describe":
-        views = [v for v in (args.members, args.state is not None, args.offsets) if v]
-        if len(views) > 1:
-            raise UsageError("--describe takes at most one of --members, --state, --offsets")
-        if args.state:
-            raise UsageError("--describe --state takes no values")
-    elif args.state is not None:
-        raise UsageError("--state only goes with --list or --describe")
+    check_views(args, action)
     if action in ("reset_offsets", "delete_offsets"):
         if len(args.group) != 1 or args.all_groups:
             raise UsageError(f"--{action.replace('_', '-')} needs exactly one --group")
-    if action == "reset_offsets":
-        if not args.from_file and bool(args.topic) == bool(args.all_topics):
-            raise UsageError("--reset-offsets needs one of --topic or --all-topics")
-        scenarios = [
-            s
-            for s in ("to_earliest", "to_latest", "to_datetime", "by_duration", "to_offset", "from_file")
-            if getattr(args, s) not in (None, False)
-        ]
-        if len(scenarios) != 1:
-            raise UsageError(
-                "--reset-offsets needs exactly one of --to-earliest, --to-latest, --to-offset, "
-                "--to-datetime, --by-duration, --from-file"
-            )
-        if args.dry_run and args.execute:
-            raise UsageError("--dry-run and --execute are mutually exclusive")
-        if args.to_datetime is not None:
-            parse_datetime_ms(args.to_datetime)
-        if args.by_duration is not None:
-            parse_duration_ms(args.by_duration)
-        parse_topics(args.topic)
-    elif args.dry_run or args.execute or args.export:
-        raise UsageError("--dry-run, --execute and --export only go with --reset-offsets")
+    check_reset(args, action, RESET_SCENARIOS)
     if action == "delete_offsets" and not args.topic:
         raise UsageError("--delete-offsets needs --topic")
 
@@ -194,23 +122,8 @@ def _check_args(args: argparse.Namespace) -> None:
 def _list(admin: Any, args: argparse.Namespace) -> int:
     states = choices(args.state or [], SHARE_STATES, "state")
     groups = sorted(admin.list_groups(types=["share"], states=states), key=lambda g: g.group_id)
-    if args.output == "json":
-        dump([{"group": g.group_id, "state": g.group_state} for g in groups])
-    elif args.state is None:
-        for g in groups:
-            print(g.group_id)
-    else:
-        width = max([15] + [len(g.group_id) for g in groups])
-        print(f"{'GROUP':<{width}} STATE")
-        for g in groups:
-            print(f"{g.group_id:<{width}} {g.group_state or 'Unknown'}")
+    print_group_list(groups, args.state is not None, args.output)
     return EXIT_OK
-
-
-def _group_ids(admin: Any, args: argparse.Namespace) -> list[str]:
-    if args.all_groups:
-        return sorted(g.group_id for g in admin.list_groups(types=["share"]))
-    return list(dict.fromkeys(args.group))
 
 
 def _describe_group(admin: Any, group: str) -> Any:
@@ -233,7 +146,7 @@ def _assignment_string(member: Any) -> str:
 
 
 def _describe(admin: Any, args: argparse.Namespace) -> int:
-    groups = sorted(_group_ids(admin, args))
+    groups = sorted(chosen_groups(admin, args, "share"))
     docs: list[dict[str, Any]] = []
     out: list[str] = []
     for group in groups:
@@ -304,12 +217,11 @@ def _describe_state(
     admin: Any, args: argparse.Namespace, group: str, desc: Any, docs: list[dict[str, Any]], out: list[str]
 ) -> None:
     """--state: the coordinator, the state and the epochs of the group."""
-    coordinator = admin.find_coordinator(group)
-    coord = f"{coordinator.host}:{coordinator.port}  ({coordinator.node_id})"
+    coordinator, coord = coordinator_of(admin, group, gap="  ")
     docs.append(
         {
             "group": group,
-            "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+            "coordinator": coordinator,
             "state": desc.group_state,
             "group_epoch": desc.group_epoch,
             "assignment_epoch": desc.assignment_epoch,
@@ -400,7 +312,7 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
         raise ToolError(f"Share group '{group}' is not empty.")
 
     partitions, requested = _reset_partitions(admin, args, group)
-    new = _reset_offsets(admin, args, partitions, requested)
+    new = reset_targets(admin, args, partitions, requested)
 
     execute = args.execute and not args.dry_run
     if not args.execute and not args.dry_run and not args.export:
@@ -412,26 +324,12 @@ def _reset(admin: Any, args: argparse.Namespace) -> int:
     if execute and new:
         admin.alter_share_group_offsets(group, new)
 
-    rows_sorted = sorted(new.items())
     if args.export:
-        for (t, p), o in rows_sorted:
-            print(f"{t},{p},{o}")
-        return EXIT_OK
-    if args.output == "json":
-        dump(
-            {
-                "group": group,
-                "executed": bool(execute),
-                "offsets": [{"topic": t, "partition": p, "new_offset": o} for (t, p), o in rows_sorted],
-            }
-        )
-        return EXIT_OK
-    if rows_sorted:
-        lines = [f"{'GROUP':<30} {'TOPIC':<30} {'PARTITION':<10} {'NEW-OFFSET':<15}".rstrip()]
-        lines += [f"{group:<30} {t:<30} {p:<10} {o:<15}".rstrip() for (t, p), o in rows_sorted]
-        sys.stdout.write("\n" + "\n".join(lines) + "\n")
+        export_plan(new)
+    elif args.output == "json":
+        dump(plan_doc(group, bool(execute), new))
     else:
-        print(f"\nShare group '{group}' has no offsets to reset.")
+        sys.stdout.write(plan_table("Share", group, new))
     return EXIT_OK
 
 
@@ -452,46 +350,8 @@ def _reset_partitions(
         offsets = admin.describe_share_group_offsets(group)
         partitions = sorted((t.topic_name, p.partition_index) for t in offsets.topics for p in t.partitions)
     else:
-        specs = parse_topics(args.topic)
-        known = admin.topic_partitions([t for t, _ in specs])
-        for topic, parts in specs:
-            for p in parts if parts is not None else known[topic]:
-                if p not in known[topic]:
-                    raise ToolError(f"partition {topic}-{p} does not exist")
-                partitions.append((topic, p))
-        partitions = sorted(set(partitions))
+        partitions = named_partitions(admin, args.topic)
     return partitions, requested
-
-
-def _reset_offsets(
-    admin: Any, args: argparse.Namespace, partitions: list[tuple[str, int]], requested: dict[tuple[str, int], int]
-) -> dict[tuple[str, int], int]:
-    """The new start offset of each partition, within its log."""
-    import time
-
-    from broker.admin.client import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
-
-    new: dict[tuple[str, int], int] = {}
-    if partitions:
-        earliest = admin.list_offsets(dict.fromkeys(partitions, EARLIEST_TIMESTAMP))
-        latest = admin.list_offsets(dict.fromkeys(partitions, LATEST_TIMESTAMP))
-        if args.to_earliest:
-            new = earliest
-        elif args.to_latest:
-            new = latest
-        elif args.to_offset is not None:
-            new = {tp: min(max(args.to_offset, earliest[tp]), latest[tp]) for tp in partitions}
-        elif requested:
-            # as kafka-share-groups.sh: an offset outside the log moves to its nearer end
-            new = {tp: min(max(requested[tp], earliest[tp]), latest[tp]) for tp in partitions}
-        else:
-            if args.to_datetime is not None:
-                ts = parse_datetime_ms(args.to_datetime)
-            else:
-                ts = int(time.time() * 1000) - parse_duration_ms(args.by_duration)
-            found = admin.list_offsets(dict.fromkeys(partitions, ts))
-            new = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
-    return new
 
 
 def _delete(admin: Any, args: argparse.Namespace) -> int:
@@ -516,20 +376,7 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
                 succeeded.append(group)
             else:
                 failed[group] = str(error)
-    if args.output == "json":
-        dump({"deleted": succeeded, "failed": failed})
-        return EXIT_FAILURE if failed else EXIT_OK
-    if not failed:
-        print("Deletion of requested share groups (" + ", ".join(f"'{g}'" for g in succeeded) + ") was successful.")
-        return EXIT_OK
-    print("Deletion of some share groups failed:")
-    for group, error in failed.items():
-        print(f"* Group '{group}' could not be deleted due to: {error}")
-    if succeeded:
-        print("\nThese share groups were deleted successfully: " + ", ".join(f"'{g}'" for g in succeeded))
-    first = next(iter(failed.values()))
-    print_error(first if len(failed) == 1 else f"{len(failed)} share groups could not be deleted")
-    return EXIT_FAILURE
+    return report_deletions("share", args.output, succeeded, failed)
 
 
 def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
@@ -568,3 +415,12 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
         print_error(f"offsets of share group '{group}' for topic '{t}' could not be deleted: {e}")
         return EXIT_FAILURE
     return EXIT_OK
+
+
+_ACT = {
+    "list": _list,
+    "describe": _describe,
+    "reset_offsets": _reset,
+    "delete": _delete,
+    "delete_offsets": _delete_offsets,
+}

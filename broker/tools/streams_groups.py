@@ -21,13 +21,21 @@ from broker.tools._cli import (
     EXIT_OK,
     ToolError,
     UsageError,
-    add_bootstrap_server,
     choices,
     dump,
     run_group_tool,
     table,
 )
-from broker.tools._security import add_command_config
+from broker.tools._groups import (
+    add_group_tool,
+    check_list,
+    check_views,
+    chosen_groups,
+    coordinator_of,
+    dispatch,
+    one_action,
+    print_group_list,
+)
 
 MISSING = "-"
 STREAMS_STATES = ("Empty", "NotReady", "Assigning", "Reconciling", "Stable", "Dead")
@@ -37,78 +45,50 @@ List and describe streams groups (KIP-1071), like Kafka's kafka-streams-groups.s
 Exactly one action is required: --list or --describe."""
 
 
+ACTIONS = {
+    "list": "list all streams groups",
+    "describe": "describe streams group(s): offsets and lag (default), --members or --state",
+}
+VIEWS = ("members", "state", "offsets", "topology")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_group_tool(
+        subparsers,
         "streams-groups",
-        help="list and describe streams groups",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_bootstrap_server(p)
-    add_command_config(p)
-    actions = p.add_argument_group("actions (exactly one)")
-    actions.add_argument("--list", action="store_true", help="list all streams groups")
-    actions.add_argument(
-        "--describe",
-        action="store_true",
-        help="describe streams group(s): offsets and lag (default), --members or --state",
-    )
-    p.add_argument("--group", action="append", default=[], metavar="GROUP", help="the streams group id (repeatable)")
-    p.add_argument("--all-groups", action="store_true", help="describe all streams groups")
-    p.add_argument("--members", action="store_true", help="with --describe: show the members and their tasks")
-    p.add_argument("--offsets", action="store_true", help="with --describe: show the offsets and lag (default)")
-    p.add_argument(
-        "--state",
-        nargs="*",
-        metavar="STATE",
-        help="with --describe: show the group state; with --list: show states, optionally only these",
+        "list and describe streams groups",
+        DESCRIPTION,
+        ACTIONS,
+        kind="streams",
+        states=STREAMS_STATES,
+        members="show the members and their tasks",
     )
     p.add_argument(
         "--topology",
         action="store_true",
         help="with --describe: the group's topology description, as a member pushed it (KIP-1331)",
     )
-    p.add_argument("--verbose", action="store_true", help="with --describe: more columns")
-    p.add_argument("--timeout", type=int, default=30000, metavar="MS", help="timeout in ms per request (default 30000)")
-    p.add_argument("--output", choices=("table", "json"), default="table", help="output format (default table)")
     p.set_defaults(func=main, _streams_groups_parser=p)
 
 
 def main(args: argparse.Namespace) -> int:
-    return run_group_tool(args._streams_groups_parser, args, _check_args, _act)
-
-
-def _act(admin: Any, args: argparse.Namespace) -> int:
-    return _list(admin, args) if args.list else _describe(admin, args)
+    return run_group_tool(args._streams_groups_parser, args, _check_args, dispatch(_ACT))
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    if args.list == args.describe:
-        raise UsageError("Command must include exactly one action: --list, --describe")
-    if args.list:
-        if args.group or args.all_groups:
-            raise UsageError("--list does not take --group or --all-groups")
-        choices(args.state or [], STREAMS_STATES, "state")
+    action = one_action(args, ACTIONS, "Command must include exactly one action: --list, --describe")
+    if action == "list":
+        check_list(args, STREAMS_STATES)
         return
     if bool(args.group) == bool(args.all_groups):
         raise UsageError("--describe needs --group GROUP or --all-groups (not both)")
-    if len([v for v in (args.members, args.state is not None, args.offsets, args.topology) if v]) > 1:
-        raise UsageError("--describe takes at most one of --members, --state, --offsets, --topology")
-    if args.state:
-        raise UsageError("--describe --state takes no values")
+    check_views(args, action, VIEWS)
 
 
 def _list(admin: Any, args: argparse.Namespace) -> int:
     states = choices(args.state or [], STREAMS_STATES, "state")
     groups = sorted(admin.list_groups(types=["streams"], states=states), key=lambda g: g.group_id)
-    if args.output == "json":
-        dump([{"group": g.group_id, "state": g.group_state} for g in groups])
-    elif args.state is None:
-        for g in groups:
-            print(g.group_id)
-    else:
-        rows = [["GROUP", "STATE"]] + [[g.group_id, g.group_state] for g in groups]
-        sys.stdout.write(table(rows, [15, 0]).lstrip("\n"))
+    print_group_list(groups, args.state is not None, args.output)
     return EXIT_OK
 
 
@@ -201,10 +181,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
     from broker.admin.client import KafkaApiError
     from broker.protocol.errors import ErrorCode
 
-    if args.all_groups:
-        group_ids = sorted(g.group_id for g in admin.list_groups(types=["streams"]))
-    else:
-        group_ids = list(dict.fromkeys(args.group))
+    group_ids = chosen_groups(admin, args, "streams")
     docs: list[dict[str, Any]] = []
     blocks: list[str] = []
     for group_id in group_ids:
@@ -292,17 +269,16 @@ def _describe_state(
     blocks: list[str],
 ) -> None:
     """--state: the coordinator, the state and the epochs of the group."""
-    coordinator = admin.find_coordinator(group_id)
+    coordinator, coord = coordinator_of(admin, group_id)
     doc.update(
         {
-            "coordinator": {"id": coordinator.node_id, "host": coordinator.host, "port": coordinator.port},
+            "coordinator": coordinator,
             "group_epoch": desc.group_epoch,
             "assignment_epoch": desc.assignment_epoch,
             "members": len(members),
         }
     )
     if args.output != "json":
-        coord = f"{coordinator.host}:{coordinator.port} ({coordinator.node_id})"
         header = ["GROUP", "COORDINATOR (ID)", "STATE"]
         row = [group_id, coord, desc.group_state]
         if args.verbose:
@@ -351,3 +327,6 @@ def _describe_offsets(
             for o in offsets
         ]
         blocks.append(table(rows, [15, 15, 10, 15, 15, 0]))
+
+
+_ACT = {"list": _list, "describe": _describe}
