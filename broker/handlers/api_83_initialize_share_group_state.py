@@ -15,6 +15,7 @@ partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.initialize_share_group_state_request import (
     InitializeShareGroupStateRequest,
@@ -26,13 +27,10 @@ from broker.protocol.messages.initialize_share_group_state_response import (
     InitializeStateResult,
     PartitionResult,
 )
-from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(83, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: InitializeShareGroupStateRequest) -> InitializeShareGroupStateResponse:
-    if is_empty_request(req.group_id, req.topics):
-        return InitializeShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
     async def one(topic: InitializeStateData, p: RequestPartition) -> PartitionResult:
@@ -41,7 +39,4 @@ async def handle(ctx: RequestContext, req: InitializeShareGroupStateRequest) -> 
         )
         return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
-    answers = await gather_partitions(req.topics, one)
-    return InitializeShareGroupStateResponse(
-        results=[InitializeStateResult(topic_id=t.topic_id, partitions=a) for t, a in zip(req.topics, answers)]
-    )
+    return await answer_by_partition(req, InitializeShareGroupStateResponse, InitializeStateResult, one)

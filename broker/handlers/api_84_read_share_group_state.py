@@ -16,6 +16,7 @@ empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.read_share_group_state_request import PartitionData as RequestPartition
 from broker.protocol.messages.read_share_group_state_request import ReadShareGroupStateRequest, ReadStateData
@@ -25,13 +26,10 @@ from broker.protocol.messages.read_share_group_state_response import (
     ReadStateResult,
     StateBatch,
 )
-from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(84, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: ReadShareGroupStateRequest) -> ReadShareGroupStateResponse:
-    if is_empty_request(req.group_id, req.topics):
-        return ReadShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
     async def one(topic: ReadStateData, p: RequestPartition) -> PartitionResult:
@@ -45,7 +43,4 @@ async def handle(ctx: RequestContext, req: ReadShareGroupStateRequest) -> ReadSh
             state_batches=[StateBatch(*b) for b in r.state_batches],
         )
 
-    answers = await gather_partitions(req.topics, one)
-    return ReadShareGroupStateResponse(
-        results=[ReadStateResult(topic_id=t.topic_id, partitions=a) for t, a in zip(req.topics, answers)]
-    )
+    return await answer_by_partition(req, ReadShareGroupStateResponse, ReadStateResult, one)

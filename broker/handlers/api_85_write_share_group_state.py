@@ -17,6 +17,7 @@ an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.write_share_group_state_request import PartitionData as RequestPartition
 from broker.protocol.messages.write_share_group_state_request import WriteShareGroupStateRequest, WriteStateData
@@ -25,13 +26,10 @@ from broker.protocol.messages.write_share_group_state_response import (
     WriteShareGroupStateResponse,
     WriteStateResult,
 )
-from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(85, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: WriteShareGroupStateRequest) -> WriteShareGroupStateResponse:
-    if is_empty_request(req.group_id, req.topics):
-        return WriteShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
     async def one(topic: WriteStateData, p: RequestPartition) -> PartitionResult:
@@ -47,7 +45,4 @@ async def handle(ctx: RequestContext, req: WriteShareGroupStateRequest) -> Write
         )
         return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
-    answers = await gather_partitions(req.topics, one)
-    return WriteShareGroupStateResponse(
-        results=[WriteStateResult(topic_id=t.topic_id, partitions=a) for t, a in zip(req.topics, answers)]
-    )
+    return await answer_by_partition(req, WriteShareGroupStateResponse, WriteStateResult, one)

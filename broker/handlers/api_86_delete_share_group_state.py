@@ -14,6 +14,7 @@ without partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.delete_share_group_state_request import DeleteShareGroupStateRequest, DeleteStateData
 from broker.protocol.messages.delete_share_group_state_request import PartitionData as RequestPartition
@@ -22,20 +23,14 @@ from broker.protocol.messages.delete_share_group_state_response import (
     DeleteStateResult,
     PartitionResult,
 )
-from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(86, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DeleteShareGroupStateRequest) -> DeleteShareGroupStateResponse:
-    if is_empty_request(req.group_id, req.topics):
-        return DeleteShareGroupStateResponse(results=[])
     store = ctx.services.share_state
 
     async def one(topic: DeleteStateData, p: RequestPartition) -> PartitionResult:
         r = await store.delete(req.group_id, topic.topic_id, p.partition)
         return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
-    answers = await gather_partitions(req.topics, one)
-    return DeleteShareGroupStateResponse(
-        results=[DeleteStateResult(topic_id=t.topic_id, partitions=a) for t, a in zip(req.topics, answers)]
-    )
+    return await answer_by_partition(req, DeleteShareGroupStateResponse, DeleteStateResult, one)

@@ -12,6 +12,7 @@ without partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.read_share_group_state_summary_request import PartitionData as RequestPartition
 from broker.protocol.messages.read_share_group_state_summary_request import (
@@ -23,13 +24,10 @@ from broker.protocol.messages.read_share_group_state_summary_response import (
     ReadShareGroupStateSummaryResponse,
     ReadStateSummaryResult,
 )
-from broker.share.state_store import gather_partitions, is_empty_request
 
 
 @handler(87, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: ReadShareGroupStateSummaryRequest) -> ReadShareGroupStateSummaryResponse:
-    if is_empty_request(req.group_id, req.topics):
-        return ReadShareGroupStateSummaryResponse(results=[])
     store = ctx.services.share_state
 
     async def one(topic: ReadStateSummaryData, p: RequestPartition) -> PartitionResult:
@@ -44,7 +42,4 @@ async def handle(ctx: RequestContext, req: ReadShareGroupStateSummaryRequest) ->
             delivery_complete_count=r.delivery_complete_count,
         )
 
-    answers = await gather_partitions(req.topics, one)
-    return ReadShareGroupStateSummaryResponse(
-        results=[ReadStateSummaryResult(topic_id=t.topic_id, partitions=a) for t, a in zip(req.topics, answers)]
-    )
+    return await answer_by_partition(req, ReadShareGroupStateSummaryResponse, ReadStateSummaryResult, one)

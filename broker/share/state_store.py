@@ -77,8 +77,6 @@ __all__ = [
     "ReadResult",
     "ShareStateStore",
     "SummaryResult",
-    "gather_partitions",
-    "is_empty_request",
 ]
 
 log = structlog.get_logger("sharebroker.share")
@@ -571,24 +569,3 @@ class ShareStateStore:
             log.warning("share_state_prune_failed", partition=pid, error=str(exc))
             return
         log.debug("share_state_pruned", partition=pid, log_start_offset=int(floor))
-
-
-async def gather_partitions(topics: Sequence[Any], call: Callable[[Any, Any], Any]) -> list[list[Any]]:
-    """Run ``await call(topic, partition)`` for every partition of every topic at once
-    (so their fsyncs share rounds); the results come back in request order."""
-    out: list[list[Any]] = [[None] * len(topic.partitions) for topic in topics]
-
-    async def one(i: int, j: int, topic: Any, partition: Any) -> None:
-        out[i][j] = await call(topic, partition)
-
-    async with trio.open_nursery() as nursery:
-        for i, topic in enumerate(topics):
-            for j, partition in enumerate(topic.partitions):
-                nursery.start_soon(one, i, j, topic, partition)
-    return out
-
-
-def is_empty_request(group_id: str, topics: Sequence[Any]) -> bool:
-    """Kafka's share coordinator answers an empty response (no results at all) when the
-    group id is empty, there are no topics, or any topic lists no partitions."""
-    return not group_id or not topics or any(not topic.partitions for topic in topics)
