@@ -28,7 +28,7 @@ from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.protocol.errors import ErrorCode
 
-__all__ = ["HeartbeatRefused", "ModernGroups", "TimerTask"]
+__all__ = ["HeartbeatRefused", "ModernGroups", "TimerTask", "check_member_epoch"]
 
 # What a member timer runs: the records it writes, at ``now_ms``.
 TimerTask = Callable[[int], CoordinatorResult[None]]
@@ -41,6 +41,28 @@ class HeartbeatRefused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def check_member_epoch(
+    kind: str, owns: str, received: int, current: int, previous: int, owns_subset: Callable[[], bool]
+) -> None:
+    """Kafka's epoch check of a heartbeat from a known member of a ``kind`` group, whose
+    assignment is of ``owns`` (partitions, tasks): FENCED_MEMBER_EPOCH for an epoch
+    greater than the coordinator's, or smaller unless it is the member's previous epoch
+    and what it reports owning is a subset of its assignment (``owns_subset``: the
+    member missed the answer that moved it on)."""
+    if received > current:
+        raise HeartbeatRefused(
+            ErrorCode.FENCED_MEMBER_EPOCH,
+            f"The {kind} group member has a greater member epoch ({received}) than the one known by the "
+            f"group coordinator ({current}). The member must abandon all its {owns} and rejoin.",
+        )
+    if received < current and (received != previous or not owns_subset()):
+        raise HeartbeatRefused(
+            ErrorCode.FENCED_MEMBER_EPOCH,
+            f"The {kind} group member has a smaller member epoch ({received}) than the one known by the "
+            f"group coordinator ({current}). The member must abandon all its {owns} and rejoin.",
+        )
 
 
 class _MemberMeta(Protocol):

@@ -91,6 +91,7 @@ from broker.group.consumer.model import (
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.modern import HeartbeatRefused as _Fail
+from broker.group.modern import check_member_epoch
 from broker.group.regex import compile_error, resolve
 from broker.group.shard_api import (
     TopicImage,
@@ -494,24 +495,17 @@ class ConsumerGroups(ClassicMembers):
         return updated
 
     def _check_epoch(self, member: Member, received: int, owned: Sequence | None) -> None:
-        current = member.epoch
-        if received > current:
-            raise _Fail(
-                ErrorCode.FENCED_MEMBER_EPOCH,
-                f"The consumer group member has a greater member epoch ({received}) than the one known by the "
-                f"group coordinator ({current}). The member must abandon all its partitions and rejoin.",
-            )
-        if received < current:
-            assigned = member.assignment.assigned
-            subset = owned is not None and all(
-                p in assigned.get(tp.topic_id, {}) for tp in owned for p in tp.partitions
-            )
-            if received != member.assignment.previous_member_epoch or not subset:
-                raise _Fail(
-                    ErrorCode.FENCED_MEMBER_EPOCH,
-                    f"The consumer group member has a smaller member epoch ({received}) than the one known by the "
-                    f"group coordinator ({current}). The member must abandon all its partitions and rejoin.",
-                )
+        assigned = member.assignment.assigned
+        check_member_epoch(
+            "consumer",
+            "partitions",
+            received,
+            member.epoch,
+            member.assignment.previous_member_epoch,
+            lambda: (
+                owned is not None and all(p in assigned.get(tp.topic_id, {}) for tp in owned for p in tp.partitions)
+            ),
+        )
 
     def _dynamic_member(
         self, group: ConsumerGroup, member_id: str, r: ConsumerGroupHeartbeatRequest, classic: ClassicJoin | None

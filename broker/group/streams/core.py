@@ -57,7 +57,7 @@ from broker.config.services import StreamsGroupSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.group.modern import HeartbeatRefused as _Fail
-from broker.group.modern import ModernGroups, TimerTask
+from broker.group.modern import ModernGroups, TimerTask, check_member_epoch
 from broker.group.regex import resolve
 from broker.group.shard_api import TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
@@ -424,24 +424,17 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
         return CoordinatorResult(self._fence(group, member, now_ms), HeartbeatOutcome(response))
 
     def _check_epoch(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> None:
-        current = member.epoch
-        if received > current:
-            raise _Fail(
-                ErrorCode.FENCED_MEMBER_EPOCH,
-                f"The streams group member has a greater member epoch ({received}) than the one known by the "
-                f"group coordinator ({current}). The member must abandon all its tasks and rejoin.",
-            )
-        if received < current:
-            assigned = member.current.active
-            subset = owned_active is not None and all(
-                p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps
-            )
-            if received != member.current.previous_member_epoch or not subset:
-                raise _Fail(
-                    ErrorCode.FENCED_MEMBER_EPOCH,
-                    f"The streams group member has a smaller member epoch ({received}) than the one known by the "
-                    f"group coordinator ({current}). The member must abandon all its tasks and rejoin.",
-                )
+        assigned = member.current.active
+        check_member_epoch(
+            "streams",
+            "tasks",
+            received,
+            member.epoch,
+            member.current.previous_member_epoch,
+            lambda: (
+                owned_active is not None and all(p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps)
+            ),
+        )
 
     def _member(
         self, group: StreamsGroup, r: StreamsGroupHeartbeatRequest, owned_active: Tasks | None, records: list[Record]
