@@ -105,7 +105,8 @@ _LOAD_READ_BYTES = 1 << 20
 
 @dataclass(frozen=True, slots=True)
 class PartitionResult:
-    """Outcome of initialize, write and delete for one share-partition."""
+    """Outcome of initialize, write and delete for one share-partition (and what the
+    outcomes of read and read_summary add their state to)."""
 
     error_code: int = ErrorCode.NONE
     error_message: str | None = None
@@ -116,35 +117,23 @@ class PartitionResult:
 
 
 @dataclass(frozen=True, slots=True)
-class ReadResult:
+class ReadResult(PartitionResult):
     """Outcome of read: the state when ``error_code`` is 0 (the wire defaults otherwise)."""
 
-    error_code: int = ErrorCode.NONE
-    error_message: str | None = None
     state_epoch: int = 0
     start_offset: int = 0
     delivery_complete_count: int = -1
     state_batches: tuple[StateBatch, ...] = ()
 
-    @property
-    def ok(self) -> bool:
-        return self.error_code == ErrorCode.NONE
-
 
 @dataclass(frozen=True, slots=True)
-class SummaryResult:
+class SummaryResult(PartitionResult):
     """Outcome of read_summary; a share-partition never initialised reads start offset -1."""
 
-    error_code: int = ErrorCode.NONE
-    error_message: str | None = None
     state_epoch: int = 0
     leader_epoch: int = 0
     start_offset: int = 0
     delivery_complete_count: int = -1
-
-    @property
-    def ok(self) -> bool:
-        return self.error_code == ErrorCode.NONE
 
 
 class Persister(Protocol):
