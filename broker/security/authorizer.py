@@ -34,6 +34,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Final, Protocol
 
+from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
 from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import ErrorCode
 
@@ -62,50 +63,6 @@ __all__ = [
 WILDCARD: Final = "*"
 CLUSTER_NAME: Final = "kafka-cluster"
 WILDCARD_PRINCIPAL: Final = KafkaPrincipal("User", "*")
-
-
-class ResourceType(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    TOPIC = 2
-    GROUP = 3
-    CLUSTER = 4
-    TRANSACTIONAL_ID = 5
-    DELEGATION_TOKEN = 6
-    USER = 7
-
-
-class PatternType(IntEnum):
-    UNKNOWN = 0
-    ANY = 1  # filters: any pattern type, names compared exactly
-    MATCH = 2  # filters: every ACL that would apply to the named resource
-    LITERAL = 3
-    PREFIXED = 4
-
-
-class AclOperation(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    ALL = 2
-    READ = 3
-    WRITE = 4
-    CREATE = 5
-    DELETE = 6
-    ALTER = 7
-    DESCRIBE = 8
-    CLUSTER_ACTION = 9
-    DESCRIBE_CONFIGS = 10
-    ALTER_CONFIGS = 11
-    IDEMPOTENT_WRITE = 12
-    CREATE_TOKENS = 13
-    DESCRIBE_TOKENS = 14
-
-
-class AclPermissionType(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    DENY = 2
-    ALLOW = 3
 
 
 _O = AclOperation

@@ -28,49 +28,26 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
 from broker.tools._cli import run_with_admin
 from broker.tools._security import add_command_config
 
 if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.admin.client import AdminClient
 
-# AclOperation / ResourceType / PatternType / permission codes, as the wire carries them.
-OPERATIONS = {
-    "all": 2,
-    "read": 3,
-    "write": 4,
-    "create": 5,
-    "delete": 6,
-    "alter": 7,
-    "describe": 8,
-    "clusteraction": 9,
-    "describeconfigs": 10,
-    "alterconfigs": 11,
-    "idempotentwrite": 12,
-    "createtokens": 13,
-    "describetokens": 14,
-}
-_OP_NAMES = {
-    2: "ALL",
-    3: "READ",
-    4: "WRITE",
-    5: "CREATE",
-    6: "DELETE",
-    7: "ALTER",
-    8: "DESCRIBE",
-    9: "CLUSTER_ACTION",
-    10: "DESCRIBE_CONFIGS",
-    11: "ALTER_CONFIGS",
-    12: "IDEMPOTENT_WRITE",
-    13: "CREATE_TOKENS",
-    14: "DESCRIBE_TOKENS",
-}
-TOPIC, GROUP, CLUSTER, TXN, TOKEN, USER = 2, 3, 4, 5, 6, 7
-_RT_NAMES = {2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN", 7: "USER"}
-PATTERNS = {"any": 1, "match": 2, "literal": 3, "prefixed": 4}
-_PT_NAMES = {1: "ANY", 2: "MATCH", 3: "LITERAL", 4: "PREFIXED"}
-DENY, ALLOW = 2, 3
-_PERM_NAMES = {2: "DENY", 3: "ALLOW"}
+# The wire's codes: operations by the names the options take (any case, - and _ dropped),
+# resource types, pattern types and permissions; their names as Kafka's tool prints them.
+OPERATIONS = {op.name.replace("_", "").lower(): int(op) for op in AclOperation if op >= AclOperation.ALL}
+_OP_NAMES = {int(op): op.name for op in AclOperation if op >= AclOperation.ALL}
+_R = ResourceType
+TOPIC, GROUP, CLUSTER, TXN, TOKEN, USER = (
+    int(rt) for rt in (_R.TOPIC, _R.GROUP, _R.CLUSTER, _R.TRANSACTIONAL_ID, _R.DELEGATION_TOKEN, _R.USER)
+)
+_RT_NAMES = {int(rt): rt.name for rt in ResourceType if rt >= ResourceType.TOPIC}
+PATTERNS = {pt.name.lower(): int(pt) for pt in PatternType if pt >= PatternType.ANY}
+_PT_NAMES = {int(pt): pt.name for pt in PatternType if pt >= PatternType.ANY}
+DENY, ALLOW = int(AclPermissionType.DENY), int(AclPermissionType.ALLOW)
+_PERM_NAMES = {p: AclPermissionType(p).name for p in (DENY, ALLOW)}
 CLUSTER_NAME = "kafka-cluster"
 _NO_RESOURCE = (
     "name a resource: --topic, --group, --transactional-id, --delegation-token, --user-principal or --cluster"

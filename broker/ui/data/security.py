@@ -11,28 +11,15 @@ import time
 from dataclasses import dataclass, field
 
 from broker.admin.client import COORDINATOR_TRANSACTION, AdminClient, AdminError, KafkaApiError, error_name
+from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import Unavailable
 from broker.ui.data.coordinators import group_by_coordinator
 
-_RESOURCE_TYPES = {2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN", 7: "USER"}
-_PATTERNS = {1: "ANY", 2: "MATCH", 3: "LITERAL", 4: "PREFIXED"}
-_PERMISSIONS = {2: "DENY", 3: "ALLOW"}
-_OPERATIONS = {
-    2: "ALL",
-    3: "READ",
-    4: "WRITE",
-    5: "CREATE",
-    6: "DELETE",
-    7: "ALTER",
-    8: "DESCRIBE",
-    9: "CLUSTER_ACTION",
-    10: "DESCRIBE_CONFIGS",
-    11: "ALTER_CONFIGS",
-    12: "IDEMPOTENT_WRITE",
-    13: "CREATE_TOKENS",
-    14: "DESCRIBE_TOKENS",
-}
+_RESOURCE_TYPES = {int(rt): rt.name for rt in ResourceType if rt >= ResourceType.TOPIC}
+_PATTERNS = {int(pt): pt.name for pt in PatternType if pt >= PatternType.ANY}
+_PERMISSIONS = {int(p): p.name for p in AclPermissionType if p >= AclPermissionType.DENY}
+_OPERATIONS = {int(op): op.name for op in AclOperation if op >= AclOperation.ALL}
 _SCRAM = {1: "SCRAM-SHA-256", 2: "SCRAM-SHA-512"}
 
 
