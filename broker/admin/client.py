@@ -327,14 +327,19 @@ class AdminClient:
                 found.setdefault(g.group_id, g)
         return list(found.values())
 
-    def describe_share_group(self, group: str, *, timeout: float | None = None) -> Any:
-        """The ``DescribedGroup`` of one share group (error codes raised)."""
-        resp = self._to_coordinator(group, ShareGroupDescribeRequest(group_ids=[group]), timeout)
+    def _one_group(self, group: str, request: Any, api: str, timeout: float | None) -> Any:
+        """``group``'s entry in the answer of its coordinator to a request about groups
+        (its error code raised; GROUP_ID_NOT_FOUND when the answer leaves it out)."""
+        resp = self._to_coordinator(group, request, timeout)
         for g in resp.groups:
             if g.group_id == group:
-                check_error(g.error_code, g.error_message, f"ShareGroupDescribe({group!r})")
+                check_error(g.error_code, g.error_message, f"{api}({group!r})")
                 return g
-        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"ShareGroupDescribe({group!r})")
+        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"{api}({group!r})")
+
+    def describe_share_group(self, group: str, *, timeout: float | None = None) -> Any:
+        """The ``DescribedGroup`` of one share group (error codes raised)."""
+        return self._one_group(group, ShareGroupDescribeRequest(group_ids=[group]), "ShareGroupDescribe", timeout)
 
     def describe_share_group_offsets(
         self, group: str, topics: Mapping[str, Sequence[int]] | None = None, *, timeout: float | None = None
@@ -348,12 +353,7 @@ class AdminClient:
         req = DescribeShareGroupOffsetsRequest(
             groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=req_topics)]
         )
-        resp = self._to_coordinator(group, req, timeout)
-        for g in resp.groups:
-            if g.group_id == group:
-                check_error(g.error_code, g.error_message, f"DescribeShareGroupOffsets({group!r})")
-                return g
-        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"DescribeShareGroupOffsets({group!r})")
+        return self._one_group(group, req, "DescribeShareGroupOffsets", timeout)
 
     def alter_share_group_offsets(
         self, group: str, offsets: Mapping[tuple[str, int], int], *, timeout: float | None = None
@@ -418,21 +418,11 @@ class AdminClient:
 
     def describe_consumer_group(self, group: str, *, timeout: float | None = None) -> Any:
         """The ``DescribedGroup`` of ConsumerGroupDescribe for one group (errors raised)."""
-        resp = self._to_coordinator(group, ConsumerGroupDescribeRequest(group_ids=[group]), timeout)
-        for g in resp.groups:
-            if g.group_id == group:
-                check_error(g.error_code, g.error_message, f"ConsumerGroupDescribe({group!r})")
-                return g
-        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"ConsumerGroupDescribe({group!r})")
+        return self._one_group(group, ConsumerGroupDescribeRequest(group_ids=[group]), "ConsumerGroupDescribe", timeout)
 
     def describe_classic_group(self, group: str, *, timeout: float | None = None) -> Any:
         """The ``DescribedGroup`` of DescribeGroups for one classic group (errors raised)."""
-        resp = self._to_coordinator(group, DescribeGroupsRequest(groups=[group]), timeout)
-        for g in resp.groups:
-            if g.group_id == group:
-                check_error(g.error_code, g.error_message, f"DescribeGroups({group!r})")
-                return g
-        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"DescribeGroups({group!r})")
+        return self._one_group(group, DescribeGroupsRequest(groups=[group]), "DescribeGroups", timeout)
 
     def describe_streams_group(
         self, group: str, *, timeout: float | None = None, include_topology_description: bool = False
@@ -440,12 +430,7 @@ class AdminClient:
         """The ``DescribedGroup`` of StreamsGroupDescribe for one group (errors raised); with
         ``include_topology_description`` (v1, KIP-1331) its topology description too."""
         req = StreamsGroupDescribeRequest(group_ids=[group], include_topology_description=include_topology_description)
-        resp = self._to_coordinator(group, req, timeout)
-        for g in resp.groups:
-            if g.group_id == group:
-                check_error(g.error_code, g.error_message, f"StreamsGroupDescribe({group!r})")
-                return g
-        raise KafkaApiError(ErrorCode.GROUP_ID_NOT_FOUND, None, f"StreamsGroupDescribe({group!r})")
+        return self._one_group(group, req, "StreamsGroupDescribe", timeout)
 
     def fetch_offsets(self, group: str, *, timeout: float | None = None) -> dict[tuple[str, int], tuple[int, int]]:
         """Every committed offset of ``group``: (topic, partition) -> (offset, leader epoch)."""
