@@ -11,7 +11,7 @@ describes itself with.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from enum import IntEnum
 from typing import Any, Protocol, TypeVar
 
@@ -28,6 +28,7 @@ def broker_settings(services: Services | None, cls: type[S]) -> S:
 
 
 S = TypeVar("S", bound=Settings)
+R = TypeVar("R")
 
 
 class ResourceType(IntEnum):
@@ -178,3 +179,32 @@ def resource_problems(resources: list[Any], *, null_ok: Any, known_types: Iterab
             continue
         problems.append(None)
     return problems
+
+
+async def alter_resources(
+    resources: list[Any],
+    *,
+    null_ok: Any,
+    known_types: Iterable[int],
+    alter: Callable[[Any], Awaitable[None]],
+    answer: Callable[..., R],
+) -> list[R]:
+    """AlterConfigs and IncrementalAlterConfigs alike: each resource, in request order,
+    refused for its :func:`resource_problems` or else ``await alter(resource)``; one
+    ``answer(error_code=, error_message=, resource_type=, resource_name=)`` each."""
+    out = []
+    for res, problem in zip(resources, resource_problems(resources, null_ok=null_ok, known_types=known_types)):
+        try:
+            if problem is not None:
+                raise problem
+            await alter(res)
+        except KafkaError as exc:
+            code, message = exc.code, exc.message
+        else:
+            code, message = ErrorCode.NONE, None
+        out.append(
+            answer(
+                error_code=code, error_message=message, resource_type=res.resource_type, resource_name=res.resource_name
+            )
+        )
+    return out

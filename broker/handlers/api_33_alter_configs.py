@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._config_resources import config_resource
-from broker.handlers._configs import ResourceType, apply_alter, resource_problems
+from broker.handlers._configs import ResourceType, alter_resources, apply_alter
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.alter_configs_request import AlterConfigsRequest, AlterConfigsResource
 from broker.protocol.messages.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
 
@@ -38,20 +37,11 @@ async def _alter(ctx: RequestContext, res: AlterConfigsResource, validate_only: 
 
 @handler(33, min_version=0, max_version=2)
 async def handle(ctx: RequestContext, req: AlterConfigsRequest) -> AlterConfigsResponse:
-    problems = resource_problems(req.resources, null_ok=lambda c: False, known_types=_TYPES)
-    responses = []
-    for res, problem in zip(req.resources, problems):
-        try:
-            if problem is not None:
-                raise problem
-            await _alter(ctx, res, req.validate_only)
-        except KafkaError as exc:
-            code, message = exc.code, exc.message
-        else:
-            code, message = ErrorCode.NONE, None
-        responses.append(
-            AlterConfigsResourceResponse(
-                error_code=code, error_message=message, resource_type=res.resource_type, resource_name=res.resource_name
-            )
-        )
+    responses = await alter_resources(
+        req.resources,
+        null_ok=lambda c: False,
+        known_types=_TYPES,
+        alter=lambda res: _alter(ctx, res, req.validate_only),
+        answer=AlterConfigsResourceResponse,
+    )
     return AlterConfigsResponse(throttle_time_ms=0, responses=responses)

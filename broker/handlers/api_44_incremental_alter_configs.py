@@ -29,9 +29,8 @@ from __future__ import annotations
 
 from broker.handlers import handler
 from broker.handlers._config_resources import config_resource
-from broker.handlers._configs import AlterOp, ResourceType, apply_alter, incremental_changes, resource_problems
+from broker.handlers._configs import AlterOp, ResourceType, alter_resources, apply_alter, incremental_changes
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.incremental_alter_configs_request import (
     AlterConfigsResource,
     IncrementalAlterConfigsRequest,
@@ -53,22 +52,11 @@ async def _alter(ctx: RequestContext, res: AlterConfigsResource, validate_only: 
 
 @handler(44, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: IncrementalAlterConfigsRequest) -> IncrementalAlterConfigsResponse:
-    problems = resource_problems(
-        req.resources, null_ok=lambda c: c.config_operation == AlterOp.DELETE, known_types=_TYPES
+    responses = await alter_resources(
+        req.resources,
+        null_ok=lambda c: c.config_operation == AlterOp.DELETE,
+        known_types=_TYPES,
+        alter=lambda res: _alter(ctx, res, req.validate_only),
+        answer=AlterConfigsResourceResponse,
     )
-    responses = []
-    for res, problem in zip(req.resources, problems):
-        try:
-            if problem is not None:
-                raise problem
-            await _alter(ctx, res, req.validate_only)
-        except KafkaError as exc:
-            code, message = exc.code, exc.message
-        else:
-            code, message = ErrorCode.NONE, None
-        responses.append(
-            AlterConfigsResourceResponse(
-                error_code=code, error_message=message, resource_type=res.resource_type, resource_name=res.resource_name
-            )
-        )
     return IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=responses)
