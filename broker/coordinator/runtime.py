@@ -74,11 +74,41 @@ from broker.protocol.records import (
 from broker.replica.manager import ReplicaManager
 from broker.replica.partition import Partition
 
-__all__ = ["CoordinatorRuntime", "CoordinatorSpec", "DueTasks", "Shard"]
+__all__ = [
+    "APPEND_ERRORS",
+    "CoordinatorRuntime",
+    "CoordinatorSpec",
+    "DueTasks",
+    "RuntimeService",
+    "Shard",
+    "append_error",
+]
 
 log = structlog.get_logger("sharebroker.coordinator")
 
 Record = tuple[bytes, bytes | None]
+
+# Append errors -> what a coordinator API answers (Kafka's mapping for its group and
+# transaction coordinators): the log's availability and leadership errors become the
+# coordinator errors a client retries on; routing errors pass through as they are.
+APPEND_ERRORS: Mapping[ErrorCode, ErrorCode] = {
+    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
+    ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
+}
+_ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+
+
+def append_error(exc: KafkaError, errors: Mapping[ErrorCode, ErrorCode] = APPEND_ERRORS) -> ErrorCode:
+    """What a coordinator API answers when appending its records failed with ``exc``
+    (``errors``: the mapping, :data:`APPEND_ERRORS` or one extending it)."""
+    if exc.code in _ROUTING:
+        return exc.code
+    return errors.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
+
 
 # Bytes read per step while replaying, so a large partition is not read at once.
 REPLAY_READ_BYTES = 4 * 1024 * 1024
@@ -647,3 +677,26 @@ def _keep(live: dict[bytes, bytes], key: bytes, value: bytes | None) -> None:
     live.pop(key, None)
     if value is not None:
         live[key] = value
+
+
+class RuntimeService(Generic[S]):
+    """The lifecycle of a coordinator service built around a :class:`CoordinatorRuntime`
+    (groups, transactions): load the partitions this broker leads, then run the runtime
+    in a nursery the service keeps for its own background tasks."""
+
+    runtime: CoordinatorRuntime[S]
+    _nursery: trio.Nursery | None
+
+    async def load(self) -> None:
+        """Load every partition of the service's topic this broker leads (start-up)."""
+        await self.runtime.load_led()
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(self.runtime.run)
+            task_status.started()
+            try:
+                await trio.sleep_forever()
+            finally:
+                self._nursery = None

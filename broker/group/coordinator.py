@@ -39,7 +39,7 @@ from broker.config.services import (
     SettingsReader,
     StreamsGroupSettings,
 )
-from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record, RuntimeService
 from broker.coordinator.timer import CoordinatorTimer
 from broker.group.classic.core import CoordinatorConfig
 from broker.group.consumer.config import ConsumerGroupConfig
@@ -91,7 +91,7 @@ def group_runtime_spec(settings: GroupCoordinatorSettings) -> CoordinatorSpec:
     )
 
 
-class GroupCoordinator(ClassicShell, ConsumerShell, StreamsShell, ShareShell, OffsetShell):
+class GroupCoordinator(ClassicShell, ConsumerShell, StreamsShell, ShareShell, OffsetShell, RuntimeService[GroupShard]):
     """The shell of every group type: each type's dispatch is its mixin (:mod:`broker.group.shell`);
     this class builds the runtime and the shards, and routes what crosses types."""
 
@@ -163,20 +163,6 @@ class GroupCoordinator(ClassicShell, ConsumerShell, StreamsShell, ShareShell, Of
         return lambda group_id: int(self.group_configs.effective(group_id, key))
 
     # --- lifecycle -------------------------------------------------------------------
-
-    async def load(self) -> None:
-        """Load every partition of ``__consumer_offsets`` this broker leads (start-up)."""
-        await self.runtime.load_led()
-
-    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            await nursery.start(self.runtime.run)
-            task_status.started()
-            try:
-                await trio.sleep_forever()
-            finally:
-                self._nursery = None
 
     # --- classic-protocol requests: to the classic core, or to the consumer group of that id
 

@@ -57,7 +57,7 @@ import structlog
 import trio
 
 from broker.config.services import TxnSettings
-from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks
+from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, RuntimeService, append_error
 from broker.coordinator.timer import CoordinatorTimer
 from broker.metadata.image import NO_LEADER
 from broker.metadata.source import MetadataSource
@@ -101,16 +101,6 @@ MARKER_RETRY_MAX_S = 2.0
 # answer goes out with the markers still pending, as Kafka answers.
 END_TXN_WAIT_MS = 5000
 
-# Append errors -> what the transaction APIs answer (Kafka's TransactionStateManager).
-_APPEND_ERRORS = {
-    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
-    ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
-}
-_ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
 # Marker outcomes: done (the partition needs nothing more) and "a newer coordinator owns it".
 _MARKER_DONE = (ErrorCode.NONE, ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT, ErrorCode.UNSUPPORTED_VERSION)
 _MARKER_FENCED = (ErrorCode.INVALID_PRODUCER_EPOCH, ErrorCode.TRANSACTION_COORDINATOR_FENCED)
@@ -120,12 +110,6 @@ _MARKER_FATAL = (
     ErrorCode.RECORD_LIST_TOO_LARGE,
     ErrorCode.INVALID_REQUIRED_ACKS,
 )
-
-
-def append_error(exc: KafkaError) -> ErrorCode:
-    if exc.code in _ROUTING:
-        return exc.code
-    return _APPEND_ERRORS.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
 
 
 def txn_runtime_spec(settings: TxnSettings) -> CoordinatorSpec:
@@ -164,7 +148,7 @@ class TxnShardHost:
             self._after_load.schedule("markers", now_ms, lambda now: result)
 
 
-class TransactionCoordinator:
+class TransactionCoordinator(RuntimeService[TxnShardHost]):
     def __init__(
         self,
         *,
@@ -229,20 +213,6 @@ class TransactionCoordinator:
         return TxnShardHost(core, timer)
 
     # --- lifecycle -------------------------------------------------------------------
-
-    async def load(self) -> None:
-        """Load every partition of ``__transaction_state`` this broker leads (start-up)."""
-        await self.runtime.load_led()
-
-    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            await nursery.start(self.runtime.run)
-            task_status.started()
-            try:
-                await trio.sleep_forever()
-            finally:
-                self._nursery = None
 
     # --- routing ---------------------------------------------------------------------
 

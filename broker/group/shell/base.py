@@ -20,7 +20,8 @@ import trio
 
 from broker.config.services import SettingsReader
 from broker.coordinator.result import CoordinatorResult
-from broker.coordinator.runtime import CoordinatorRuntime, Record
+from broker.coordinator.runtime import APPEND_ERRORS, CoordinatorRuntime, Record
+from broker.coordinator.runtime import append_error as runtime_append_error
 from broker.group.classic.core import Pending
 from broker.group.shard import GroupShard
 from broker.group.shard_api import TopicInfo
@@ -44,27 +45,18 @@ __all__ = [
 
 log = structlog.get_logger("sharebroker.groups")
 
-# Append errors -> what a group API answers (Kafka's mapping of coordinator append
-# errors, shared by group and offset-commit paths).
+# Append errors -> what a group API answers: the coordinators' mapping, and a batch too
+# large for the log is an offset commit too large (Kafka's mapping for group APIs).
 _APPEND_ERRORS = {
-    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
-    ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR,
+    **APPEND_ERRORS,
     ErrorCode.MESSAGE_TOO_LARGE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
     ErrorCode.RECORD_LIST_TOO_LARGE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
     ErrorCode.INVALID_FETCH_SIZE: ErrorCode.INVALID_COMMIT_OFFSET_SIZE,
 }
-# Routing errors pass through as they are.
-_ROUTING = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE)
 
 
 def append_error(exc: KafkaError) -> ErrorCode:
-    if exc.code in _ROUTING:
-        return exc.code
-    return _APPEND_ERRORS.get(exc.code, ErrorCode.UNKNOWN_SERVER_ERROR)
+    return runtime_append_error(exc, _APPEND_ERRORS)
 
 
 class SharePartitions(Protocol):
