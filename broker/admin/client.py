@@ -757,3 +757,22 @@ def set_group_configs(
     """One-shot ``AdminClient.set_group_configs`` against ``bootstrap_servers``."""
     with AdminClient(bootstrap_servers, timeout=timeout) as admin:
         admin.set_group_configs(group, configs)
+
+
+def classic_assignment(data: bytes) -> dict[str, list[int]]:
+    """A classic consumer's assignment as DescribeGroups carries it (the consumer
+    protocol's Assignment, version first): topic -> sorted partitions; another
+    protocol's or a malformed one reads as empty."""
+    from broker.protocol.messages.consumer_protocol_assignment import ConsumerProtocolAssignment
+
+    if len(data) < 2:
+        return {}
+    try:
+        version = int.from_bytes(data[:2], "big", signed=True)
+        decoded = ConsumerProtocolAssignment.decode(memoryview(data)[2:], min(max(version, 0), 3))
+    except Exception:
+        return {}
+    out: dict[str, list[int]] = {}
+    for tp in decoded.assigned_partitions:
+        out.setdefault(tp.topic, []).extend(tp.partitions)
+    return {t: sorted(ps) for t, ps in out.items()}

@@ -133,25 +133,9 @@ class Group:
     assignment_epoch: int | None = None
 
 
-def _decode_classic_assignment(data: bytes) -> dict[str, list[int]]:
-    from broker.protocol.messages.consumer_protocol_assignment import ConsumerProtocolAssignment
-
-    if len(data) < 2:
-        return {}
-    try:
-        version = int.from_bytes(data[:2], "big", signed=True)
-        decoded = ConsumerProtocolAssignment.decode(memoryview(data)[2:], min(max(version, 0), 3))
-    except Exception:
-        return {}
-    out: dict[str, list[int]] = {}
-    for tp in decoded.assigned_partitions:
-        out.setdefault(tp.topic, []).extend(tp.partitions)
-    return {t: sorted(ps) for t, ps in out.items()}
-
-
 def describe_group(admin: Any, group_id: str) -> Group | None:
     """The group, or None when it does not exist (as a consumer or classic group)."""
-    from broker.admin.client import KafkaApiError, UnsupportedApiError
+    from broker.admin.client import KafkaApiError, UnsupportedApiError, classic_assignment
     from broker.protocol.errors import ErrorCode
 
     try:
@@ -203,7 +187,7 @@ def describe_group(admin: Any, group_id: str) -> Group | None:
                 m.group_instance_id,
                 m.client_host,
                 m.client_id,
-                _decode_classic_assignment(bytes(m.member_assignment)),
+                classic_assignment(bytes(m.member_assignment)),
             )
             for m in c.members
         ],

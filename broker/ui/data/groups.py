@@ -19,6 +19,7 @@ from broker.admin.client import (
     AdminError,
     KafkaApiError,
     Node,
+    classic_assignment,
     error_name,
 )
 from broker.protocol.errors import ErrorCode
@@ -219,24 +220,6 @@ def group_detail(admin: AdminClient, group_id: str) -> GroupView:
         view = GroupView(group_id, "classic", c.group_state, c.protocol_data, None, members, [])
     view.offsets = _offset_rows(admin, group_id, view.members)
     return view
-
-
-def classic_assignment(data: bytes) -> dict[str, list[int]]:
-    """A classic consumer's assignment (the consumer protocol's Assignment, version first);
-    another protocol's or a malformed one reads as empty."""
-    from broker.protocol.messages.consumer_protocol_assignment import ConsumerProtocolAssignment
-
-    if len(data) < 2:
-        return {}
-    try:
-        version = int.from_bytes(data[:2], "big", signed=True)
-        decoded = ConsumerProtocolAssignment.decode(memoryview(data)[2:], min(max(version, 0), 3))
-    except Exception:
-        return {}
-    out: dict[str, list[int]] = {}
-    for tp in decoded.assigned_partitions:
-        out.setdefault(tp.topic, []).extend(tp.partitions)
-    return {t: sorted(ps) for t, ps in out.items()}
 
 
 def _streams(admin: AdminClient, group_id: str) -> GroupView:
