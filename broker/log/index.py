@@ -130,13 +130,33 @@ class _IndexFile:
             pass
 
 
-class OffsetIndex(_IndexFile):
-    entry_size = 8
+class _SegmentIndex(_IndexFile):
+    """An index of fixed-size entries for the segment starting at ``base_offset``, at
+    most ``max_bytes`` of them (segment.index.bytes), loaded into two columns on first use."""
+
+    entry_size: int
 
     def __init__(self, path: Path, base_offset: int, max_bytes: int) -> None:
         super().__init__(path)
         self.base_offset = base_offset
         self.max_entries = max(1, max_bytes // self.entry_size)
+
+    def _ensure(self) -> tuple[array, array]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._ensure()[0])
+
+    @property
+    def is_full(self) -> bool:
+        return len(self) >= self.max_entries
+
+
+class OffsetIndex(_SegmentIndex):
+    entry_size = 8
+
+    def __init__(self, path: Path, base_offset: int, max_bytes: int) -> None:
+        super().__init__(path, base_offset, max_bytes)
         self._rel: array | None = None
         self._pos: array | None = None
 
@@ -152,13 +172,6 @@ class OffsetIndex(_IndexFile):
                 flat.byteswap()
             self._rel, self._pos = flat[0::2], flat[1::2]
         return self._rel, self._pos
-
-    def __len__(self) -> int:
-        return len(self._ensure()[0])
-
-    @property
-    def is_full(self) -> bool:
-        return len(self) >= self.max_entries
 
     def last_entry(self) -> tuple[int, int] | None:
         rel, pos = self._ensure()
@@ -199,14 +212,12 @@ class OffsetIndex(_IndexFile):
         self._rel, self._pos = array("i"), array("i")
 
 
-class TimeIndex(_IndexFile):
+class TimeIndex(_SegmentIndex):
     entry_size = 12
     _ENTRY = struct.Struct(">qi")
 
     def __init__(self, path: Path, base_offset: int, max_bytes: int) -> None:
-        super().__init__(path)
-        self.base_offset = base_offset
-        self.max_entries = max(1, max_bytes // self.entry_size)
+        super().__init__(path, base_offset, max_bytes)
         self._ts: array | None = None
         self._rel: array | None = None
 
@@ -222,13 +233,6 @@ class TimeIndex(_IndexFile):
                 rel.append(r)
             self._ts, self._rel = ts, rel
         return self._ts, self._rel
-
-    def __len__(self) -> int:
-        return len(self._ensure()[0])
-
-    @property
-    def is_full(self) -> bool:
-        return len(self) >= self.max_entries
 
     def last_entry(self) -> tuple[int, int] | None:
         """(timestamp, absolute offset) of the newest entry."""
