@@ -10,7 +10,7 @@ a filter with unknown codes is INVALID_REQUEST.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._acls import authorizer_store
+from broker.handlers._acls import acl_filter, authorizer_store
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_acls_request import DescribeAclsRequest
@@ -19,7 +19,6 @@ from broker.protocol.messages.describe_acls_response import (
     DescribeAclsResource,
     DescribeAclsResponse,
 )
-from broker.security.authorizer import AclBindingFilter
 
 
 @handler(29, min_version=1, max_version=3)
@@ -29,15 +28,7 @@ async def handle(ctx: RequestContext, req: DescribeAclsRequest) -> DescribeAclsR
         return DescribeAclsResponse(
             error_code=ErrorCode.SECURITY_DISABLED, error_message="No Authorizer is configured on the broker"
         )
-    flt = AclBindingFilter.from_codes(
-        req.resource_type_filter,
-        req.resource_name_filter,
-        req.pattern_type_filter,
-        req.principal_filter,
-        req.host_filter,
-        req.operation,
-        req.permission_type,
-    )
+    flt = acl_filter(req)
     if isinstance(flt, str):
         return DescribeAclsResponse(error_code=ErrorCode.INVALID_REQUEST, error_message=flt)
     grouped: dict[tuple[int, str, int], list[AclDescription]] = {}

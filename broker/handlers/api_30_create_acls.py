@@ -10,9 +10,8 @@ on the cluster. Without an authorizer every entry is SECURITY_DISABLED.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._acls import NO_AUTHORIZER, authorizer_store
+from broker.handlers._acls import authorizer_store, security_disabled
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.create_acls_request import CreateAclsRequest
 from broker.protocol.messages.create_acls_response import AclCreationResult, CreateAclsResponse
 
@@ -21,12 +20,7 @@ from broker.protocol.messages.create_acls_response import AclCreationResult, Cre
 async def handle(ctx: RequestContext, req: CreateAclsRequest) -> CreateAclsResponse:
     store = authorizer_store(ctx)
     if store is None:
-        return CreateAclsResponse(
-            results=[
-                AclCreationResult(error_code=ErrorCode.SECURITY_DISABLED, error_message=NO_AUTHORIZER)
-                for _ in req.creations
-            ]
-        )
+        return CreateAclsResponse(results=security_disabled(req.creations, AclCreationResult))
     creations = [
         (
             c.resource_type,

@@ -9,7 +9,7 @@ every filter is SECURITY_DISABLED; a filter with unknown codes INVALID_REQUEST.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._acls import NO_AUTHORIZER, authorizer_store
+from broker.handlers._acls import acl_filter, authorizer_store, security_disabled
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.delete_acls_request import DeleteAclsRequest
@@ -18,31 +18,14 @@ from broker.protocol.messages.delete_acls_response import (
     DeleteAclsMatchingAcl,
     DeleteAclsResponse,
 )
-from broker.security.authorizer import AclBindingFilter
 
 
 @handler(31, min_version=1, max_version=3)
 async def handle(ctx: RequestContext, req: DeleteAclsRequest) -> DeleteAclsResponse:
     store = authorizer_store(ctx)
     if store is None:
-        return DeleteAclsResponse(
-            filter_results=[
-                DeleteAclsFilterResult(error_code=ErrorCode.SECURITY_DISABLED, error_message=NO_AUTHORIZER)
-                for _ in req.filters
-            ]
-        )
-    filters = [
-        AclBindingFilter.from_codes(
-            f.resource_type_filter,
-            f.resource_name_filter,
-            f.pattern_type_filter,
-            f.principal_filter,
-            f.host_filter,
-            f.operation,
-            f.permission_type,
-        )
-        for f in req.filters
-    ]
+        return DeleteAclsResponse(filter_results=security_disabled(req.filters, DeleteAclsFilterResult))
+    filters = [acl_filter(f) for f in req.filters]
     results = await store.delete_acls(filters)
     return DeleteAclsResponse(
         filter_results=[
