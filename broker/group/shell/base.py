@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import structlog
 import trio
@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 log = structlog.get_logger("sharebroker.groups")
+
+D = TypeVar("D")
 
 # Append errors -> what a group API answers: the coordinators' mapping, and a batch too
 # large for the log is an offset commit too large (Kafka's mapping for group APIs).
@@ -174,6 +176,24 @@ class ShellBase:
 
     def shards(self) -> list[GroupShard]:
         return [shard for _, shard in self.runtime.loaded()]
+
+    async def describe_each(
+        self,
+        group_ids: Iterable[str],
+        describe: Callable[[GroupShard, str], list[D]],
+        failed: Callable[..., D],
+    ) -> list[D]:
+        """``describe(shard, group_id)`` of each group on its shard; a group whose shard
+        cannot serve it answers ``failed(error_code=, group_id=)`` (NOT_COORDINATOR, ...)."""
+        out: list[D] = []
+        for group_id in group_ids:
+            try:
+                _, shard = await self.shard_for(group_id)
+            except KafkaError as exc:
+                out.append(failed(error_code=exc.code, group_id=group_id))
+                continue
+            out += describe(shard, group_id)
+        return out
 
     def group_type(self, group_id: str) -> str | None:
         """The type of the group with this id, or None (also when not hosted here)."""

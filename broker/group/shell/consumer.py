@@ -61,15 +61,9 @@ class ConsumerShell(ShellBase):
         return result.response
 
     async def consumer_describe(self, group_ids: Iterable[str]) -> list[cg_describe.DescribedGroup]:
-        out: list[cg_describe.DescribedGroup] = []
-        for group_id in group_ids:
-            try:
-                _, shard = await self.shard_for(group_id)
-            except KafkaError as exc:
-                out.append(cg_describe.DescribedGroup(error_code=exc.code, group_id=group_id))
-                continue
-            out += shard.consumer.describe([group_id])
-        return out
+        return await self.describe_each(
+            group_ids, lambda shard, group_id: shard.consumer.describe([group_id]), cg_describe.DescribedGroup
+        )
 
     def list_consumer_groups(self) -> list[tuple[str, str]]:
         """(group id, state) of every consumer group hosted here."""

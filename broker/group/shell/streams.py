@@ -107,15 +107,11 @@ class StreamsShell(ShellBase):
         return group.topology.epoch if group.topology is not None else -1
 
     async def streams_describe(self, group_ids: Iterable[str]) -> list[sg_describe.DescribedGroup]:
-        out: list[sg_describe.DescribedGroup] = []
-        for group_id in group_ids:
-            try:
-                _, shard = await self.shard_for(group_id)
-            except KafkaError as exc:
-                out.append(sg_describe.DescribedGroup(error_code=exc.code, group_id=group_id))
-                continue
-            out += shard.streams.describe([group_id], shard.group_type)
-        return out
+        return await self.describe_each(
+            group_ids,
+            lambda shard, group_id: shard.streams.describe([group_id], shard.group_type),
+            sg_describe.DescribedGroup,
+        )
 
     def list_streams_groups(self) -> list[tuple[str, str]]:
         """(group id, state) of every streams group hosted here."""
