@@ -18,7 +18,7 @@ from broker.group.offsets import (
     CommittedOffset,
     offset_commit_record,
 )
-from broker.group.shard import GroupShard
+from broker.group.shard import CommitValidation, GroupShard
 from broker.group.shell.base import ShellBase, append_error
 from broker.log.producer_state import VerificationGuard
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -75,26 +75,11 @@ class OffsetShell(ShellBase):
             return [check.error] * len(entries)
         now = self.clock()
         expire = now + retention_ms if retention_ms >= 0 else -1
-        limit = shard.classic.config.offset_metadata_max_bytes
-        results: list[ErrorCode] = []
-        records: list[Record] = []
-        accepted: list[tuple[int, str, int, CommittedOffset]] = []
-        for entry in entries:
-            refused = check.partition_error(entry.topic, entry.partition)
-            if refused:
-                results.append(refused)
-                continue
-            if entry.metadata is not None and len(entry.metadata) > limit:
-                results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
-                continue
-            value = CommittedOffset(entry.offset, entry.leader_epoch, entry.metadata or "", now, expire)
-            records.append(offset_commit_record(group_id, entry.topic, entry.partition, value))
-            accepted.append((len(results), entry.topic, entry.partition, value))
-            results.append(ErrorCode.NONE)
+        results, records, accepted = _accept(group_id, check, entries, shard, now, expire)
 
         def apply() -> None:
-            for _, topic, partition, value in accepted:
-                shard.offsets.put(group_id, topic, partition, value)
+            for _, entry, value in accepted:
+                shard.offsets.put(group_id, entry.topic, entry.partition, value)
 
         error = await self._flush(pid, shard, [*records, *check.records], apply)
         if error:
@@ -182,23 +167,7 @@ class OffsetShell(ShellBase):
         await self._flush(pid, shard, check.records)
         if check.error:
             return [check.error] * len(entries)
-        now = self.clock()
-        limit = shard.classic.config.offset_metadata_max_bytes
-        results: list[ErrorCode] = []
-        records: list[Record] = []
-        accepted: list[tuple[int, CommitEntry, CommittedOffset]] = []
-        for entry in entries:
-            refused = check.partition_error(entry.topic, entry.partition)
-            if refused:
-                results.append(refused)
-                continue
-            if entry.metadata is not None and len(entry.metadata) > limit:
-                results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
-                continue
-            value = CommittedOffset(entry.offset, entry.leader_epoch, entry.metadata or "", now, -1)
-            records.append(offset_commit_record(group_id, entry.topic, entry.partition, value))
-            accepted.append((len(results), entry, value))
-            results.append(ErrorCode.NONE)
+        results, records, accepted = _accept(group_id, check, entries, shard, self.clock(), -1)
         if not records:
             return results
         try:
@@ -324,3 +293,29 @@ class OffsetShell(ShellBase):
         if removals:
             log.info("offsets_expired", count=len(removals))
         return len(removals)
+
+
+def _accept(
+    group_id: str, check: CommitValidation, entries: list[CommitEntry], shard: GroupShard, now: int, expire: int
+) -> tuple[list[ErrorCode], list[Record], list[tuple[int, CommitEntry, CommittedOffset]]]:
+    """An offset commit's entries, each refused (its partition's error from ``check``, or
+    metadata over offset.metadata.max.bytes) or accepted as committed at ``now``: the
+    error of each (NONE when accepted), the records to write, and (index, entry, value)
+    of each accepted one."""
+    limit = shard.classic.config.offset_metadata_max_bytes
+    results: list[ErrorCode] = []
+    records: list[Record] = []
+    accepted: list[tuple[int, CommitEntry, CommittedOffset]] = []
+    for entry in entries:
+        refused = check.partition_error(entry.topic, entry.partition)
+        if refused:
+            results.append(refused)
+            continue
+        if entry.metadata is not None and len(entry.metadata) > limit:
+            results.append(ErrorCode.OFFSET_METADATA_TOO_LARGE)
+            continue
+        value = CommittedOffset(entry.offset, entry.leader_epoch, entry.metadata or "", now, expire)
+        records.append(offset_commit_record(group_id, entry.topic, entry.partition, value))
+        accepted.append((len(results), entry, value))
+        results.append(ErrorCode.NONE)
+    return results, records, accepted
