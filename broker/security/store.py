@@ -22,7 +22,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import structlog
 import trio
@@ -68,6 +68,9 @@ from broker.security.tokens import (
 __all__ = ["ACL_FILE", "QUOTA_FILE", "SCRAM_FILE", "TOKEN_FILE", "SecurityStore", "SharedDocuments"]
 
 log = structlog.get_logger("sharebroker.security")
+
+# A token API's outcome: it carries the delta to make durable.
+Outcome = TypeVar("Outcome", CreateOutcome, ChangeOutcome)
 
 ACL_FILE = "acls.json"
 SCRAM_FILE = "scram-credentials.json"
@@ -308,6 +311,19 @@ class SecurityStore:
     def scram_lookup(self, user: str, mechanism: str) -> StoredScramCredential | None:
         return self.scram.lookup(user, mechanism)
 
+    async def _persist(
+        self, kind: str, puts: Mapping[str, bytes], removals: Iterable[str], table: Any, file: Any, delta: Any
+    ) -> None:
+        """Make ``delta`` of ``table`` durable, then current: in a cluster as the documents
+        of ``kind`` (``puts`` and ``removals``, written, then followed), else saved whole in
+        ``file`` and applied. Holds the lock."""
+        if self._shared is not None:
+            await self._shared.write_documents(kind, puts, removals)
+            self.follow()
+        else:
+            await trio.to_thread.run_sync(file.save, table.preview(delta))
+            table.apply(delta)
+
     # ---- ACLs
 
     def describe_acls(self, flt: AclBindingFilter) -> list[AclBinding]:
@@ -320,15 +336,8 @@ class SecurityStore:
             results, delta = self.acls.prepare_create(creations, api_version=api_version)
             if delta.empty:
                 return results
-            if self._shared is not None:
-                await self._shared.write_documents(
-                    "acls", {_acl_name(a): json.dumps(_acl_doc(a), sort_keys=True).encode() for a in delta.added}, ()
-                )
-                self.follow()
-            else:
-                after = self.acls.preview(delta)
-                await trio.to_thread.run_sync(self._acl_file.save, after)
-                self.acls.apply(delta)
+            puts = {_acl_name(a): json.dumps(_acl_doc(a), sort_keys=True).encode() for a in delta.added}
+            await self._persist("acls", puts, (), self.acls, self._acl_file, delta)
             return results
 
     async def delete_acls(self, filters: Sequence[AclBindingFilter | str]) -> list[DeleteFilterResult]:
@@ -336,13 +345,8 @@ class SecurityStore:
             results, delta = self.acls.prepare_delete(filters)
             if delta.empty:
                 return results
-            if self._shared is not None:
-                await self._shared.write_documents("acls", {}, [_acl_name(a) for a in delta.removed])
-                self.follow()
-            else:
-                after = self.acls.preview(delta)
-                await trio.to_thread.run_sync(self._acl_file.save, after)
-                self.acls.apply(delta)
+            removals = [_acl_name(a) for a in delta.removed]
+            await self._persist("acls", {}, removals, self.acls, self._acl_file, delta)
             return results
 
     # ---- SCRAM credentials
@@ -357,17 +361,9 @@ class SecurityStore:
             results, delta = self.scram.prepare_alter(deletions, upsertions)
             if delta.empty:
                 return results
-            if self._shared is not None:
-                await self._shared.write_documents(
-                    "scram",
-                    {_scram_name(k): _scram_doc(v) for k, v in delta.upserts.items()},
-                    [_scram_name(k) for k in delta.removals],
-                )
-                self.follow()
-            else:
-                after = self.scram.preview(delta)
-                await trio.to_thread.run_sync(self._scram_file.save, after)
-                self.scram.apply(delta)
+            puts = {_scram_name(k): _scram_doc(v) for k, v in delta.upserts.items()}
+            removals = [_scram_name(k) for k in delta.removals]
+            await self._persist("scram", puts, removals, self.scram, self._scram_file, delta)
             return results
 
     # ---- delegation tokens
@@ -380,17 +376,15 @@ class SecurityStore:
         """Persist ``delta`` (the data directory, or etcd), then apply it. Holds the lock."""
         if delta.empty:
             return
-        if self._shared is not None:
-            await self._shared.write_documents(
-                "tokens",
-                {i: json.dumps(token_doc(t), sort_keys=True).encode() for i, t in delta.puts.items()},
-                sorted(delta.removals),
-            )
-            self.follow()
-        else:
-            after = self.tokens.preview(delta)
-            await trio.to_thread.run_sync(self._token_file.save, after)
-            self.tokens.apply(delta)
+        puts = {i: json.dumps(token_doc(t), sort_keys=True).encode() for i, t in delta.puts.items()}
+        await self._persist("tokens", puts, sorted(delta.removals), self.tokens, self._token_file, delta)
+
+    async def _change_tokens_by(self, prepare: Callable[[], Outcome]) -> Outcome:
+        """Under the lock: ``prepare()`` the outcome of a token API, then make its delta durable."""
+        async with self._lock:
+            outcome = prepare()
+            await self._change_tokens(outcome.delta)
+            return outcome
 
     async def create_token(
         self,
@@ -400,26 +394,21 @@ class SecurityStore:
         renewers: Sequence[KafkaPrincipal],
         max_lifetime_ms: int,
     ) -> CreateOutcome:
-        async with self._lock:
-            outcome = self.tokens.prepare_create(now_ms, requester, owner, renewers, max_lifetime_ms)
-            await self._change_tokens(outcome.delta)
-            return outcome
+        return await self._change_tokens_by(
+            lambda: self.tokens.prepare_create(now_ms, requester, owner, renewers, max_lifetime_ms)
+        )
 
     async def renew_token(
         self, now_ms: int, principal: KafkaPrincipal, hmac: bytes, renew_period_ms: int
     ) -> ChangeOutcome:
-        async with self._lock:
-            outcome = self.tokens.prepare_renew(now_ms, principal, hmac, renew_period_ms)
-            await self._change_tokens(outcome.delta)
-            return outcome
+        return await self._change_tokens_by(lambda: self.tokens.prepare_renew(now_ms, principal, hmac, renew_period_ms))
 
     async def expire_token(
         self, now_ms: int, principal: KafkaPrincipal, hmac: bytes, expiry_period_ms: int
     ) -> ChangeOutcome:
-        async with self._lock:
-            outcome = self.tokens.prepare_expire(now_ms, principal, hmac, expiry_period_ms)
-            await self._change_tokens(outcome.delta)
-            return outcome
+        return await self._change_tokens_by(
+            lambda: self.tokens.prepare_expire(now_ms, principal, hmac, expiry_period_ms)
+        )
 
     async def remove_expired_tokens(self, now_ms: int) -> int:
         """Remove the tokens past their expiry (at most a sweep's worth); how many went."""
