@@ -713,28 +713,14 @@ async def test_offset_fetch_never_answers_a_commit_before_it_is_durable(tmp_path
     """The shard applies a commit before its write is durable; an OffsetFetch meanwhile
     waits for the write instead of answering the new offset, which a failed write would
     take back (a reader would see committed offsets go backwards)."""
-    import threading
-
-    import broker.log.segment as segment_module
-
     async with running(tmp_path) as (broker, rt):
         broker.logs.create_topic("t", 1)
 
-        async def commit(offset: int) -> list[ErrorCode]:
-            return await rt.groups.commit_offsets(
-                "g", member_id="", group_instance_id=None, generation=-1, api_version=9,
-                entries=[CommitEntry("t", 0, offset)],
-            )  # fmt: skip
+        def commit(offset: int):
+            return _commit(rt, offset)
 
         assert await commit(10) == [E.NONE]
-        gate = threading.Event()
-        real = segment_module._datasync
-
-        def held(fd: int) -> None:
-            gate.wait(10)
-            real(fd)
-
-        monkeypatch.setattr(segment_module, "_datasync", held)
+        gate = _hold_fsyncs(monkeypatch)
         seen: list[tuple[int | None, bool]] = []  # (offset answered, was the write durable)
         committed: list[list[ErrorCode]] = []
 
@@ -758,36 +744,48 @@ async def _append(out: list, awaitable) -> None:
     out.append(await awaitable)
 
 
+async def _commit(rt, offset: int) -> list[ErrorCode]:
+    """Group "g" commits ``offset`` for t-0 (a simple-consumer commit)."""
+    return await rt.groups.commit_offsets(
+        "g", member_id="", group_instance_id=None, generation=-1, api_version=9,
+        entries=[CommitEntry("t", 0, offset)],
+    )  # fmt: skip
+
+
+def _hold_fsyncs(monkeypatch):
+    """Hold every log fsync from now on until the returned event is set (at most 10 s)."""
+    import threading
+
+    import broker.log.segment as segment_module
+
+    gate = threading.Event()
+    real = segment_module._datasync
+
+    def held(fd: int) -> None:
+        gate.wait(10)
+        real(fd)
+
+    monkeypatch.setattr(segment_module, "_datasync", held)
+    return gate
+
+
 async def test_offset_fetch_while_a_write_is_not_durable_in_time_answers_partitions_unstable(tmp_path, monkeypatch):
     """An OffsetFetch that waits for a write of the group's partition past the write
     timeout answers UNSTABLE_OFFSET_COMMIT for each asked partition (clients retry it),
     not a group-level COORDINATOR_NOT_AVAILABLE: librdkafka only refreshes the
     coordinator on that one, and the assigned partitions it was fetching positions for
     never started (a fault soak's classic group read nothing for 210 s)."""
-    import threading
-
     import broker.group.coordinator as group_coordinator
-    import broker.log.segment as segment_module
 
     monkeypatch.setattr(group_coordinator, "WRITE_TIMEOUT_MS", 300)
     async with running(tmp_path) as (broker, rt):
         broker.logs.create_topic("t", 2)
 
-        async def commit(offset: int) -> list[ErrorCode]:
-            return await rt.groups.commit_offsets(
-                "g", member_id="", group_instance_id=None, generation=-1, api_version=9,
-                entries=[CommitEntry("t", 0, offset)],
-            )  # fmt: skip
+        def commit(offset: int):
+            return _commit(rt, offset)
 
         assert await commit(10) == [E.NONE]
-        gate = threading.Event()
-        real = segment_module._datasync
-
-        def held(fd: int) -> None:
-            gate.wait(10)
-            real(fd)
-
-        monkeypatch.setattr(segment_module, "_datasync", held)
+        gate = _hold_fsyncs(monkeypatch)
         committed: list[list[ErrorCode]] = []
         answers: list = []
 
