@@ -34,7 +34,10 @@ def etcdctl(member: str, *endpoints: str) -> tuple[str, ...]:
 def etcd_leader(compose: Compose, members: tuple[str, ...]) -> str:
     """The member that leads etcd now, asked of the members given (etcdctl endpoint status)."""
     status = json.loads(compose(*etcdctl(members[0], *members), "endpoint", "status", "-w", "json"))
-    leaders = {s["Status"]["leader"] for s in status}
+    # etcd's JSON leaves out fields at their zero value: a member that knows no leader
+    # (mid-election) has no "leader" field at all.
+    leaders = {s["Status"].get("leader", 0) for s in status}
+    assert 0 not in leaders, f"a member knows no leader yet: {status}"
     assert len(leaders) == 1, f"the members disagree on the leader: {status}"
     (leader_id,) = leaders
     for member, s in zip(members, status, strict=True):
