@@ -1,0 +1,124 @@
+"""The fault runs' history checker (tests/faults/checker.py) on small hand-made histories:
+each check fires on the history it names and stays quiet on a lawful one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.faults.checker import check
+
+
+def final(topic: str, p: int, records: list[tuple[int, str]], iso: str = "read_uncommitted") -> dict[str, Any]:
+    end = records[-1][0] + 1 if records else 0
+    return {"k": "final", "topic": topic, "iso": iso, "p": p, "complete": True, "end": end, "records": records}
+
+
+def produce(w: str, seq: int, p: int, off: int | None, ok: bool = True, t: float = 1.0) -> dict[str, Any]:
+    return {"k": "produce", "w": w, "seq": seq, "topic": "idem", "p": p, "off": off, "ok": ok, "t0": t - 0.1, "t": t}
+
+
+def checks(events: list[dict[str, Any]]) -> list[str]:
+    return [v["check"] for v in check(events).violations]
+
+
+def test_a_lawful_idempotent_history_passes() -> None:
+    events = [
+        final("idem", 0, [(0, "i0.0:1"), (1, "i1.0:1"), (2, "i0.0:2")]),
+        produce("i0.0", 1, 0, 0),
+        produce("i1.0", 1, 0, 1),
+        produce("i0.0", 2, 0, 2),
+        produce("i0.0", 3, 0, None, ok=False),  # outcome unknown, and not stored: allowed
+    ]
+    report = check(events)
+    assert report.ok, report.violations
+    assert report.figures["writers"]["i0"] == {"ok": 2, "unknown": 1}
+
+
+def test_an_acknowledged_write_missing_from_the_log_is_lost() -> None:
+    events = [final("idem", 0, [(0, "i0.0:1")]), produce("i0.0", 1, 0, 0), produce("i0.0", 2, 0, 1)]
+    assert checks(events) == ["lost-write"]
+
+
+def test_a_value_stored_twice_is_a_duplicate_and_out_of_order() -> None:
+    events = [
+        final("idem", 0, [(0, "i0.0:1"), (1, "i0.0:2"), (2, "i0.0:1")]),
+        produce("i0.0", 1, 0, 2),
+        produce("i0.0", 2, 0, 1),
+    ]
+    assert checks(events) == ["duplicate", "order"]
+
+
+def test_an_acknowledgement_at_another_offset_is_a_mismatch() -> None:
+    events = [final("idem", 0, [(0, "i0.0:1"), (1, "i0.0:2")]), produce("i0.0", 1, 0, 1), produce("i0.0", 2, 0, 1)]
+    assert checks(events) == ["offset-mismatch"]
+
+
+def test_an_acknowledgement_without_an_offset_needs_the_record_once_on_its_partition() -> None:
+    # librdkafka acknowledges a batch whose request failed, without an offset, once a
+    # later batch of the producer succeeded.
+    stored_once = [
+        final("idem", 0, [(0, "i0.0:1"), (1, "i0.0:2")]),
+        produce("i0.0", 1, 0, None),
+        produce("i0.0", 2, 0, 1),
+    ]
+    report = check(stored_once)
+    assert report.ok, report.violations
+    assert report.figures["writers"]["i0"] == {"ok": 2, "ok_without_offset": 1}
+
+    elsewhere = [final("idem", 0, []), final("idem", 1, [(0, "i0.0:1")]), produce("i0.0", 1, 0, None)]
+    assert checks(elsewhere) == ["offset-mismatch"]
+
+    missing = [final("idem", 0, [(0, "i0.0:2")]), produce("i0.0", 1, 0, None), produce("i0.0", 2, 0, 0)]
+    assert checks(missing) == ["lost-write"]
+
+
+def test_acks1_writers_may_lose_what_was_acknowledged() -> None:
+    events = [final("idem", 0, []), {**produce("a1.0", 1, 0, 0), "t": 5.0}]
+    report = check(events)
+    assert report.ok, report.violations
+    assert report.figures["writers"]["a1"] == {"ok": 1, "lost": 1}
+    assert report.figures["writers"]["acks1_lost_times"] == [5.0]
+
+
+def deliver(c: str, off: int, dc: int, t: float) -> dict[str, Any]:
+    return {"k": "deliver", "c": c, "p": 0, "off": off, "dc": dc, "t": t}
+
+
+def ack(c: str, off: int, kind: str, t: float) -> dict[str, Any]:
+    return {"k": "ack", "c": c, "p": 0, "off": off, "type": kind, "t": t}
+
+
+def ackres(c: str, offs: list[int], t: float, ok: bool = True) -> dict[str, Any]:
+    return {"k": "ackres", "c": c, "p": 0, "offs": offs, "ok": ok, "t": t}
+
+
+def test_a_delivery_count_that_goes_down_is_reported() -> None:
+    events = [deliver("s0", 0, 1, 1.0), deliver("s1", 0, 2, 2.0), deliver("s0", 0, 1, 3.0)]
+    assert "delivery-count-down" in checks(events)
+
+
+def test_a_record_delivered_after_a_confirmed_accept_is_redelivered() -> None:
+    lawful = [deliver("s0", 0, 1, 1.0), ack("s0", 0, "accept", 1.5), ackres("s0", [0], 1.6)]
+    assert "share-redelivered" not in checks(lawful)
+    late = [*lawful, deliver("s1", 0, 2, 2.0)]
+    assert "share-redelivered" in checks(late)
+    # A failed accept promises nothing.
+    failed = [
+        deliver("s0", 0, 1, 1.0),
+        ack("s0", 0, "accept", 1.5),
+        ackres("s0", [0], 1.6, ok=False),
+        deliver("s1", 0, 2, 2.0),
+    ]
+    assert "share-redelivered" not in checks(failed)
+
+
+def test_two_members_holding_one_record_at_once_overlap() -> None:
+    events = [
+        deliver("s0", 0, 1, 1.0),
+        deliver("s1", 0, 2, 1.2),
+        ack("s0", 0, "release", 1.5),
+        ackres("s0", [0], 1.55),
+        ack("s1", 0, "accept", 1.6),
+        ackres("s1", [0], 1.7),
+    ]
+    assert "share-overlap" in checks(events)
