@@ -27,6 +27,12 @@ Replication (Kafka's, over the Kafka protocol):
   A partition that stops being led here fails its waiters with
   NOT_LEADER_OR_FOLLOWER: the producer retries at the new leader, and an
   idempotent producer's retry of a batch that did reach it is recognised there.
+  A lapse of this broker's registration alone does not fail them: clients read
+  NOT_LEADER_OR_FOLLOWER as "not written" (librdkafka may then renumber the batch
+  under a new producer epoch, storing it twice), and the high watermark cannot
+  move while it lasts, since followers' fetches are refused too. The waiters go
+  on once it ends, or fail when the image moves leadership or the request's
+  timeout passes (REQUEST_TIMED_OUT: outcome unknown).
 - **Follower.** The fetcher (:mod:`broker.replica.fetcher`) appends the leader's
   batches with :meth:`PartitionLog.append_as_follower` and takes the high
   watermark from the leader's answers.
@@ -371,7 +377,7 @@ class Partition:
         deadline = trio.current_time() + (timeout_s if timeout_s is not None else float("inf"))
         await self._committer.wait_durable(self.log)
         while self.log.high_watermark < required:
-            if not self.is_leader or self.state.leader_epoch != epoch:
+            if not self._leads_at(epoch):
                 raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "leadership moved before the batch was replicated")
             with trio.move_on_at(deadline) as scope:
                 await self._hw_event().wait()
@@ -379,7 +385,7 @@ class Partition:
                 raise KafkaError(
                     ErrorCode.REQUEST_TIMED_OUT, "the batch was not replicated to the in-sync replicas in time"
                 )
-        if not self.is_leader or self.state.leader_epoch != epoch:
+        if not self._leads_at(epoch):
             raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "leadership moved before the batch was replicated")
         isr = len(self.maximal_isr)
         need = self.log.config.min_insync_replicas
@@ -388,6 +394,12 @@ class Partition:
                 ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
                 f"The size of the current ISR {isr} is insufficient to satisfy the min.isr requirement of {need}",
             )
+
+    def _leads_at(self, epoch: int) -> bool:
+        """The image still has this replica leading at ``epoch``, whatever the lease says
+        (what an appended batch's wait ends on; new work checks :attr:`is_leader`)."""
+        state = self.state
+        return self.is_leader_here and state.leader == self.node_id and state.leader_epoch == epoch
 
     # --- the leader's view of its followers --------------------------------------------
 
