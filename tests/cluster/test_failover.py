@@ -58,9 +58,14 @@ def _produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
     assert p.flush(90) == 0
 
 
+WORK_S = 0.003
+
+
 class Acker(threading.Thread):
     """A ShareConsumer (explicit acks) that accepts what it gets and records which
-    acceptances the broker confirmed (commit_sync without error for the partition)."""
+    acceptances the broker confirmed (commit_sync without error for the partition).
+    It spends WORK_S on each record, as an application does, so that a member which
+    joins first cannot drain the topic before the others have joined."""
 
     def __init__(self, bootstrap: str, group: str, topic: str, name: str) -> None:
         super().__init__(name=name, daemon=True)
@@ -86,6 +91,7 @@ class Acker(threading.Thread):
                 batch = [m for m in sc.poll(0.5) if m.error() is None]
                 if not batch:
                     continue
+                time.sleep(WORK_S * len(batch))
                 for m in batch:
                     self.delivered.append(_value(m))
                     sc.acknowledge(m)
