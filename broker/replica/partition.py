@@ -32,7 +32,8 @@ Replication (Kafka's, over the Kafka protocol):
   under a new producer epoch, storing it twice), and the high watermark cannot
   move while it lasts, since followers' fetches are refused too. The waiters go
   on once it ends, or fail when the image moves leadership or the request's
-  timeout passes (REQUEST_TIMED_OUT: outcome unknown).
+  timeout passes (REQUEST_TIMED_OUT: outcome unknown). Likewise a produce whose
+  fsync found the disk full waits for a flush that succeeds, within its timeout.
 - **Follower.** The fetcher (:mod:`broker.replica.fetcher`) appends the leader's
   batches with :meth:`PartitionLog.append_as_follower` and takes the high
   watermark from the leader's answers.
@@ -50,6 +51,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from broker.log.checkpoint import disk_full
 from broker.log.epoch_cache import UNDEFINED_EPOCH, UNDEFINED_OFFSET
 from broker.log.partition import AppendInfo, PartitionLog
 from broker.log.producer_state import AppendOrigin, VerificationGuard
@@ -63,6 +65,8 @@ __all__ = ["NO_EPOCH", "FollowerState", "Partition"]
 
 # "The client did not say": no epoch check.
 NO_EPOCH = -1
+# An acks=all wait whose fsync found the disk full asks for another flush this often.
+FULL_DISK_RETRY_S = 0.1
 
 
 @dataclass(slots=True)
@@ -375,7 +379,7 @@ class Partition:
         required = self.log.log_end_offset if offset is None else offset
         epoch = self.state.leader_epoch
         deadline = trio.current_time() + (timeout_s if timeout_s is not None else float("inf"))
-        await self._committer.wait_durable(self.log)
+        await self._wait_flushed(epoch, deadline)
         while self.log.high_watermark < required:
             if not self._leads_at(epoch):
                 raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "leadership moved before the batch was replicated")
@@ -394,6 +398,25 @@ class Partition:
                 ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
                 f"The size of the current ISR {isr} is insufficient to satisfy the min.isr requirement of {need}",
             )
+
+    async def _wait_flushed(self, epoch: int, deadline: float) -> None:
+        """The leader's fsync of what was appended. With a deadline, a flush refused for
+        want of space is tried again until one succeeds (REQUEST_TIMED_OUT at the
+        deadline): the batch is in the log, followers copy it and readers may see it, so
+        an error would tell the client it was not written."""
+        while True:
+            try:
+                await self._committer.wait_durable(self.log)
+                return
+            except KafkaError as exc:
+                if deadline == float("inf") or not disk_full(exc) or not self._leads_at(epoch) or self.log.closed:
+                    raise
+            now = trio.current_time()
+            if now >= deadline:
+                raise KafkaError(
+                    ErrorCode.REQUEST_TIMED_OUT, "the disk is full: the batch was not flushed within the timeout"
+                )
+            await trio.sleep(min(FULL_DISK_RETRY_S, deadline - now))
 
     def _leads_at(self, epoch: int) -> bool:
         """The image still has this replica leading at ``epoch``, whatever the lease says

@@ -4,12 +4,15 @@ group committer: what ends the wait of a batch already appended."""
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import trio
 
+import broker.log.segment as segment_module
 from broker.log.commit import GroupCommitter
 from broker.log.config import LogConfig
 from broker.metadata.image import PartitionState
@@ -117,4 +120,37 @@ async def test_a_wait_through_a_lapse_that_does_not_end_times_out(tmp_path):
         waiter = Waiter(p, await append(p, committer, batch(pid=7, epoch=0, seq=0)), timeout_s=0.2)
         lease.ok = False
         await waiter.run()
+        assert waiter.outcome == "REQUEST_TIMED_OUT"
+
+
+def disk_full(fd: int) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+async def test_an_appended_batch_whose_fsync_finds_the_disk_full_waits_for_space(tmp_path, monkeypatch):
+    """The batch is in the log (followers copy it, consumers may read it): an error would
+    tell the client it was not written. Its wait goes on until a flush succeeds."""
+    async with leader(tmp_path) as (p, _lease, _committer):
+        end = p.append(batch(pid=7, epoch=0, seq=0)).last_offset + 1
+        fetched(p, end)  # the follower has it: only the leader's fsync is missing
+        monkeypatch.setattr(segment_module, "_datasync", disk_full)
+        waiter = Waiter(p, end)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(waiter.run)
+            await trio.sleep(0.5)  # several refused flushes
+            assert waiter.outcome is None
+            monkeypatch.undo()  # space back
+        assert waiter.outcome == "replicated"
+        assert p.log.recovery_point == end
+
+
+async def test_a_disk_that_stays_full_times_the_wait_out(tmp_path, monkeypatch):
+    """Outcome unknown (the batch is in the log, not fsynced): REQUEST_TIMED_OUT."""
+    async with leader(tmp_path) as (p, _lease, _committer):
+        end = p.append(batch(pid=7, epoch=0, seq=0)).last_offset + 1
+        fetched(p, end)
+        monkeypatch.setattr(segment_module, "_datasync", disk_full)
+        waiter = Waiter(p, end, timeout_s=0.5)
+        await waiter.run()
+        monkeypatch.undo()  # space back, so the log closes
         assert waiter.outcome == "REQUEST_TIMED_OUT"
