@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 import bench.share as share_bench
-from bench.fetch import fetch
+from bench.fetch import cpu_seconds, fetch
 from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
 from bench.produce import RECORD, produce, rss_kib
 from bench.report import render, scale_section, table
@@ -182,17 +182,29 @@ def create_topic(bootstrap: str, topic: str, partitions: int = 1) -> None:
     admin.create_topics([NewTopic(topic, partitions)])[topic].result(30)
 
 
-def produce_run(bootstrap: str, partitions: int, records: int) -> dict:
+def produce_run(bootstrap: str, partitions: int, records: int, pid: int | None = None) -> dict:
+    """One produce run. Besides the rate: the CPU the client process used (this process,
+    librdkafka's threads included) in percent of the run, near 100 when the client's one
+    core is what limits the row, and with ``pid`` the broker's CPU per record."""
     topic = f"cmp-produce-{partitions}p-{time.time_ns()}"
     create_topic(bootstrap, topic, partitions)
+    broker_cpu = cpu_seconds(pid) if pid else 0.0
+    client_cpu = time.process_time()
     elapsed = produce(bootstrap, topic, partitions, records)
-    return {
+    client_cpu = time.process_time() - client_cpu
+    out = {
         "partitions": partitions,
         "records": records,
         "seconds": round(elapsed, 2),
         "mb_per_s": round(records * len(RECORD) / 1e6 / elapsed, 1),
         "records_per_s": round(records / elapsed),
+        "client_cpu_pct": round(100 * client_cpu / elapsed),
     }
+    if pid:
+        broker_cpu = cpu_seconds(pid) - broker_cpu
+        out["broker_cpu_pct"] = round(100 * broker_cpu / elapsed)
+        out["broker_cpu_us_per_record"] = round(1e6 * broker_cpu / records, 2)
+    return out
 
 
 def median_run(runs: list[dict], field: str, rank: Callable[[dict], Any] | None = None) -> dict:
@@ -204,9 +216,11 @@ def median_run(runs: list[dict], field: str, rank: Callable[[dict], Any] | None 
     return out
 
 
-def produce_median(bootstrap: str, partitions: int, args) -> dict:
+def produce_median(bootstrap: str, partitions: int, args, pid: int | None = None) -> dict:
     """``--produce-runs`` runs (each into a new topic), the median run by MB/s."""
-    runs = [produce_run(bootstrap, partitions, args.records) for _ in range(max(getattr(args, "produce_runs", 1), 1))]
+    runs = [
+        produce_run(bootstrap, partitions, args.records, pid) for _ in range(max(getattr(args, "produce_runs", 1), 1))
+    ]
     return median_run(runs, "mb_per_s")
 
 
@@ -248,7 +262,7 @@ def run_broker(cls, args, scenarios: set[str]) -> dict:
             if "produce" in scenarios:
                 res["produce_hwm_reset"] = reset()
                 for parts in PRODUCE_PARTITIONS:
-                    step(PRODUCE_KEYS[parts], lambda p=parts: produce_median(b.bootstrap, p, args))
+                    step(PRODUCE_KEYS[parts], lambda p=parts: produce_median(b.bootstrap, p, args, b.pid))
                 res["produce_peak_rss_mib"] = hwm_mib()
             if cls.supports_share and scenarios & {"share", "latency"}:
                 res["share_hwm_reset"] = reset()
