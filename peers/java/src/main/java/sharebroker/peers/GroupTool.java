@@ -33,7 +33,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * {"p":partition,"o":offset,"t":millis,"v":value} per record, {"committed":{partition:next
  * offset},"t":millis} after each acknowledged commit (or {"commit_failed":...}), and
  * {"done":N} at the end. It stops when the
- * stop file exists, after --idle-ms without records (default: never), or after --max-ms.
+ * stop file exists, after --idle-ms without records since the latest assignment or record
+ * (default: never; not before the first assignment), or after --max-ms.
  * Extra client properties:
  * {@code --prop key=value} (repeatable).
  */
@@ -150,7 +151,10 @@ public final class GroupTool {
         props.putAll(extra);
         long idle = Long.parseLong(opts.getOrDefault("idle-ms", "0"));
         long started = System.currentTimeMillis();
-        long lastRecord = started;
+        // The idle time counts from the latest assignment or record, not from the start: a
+        // join slower than --idle-ms (a loaded machine) does not end the run before it reads.
+        // Before the first assignment only --max-ms ends it (0: not assigned yet).
+        long[] lastRecord = {0};
         long count = 0;
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(need(opts, "topic")), new ConsumerRebalanceListener() {
@@ -161,6 +165,7 @@ public final class GroupTool {
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    lastRecord[0] = System.currentTimeMillis();
                     emit("{\"assigned\":" + partitions(partitions) + "}");
                 }
             });
@@ -186,8 +191,8 @@ public final class GroupTool {
                     } catch (org.apache.kafka.common.KafkaException e) {
                         emit("{\"commit_failed\":" + quote(String.valueOf(e)) + "}");
                     }
-                    lastRecord = System.currentTimeMillis();
-                } else if (idle > 0 && System.currentTimeMillis() - lastRecord > idle) {
+                    lastRecord[0] = System.currentTimeMillis();
+                } else if (idle > 0 && lastRecord[0] > 0 && System.currentTimeMillis() - lastRecord[0] > idle) {
                     break;
                 }
             }
