@@ -35,6 +35,7 @@ from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
+from bench.fetch import cpu_seconds
 from bench.share import spread_problem, throughput
 
 # Rows: (members, partitions, work ms). The grid the issue of record asks for (0, 1 and 5 ms;
@@ -61,12 +62,16 @@ def records_for(members: int, work_ms: float, no_work: int = RECORDS_NO_WORK) ->
     return int(members * 1000 / work_ms * DRAIN_TARGET_S)
 
 
-def run_row(bootstrap: str, members: int, partitions: int, work_ms: float, records: int) -> dict:
+def run_row(
+    bootstrap: str, members: int, partitions: int, work_ms: float, records: int, pid: int | None = None
+) -> dict:
     """One row on one broker: fill, join, start together, drain; the figures and the spread
-    (rows without work: the median of :data:`RUNS_NO_WORK` drains, every rate kept)."""
+    (rows without work: the median of :data:`RUNS_NO_WORK` drains, every rate kept). With
+    the broker's ``pid``, each run also gives the broker's CPU per record received over
+    the drain (the members' join included): what a record costs the broker however many
+    members share it."""
     runs = [
-        throughput(bootstrap, members, partitions, records, RECORD_SIZE, work_ms=work_ms)
-        for _ in range(1 if work_ms > 0 else RUNS_NO_WORK)
+        _run(bootstrap, members, partitions, work_ms, records, pid) for _ in range(1 if work_ms > 0 else RUNS_NO_WORK)
     ]
     runs.sort(key=lambda r: (r["received"] >= r["records"], r["records_per_s"]))
     row = runs[len(runs) // 2]
@@ -79,6 +84,24 @@ def run_row(bootstrap: str, members: int, partitions: int, work_ms: float, recor
         row["of_ideal"] = round(row["received"] / row["seconds"] / ideal, 3)
     row["problem"] = spread_problem(row)
     return row
+
+
+def _run(bootstrap: str, members: int, partitions: int, work_ms: float, records: int, pid: int | None) -> dict:
+    spent: list[float] = []
+
+    @contextmanager
+    def broker_cpu() -> Iterator[None]:
+        start = cpu_seconds(pid) if pid else 0.0
+        try:
+            yield
+        finally:
+            if pid:
+                spent.append(cpu_seconds(pid) - start)
+
+    run = throughput(bootstrap, members, partitions, records, RECORD_SIZE, around_drain=broker_cpu, work_ms=work_ms)
+    if spent:
+        run["broker_cpu_us_per_record"] = round(1e6 * spent[0] / max(run["received"], 1), 2)
+    return run
 
 
 def spread_ok(row: dict) -> bool:
@@ -111,7 +134,7 @@ def run(brokers: list[str], rows: list[tuple[int, int, float]], cpus: str | None
         out = results["brokers"][name] = []
         with _broker(name, cpus) as b:
             for members, partitions, work_ms in rows:
-                row = run_row(b.bootstrap, members, partitions, work_ms, records_for(members, work_ms, no_work))
+                row = run_row(b.bootstrap, members, partitions, work_ms, records_for(members, work_ms, no_work), b.pid)
                 out.append(row)
                 print(f"{name}: {describe(row)}", flush=True)
     return results
