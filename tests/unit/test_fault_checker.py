@@ -122,3 +122,60 @@ def test_two_members_holding_one_record_at_once_overlap() -> None:
         ackres("s1", [0], 1.7),
     ]
     assert "share-overlap" in checks(events)
+
+
+def txn(w: str, n: int, outcome: str, values: list[tuple[str, int, str]], t: float = 1.0) -> dict[str, Any]:
+    return {"k": "txn", "w": w, "n": n, "outcome": outcome, "values": [list(v) for v in values], "t": t}
+
+
+def test_transactions_are_all_or_nothing_for_read_committed() -> None:
+    committed = txn("t0", 1, "commit", [("txn-a", 0, "t0:1:0"), ("txn-b", 0, "t0:1:1")])
+    aborted = txn("t0", 2, "abort", [("txn-a", 0, "t0:2:0"), ("txn-b", 0, "t0:2:1")])
+    lawful = [
+        final("txn-a", 0, [(0, "t0:1:0")], iso="read_committed"),
+        final("txn-b", 0, [(0, "t0:1:1")], iso="read_committed"),
+        committed,
+        aborted,
+    ]
+    report = check(lawful)
+    assert report.ok, report.violations
+    assert report.figures["transactions"]["commit"] == 1 and report.figures["transactions"]["abort"] == 1
+
+    half = [final("txn-a", 0, [(0, "t0:1:0")], iso="read_committed"), committed]
+    assert checks(half) == ["partial-transaction"]
+    lost = [committed]
+    assert checks(lost) == ["lost-transaction"]
+    shown = [
+        final("txn-a", 0, [(0, "t0:2:0")], iso="read_committed"),
+        final("txn-b", 0, [(0, "t0:2:1")], iso="read_committed"),
+        aborted,
+    ]
+    assert checks(shown) == ["aborted-read"]
+
+
+def test_the_live_read_committed_reader_never_sees_an_aborted_record() -> None:
+    aborted = txn("t0", 2, "abort", [("txn-a", 0, "t0:2:0")])
+    read = {"k": "read", "c": "rc", "v": "t0:2:0", "t": 2.0}
+    assert checks([aborted, read]) == ["aborted-read"]
+
+
+def commit(g: str, offs: dict[str, int], t0: float, t: float, ok: bool = True) -> dict[str, Any]:
+    return {"k": "commit", "g": g, "offs": offs, "t0": t0, "t": t, "ok": ok}
+
+
+def committed(g: str, offs: dict[str, int], t0: float, t: float) -> dict[str, Any]:
+    return {"k": "committed", "g": g, "offs": offs, "t0": t0, "t": t}
+
+
+def test_group_offsets_never_go_backwards() -> None:
+    forward = [commit("g", {"0": 10}, 1.0, 1.1), commit("g", {"0": 20}, 2.0, 2.1), committed("g", {"0": 20}, 3.0, 3.1)]
+    assert check(forward).ok
+    # A commit that began after another completed commits less: backwards.
+    assert "commit-backwards" in checks([commit("g", {"0": 20}, 1.0, 1.1), commit("g", {"0": 10}, 2.0, 2.1)])
+    # Overlapping commits may land in either order.
+    assert check([commit("g", {"0": 20}, 1.0, 1.5), commit("g", {"0": 10}, 1.2, 1.6)]).ok
+    # A read below an earlier read, or below a commit acknowledged before it began.
+    assert "committed-backwards" in checks([committed("g", {"0": 20}, 1.0, 1.1), committed("g", {"0": 10}, 2.0, 2.1)])
+    assert "commit-lost" in checks([commit("g", {"0": 20}, 1.0, 1.1), committed("g", {"0": 10}, 2.0, 2.1)])
+    # A failed commit promises nothing.
+    assert check([commit("g", {"0": 20}, 1.0, 1.1, ok=False), committed("g", {"0": 10}, 2.0, 2.1)]).ok
