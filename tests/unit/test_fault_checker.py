@@ -179,3 +179,50 @@ def test_group_offsets_never_go_backwards() -> None:
     assert "commit-lost" in checks([commit("g", {"0": 20}, 1.0, 1.1), committed("g", {"0": 10}, 2.0, 2.1)])
     # A failed commit promises nothing.
     assert check([commit("g", {"0": 20}, 1.0, 1.1, ok=False), committed("g", {"0": 10}, 2.0, 2.1)]).ok
+
+
+def queue(records: list[tuple[int, str]]) -> dict[str, Any]:
+    return final("queue", 0, records)
+
+
+def test_every_queue_record_ends_accepted_or_archived() -> None:
+    ended = [
+        queue([(0, "q0.0:1"), (1, "q0.0:2")]),
+        deliver("s0", 0, 1, 1.0),
+        ack("s0", 0, "accept", 1.1),
+        ackres("s0", [0], 1.2),
+        *(deliver("s1", 1, n, 1.0 + n) for n in range(1, 6)),  # the delivery count limit
+    ]
+    report = check(ended)
+    assert report.ok, report.violations
+    assert report.figures["share"]["accepted"] == 1 and report.figures["share"]["archived_at_limit"] == 1
+
+    released = [queue([(0, "q0.0:1")]), deliver("s0", 0, 1, 1.0), ack("s0", 0, "release", 1.1), ackres("s0", [0], 1.2)]
+    assert checks(released) == ["share-unfinished"]
+    never = [queue([(0, "q0.0:1")])]
+    assert checks(never) == ["share-never-delivered", "share-unfinished"]
+    # Below the share-partition start offset the broker reports: ended, as far as it says.
+    below = [*never, {"k": "share-offsets", "offs": {"0": 1}, "t": 9.0}]
+    assert checks(below) == ["share-never-delivered"]
+
+
+def fault(kind: str, heal: float) -> dict[str, Any]:
+    return {"k": "fault", "kind": kind, "targets": ["b1"], "t_heal": heal, "t": heal}
+
+
+def probe(n: int, p: int, sent: float, read: float | None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"k": "probe-ack", "n": n, "p": p, "ok": True, "t0": sent, "t": sent + 0.1}]
+    if read is not None:
+        out.append({"k": "probe-read", "n": n, "p": p, "t": read})
+    return out
+
+
+def test_recovery_is_the_time_until_every_partition_takes_and_serves_a_probe() -> None:
+    healed = [fault("kill", 10.0), *(e for p in range(3) for e in probe(1, p, 10.5, 11.0 + p))]
+    report = check(healed)
+    assert report.ok, report.violations
+    assert report.figures["faults"]["kill"]["recovery_p50_s"] == 3.0  # the slowest partition
+    one_missing = [fault("kill", 10.0), *(e for p in range(2) for e in probe(1, p, 10.5, 11.0))]
+    assert checks(one_missing) == ["no-recovery"]
+    slow = [fault("kill", 10.0), *(e for p in range(3) for e in probe(1, p, 75.0, 75.5))]
+    assert checks(slow) == ["slow-recovery"]
