@@ -27,7 +27,7 @@ from broker.handlers import handler
 from broker.handlers._operations import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS
 from broker.handlers._topics import auto_create
 from broker.handlers.context import RequestContext
-from broker.metadata.image import MetadataImage, TopicImage
+from broker.metadata.image import BrokerInfo, MetadataImage, TopicImage
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.metadata_request import MetadataRequest
 from broker.protocol.messages.metadata_response import (
@@ -168,13 +168,25 @@ class SplicedMetadataResponse(MetadataResponse):
         out += head[len(head) - tail :]
 
 
-def brokers_for(image: MetadataImage, listener: str | None) -> list[MetadataResponseBroker]:
-    """Every live broker with its endpoint on the client's listener."""
+def brokers_for(image: MetadataImage, listener: str | None, local: BrokerInfo) -> list[MetadataResponseBroker]:
+    """Every live broker with its endpoint on the client's listener, and always the
+    answering broker itself. Between a lapsed registration and the next (a broker cut off
+    from etcd past its session timeout) the image may list none: a client drops every
+    broker a Metadata answer leaves out, and librdkafka, left with none, waits 5 minutes
+    (metadata.recovery.rebootstrap.trigger.ms) before it goes back to its bootstrap list."""
     out = []
+    listed = False
     for b in image.live_brokers():
         endpoint = b.endpoint(listener) or b.endpoint()
         if endpoint is not None:
             out.append(MetadataResponseBroker(node_id=b.node_id, host=endpoint.host, port=endpoint.port, rack=b.rack))
+            listed = listed or b.node_id == local.node_id
+    endpoint = local.endpoint(listener) or local.endpoint()
+    if not listed and endpoint is not None:
+        out.append(
+            MetadataResponseBroker(node_id=local.node_id, host=endpoint.host, port=endpoint.port, rack=local.rack)
+        )
+        out.sort(key=lambda b: b.node_id)
     return out
 
 
@@ -226,7 +238,7 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
         image = services.metadata.image
     return SplicedMetadataResponse(
         throttle_time_ms=0,
-        brokers=brokers_for(image, ctx.connection.listener),
+        brokers=brokers_for(image, ctx.connection.listener, services.metadata.local_broker()),
         cluster_id=image.cluster_id,
         # Every broker takes CreateTopics, DeleteTopics and the other "controller" requests
         # and passes them on to the controller (as KRaft brokers forward them, KIP-590), so

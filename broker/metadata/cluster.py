@@ -370,6 +370,9 @@ class ClusterMetadata(ClusterIsrWrites):
         assert kv is not None
         return kv.value.decode()
 
+    def local_broker(self) -> BrokerInfo:
+        return BrokerInfo(self.node_id, self._endpoints, self._rack)
+
     def _registration(self) -> bytes:
         return json.dumps(
             {

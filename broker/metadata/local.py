@@ -83,9 +83,12 @@ class SingleNodeMetadata:
         for listener in list(self._listeners):
             listener(old, self._image)
 
+    def local_broker(self) -> BrokerInfo:
+        return BrokerInfo(self.node_id, self._endpoints, self._rack)
+
     def _build(self) -> MetadataImage:
         self._version += 1
-        me = BrokerInfo(self.node_id, self._endpoints, self._rack)
+        me = self.local_broker()
         catalog = self._logs.topics
         changed = {name for name in self._topic_images if name not in catalog}
         for name in changed:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from broker.metadata.image import MetadataImage, TopicImage
+from broker.metadata.image import BrokerInfo, MetadataImage, TopicImage
 from broker.protocol.errors import KafkaError
 
 __all__ = ["ImageListener", "MetadataSource", "NewTopic"]
@@ -45,6 +45,11 @@ class MetadataSource(Protocol):
         ...
 
     def subscribe(self, listener: ImageListener) -> None: ...
+
+    def local_broker(self) -> BrokerInfo:
+        """This broker as it registers itself (endpoints, rack), whether or not the image
+        lists it at this moment."""
+        ...
 
     async def create_topic(
         self,
