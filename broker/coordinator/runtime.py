@@ -559,6 +559,16 @@ class CoordinatorRuntime(Generic[S]):
         if errors:
             raise errors[0]
 
+    async def wait_committed(self, pid: int) -> None:
+        """Wait (within the write timeout) until everything in partition ``pid``'s log
+        is committed: a shard loaded or reloaded from this log may have replayed records
+        of a write that timed out, which a new leader can still truncate, and must not
+        act on them (send markers, answer from them) before they are committed."""
+        partition = self.partition(pid)
+        if partition is None:
+            raise KafkaError(ErrorCode.NOT_COORDINATOR, f"{self.spec.topic}-{pid} is not on this broker")
+        await partition.wait_committed(timeout_s=self.spec.write_timeout_ms / 1000)
+
     async def write(self, pid: int, records: Sequence[Record]) -> int:
         """Append and wait until durable; returns the base offset (raises KafkaError)."""
         partition, base = self.append(pid, records)

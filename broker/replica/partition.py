@@ -380,6 +380,28 @@ class Partition:
         epoch = self.state.leader_epoch
         deadline = trio.current_time() + (timeout_s if timeout_s is not None else float("inf"))
         await self._wait_flushed(epoch, deadline)
+        await self._wait_high_watermark(required, epoch, deadline)
+        isr = len(self.maximal_isr)
+        need = self.log.config.min_insync_replicas
+        if isr < need:
+            raise KafkaError(
+                ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+                f"The size of the current ISR {isr} is insufficient to satisfy the min.isr requirement of {need}",
+            )
+
+    async def wait_committed(self, offset: int | None = None, *, timeout_s: float | None = None) -> None:
+        """Return once the high watermark reaches ``offset`` (default: the log end now)
+        while this replica goes on leading at its present epoch: what a coordinator
+        that replayed this log waits for before acting on what it read, since records
+        above the high watermark (a write that timed out) may yet be truncated. Raises
+        NOT_LEADER_OR_FOLLOWER or REQUEST_TIMED_OUT; the ISR's size does not matter."""
+        required = self.log.log_end_offset if offset is None else offset
+        epoch = self.state.leader_epoch
+        deadline = trio.current_time() + (timeout_s if timeout_s is not None else float("inf"))
+        await self._wait_flushed(epoch, deadline)  # what this replica holds counts once on disk
+        await self._wait_high_watermark(required, epoch, deadline)
+
+    async def _wait_high_watermark(self, required: int, epoch: int, deadline: float) -> None:
         while self.log.high_watermark < required:
             if not self._leads_at(epoch):
                 raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "leadership moved before the batch was replicated")
@@ -391,13 +413,6 @@ class Partition:
                 )
         if not self._leads_at(epoch):
             raise KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, "leadership moved before the batch was replicated")
-        isr = len(self.maximal_isr)
-        need = self.log.config.min_insync_replicas
-        if isr < need:
-            raise KafkaError(
-                ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
-                f"The size of the current ISR {isr} is insufficient to satisfy the min.isr requirement of {need}",
-            )
 
     async def _wait_flushed(self, epoch: int, deadline: float) -> None:
         """The leader's fsync of what was appended. With a deadline, a flush refused for

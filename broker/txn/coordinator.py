@@ -23,7 +23,9 @@ Every operation runs its pure core and then :meth:`TransactionCoordinator._commi
    EndTxn of transaction version 2, PRODUCER_FENCED;
 3. if the append or the wait fails, the shard is replayed from its log (the
    log is the truth; the in-memory state may be ahead of it) and the client
-   gets COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR to retry.
+   gets COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR to retry. The replayed log
+   may end in that very record, not yet committed: the markers a load finds to
+   send wait until the log is committed up to its end.
 
 Markers are written by background tasks (one per ending transaction) through
 :class:`~broker.txn.markers.MarkerWriter`, to the partition leaders through the
@@ -249,6 +251,17 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
                 await self._reload(pid)
                 return append_error(exc)
             await self.runtime.maybe_rewrite(pid)
+        elif result.markers:
+            # Markers a load left to send: the Prepare record it replayed may be a write
+            # that timed out, still above the high watermark. Sent before it commits, a
+            # marker could end a transaction on some partitions that the next leader's
+            # coordinator never prepared (and aborts on the others).
+            try:
+                await self.runtime.wait_committed(pid)
+            except KafkaError as exc:
+                log.warning("transaction_log_not_committed", partition=pid, error=str(exc))
+                await self._reload(pid)
+                return append_error(exc)
         for batch in result.markers:
             self._send_markers(pid, host, batch)
         return ErrorCode.NONE

@@ -10,6 +10,7 @@ what a client would see. Time moves with a skewed wall clock.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 import types
 from collections.abc import AsyncIterator
@@ -36,6 +37,7 @@ from broker.handlers import (
     api_68_consumer_group_heartbeat,
 )
 from broker.handlers.context import AnswerLater
+from broker.metadata.image import PartitionState
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import RequestHeader
 from broker.protocol.messages.add_offsets_to_txn_request import AddOffsetsToTxnRequest
@@ -755,6 +757,39 @@ async def test_a_restart_completes_a_prepared_transaction(tmp_path, allowed):
         assert blocked.held.is_set() and b.state("t") is TxnState.PREPARE_COMMIT
         assert await b.visible("a", 0) == ([b"v0"] if allowed else []) and await b.visible("a", 1) == []
     async with broker(tmp_path) as b:
+        await b.wait_state("t", TxnState.COMPLETE_COMMIT)
+        assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
+
+
+async def test_markers_wait_until_a_reloaded_prepare_record_is_committed(tmp_path):
+    """A Prepare record whose replication timed out stays in the leader's log above the
+    high watermark; the shard reloaded from that log finds the transaction preparing.
+    Its markers must wait until the record is committed: a new leader of the
+    ``__transaction_state`` partition can still truncate it and abort the transaction,
+    and a marker sent before would have committed it on some partitions only."""
+    async with broker(tmp_path) as b:
+        await b.topic("a", 2)
+        pid, epoch = await begun(b, "t", ("a", 0), ("a", 1))
+        for p in (0, 1):
+            assert (await b.produce("t", "a", p, pid, epoch, 0, [b"v%d" % p])).error_code == E.NONE
+        runtime = b.services.transactions.runtime
+        runtime.spec = dataclasses.replace(runtime.spec, write_timeout_ms=300)
+        # The state partition gains a follower (node 2) that fetches nothing: the high
+        # watermark stays where it is until the follower catches up.
+        state_log = runtime.partition(runtime.partition_for("t"))
+        assert state_log is not None
+        state_log.log.track_high_watermark(state_log.log.log_end_offset)
+        lead = state_log.state
+        state_log.update_state(
+            PartitionState(leader=lead.leader, leader_epoch=lead.leader_epoch + 1, replicas=(1, 2), isr=(1, 2)), 0
+        )
+        end = await b.end("t", pid, epoch, True)
+        assert end.error_code != E.NONE  # the Prepare record did not replicate in time
+        await trio.sleep(1.0)  # reloads find it preparing, again and again
+        assert b.state("t") is TxnState.PREPARE_COMMIT
+        assert await b.visible("a", 0) == [] and await b.visible("a", 1) == []
+        # The follower catches up: the record is committed and the markers go out.
+        state_log.follower_fetched(2, state_log.log.log_end_offset, 0, broker_epoch=1, now_ms=1)
         await b.wait_state("t", TxnState.COMPLETE_COMMIT)
         assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
 
