@@ -190,6 +190,7 @@ class CoordinatorRuntime(Generic[S]):
         replicas: ReplicaManager,
         clock: Callable[[], int],
         on_timers: Callable[[int, S, DueTasks], Awaitable[None]] | None = None,
+        on_unload: Callable[[int], None] | None = None,
     ) -> None:
         self.spec = spec
         self._new_shard = new_shard
@@ -197,6 +198,9 @@ class CoordinatorRuntime(Generic[S]):
         self._replicas = replicas
         self._clock = clock
         self._on_timers = on_timers
+        # Called with the partition after its shard is dropped (leadership moved, the
+        # lease lapsed, a reload): requests the shell parked on that shard answer now.
+        self._on_unload = on_unload
         self._hosted: dict[int, _Hosted[S]] = {}
         self._loading: dict[int, trio.Event] = {}
         self._topic_lock = trio.Lock()
@@ -424,6 +428,8 @@ class CoordinatorRuntime(Generic[S]):
             unloaded = getattr(hosted.shard, "on_unloaded", None)
             if unloaded is not None:
                 unloaded()
+            if self._on_unload is not None:
+                self._on_unload(pid)
             log.info("coordinator_unloaded", coordinator=self.spec.name, partition=pid)
 
     async def load_led(self) -> None:

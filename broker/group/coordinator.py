@@ -123,6 +123,7 @@ class GroupCoordinator(ClassicShell, ConsumerShell, StreamsShell, ShareShell, Of
             replicas=replicas,
             clock=clock,
             on_timers=self._on_timers,
+            on_unload=self._release_parked,
         )
         metadata.subscribe(self._image_changed)
         group_configs.add_listener(lambda group_id, overrides: self._pin(group_id, overrides.get("group.type")))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 
 from broker.group.classic.core import GroupState
 from broker.group.classic.records import group_metadata_record
@@ -39,7 +40,7 @@ from broker.handlers import (
     api_47_offset_delete,
 )
 from broker.metadata.image import java_string_hash
-from broker.protocol.errors import ErrorCode, ProtocolError
+from broker.protocol.errors import ErrorCode, KafkaError, ProtocolError
 from broker.protocol.messages import API_INDEX, REQUESTS, RESPONSES, RequestHeader, ResponseHeader
 from broker.protocol.messages.describe_groups_request import DescribeGroupsRequest
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
@@ -494,6 +495,37 @@ async def test_join_sync_heartbeat_leave_every_version(tmp_path, version):
             )
             assert again.error_code == E.UNKNOWN_MEMBER_ID
         assert rt.coordinator.groups[group].state is GroupState.EMPTY
+
+
+async def test_a_parked_join_is_answered_not_coordinator_when_its_shard_unloads(tmp_path):
+    """A JoinGroup parked in a rebalance (waiting for the other members to rejoin) whose
+    coordinator shard is unloaded (its broker's lease lapsed, leadership moved) is answered
+    NOT_COORDINATOR at once, so the client looks for the new coordinator; it used to wait
+    for an answer that could never come (soak seed 340: a librdkafka classic group read
+    nothing more)."""
+    async with running(tmp_path) as (broker, rt):
+        first = await call(broker, api_11_join_group, join_req(), 4)
+        first = await call(broker, api_11_join_group, join_req(first.member_id), 4)
+        assert first.error_code == E.NONE
+        second = await call(broker, api_11_join_group, join_req(), 4)
+        assert second.error_code == E.MEMBER_ID_REQUIRED
+        outcome: list[object] = []
+
+        async def join_second() -> None:
+            try:
+                outcome.append(await call(broker, api_11_join_group, join_req(second.member_id), 4))
+            except KafkaError as exc:
+                outcome.append(exc.code)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(join_second)
+            await trio.testing.wait_all_tasks_blocked()
+            assert outcome == []  # parked: the rebalance waits for the first member
+            rt.groups.runtime.unload(rt.groups.partition_for("hg"))
+            with trio.fail_after(2):
+                while not outcome:
+                    await trio.sleep(0.01)
+        assert outcome == [E.NOT_COORDINATOR]
 
 
 async def test_sync_v5_without_protocol_is_inconsistent(tmp_path):

@@ -134,13 +134,15 @@ class ImageTopicTable:
 
 
 class Waiter:
-    """A parked classic request's answer, set when the core's outbox hands it out."""
+    """A parked classic request's answer, set when the core's outbox hands it out, or
+    the error it gets instead (its shard was unloaded)."""
 
-    __slots__ = ("event", "result")
+    __slots__ = ("error", "event", "result")
 
     def __init__(self) -> None:
         self.event = trio.Event()
         self.result: Any = None
+        self.error: ErrorCode | None = None
 
 
 class ShellBase:
@@ -287,9 +289,23 @@ class ShellBase:
         try:
             await self._flush(pid, shard, result.records)
             await waiter.event.wait()
-            return waiter.result
         finally:
-            self._waiters.pop(key, None)
+            if self._waiters.get(key) is waiter:
+                del self._waiters[key]
+        if waiter.error is not None:
+            raise KafkaError(waiter.error, "the group's coordinator moved while the request waited for its answer")
+        return waiter.result
+
+    def _release_parked(self, pid: int) -> None:
+        """The shard of ``pid`` was unloaded: the JoinGroup and SyncGroup requests parked in
+        its classic core will never leave its outbox. They are answered NOT_COORDINATOR now,
+        as Kafka answers the pending joins and syncs of a coordinator that unloads, so their
+        clients find the new coordinator and join again (without it a librdkafka member
+        waited out its whole rebalance timeout, 5 minutes by default)."""
+        for key in [k for k in self._waiters if k[0] == pid]:
+            waiter = self._waiters.pop(key)
+            waiter.error = ErrorCode.NOT_COORDINATOR
+            waiter.event.set()
 
 
 def record_pair(record: Any) -> Record:
