@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from broker.group.classic.core import ClassicGroup, ClassicGroups, GroupState
+from broker.group.classic.core import ClassicGroups
+from broker.group.classic.model import ClassicGroup, GroupState
 from broker.group.classic.records import group_metadata_record
 from broker.group.consumer.classic_protocol import encode_assignment, version_of
 from broker.group.consumer.model import (

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from broker.group.classic.core import GroupState
+from broker.group.classic.model import GroupState
 from broker.group.classic.records import group_metadata_record
 from broker.group.coordinator import CommitEntry, GroupCoordinator
 from broker.group.offsets import (

@@ -46,11 +46,8 @@ from broker.coordinator.result import CoordinatorResult
 from broker.group.classic.model import (
     FIRST_VERSION_REQUIRING_MEMBER_ID,
     FIRST_VERSION_SKIPPING_ASSIGNMENT,
-    VALID_PREVIOUS,
     ClassicGroup,
-    CoordinatorConfig,
     GroupState,
-    ListedGroup,
     Member,
     Pending,
     join_error,
@@ -63,16 +60,7 @@ from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 
-__all__ = [
-    "VALID_PREVIOUS",
-    "ClassicGroup",
-    "ClassicGroups",
-    "CoordinatorConfig",
-    "GroupState",
-    "ListedGroup",
-    "Member",
-    "Pending",
-]
+__all__ = ["ClassicGroups"]
 
 
 def _protocol_inconsistent(requested: str | None, actual: str | None) -> bool:

@@ -22,7 +22,7 @@ from broker.config.services import SettingsReader
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import APPEND_ERRORS, CoordinatorRuntime, Record
 from broker.coordinator.runtime import append_error as runtime_append_error
-from broker.group.classic.core import Pending
+from broker.group.classic.model import Pending
 from broker.group.shard import GroupShard
 from broker.group.shard_api import TopicInfo
 from broker.metadata.group_configs import GroupConfigStore

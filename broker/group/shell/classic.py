@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from broker.group.classic.core import ListedGroup
+from broker.group.classic.model import ListedGroup
 from broker.group.offsets import offset_commit_record
 from broker.group.shard import GroupShard
 from broker.group.shell.base import ShellBase
