@@ -51,7 +51,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from broker.config.services import StreamsGroupSettings
 from broker.coordinator.result import CoordinatorResult
@@ -81,6 +81,7 @@ from broker.group.streams.records import (
     TargetValue,
 )
 from broker.group.streams.topology import Configured, Status, TopicInfo, Topology, configure
+from broker.group.type_config import PerGroupConfig, config_from_settings
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import streams_group_describe_response as describe_msg
 from broker.protocol.messages import streams_group_heartbeat_response as response_msg
@@ -107,8 +108,10 @@ COMMIT_VERSION_FOR_STREAMS = 9
 
 
 @dataclass(slots=True)
-class StreamsGroupConfig:
+class StreamsGroupConfig(PerGroupConfig):
     """``group.streams.*`` settings and the per-group ``streams.*`` configs."""
+
+    PREFIX: ClassVar[str] = "streams."
 
     session_timeout_ms: int = 45_000
     heartbeat_interval_ms: int = 5_000
@@ -131,52 +134,20 @@ class StreamsGroupConfig:
     @classmethod
     def from_settings(cls, s: StreamsGroupSettings) -> StreamsGroupConfig:
         """Build from the broker's ``group.streams.*`` settings."""
-        return cls(
-            session_timeout_ms=s.session_timeout_ms,
-            heartbeat_interval_ms=s.heartbeat_interval_ms,
-            max_size=s.max_size,
-            num_standby_replicas=s.num_standby_replicas,
-            max_standby_replicas=s.max_standby_replicas,
-            initial_rebalance_delay_ms=s.initial_rebalance_delay_ms,
-            assignment_interval_ms=s.assignment_interval_ms,
-            min_assignment_interval_ms=s.min_assignment_interval_ms,
-            max_assignment_interval_ms=s.max_assignment_interval_ms,
+        return config_from_settings(
+            cls,
+            s,
             rack_aware_assignment_tags=tuple(t.strip() for t in s.rack_aware_assignment_tags.split(",") if t.strip()),
         )
 
-    def _value(self, group_id: str, key: str) -> str | None:
-        if self.group_configs is None:
-            return None
-        value = self.group_configs(group_id).get(key)
-        return None if value is None else str(value)
-
-    def _int(self, group_id: str, key: str, default: int) -> int:
-        value = self._value(group_id, key)
-        return default if value is None else int(value)
-
-    def session_timeout_for(self, group_id: str) -> int:
-        return self._int(group_id, "streams.session.timeout.ms", self.session_timeout_ms)
-
-    def heartbeat_interval_for(self, group_id: str) -> int:
-        return self._int(group_id, "streams.heartbeat.interval.ms", self.heartbeat_interval_ms)
-
     def standby_replicas_for(self, group_id: str) -> int:
-        return min(
-            self._int(group_id, "streams.num.standby.replicas", self.num_standby_replicas), self.max_standby_replicas
-        )
+        return min(self._int(group_id, "num.standby.replicas", self.num_standby_replicas), self.max_standby_replicas)
 
     def initial_delay_for(self, group_id: str) -> int:
-        return self._int(group_id, "streams.initial.rebalance.delay.ms", self.initial_rebalance_delay_ms)
-
-    def assignment_interval_for(self, group_id: str) -> int:
-        """Least time between two target assignments of the group (KIP-1263; 0: none)."""
-        if self.assignment_interval_of is not None:
-            return self.assignment_interval_of(group_id)
-        value = self._int(group_id, "streams.assignment.interval.ms", self.assignment_interval_ms)
-        return min(max(value, self.min_assignment_interval_ms), self.max_assignment_interval_ms)
+        return self._int(group_id, "initial.rebalance.delay.ms", self.initial_rebalance_delay_ms)
 
     def rack_tags_for(self, group_id: str) -> tuple[str, ...]:
-        value = self._value(group_id, "streams.rack.aware.assignment.tags")
+        value = self._value(group_id, "rack.aware.assignment.tags")
         if value is None:
             return self.rack_aware_assignment_tags
         return tuple(t.strip() for t in value.split(",") if t.strip())
