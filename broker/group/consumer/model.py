@@ -19,10 +19,8 @@ from broker.group.consumer.records import MemberValue, RegexValue
 from broker.protocol.errors import ErrorCode
 
 JOIN_EPOCH = 0
-LEAVE_EPOCH = -1
 # Kafka 4.4 gives a new consumer group epoch 2 on its first bump.
 FIRST_GROUP_EPOCH = 2
-STATIC_LEAVE_EPOCH = -2
 # ConsumerGroupHeartbeat v1+: the client generates its member id (KIP-1082).
 CLIENT_MEMBER_ID_VERSION = 1
 # OffsetCommit v9+ is the version consumer-protocol members must use.

@@ -23,7 +23,6 @@ from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.model import (
     COMMIT_VERSION_FOR_CONSUMER_PROTOCOL,
     GROUP_TYPE,
-    LEAVE_EPOCH,
     CommitCheck,
     ConsumerGroup,
     GroupDirectory,
@@ -32,17 +31,22 @@ from broker.group.consumer.model import (
 )
 from broker.group.consumer.reconcile import MemberAssignment, MemberState
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
-from broker.group.modern import ModernGroups, TimerTask
+from broker.group.modern import LEAVE_EPOCH, ModernGroups, TimerTask
 from broker.group.shard_api import TopicImage
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 
 
-class ConsumerGroupsState(ModernGroups[ConsumerGroup, Member]):
+class ConsumerGroupsState(
+    ModernGroups[ConsumerGroup, Member, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse]
+):
     """The consumer groups of one shard as replay builds them, and what reads them:
     DescribeGroups, DeleteGroups of an empty group, and the offset rules of consumer groups."""
 
     GROUP_TYPE = GROUP_TYPE
+    OWNS = "partitions"
     # A classic member inside the group also has a JoinGroup and a SyncGroup deadline.
     MEMBER_TIMERS = ("session", "rebalance", "join", "sync")
 

@@ -56,8 +56,14 @@ from typing import Any, ClassVar
 from broker.config.services import StreamsGroupSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
+from broker.group.modern import (
+    LEAVE_EPOCH,
+    STATIC_LEAVE_EPOCH,
+    ModernGroups,
+    TimerTask,
+    refuse_empty,
+)
 from broker.group.modern import HeartbeatRefused as _Fail
-from broker.group.modern import ModernGroups, TimerTask, check_member_epoch
 from broker.group.regex import resolve
 from broker.group.shard_api import TopicImage, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
@@ -98,8 +104,6 @@ __all__ = [
 ]
 
 GROUP_TYPE = "streams"
-LEAVE_EPOCH = -1
-STATIC_LEAVE_EPOCH = -2
 FIRST_GROUP_EPOCH = 2
 # StreamsGroupHeartbeat v1 carries AcceptableRecoveryLag as an int64 (v0: an int32).
 FIRST_VERSION_LONG_RECOVERY_LAG = 1
@@ -174,10 +178,11 @@ def _flat(tasks: Mapping[str, Iterable[int]]) -> set[tuple[str, int]]:
     return {(s, p) for s, ps in tasks.items() for p in ps}
 
 
-class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
+class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartbeatRequest, HeartbeatOutcome]):
     """Every KIP-1071 streams group of one shard."""
 
     GROUP_TYPE = GROUP_TYPE
+    OWNS = "tasks"
 
     def __init__(
         self,
@@ -306,50 +311,24 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
 
     # ============================================================ heartbeat
 
-    def heartbeat(
-        self,
-        request: StreamsGroupHeartbeatRequest,
-        *,
-        now_ms: int,
-        api_version: int = 1,
-        client_id: str = "",
-        client_host: str = "",
-    ) -> CoordinatorResult[HeartbeatOutcome]:
-        try:
-            self._validate(request)
-            if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
-                return self._leave(request, now_ms)
-            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
-        except _Fail as fail:
-            return CoordinatorResult(
-                [],
-                HeartbeatOutcome(
-                    response_msg.StreamsGroupHeartbeatResponse(error_code=int(fail.code), error_message=fail.message)
-                ),
-            )
+    def _refused(self, fail: _Fail) -> HeartbeatOutcome:
+        return HeartbeatOutcome(
+            response_msg.StreamsGroupHeartbeatResponse(error_code=int(fail.code), error_message=fail.message)
+        )
 
-    def _validate(self, r: StreamsGroupHeartbeatRequest) -> None:
+    def _validate(self, r: StreamsGroupHeartbeatRequest, api_version: int) -> None:
         bad = ErrorCode.INVALID_REQUEST
-
-        def blank(value: str | None) -> bool:
-            return value is not None and not value.strip()
-
-        if not r.group_id or not r.group_id.strip():
-            raise _Fail(bad, "GroupId can't be empty.")
-        if not r.member_id or not r.member_id.strip():
-            raise _Fail(bad, "MemberId can't be empty.")
-        if blank(r.instance_id):
-            raise _Fail(bad, "InstanceId can't be empty.")
-        if blank(r.rack_id):
-            raise _Fail(bad, "RackId can't be empty.")
+        refuse_empty("GroupId", r.group_id)
+        refuse_empty("MemberId", r.member_id)
+        refuse_empty("InstanceId", r.instance_id, null_ok=True)
+        refuse_empty("RackId", r.rack_id, null_ok=True)
         tasks = (r.active_tasks, r.standby_tasks, r.warmup_tasks)
         if r.member_epoch == JOIN_EPOCH:
             if r.rebalance_timeout_ms == -1:
                 raise _Fail(bad, "RebalanceTimeoutMs must be provided in first request.")
             if r.topology is None:
                 raise _Fail(bad, "Topology must be non-null in first request.")
-            if r.process_id is None or not r.process_id.strip():
-                raise _Fail(bad, "ProcessId can't be empty.")
+            refuse_empty("ProcessId", r.process_id)
             if any(t for t in tasks):
                 raise _Fail(bad, "Active, standby and warmup tasks must be empty when (re-)joining.")
         elif r.member_epoch == STATIC_LEAVE_EPOCH:
@@ -370,41 +349,21 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
             raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
         return group
 
-    def _leave(self, r: StreamsGroupHeartbeatRequest, now_ms: int) -> CoordinatorResult[HeartbeatOutcome]:
-        group = self._group_or_fail(r.group_id)
-        member = group.members.get(r.member_id)
-        if r.instance_id is not None:
-            holder_id = group.static.get(r.instance_id)
-            member = group.members.get(holder_id) if holder_id is not None else None
-            if member is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
-            if member.member_id != r.member_id:
-                raise _Fail(
-                    ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
-                )
-        if member is None:
-            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {r.group_id}.")
-        response = response_msg.StreamsGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
-        if r.member_epoch == STATIC_LEAVE_EPOCH:
-            leaving = replace(member.current, member_epoch=STATIC_LEAVE_EPOCH)
-            self._disarm_rebalance(group.group_id, member.member_id)
-            return CoordinatorResult(
-                [Record(RecordType.CURRENT, group.group_id, member.member_id, leaving)], HeartbeatOutcome(response)
-            )
-        return CoordinatorResult(self._fence(group, member, now_ms), HeartbeatOutcome(response))
+    def _static_leave(self, group: StreamsGroup, member: StreamsMember) -> Record:
+        leaving = replace(member.current, member_epoch=STATIC_LEAVE_EPOCH)
+        return Record(RecordType.CURRENT, group.group_id, member.member_id, leaving)
 
-    def _check_epoch(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> None:
+    def _left(self, r: StreamsGroupHeartbeatRequest) -> HeartbeatOutcome:
+        return HeartbeatOutcome(
+            response_msg.StreamsGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
+        )
+
+    def _missed_answer(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> bool:
         assigned = member.current.active
-        check_member_epoch(
-            "streams",
-            "tasks",
-            received,
-            member.epoch,
-            member.current.previous_member_epoch,
-            lambda: (
-                owned_active is not None and all(p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps)
-            ),
+        return (
+            received == member.current.previous_member_epoch
+            and owned_active is not None
+            and all(p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps)
         )
 
     def _member(
