@@ -663,11 +663,10 @@ class ShareGroups:
         return group
 
     # Each rule below handles the one key type the table routes to it, with the value
-    # type records.RECORD_TYPES pairs it with; the asserts state that for the checker.
+    # type records.RECORD_TYPES pairs it with; Record.typed states that for the checker.
 
     def _apply_member(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupMemberMetadataKey) and isinstance(value, ShareGroupMemberMetadataValue)
+        key, value = record.typed(ShareGroupMemberMetadataKey, ShareGroupMemberMetadataValue)
         member = self._group_for(key.group_id).members.setdefault(key.member_id, Member(key.member_id))
         member.rack_id = value.rack_id
         member.client_id = value.client_id
@@ -675,71 +674,59 @@ class ShareGroups:
         member.subscribed_topic_names = frozenset(value.subscribed_topic_names)
 
     def _apply_member_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupMemberMetadataKey)
+        key = record.typed_key(ShareGroupMemberMetadataKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.members.pop(key.member_id, None)
         self._timers.cancel((key.group_id, key.member_id))
 
     def _apply_group(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupMetadataKey) and isinstance(value, ShareGroupMetadataValue)
+        key, value = record.typed(ShareGroupMetadataKey, ShareGroupMetadataValue)
         group = self._group_for(key.group_id)
         group.group_epoch = value.epoch
         group.metadata_hash = value.metadata_hash
 
     def _apply_group_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupMetadataKey)
+        key = record.typed_key(ShareGroupMetadataKey)
         group = self._groups.pop(key.group_id, None)
         if group is not None:
             for member_id in group.members:
                 self._timers.cancel((group.group_id, member_id))
 
     def _apply_target_member(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupTargetAssignmentMemberKey)
-        assert isinstance(value, ShareGroupTargetAssignmentMemberValue)
+        key, value = record.typed(ShareGroupTargetAssignmentMemberKey, ShareGroupTargetAssignmentMemberValue)
         self._group_for(key.group_id).target[key.member_id] = {
             tp.topic_id: frozenset(tp.partitions) for tp in value.topic_partitions
         }
 
     def _apply_target_member_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupTargetAssignmentMemberKey)
+        key = record.typed_key(ShareGroupTargetAssignmentMemberKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.target.pop(key.member_id, None)
 
     def _apply_target_epoch(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
-        assert isinstance(value, ShareGroupTargetAssignmentMetadataValue)
+        key, value = record.typed(ShareGroupTargetAssignmentMetadataKey, ShareGroupTargetAssignmentMetadataValue)
         group = self._group_for(key.group_id)
         group.assignment_epoch = value.assignment_epoch
         group.assignment_timestamp_ms = value.assignment_timestamp
 
     def _apply_target_epoch_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
+        key = record.typed_key(ShareGroupTargetAssignmentMetadataKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.assignment_epoch = -1
             group.assignment_timestamp_ms = 0
 
     def _apply_current(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
-        assert isinstance(value, ShareGroupCurrentMemberAssignmentValue)
+        key, value = record.typed(ShareGroupCurrentMemberAssignmentKey, ShareGroupCurrentMemberAssignmentValue)
         member = self._group_for(key.group_id).members.setdefault(key.member_id, Member(key.member_id))
         member.member_epoch = value.member_epoch
         member.previous_member_epoch = value.previous_member_epoch
         member.assigned = {tp.topic_id: frozenset(tp.partitions) for tp in value.assigned_partitions}
 
     def _apply_current_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
+        key = record.typed_key(ShareGroupCurrentMemberAssignmentKey)
         group = self._groups.get(key.group_id)
         member = group.members.get(key.member_id) if group is not None else None
         if member is not None:
@@ -747,16 +734,13 @@ class ShareGroups:
             member.assigned = {}
 
     def _apply_state_partitions(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupStatePartitionMetadataKey)
-        assert isinstance(value, ShareGroupStatePartitionMetadataValue)
+        key, value = record.typed(ShareGroupStatePartitionMetadataKey, ShareGroupStatePartitionMetadataValue)
         self._group_for(key.group_id).initialized = {
             t.topic_id: (t.topic_name, frozenset(t.partitions)) for t in value.initialized_topics
         }
 
     def _apply_state_partitions_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupStatePartitionMetadataKey)
+        key = record.typed_key(ShareGroupStatePartitionMetadataKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.initialized = {}

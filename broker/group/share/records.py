@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from broker.protocol.errors import ProtocolError
 from broker.protocol.message_base import Message
@@ -76,6 +76,9 @@ __all__ = [
     "target_member_tombstone",
 ]
 
+K = TypeVar("K", bound=Message)
+V = TypeVar("V", bound=Message)
+
 _INT16 = struct.Struct(">h")
 
 # Record type -> (key class, value class). The type is the key schema's api key.
@@ -103,6 +106,16 @@ class Record(NamedTuple):
 
     key: Message
     value: Message | None
+
+    def typed(self, key_type: type[K], value_type: type[V]) -> tuple[K, V]:
+        """The key and the value, of the types the replay table routes this record by."""
+        assert isinstance(self.key, key_type) and isinstance(self.value, value_type)
+        return self.key, self.value
+
+    def typed_key(self, key_type: type[K]) -> K:
+        """The key, of the type the replay table routes this record (a tombstone) by."""
+        assert isinstance(self.key, key_type)
+        return self.key
 
 
 class PersistedRecord(NamedTuple):
