@@ -20,7 +20,7 @@ A subclass names its group and member classes, its replay rules and how it fence
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import partial
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -34,8 +34,11 @@ __all__ = [
     "HeartbeatRefused",
     "ModernGroups",
     "TimerTask",
+    "assignment_epochs",
     "refuse_empty",
 ]
+
+K = TypeVar("K")
 
 # What a member timer runs: the records it writes, at ``now_ms``.
 TimerTask = Callable[[int], CoordinatorResult[None]]
@@ -60,6 +63,20 @@ def refuse_empty(name: str, value: str | None, *, null_ok: bool = False) -> None
     unless ``null_ok``): the field checks of a heartbeat, in Kafka's words."""
     if (value is None and not null_ok) or (value is not None and not value.strip()):
         raise HeartbeatRefused(ErrorCode.INVALID_REQUEST, f"{name} can't be empty.")
+
+
+def assignment_epochs(
+    entries: Iterable[tuple[K, Sequence[int], Sequence[int] | None]], member_epoch: int
+) -> dict[K, dict[int, int]]:
+    """Each partition's assignment epoch, by topic (or subtopology), from the entries of a
+    current-assignment record: (topic, partitions, their epochs)."""
+    out: dict[K, dict[int, int]] = {}
+    for owner, partitions, epochs in entries:
+        if not epochs or len(epochs) != len(partitions):
+            # Written before assignment epochs existed: the member epoch stands in.
+            epochs = [member_epoch] * len(partitions)
+        out.setdefault(owner, {}).update(zip(partitions, epochs))
+    return out
 
 
 class _MemberMeta(Protocol):

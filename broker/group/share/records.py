@@ -18,12 +18,11 @@ always produces the same bytes.
 
 from __future__ import annotations
 
-import struct
 import uuid
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple, TypeVar
 
-from broker.protocol.errors import ProtocolError
+from broker.group.offsets import decode_value, frame_record, record_type_of
 from broker.protocol.message_base import Message
 from broker.protocol.messages.share_group_current_member_assignment_key import ShareGroupCurrentMemberAssignmentKey
 from broker.protocol.messages.share_group_current_member_assignment_value import (
@@ -79,7 +78,6 @@ __all__ = [
 K = TypeVar("K", bound=Message)
 V = TypeVar("V", bound=Message)
 
-_INT16 = struct.Struct(">h")
 
 # Record type -> (key class, value class). The type is the key schema's api key.
 RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
@@ -126,10 +124,7 @@ class PersistedRecord(NamedTuple):
 
 
 def encode(record: Record) -> PersistedRecord:
-    key = _INT16.pack(record.key.API_KEY) + record.key.encode(0)
-    if record.value is None:
-        return PersistedRecord(key, None)
-    return PersistedRecord(key, _INT16.pack(_VALUE_VERSION) + record.value.encode(_VALUE_VERSION))
+    return PersistedRecord(*frame_record(record.key.API_KEY, record.key, record.value, _VALUE_VERSION))
 
 
 def decode(key: bytes, value: bytes | None) -> Record | None:
@@ -138,22 +133,14 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
     Raises ProtocolError when a share-group record is malformed or carries a
     value version this broker does not know.
     """
-    if len(key) < 2:
-        raise ProtocolError("coordinator record key shorter than its 2-byte type")
-    (record_type,) = _INT16.unpack_from(key)
-    classes = RECORD_TYPES.get(record_type)
+    classes = RECORD_TYPES.get(record_type_of(key))
     if classes is None:
         return None
     key_cls, value_cls = classes
     key_message = key_cls.decode(memoryview(key)[2:], 0)
     if value is None:
         return Record(key_message, None)
-    if len(value) < 2:
-        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
-    (version,) = _INT16.unpack_from(value)
-    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
-        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
-    return Record(key_message, value_cls.decode(memoryview(value)[2:], version))
+    return Record(key_message, decode_value(value_cls, value))
 
 
 # -- builders ------------------------------------------------------------------
