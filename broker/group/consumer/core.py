@@ -84,7 +84,6 @@ from broker.group.consumer.model import (
     DowngradeMember,
     GroupDirectory,
     Member,
-    sorted_wire,
 )
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
@@ -94,6 +93,7 @@ from broker.group.regex import compile_error, resolve
 from broker.group.shard_api import (
     TopicImage,
     heartbeat_interval_while_batching,
+    sorted_wire,
     target_assignment_due,
 )
 from broker.protocol.errors import ErrorCode, ProtocolError

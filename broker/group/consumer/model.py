@@ -10,7 +10,7 @@ the core asks of the classic groups beside it during online migration
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from broker.group.consumer import records as rec
@@ -190,7 +190,3 @@ class ClassicJoin:
     metadata: rec.ClassicMemberMetadata
     owned: Mapping[uuid.UUID, tuple[int, ...]]
     unknown_member: bool
-
-
-def sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
-    return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]

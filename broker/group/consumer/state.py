@@ -27,12 +27,11 @@ from broker.group.consumer.model import (
     ConsumerGroup,
     GroupDirectory,
     Member,
-    sorted_wire,
 )
 from broker.group.consumer.reconcile import MemberAssignment, MemberState
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.modern import LEAVE_EPOCH, ModernGroups, TimerTask
-from broker.group.shard_api import TopicImage
+from broker.group.shard_api import TopicImage, described_not_found, sorted_wire
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
@@ -211,12 +210,7 @@ class ConsumerGroupsState(
             group = self.groups.get(group_id)
             if group is None:
                 other = self.directory.group_type(group_id)
-                message = f"Group {group_id} is not a consumer group." if other else f"Group {group_id} not found."
-                out.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
+                out.append(described_not_found(describe_msg.DescribedGroup, group_id, "consumer", bool(other)))
                 continue
             out.append(
                 describe_msg.DescribedGroup(

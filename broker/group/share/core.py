@@ -58,7 +58,12 @@ from functools import partial
 from typing import NamedTuple
 
 from broker.coordinator.timer import TimerQueue
-from broker.group.shard_api import heartbeat_interval_while_batching, target_assignment_due
+from broker.group.shard_api import (
+    described_not_found,
+    heartbeat_interval_while_batching,
+    sorted_wire,
+    target_assignment_due,
+)
 from broker.group.share import records as rec
 from broker.group.share.assignor import ASSIGNOR_NAME, assign
 from broker.group.share.model import (
@@ -71,7 +76,6 @@ from broker.group.share.model import (
     HeartbeatResult,
     Member,
     ShareHeartbeat,
-    TopicAssignment,
     TopicMetadata,
     TopicTable,
 )
@@ -197,10 +201,6 @@ _ROUTES = _expand(
 def _epoch_accepted(received: int, member: Member) -> bool:
     """The current epoch, or the previous one when the bump's response was lost."""
     return received in (member.member_epoch, member.previous_member_epoch)
-
-
-def _wire_assignment(assignment: Mapping[uuid.UUID, Iterable[int]]) -> TopicAssignment:
-    return [(topic_id, sorted(ps)) for topic_id, ps in sorted(assignment.items()) if ps]
 
 
 def _error(code: ErrorCode, message: str | None = None) -> HeartbeatResult:
@@ -412,9 +412,7 @@ class ShareGroups:
         self._arm(group_id, member_id, now_ms + session_timeout_ms)
         return HeartbeatResult(
             persisted,
-            ShareHeartbeat(
-                0, None, member_id, new_epoch, interval, _wire_assignment(assigned) if send_assignment else None
-            ),
+            ShareHeartbeat(0, None, member_id, new_epoch, interval, sorted_wire(assigned) if send_assignment else None),
         )
 
     @staticmethod
@@ -756,16 +754,8 @@ class ShareGroups:
         for group_id in group_ids:
             group = self._groups.get(group_id)
             if group is None:
-                message = (
-                    f"Group {group_id} is not a share group."
-                    if group_id in self._foreign
-                    else f"Group {group_id} not found."
-                )
-                described.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
+                elsewhere = group_id in self._foreign
+                described.append(described_not_found(describe_msg.DescribedGroup, group_id, "share", elsewhere))
                 continue
             described.append(
                 describe_msg.DescribedGroup(
@@ -781,7 +771,7 @@ class ShareGroups:
 
     def _describe_member(self, member: Member) -> describe_msg.Member:
         topic_partitions = []
-        for topic_id, partitions in _wire_assignment(member.assigned):
+        for topic_id, partitions in sorted_wire(member.assigned):
             name = self._topics.topic_name(topic_id)
             if name is not None:  # a deleted topic is left out, as Kafka does
                 topic_partitions.append(describe_msg.TopicPartitions(topic_id, name, partitions))
@@ -916,11 +906,11 @@ class ShareGroups:
                         "client_id": m.client_id,
                         "client_host": m.client_host,
                         "subscribed_topic_names": sorted(m.subscribed_topic_names),
-                        "assigned": _wire_assignment(m.assigned),
+                        "assigned": sorted_wire(m.assigned),
                     }
                     for m in sorted(group.members.values(), key=lambda m: m.member_id)
                 },
-                "target": {m: _wire_assignment(a) for m, a in sorted(group.target.items())},
+                "target": {m: sorted_wire(a) for m, a in sorted(group.target.items())},
                 "initialized": {t: (n, sorted(ps)) for t, (n, ps) in sorted(group.initialized.items())},
             }
             for group in sorted(self._groups.values(), key=lambda g: g.group_id)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple, TypeVar
 
 from broker.group.offsets import decode_value, frame_record, record_type_of
+from broker.group.shard_api import sorted_wire
 from broker.protocol.message_base import Message
 from broker.protocol.messages.share_group_current_member_assignment_key import ShareGroupCurrentMemberAssignmentKey
 from broker.protocol.messages.share_group_current_member_assignment_value import (
@@ -146,10 +147,6 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
 # -- builders ------------------------------------------------------------------
 
 
-def _sorted_assignment(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
-    return [(topic_id, sorted(partitions)) for topic_id, partitions in sorted(assignment.items()) if partitions]
-
-
 def member_metadata(
     group_id: str,
     member_id: str,
@@ -180,9 +177,7 @@ def group_tombstone(group_id: str) -> Record:
 def target_member(group_id: str, member_id: str, assignment: Mapping[uuid.UUID, Iterable[int]]) -> Record:
     return Record(
         ShareGroupTargetAssignmentMemberKey(group_id, member_id),
-        ShareGroupTargetAssignmentMemberValue(
-            [TargetTopicPartition(t, ps) for t, ps in _sorted_assignment(assignment)]
-        ),
+        ShareGroupTargetAssignmentMemberValue([TargetTopicPartition(t, ps) for t, ps in sorted_wire(assignment)]),
     )
 
 
@@ -217,7 +212,7 @@ def current_assignment(
             member_epoch,
             previous_member_epoch,
             MEMBER_STATE_STABLE,
-            [CurrentTopicPartitions(t, ps) for t, ps in _sorted_assignment(assignment)],
+            [CurrentTopicPartitions(t, ps) for t, ps in sorted_wire(assignment)],
         ),
     )
 

@@ -65,7 +65,7 @@ from broker.group.modern import (
 )
 from broker.group.modern import HeartbeatRefused as _Fail
 from broker.group.regex import resolve
-from broker.group.shard_api import TopicImage, target_assignment_due
+from broker.group.shard_api import TopicImage, described_not_found, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.endpoints import endpoints
 from broker.group.streams.model import (
@@ -755,12 +755,7 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartb
             g = self.groups.get(group_id)
             if g is None:
                 kind = other_type(group_id)
-                message = f"Group {group_id} is not a streams group." if kind else f"Group {group_id} not found."
-                out.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
+                out.append(described_not_found(describe_msg.DescribedGroup, group_id, "streams", bool(kind)))
                 continue
             topology = None
             if g.topology is not None:
