@@ -113,8 +113,9 @@ class CommitCheck:
 
 
 @dataclass(frozen=True, slots=True)
-class ClassicMemberSnapshot:
-    """One member of a classic group, as an online upgrade takes it over."""
+class ClassicMemberInfo:
+    """A classic member as it moves between a classic group and a consumer group (online
+    migration): who it is, its timeouts and the protocols it supports."""
 
     member_id: str
     instance_id: str | None
@@ -123,6 +124,12 @@ class ClassicMemberSnapshot:
     rebalance_timeout_ms: int
     session_timeout_ms: int
     protocols: tuple[tuple[str, bytes], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicMemberSnapshot(ClassicMemberInfo):
+    """One member of a classic group, as an online upgrade takes it over."""
+
     assignment: bytes  # ConsumerProtocolAssignment bytes of its last assignment
 
 
@@ -138,16 +145,9 @@ class ClassicSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
-class DowngradeMember:
+class DowngradeMember(ClassicMemberInfo):
     """A classic member of a consumer group that goes back to a classic group."""
 
-    member_id: str
-    instance_id: str | None
-    client_id: str
-    client_host: str
-    rebalance_timeout_ms: int
-    session_timeout_ms: int
-    protocols: tuple[tuple[str, bytes], ...]
     assignment: Mapping[str, tuple[int, ...]]  # topic name -> partitions (its target)
 
 
