@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 __all__ = ["PerGroupConfig", "config_from_settings"]
@@ -27,25 +28,24 @@ def config_from_settings(config_cls: Callable[..., C], settings: Any, **derived:
     return config_cls(**{name: getattr(settings, name) for name in shared - derived.keys()}, **derived)
 
 
+@dataclass(slots=True)
 class PerGroupConfig:
-    """A modern group type's settings (a dataclass with these fields), each overridden per
+    """What a modern group type's settings (``group.<type>.*``) share, each overridden per
     group by the group's ``PREFIX``-named config where it has one."""
-
-    __slots__ = ()
 
     # The group configs' prefix: "consumer.", "streams.".
     PREFIX: ClassVar[str]
 
-    session_timeout_ms: int
-    heartbeat_interval_ms: int
-    assignment_interval_ms: int
-    min_assignment_interval_ms: int
-    max_assignment_interval_ms: int
-    # A group's configs, by group id.
-    group_configs: Callable[[str], Mapping[str, Any]] | None
+    session_timeout_ms: int = 45_000
+    heartbeat_interval_ms: int = 5_000
+    assignment_interval_ms: int = 1_000
+    min_assignment_interval_ms: int = 0
+    max_assignment_interval_ms: int = 15_000
+    # A group's configs (<type>.session.timeout.ms, ...), by group id.
+    group_configs: Callable[[str], Mapping[str, Any]] | None = None
     # A group's effective <type>.assignment.interval.ms (the group config store resolves
     # it: override or live broker default, within the bounds); None: from the fields above.
-    assignment_interval_of: Callable[[str], int] | None
+    assignment_interval_of: Callable[[str], int] | None = None
 
     def _value(self, group_id: str, name: str) -> str | None:
         """The group's config ``PREFIX + name``, None when it has none."""

@@ -31,9 +31,8 @@ core reads them through callables).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from broker.config.services import ConsumerGroupSettings
 from broker.group.type_config import PerGroupConfig, config_from_settings
@@ -68,24 +67,14 @@ class MigrationPolicy(enum.StrEnum):
 class ConsumerGroupConfig(PerGroupConfig):
     PREFIX: ClassVar[str] = "consumer."
 
-    session_timeout_ms: int = 45_000
     min_session_timeout_ms: int = 45_000
     max_session_timeout_ms: int = 60_000
-    heartbeat_interval_ms: int = 5_000
     min_heartbeat_interval_ms: int = 5_000
     max_heartbeat_interval_ms: int = 15_000
     max_size: int = INT32_MAX
     assignors: tuple[str, ...] = ("uniform", "range")
     migration_policy: MigrationPolicy = MigrationPolicy.BIDIRECTIONAL
-    assignment_interval_ms: int = 1_000
-    min_assignment_interval_ms: int = 0
-    max_assignment_interval_ms: int = 15_000
     assignor_offload_enable: bool = True
-    # A group's configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms), by group id.
-    group_configs: Callable[[str], Mapping[str, Any]] | None = None
-    # A group's effective consumer.assignment.interval.ms (the group config store resolves
-    # it: override or live broker default, within the bounds); None: from the fields above.
-    assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
     def from_settings(cls, s: ConsumerGroupSettings) -> ConsumerGroupConfig:

@@ -117,23 +117,13 @@ class StreamsGroupConfig(PerGroupConfig):
 
     PREFIX: ClassVar[str] = "streams."
 
-    session_timeout_ms: int = 45_000
-    heartbeat_interval_ms: int = 5_000
     max_size: int = 2**31 - 1
     num_standby_replicas: int = 0
     max_standby_replicas: int = 2
     initial_rebalance_delay_ms: int = 3_000
-    assignment_interval_ms: int = 1_000
-    min_assignment_interval_ms: int = 0
-    max_assignment_interval_ms: int = 15_000
     acceptable_recovery_lag: int = 10_000
     task_offset_interval_ms: int = 60_000
     rack_aware_assignment_tags: tuple[str, ...] = ()
-    # A group's configs (streams.session.timeout.ms, ...), by group id.
-    group_configs: Callable[[str], Mapping[str, Any]] | None = None
-    # A group's effective streams.assignment.interval.ms (the group config store resolves
-    # it: override or live broker default, within the bounds); None: from the fields above.
-    assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
     def from_settings(cls, s: StreamsGroupSettings) -> StreamsGroupConfig:
