@@ -41,7 +41,7 @@ from broker.config.services import (
 )
 from broker.coordinator.runtime import CoordinatorRuntime, CoordinatorSpec, DueTasks, Record, RuntimeService
 from broker.coordinator.timer import CoordinatorTimer
-from broker.group.classic.core import CoordinatorConfig
+from broker.group.classic.model import CoordinatorConfig
 from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.offsets import COORDINATOR_TOPIC
 from broker.group.shard import GroupShard

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from broker.group.classic.core import ClassicGroup, ClassicGroups, GroupState
+from broker.group.classic.core import ClassicGroups
+from broker.group.classic.model import ClassicGroup, GroupState
 from broker.group.classic.records import group_metadata_record
 from broker.group.consumer.classic_protocol import encode_assignment, version_of
 from broker.group.consumer.model import (
@@ -50,33 +51,32 @@ __all__ = ["ClassicAdopt", "ClassicDirectory", "ClassicTombstone"]
 CONSUMER_PROTOCOL_TYPE = "consumer"
 
 
-class ClassicTombstone(tuple):
+class _ClassicRecord(tuple):
+    """A GroupMetadata record the consumer core hands the classic core: (key bytes, value
+    bytes or None, ...)."""
+
+    __slots__ = ()
+
+    @property
+    def key(self) -> bytes:
+        return self[0]
+
+    @property
+    def value(self) -> bytes | None:
+        return self[1]
+
+
+class ClassicTombstone(_ClassicRecord):
     """A GroupMetadata tombstone as (key bytes, None): the classic group is handed over."""
 
     __slots__ = ()
 
-    @property
-    def key(self) -> bytes:
-        return self[0]
 
-    @property
-    def value(self) -> None:
-        return None
-
-
-class ClassicAdopt(tuple):
+class ClassicAdopt(_ClassicRecord):
     """(key bytes, value bytes, group id, GroupMetadataValue): the classic group an online
     downgrade creates, for the classic core to take over."""
 
     __slots__ = ()
-
-    @property
-    def key(self) -> bytes:
-        return self[0]
-
-    @property
-    def value(self) -> bytes:
-        return self[1]
 
     @property
     def group_id(self) -> str:

@@ -20,7 +20,7 @@ A subclass names its group and member classes, its replay rules and how it fence
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import partial
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -28,10 +28,25 @@ from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.protocol.errors import ErrorCode
 
-__all__ = ["HeartbeatRefused", "ModernGroups", "TimerTask", "check_member_epoch"]
+__all__ = [
+    "LEAVE_EPOCH",
+    "STATIC_LEAVE_EPOCH",
+    "HeartbeatRefused",
+    "ModernGroups",
+    "TimerTask",
+    "assignment_epochs",
+    "refuse_empty",
+]
+
+K = TypeVar("K")
 
 # What a member timer runs: the records it writes, at ``now_ms``.
 TimerTask = Callable[[int], CoordinatorResult[None]]
+
+# A heartbeat's member epoch that leaves the group; a static member's that leaves for a
+# restart (it keeps its assignment until its session ends or it rejoins).
+LEAVE_EPOCH = -1
+STATIC_LEAVE_EPOCH = -2
 
 
 class HeartbeatRefused(Exception):
@@ -43,26 +58,25 @@ class HeartbeatRefused(Exception):
         self.message = message
 
 
-def check_member_epoch(
-    kind: str, owns: str, received: int, current: int, previous: int, owns_subset: Callable[[], bool]
-) -> None:
-    """Kafka's epoch check of a heartbeat from a known member of a ``kind`` group, whose
-    assignment is of ``owns`` (partitions, tasks): FENCED_MEMBER_EPOCH for an epoch
-    greater than the coordinator's, or smaller unless it is the member's previous epoch
-    and what it reports owning is a subset of its assignment (``owns_subset``: the
-    member missed the answer that moved it on)."""
-    if received > current:
-        raise HeartbeatRefused(
-            ErrorCode.FENCED_MEMBER_EPOCH,
-            f"The {kind} group member has a greater member epoch ({received}) than the one known by the "
-            f"group coordinator ({current}). The member must abandon all its {owns} and rejoin.",
-        )
-    if received < current and (received != previous or not owns_subset()):
-        raise HeartbeatRefused(
-            ErrorCode.FENCED_MEMBER_EPOCH,
-            f"The {kind} group member has a smaller member epoch ({received}) than the one known by the "
-            f"group coordinator ({current}). The member must abandon all its {owns} and rejoin.",
-        )
+def refuse_empty(name: str, value: str | None, *, null_ok: bool = False) -> None:
+    """INVALID_REQUEST "``name`` can't be empty." for a blank ``value`` (or a null one,
+    unless ``null_ok``): the field checks of a heartbeat, in Kafka's words."""
+    if (value is None and not null_ok) or (value is not None and not value.strip()):
+        raise HeartbeatRefused(ErrorCode.INVALID_REQUEST, f"{name} can't be empty.")
+
+
+def assignment_epochs(
+    entries: Iterable[tuple[K, Sequence[int], Sequence[int] | None]], member_epoch: int
+) -> dict[K, dict[int, int]]:
+    """Each partition's assignment epoch, by topic (or subtopology), from the entries of a
+    current-assignment record: (topic, partitions, their epochs)."""
+    out: dict[K, dict[int, int]] = {}
+    for owner, partitions, epochs in entries:
+        if not epochs or len(epochs) != len(partitions):
+            # Written before assignment epochs existed: the member epoch stands in.
+            epochs = [member_epoch] * len(partitions)
+        out.setdefault(owner, {}).update(zip(partitions, epochs))
+    return out
 
 
 class _MemberMeta(Protocol):
@@ -87,6 +101,13 @@ class _Group(Protocol):
     static: dict[str, str]
 
 
+class _Request(Protocol):
+    group_id: str
+    member_id: str
+    member_epoch: int
+    instance_id: str | None
+
+
 class _Record(Protocol):
     type: Any
     group_id: str
@@ -96,12 +117,17 @@ class _Record(Protocol):
 
 G = TypeVar("G", bound=_Group)
 M = TypeVar("M", bound=_Member)
+Req = TypeVar("Req", bound=_Request)
+Resp = TypeVar("Resp")
 
 
-class ModernGroups(Generic[G, M]):
-    """The groups of one kind in one shard: replay rules, member timers."""
+class ModernGroups(Generic[G, M, Req, Resp]):
+    """The groups of one kind in one shard: the heartbeat's frame, replay rules, member
+    timers (``Req`` and ``Resp``: the kind's heartbeat request and answer)."""
 
     GROUP_TYPE: ClassVar[str]
+    # What a member's assignment is of, in the words of its errors: "partitions", "tasks".
+    OWNS: ClassVar[str]
     # Timer kinds a member may have; all go when the member does.
     MEMBER_TIMERS: ClassVar[tuple[str, ...]] = ("session", "rebalance")
 
@@ -155,6 +181,111 @@ class ModernGroups(Generic[G, M]):
     def list_groups(self) -> list[tuple[str, str]]:
         """(group id, state) of every group."""
         return [(g.group_id, g.state) for g in self.groups.values()]  # type: ignore[attr-defined]
+
+    # ============================================================ heartbeat
+
+    def _validate(self, r: Req, api_version: int) -> None:
+        """Raise :class:`HeartbeatRefused` for a malformed heartbeat."""
+        raise NotImplementedError
+
+    def _group_or_fail(self, group_id: str) -> G:
+        """The kind's group ``group_id``; GROUP_ID_NOT_FOUND when there is none."""
+        raise NotImplementedError
+
+    def _heartbeat(
+        self, r: Req, now_ms: int, api_version: int, client_id: str, client_host: str
+    ) -> CoordinatorResult[Resp]:
+        """A join or a heartbeat of a member (the request is valid)."""
+        raise NotImplementedError
+
+    def _refused(self, fail: HeartbeatRefused) -> Resp:
+        """The answer to a refused heartbeat."""
+        raise NotImplementedError
+
+    def _missed_answer(self, member: M, received: int, owned: Any) -> bool:
+        """Whether a heartbeat at an older epoch ``received`` comes from ``member`` having
+        missed the answer that moved it on: it is the member's previous epoch, and what the
+        member reports owning (``owned``; None: not reported) is all assigned to it."""
+        raise NotImplementedError
+
+    def _left(self, r: Req) -> Resp:
+        """The answer to a member that left (its member id and leave epoch)."""
+        raise NotImplementedError
+
+    def _static_leave(self, group: G, member: M) -> Any:
+        """The record of a static member leaving for a restart: its assignment kept, its
+        epoch -2."""
+        raise NotImplementedError
+
+    def heartbeat(
+        self,
+        request: Req,
+        *,
+        now_ms: int,
+        api_version: int = 1,
+        client_id: str = "",
+        client_host: str = "",
+    ) -> CoordinatorResult[Resp]:
+        """A member joins, heartbeats or leaves (epoch -1, or -2 for a static member)."""
+        try:
+            self._validate(request, api_version)
+            if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
+                return self._leave(request, now_ms)
+            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
+        except HeartbeatRefused as fail:
+            return CoordinatorResult([], self._refused(fail))
+
+    def _leave(self, r: Req, now_ms: int) -> CoordinatorResult[Resp]:
+        """A member leaves: fenced (epoch -1), or a static member keeps its assignment
+        until its session ends or it comes back (epoch -2)."""
+        group = self._group_or_fail(r.group_id)
+        if r.instance_id is None:
+            member: M | None = group.members.get(r.member_id)
+            if member is None:
+                raise HeartbeatRefused(
+                    ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {group.group_id}."
+                )
+        else:
+            member = self._static_holder(group, r)
+        if r.member_epoch == STATIC_LEAVE_EPOCH:
+            self._disarm_rebalance(group.group_id, member.member_id)
+            return CoordinatorResult([self._static_leave(group, member)], self._left(r))
+        return CoordinatorResult(self._fence(group, member, now_ms), self._left(r))
+
+    def _check_epoch(self, member: M, received: int, owned: Any) -> None:
+        """Kafka's epoch check of a heartbeat from a known member, whose assignment is of
+        ``OWNS`` (partitions, tasks): FENCED_MEMBER_EPOCH for an epoch greater than the
+        coordinator's, or smaller unless the member missed the answer that moved it on."""
+        current = member.epoch
+        if received > current:
+            raise HeartbeatRefused(
+                ErrorCode.FENCED_MEMBER_EPOCH,
+                f"The {self.GROUP_TYPE} group member has a greater member epoch ({received}) than the one known "
+                f"by the group coordinator ({current}). The member must abandon all its {self.OWNS} and rejoin.",
+            )
+        if received < current and not self._missed_answer(member, received, owned):
+            raise HeartbeatRefused(
+                ErrorCode.FENCED_MEMBER_EPOCH,
+                f"The {self.GROUP_TYPE} group member has a smaller member epoch ({received}) than the one known "
+                f"by the group coordinator ({current}). The member must abandon all its {self.OWNS} and rejoin.",
+            )
+
+    def _static_holder(self, group: G, r: Req) -> M:
+        """The member holding the request's instance id, which must be the requester:
+        UNKNOWN_MEMBER_ID for an instance id nobody holds, FENCED_INSTANCE_ID for one
+        another member holds."""
+        assert r.instance_id is not None
+        holder_id = group.static.get(r.instance_id)
+        holder: M | None = group.members.get(holder_id) if holder_id is not None else None
+        if holder is None:
+            raise HeartbeatRefused(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
+        if holder.member_id != r.member_id:
+            raise HeartbeatRefused(
+                ErrorCode.FENCED_INSTANCE_ID,
+                f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member "
+                f"{holder.member_id}.",
+            )
+        return holder
 
     # ============================================================ replay
 

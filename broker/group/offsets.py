@@ -28,9 +28,11 @@ import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TypeVar
 
 from broker.metadata.image import coordinator_partition
 from broker.protocol.errors import ProtocolError
+from broker.protocol.message_base import Message
 from broker.protocol.messages.group_metadata_key import GroupMetadataKey
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.offset_commit_key import OffsetCommitKey
@@ -43,9 +45,12 @@ __all__ = [
     "OffsetStore",
     "RecordType",
     "decode_record",
+    "decode_value",
     "frame",
+    "frame_record",
     "offset_commit_record",
     "partition_for",
+    "record_type_of",
 ]
 
 COORDINATOR_TOPIC = "__consumer_offsets"
@@ -56,6 +61,8 @@ OFFSET_VALUE_VERSION = 3
 OFFSET_VALUE_VERSION_WITH_EXPIRY = 1
 
 _INT16 = struct.Struct(">h")
+
+M = TypeVar("M", bound=Message)
 
 
 class RecordType(IntEnum):
@@ -98,6 +105,35 @@ def partition_for(group_id: str, partitions: int) -> int:
 def frame(version: int, body: bytes) -> bytes:
     """A record key or value as Kafka frames it: the int16 type or version, then the message."""
     return _INT16.pack(version) + body
+
+
+def frame_record(
+    record_type: int, key: Message, value: Message | None, value_version: int
+) -> tuple[bytes, bytes | None]:
+    """(key, value) bytes of a group type's record: the key message (version 0) after its
+    type, the value message after ``value_version``; None for a tombstone."""
+    key_bytes = frame(record_type, key.encode(0))
+    if value is None:
+        return key_bytes, None
+    return key_bytes, frame(value_version, value.encode(value_version))
+
+
+def record_type_of(key: bytes | memoryview) -> int:
+    """The record type a group type's record key starts with."""
+    if len(key) < 2:
+        raise ProtocolError("coordinator record key shorter than its 2-byte type")
+    (record_type,) = _INT16.unpack_from(key)
+    return int(record_type)
+
+
+def decode_value(value_cls: type[M], value: bytes | memoryview) -> M:
+    """A group type's record value: its version, which ``value_cls`` must know, then the message."""
+    if len(value) < 2:
+        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
+    (version,) = _INT16.unpack_from(value)
+    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
+        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
+    return value_cls.decode(memoryview(value)[2:], version)
 
 
 def offset_commit_record(

@@ -20,7 +20,8 @@ from typing import Any
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import Record
 from broker.coordinator.timer import CoordinatorTimer, TimerQueue
-from broker.group.classic.core import ClassicGroups, CoordinatorConfig
+from broker.group.classic.core import ClassicGroups
+from broker.group.classic.model import CoordinatorConfig
 from broker.group.consumer import codec as consumer_codec
 from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.core import CommitCheck, ConsumerGroups

@@ -11,23 +11,45 @@ reads, no trio. They speak to the runtime through these few types:
 * topic metadata comes in through :class:`TopicImage` (passed in, never looked
   up globally); :class:`TopicTable` is a dict-backed one for tests and adapters;
 * :func:`target_assignment_due` is the one rule (KIP-1263) every modern group
-  type uses to decide whether a heartbeat may compute a new target assignment.
+  type uses to decide whether a heartbeat may compute a new target assignment;
+* :func:`described_not_found` is every modern group type's describe answer for a
+  group id it holds no group under.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+from broker.protocol.errors import ErrorCode
 
 __all__ = [
     "TopicImage",
     "TopicInfo",
     "TopicTable",
+    "described_not_found",
     "heartbeat_interval_while_batching",
+    "sorted_wire",
     "target_assignment_due",
 ]
+
+
+D = TypeVar("D")
+
+
+def sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
+    """An assignment as the wire and the records list it: by topic id, partitions sorted,
+    topics with none left out."""
+    return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]
+
+
+def described_not_found(described: Callable[..., D], group_id: str, group_type: str, elsewhere: bool) -> D:
+    """A describe's answer for a group id with no ``group_type`` group: GROUP_ID_NOT_FOUND,
+    saying so when the id is a group of another type (``elsewhere``)."""
+    message = f"Group {group_id} is not a {group_type} group." if elsewhere else f"Group {group_id} not found."
+    return described(error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id)
 
 
 def target_assignment_due(last_assignment_ms: int, interval_ms: int, now_ms: int) -> bool:

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from broker.coordinator.result import CoordinatorResult
-from broker.group.classic.core import (
+from broker.group.classic.core import ClassicGroups
+from broker.group.classic.model import (
     VALID_PREVIOUS,
     ClassicGroup,
-    ClassicGroups,
     CoordinatorConfig,
     GroupState,
     Pending,

@@ -17,7 +17,7 @@ import pytest
 import trio
 import trio.testing
 
-from broker.group.classic.core import GroupState
+from broker.group.classic.model import GroupState
 from broker.group.classic.records import group_metadata_record
 from broker.group.coordinator import CommitEntry, GroupCoordinator
 from broker.group.offsets import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import uuid
 
-from broker.group.classic.core import CoordinatorConfig, GroupState
+from broker.group.classic.model import CoordinatorConfig, GroupState
 from broker.group.consumer import codec
 from broker.group.consumer import records as rec
 from broker.group.consumer.classic_protocol import decode_assignment, encode_assignment

@@ -2,10 +2,10 @@
 (:class:`ClassicGroups`) and its GroupMetadata records. There is no assignor here:
 a classic group's leader assigns on the client."""
 
-from broker.group.classic.core import (
+from broker.group.classic.core import ClassicGroups
+from broker.group.classic.model import (
     VALID_PREVIOUS,
     ClassicGroup,
-    ClassicGroups,
     CoordinatorConfig,
     GroupState,
     ListedGroup,

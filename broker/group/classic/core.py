@@ -46,11 +46,8 @@ from broker.coordinator.result import CoordinatorResult
 from broker.group.classic.model import (
     FIRST_VERSION_REQUIRING_MEMBER_ID,
     FIRST_VERSION_SKIPPING_ASSIGNMENT,
-    VALID_PREVIOUS,
     ClassicGroup,
-    CoordinatorConfig,
     GroupState,
-    ListedGroup,
     Member,
     Pending,
     join_error,
@@ -63,16 +60,7 @@ from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 from broker.protocol.messages.join_group_response import JoinGroupResponse
 from broker.protocol.messages.sync_group_response import SyncGroupResponse
 
-__all__ = [
-    "VALID_PREVIOUS",
-    "ClassicGroup",
-    "ClassicGroups",
-    "CoordinatorConfig",
-    "GroupState",
-    "ListedGroup",
-    "Member",
-    "Pending",
-]
+__all__ = ["ClassicGroups"]
 
 
 def _protocol_inconsistent(requested: str | None, actual: str | None) -> bool:
@@ -220,13 +208,16 @@ class ClassicGroups(ClassicGroupsState):
         # Empty: the member must start again.
         return join_error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
 
-    def _current_join_response(self, group: ClassicGroup, member_id: str, *, with_members: bool) -> JoinGroupResponse:
+    def _current_join_response(
+        self, group: ClassicGroup, member_id: str, *, with_members: bool, skip_assignment: bool = False
+    ) -> JoinGroupResponse:
         return JoinGroupResponse(
             error_code=ErrorCode.NONE,
             generation_id=group.generation,
             protocol_type=group.protocol_type,
             protocol_name=group.protocol_name,
             leader=group.leader_id or "",
+            skip_assignment=skip_assignment,
             member_id=member_id,
             members=group.member_list() if with_members else [],
         )
@@ -272,17 +263,7 @@ class ClassicGroups(ClassicGroupsState):
         current_leader = group.leader_id
         old, member = group.replace_static_member(req.group_instance_id, old_member_id, new_member_id)
         # Fence whoever still waits under the old member id.
-        self._deliver(
-            old.join_token,
-            JoinGroupResponse(
-                error_code=ErrorCode.FENCED_INSTANCE_ID,
-                generation_id=-1,
-                protocol_type=None,
-                protocol_name=None,
-                leader="",
-                member_id=old_member_id,
-            ),
-        )
+        self._deliver(old.join_token, join_error(ErrorCode.FENCED_INSTANCE_ID, old_member_id))
         self._deliver(old.sync_token, sync_error(ErrorCode.FENCED_INSTANCE_ID))
         self._cancel_heartbeat(group, old_member_id)
         self._reschedule_heartbeat(group, new_member_id, member.session_timeout_ms)
@@ -294,15 +275,8 @@ class ClassicGroups(ClassicGroupsState):
                 self._persist(group, {m.member_id: m.assignment for m in group.members.values()})
                 is_leader = group.is_leader(new_member_id)
                 if req.api_version >= FIRST_VERSION_SKIPPING_ASSIGNMENT:
-                    response = JoinGroupResponse(
-                        error_code=ErrorCode.NONE,
-                        generation_id=group.generation,
-                        protocol_type=group.protocol_type,
-                        protocol_name=group.protocol_name,
-                        leader=group.leader_id or "",
-                        skip_assignment=is_leader,
-                        member_id=new_member_id,
-                        members=group.member_list() if is_leader else [],
+                    response = self._current_join_response(
+                        group, new_member_id, with_members=is_leader, skip_assignment=is_leader
                     )
                 else:
                     response = JoinGroupResponse(

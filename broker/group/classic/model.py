@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from broker.config.services import ClassicGroupSettings
+from broker.group.type_config import config_from_settings
 from broker.protocol.errors import ErrorCode, ProtocolError
 from broker.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from broker.protocol.messages.group_metadata_value import GroupMetadataValue, MemberMetadata
@@ -83,14 +84,7 @@ class CoordinatorConfig:
     @classmethod
     def from_settings(cls, s: ClassicGroupSettings) -> CoordinatorConfig:
         """Build from the broker's classic-group settings."""
-        return cls(
-            initial_rebalance_delay_ms=s.initial_rebalance_delay_ms,
-            min_session_timeout_ms=s.min_session_timeout_ms,
-            max_session_timeout_ms=s.max_session_timeout_ms,
-            max_size=s.max_size,
-            offsets_retention_ms=s.offsets_retention_minutes * 60_000,
-            offset_metadata_max_bytes=s.offset_metadata_max_bytes,
-        )
+        return config_from_settings(cls, s, offsets_retention_ms=s.offsets_retention_minutes * 60_000)
 
 
 @dataclass(slots=True, eq=False)

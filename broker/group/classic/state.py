@@ -184,38 +184,30 @@ class ClassicGroupsState:
         keeps its session alive. ``transactional``: a TxnOffsetCommit (an unknown
         group with a generation is ILLEGAL_GENERATION whatever the version)."""
         self._at(now_ms)
-        return self._result(
-            self._validate_offset_commit(
-                group_id, member_id, group_instance_id, generation, api_version, transactional=transactional
-            )
-        )
-
-    def _validate_offset_commit(
-        self,
-        group_id: str,
-        member_id: str,
-        group_instance_id: str | None,
-        generation: int,
-        api_version: int,
-        *,
-        transactional: bool,
-    ) -> ErrorCode:
         group = self.groups.get(group_id)
         if group is None:
-            if self._foreign_type(group_id) is not None:
-                return ErrorCode.GROUP_ID_NOT_FOUND
-            if generation >= 0:
-                if api_version >= FIRST_COMMIT_VERSION_GROUP_ID_NOT_FOUND and not transactional:
-                    return ErrorCode.GROUP_ID_NOT_FOUND
-                return ErrorCode.ILLEGAL_GENERATION
+            error = self._commit_to_unknown_group(group_id, generation, api_version, transactional)
+            if error:
+                return self._result(error)
             group = self.groups[group_id] = ClassicGroup(group_id, self._now_ms)
         error = group.validate_offset_commit(member_id, group_instance_id, generation, transactional=transactional)
-        if error:
-            return error
-        if group.state in (GroupState.STABLE, GroupState.PREPARING_REBALANCE):
+        if not error and group.state in (GroupState.STABLE, GroupState.PREPARING_REBALANCE):
             member = group.members.get(member_id)
             if member is not None:
                 self._reschedule_heartbeat(group, member_id, member.session_timeout_ms)
+        return self._result(error)
+
+    def _commit_to_unknown_group(
+        self, group_id: str, generation: int, api_version: int, transactional: bool
+    ) -> ErrorCode:
+        """A commit to a group with no classic group: another type's group is not found; one
+        by a member (a generation) fails; else (NONE) it creates a simple group."""
+        if self._foreign_type(group_id) is not None:
+            return ErrorCode.GROUP_ID_NOT_FOUND
+        if generation >= 0:
+            if api_version >= FIRST_COMMIT_VERSION_GROUP_ID_NOT_FOUND and not transactional:
+                return ErrorCode.GROUP_ID_NOT_FOUND
+            return ErrorCode.ILLEGAL_GENERATION
         return ErrorCode.NONE
 
     def offsets_visible(self, group_id: str) -> bool:

@@ -129,7 +129,23 @@ class ClassicMembers(ConsumerGroupsState):
             ),
         )
 
-    def _classic_member(self, group: ConsumerGroup, member_id: str, instance_id: str | None) -> Member:
+    def _classic_member(
+        self,
+        group_id: str,
+        member_id: str,
+        instance_id: str | None,
+        *,
+        generation: int | None = None,
+        fence_blank: bool = True,
+    ) -> tuple[ConsumerGroup, Member]:
+        """The group and the classic member a request speaks for (by its instance id when
+        it has one): UNKNOWN_MEMBER_ID when there is none, FENCED_INSTANCE_ID when another
+        member holds the instance id (unless the request leaves its member id blank and
+        ``fence_blank`` is off, as a LeaveGroup may), ILLEGAL_GENERATION when the member is
+        not at ``generation``."""
+        group = self.groups.get(group_id)
+        if group is None:
+            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
         if instance_id is None:
             member = group.members.get(member_id)
             if member is None:
@@ -139,11 +155,13 @@ class ClassicMembers(ConsumerGroupsState):
             member = group.members.get(holder) if holder is not None else None
             if member is None:
                 raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            if member.member_id != member_id:
+            if member.member_id != member_id and (member_id or fence_blank):
                 raise _Fail(ErrorCode.FENCED_INSTANCE_ID)
         if not member.uses_classic_protocol:
             raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-        return member
+        if generation is not None and generation != member.epoch:
+            raise _Fail(ErrorCode.ILLEGAL_GENERATION)
+        return group, member
 
     def _must_rejoin(self, group: ConsumerGroup, member: Member) -> bool:
         """Kafka's rule for classic members: a newer group epoch, partitions to revoke,
@@ -171,13 +189,8 @@ class ClassicMembers(ConsumerGroupsState):
         now_ms: int,
     ) -> SyncGroupResponse:
         """SyncGroup from a classic member: its current assignment, in its protocol's version."""
-        group = self.groups.get(group_id)
         try:
-            if group is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            member = self._classic_member(group, member_id, instance_id)
-            if generation != member.epoch:
-                raise _Fail(ErrorCode.ILLEGAL_GENERATION)
+            group, member = self._classic_member(group_id, member_id, instance_id, generation=generation)
             assert member.meta.classic is not None
             protocols = member.meta.classic.protocols
             if (protocol_type is not None and protocol_type != CONSUMER_PROTOCOL_TYPE) or (
@@ -207,13 +220,8 @@ class ClassicMembers(ConsumerGroupsState):
     ) -> ErrorCode:
         """Heartbeat from a classic member: REBALANCE_IN_PROGRESS when it must rejoin to
         move on (it then has its rebalance timeout to do so)."""
-        group = self.groups.get(group_id)
         try:
-            if group is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-            member = self._classic_member(group, member_id, instance_id)
-            if generation != member.epoch:
-                raise _Fail(ErrorCode.ILLEGAL_GENERATION)
+            group, member = self._classic_member(group_id, member_id, instance_id, generation=generation)
         except _Fail as exc:
             return exc.code
         self._arm_session(group_id, member.member_id, now_ms, member.meta)
@@ -234,21 +242,7 @@ class ClassicMembers(ConsumerGroupsState):
         left: list[Member] = []
         for member_id, instance_id in members:
             try:
-                if group is None:
-                    raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-                if instance_id is None:
-                    member = group.members.get(member_id)
-                    if member is None or not member.uses_classic_protocol:
-                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-                else:
-                    holder = group.static.get(instance_id)
-                    member = group.members.get(holder) if holder is not None else None
-                    if member is None:
-                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
-                    if member_id and member.member_id != member_id:
-                        raise _Fail(ErrorCode.FENCED_INSTANCE_ID)
-                    if not member.uses_classic_protocol:
-                        raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID)
+                group, member = self._classic_member(group_id, member_id, instance_id, fence_blank=False)
             except _Fail as exc:
                 out.append((member_id, instance_id, exc.code))
                 continue

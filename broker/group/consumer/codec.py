@@ -17,7 +17,6 @@ longer writes it (the metadata hash in type 3 replaced it).
 
 from __future__ import annotations
 
-import struct
 import uuid
 from collections.abc import Iterable, Mapping
 
@@ -32,7 +31,8 @@ from broker.group.consumer.records import (
     TargetEpochValue,
     TargetMemberValue,
 )
-from broker.protocol.errors import ProtocolError
+from broker.group.modern import assignment_epochs
+from broker.group.offsets import decode_value, frame_record, record_type_of
 from broker.protocol.message_base import Message
 from broker.protocol.messages import consumer_group_current_member_assignment_value as current_msg
 from broker.protocol.messages import consumer_group_member_metadata_value as member_msg
@@ -59,7 +59,6 @@ from broker.protocol.messages.consumer_group_target_assignment_metadata_value im
 
 __all__ = ["RECORD_TYPES", "decode", "encode"]
 
-_INT16 = struct.Struct(">h")
 _VALUE_VERSION = 0
 
 # record type -> (key class, value class)
@@ -150,24 +149,15 @@ def _value(record: Record) -> Message:
 
 def encode(record: Record) -> tuple[bytes, bytes | None]:
     """(key, value) bytes of ``record``; value None for a tombstone."""
-    key = _INT16.pack(int(record.type)) + _key(record).encode(0)
-    if record.value is None:
-        return key, None
-    return key, _INT16.pack(_VALUE_VERSION) + _value(record).encode(_VALUE_VERSION)
+    value = None if record.value is None else _value(record)
+    return frame_record(record.type, _key(record), value, _VALUE_VERSION)
 
 
 # ------------------------------------------------------------------ decode
 
 
 def _epochs(topics: Iterable[current_msg.TopicPartitions], member_epoch: int) -> dict[uuid.UUID, dict[int, int]]:
-    out: dict[uuid.UUID, dict[int, int]] = {}
-    for tp in topics:
-        epochs = tp.assignment_epochs
-        if not epochs or len(epochs) != len(tp.partitions):
-            # Written before assignment epochs existed: the member epoch stands in.
-            epochs = [member_epoch] * len(tp.partitions)
-        out.setdefault(tp.topic_id, {}).update(zip(tp.partitions, epochs))
-    return out
+    return assignment_epochs(((tp.topic_id, tp.partitions, tp.assignment_epochs) for tp in topics), member_epoch)
 
 
 def _member_state(code: int) -> MemberState:
@@ -180,9 +170,7 @@ def _member_state(code: int) -> MemberState:
 def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
     """The consumer-group record framed in ``key``/``value``, or None when the key
     is not a consumer-group record type (raises ProtocolError when malformed)."""
-    if len(key) < 2:
-        raise ProtocolError("coordinator record key shorter than its 2-byte type")
-    (code,) = _INT16.unpack_from(key)
+    code = record_type_of(key)
     classes = RECORD_TYPES.get(code)
     if classes is None:
         return None
@@ -195,12 +183,7 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
         sub = k.regular_expression  # type: ignore[attr-defined]
     if value is None:
         return Record(record_type, group_id, sub, None)
-    if len(value) < 2:
-        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
-    (version,) = _INT16.unpack_from(value)
-    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
-        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
-    v = value_cls.decode(memoryview(value)[2:], version)
+    v = decode_value(value_cls, value)
     if record_type is RecordType.GROUP:
         return Record(record_type, group_id, None, GroupEpochValue(v.epoch, v.metadata_hash))  # type: ignore[attr-defined]
     if record_type is RecordType.PARTITION_METADATA:

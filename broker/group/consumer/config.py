@@ -31,11 +31,11 @@ core reads them through callables).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from broker.config.services import ConsumerGroupSettings
+from broker.group.type_config import PerGroupConfig, config_from_settings
 
 __all__ = ["ConsumerGroupConfig", "MigrationPolicy"]
 
@@ -64,66 +64,27 @@ class MigrationPolicy(enum.StrEnum):
 
 
 @dataclass(slots=True)
-class ConsumerGroupConfig:
-    session_timeout_ms: int = 45_000
+class ConsumerGroupConfig(PerGroupConfig):
+    PREFIX: ClassVar[str] = "consumer."
+
     min_session_timeout_ms: int = 45_000
     max_session_timeout_ms: int = 60_000
-    heartbeat_interval_ms: int = 5_000
     min_heartbeat_interval_ms: int = 5_000
     max_heartbeat_interval_ms: int = 15_000
     max_size: int = INT32_MAX
     assignors: tuple[str, ...] = ("uniform", "range")
     migration_policy: MigrationPolicy = MigrationPolicy.BIDIRECTIONAL
-    assignment_interval_ms: int = 1_000
-    min_assignment_interval_ms: int = 0
-    max_assignment_interval_ms: int = 15_000
     assignor_offload_enable: bool = True
-    # A group's configs (consumer.session.timeout.ms, consumer.heartbeat.interval.ms), by group id.
-    group_configs: Callable[[str], Mapping[str, Any]] | None = None
-    # A group's effective consumer.assignment.interval.ms (the group config store resolves
-    # it: override or live broker default, within the bounds); None: from the fields above.
-    assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
     def from_settings(cls, s: ConsumerGroupSettings) -> ConsumerGroupConfig:
         """Build from the broker's ``group.consumer.*`` settings."""
-        return cls(
-            session_timeout_ms=s.session_timeout_ms,
-            min_session_timeout_ms=s.min_session_timeout_ms,
-            max_session_timeout_ms=s.max_session_timeout_ms,
-            heartbeat_interval_ms=s.heartbeat_interval_ms,
-            min_heartbeat_interval_ms=s.min_heartbeat_interval_ms,
-            max_heartbeat_interval_ms=s.max_heartbeat_interval_ms,
-            max_size=s.max_size,
+        return config_from_settings(
+            cls,
+            s,
             assignors=tuple(_CLASS_NAMES.get(a.strip(), a.strip()) for a in s.assignors if a.strip()),
             migration_policy=MigrationPolicy(s.migration_policy.strip().lower()),
-            assignment_interval_ms=s.assignment_interval_ms,
-            min_assignment_interval_ms=s.min_assignment_interval_ms,
-            max_assignment_interval_ms=s.max_assignment_interval_ms,
-            assignor_offload_enable=s.assignor_offload_enable,
         )
-
-    def _group_value(self, group_id: str, key: str) -> int | None:
-        if self.group_configs is None:
-            return None
-        value = self.group_configs(group_id).get(key)
-        return None if value is None else int(value)
-
-    def session_timeout_for(self, group_id: str) -> int:
-        value = self._group_value(group_id, "consumer.session.timeout.ms")
-        return self.session_timeout_ms if value is None else value
-
-    def heartbeat_interval_for(self, group_id: str) -> int:
-        value = self._group_value(group_id, "consumer.heartbeat.interval.ms")
-        return self.heartbeat_interval_ms if value is None else value
-
-    def assignment_interval_for(self, group_id: str) -> int:
-        """Least time between two target assignments of the group (KIP-1263; 0: none)."""
-        if self.assignment_interval_of is not None:
-            return self.assignment_interval_of(group_id)
-        value = self._group_value(group_id, "consumer.assignment.interval.ms")
-        value = self.assignment_interval_ms if value is None else value
-        return min(max(value, self.min_assignment_interval_ms), self.max_assignment_interval_ms)
 
     @property
     def default_assignor(self) -> str:

@@ -77,8 +77,6 @@ from broker.group.consumer.model import (
     CONSUMER_PROTOCOL_TYPE,
     FIRST_GROUP_EPOCH,
     JOIN_EPOCH,
-    LEAVE_EPOCH,
-    STATIC_LEAVE_EPOCH,
     ClassicJoin,
     CommitCheck,
     ConsumerGroup,
@@ -86,16 +84,16 @@ from broker.group.consumer.model import (
     DowngradeMember,
     GroupDirectory,
     Member,
-    sorted_wire,
 )
 from broker.group.consumer.reconcile import MemberAssignment, MemberState, reconcile
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
+from broker.group.modern import LEAVE_EPOCH, STATIC_LEAVE_EPOCH, refuse_empty
 from broker.group.modern import HeartbeatRefused as _Fail
-from broker.group.modern import check_member_epoch
 from broker.group.regex import compile_error, resolve
 from broker.group.shard_api import (
     TopicImage,
     heartbeat_interval_while_batching,
+    sorted_wire,
     target_assignment_due,
 )
 from broker.protocol.errors import ErrorCode, ProtocolError
@@ -129,45 +127,21 @@ class ConsumerGroups(ClassicMembers):
 
     # ============================================================ heartbeat
 
-    def heartbeat(
-        self,
-        request: ConsumerGroupHeartbeatRequest,
-        *,
-        now_ms: int,
-        api_version: int = 1,
-        client_id: str = "",
-        client_host: str = "",
-    ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
-        try:
-            self._validate(request, api_version)
-            if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
-                return self._leave(request, now_ms)
-            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
-        except _Fail as fail:
-            return CoordinatorResult(
-                [],
-                ConsumerGroupHeartbeatResponse(
-                    error_code=int(fail.code), error_message=fail.message or fail.code.message
-                ),
-            )
+    def _refused(self, fail: _Fail) -> ConsumerGroupHeartbeatResponse:
+        return ConsumerGroupHeartbeatResponse(
+            error_code=int(fail.code), error_message=fail.message or fail.code.message
+        )
 
     def _validate(self, r: ConsumerGroupHeartbeatRequest, api_version: int) -> None:
-        def blank(value: str | None) -> bool:
-            return value is not None and not value.strip()
-
         invalid = ErrorCode.INVALID_REQUEST
-        if not r.group_id or not r.group_id.strip():
-            raise _Fail(invalid, "GroupId can't be empty.")
-        if blank(r.instance_id):
-            raise _Fail(invalid, "InstanceId can't be empty.")
-        if blank(r.rack_id):
-            raise _Fail(invalid, "RackId can't be empty.")
-        if api_version >= CLIENT_MEMBER_ID_VERSION and not r.member_id.strip():
-            raise _Fail(invalid, "MemberId can't be empty.")
+        refuse_empty("GroupId", r.group_id)
+        refuse_empty("InstanceId", r.instance_id, null_ok=True)
+        refuse_empty("RackId", r.rack_id, null_ok=True)
+        if api_version >= CLIENT_MEMBER_ID_VERSION:
+            refuse_empty("MemberId", r.member_id)
         epoch = r.member_epoch
         if epoch > 0 or epoch == LEAVE_EPOCH:
-            if not r.member_id.strip():
-                raise _Fail(invalid, "MemberId can't be empty.")
+            refuse_empty("MemberId", r.member_id)
         elif epoch == JOIN_EPOCH:
             if r.rebalance_timeout_ms == -1:
                 raise _Fail(invalid, "RebalanceTimeoutMs must be provided in first request.")
@@ -494,17 +468,12 @@ class ConsumerGroups(ClassicMembers):
         self._arm_session(group.group_id, member_id, now_ms, meta)
         return updated
 
-    def _check_epoch(self, member: Member, received: int, owned: Sequence | None) -> None:
+    def _missed_answer(self, member: Member, received: int, owned: Sequence | None) -> bool:
         assigned = member.assignment.assigned
-        check_member_epoch(
-            "consumer",
-            "partitions",
-            received,
-            member.epoch,
-            member.assignment.previous_member_epoch,
-            lambda: (
-                owned is not None and all(p in assigned.get(tp.topic_id, {}) for tp in owned for p in tp.partitions)
-            ),
+        return (
+            received == member.assignment.previous_member_epoch
+            and owned is not None
+            and all(p in assigned.get(tp.topic_id, {}) for tp in owned for p in tp.partitions)
         )
 
     def _dynamic_member(
@@ -559,13 +528,8 @@ class ConsumerGroups(ClassicMembers):
                     f"because the instance id is owned by {holder.member_id} member.",
                 )
             return self._replace_static(group, holder, member_id, records)
-        if holder is None:
-            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
-        if holder.member_id != member_id:
-            raise _Fail(
-                ErrorCode.FENCED_INSTANCE_ID,
-                f"Static member {member_id} with instance id {r.instance_id} was fenced by member {holder.member_id}.",
-            )
+        # A heartbeat (a known member id: the request's) of the instance id's holder.
+        holder = self._static_holder(group, r)
         self._check_epoch(holder, r.member_epoch, r.topic_partitions)
         return holder
 
@@ -650,37 +614,12 @@ class ConsumerGroups(ClassicMembers):
 
     # ------------------------------------------------------------ leaving and fencing
 
-    def _leave(
-        self, r: ConsumerGroupHeartbeatRequest, now_ms: int
-    ) -> CoordinatorResult[ConsumerGroupHeartbeatResponse]:
-        group = self._group_or_fail(r.group_id)
-        if r.instance_id is None:
-            member = group.members.get(r.member_id)
-            if member is None:
-                raise _Fail(
-                    ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {group.group_id}."
-                )
-        else:
-            holder_id = group.static.get(r.instance_id)
-            member = group.members.get(holder_id) if holder_id is not None else None
-            if member is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
-            if member.member_id != r.member_id:
-                raise _Fail(
-                    ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
-                )
-            if r.member_epoch == STATIC_LEAVE_EPOCH:
-                leaving = replace(member.assignment, member_epoch=STATIC_LEAVE_EPOCH, pending_revocation={})
-                self._disarm_rebalance(group.group_id, member.member_id)
-                return CoordinatorResult(
-                    [rec.current(group.group_id, member.member_id, leaving)],
-                    ConsumerGroupHeartbeatResponse(member_id=member.member_id, member_epoch=STATIC_LEAVE_EPOCH),
-                )
-        records = self._fence(group, member, now_ms)
-        return CoordinatorResult(
-            records, ConsumerGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
-        )
+    def _static_leave(self, group: ConsumerGroup, member: Member) -> Record:
+        leaving = replace(member.assignment, member_epoch=STATIC_LEAVE_EPOCH, pending_revocation={})
+        return rec.current(group.group_id, member.member_id, leaving)
+
+    def _left(self, r: ConsumerGroupHeartbeatRequest) -> ConsumerGroupHeartbeatResponse:
+        return ConsumerGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
 
     def _fence(self, group: ConsumerGroup, member: Member, now_ms: int) -> list[Record]:
         """Remove the member and bump the group epoch (leave, session expiry, rebalance timeout)."""

@@ -10,7 +10,7 @@ the core asks of the classic groups beside it during online migration
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from broker.group.consumer import records as rec
@@ -19,10 +19,8 @@ from broker.group.consumer.records import MemberValue, RegexValue
 from broker.protocol.errors import ErrorCode
 
 JOIN_EPOCH = 0
-LEAVE_EPOCH = -1
 # Kafka 4.4 gives a new consumer group epoch 2 on its first bump.
 FIRST_GROUP_EPOCH = 2
-STATIC_LEAVE_EPOCH = -2
 # ConsumerGroupHeartbeat v1+: the client generates its member id (KIP-1082).
 CLIENT_MEMBER_ID_VERSION = 1
 # OffsetCommit v9+ is the version consumer-protocol members must use.
@@ -115,8 +113,9 @@ class CommitCheck:
 
 
 @dataclass(frozen=True, slots=True)
-class ClassicMemberSnapshot:
-    """One member of a classic group, as an online upgrade takes it over."""
+class ClassicMemberInfo:
+    """A classic member as it moves between a classic group and a consumer group (online
+    migration): who it is, its timeouts and the protocols it supports."""
 
     member_id: str
     instance_id: str | None
@@ -125,6 +124,12 @@ class ClassicMemberSnapshot:
     rebalance_timeout_ms: int
     session_timeout_ms: int
     protocols: tuple[tuple[str, bytes], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicMemberSnapshot(ClassicMemberInfo):
+    """One member of a classic group, as an online upgrade takes it over."""
+
     assignment: bytes  # ConsumerProtocolAssignment bytes of its last assignment
 
 
@@ -140,16 +145,9 @@ class ClassicSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
-class DowngradeMember:
+class DowngradeMember(ClassicMemberInfo):
     """A classic member of a consumer group that goes back to a classic group."""
 
-    member_id: str
-    instance_id: str | None
-    client_id: str
-    client_host: str
-    rebalance_timeout_ms: int
-    session_timeout_ms: int
-    protocols: tuple[tuple[str, bytes], ...]
     assignment: Mapping[str, tuple[int, ...]]  # topic name -> partitions (its target)
 
 
@@ -192,7 +190,3 @@ class ClassicJoin:
     metadata: rec.ClassicMemberMetadata
     owned: Mapping[uuid.UUID, tuple[int, ...]]
     unknown_member: bool
-
-
-def sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
-    return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]

@@ -23,26 +23,29 @@ from broker.group.consumer.config import ConsumerGroupConfig
 from broker.group.consumer.model import (
     COMMIT_VERSION_FOR_CONSUMER_PROTOCOL,
     GROUP_TYPE,
-    LEAVE_EPOCH,
     CommitCheck,
     ConsumerGroup,
     GroupDirectory,
     Member,
-    sorted_wire,
 )
 from broker.group.consumer.reconcile import MemberAssignment, MemberState
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
-from broker.group.modern import ModernGroups, TimerTask
-from broker.group.shard_api import TopicImage
+from broker.group.modern import LEAVE_EPOCH, ModernGroups, TimerTask
+from broker.group.shard_api import TopicImage, described_not_found, sorted_wire
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
+from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 
 
-class ConsumerGroupsState(ModernGroups[ConsumerGroup, Member]):
+class ConsumerGroupsState(
+    ModernGroups[ConsumerGroup, Member, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse]
+):
     """The consumer groups of one shard as replay builds them, and what reads them:
     DescribeGroups, DeleteGroups of an empty group, and the offset rules of consumer groups."""
 
     GROUP_TYPE = GROUP_TYPE
+    OWNS = "partitions"
     # A classic member inside the group also has a JoinGroup and a SyncGroup deadline.
     MEMBER_TIMERS = ("session", "rebalance", "join", "sync")
 
@@ -207,12 +210,7 @@ class ConsumerGroupsState(ModernGroups[ConsumerGroup, Member]):
             group = self.groups.get(group_id)
             if group is None:
                 other = self.directory.group_type(group_id)
-                message = f"Group {group_id} is not a consumer group." if other else f"Group {group_id} not found."
-                out.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
+                out.append(described_not_found(describe_msg.DescribedGroup, group_id, "consumer", bool(other)))
                 continue
             out.append(
                 describe_msg.DescribedGroup(

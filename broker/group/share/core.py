@@ -58,7 +58,12 @@ from functools import partial
 from typing import NamedTuple
 
 from broker.coordinator.timer import TimerQueue
-from broker.group.shard_api import heartbeat_interval_while_batching, target_assignment_due
+from broker.group.shard_api import (
+    described_not_found,
+    heartbeat_interval_while_batching,
+    sorted_wire,
+    target_assignment_due,
+)
 from broker.group.share import records as rec
 from broker.group.share.assignor import ASSIGNOR_NAME, assign
 from broker.group.share.model import (
@@ -71,7 +76,6 @@ from broker.group.share.model import (
     HeartbeatResult,
     Member,
     ShareHeartbeat,
-    TopicAssignment,
     TopicMetadata,
     TopicTable,
 )
@@ -197,10 +201,6 @@ _ROUTES = _expand(
 def _epoch_accepted(received: int, member: Member) -> bool:
     """The current epoch, or the previous one when the bump's response was lost."""
     return received in (member.member_epoch, member.previous_member_epoch)
-
-
-def _wire_assignment(assignment: Mapping[uuid.UUID, Iterable[int]]) -> TopicAssignment:
-    return [(topic_id, sorted(ps)) for topic_id, ps in sorted(assignment.items()) if ps]
 
 
 def _error(code: ErrorCode, message: str | None = None) -> HeartbeatResult:
@@ -412,9 +412,7 @@ class ShareGroups:
         self._arm(group_id, member_id, now_ms + session_timeout_ms)
         return HeartbeatResult(
             persisted,
-            ShareHeartbeat(
-                0, None, member_id, new_epoch, interval, _wire_assignment(assigned) if send_assignment else None
-            ),
+            ShareHeartbeat(0, None, member_id, new_epoch, interval, sorted_wire(assigned) if send_assignment else None),
         )
 
     @staticmethod
@@ -663,11 +661,10 @@ class ShareGroups:
         return group
 
     # Each rule below handles the one key type the table routes to it, with the value
-    # type records.RECORD_TYPES pairs it with; the asserts state that for the checker.
+    # type records.RECORD_TYPES pairs it with; Record.typed states that for the checker.
 
     def _apply_member(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupMemberMetadataKey) and isinstance(value, ShareGroupMemberMetadataValue)
+        key, value = record.typed(ShareGroupMemberMetadataKey, ShareGroupMemberMetadataValue)
         member = self._group_for(key.group_id).members.setdefault(key.member_id, Member(key.member_id))
         member.rack_id = value.rack_id
         member.client_id = value.client_id
@@ -675,71 +672,59 @@ class ShareGroups:
         member.subscribed_topic_names = frozenset(value.subscribed_topic_names)
 
     def _apply_member_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupMemberMetadataKey)
+        key = record.typed_key(ShareGroupMemberMetadataKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.members.pop(key.member_id, None)
         self._timers.cancel((key.group_id, key.member_id))
 
     def _apply_group(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupMetadataKey) and isinstance(value, ShareGroupMetadataValue)
+        key, value = record.typed(ShareGroupMetadataKey, ShareGroupMetadataValue)
         group = self._group_for(key.group_id)
         group.group_epoch = value.epoch
         group.metadata_hash = value.metadata_hash
 
     def _apply_group_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupMetadataKey)
+        key = record.typed_key(ShareGroupMetadataKey)
         group = self._groups.pop(key.group_id, None)
         if group is not None:
             for member_id in group.members:
                 self._timers.cancel((group.group_id, member_id))
 
     def _apply_target_member(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupTargetAssignmentMemberKey)
-        assert isinstance(value, ShareGroupTargetAssignmentMemberValue)
+        key, value = record.typed(ShareGroupTargetAssignmentMemberKey, ShareGroupTargetAssignmentMemberValue)
         self._group_for(key.group_id).target[key.member_id] = {
             tp.topic_id: frozenset(tp.partitions) for tp in value.topic_partitions
         }
 
     def _apply_target_member_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupTargetAssignmentMemberKey)
+        key = record.typed_key(ShareGroupTargetAssignmentMemberKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.target.pop(key.member_id, None)
 
     def _apply_target_epoch(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
-        assert isinstance(value, ShareGroupTargetAssignmentMetadataValue)
+        key, value = record.typed(ShareGroupTargetAssignmentMetadataKey, ShareGroupTargetAssignmentMetadataValue)
         group = self._group_for(key.group_id)
         group.assignment_epoch = value.assignment_epoch
         group.assignment_timestamp_ms = value.assignment_timestamp
 
     def _apply_target_epoch_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupTargetAssignmentMetadataKey)
+        key = record.typed_key(ShareGroupTargetAssignmentMetadataKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.assignment_epoch = -1
             group.assignment_timestamp_ms = 0
 
     def _apply_current(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
-        assert isinstance(value, ShareGroupCurrentMemberAssignmentValue)
+        key, value = record.typed(ShareGroupCurrentMemberAssignmentKey, ShareGroupCurrentMemberAssignmentValue)
         member = self._group_for(key.group_id).members.setdefault(key.member_id, Member(key.member_id))
         member.member_epoch = value.member_epoch
         member.previous_member_epoch = value.previous_member_epoch
         member.assigned = {tp.topic_id: frozenset(tp.partitions) for tp in value.assigned_partitions}
 
     def _apply_current_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupCurrentMemberAssignmentKey)
+        key = record.typed_key(ShareGroupCurrentMemberAssignmentKey)
         group = self._groups.get(key.group_id)
         member = group.members.get(key.member_id) if group is not None else None
         if member is not None:
@@ -747,16 +732,13 @@ class ShareGroups:
             member.assigned = {}
 
     def _apply_state_partitions(self, record: Record) -> None:
-        key, value = record
-        assert isinstance(key, ShareGroupStatePartitionMetadataKey)
-        assert isinstance(value, ShareGroupStatePartitionMetadataValue)
+        key, value = record.typed(ShareGroupStatePartitionMetadataKey, ShareGroupStatePartitionMetadataValue)
         self._group_for(key.group_id).initialized = {
             t.topic_id: (t.topic_name, frozenset(t.partitions)) for t in value.initialized_topics
         }
 
     def _apply_state_partitions_tombstone(self, record: Record) -> None:
-        key = record.key
-        assert isinstance(key, ShareGroupStatePartitionMetadataKey)
+        key = record.typed_key(ShareGroupStatePartitionMetadataKey)
         group = self._groups.get(key.group_id)
         if group is not None:
             group.initialized = {}
@@ -772,16 +754,8 @@ class ShareGroups:
         for group_id in group_ids:
             group = self._groups.get(group_id)
             if group is None:
-                message = (
-                    f"Group {group_id} is not a share group."
-                    if group_id in self._foreign
-                    else f"Group {group_id} not found."
-                )
-                described.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
+                elsewhere = group_id in self._foreign
+                described.append(described_not_found(describe_msg.DescribedGroup, group_id, "share", elsewhere))
                 continue
             described.append(
                 describe_msg.DescribedGroup(
@@ -797,7 +771,7 @@ class ShareGroups:
 
     def _describe_member(self, member: Member) -> describe_msg.Member:
         topic_partitions = []
-        for topic_id, partitions in _wire_assignment(member.assigned):
+        for topic_id, partitions in sorted_wire(member.assigned):
             name = self._topics.topic_name(topic_id)
             if name is not None:  # a deleted topic is left out, as Kafka does
                 topic_partitions.append(describe_msg.TopicPartitions(topic_id, name, partitions))
@@ -932,11 +906,11 @@ class ShareGroups:
                         "client_id": m.client_id,
                         "client_host": m.client_host,
                         "subscribed_topic_names": sorted(m.subscribed_topic_names),
-                        "assigned": _wire_assignment(m.assigned),
+                        "assigned": sorted_wire(m.assigned),
                     }
                     for m in sorted(group.members.values(), key=lambda m: m.member_id)
                 },
-                "target": {m: _wire_assignment(a) for m, a in sorted(group.target.items())},
+                "target": {m: sorted_wire(a) for m, a in sorted(group.target.items())},
                 "initialized": {t: (n, sorted(ps)) for t, (n, ps) in sorted(group.initialized.items())},
             }
             for group in sorted(self._groups.values(), key=lambda g: g.group_id)

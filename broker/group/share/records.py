@@ -18,12 +18,12 @@ always produces the same bytes.
 
 from __future__ import annotations
 
-import struct
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
-from broker.protocol.errors import ProtocolError
+from broker.group.offsets import decode_value, frame_record, record_type_of
+from broker.group.shard_api import sorted_wire
 from broker.protocol.message_base import Message
 from broker.protocol.messages.share_group_current_member_assignment_key import ShareGroupCurrentMemberAssignmentKey
 from broker.protocol.messages.share_group_current_member_assignment_value import (
@@ -76,7 +76,9 @@ __all__ = [
     "target_member_tombstone",
 ]
 
-_INT16 = struct.Struct(">h")
+K = TypeVar("K", bound=Message)
+V = TypeVar("V", bound=Message)
+
 
 # Record type -> (key class, value class). The type is the key schema's api key.
 RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
@@ -104,6 +106,16 @@ class Record(NamedTuple):
     key: Message
     value: Message | None
 
+    def typed(self, key_type: type[K], value_type: type[V]) -> tuple[K, V]:
+        """The key and the value, of the types the replay table routes this record by."""
+        assert isinstance(self.key, key_type) and isinstance(self.value, value_type)
+        return self.key, self.value
+
+    def typed_key(self, key_type: type[K]) -> K:
+        """The key, of the type the replay table routes this record (a tombstone) by."""
+        assert isinstance(self.key, key_type)
+        return self.key
+
 
 class PersistedRecord(NamedTuple):
     """A framed record ready for ``__consumer_offsets`` (value None: tombstone)."""
@@ -113,10 +125,7 @@ class PersistedRecord(NamedTuple):
 
 
 def encode(record: Record) -> PersistedRecord:
-    key = _INT16.pack(record.key.API_KEY) + record.key.encode(0)
-    if record.value is None:
-        return PersistedRecord(key, None)
-    return PersistedRecord(key, _INT16.pack(_VALUE_VERSION) + record.value.encode(_VALUE_VERSION))
+    return PersistedRecord(*frame_record(record.key.API_KEY, record.key, record.value, _VALUE_VERSION))
 
 
 def decode(key: bytes, value: bytes | None) -> Record | None:
@@ -125,29 +134,17 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
     Raises ProtocolError when a share-group record is malformed or carries a
     value version this broker does not know.
     """
-    if len(key) < 2:
-        raise ProtocolError("coordinator record key shorter than its 2-byte type")
-    (record_type,) = _INT16.unpack_from(key)
-    classes = RECORD_TYPES.get(record_type)
+    classes = RECORD_TYPES.get(record_type_of(key))
     if classes is None:
         return None
     key_cls, value_cls = classes
     key_message = key_cls.decode(memoryview(key)[2:], 0)
     if value is None:
         return Record(key_message, None)
-    if len(value) < 2:
-        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
-    (version,) = _INT16.unpack_from(value)
-    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
-        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
-    return Record(key_message, value_cls.decode(memoryview(value)[2:], version))
+    return Record(key_message, decode_value(value_cls, value))
 
 
 # -- builders ------------------------------------------------------------------
-
-
-def _sorted_assignment(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
-    return [(topic_id, sorted(partitions)) for topic_id, partitions in sorted(assignment.items()) if partitions]
 
 
 def member_metadata(
@@ -180,9 +177,7 @@ def group_tombstone(group_id: str) -> Record:
 def target_member(group_id: str, member_id: str, assignment: Mapping[uuid.UUID, Iterable[int]]) -> Record:
     return Record(
         ShareGroupTargetAssignmentMemberKey(group_id, member_id),
-        ShareGroupTargetAssignmentMemberValue(
-            [TargetTopicPartition(t, ps) for t, ps in _sorted_assignment(assignment)]
-        ),
+        ShareGroupTargetAssignmentMemberValue([TargetTopicPartition(t, ps) for t, ps in sorted_wire(assignment)]),
     )
 
 
@@ -217,7 +212,7 @@ def current_assignment(
             member_epoch,
             previous_member_epoch,
             MEMBER_STATE_STABLE,
-            [CurrentTopicPartitions(t, ps) for t, ps in _sorted_assignment(assignment)],
+            [CurrentTopicPartitions(t, ps) for t, ps in sorted_wire(assignment)],
         ),
     )
 

@@ -12,7 +12,7 @@ what the shell needs of the share-partition runtime (:class:`SharePartitions`).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import structlog
@@ -22,7 +22,8 @@ from broker.config.services import SettingsReader
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import APPEND_ERRORS, CoordinatorRuntime, Record
 from broker.coordinator.runtime import append_error as runtime_append_error
-from broker.group.classic.core import Pending
+from broker.group.classic.model import Pending
+from broker.group.offsets import offset_commit_record
 from broker.group.shard import GroupShard
 from broker.group.shard_api import TopicInfo
 from broker.metadata.group_configs import GroupConfigStore
@@ -46,6 +47,7 @@ __all__ = [
 log = structlog.get_logger("sharebroker.groups")
 
 D = TypeVar("D")
+R = TypeVar("R")
 
 # Append errors -> what a group API answers: the coordinators' mapping, and a batch too
 # large for the log is an offset commit too large (Kafka's mapping for group APIs).
@@ -178,6 +180,42 @@ class ShellBase:
 
     def shards(self) -> list[GroupShard]:
         return [shard for _, shard in self.runtime.loaded()]
+
+    async def run_on_shard(
+        self,
+        group_id: str,
+        run: Callable[[GroupShard], CoordinatorResult[R]],
+        write: Callable[[int, GroupShard, Sequence[Any]], Awaitable[ErrorCode]],
+        failed: Callable[..., R],
+    ) -> R:
+        """``run(shard)`` on the group's shard and its records made durable by ``write``,
+        then its answer; ``failed(error_code=, error_message=)`` when the shard cannot serve
+        the group (NOT_COORDINATOR, ...) or the records could not be written."""
+        try:
+            pid, shard = await self.shard_for(group_id)
+        except KafkaError as exc:
+            return failed(error_code=exc.code, error_message=exc.message or None)
+        result = run(shard)
+        error = await write(pid, shard, result.records)
+        if error:
+            return failed(error_code=error, error_message=error.message)
+        assert result.response is not None
+        return result.response
+
+    async def delete_with_offsets(
+        self, pid: int, shard: GroupShard, group_id: str, group_records: Callable[[], Sequence[Record]]
+    ) -> ErrorCode:
+        """Delete a group (``group_records()``: the records that remove it, replayed) and
+        its committed offsets; NONE once durable."""
+        removals = list(shard.offsets.partitions(group_id))
+        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
+        records += group_records()
+
+        def apply() -> None:
+            for topic, partition, _ in removals:
+                shard.offsets.remove(group_id, topic, partition)
+
+        return await self._flush(pid, shard, records, apply)
 
     async def describe_each(
         self,

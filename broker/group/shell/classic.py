@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from broker.group.classic.core import ListedGroup
-from broker.group.offsets import offset_commit_record
+from broker.group.classic.model import ListedGroup
 from broker.group.shard import GroupShard
 from broker.group.shell.base import ShellBase
 from broker.protocol.errors import ErrorCode
@@ -79,12 +78,6 @@ class ClassicShell(ShellBase):
         error = shard.classic.validate_delete_group(group_id)
         if error:
             return error
-        removals = list(shard.offsets.partitions(group_id))
-        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
-        records += shard.classic.remove_group(group_id, now_ms=self.clock()).records
-
-        def apply() -> None:
-            for topic, partition, _ in removals:
-                shard.offsets.remove(group_id, topic, partition)
-
-        return await self._flush(pid, shard, records, apply)
+        return await self.delete_with_offsets(
+            pid, shard, group_id, lambda: shard.classic.remove_group(group_id, now_ms=self.clock()).records
+        )

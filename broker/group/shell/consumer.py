@@ -17,10 +17,9 @@ import structlog
 
 from broker.coordinator.runtime import Record
 from broker.group.consumer.records import RecordType as ConsumerRecordType
-from broker.group.offsets import offset_commit_record
 from broker.group.shard import GroupShard
 from broker.group.shell.base import ShellBase
-from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import consumer_group_describe_response as cg_describe
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
@@ -47,18 +46,14 @@ class ConsumerShell(ShellBase):
         client_host: str,
     ) -> ConsumerGroupHeartbeatResponse:
         """ConsumerGroupHeartbeat: run the core, make its records durable, then answer."""
-        try:
-            pid, shard = await self.shard_for(request.group_id)
-        except KafkaError as exc:
-            return ConsumerGroupHeartbeatResponse(error_code=exc.code, error_message=exc.message or None)
-        result = shard.consumer.heartbeat(
-            request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
+        return await self.run_on_shard(
+            request.group_id,
+            lambda shard: shard.consumer.heartbeat(
+                request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
+            ),
+            self._write_consumer,
+            ConsumerGroupHeartbeatResponse,
         )
-        error = await self._write_consumer(pid, shard, result.records)
-        if error:
-            return ConsumerGroupHeartbeatResponse(error_code=error, error_message=error.message)
-        assert result.response is not None
-        return result.response
 
     async def consumer_describe(self, group_ids: Iterable[str]) -> list[cg_describe.DescribedGroup]:
         return await self.describe_each(
@@ -135,15 +130,9 @@ class ConsumerShell(ShellBase):
         result = shard.consumer.delete_group(group_id)
         if result.response:
             return result.response
-        removals = list(shard.offsets.partitions(group_id))
-        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
-        records += shard.apply_consumer_records(result.records, self.clock())
-
-        def apply() -> None:
-            for topic, partition, _ in removals:
-                shard.offsets.remove(group_id, topic, partition)
-
-        return await self._flush(pid, shard, records, apply)
+        return await self.delete_with_offsets(
+            pid, shard, group_id, lambda: shard.apply_consumer_records(result.records, self.clock())
+        )
 
     async def _write_consumer(self, pid: int, shard: GroupShard, records: Sequence[Any]) -> ErrorCode:
         """Replay the consumer core's records (before any await, so concurrent requests

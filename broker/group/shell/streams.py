@@ -12,11 +12,12 @@ from typing import Any
 
 import structlog
 
+from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.runtime import Record
-from broker.group.offsets import offset_commit_record
 from broker.group.shard import GroupShard
 from broker.group.shell.base import ShellBase
 from broker.group.streams import topology as streams_topology
+from broker.group.streams.model import HeartbeatOutcome
 from broker.group.streams.records import RecordType as StreamsRecordType
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages import streams_group_describe_response as sg_describe
@@ -49,25 +50,19 @@ class StreamsShell(ShellBase):
         Kafka's request handler does). ``may_not_create`` names the topics the member
         is not authorized to create; then none is created and the MISSING_INTERNAL_TOPICS
         status says so."""
-        try:
-            pid, shard = await self.shard_for(request.group_id)
-        except KafkaError as exc:
-            return StreamsGroupHeartbeatResponse(error_code=exc.code, error_message=exc.message or None)
-        kind = shard.group_type(request.group_id)
-        if kind not in (None, "streams"):
-            return StreamsGroupHeartbeatResponse(
-                error_code=ErrorCode.GROUP_ID_NOT_FOUND,
-                error_message=f"Group {request.group_id} is not a streams group.",
+
+        def run(shard: GroupShard) -> CoordinatorResult[HeartbeatOutcome]:
+            if shard.group_type(request.group_id) not in (None, "streams"):
+                return CoordinatorResult(
+                    [], _failed(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a streams group.")
+                )
+            return shard.streams.heartbeat(
+                request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
             )
-        result = shard.streams.heartbeat(
-            request, now_ms=self.clock(), api_version=api_version, client_id=client_id, client_host=client_host
-        )
-        error = await self._write_streams(pid, shard, result.records)
-        if error:
-            return StreamsGroupHeartbeatResponse(error_code=error, error_message=error.message)
-        assert result.response is not None
-        response = result.response.response
-        to_create: Sequence[Any] = result.response.topics_to_create
+
+        outcome = await self.run_on_shard(request.group_id, run, self._write_streams, _failed)
+        response = outcome.response
+        to_create: Sequence[Any] = outcome.topics_to_create
         if to_create and may_not_create is not None:
             denied = may_not_create([t.name for t in to_create])
             if denied:
@@ -121,15 +116,7 @@ class StreamsShell(ShellBase):
         result = shard.streams.delete_group(group_id)
         if result.response:
             return result.response
-        removals = list(shard.offsets.partitions(group_id))
-        records = [offset_commit_record(group_id, topic, partition, None) for topic, partition, _ in removals]
-        records += shard.apply_streams_records(result.records)
-
-        def apply() -> None:
-            for topic, partition, _ in removals:
-                shard.offsets.remove(group_id, topic, partition)
-
-        return await self._flush(pid, shard, records, apply)
+        return await self.delete_with_offsets(pid, shard, group_id, lambda: shard.apply_streams_records(result.records))
 
     async def _write_streams(self, pid: int, shard: GroupShard, records: Sequence[Any]) -> ErrorCode:
         if not records:
@@ -148,6 +135,11 @@ class StreamsShell(ShellBase):
         """Topics changed: each streams group checks its topology against them again."""
         for _, shard in list(self.runtime.loaded()):
             shard.streams.on_metadata_changed(self._topic_table)
+
+
+def _failed(error_code: int, error_message: str | None) -> HeartbeatOutcome:
+    """A heartbeat answered with an error (and no topics to create)."""
+    return HeartbeatOutcome(StreamsGroupHeartbeatResponse(error_code=error_code, error_message=error_message))
 
 
 def _missing_internal_detail(response: StreamsGroupHeartbeatResponse, detail: str) -> None:

@@ -51,15 +51,21 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from broker.config.services import StreamsGroupSettings
 from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
+from broker.group.modern import (
+    LEAVE_EPOCH,
+    STATIC_LEAVE_EPOCH,
+    ModernGroups,
+    TimerTask,
+    refuse_empty,
+)
 from broker.group.modern import HeartbeatRefused as _Fail
-from broker.group.modern import ModernGroups, TimerTask, check_member_epoch
 from broker.group.regex import resolve
-from broker.group.shard_api import TopicImage, target_assignment_due
+from broker.group.shard_api import TopicImage, described_not_found, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.endpoints import endpoints
 from broker.group.streams.model import (
@@ -81,6 +87,7 @@ from broker.group.streams.records import (
     TargetValue,
 )
 from broker.group.streams.topology import Configured, Status, TopicInfo, Topology, configure
+from broker.group.type_config import PerGroupConfig, config_from_settings
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import streams_group_describe_response as describe_msg
 from broker.protocol.messages import streams_group_heartbeat_response as response_msg
@@ -97,8 +104,6 @@ __all__ = [
 ]
 
 GROUP_TYPE = "streams"
-LEAVE_EPOCH = -1
-STATIC_LEAVE_EPOCH = -2
 FIRST_GROUP_EPOCH = 2
 # StreamsGroupHeartbeat v1 carries AcceptableRecoveryLag as an int64 (v0: an int32).
 FIRST_VERSION_LONG_RECOVERY_LAG = 1
@@ -107,76 +112,36 @@ COMMIT_VERSION_FOR_STREAMS = 9
 
 
 @dataclass(slots=True)
-class StreamsGroupConfig:
+class StreamsGroupConfig(PerGroupConfig):
     """``group.streams.*`` settings and the per-group ``streams.*`` configs."""
 
-    session_timeout_ms: int = 45_000
-    heartbeat_interval_ms: int = 5_000
+    PREFIX: ClassVar[str] = "streams."
+
     max_size: int = 2**31 - 1
     num_standby_replicas: int = 0
     max_standby_replicas: int = 2
     initial_rebalance_delay_ms: int = 3_000
-    assignment_interval_ms: int = 1_000
-    min_assignment_interval_ms: int = 0
-    max_assignment_interval_ms: int = 15_000
     acceptable_recovery_lag: int = 10_000
     task_offset_interval_ms: int = 60_000
     rack_aware_assignment_tags: tuple[str, ...] = ()
-    # A group's configs (streams.session.timeout.ms, ...), by group id.
-    group_configs: Callable[[str], Mapping[str, Any]] | None = None
-    # A group's effective streams.assignment.interval.ms (the group config store resolves
-    # it: override or live broker default, within the bounds); None: from the fields above.
-    assignment_interval_of: Callable[[str], int] | None = None
 
     @classmethod
     def from_settings(cls, s: StreamsGroupSettings) -> StreamsGroupConfig:
         """Build from the broker's ``group.streams.*`` settings."""
-        return cls(
-            session_timeout_ms=s.session_timeout_ms,
-            heartbeat_interval_ms=s.heartbeat_interval_ms,
-            max_size=s.max_size,
-            num_standby_replicas=s.num_standby_replicas,
-            max_standby_replicas=s.max_standby_replicas,
-            initial_rebalance_delay_ms=s.initial_rebalance_delay_ms,
-            assignment_interval_ms=s.assignment_interval_ms,
-            min_assignment_interval_ms=s.min_assignment_interval_ms,
-            max_assignment_interval_ms=s.max_assignment_interval_ms,
+        return config_from_settings(
+            cls,
+            s,
             rack_aware_assignment_tags=tuple(t.strip() for t in s.rack_aware_assignment_tags.split(",") if t.strip()),
         )
 
-    def _value(self, group_id: str, key: str) -> str | None:
-        if self.group_configs is None:
-            return None
-        value = self.group_configs(group_id).get(key)
-        return None if value is None else str(value)
-
-    def _int(self, group_id: str, key: str, default: int) -> int:
-        value = self._value(group_id, key)
-        return default if value is None else int(value)
-
-    def session_timeout_for(self, group_id: str) -> int:
-        return self._int(group_id, "streams.session.timeout.ms", self.session_timeout_ms)
-
-    def heartbeat_interval_for(self, group_id: str) -> int:
-        return self._int(group_id, "streams.heartbeat.interval.ms", self.heartbeat_interval_ms)
-
     def standby_replicas_for(self, group_id: str) -> int:
-        return min(
-            self._int(group_id, "streams.num.standby.replicas", self.num_standby_replicas), self.max_standby_replicas
-        )
+        return min(self._int(group_id, "num.standby.replicas", self.num_standby_replicas), self.max_standby_replicas)
 
     def initial_delay_for(self, group_id: str) -> int:
-        return self._int(group_id, "streams.initial.rebalance.delay.ms", self.initial_rebalance_delay_ms)
-
-    def assignment_interval_for(self, group_id: str) -> int:
-        """Least time between two target assignments of the group (KIP-1263; 0: none)."""
-        if self.assignment_interval_of is not None:
-            return self.assignment_interval_of(group_id)
-        value = self._int(group_id, "streams.assignment.interval.ms", self.assignment_interval_ms)
-        return min(max(value, self.min_assignment_interval_ms), self.max_assignment_interval_ms)
+        return self._int(group_id, "initial.rebalance.delay.ms", self.initial_rebalance_delay_ms)
 
     def rack_tags_for(self, group_id: str) -> tuple[str, ...]:
-        value = self._value(group_id, "streams.rack.aware.assignment.tags")
+        value = self._value(group_id, "rack.aware.assignment.tags")
         if value is None:
             return self.rack_aware_assignment_tags
         return tuple(t.strip() for t in value.split(",") if t.strip())
@@ -203,10 +168,11 @@ def _flat(tasks: Mapping[str, Iterable[int]]) -> set[tuple[str, int]]:
     return {(s, p) for s, ps in tasks.items() for p in ps}
 
 
-class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
+class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartbeatRequest, HeartbeatOutcome]):
     """Every KIP-1071 streams group of one shard."""
 
     GROUP_TYPE = GROUP_TYPE
+    OWNS = "tasks"
 
     def __init__(
         self,
@@ -335,50 +301,24 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
 
     # ============================================================ heartbeat
 
-    def heartbeat(
-        self,
-        request: StreamsGroupHeartbeatRequest,
-        *,
-        now_ms: int,
-        api_version: int = 1,
-        client_id: str = "",
-        client_host: str = "",
-    ) -> CoordinatorResult[HeartbeatOutcome]:
-        try:
-            self._validate(request)
-            if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
-                return self._leave(request, now_ms)
-            return self._heartbeat(request, now_ms, api_version, client_id, client_host)
-        except _Fail as fail:
-            return CoordinatorResult(
-                [],
-                HeartbeatOutcome(
-                    response_msg.StreamsGroupHeartbeatResponse(error_code=int(fail.code), error_message=fail.message)
-                ),
-            )
+    def _refused(self, fail: _Fail) -> HeartbeatOutcome:
+        return HeartbeatOutcome(
+            response_msg.StreamsGroupHeartbeatResponse(error_code=int(fail.code), error_message=fail.message)
+        )
 
-    def _validate(self, r: StreamsGroupHeartbeatRequest) -> None:
+    def _validate(self, r: StreamsGroupHeartbeatRequest, api_version: int) -> None:
         bad = ErrorCode.INVALID_REQUEST
-
-        def blank(value: str | None) -> bool:
-            return value is not None and not value.strip()
-
-        if not r.group_id or not r.group_id.strip():
-            raise _Fail(bad, "GroupId can't be empty.")
-        if not r.member_id or not r.member_id.strip():
-            raise _Fail(bad, "MemberId can't be empty.")
-        if blank(r.instance_id):
-            raise _Fail(bad, "InstanceId can't be empty.")
-        if blank(r.rack_id):
-            raise _Fail(bad, "RackId can't be empty.")
+        refuse_empty("GroupId", r.group_id)
+        refuse_empty("MemberId", r.member_id)
+        refuse_empty("InstanceId", r.instance_id, null_ok=True)
+        refuse_empty("RackId", r.rack_id, null_ok=True)
         tasks = (r.active_tasks, r.standby_tasks, r.warmup_tasks)
         if r.member_epoch == JOIN_EPOCH:
             if r.rebalance_timeout_ms == -1:
                 raise _Fail(bad, "RebalanceTimeoutMs must be provided in first request.")
             if r.topology is None:
                 raise _Fail(bad, "Topology must be non-null in first request.")
-            if r.process_id is None or not r.process_id.strip():
-                raise _Fail(bad, "ProcessId can't be empty.")
+            refuse_empty("ProcessId", r.process_id)
             if any(t for t in tasks):
                 raise _Fail(bad, "Active, standby and warmup tasks must be empty when (re-)joining.")
         elif r.member_epoch == STATIC_LEAVE_EPOCH:
@@ -399,41 +339,21 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
             raise _Fail(ErrorCode.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
         return group
 
-    def _leave(self, r: StreamsGroupHeartbeatRequest, now_ms: int) -> CoordinatorResult[HeartbeatOutcome]:
-        group = self._group_or_fail(r.group_id)
-        member = group.members.get(r.member_id)
-        if r.instance_id is not None:
-            holder_id = group.static.get(r.instance_id)
-            member = group.members.get(holder_id) if holder_id is not None else None
-            if member is None:
-                raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Instance id {r.instance_id} is unknown.")
-            if member.member_id != r.member_id:
-                raise _Fail(
-                    ErrorCode.FENCED_INSTANCE_ID,
-                    f"Static member {r.member_id} with instance id {r.instance_id} was fenced by member {member.member_id}.",
-                )
-        if member is None:
-            raise _Fail(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {r.member_id} is not a member of group {r.group_id}.")
-        response = response_msg.StreamsGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
-        if r.member_epoch == STATIC_LEAVE_EPOCH:
-            leaving = replace(member.current, member_epoch=STATIC_LEAVE_EPOCH)
-            self._disarm_rebalance(group.group_id, member.member_id)
-            return CoordinatorResult(
-                [Record(RecordType.CURRENT, group.group_id, member.member_id, leaving)], HeartbeatOutcome(response)
-            )
-        return CoordinatorResult(self._fence(group, member, now_ms), HeartbeatOutcome(response))
+    def _static_leave(self, group: StreamsGroup, member: StreamsMember) -> Record:
+        leaving = replace(member.current, member_epoch=STATIC_LEAVE_EPOCH)
+        return Record(RecordType.CURRENT, group.group_id, member.member_id, leaving)
 
-    def _check_epoch(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> None:
+    def _left(self, r: StreamsGroupHeartbeatRequest) -> HeartbeatOutcome:
+        return HeartbeatOutcome(
+            response_msg.StreamsGroupHeartbeatResponse(member_id=r.member_id, member_epoch=r.member_epoch)
+        )
+
+    def _missed_answer(self, member: StreamsMember, received: int, owned_active: Tasks | None) -> bool:
         assigned = member.current.active
-        check_member_epoch(
-            "streams",
-            "tasks",
-            received,
-            member.epoch,
-            member.current.previous_member_epoch,
-            lambda: (
-                owned_active is not None and all(p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps)
-            ),
+        return (
+            received == member.current.previous_member_epoch
+            and owned_active is not None
+            and all(p in assigned.get(s, {}) for s, ps in owned_active.items() for p in ps)
         )
 
     def _member(
@@ -825,12 +745,7 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember]):
             g = self.groups.get(group_id)
             if g is None:
                 kind = other_type(group_id)
-                message = f"Group {group_id} is not a streams group." if kind else f"Group {group_id} not found."
-                out.append(
-                    describe_msg.DescribedGroup(
-                        error_code=int(ErrorCode.GROUP_ID_NOT_FOUND), error_message=message, group_id=group_id
-                    )
-                )
+                out.append(described_not_found(describe_msg.DescribedGroup, group_id, "streams", bool(kind)))
                 continue
             topology = None
             if g.topology is not None:

@@ -20,13 +20,13 @@ value version (0) + value struct.
 from __future__ import annotations
 
 import enum
-import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from broker.group.modern import assignment_epochs
+from broker.group.offsets import decode_value, frame_record, record_type_of
 from broker.group.streams.assignor import Tasks
 from broker.group.streams.topology import Subtopology, TopicInfo, Topology
-from broker.protocol.errors import ProtocolError
 from broker.protocol.message_base import Message
 from broker.protocol.messages import streams_group_current_member_assignment_value as current_msg
 from broker.protocol.messages import streams_group_member_metadata_value as member_msg
@@ -128,7 +128,6 @@ class Record:
 
 # ------------------------------------------------------------------ framing
 
-_INT16 = struct.Struct(">h")
 _VALUE_VERSION = 0
 
 _KEYS: dict[RecordType, type[Message]] = {
@@ -232,10 +231,8 @@ def encode(record: Record) -> tuple[bytes, bytes | None]:
         key = key_cls(record.group_id)  # type: ignore[call-arg]
     else:
         key = key_cls(record.group_id, record.sub)  # type: ignore[call-arg]
-    key_bytes = _INT16.pack(int(record.type)) + key.encode(0)
-    if record.value is None:
-        return key_bytes, None
-    return key_bytes, _INT16.pack(_VALUE_VERSION) + _value(record.value).encode(_VALUE_VERSION)
+    value = None if record.value is None else _value(record.value)
+    return frame_record(record.type, key, value, _VALUE_VERSION)
 
 
 def _tasks(items: Iterable[target_msg.TaskIds | current_msg.TaskIds]) -> Tasks:
@@ -246,13 +243,7 @@ def _tasks(items: Iterable[target_msg.TaskIds | current_msg.TaskIds]) -> Tasks:
 
 
 def _epochs(items: Iterable[current_msg.TaskIds], member_epoch: int) -> dict[str, dict[int, int]]:
-    out: dict[str, dict[int, int]] = {}
-    for t in items:
-        epochs = t.assignment_epochs
-        if not epochs or len(epochs) != len(t.partitions):
-            epochs = [member_epoch] * len(t.partitions)
-        out.setdefault(t.subtopology_id, {}).update(zip(t.partitions, epochs))
-    return out
+    return assignment_epochs(((t.subtopology_id, t.partitions, t.assignment_epochs) for t in items), member_epoch)
 
 
 def _infos(items: Iterable[topology_msg.TopicInfo]) -> tuple[TopicInfo, ...]:
@@ -264,11 +255,8 @@ def _infos(items: Iterable[topology_msg.TopicInfo]) -> tuple[TopicInfo, ...]:
 
 def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
     """The streams-group record in ``key``/``value``, or None for another record type."""
-    if len(key) < 2:
-        raise ProtocolError("coordinator record key shorter than its 2-byte type")
-    (code,) = _INT16.unpack_from(key)
     try:
-        record_type = RecordType(code)
+        record_type = RecordType(record_type_of(key))
     except ValueError:
         return None
     k = _KEYS[record_type].decode(memoryview(key)[2:], 0)
@@ -276,13 +264,7 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
     sub = getattr(k, "member_id", None)
     if value is None:
         return Record(record_type, group_id, sub, None)
-    value_cls = _VALUES[record_type]
-    if len(value) < 2:
-        raise ProtocolError(f"{value_cls.NAME} shorter than its 2-byte version")
-    (version,) = _INT16.unpack_from(value)
-    if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
-        raise ProtocolError(f"{value_cls.NAME} has no version {version}")
-    v = value_cls.decode(memoryview(value)[2:], version)
+    v = decode_value(_VALUES[record_type], value)
     out: Value
     if isinstance(v, StreamsGroupMetadataValue):
         out = GroupValue(v.epoch, v.metadata_hash, v.validated_topology_epoch)
