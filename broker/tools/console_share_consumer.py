@@ -35,7 +35,8 @@ if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.protocol.messages.share_group_heartbeat_response import Assignment
     from broker.protocol.records import Record
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import add_tool_parser
+from broker.tools._security import client_security
 
 GAP, ACCEPT, RELEASE, REJECT = 0, 1, 2, 3
 _CLIENT_ID = "sharebroker-console-share-consumer"
@@ -49,13 +50,12 @@ _RETRY_ERRORS = (14, 15, 16)  # COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AV
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "console-share-consumer",
         help="print records of a topic as a share-group member (like kafka-console-share-consumer.sh)",
         description="Consume a topic as a member of a share group and print its records.",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
-    add_command_config(p)
     p.add_argument("--topic", required=True, metavar="T", help="topic to consume")
     p.add_argument("--group", default="console-share-consumer", metavar="G", help="share group id")
     mode = p.add_mutually_exclusive_group()

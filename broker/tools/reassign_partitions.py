@@ -21,14 +21,17 @@ import json
 import sys
 from typing import Any
 
+from broker.tools._cli import add_tool_parser
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "reassign-partitions",
         help="move partition replicas between brokers (like kafka-reassign-partitions.sh)",
         description="Start, verify, cancel and list partition reassignments over the Kafka protocol.",
+        command_config=False,
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
     action = p.add_mutually_exclusive_group(required=True)
     action.add_argument("--execute", action="store_true", help="start the reassignment in the file")
     action.add_argument("--verify", action="store_true", help="tell whether the file's reassignment is done")
