@@ -179,6 +179,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _acknowledgement_failed(partition: int, error_code: int) -> None:
+    from broker.admin.client import error_name
+
+    print(f"Acknowledgement on partition {partition} failed: {error_name(error_code)}", file=sys.stderr)
+
+
 class _Fetcher:
     """The share session with one leader: its connection, next epoch and partitions."""
 
@@ -306,7 +312,7 @@ class _ShareConsumer:
 
     def _fetch_from(self, node: int, partitions: set[int], wait_ms: int) -> list[tuple[int, Record, int, int]]:
         """One ShareFetch to ``node``; returns (partition, record, delivery count, timestamp type) to print."""
-        from broker.admin.client import KafkaApiError, error_name
+        from broker.admin.client import KafkaApiError
         from broker.protocol.messages.share_fetch_request import (
             AcknowledgementBatch,
             FetchPartition,
@@ -372,11 +378,7 @@ class _ShareConsumer:
                 continue
             for pd in topic.partitions:
                 if pd.acknowledge_error_code:
-                    print(
-                        f"Acknowledgement on partition {pd.partition_index} failed: "
-                        f"{error_name(pd.acknowledge_error_code)}",
-                        file=sys.stderr,
-                    )
+                    _acknowledgement_failed(pd.partition_index, pd.acknowledge_error_code)
                 if pd.error_code:
                     if pd.error_code in (6, 74, 3):  # NOT_LEADER, FENCED_LEADER_EPOCH, UNKNOWN_TOPIC
                         self._refresh_metadata()
@@ -505,13 +507,7 @@ class _ShareConsumer:
                     for t in resp.responses:
                         for pd in t.partitions:
                             if pd.error_code:
-                                from broker.admin.client import error_name
-
-                                print(
-                                    f"Acknowledgement on partition {pd.partition_index} failed: "
-                                    f"{error_name(pd.error_code)}",
-                                    file=sys.stderr,
-                                )
+                                _acknowledgement_failed(pd.partition_index, pd.error_code)
             except Exception as exc:
                 print(f"Closing the share session failed: {exc}", file=sys.stderr)
             finally:
