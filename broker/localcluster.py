@@ -62,7 +62,28 @@ def _die_with(parent: int) -> Callable[[], None]:
     return arm
 
 
-class BrokerProcess:
+class _ChildProcess:
+    """What a broker and an etcd member started here share: the subprocess (None
+    before the first start) and killing it."""
+
+    process: subprocess.Popen | None
+
+    def kill(self) -> None:
+        """SIGKILL: the crash case."""
+        self.send_kill()
+        if self.process is not None:
+            self.process.wait()
+
+    def send_kill(self) -> None:
+        """Send SIGKILL without waiting (safe in a signal handler)."""
+        if self.process is not None and self.process.returncode is None:
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+class BrokerProcess(_ChildProcess):
     """One ``sharebroker serve`` subprocess with its own data directory.
 
     ``die_with_parent``: the kernel kills the broker if the process that started it
@@ -201,20 +222,6 @@ class BrokerProcess:
             raise RuntimeError(f"sharebroker ignored SIGTERM for {STOP_TIMEOUT_S} s:\n{self.log_tail()}") from None
         return self.process.returncode
 
-    def kill(self) -> None:
-        """SIGKILL: the crash case."""
-        self.send_kill()
-        if self.process is not None:
-            self.process.wait()
-
-    def send_kill(self) -> None:
-        """Send SIGKILL without waiting (safe in a signal handler)."""
-        if self.process is not None and self.process.returncode is None:
-            try:
-                os.kill(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
     def __enter__(self) -> Self:
         return self.start()
 
@@ -237,7 +244,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class EtcdProcess:
+class EtcdProcess(_ChildProcess):
     """One etcd member on 127.0.0.1 with its own data directory."""
 
     def __init__(self, data_dir: Path, binary: str | None = None, *, die_with_parent: bool = False) -> None:
@@ -311,19 +318,6 @@ class EtcdProcess:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-    def kill(self) -> None:
-        self.send_kill()
-        if self.process is not None:
-            self.process.wait()
-
-    def send_kill(self) -> None:
-        """Send SIGKILL without waiting (safe in a signal handler)."""
-        if self.process is not None and self.process.returncode is None:
-            try:
-                os.kill(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def _internal_topic_settings(brokers: int) -> dict[str, str]:
