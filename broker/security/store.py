@@ -22,11 +22,12 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import structlog
 import trio
 
+from broker.metadata.documents import SharedDocuments
 from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import KafkaError
 from broker.security.authorizer import (
@@ -77,14 +78,6 @@ SCRAM_FILE = "scram-credentials.json"
 QUOTA_FILE = "client-quotas.json"
 TOKEN_FILE = "delegation-tokens.json"
 STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
-
-
-class SharedDocuments(Protocol):
-    """The cluster metadata store as the security state sees it (ClusterMetadata)."""
-
-    def documents(self, section: str) -> dict[str, bytes]: ...
-
-    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
 
 
 def _acl_doc(acl: AclBinding) -> dict[str, str]:
