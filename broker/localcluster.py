@@ -29,9 +29,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 __all__ = ["BrokerProcess", "EtcdProcess", "LocalCluster", "free_port"]
 
@@ -157,24 +157,26 @@ class BrokerProcess(_ChildProcess):
         """The bound port once the broker is ready to serve (its ``ready`` log line
         follows ``listening``, which names the port)."""
         port = None
-        with open(self.log_path, "rb") as f:
-            f.seek(self._log_offset)
-            for line in f:
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(event, dict):
-                    continue
-                if event.get("event") == "listening":
-                    port = int(event["port"])
-                elif event.get("event") == "ready" and port is not None:
-                    return port
+        for event in self._log_events():
+            if event.get("event") == "listening":
+                port = int(event["port"])
+            elif event.get("event") == "ready" and port is not None:
+                return port
         return None
 
     def listener_ports(self) -> dict[str, int]:
         """{listener name: bound port} of the running process (from its ``listening`` log line)."""
         ports: dict[str, int] = {}
+        for event in self._log_events():
+            if event.get("event") == "listening":
+                for item in str(event.get("listeners", "")).split(","):
+                    name, _, port = item.rpartition(":")
+                    if name and port.isdigit():
+                        ports[name] = int(port)
+        return ports
+
+    def _log_events(self) -> Iterator[dict[str, Any]]:
+        """The JSON events this run of the process has logged so far (other lines skipped)."""
         with open(self.log_path, "rb") as f:
             f.seek(self._log_offset)
             for line in f:
@@ -182,12 +184,8 @@ class BrokerProcess(_ChildProcess):
                     event = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(event, dict) and event.get("event") == "listening":
-                    for item in str(event.get("listeners", "")).split(","):
-                        name, _, port = item.rpartition(":")
-                        if name and port.isdigit():
-                            ports[name] = int(port)
-        return ports
+                if isinstance(event, dict):
+                    yield event
 
     def address(self, listener: str) -> str:
         """``127.0.0.1:<port>`` of one named listener."""
