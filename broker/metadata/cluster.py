@@ -684,18 +684,8 @@ class ClusterMetadata(ClusterIsrWrites):
         validate_only: bool = False,
         internal: bool = False,
     ) -> TopicImage:
-        result = await self._request(
-            {
-                "op": "create_topic",
-                "name": name,
-                "partitions": partitions,
-                "replication_factor": replication_factor,
-                "configs": {k: _text(v) for k, v in configs.items()},
-                "assignments": [list(r) for r in assignments] if assignments else None,
-                "validate_only": validate_only,
-                "internal": internal,
-            }
-        )
+        topic = _topic_doc(NewTopic(name, partitions, replication_factor, configs, assignments, internal))
+        result = await self._request({"op": "create_topic", **topic, "validate_only": validate_only})
         if validate_only:
             return self._topic_image(result["topic"], name)
         t = self._image.topic(name)
@@ -712,17 +702,7 @@ class ClusterMetadata(ClusterIsrWrites):
             {
                 "op": "create_topics",
                 "validate_only": validate_only,
-                "topics": [
-                    {
-                        "name": t.name,
-                        "partitions": t.partitions,
-                        "replication_factor": t.replication_factor,
-                        "configs": {k: _text(v) for k, v in t.configs.items()},
-                        "assignments": [list(r) for r in t.assignments] if t.assignments else None,
-                        "internal": t.internal,
-                    }
-                    for t in topics
-                ],
+                "topics": [_topic_doc(t) for t in topics],
             }
         )
         out: list[TopicImage | KafkaError] = []
@@ -890,6 +870,18 @@ class ClusterMetadata(ClusterIsrWrites):
             await self.wait_revision(revision)
         if scope.cancelled_caught:
             raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"the {section} change was not seen in time")
+
+
+def _topic_doc(t: NewTopic) -> dict[str, Any]:
+    """A topic to create as the controller's requests carry it (configs as text)."""
+    return {
+        "name": t.name,
+        "partitions": t.partitions,
+        "replication_factor": t.replication_factor,
+        "configs": {k: _text(v) for k, v in t.configs.items()},
+        "assignments": [list(r) for r in t.assignments] if t.assignments else None,
+        "internal": t.internal,
+    }
 
 
 def _text(value: Any) -> str:
