@@ -29,9 +29,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 __all__ = ["BrokerProcess", "EtcdProcess", "LocalCluster", "free_port"]
 
@@ -62,7 +62,28 @@ def _die_with(parent: int) -> Callable[[], None]:
     return arm
 
 
-class BrokerProcess:
+class _ChildProcess:
+    """What a broker and an etcd member started here share: the subprocess (None
+    before the first start) and killing it."""
+
+    process: subprocess.Popen | None
+
+    def kill(self) -> None:
+        """SIGKILL: the crash case."""
+        self.send_kill()
+        if self.process is not None:
+            self.process.wait()
+
+    def send_kill(self) -> None:
+        """Send SIGKILL without waiting (safe in a signal handler)."""
+        if self.process is not None and self.process.returncode is None:
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+class BrokerProcess(_ChildProcess):
     """One ``sharebroker serve`` subprocess with its own data directory.
 
     ``die_with_parent``: the kernel kills the broker if the process that started it
@@ -136,24 +157,26 @@ class BrokerProcess:
         """The bound port once the broker is ready to serve (its ``ready`` log line
         follows ``listening``, which names the port)."""
         port = None
-        with open(self.log_path, "rb") as f:
-            f.seek(self._log_offset)
-            for line in f:
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(event, dict):
-                    continue
-                if event.get("event") == "listening":
-                    port = int(event["port"])
-                elif event.get("event") == "ready" and port is not None:
-                    return port
+        for event in self._log_events():
+            if event.get("event") == "listening":
+                port = int(event["port"])
+            elif event.get("event") == "ready" and port is not None:
+                return port
         return None
 
     def listener_ports(self) -> dict[str, int]:
         """{listener name: bound port} of the running process (from its ``listening`` log line)."""
         ports: dict[str, int] = {}
+        for event in self._log_events():
+            if event.get("event") == "listening":
+                for item in str(event.get("listeners", "")).split(","):
+                    name, _, port = item.rpartition(":")
+                    if name and port.isdigit():
+                        ports[name] = int(port)
+        return ports
+
+    def _log_events(self) -> Iterator[dict[str, Any]]:
+        """The JSON events this run of the process has logged so far (other lines skipped)."""
         with open(self.log_path, "rb") as f:
             f.seek(self._log_offset)
             for line in f:
@@ -161,12 +184,8 @@ class BrokerProcess:
                     event = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(event, dict) and event.get("event") == "listening":
-                    for item in str(event.get("listeners", "")).split(","):
-                        name, _, port = item.rpartition(":")
-                        if name and port.isdigit():
-                            ports[name] = int(port)
-        return ports
+                if isinstance(event, dict):
+                    yield event
 
     def address(self, listener: str) -> str:
         """``127.0.0.1:<port>`` of one named listener."""
@@ -201,20 +220,6 @@ class BrokerProcess:
             raise RuntimeError(f"sharebroker ignored SIGTERM for {STOP_TIMEOUT_S} s:\n{self.log_tail()}") from None
         return self.process.returncode
 
-    def kill(self) -> None:
-        """SIGKILL: the crash case."""
-        self.send_kill()
-        if self.process is not None:
-            self.process.wait()
-
-    def send_kill(self) -> None:
-        """Send SIGKILL without waiting (safe in a signal handler)."""
-        if self.process is not None and self.process.returncode is None:
-            try:
-                os.kill(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
     def __enter__(self) -> Self:
         return self.start()
 
@@ -237,7 +242,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class EtcdProcess:
+class EtcdProcess(_ChildProcess):
     """One etcd member on 127.0.0.1 with its own data directory."""
 
     def __init__(self, data_dir: Path, binary: str | None = None, *, die_with_parent: bool = False) -> None:
@@ -311,19 +316,6 @@ class EtcdProcess:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-    def kill(self) -> None:
-        self.send_kill()
-        if self.process is not None:
-            self.process.wait()
-
-    def send_kill(self) -> None:
-        """Send SIGKILL without waiting (safe in a signal handler)."""
-        if self.process is not None and self.process.returncode is None:
-            try:
-                os.kill(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def _internal_topic_settings(brokers: int) -> dict[str, str]:

@@ -24,8 +24,8 @@ error code (``code``, an ``ErrorCode``) and the broker's message;
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from broker.admin.connection import (
     DEFAULT_TIMEOUT,
@@ -141,6 +141,7 @@ COORDINATOR_GROUP = 0
 COORDINATOR_TRANSACTION = 1
 RESOURCE_TOPIC, RESOURCE_BROKER, RESOURCE_GROUP = 2, 4, 32
 OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
+P = TypeVar("P")  # a request's partition entry
 
 
 class AdminClient:
@@ -359,11 +360,9 @@ class AdminClient:
         self, group: str, offsets: Mapping[tuple[str, int], int], *, timeout: float | None = None
     ) -> Any:
         """Set share-partition start offsets; raises on the first error (group or partition)."""
-        by_topic: dict[str, list[AlterShareGroupOffsetsRequestPartition]] = {}
-        for (topic, partition), offset in sorted(offsets.items()):
-            by_topic.setdefault(topic, []).append(
-                AlterShareGroupOffsetsRequestPartition(partition_index=partition, start_offset=offset)
-            )
+        by_topic = _by_topic(
+            offsets, lambda p, offset: AlterShareGroupOffsetsRequestPartition(partition_index=p, start_offset=offset)
+        )
         req = AlterShareGroupOffsetsRequest(
             group_id=group,
             topics=[AlterShareGroupOffsetsRequestTopic(topic_name=t, partitions=p) for t, p in by_topic.items()],
@@ -450,11 +449,9 @@ class AdminClient:
         self, group: str, offsets: Mapping[tuple[str, int], int], *, timeout: float | None = None
     ) -> dict[tuple[str, int], KafkaApiError | None]:
         """OffsetCommit as an admin does (no member, generation -1): partition -> error or None."""
-        by_topic: dict[str, list[OffsetCommitRequestPartition]] = {}
-        for (topic, partition), offset in sorted(offsets.items()):
-            by_topic.setdefault(topic, []).append(
-                OffsetCommitRequestPartition(partition_index=partition, committed_offset=offset)
-            )
+        by_topic = _by_topic(
+            offsets, lambda p, offset: OffsetCommitRequestPartition(partition_index=p, committed_offset=offset)
+        )
         req = OffsetCommitRequest(
             group_id=group,
             generation_id_or_member_epoch=-1,
@@ -462,11 +459,7 @@ class AdminClient:
             topics=[OffsetCommitRequestTopic(name=t, partitions=ps) for t, ps in by_topic.items()],
         )
         resp = self._to_coordinator_by_name(group, req, 9, timeout)
-        out: dict[tuple[str, int], KafkaApiError | None] = {}
-        for t in resp.topics:
-            for p in t.partitions:
-                out[(t.name, p.partition_index)] = KafkaApiError(p.error_code) if p.error_code else None
-        return out
+        return _partition_errors(resp.topics)
 
     def delete_offsets(
         self, group: str, partitions: Mapping[str, Sequence[int]], *, timeout: float | None = None
@@ -483,11 +476,7 @@ class AdminClient:
         )
         resp = self._to_coordinator(group, req, timeout)
         check_error(resp.error_code, None, f"OffsetDelete({group!r})")
-        out: dict[tuple[str, int], KafkaApiError | None] = {}
-        for t in resp.topics:
-            for p in t.partitions:
-                out[(t.name, p.partition_index)] = KafkaApiError(p.error_code) if p.error_code else None
-        return out
+        return _partition_errors(resp.topics)
 
     # -- offsets ----------------------------------------------------------------------------
 
@@ -500,14 +489,7 @@ class AdminClient:
         Requests go to each partition's leader.
         """
         deadline = self._deadline(timeout)
-        topics = sorted({t for t, _ in partitions})
-        meta = self.metadata(topics, timeout=deadline.remaining("Metadata"))
-        brokers = {b.node_id: Node(b.node_id, b.host, b.port) for b in meta.brokers}
-        leaders: dict[tuple[str, int], int] = {}
-        for t in meta.topics:
-            check_error(t.error_code, None, f"topic {t.name!r}")
-            for p in t.partitions:
-                leaders[(t.name, p.partition_index)] = p.leader_id
+        leaders, brokers = self._leaders((t for t, _ in partitions), deadline)
         by_leader: dict[int, dict[str, list[ListOffsetsPartition]]] = {}
         for (topic, partition), ts in sorted(partitions.items()):
             leader = leaders.get((topic, partition))
@@ -749,6 +731,23 @@ class AdminClient:
         for r in resp.results:
             check_error(r.error_code, r.error_message, f"CreatePartitions({r.name!r})")
         return resp
+
+
+def _by_topic(offsets: Mapping[tuple[str, int], int], entry: Callable[[int, int], P]) -> dict[str, list[P]]:
+    """``offsets`` by (topic, partition), in order, as each topic's request entries ``entry(partition, offset)``."""
+    by_topic: dict[str, list[P]] = {}
+    for (topic, partition), offset in sorted(offsets.items()):
+        by_topic.setdefault(topic, []).append(entry(partition, offset))
+    return by_topic
+
+
+def _partition_errors(topics: Iterable[Any]) -> dict[tuple[str, int], KafkaApiError | None]:
+    """(topic, partition) -> its error, or None, of a response's topics (OffsetCommit, OffsetDelete)."""
+    return {
+        (t.name, p.partition_index): KafkaApiError(p.error_code) if p.error_code else None
+        for t in topics
+        for p in t.partitions
+    }
 
 
 def set_group_configs(

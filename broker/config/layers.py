@@ -127,48 +127,34 @@ class BrokerConfig:
                     if blame == small
                     else ("greater than" if strict else "at least")
                 )
-                raise ConfigError(
-                    f"{blame}: {v[blame]} must be {rel} {other} ({v[other]}){o[blame].suffix()}",
-                    key=blame,
-                    source=o[blame].label,
-                )
+                raise o[blame].error(blame, f"{v[blame]} must be {rel} {other} ({v[other]})")
         queued = v["queued.max.request.bytes"]
         if queued != -1 and queued < v["socket.request.max.bytes"]:
-            raise ConfigError(
-                f"queued.max.request.bytes: {queued} must be -1 or at least socket.request.max.bytes "
-                f"({v['socket.request.max.bytes']}){o['queued.max.request.bytes'].suffix()}",
-                key="queued.max.request.bytes",
-                source=o["queued.max.request.bytes"].label,
+            raise o["queued.max.request.bytes"].error(
+                "queued.max.request.bytes",
+                f"{queued} must be -1 or at least socket.request.max.bytes ({v['socket.request.max.bytes']})",
             )
         protocols = parse_protocol_map(v["listener.security.protocol.map"])
         for entry in v["listeners"]:
             name = parse_listener(entry).name
             protocol = protocols.get(name, name if name in SECURITY_PROTOCOLS else None)
             if protocol is None:
-                raise ConfigError(
-                    f"listeners: {entry!r}: listener name {name} has no security protocol in "
-                    f"listener.security.protocol.map{o['listeners'].suffix()}",
-                    key="listeners",
-                    source=o["listeners"].label,
+                raise o["listeners"].error(
+                    "listeners",
+                    f"{entry!r}: listener name {name} has no security protocol in listener.security.protocol.map",
                 )
         inter = v["inter.broker.listener.name"]
         if inter is not None and inter.upper() not in {parse_listener(x).name for x in v["listeners"]}:
-            raise ConfigError(
-                f"inter.broker.listener.name: {inter} is not a listener name in listeners"
-                f"{o['inter.broker.listener.name'].suffix()}",
-                key="inter.broker.listener.name",
-                source=o["inter.broker.listener.name"].label,
+            raise o["inter.broker.listener.name"].error(
+                "inter.broker.listener.name", f"{inter} is not a listener name in listeners"
             )
         advertised = v["advertised.listeners"]
         if advertised is not None:
             names = {parse_listener(x).name for x in v["listeners"]}
             for entry in advertised:
                 if parse_listener(entry).name not in names:
-                    raise ConfigError(
-                        f"advertised.listeners: {entry!r} names a listener not in listeners"
-                        f"{o['advertised.listeners'].suffix()}",
-                        key="advertised.listeners",
-                        source=o["advertised.listeners"].label,
+                    raise o["advertised.listeners"].error(
+                        "advertised.listeners", f"{entry!r} names a listener not in listeners"
                     )
 
     # ---- access
@@ -373,11 +359,10 @@ class BrokerConfig:
         for key, raw in changes.items():
             setting = lookup(key, origin)
             if not setting.dynamic:
-                raise ConfigError(
-                    f"{key}: cannot be changed while the broker runs; set it in the properties "
-                    f"file, environment or --set and restart{origin.suffix()}",
-                    key=key,
-                    source=origin.label,
+                raise origin.error(
+                    key,
+                    "cannot be changed while the broker runs; set it in the properties "
+                    "file, environment or --set and restart",
                 )
             if raw is None:
                 layer.pop(key, None)
@@ -546,11 +531,7 @@ def load_config(
         origin = Origin("env", f"env {name}")
         env_setting = SETTINGS_BY_ENV.get(name) or listener_env(name)
         if env_setting is None:
-            raise ConfigError(
-                f"{name}: no setting is named by this environment variable{origin.suffix()}",
-                key=name,
-                source=origin.label,
-            )
+            raise origin.error(name, "no setting is named by this environment variable")
         static[env_setting.key] = (parse_value(env_setting, environ[name], origin), origin)
 
     for item in overrides:

@@ -77,6 +77,10 @@ class Origin:
     def suffix(self) -> str:
         return " (default)" if self.kind == "default" else f" (from {self.label})"
 
+    def error(self, key: str, message: str) -> ConfigError:
+        """The ConfigError for ``key``'s value from here: ``key: message (from ...)``."""
+        return ConfigError(f"{key}: {message}{self.suffix()}", key=key, source=self.label)
+
 
 _ORIGIN_SOURCE = {
     "default": ConfigSource.DEFAULT_CONFIG,

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from broker.config.model import ENV_PREFIX, ConfigError, ConfigType, Origin, Setting
+from broker.config.model import ENV_PREFIX, ConfigType, Origin, Setting
 from broker.config.table import SETTINGS, SETTINGS_BY_KEY
 
 
@@ -127,7 +127,7 @@ def lookup(key: str, origin: Origin) -> Setting:
 
         near = difflib.get_close_matches(key, SETTINGS_BY_KEY, n=1)
         hint = f"; did you mean {near[0]}?" if near else ""
-        raise ConfigError(f"{key}: unknown setting{hint}{origin.suffix()}", key=key, source=origin.label)
+        raise origin.error(key, f"unknown setting{hint}")
     return setting
 
 
@@ -135,7 +135,7 @@ def parse_value(setting: Setting, raw: str, origin: Origin) -> Any:
     try:
         return setting.parse(raw)
     except ValueError as e:
-        raise ConfigError(f"{setting.key}: {e}{origin.suffix()}", key=setting.key, source=origin.label) from None
+        raise origin.error(setting.key, str(e)) from None
 
 
 # --------------------------------------------------------------------------- properties files

@@ -33,20 +33,17 @@ async def handle(ctx: RequestContext, req: ListGroupsRequest) -> ListGroupsRespo
                     group_id=g.group_id, protocol_type=g.protocol_type, group_state=g.state, group_type=g.group_type
                 )
             )
-    if not types or "consumer" in types:
-        for group_id, state in groups_coordinator.list_consumer_groups():
+    # Consumer and streams groups list with their type as protocol type.
+    for kind, listed in (
+        ("consumer", groups_coordinator.list_consumer_groups),
+        ("streams", groups_coordinator.list_streams_groups),
+    ):
+        if types and kind not in types:
+            continue
+        for group_id, state in listed():
             if states and state.lower() not in states:
                 continue
-            groups.append(
-                ListedGroup(group_id=group_id, protocol_type="consumer", group_state=state, group_type="consumer")
-            )
-    if not types or "streams" in types:
-        for group_id, state in groups_coordinator.list_streams_groups():
-            if states and state.lower() not in states:
-                continue
-            groups.append(
-                ListedGroup(group_id=group_id, protocol_type="streams", group_state=state, group_type="streams")
-            )
+            groups.append(ListedGroup(group_id=group_id, protocol_type=kind, group_state=state, group_type=kind))
     if not types or "share" in types:
         groups.extend(groups_coordinator.list_share_groups(req.states_filter if ctx.api_version >= 4 else ()))
     return ListGroupsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, groups=groups)

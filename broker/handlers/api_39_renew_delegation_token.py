@@ -14,20 +14,15 @@ checked: ownership decides. The new expiry is durable before the answer.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._tokens import store_of, token_requests_allowed
+from broker.handlers._tokens import change_expiry
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.renew_delegation_token_request import RenewDelegationTokenRequest
 from broker.protocol.messages.renew_delegation_token_response import RenewDelegationTokenResponse
+from broker.security.store import SecurityStore
 
 
 @handler(39, min_version=1, max_version=2)
 async def handle(ctx: RequestContext, req: RenewDelegationTokenRequest) -> RenewDelegationTokenResponse:
-    if not token_requests_allowed(ctx):
-        return RenewDelegationTokenResponse(
-            error_code=ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry_timestamp_ms=-1
-        )
-    outcome = await store_of(ctx).renew_token(
-        ctx.services.now_ms(), ctx.connection.principal, bytes(req.hmac), req.renew_period_ms
+    return await change_expiry(
+        ctx, RenewDelegationTokenResponse, SecurityStore.renew_token, bytes(req.hmac), req.renew_period_ms
     )
-    return RenewDelegationTokenResponse(error_code=outcome.error_code, expiry_timestamp_ms=outcome.expiry_ms)

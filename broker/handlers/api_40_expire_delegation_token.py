@@ -15,20 +15,15 @@ period on a token already past its expiry, DELEGATION_TOKEN_EXPIRED (those with 
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._tokens import store_of, token_requests_allowed
+from broker.handlers._tokens import change_expiry
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.expire_delegation_token_request import ExpireDelegationTokenRequest
 from broker.protocol.messages.expire_delegation_token_response import ExpireDelegationTokenResponse
+from broker.security.store import SecurityStore
 
 
 @handler(40, min_version=1, max_version=2)
 async def handle(ctx: RequestContext, req: ExpireDelegationTokenRequest) -> ExpireDelegationTokenResponse:
-    if not token_requests_allowed(ctx):
-        return ExpireDelegationTokenResponse(
-            error_code=ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry_timestamp_ms=-1
-        )
-    outcome = await store_of(ctx).expire_token(
-        ctx.services.now_ms(), ctx.connection.principal, bytes(req.hmac), req.expiry_time_period_ms
+    return await change_expiry(
+        ctx, ExpireDelegationTokenResponse, SecurityStore.expire_token, bytes(req.hmac), req.expiry_time_period_ms
     )
-    return ExpireDelegationTokenResponse(error_code=outcome.error_code, expiry_timestamp_ms=outcome.expiry_ms)

@@ -14,6 +14,7 @@ other than 0 or 1 is INVALID_REQUEST for the whole request.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._reassignments import results_by_topic
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.elect_leaders_request import ElectLeadersRequest
@@ -35,11 +36,10 @@ async def handle(ctx: RequestContext, req: ElectLeadersRequest) -> ElectLeadersR
     if req.topic_partitions is not None:
         wanted = list(dict.fromkeys((t.topic, p) for t in req.topic_partitions for p in t.partitions))
     answers = await ctx.services.metadata.elect_leaders(election, wanted)
-    by_topic: dict[str, list[PartitionResult]] = {}
-    for topic, index, code, message in answers:
-        by_topic.setdefault(topic, []).append(
-            PartitionResult(partition_id=index, error_code=code, error_message=message)
-        )
+    by_topic = results_by_topic(
+        answers,
+        lambda index, code, message: PartitionResult(partition_id=index, error_code=code, error_message=message),
+    )
     return ElectLeadersResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,

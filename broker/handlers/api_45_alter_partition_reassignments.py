@@ -14,6 +14,7 @@ exist. v1 echoes ``allow_replication_factor_change``.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._reassignments import results_by_topic
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.alter_partition_reassignments_request import AlterPartitionReassignmentsRequest
@@ -29,11 +30,12 @@ async def handle(ctx: RequestContext, req: AlterPartitionReassignmentsRequest) -
     allow = req.allow_replication_factor_change if ctx.api_version >= 1 else True
     wanted = [(t.name, p.partition_index, p.replicas) for t in req.topics for p in t.partitions]
     answers = await ctx.services.metadata.alter_reassignments(wanted, allow_rf_change=allow) if wanted else []
-    by_topic: dict[str, list[ReassignablePartitionResponse]] = {}
-    for topic, index, code, message in answers:
-        by_topic.setdefault(topic, []).append(
-            ReassignablePartitionResponse(partition_index=index, error_code=code, error_message=message)
-        )
+    by_topic = results_by_topic(
+        answers,
+        lambda index, code, message: ReassignablePartitionResponse(
+            partition_index=index, error_code=code, error_message=message
+        ),
+    )
     return AlterPartitionReassignmentsResponse(
         throttle_time_ms=0,
         allow_replication_factor_change=allow,

@@ -18,19 +18,18 @@ from __future__ import annotations
 
 from broker.group.coordinator import client_host
 from broker.handlers import handler
+from broker.handlers._group_protocols import protocol_disabled
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from broker.protocol.messages.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 
 
 @handler(68, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: ConsumerGroupHeartbeatRequest) -> ConsumerGroupHeartbeatResponse:
-    if "consumer" not in ctx.services.config.get("group.coordinator.rebalance.protocols"):
-        return ConsumerGroupHeartbeatResponse(
-            error_code=ErrorCode.UNSUPPORTED_VERSION,
-            error_message="The consumer group protocol is disabled (group.coordinator.rebalance.protocols).",
-        )
+    enabled = ctx.services.config.get("group.coordinator.rebalance.protocols")
+    refused = protocol_disabled("consumer", enabled, ConsumerGroupHeartbeatResponse)
+    if refused is not None:
+        return refused
     return await ctx.services.groups.consumer_heartbeat(
         req,
         api_version=ctx.api_version,

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from broker.group.coordinator import client_host
 from broker.group.streams.topology import Status
 from broker.handlers import handler
+from broker.handlers._group_protocols import protocol_disabled
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.streams_group_heartbeat_request import StreamsGroupHeartbeatRequest
@@ -32,11 +33,10 @@ from broker.security.authorizer import CLUSTER_NAME, AclOperation, ResourceType
 
 @handler(88, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatResponse:
-    if "streams" not in ctx.services.config.get("group.coordinator.rebalance.protocols"):
-        return StreamsGroupHeartbeatResponse(
-            error_code=ErrorCode.UNSUPPORTED_VERSION,
-            error_message="The streams group protocol is disabled (group.coordinator.rebalance.protocols).",
-        )
+    enabled = ctx.services.config.get("group.coordinator.rebalance.protocols")
+    refused = protocol_disabled("streams", enabled, StreamsGroupHeartbeatResponse)
+    if refused is not None:
+        return refused
     response = await ctx.services.groups.streams_heartbeat(
         req,
         api_version=ctx.api_version,

@@ -12,8 +12,9 @@ unknown group id becomes an Empty share group, as in Kafka 4.2. See
 
 from __future__ import annotations
 
-from broker.group.share_offsets import ShareOffsetsEnv, alter_offsets
+from broker.group.share_offsets import alter_offsets
 from broker.handlers import handler
+from broker.handlers._share_offsets import change_offsets
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.alter_share_group_offsets_request import AlterShareGroupOffsetsRequest
 from broker.protocol.messages.alter_share_group_offsets_response import AlterShareGroupOffsetsResponse
@@ -21,7 +22,4 @@ from broker.protocol.messages.alter_share_group_offsets_response import AlterSha
 
 @handler(91, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: AlterShareGroupOffsetsRequest) -> AlterShareGroupOffsetsResponse:
-    env = await ShareOffsetsEnv.for_group(ctx.services.share_offsets, req.group_id)
-    response = await alter_offsets(env, req)
-    response.throttle_time_ms = 0
-    return response
+    return await change_offsets(ctx, req, alter_offsets)

@@ -12,8 +12,9 @@ the next consumer starts from ``share.auto.offset.reset``. Per topic: unknown
 
 from __future__ import annotations
 
-from broker.group.share_offsets import ShareOffsetsEnv, delete_offsets
+from broker.group.share_offsets import delete_offsets
 from broker.handlers import handler
+from broker.handlers._share_offsets import change_offsets
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.delete_share_group_offsets_request import DeleteShareGroupOffsetsRequest
 from broker.protocol.messages.delete_share_group_offsets_response import DeleteShareGroupOffsetsResponse
@@ -21,7 +22,4 @@ from broker.protocol.messages.delete_share_group_offsets_response import DeleteS
 
 @handler(92, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DeleteShareGroupOffsetsRequest) -> DeleteShareGroupOffsetsResponse:
-    env = await ShareOffsetsEnv.for_group(ctx.services.share_offsets, req.group_id)
-    response = await delete_offsets(env, req)
-    response.throttle_time_ms = 0
-    return response
+    return await change_offsets(ctx, req, delete_offsets)

@@ -28,11 +28,11 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any
 
 import structlog
 
-from broker.log.checkpoint import read_json_document
+from broker.metadata.documents import FollowingStore, SharedDocuments, write_document
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["CONFIG_KEYS", "ClientMetricsStore", "ClientSubscription", "validate_configs"]
@@ -112,18 +112,11 @@ class ClientSubscription:
     interval_ms: int
 
 
-class SharedDocuments(Protocol):
-    def documents(self, section: str) -> dict[str, bytes]: ...
-
-    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
-
-
-class ClientMetricsStore:
+class ClientMetricsStore(FollowingStore):
     """The subscriptions, durable on this node or in the cluster's etcd."""
 
     def __init__(self, data_dir: Path, *, shared: SharedDocuments | None = None) -> None:
-        self._path = Path(data_dir) / FILE_NAME
-        self._shared = shared
+        super().__init__(data_dir, FILE_NAME, shared)
         self._subs: dict[str, dict[str, str]] = {}
         self._compiled: dict[str, dict[str, re.Pattern[str]]] = {}
         # Bumped at every change; part of every subscription id, so clients refetch.
@@ -136,13 +129,7 @@ class ClientMetricsStore:
     def configs(self, name: str) -> dict[str, str]:
         return dict(self._subs.get(name, {}))
 
-    def load(self) -> None:
-        if self._shared is not None:
-            self.follow()
-            return
-        doc = read_json_document(self._path)
-        if doc is None:
-            return
+    def _loaded(self, doc: Any) -> None:
         self._set({str(k): dict(v) for k, v in doc.get("subscriptions", {}).items()})
 
     def follow(self) -> None:
@@ -180,13 +167,8 @@ class ClientMetricsStore:
             await self._shared.write_documents(SECTION, puts, () if configs else (name,))
             self.follow()
             return
-        from broker.log.checkpoint import atomic_write
-
         doc = {"version": FILE_VERSION, "subscriptions": dict(sorted(subs.items()))}
-        try:
-            atomic_write(self._path, json.dumps(doc, indent=1).encode())
-        except OSError as exc:
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {self._path}: {exc}") from exc
+        write_document(self._path, json.dumps(doc, indent=1).encode())
         self._set(subs)
         log.info("client_metrics_subscription_altered", name=name, configs=configs)
 

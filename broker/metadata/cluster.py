@@ -71,8 +71,8 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import aclosing
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import aclosing, contextmanager
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -621,12 +621,8 @@ class ClusterMetadata(ClusterIsrWrites):
         result_key = self.keys.result(request_id)
         try:
             with trio.move_on_after(self._request_timeout_s) as scope:
-                try:
+                with _etcd_reachable():
                     await self.client.put(self.keys.request(request_id), json.dumps(request).encode(), lease=self.lease)
-                except (EtcdUnavailable, EtcdError) as exc:
-                    raise KafkaError(
-                        ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
-                    ) from exc
                 self.controller.wake()
                 await event.wait()
             if scope.cancelled_caught:
@@ -684,18 +680,8 @@ class ClusterMetadata(ClusterIsrWrites):
         validate_only: bool = False,
         internal: bool = False,
     ) -> TopicImage:
-        result = await self._request(
-            {
-                "op": "create_topic",
-                "name": name,
-                "partitions": partitions,
-                "replication_factor": replication_factor,
-                "configs": {k: _text(v) for k, v in configs.items()},
-                "assignments": [list(r) for r in assignments] if assignments else None,
-                "validate_only": validate_only,
-                "internal": internal,
-            }
-        )
+        topic = _topic_doc(NewTopic(name, partitions, replication_factor, configs, assignments, internal))
+        result = await self._request({"op": "create_topic", **topic, "validate_only": validate_only})
         if validate_only:
             return self._topic_image(result["topic"], name)
         t = self._image.topic(name)
@@ -712,17 +698,7 @@ class ClusterMetadata(ClusterIsrWrites):
             {
                 "op": "create_topics",
                 "validate_only": validate_only,
-                "topics": [
-                    {
-                        "name": t.name,
-                        "partitions": t.partitions,
-                        "replication_factor": t.replication_factor,
-                        "configs": {k: _text(v) for k, v in t.configs.items()},
-                        "assignments": [list(r) for r in t.assignments] if t.assignments else None,
-                        "internal": t.internal,
-                    }
-                    for t in topics
-                ],
+                "topics": [_topic_doc(t) for t in topics],
             }
         )
         out: list[TopicImage | KafkaError] = []
@@ -849,21 +825,16 @@ class ClusterMetadata(ClusterIsrWrites):
     async def put_group_configs(self, group_id: str, overrides: Mapping[str, str]) -> None:
         """Store a group's overrides cluster-wide (raises KafkaError when etcd is away)."""
         key = self.keys.group_config(group_id)
-        with trio.move_on_after(self._request_timeout_s) as scope:
-            try:
-                if overrides:
-                    revision = await self.client.put(key, json.dumps(dict(overrides), sort_keys=True).encode())
-                elif key in self._mirror:
-                    _, revision = await self.client.txn([], [Op(key)])
-                else:
-                    return
-            except (EtcdUnavailable, EtcdError) as exc:
-                raise KafkaError(
-                    ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
-                ) from exc
-            await self.wait_revision(revision)
-        if scope.cancelled_caught:
-            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, "the group config change was not seen in time")
+
+        async def write() -> int | None:
+            if overrides:
+                return await self.client.put(key, json.dumps(dict(overrides), sort_keys=True).encode())
+            if key in self._mirror:
+                _, revision = await self.client.txn([], [Op(key)])
+                return revision
+            return None
+
+        await self._change(write, "group config")
 
     # --- security documents (ACLs, SCRAM credentials, client quotas) ----------------
 
@@ -880,16 +851,46 @@ class ClusterMetadata(ClusterIsrWrites):
         ops += [Op(self.keys.security_document(section, name)) for name in deletes]
         if not ops:
             return
+
+        async def write() -> int:
+            _, revision = await self.client.txn([], ops)
+            return revision
+
+        await self._change(write, section)
+
+    async def _change(self, write: Callable[[], Awaitable[int | None]], what: str) -> None:
+        """Make an etcd change with ``write`` (its revision; None: nothing to change) and
+        return once this broker's image has it; REQUEST_TIMED_OUT when etcd is away or the
+        change is not seen in time (``what`` names it)."""
         with trio.move_on_after(self._request_timeout_s) as scope:
-            try:
-                _, revision = await self.client.txn([], ops)
-            except (EtcdUnavailable, EtcdError) as exc:
-                raise KafkaError(
-                    ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}"
-                ) from exc
+            with _etcd_reachable():
+                revision = await write()
+            if revision is None:
+                return
             await self.wait_revision(revision)
         if scope.cancelled_caught:
-            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"the {section} change was not seen in time")
+            raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"the {what} change was not seen in time")
+
+
+@contextmanager
+def _etcd_reachable() -> Iterator[None]:
+    """An etcd failure within is REQUEST_TIMED_OUT: the cluster metadata store is unreachable."""
+    try:
+        yield
+    except (EtcdUnavailable, EtcdError) as exc:
+        raise KafkaError(ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata store is unreachable: {exc}") from exc
+
+
+def _topic_doc(t: NewTopic) -> dict[str, Any]:
+    """A topic to create as the controller's requests carry it (configs as text)."""
+    return {
+        "name": t.name,
+        "partitions": t.partitions,
+        "replication_factor": t.replication_factor,
+        "configs": {k: _text(v) for k, v in t.configs.items()},
+        "assignments": [list(r) for r in t.assignments] if t.assignments else None,
+        "internal": t.internal,
+    }
 
 
 def _text(value: Any) -> str:

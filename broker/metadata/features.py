@@ -31,12 +31,12 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import structlog
 
 from broker.config import known_setting
-from broker.log.checkpoint import atomic_write, read_json_document
+from broker.metadata.documents import FollowingStore, SharedDocuments, write_document
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
@@ -143,14 +143,6 @@ def validate(
     return proposed, None
 
 
-class SharedDocuments(Protocol):
-    """Cluster-wide documents in etcd (ClusterMetadata)."""
-
-    def documents(self, section: str) -> dict[str, bytes]: ...
-
-    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
-
-
 # The setting that gives each feature's initial level -> the feature.
 _FEATURE_OF_SETTING = {spec.setting: spec.name for spec in FEATURES.values() if spec.setting is not None}
 
@@ -168,12 +160,11 @@ def initial_levels(setting: Callable[[str], Any]) -> dict[str, int]:
     return levels
 
 
-class FeatureStore:
+class FeatureStore(FollowingStore):
     """The finalized levels, durable on this node or in the cluster's etcd."""
 
     def __init__(self, data_dir: Path, setting: Callable[[str], Any], *, shared: SharedDocuments | None = None) -> None:
-        self._path = Path(data_dir) / FILE_NAME
-        self._shared = shared
+        super().__init__(data_dir, FILE_NAME, shared)
         self._levels = initial_levels(setting)
         self.epoch = 1
         # Called with the finalized levels after every change (the coordinators follow).
@@ -196,14 +187,8 @@ class FeatureStore:
     def levels(self) -> Mapping[str, int]:
         return dict(self._levels)
 
-    def load(self) -> None:
-        """Read the stored levels (single node; blocking)."""
-        if self._shared is not None:
-            self.follow()
-            return
-        doc = read_json_document(self._path)
-        if doc is None:
-            return
+    def _loaded(self, doc: Any) -> None:
+        """The stored levels (single node)."""
         if doc.get("version") != FILE_VERSION:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{self._path} has unknown version {doc.get('version')}")
         self._apply({str(k): int(v) for k, v in doc["levels"].items()}, int(doc.get("epoch", 1)))
@@ -243,9 +228,6 @@ class FeatureStore:
             self.follow()
         else:
             doc = {"version": FILE_VERSION, "epoch": epoch, "levels": dict(sorted(levels.items()))}
-            try:
-                atomic_write(self._path, json.dumps(doc, indent=1).encode())
-            except OSError as exc:
-                raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {self._path}: {exc}") from exc
+            write_document(self._path, json.dumps(doc, indent=1).encode())
             self._apply(dict(levels), epoch)
         log.info("features_finalized", changed=changed, epoch=self.epoch)

@@ -12,11 +12,11 @@ where every broker reads it. StreamsGroupDescribe v1 returns it (status 3,
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from broker.log.checkpoint import read_json_document
+from broker.metadata.documents import SharedDocuments, write_document
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = ["MAX_DESCRIPTION_BYTES", "StreamsTopologyStore"]
@@ -30,12 +30,6 @@ MAX_DESCRIPTION_BYTES = 1 << 20
 # topology epoch: every member asked pushes one, and a member that failed to is not
 # asked again at once.
 ASK_BACKOFF_MS = 30_000
-
-
-class SharedDocuments(Protocol):
-    def documents(self, section: str) -> dict[str, bytes]: ...
-
-    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
 
 
 class StreamsTopologyStore:
@@ -104,9 +98,4 @@ class StreamsTopologyStore:
         self._docs = docs
 
     def _write(self, docs: dict[str, dict[str, Any]]) -> None:
-        from broker.log.checkpoint import atomic_write
-
-        try:
-            atomic_write(self._path, json.dumps({"version": 1, "groups": docs}, sort_keys=True).encode())
-        except OSError as exc:
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {self._path}: {exc}") from exc
+        write_document(self._path, json.dumps({"version": 1, "groups": docs}, sort_keys=True).encode())

@@ -60,6 +60,16 @@ def _c(op: AclOperation, when: str = "", any_of: str = "") -> Check:
     return Check(_C, op, "cluster", when, any_of)
 
 
+# Consumer (KIP-848) and share (KIP-932) groups check their heartbeat and describe alike.
+_MODERN_GROUP_HEARTBEAT = (
+    Check(_G, _O.READ, "group_id"),
+    Check(_T, _O.DESCRIBE, "subscribed_topic_names[]", when="subscribed_topic_names is set"),
+)
+_MODERN_GROUP_DESCRIBE = (
+    Check(_G, _O.DESCRIBE, "group_ids[]"),
+    Check(_T, _O.DESCRIBE, "topics in the members' assignments"),
+)
+
 API_ACLS: dict[ApiKey, tuple[Check, ...]] = {
     ApiKey.PRODUCE: (
         Check(_X, _O.WRITE, "transactional_id", when="transactional_id is set"),
@@ -171,26 +181,14 @@ API_ACLS: dict[ApiKey, tuple[Check, ...]] = {
         Check(_T, _O.DESCRIBE, "each topic in the transaction (others left out)"),
     ),
     ApiKey.LIST_TRANSACTIONS: (Check(_X, _O.DESCRIBE, "each transaction listed (others left out)"),),
-    ApiKey.CONSUMER_GROUP_HEARTBEAT: (
-        Check(_G, _O.READ, "group_id"),
-        Check(_T, _O.DESCRIBE, "subscribed_topic_names[]", when="subscribed_topic_names is set"),
-    ),
-    ApiKey.CONSUMER_GROUP_DESCRIBE: (
-        Check(_G, _O.DESCRIBE, "group_ids[]"),
-        Check(_T, _O.DESCRIBE, "topics in the members' assignments"),
-    ),
+    ApiKey.CONSUMER_GROUP_HEARTBEAT: _MODERN_GROUP_HEARTBEAT,
+    ApiKey.CONSUMER_GROUP_DESCRIBE: _MODERN_GROUP_DESCRIBE,
     ApiKey.GET_TELEMETRY_SUBSCRIPTIONS: (),
     ApiKey.PUSH_TELEMETRY: (),
     ApiKey.LIST_CONFIG_RESOURCES: (_c(_O.DESCRIBE_CONFIGS),),
     ApiKey.DESCRIBE_TOPIC_PARTITIONS: (Check(_T, _O.DESCRIBE, "topics[].name"),),
-    ApiKey.SHARE_GROUP_HEARTBEAT: (
-        Check(_G, _O.READ, "group_id"),
-        Check(_T, _O.DESCRIBE, "subscribed_topic_names[]", when="subscribed_topic_names is set"),
-    ),
-    ApiKey.SHARE_GROUP_DESCRIBE: (
-        Check(_G, _O.DESCRIBE, "group_ids[]"),
-        Check(_T, _O.DESCRIBE, "topics in the members' assignments"),
-    ),
+    ApiKey.SHARE_GROUP_HEARTBEAT: _MODERN_GROUP_HEARTBEAT,
+    ApiKey.SHARE_GROUP_DESCRIBE: _MODERN_GROUP_DESCRIBE,
     ApiKey.SHARE_FETCH: (Check(_G, _O.READ, "group_id"), Check(_T, _O.READ, "topics[].topic_id")),
     ApiKey.SHARE_ACKNOWLEDGE: (Check(_G, _O.READ, "group_id"), Check(_T, _O.READ, "topics[].topic_id")),
     ApiKey.INITIALIZE_SHARE_GROUP_STATE: (_c(_O.CLUSTER_ACTION),),

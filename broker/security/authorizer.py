@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -56,6 +56,8 @@ __all__ = [
     "FileAclPersistence",
     "PatternType",
     "ResourceType",
+    "acl_document",
+    "acl_from_document",
     "authorization_error",
     "parse_super_users",
 ]
@@ -449,6 +451,32 @@ def _validate_creation(creation: tuple[int, str, int, str, str, int, int], api_v
     return AclBinding(rt, name, pt, principal, host, op, perm)
 
 
+def acl_document(acl: AclBinding) -> dict[str, str]:
+    """An ACL as stored (in the ACL file, or as an etcd document): its fields by name."""
+    return {
+        "resource_type": acl.resource_type.name,
+        "resource_name": acl.resource_name,
+        "pattern_type": acl.pattern_type.name,
+        "principal": acl.principal,
+        "host": acl.host,
+        "operation": acl.operation.name,
+        "permission": acl.permission.name,
+    }
+
+
+def acl_from_document(doc: Mapping[str, str]) -> AclBinding:
+    """The ACL that :func:`acl_document` stored (KeyError for a field missing or unknown)."""
+    return AclBinding(
+        ResourceType[doc["resource_type"]],
+        doc["resource_name"],
+        PatternType[doc["pattern_type"]],
+        doc["principal"],
+        doc["host"],
+        AclOperation[doc["operation"]],
+        AclPermissionType[doc["permission"]],
+    )
+
+
 @dataclass
 class FileAclPersistence:
     """Every ACL in one JSON file, replaced atomically."""
@@ -464,34 +492,12 @@ class FileAclPersistence:
         except ValueError as exc:
             raise ValueError(f"{self.path}: not an ACL file: {exc}") from None
         try:
-            return [
-                AclBinding(
-                    ResourceType[row["resource_type"]],
-                    row["resource_name"],
-                    PatternType[row["pattern_type"]],
-                    row["principal"],
-                    row["host"],
-                    AclOperation[row["operation"]],
-                    AclPermissionType[row["permission"]],
-                )
-                for row in doc["acls"]
-            ]
+            return [acl_from_document(row) for row in doc["acls"]]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"{self.path}: not an ACL file: {exc!r}") from None
 
     def save(self, acls: Sequence[AclBinding]) -> None:
-        rows = [
-            {
-                "resource_type": a.resource_type.name,
-                "resource_name": a.resource_name,
-                "pattern_type": a.pattern_type.name,
-                "principal": a.principal,
-                "host": a.host,
-                "operation": a.operation.name,
-                "permission": a.permission.name,
-            }
-            for a in acls
-        ]
+        rows = [acl_document(a) for a in acls]
         path = Path(self.path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")

@@ -22,24 +22,25 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import structlog
 import trio
 
+from broker.metadata.documents import SharedDocuments
 from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import KafkaError
 from broker.security.authorizer import (
     AclBinding,
     AclBindingFilter,
     AclOperation,
-    AclPermissionType,
     AclResult,
     Authorizer,
     DeleteFilterResult,
     FileAclPersistence,
-    PatternType,
     ResourceType,
+    acl_document,
+    acl_from_document,
     parse_super_users,
 )
 from broker.security.quotas import AlterEntry, ByteRates, ClientQuotas, Entity
@@ -79,40 +80,8 @@ TOKEN_FILE = "delegation-tokens.json"
 STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
 
 
-class SharedDocuments(Protocol):
-    """The cluster metadata store as the security state sees it (ClusterMetadata)."""
-
-    def documents(self, section: str) -> dict[str, bytes]: ...
-
-    async def write_documents(self, section: str, puts: Mapping[str, bytes], deletes: Iterable[str]) -> None: ...
-
-
-def _acl_doc(acl: AclBinding) -> dict[str, str]:
-    return {
-        "resource_type": acl.resource_type.name,
-        "resource_name": acl.resource_name,
-        "pattern_type": acl.pattern_type.name,
-        "principal": acl.principal,
-        "host": acl.host,
-        "operation": acl.operation.name,
-        "permission": acl.permission.name,
-    }
-
-
-def _acl_from(doc: Mapping[str, str]) -> AclBinding:
-    return AclBinding(
-        ResourceType[doc["resource_type"]],
-        doc["resource_name"],
-        PatternType[doc["pattern_type"]],
-        doc["principal"],
-        doc["host"],
-        AclOperation[doc["operation"]],
-        AclPermissionType[doc["permission"]],
-    )
-
-
 def _acl_name(acl: AclBinding) -> str:
-    return hashlib.sha256(json.dumps(_acl_doc(acl), sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(acl_document(acl), sort_keys=True).encode()).hexdigest()
 
 
 def _b64(data: bytes) -> str:
@@ -269,7 +238,7 @@ class SecurityStore:
             acls = []
             for name, value in acl_docs.items():
                 try:
-                    acls.append(_acl_from(json.loads(value)))
+                    acls.append(acl_from_document(json.loads(value)))
                 except (ValueError, KeyError, TypeError) as exc:
                     log.error("bad_acl_document", name=name, error=str(exc))
             self.acls.replace(acls)
@@ -336,7 +305,7 @@ class SecurityStore:
             results, delta = self.acls.prepare_create(creations, api_version=api_version)
             if delta.empty:
                 return results
-            puts = {_acl_name(a): json.dumps(_acl_doc(a), sort_keys=True).encode() for a in delta.added}
+            puts = {_acl_name(a): json.dumps(acl_document(a), sort_keys=True).encode() for a in delta.added}
             await self._persist("acls", puts, (), self.acls, self._acl_file, delta)
             return results
 

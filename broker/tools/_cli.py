@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from broker.tools._security import client_security
+from broker.tools._security import add_command_config, client_security
 
 if TYPE_CHECKING:
     from broker.admin.client import AdminClient
@@ -46,6 +46,18 @@ def add_bootstrap_server(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bootstrap-server", required=True, metavar="HOST:PORT", help="REQUIRED: the server(s) to connect to"
     )
+
+
+def add_tool_parser(
+    subparsers: argparse._SubParsersAction, name: str, *, help: str, description: str, command_config: bool = True
+) -> argparse.ArgumentParser:
+    """The sub-command ``name`` of a tool that talks to a broker: its ``--bootstrap-server``
+    and (unless ``command_config`` is false) its ``--command-config``."""
+    p: argparse.ArgumentParser = subparsers.add_parser(name, help=help, description=description)
+    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
+    if command_config:
+        add_command_config(p)
+    return p
 
 
 def table(rows: Sequence[Sequence[object]], widths_min: list[int], *, rstrip: bool = True) -> str:

@@ -8,7 +8,17 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from broker.tools._cli import EXIT_FAILURE, EXIT_OK, UsageError, add_bootstrap_server, choices, dump, print_error, table
+from broker.tools._cli import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UsageError,
+    add_bootstrap_server,
+    choices,
+    dump,
+    print_error,
+    run_group_tool,
+    table,
+)
 from broker.tools._security import add_command_config
 
 if TYPE_CHECKING:
@@ -64,6 +74,13 @@ def add_group_tool(
     return p
 
 
+def serve(
+    p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], None], actions: Mapping[str, Action]
+) -> None:
+    """Make ``p`` run its tool: ``check`` the options, then run the one of ``actions`` they name."""
+    p.set_defaults(func=lambda args: run_group_tool(p, args, check, dispatch(actions)))
+
+
 def one_action(args: argparse.Namespace, actions: Iterable[str], message: str) -> str:
     """The one action (option dest) the options name, or UsageError ``message``."""
     chosen = [a for a in actions if getattr(args, a)]
@@ -108,6 +125,18 @@ def chosen_groups(admin: AdminClient, args: argparse.Namespace, group_type: str)
     if args.all_groups:
         return sorted(g.group_id for g in admin.list_groups(types=[group_type]))
     return list(dict.fromkeys(args.group))
+
+
+def list_action(group_type: str, states: tuple[str, ...]) -> Action:
+    """``--list`` for a tool on groups of one ``group_type`` (whose ``states`` --state may name)."""
+
+    def act(admin: AdminClient, args: argparse.Namespace) -> int:
+        chosen = choices(args.state or [], states, "state")
+        groups = sorted(admin.list_groups(types=[group_type], states=chosen), key=lambda g: g.group_id)
+        print_group_list(groups, args.state is not None, args.output)
+        return EXIT_OK
+
+    return act
 
 
 def print_group_list(groups: Sequence[Any], show_state: bool, output: str) -> None:

@@ -29,8 +29,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
-from broker.tools._cli import run_with_admin
-from broker.tools._security import add_command_config
+from broker.tools._cli import add_tool_parser, run_with_admin
 
 if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.admin.client import AdminClient
@@ -55,13 +54,12 @@ _NO_RESOURCE = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "acls",
         help="add, list and remove ACLs (like kafka-acls.sh)",
         description="Manage ACLs over the Kafka protocol (CreateAcls, DescribeAcls, DeleteAcls), like kafka-acls.sh.",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
-    add_command_config(p)
     action = p.add_mutually_exclusive_group(required=True)
     action.add_argument("--add", action="store_true", help="add ACLs")
     action.add_argument("--remove", action="store_true", help="remove ACLs")

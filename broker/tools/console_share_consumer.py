@@ -35,7 +35,8 @@ if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.protocol.messages.share_group_heartbeat_response import Assignment
     from broker.protocol.records import Record
 
-from broker.tools._security import add_command_config, client_security
+from broker.tools._cli import add_tool_parser
+from broker.tools._security import client_security
 
 GAP, ACCEPT, RELEASE, REJECT = 0, 1, 2, 3
 _CLIENT_ID = "sharebroker-console-share-consumer"
@@ -49,13 +50,12 @@ _RETRY_ERRORS = (14, 15, 16)  # COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AV
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "console-share-consumer",
         help="print records of a topic as a share-group member (like kafka-console-share-consumer.sh)",
         description="Consume a topic as a member of a share group and print its records.",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
-    add_command_config(p)
     p.add_argument("--topic", required=True, metavar="T", help="topic to consume")
     p.add_argument("--group", default="console-share-consumer", metavar="G", help="share group id")
     mode = p.add_mutually_exclusive_group()
@@ -177,6 +177,12 @@ def run(args: argparse.Namespace) -> int:
     consumer.close()
     print(f"Processed a total of {consumer.printed} messages", file=sys.stderr)
     return 0
+
+
+def _acknowledgement_failed(partition: int, error_code: int) -> None:
+    from broker.admin.client import error_name
+
+    print(f"Acknowledgement on partition {partition} failed: {error_name(error_code)}", file=sys.stderr)
 
 
 class _Fetcher:
@@ -306,7 +312,7 @@ class _ShareConsumer:
 
     def _fetch_from(self, node: int, partitions: set[int], wait_ms: int) -> list[tuple[int, Record, int, int]]:
         """One ShareFetch to ``node``; returns (partition, record, delivery count, timestamp type) to print."""
-        from broker.admin.client import KafkaApiError, error_name
+        from broker.admin.client import KafkaApiError
         from broker.protocol.messages.share_fetch_request import (
             AcknowledgementBatch,
             FetchPartition,
@@ -372,11 +378,7 @@ class _ShareConsumer:
                 continue
             for pd in topic.partitions:
                 if pd.acknowledge_error_code:
-                    print(
-                        f"Acknowledgement on partition {pd.partition_index} failed: "
-                        f"{error_name(pd.acknowledge_error_code)}",
-                        file=sys.stderr,
-                    )
+                    _acknowledgement_failed(pd.partition_index, pd.acknowledge_error_code)
                 if pd.error_code:
                     if pd.error_code in (6, 74, 3):  # NOT_LEADER, FENCED_LEADER_EPOCH, UNKNOWN_TOPIC
                         self._refresh_metadata()
@@ -505,13 +507,7 @@ class _ShareConsumer:
                     for t in resp.responses:
                         for pd in t.partitions:
                             if pd.error_code:
-                                from broker.admin.client import error_name
-
-                                print(
-                                    f"Acknowledgement on partition {pd.partition_index} failed: "
-                                    f"{error_name(pd.error_code)}",
-                                    file=sys.stderr,
-                                )
+                                _acknowledgement_failed(pd.partition_index, pd.error_code)
             except Exception as exc:
                 print(f"Closing the share session failed: {exc}", file=sys.stderr)
             finally:

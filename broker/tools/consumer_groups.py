@@ -26,7 +26,6 @@ from broker.tools._cli import (
     choices,
     dump,
     print_error,
-    run_group_tool,
     table,
 )
 from broker.tools._groups import (
@@ -34,9 +33,9 @@ from broker.tools._groups import (
     check_list,
     check_views,
     coordinator_of,
-    dispatch,
     one_action,
     report_deletions,
+    serve,
 )
 from broker.tools._offsets import (
     Plan,
@@ -101,7 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scen = add_reset_options(p)
     scen.add_argument("--to-current", action="store_true", help="reset to the current committed offset")
     scen.add_argument("--shift-by", type=int, metavar="N", help="move the committed offset by N (may be negative)")
-    p.set_defaults(func=main, _consumer_groups_parser=p)
+    serve(p, _check_args, _ACT)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -205,10 +204,6 @@ def _count(assignment: dict[str, list[int]]) -> int:
 
 
 # -- entry point -----------------------------------------------------------------------------
-
-
-def main(args: argparse.Namespace) -> int:
-    return run_group_tool(args._consumer_groups_parser, args, _check_args, dispatch(_ACT))
 
 
 def _check_args(args: argparse.Namespace) -> None:

@@ -21,8 +21,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from broker.tools._cli import run_with_admin
-from broker.tools._security import add_command_config
+from broker.tools._cli import add_tool_parser, run_with_admin
 
 if TYPE_CHECKING:
     from broker.admin.client import AdminClient, BrokerConnection
@@ -32,14 +31,13 @@ REPORT_INTERVAL_S = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "producer-perf",
         help="produce test load and report throughput and latency (like kafka-producer-perf-test.sh)",
         description="Produce --num-records records of --record-size bytes at --throughput records/sec "
         "and report throughput and latency as kafka-producer-perf-test.sh does.",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
-    add_command_config(p)
     p.add_argument("--topic", required=True, metavar="T", help="topic to produce to")
     p.add_argument("--num-records", type=int, required=True, metavar="N", help="records to send")
     p.add_argument("--record-size", type=int, default=100, metavar="B", help="record value size in bytes (default 100)")

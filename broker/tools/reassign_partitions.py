@@ -21,14 +21,17 @@ import json
 import sys
 from typing import Any
 
+from broker.tools._cli import add_tool_parser
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "reassign-partitions",
         help="move partition replicas between brokers (like kafka-reassign-partitions.sh)",
         description="Start, verify, cancel and list partition reassignments over the Kafka protocol.",
+        command_config=False,
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
     action = p.add_mutually_exclusive_group(required=True)
     action.add_argument("--execute", action="store_true", help="start the reassignment in the file")
     action.add_argument("--verify", action="store_true", help="tell whether the file's reassignment is done")
@@ -200,21 +203,21 @@ def _execute(admin: Any, args: argparse.Namespace, plan: list[tuple[str, int, li
         [(t, i, r) for t, i, r in plan],
         not args.disallow_replication_factor_change,
     )
-    started = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
-    if started:
-        print(f"Successfully started partition reassignments for {','.join(started)}")
-    for line in failures:
-        print(f"error: {line}", file=sys.stderr)
-    return 1 if failures else 0
+    return _report(keys, failures, "Successfully started partition reassignments for ")
 
 
 def _cancel(admin: Any, plan: list[tuple[str, int, list[int]]]) -> int:
     """--cancel: stop the plan's reassignments in progress."""
     keys = [(t, i) for t, i, _ in plan]
     failures = _alter(admin, [(t, i, None) for t, i in keys], True)
-    cancelled = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
-    if cancelled:
-        print(f"Successfully cancelled partition reassignments for: {','.join(cancelled)}")
+    return _report(keys, failures, "Successfully cancelled partition reassignments for: ")
+
+
+def _report(keys: list[tuple[str, int]], failures: list[str], success: str) -> int:
+    """``success`` and the partitions that did not fail, then one line per failure; the exit status."""
+    done = [f"{t}-{i}" for t, i in keys if not any(f.startswith(f"{t}-{i}:") for f in failures)]
+    if done:
+        print(success + ",".join(done))
     for line in failures:
         print(f"error: {line}", file=sys.stderr)
     return 1 if failures else 0

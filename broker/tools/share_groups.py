@@ -20,10 +20,8 @@ from broker.tools._cli import (
     EXIT_OK,
     ToolError,
     UsageError,
-    choices,
     dump,
     print_error,
-    run_group_tool,
     table,
 )
 from broker.tools._groups import (
@@ -32,10 +30,10 @@ from broker.tools._groups import (
     check_views,
     chosen_groups,
     coordinator_of,
-    dispatch,
+    list_action,
     one_action,
-    print_group_list,
     report_deletions,
+    serve,
 )
 from broker.tools._offsets import (
     add_reset_options,
@@ -80,17 +78,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         offsets="show start offsets and lag (default)",
     )
     add_reset_options(p)
-    p.set_defaults(func=main, _share_groups_parser=p)
+    serve(p, _check_args, _ACT)
 
 
 # -- helpers ---------------------------------------------------------------------------------
 
 
 # -- entry point -----------------------------------------------------------------------------
-
-
-def main(args: argparse.Namespace) -> int:
-    return run_group_tool(args._share_groups_parser, args, _check_args, dispatch(_ACT))
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -117,13 +111,6 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 # -- actions ---------------------------------------------------------------------------------
-
-
-def _list(admin: Any, args: argparse.Namespace) -> int:
-    states = choices(args.state or [], SHARE_STATES, "state")
-    groups = sorted(admin.list_groups(types=["share"], states=states), key=lambda g: g.group_id)
-    print_group_list(groups, args.state is not None, args.output)
-    return EXIT_OK
 
 
 def _describe_group(admin: Any, group: str) -> Any:
@@ -418,7 +405,7 @@ def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
 
 
 _ACT = {
-    "list": _list,
+    "list": list_action("share", SHARE_STATES),
     "describe": _describe,
     "reset_offsets": _reset,
     "delete": _delete,

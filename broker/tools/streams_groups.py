@@ -21,9 +21,7 @@ from broker.tools._cli import (
     EXIT_OK,
     ToolError,
     UsageError,
-    choices,
     dump,
-    run_group_tool,
     table,
 )
 from broker.tools._groups import (
@@ -32,9 +30,9 @@ from broker.tools._groups import (
     check_views,
     chosen_groups,
     coordinator_of,
-    dispatch,
+    list_action,
     one_action,
-    print_group_list,
+    serve,
 )
 
 MISSING = "-"
@@ -68,11 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="with --describe: the group's topology description, as a member pushed it (KIP-1331)",
     )
-    p.set_defaults(func=main, _streams_groups_parser=p)
-
-
-def main(args: argparse.Namespace) -> int:
-    return run_group_tool(args._streams_groups_parser, args, _check_args, dispatch(_ACT))
+    serve(p, _check_args, _ACT)
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -83,13 +77,6 @@ def _check_args(args: argparse.Namespace) -> None:
     if bool(args.group) == bool(args.all_groups):
         raise UsageError("--describe needs --group GROUP or --all-groups (not both)")
     check_views(args, action, VIEWS)
-
-
-def _list(admin: Any, args: argparse.Namespace) -> int:
-    states = choices(args.state or [], STREAMS_STATES, "state")
-    groups = sorted(admin.list_groups(types=["streams"], states=states), key=lambda g: g.group_id)
-    print_group_list(groups, args.state is not None, args.output)
-    return EXIT_OK
 
 
 def _tasks(tasks: list[Any]) -> dict[str, list[int]]:
@@ -329,4 +316,4 @@ def _describe_offsets(
         blocks.append(table(rows, [15, 15, 10, 15, 15, 0]))
 
 
-_ACT = {"list": _list, "describe": _describe}
+_ACT = {"list": list_action("streams", STREAMS_STATES), "describe": _describe}

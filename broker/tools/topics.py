@@ -15,21 +15,19 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from broker.tools._cli import run_with_admin
-from broker.tools._security import add_command_config
+from broker.tools._cli import add_tool_parser, run_with_admin
 
 if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.admin.client import AdminClient
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "topics",
         help="create, list, describe, alter and delete topics (like kafka-topics.sh)",
         description="Manage topics over the Kafka protocol, like kafka-topics.sh and kafka-configs.sh.",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
-    add_command_config(p)
     action = p.add_mutually_exclusive_group(required=True)
     action.add_argument("--create", action="store_true", help="create a topic")
     action.add_argument("--list", action="store_true", help="list topic names")

@@ -19,8 +19,7 @@ import argparse
 import re
 from typing import TYPE_CHECKING
 
-from broker.tools._cli import run_with_admin
-from broker.tools._security import add_command_config
+from broker.tools._cli import add_tool_parser, run_with_admin
 
 if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
     from broker.admin.client import AdminClient
@@ -31,14 +30,13 @@ _NAMES = {1: "SCRAM-SHA-256", 2: "SCRAM-SHA-512"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_tool_parser(
+        subparsers,
         "user-scram",
         help="add, delete and describe users' SCRAM credentials (like kafka-configs.sh --entity-type users)",
         description="Manage SCRAM-SHA-256/512 credentials over the Kafka protocol "
         "(AlterUserScramCredentials, DescribeUserScramCredentials), like kafka-configs.sh.",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
-    add_command_config(p)
     action = p.add_mutually_exclusive_group(required=True)
     action.add_argument("--alter", action="store_true", help="add or delete credentials")
     action.add_argument("--describe", action="store_true", help="show credentials (mechanisms and iterations)")

@@ -39,6 +39,17 @@ log = structlog.get_logger("sharebroker.ui")
 NOT_FOUND_CODES = (ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_ID)
 
 
+# (error class, HTTP status, headline), the first match wins: subclasses of AdminError before it.
+_ERRORS: tuple[tuple[type[Exception], int, str], ...] = (
+    (AdminAuthenticationError, 502, "The cluster refused the console's credentials"),
+    (AdminTimeoutError, 504, "The cluster did not answer in time"),
+    (AdminConnectionError, 502, "The cluster cannot be reached"),
+    (UnsupportedApiError, 501, "This cluster does not serve what the page needs"),
+    (AdminError, 502, "The cluster request failed"),
+    (ValueError, 400, "Bad request"),
+)
+
+
 def describe_error(exc: BaseException) -> tuple[int, str, str]:
     """(HTTP status, headline, detail) for an error met while building a page."""
     if isinstance(exc, ConsoleError):
@@ -47,18 +58,9 @@ def describe_error(exc: BaseException) -> tuple[int, str, str]:
         status = 404 if exc.code in NOT_FOUND_CODES else 502
         what = "Not found" if status == 404 else "Kafka refused the request"
         return status, what, str(exc)
-    if isinstance(exc, AdminAuthenticationError):
-        return 502, "The cluster refused the console's credentials", str(exc)
-    if isinstance(exc, AdminTimeoutError):
-        return 504, "The cluster did not answer in time", str(exc)
-    if isinstance(exc, AdminConnectionError):
-        return 502, "The cluster cannot be reached", str(exc)
-    if isinstance(exc, UnsupportedApiError):
-        return 501, "This cluster does not serve what the page needs", str(exc)
-    if isinstance(exc, AdminError):
-        return 502, "The cluster request failed", str(exc)
-    if isinstance(exc, ValueError):
-        return 400, "Bad request", str(exc)
+    for kind, status, headline in _ERRORS:
+        if isinstance(exc, kind):
+            return status, headline, str(exc)
     return 500, "The console failed to build this page", f"{type(exc).__name__} (details are in the console's log)"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from broker.protocol.errors import ErrorCode
 from broker.protocol.message_base import Message
@@ -148,6 +148,23 @@ class GroupsSplit(Generic[G, RG, RT]):
     def anything(self) -> bool:
         return bool(self.denied_groups or self.denied_topics or self.all_topics)
 
+    def plan(self, c: Check, body: Any, answered_name: Callable[[Any], str]) -> Plan:
+        """The handler sees ``body`` with the kept groups; in its answer a group that asked
+        for all topics keeps the ones the principal may describe (``answered_name`` reads a
+        response topic's name), and the denied topics and groups are added."""
+        if not self.anything:
+            return Plan(request=body)
+
+        def after(resp: Any) -> Any:
+            for g in resp.groups:
+                if g.group_id in self.all_topics:
+                    g.topics = [t for t in g.topics or () if c.ok(_O.DESCRIBE, _T, answered_name(t))]
+                g.topics = list(g.topics or []) + self.denied_topics.get(g.group_id, [])
+            resp.groups.extend(self.denied_groups)
+            return resp
+
+        return Plan(request=replace(body, groups=self.kept), after=after)
+
 
 def split_groups(
     c: Check,
@@ -218,18 +235,7 @@ def _offset_fetch(c: Check, body: OffsetFetchRequest) -> Plan:
         lambda g: OffsetFetchResponseGroup(group_id=g.group_id, error_code=GROUP_DENIED, topics=[]),
         _offset_fetch_topic,
     )
-    if not s.anything:
-        return Plan(request=body)
-
-    def after(resp: OffsetFetchResponse) -> OffsetFetchResponse:
-        for g in resp.groups:
-            if g.group_id in s.all_topics:
-                g.topics = [t for t in g.topics or () if c.ok(_O.DESCRIBE, _T, t.name)]
-            g.topics = list(g.topics or []) + s.denied_topics.get(g.group_id, [])
-        resp.groups.extend(s.denied_groups)
-        return resp
-
-    return Plan(request=replace(body, groups=s.kept), after=after)
+    return s.plan(c, body, lambda t: t.name)
 
 
 @rule(FindCoordinatorRequest)

@@ -20,7 +20,6 @@ from broker.protocol.messages.describe_share_group_offsets_request import (
     DescribeShareGroupOffsetsRequestTopic,
 )
 from broker.protocol.messages.describe_share_group_offsets_response import (
-    DescribeShareGroupOffsetsResponse,
     DescribeShareGroupOffsetsResponseGroup,
     DescribeShareGroupOffsetsResponsePartition,
     DescribeShareGroupOffsetsResponseTopic,
@@ -142,18 +141,7 @@ def _describe_share_offsets(c: Check, body: DescribeShareGroupOffsetsRequest) ->
         ),
         _denied_share_topic,
     )
-    if not s.anything:
-        return Plan(request=body)
-
-    def after(resp: DescribeShareGroupOffsetsResponse) -> DescribeShareGroupOffsetsResponse:
-        for g in resp.groups:
-            if g.group_id in s.all_topics:
-                g.topics = [t for t in g.topics or () if c.ok(_O.DESCRIBE, _T, t.topic_name)]
-            g.topics = list(g.topics or []) + s.denied_topics.get(g.group_id, [])
-        resp.groups.extend(s.denied_groups)
-        return resp
-
-    return Plan(request=replace(body, groups=s.kept), after=after)
+    return s.plan(c, body, lambda t: t.topic_name)
 
 
 # The share-state RPCs come from brokers (the share coordinator's clients).

@@ -8,13 +8,15 @@ broker and one DescribeTransactions per coordinator for the open ones.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from broker.admin.client import COORDINATOR_TRANSACTION, AdminClient, AdminError, KafkaApiError, error_name
 from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import Unavailable
-from broker.ui.data.coordinators import group_by_coordinator
+from broker.ui.data.coordinators import describe_at_coordinators
 
 _RESOURCE_TYPES = {int(rt): rt.name for rt in ResourceType if rt >= ResourceType.TOPIC}
 _PATTERNS = {int(pt): pt.name for pt in PatternType if pt >= PatternType.ANY}
@@ -129,28 +131,24 @@ def transactions(admin: AdminClient) -> list[TxnRow]:
     }
     if not rows:
         return []
-    by_node, errors = group_by_coordinator(admin, list(rows), COORDINATOR_TRANSACTION)
-    for tid, exc in errors.items():
-        rows[tid].error = str(exc)
-    for node, ids in by_node.items():
-        try:
-            resp = admin.send(DescribeTransactionsRequest(transactional_ids=ids), node=node)
-        except AdminError as exc:
-            for tid in ids:
-                rows[tid].error = str(exc)
-            continue
-        for s in resp.transaction_states:
-            row = rows.get(s.transactional_id)
-            if row is None:
-                continue
-            if s.error_code:
-                row.error = error_name(s.error_code)
-                continue
+    for _, _, described in describe_at_coordinators(
+        admin,
+        rows,
+        lambda ids: DescribeTransactionsRequest(transactional_ids=ids),
+        _transaction_states,
+        COORDINATOR_TRANSACTION,
+    ):
+        for row, s in described:
             row.state = s.transaction_state
             row.timeout_ms = s.transaction_timeout_ms
             row.start_ms = s.transaction_start_time_ms
             row.partitions = [f"{t.topic}-{p}" for t in s.topics for p in t.partitions]
     return sorted(rows.values(), key=lambda r: (r.open_for_s is None, r.transactional_id))
+
+
+def _transaction_states(resp: Any) -> Iterator[tuple[str, Any, str | None]]:
+    for s in resp.transaction_states:
+        yield s.transactional_id, s, error_name(s.error_code) if s.error_code else None
 
 
 def abort_open_transaction(admin: AdminClient, topic: str, partition: int, start_offset: int) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,7 @@ from broker.admin.client import (
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import NO_METRICS, NOT_READ, Unavailable
-from broker.ui.data.coordinators import group_by_coordinator
+from broker.ui.data.coordinators import describe_at_coordinators, group_by_coordinator
 from broker.ui.data.topics import ConfigRow, Message, describe_configs, newest_records
 
 COORDINATOR_SHARE = 2  # FindCoordinator key type of a share-partition's share coordinator
@@ -195,23 +196,10 @@ def list_share_groups(admin: AdminClient) -> list[ShareGroupRow]:
     }
     if not rows:
         return []
-    by_node, errors = group_by_coordinator(admin, list(rows))
-    for gid, exc in errors.items():
-        rows[gid].error = str(exc)
-    for node, groups in by_node.items():
-        try:
-            resp = admin.send(ShareGroupDescribeRequest(group_ids=groups), node=node)
-        except AdminError as exc:
-            for gid in groups:
-                rows[gid].error = str(exc)
-            continue
-        for g in resp.groups:
-            row = rows.get(g.group_id)
-            if row is None:
-                continue
-            if g.error_code:
-                row.error = f"{error_name(g.error_code)}: {g.error_message or ''}".strip()
-                continue
+    for node, groups, described in describe_at_coordinators(
+        admin, rows, lambda ids: ShareGroupDescribeRequest(group_ids=ids), _described_groups
+    ):
+        for row, g in described:
             row.state = g.group_state
             row.members = len(g.members)
             row.partitions = len(
@@ -226,6 +214,11 @@ def list_share_groups(admin: AdminClient) -> list[ShareGroupRow]:
                 rows[gid].lag = _sum_lag(got)
                 rows[gid].positions = _positions(got)
     return [rows[gid] for gid, _ in listed]
+
+
+def _described_groups(resp: Any) -> Iterator[tuple[str, Any, str | None]]:
+    for g in resp.groups:
+        yield g.group_id, g, f"{error_name(g.error_code)}: {g.error_message or ''}".strip() if g.error_code else None
 
 
 def _positions(group: Any) -> dict[str, int]:
