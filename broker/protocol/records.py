@@ -47,7 +47,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from crc32c import crc32c
 
@@ -58,7 +58,7 @@ from broker.protocol.compression import (
     compress,
     decompress,
 )
-from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.errors import CodedError, ErrorCode
 
 __all__ = [
     "BATCH_HEADER_SIZE",
@@ -164,13 +164,10 @@ class ControlType(IntEnum):
 # Errors
 
 
-class RecordBatchError(KafkaError):
+class RecordBatchError(CodedError):
     """Base for malformed or refused record batches; ``CODE`` is its Kafka code."""
 
-    CODE: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
-
-    def __init__(self, message: str) -> None:
-        super().__init__(self.CODE, message)
+    CODE = ErrorCode.CORRUPT_MESSAGE
 
 
 class CorruptRecordError(RecordBatchError):
