@@ -125,16 +125,12 @@ class RoutedPersister:
             lambda: self.local.initialize(
                 group_id, topic_id, partition, state_epoch=state_epoch, start_offset=start_offset
             ),
-            lambda: InitializeShareGroupStateRequest(
-                group_id=group_id,
-                topics=[
-                    InitializeStateData(
-                        topic_id=topic_id,
-                        partitions=[
-                            InitPartition(partition=partition, state_epoch=state_epoch, start_offset=start_offset)
-                        ],
-                    )
-                ],
+            lambda: _request(
+                InitializeShareGroupStateRequest,
+                InitializeStateData,
+                group_id,
+                topic_id,
+                InitPartition(partition=partition, state_epoch=state_epoch, start_offset=start_offset),
             ),
             INITIALIZE_VERSION,
             _partition_result,
@@ -145,13 +141,12 @@ class RoutedPersister:
             ReadResult,
             ShareKey(group_id, topic_id, partition),
             lambda: self.local.read(group_id, topic_id, partition, leader_epoch=leader_epoch),
-            lambda: ReadShareGroupStateRequest(
-                group_id=group_id,
-                topics=[
-                    ReadStateData(
-                        topic_id=topic_id, partitions=[ReadPartition(partition=partition, leader_epoch=leader_epoch)]
-                    )
-                ],
+            lambda: _request(
+                ReadShareGroupStateRequest,
+                ReadStateData,
+                group_id,
+                topic_id,
+                ReadPartition(partition=partition, leader_epoch=leader_epoch),
             ),
             READ_VERSION,
             lambda p: ReadResult(
@@ -189,31 +184,27 @@ class RoutedPersister:
                 state_batches=state_batches,
                 delivery_complete_count=delivery_complete_count,
             ),
-            lambda: WriteShareGroupStateRequest(
-                group_id=group_id,
-                topics=[
-                    WriteStateData(
-                        topic_id=topic_id,
-                        partitions=[
-                            WritePartition(
-                                partition=partition,
-                                state_epoch=state_epoch,
-                                leader_epoch=leader_epoch,
-                                start_offset=start_offset,
-                                delivery_complete_count=delivery_complete_count,
-                                state_batches=[
-                                    WireBatch(
-                                        first_offset=b.first_offset,
-                                        last_offset=b.last_offset,
-                                        delivery_state=b.delivery_state,
-                                        delivery_count=b.delivery_count,
-                                    )
-                                    for b in state_batches
-                                ],
-                            )
-                        ],
-                    )
-                ],
+            lambda: _request(
+                WriteShareGroupStateRequest,
+                WriteStateData,
+                group_id,
+                topic_id,
+                WritePartition(
+                    partition=partition,
+                    state_epoch=state_epoch,
+                    leader_epoch=leader_epoch,
+                    start_offset=start_offset,
+                    delivery_complete_count=delivery_complete_count,
+                    state_batches=[
+                        WireBatch(
+                            first_offset=b.first_offset,
+                            last_offset=b.last_offset,
+                            delivery_state=b.delivery_state,
+                            delivery_count=b.delivery_count,
+                        )
+                        for b in state_batches
+                    ],
+                ),
             ),
             WRITE_VERSION,
             _partition_result,
@@ -224,9 +215,8 @@ class RoutedPersister:
             PartitionResult,
             ShareKey(group_id, topic_id, partition),
             lambda: self.local.delete(group_id, topic_id, partition),
-            lambda: DeleteShareGroupStateRequest(
-                group_id=group_id,
-                topics=[DeleteStateData(topic_id=topic_id, partitions=[DeletePartition(partition=partition)])],
+            lambda: _request(
+                DeleteShareGroupStateRequest, DeleteStateData, group_id, topic_id, DeletePartition(partition=partition)
             ),
             DELETE_VERSION,
             _partition_result,
@@ -239,14 +229,12 @@ class RoutedPersister:
             SummaryResult,
             ShareKey(group_id, topic_id, partition),
             lambda: self.local.read_summary(group_id, topic_id, partition, leader_epoch=leader_epoch),
-            lambda: ReadShareGroupStateSummaryRequest(
-                group_id=group_id,
-                topics=[
-                    ReadStateSummaryData(
-                        topic_id=topic_id,
-                        partitions=[SummaryPartition(partition=partition, leader_epoch=max(leader_epoch, 0))],
-                    )
-                ],
+            lambda: _request(
+                ReadShareGroupStateSummaryRequest,
+                ReadStateSummaryData,
+                group_id,
+                topic_id,
+                SummaryPartition(partition=partition, leader_epoch=max(leader_epoch, 0)),
             ),
             SUMMARY_VERSION,
             lambda p: SummaryResult(
@@ -256,6 +244,14 @@ class RoutedPersister:
                 delivery_complete_count=p.delivery_complete_count,
             ),
         )
+
+
+def _request(
+    request_type: Callable[..., Message], topic_type: Callable[..., Any], group_id: str, topic_id: uuid.UUID, entry: Any
+) -> Message:
+    """A request about one share-partition: ``entry`` in ``topic_type`` in ``request_type``
+    (every one of these RPCs nests its partitions the same way)."""
+    return request_type(group_id=group_id, topics=[topic_type(topic_id=topic_id, partitions=[entry])])
 
 
 def _partition_result(p: Any) -> PartitionResult:
