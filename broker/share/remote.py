@@ -196,12 +196,7 @@ class RoutedPersister:
                     start_offset=start_offset,
                     delivery_complete_count=delivery_complete_count,
                     state_batches=[
-                        WireBatch(
-                            first_offset=b.first_offset,
-                            last_offset=b.last_offset,
-                            delivery_state=b.delivery_state,
-                            delivery_count=b.delivery_count,
-                        )
+                        WireBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
                         for b in state_batches
                     ],
                 ),
