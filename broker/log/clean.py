@@ -59,6 +59,8 @@ from broker.protocol.records import (
     ControlType,
     RecordBatchError,
     parse_batch_header,
+    read_varint,
+    write_varint,
 )
 
 __all__ = [
@@ -212,32 +214,6 @@ class TxnTracker:
 # ----------------------------------------------------------------------------- records
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    b = data[pos]
-    pos += 1
-    if b < 0x80:
-        return (b >> 1) ^ -(b & 1), pos
-    raw = b & 0x7F
-    shift = 7
-    while True:
-        b = data[pos]
-        pos += 1
-        raw |= (b & 0x7F) << shift
-        if b < 0x80:
-            return (raw >> 1) ^ -(raw & 1), pos
-        shift += 7
-        if shift > 63:
-            raise RecordBatchError("varint too long")
-
-
-def _put_varint(out: bytearray, value: int) -> None:
-    raw = (value << 1) if value >= 0 else ((-value) << 1) - 1
-    while raw >= 0x80:
-        out.append((raw & 0x7F) | 0x80)
-        raw >>= 7
-    out.append(raw)
-
-
 class RecordSpan:
     """One record of a batch, as much as a clean needs: its offset and timestamp, its
     key, whether it has a value, and its encoded bytes after the timestamp delta."""
@@ -266,19 +242,19 @@ def batch_records(header: BatchHeader, view: memoryview) -> Iterator[RecordSpan]
     end = len(data)
     try:
         for _ in range(count):
-            length, pos = _varint(data, pos)
+            length, pos = read_varint(data, pos, 10)
             record_end = pos + length
             if length < 0 or record_end > end:
                 raise RecordBatchError("record runs past the end of its batch")
-            ts_delta, p = _varint(data, pos + 1)
+            ts_delta, p = read_varint(data, pos + 1, 10)
             tail_start = p
-            offset_delta, p = _varint(data, p)
-            key_len, p = _varint(data, p)
+            offset_delta, p = read_varint(data, p, 10)
+            key_len, p = read_varint(data, p, 10)
             key = None
             if key_len >= 0:
                 key = data[p : p + key_len]
                 p += key_len
-            value_len, p = _varint(data, p)
+            value_len, p = read_varint(data, p, 10)
             if p > record_end:
                 raise RecordBatchError("record fields run past the record")
             yield RecordSpan(
@@ -347,9 +323,9 @@ def rebuild_batch(header: BatchHeader, records: list[RecordSpan], delete_horizon
     for r in records:
         rec.clear()
         rec.append(0)
-        _put_varint(rec, r.timestamp - base_ts)
+        write_varint(rec, r.timestamp - base_ts)
         rec += r.tail
-        _put_varint(body, len(rec))
+        write_varint(body, len(rec))
         body += rec
     codec = header.compression
     payload = compress(codec, body) if codec else bytes(body)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
+from broker.config.model import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN
 from broker.protocol.errors import ErrorCode, KafkaError
 
 __all__ = [
@@ -30,9 +31,6 @@ __all__ = [
     "parse_topic_config",
     "validate_topic_configs",
 ]
-
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
-LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
 
 class ConfigSource(IntEnum):

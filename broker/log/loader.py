@@ -296,6 +296,10 @@ class LogLoader:
         # Base offsets of segments whose cleaner swap was completed here.
         self._swapped: set[int] = set()
 
+    def _warn(self, event: str, seg: LogSegment, **fields: object) -> None:
+        """Log a warning about one of this log's segments."""
+        log.warning(event, topic=self.topic, partition=self.partition, segment=seg.log_path.name, **fields)
+
     def load(self, directory: DirectoryState | None) -> LoadedLog:
         """Open (creating if needed) and recover the log. ``directory``: the data
         directory's checkpoints and clean-shutdown marker, when the caller read them
@@ -467,14 +471,7 @@ class LogLoader:
             cut = self._recover_segment(seg)
             next_base = self._bases[i + 1] if i + 1 < len(self.segments) else None
             if not cut and next_base is not None and seg.next_offset > next_base:
-                log.warning(
-                    "log_segments_overlap",
-                    topic=self.topic,
-                    partition=self.partition,
-                    segment=seg.log_path.name,
-                    next_offset=seg.next_offset,
-                    next_segment_base=next_base,
-                )
+                self._warn("log_segments_overlap", seg, next_offset=seg.next_offset, next_segment_base=next_base)
                 cut = True
             elif not cut and next_base is not None and seg.next_offset < next_base and next_base > recovery_point:
                 # The tail of this segment did not reach the disk but a later one did:
@@ -482,14 +479,7 @@ class LogLoader:
                 # segment), so drop it. (A segment wholly below the recovery point was
                 # durable whole; a gap there is the cleaner's work, which only cleans
                 # segments below the checkpointed recovery point.)
-                log.warning(
-                    "log_gap_truncated",
-                    topic=self.topic,
-                    partition=self.partition,
-                    segment=seg.log_path.name,
-                    next_offset=seg.next_offset,
-                    next_segment_base=self._bases[i + 1],
-                )
+                self._warn("log_gap_truncated", seg, next_offset=seg.next_offset, next_segment_base=self._bases[i + 1])
                 cut = True
             if cut:
                 self._delete_after(i)
@@ -498,13 +488,7 @@ class LogLoader:
 
     def _delete_after(self, i: int) -> None:
         for extra in self.segments[i + 1 :]:
-            log.warning(
-                "log_segment_deleted_after_truncation",
-                topic=self.topic,
-                partition=self.partition,
-                segment=extra.log_path.name,
-                size=extra.size,
-            )
+            self._warn("log_segment_deleted_after_truncation", extra, size=extra.size)
             extra.close()
             extra.delete_files()
         del self.segments[i + 1 :]
@@ -620,7 +604,7 @@ class LogLoader:
         tail after the last offset-index entry. False if anything looks wrong."""
         seg.indexes_checked = True
         if not seg.offset_index.sane(None, max(seg.size, 1)) or not seg.time_index.sane(None):
-            log.warning("log_index_insane", topic=self.topic, partition=self.partition, segment=seg.log_path.name)
+            self._warn("log_index_insane", seg)
             return False
         last_time = seg.time_index.last_entry()
         if last_time is not None:
@@ -639,13 +623,7 @@ class LogLoader:
             if seg.size > 0:
                 seg.first_batch_timestamp = seg.header_at(0).max_timestamp
         except (TornBatch, RecordBatchError) as exc:
-            log.warning(
-                "log_tail_invalid_after_clean_shutdown",
-                topic=self.topic,
-                partition=self.partition,
-                segment=seg.log_path.name,
-                reason=str(exc),
-            )
+            self._warn("log_tail_invalid_after_clean_shutdown", seg, reason=str(exc))
             return False
         seg.bytes_since_index = seg.size - start
         return True
@@ -688,11 +666,9 @@ class LogLoader:
 
     def _cut_at(self, seg: LogSegment, torn: TornBatch) -> None:
         """Cut ``seg`` at the first invalid batch a scan met, and say so in the log."""
-        log.warning(
+        self._warn(
             "log_truncated",
-            topic=self.topic,
-            partition=self.partition,
-            segment=seg.log_path.name,
+            seg,
             position=torn.position,
             truncated_bytes=seg.size - torn.position,
             next_offset=seg.next_offset,

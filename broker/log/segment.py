@@ -24,6 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from broker.log.index import OffsetIndex, TimeIndex, TxnIndex
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -36,6 +37,8 @@ from broker.protocol.records import (
 )
 
 __all__ = ["DESCRIPTORS", "LogSegment", "TornBatch", "segment_file_name"]
+
+IndexT = TypeVar("IndexT", OffsetIndex, TimeIndex)
 
 # Recovery and tail scans read the segment in 1 MiB chunks: few syscalls, and
 # bounded memory whatever the segment size (a larger batch is read whole).
@@ -218,17 +221,15 @@ class LogSegment:
     # broker holding thousands) builds none. A new segment's start empty in memory.
     @functools.cached_property
     def offset_index(self) -> OffsetIndex:
-        index = OffsetIndex(
-            self.directory / segment_file_name(self.base_offset, ".index"), self.base_offset, self._index_bytes
-        )
-        if self._new:
-            index.start_empty()
-        return index
+        return self._open_index(OffsetIndex, ".index")
 
     @functools.cached_property
     def time_index(self) -> TimeIndex:
-        index = TimeIndex(
-            self.directory / segment_file_name(self.base_offset, ".timeindex"), self.base_offset, self._index_bytes
+        return self._open_index(TimeIndex, ".timeindex")
+
+    def _open_index(self, index_type: type[IndexT], suffix: str) -> IndexT:
+        index = index_type(
+            self.directory / segment_file_name(self.base_offset, suffix), self.base_offset, self._index_bytes
         )
         if self._new:
             index.start_empty()

@@ -484,13 +484,10 @@ class Authenticator:
         enabled = list(self.settings.enabled_mechanisms)
         mechanism = body.mechanism
         if mechanism not in enabled:
-            self._fail()
-            return Outcome(
-                Verdict.RESPOND,
-                close=True,
-                response=SaslHandshakeResponse(error_code=ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled),
-                response_version=api_version,
-                reason=f"Unsupported SASL mechanism {mechanism}",
+            return self._refuse(
+                SaslHandshakeResponse(error_code=ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled),
+                api_version,
+                f"Unsupported SASL mechanism {mechanism}",
             )
         response = Outcome(
             Verdict.RESPOND,
@@ -593,14 +590,16 @@ class Authenticator:
         return f"Authentication failed during {text} due to invalid credentials with SASL mechanism {self.mechanism}"
 
     def _auth_failed(self, message: str, api_version: int) -> Outcome:
-        self._fail()
-        return Outcome(
-            Verdict.RESPOND,
-            close=True,
-            response=SaslAuthenticateResponse(error_code=ErrorCode.SASL_AUTHENTICATION_FAILED, error_message=message),
-            response_version=api_version,
-            reason=message,
+        return self._refuse(
+            SaslAuthenticateResponse(error_code=ErrorCode.SASL_AUTHENTICATION_FAILED, error_message=message),
+            api_version,
+            message,
         )
+
+    def _refuse(self, response: Message, api_version: int, reason: str) -> Outcome:
+        """Fail the authentication: answer ``response``, then close the connection."""
+        self._fail()
+        return Outcome(Verdict.RESPOND, close=True, response=response, response_version=api_version, reason=reason)
 
     def _fail(self) -> None:
         self.state = AuthState.FAILED

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 import cramjam
 
-from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.errors import CodedError, ErrorCode, KafkaError
 
 __all__ = [
     "MAX_DECOMPRESSED_SIZE",
@@ -83,13 +83,10 @@ class CompressionType(IntEnum):
     ZSTD = 4
 
 
-class CorruptCompressedDataError(KafkaError):
+class CorruptCompressedDataError(CodedError):
     """Compressed records could not be decompressed (CORRUPT_MESSAGE)."""
 
-    CODE: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
-
-    def __init__(self, message: str) -> None:
-        super().__init__(self.CODE, message)
+    CODE = ErrorCode.CORRUPT_MESSAGE
 
 
 class UnsupportedCompressionTypeError(KafkaError):

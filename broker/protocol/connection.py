@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, Literal, TypeAlias
+from typing import Final, Generic, Literal, TypeAlias, TypeVar
 
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.errors import (
@@ -113,8 +113,19 @@ NEED_DATA: Final = Signal.NEED_DATA
 CONNECTION_CLOSED: Final = Signal.CONNECTION_CLOSED
 
 
+class _Event:
+    """What the decoded frames share: a header naming their correlation id."""
+
+    __slots__ = ()
+    header: RequestHeader | ResponseHeader
+
+    @property
+    def correlation_id(self) -> int:
+        return self.header.correlation_id
+
+
 @dataclass(frozen=True, slots=True)
-class Request:
+class Request(_Event):
     """A request whose header and body decoded at a version the schema defines.
 
     Bytes after the body inside the frame are ignored, as Kafka ignores them.
@@ -126,13 +137,9 @@ class Request:
     api_version: int
     frame_size: int
 
-    @property
-    def correlation_id(self) -> int:
-        return self.header.correlation_id
-
 
 @dataclass(frozen=True, slots=True)
-class UnsupportedRequest:
+class UnsupportedRequest(_Event):
     """A request with an unknown api key or a version outside the schema's range.
 
     The header is decoded (at v1 for an unknown key, else at the version the
@@ -150,13 +157,9 @@ class UnsupportedRequest:
     reason: str
     frame_size: int
 
-    @property
-    def correlation_id(self) -> int:
-        return self.header.correlation_id
-
 
 @dataclass(frozen=True, slots=True)
-class Response:
+class Response(_Event):
     """A decoded response, matched to its request by correlation id."""
 
     header: ResponseHeader
@@ -165,10 +168,8 @@ class Response:
     api_version: int
     frame_size: int
 
-    @property
-    def correlation_id(self) -> int:
-        return self.header.correlation_id
 
+EventT = TypeVar("EventT")
 
 ServerEvent: TypeAlias = Request | UnsupportedRequest | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]
 ClientEvent: TypeAlias = Response | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]
@@ -375,7 +376,40 @@ def _encode_frame(
     return out
 
 
-class ServerConnection:
+class _Connection(Generic[EventT]):
+    """What both ends of a connection share: frames in, decoded into events, until the
+    first broken frame ends the stream."""
+
+    _reader: _FrameReader
+    _error: ProtocolError | None
+
+    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
+        """Queue bytes read from the peer; ``b""`` means the peer closed the stream."""
+        self._reader.feed(data)
+
+    def next_event(self) -> EventT | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]:
+        """The next event (a request on the server side, a response on the client side),
+        ``NEED_DATA`` or ``CONNECTION_CLOSED``.
+
+        Raises a ``ProtocolError`` subclass when the stream is broken; after that
+        every call raises the same error.
+        """
+        if self._error is not None:
+            raise self._error
+        try:
+            frame = self._reader.next_frame()
+            if frame is None:
+                return CONNECTION_CLOSED if self._reader.at_clean_eof else NEED_DATA
+            return self._decode(frame)
+        except ProtocolError as exc:
+            self._error = exc
+            raise
+
+    def _decode(self, frame: bytes | bytearray) -> EventT:
+        raise NotImplementedError
+
+
+class ServerConnection(_Connection[Request | UnsupportedRequest]):
     """Server side of one Kafka connection: bytes in, request events out.
 
     ``request_types`` maps api key to generated request class (default: every
@@ -421,10 +455,6 @@ class ServerConnection:
         """True while part of a request (at least one byte) has arrived but not all of it."""
         return self._reader.partial_size is not None or self._reader.buffered > 0
 
-    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
-        """Queue bytes read from the peer; ``b""`` means the peer closed the stream."""
-        self._reader.feed(data)
-
     def receive_buffer(self, min_missing: int) -> memoryview | None:
         """A writable view to read the rest of a large request straight into
         (then call :meth:`received_into`), or None: use :meth:`receive_data`.
@@ -438,23 +468,6 @@ class ServerConnection:
     def received_into(self, n: int) -> None:
         """``n`` bytes were read into :meth:`receive_buffer`'s view; 0 means the peer closed."""
         self._reader.filled(n)
-
-    def next_event(self) -> ServerEvent:
-        """The next request event, ``NEED_DATA`` or ``CONNECTION_CLOSED``.
-
-        Raises a ``ProtocolError`` subclass when the stream is broken; after that
-        every call raises the same error.
-        """
-        if self._error is not None:
-            raise self._error
-        try:
-            frame = self._reader.next_frame()
-            if frame is None:
-                return CONNECTION_CLOSED if self._reader.at_clean_eof else NEED_DATA
-            return self._decode_request(frame)
-        except ProtocolError as exc:
-            self._error = exc
-            raise
 
     def next_raw_frame(self) -> bytes | bytearray | Literal[Signal.NEED_DATA, Signal.CONNECTION_CLOSED]:
         """The next frame's bytes, undecoded (no request header), ``NEED_DATA`` or
@@ -481,7 +494,7 @@ class ServerConnection:
         out += data
         return out
 
-    def _decode_request(self, frame: bytes | bytearray) -> Request | UnsupportedRequest:
+    def _decode(self, frame: bytes | bytearray) -> Request | UnsupportedRequest:
         frame_size = len(frame)
         if frame_size < _REQUEST_PREFIX_SIZE:
             raise MalformedFrameError(
@@ -591,7 +604,7 @@ class ServerConnection:
         return self.encode_response(request, response, 0)
 
 
-class ClientConnection:
+class ClientConnection(_Connection[Response]):
     """Client side of one Kafka connection: requests out, matched responses in.
 
     Responses are matched to requests by correlation id; a response carrying an
@@ -640,24 +653,7 @@ class ClientConnection:
             self._in_flight[correlation_id] = (self._response_types[request.API_KEY], api_version)
         return correlation_id, frame
 
-    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
-        """Queue bytes read from the server; ``b""`` means the server closed the stream."""
-        self._reader.feed(data)
-
-    def next_event(self) -> ClientEvent:
-        """The next ``Response``, ``NEED_DATA`` or ``CONNECTION_CLOSED``."""
-        if self._error is not None:
-            raise self._error
-        try:
-            frame = self._reader.next_frame()
-            if frame is None:
-                return CONNECTION_CLOSED if self._reader.at_clean_eof else NEED_DATA
-            return self._decode_response(frame)
-        except ProtocolError as exc:
-            self._error = exc
-            raise
-
-    def _decode_response(self, frame: bytes | bytearray) -> Response:
+    def _decode(self, frame: bytes | bytearray) -> Response:
         frame_size = len(frame)
         if frame_size < _RESPONSE_PREFIX_SIZE:
             raise MalformedFrameError(f"response frame of {frame_size} bytes has no correlation id")

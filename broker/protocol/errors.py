@@ -10,9 +10,10 @@ place a request fails to the place its response is built.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 __all__ = [
+    "CodedError",
     "ErrorCode",
     "FrameTooLargeError",
     "InvalidFrameSizeError",
@@ -296,3 +297,12 @@ class KafkaError(ProtocolError):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code.name}, {self.message!r})"
+
+
+class CodedError(KafkaError):
+    """A KafkaError whose class fixes the code (``CODE``): raised with a message only."""
+
+    CODE: ClassVar[ErrorCode]
+
+    def __init__(self, message: str) -> None:
+        super().__init__(self.CODE, message)

@@ -86,18 +86,7 @@ def read_uvarint(buf: memoryview, pos: int) -> tuple[int, int]:
     b = buf[pos]
     if b < 0x80:
         return b, pos + 1
-    result = b & 0x7F
-    shift = 7
-    pos += 1
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
-        if shift > _MAX_VARINT_SHIFT:
-            raise ProtocolError("unsigned varint longer than 5 bytes")
+    return _read_unsigned(buf, pos + 1, b & 0x7F, 7, _MAX_VARINT_SHIFT, "unsigned varint longer than 5 bytes")
 
 
 def read_varint(buf: memoryview, pos: int) -> tuple[int, int]:
@@ -106,8 +95,19 @@ def read_varint(buf: memoryview, pos: int) -> tuple[int, int]:
 
 
 def read_uvarlong(buf: memoryview, pos: int) -> tuple[int, int]:
-    result = 0
-    shift = 0
+    return _read_unsigned(buf, pos, 0, 0, _MAX_VARLONG_SHIFT, "varlong longer than 10 bytes")
+
+
+def read_varlong(buf: memoryview, pos: int) -> tuple[int, int]:
+    v, pos = read_uvarlong(buf, pos)
+    return (v >> 1) ^ -(v & 1), pos
+
+
+def _read_unsigned(
+    buf: memoryview, pos: int, result: int, shift: int, max_shift: int, too_long: str
+) -> tuple[int, int]:
+    """The rest of an unsigned varint or varlong, ``result`` holding its bits read so far
+    (up to ``shift``); ProtocolError(``too_long``) past ``max_shift``."""
     while True:
         b = buf[pos]
         pos += 1
@@ -115,13 +115,8 @@ def read_uvarlong(buf: memoryview, pos: int) -> tuple[int, int]:
         if b < 0x80:
             return result, pos
         shift += 7
-        if shift > _MAX_VARLONG_SHIFT:
-            raise ProtocolError("varlong longer than 10 bytes")
-
-
-def read_varlong(buf: memoryview, pos: int) -> tuple[int, int]:
-    v, pos = read_uvarlong(buf, pos)
-    return (v >> 1) ^ -(v & 1), pos
+        if shift > max_shift:
+            raise ProtocolError(too_long)
 
 
 def write_uvarint(out: bytearray, value: int) -> None:

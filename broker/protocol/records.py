@@ -47,7 +47,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from crc32c import crc32c
 
@@ -58,7 +58,7 @@ from broker.protocol.compression import (
     compress,
     decompress,
 )
-from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.errors import CodedError, ErrorCode
 
 __all__ = [
     "BATCH_HEADER_SIZE",
@@ -83,10 +83,12 @@ __all__ = [
     "iter_records",
     "parse_batch_header",
     "parse_end_txn_marker",
+    "read_varint",
     "set_base_offset",
     "set_max_timestamp",
     "set_partition_leader_epoch",
     "validate_produce_records",
+    "write_varint",
 ]
 
 BytesLike = bytes | bytearray | memoryview
@@ -162,13 +164,10 @@ class ControlType(IntEnum):
 # Errors
 
 
-class RecordBatchError(KafkaError):
+class RecordBatchError(CodedError):
     """Base for malformed or refused record batches; ``CODE`` is its Kafka code."""
 
-    CODE: ClassVar[ErrorCode] = ErrorCode.CORRUPT_MESSAGE
-
-    def __init__(self, message: str) -> None:
-        super().__init__(self.CODE, message)
+    CODE = ErrorCode.CORRUPT_MESSAGE
 
 
 class CorruptRecordError(RecordBatchError):
@@ -404,7 +403,7 @@ def record_starts(batch: BytesLike) -> list[int] | None:
                 n = (b0 & 0x7F) | (b1 << 7)
                 pos += 2 + ((n >> 1) ^ -(n & 1))
                 continue
-            length, pos = _read_varint(data, pos, 5)  # type: ignore[arg-type]
+            length, pos = read_varint(data, pos, 5)  # type: ignore[arg-type]
             pos += length
     except (IndexError, InvalidRecordError):
         return None
@@ -593,16 +592,16 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
     pos = 0
     try:
         for _ in range(count):
-            length, pos = _read_varint(data, pos, 5)
+            length, pos = read_varint(data, pos, 5)
             record_end = pos + length
             if length < 0 or record_end > end:
                 raise InvalidRecordError(
                     f"record length {length} runs past the end of the batch, premature EOF reached"
                 )
             pos += 1  # attributes: no bits are defined for records
-            ts_delta, pos = _read_varint(data, pos, 10)
-            offset_delta, pos = _read_varint(data, pos, 5)
-            key_len, pos = _read_varint(data, pos, 5)
+            ts_delta, pos = read_varint(data, pos, 10)
+            offset_delta, pos = read_varint(data, pos, 5)
+            key_len, pos = read_varint(data, pos, 5)
             if key_len >= 0:
                 if pos + key_len > record_end:
                     raise InvalidRecordError("record key runs past the end of the record")
@@ -610,7 +609,7 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
                 pos += key_len
             else:
                 key = None
-            value_len, pos = _read_varint(data, pos, 5)
+            value_len, pos = read_varint(data, pos, 5)
             if value_len >= 0:
                 if pos + value_len > record_end:
                     raise InvalidRecordError("record value runs past the end of the record")
@@ -618,19 +617,19 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
                 pos += value_len
             else:
                 value = None
-            n_headers, pos = _read_varint(data, pos, 5)
+            n_headers, pos = read_varint(data, pos, 5)
             # Each header takes at least two bytes, which bounds the loop.
             if n_headers < 0 or n_headers > record_end - pos:
                 raise InvalidRecordError(f"invalid number of record headers {n_headers}")
             headers: list[tuple[str, bytes | None]] = []
             for _ in range(n_headers):
-                hk_len, pos = _read_varint(data, pos, 5)
+                hk_len, pos = read_varint(data, pos, 5)
                 if hk_len < 0 or pos + hk_len > record_end:
                     raise InvalidRecordError(f"invalid record header key size {hk_len}")
                 # Invalid UTF-8 is replaced, not refused, as Java does.
                 hkey = data[pos : pos + hk_len].decode("utf-8", "replace")
                 pos += hk_len
-                hv_len, pos = _read_varint(data, pos, 5)
+                hv_len, pos = read_varint(data, pos, 5)
                 if hv_len >= 0:
                     if pos + hv_len > record_end:
                         raise InvalidRecordError("record header value runs past the end of the record")
@@ -655,8 +654,9 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
         raise InvalidRecordError(f"incorrect declared batch size: {end - pos} bytes remain after {count} records")
 
 
-def _read_varint(data: bytes, pos: int, max_bytes: int) -> tuple[int, int]:
-    """Zigzag varint at ``pos``; ``max_bytes`` is 5 for int32, 10 for int64."""
+def read_varint(data: bytes, pos: int, max_bytes: int) -> tuple[int, int]:
+    """Zigzag varint of a record at ``pos``: (value, next position); ``max_bytes`` is 5
+    for int32, 10 for int64. Raises InvalidRecordError past ``max_bytes``."""
     b = data[pos]
     pos += 1
     if b < 0x80:
@@ -679,7 +679,8 @@ def _read_varint(data: bytes, pos: int, max_bytes: int) -> tuple[int, int]:
 # Builder
 
 
-def _write_varint(out: bytearray, value: int) -> None:
+def write_varint(out: bytearray, value: int) -> None:
+    """Append ``value`` as a record's zigzag varint."""
     raw = (value << 1) if value >= 0 else ((-value) << 1) - 1
     while raw >= 0x80:
         out.append((raw & 0x7F) | 0x80)
@@ -693,7 +694,7 @@ def _write_bytes(out: bytearray, data: BytesLike | None) -> None:
         return
     if len(data) > _INT32_MAX:
         raise ValueError("a record field cannot exceed 2**31 - 1 bytes")
-    _write_varint(out, len(data))
+    write_varint(out, len(data))
     out += data
 
 
@@ -721,15 +722,15 @@ def _encode_records(items: list[tuple[Any, Any, Any, Any]], base_timestamp: int)
             max_timestamp = timestamp
         record.clear()
         record.append(0)  # attributes
-        _write_varint(record, timestamp - base_timestamp)
-        _write_varint(record, offset_delta)
+        write_varint(record, timestamp - base_timestamp)
+        write_varint(record, offset_delta)
         _write_bytes(record, key)
         _write_bytes(record, value)
-        _write_varint(record, len(headers))
+        write_varint(record, len(headers))
         for hkey, hvalue in headers:
             _write_bytes(record, hkey.encode("utf-8"))
             _write_bytes(record, hvalue)
-        _write_varint(body, len(record))
+        write_varint(body, len(record))
         body += record
     return body, max_timestamp
 

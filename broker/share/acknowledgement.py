@@ -186,20 +186,9 @@ class ShareAcknowledgement:
         any), or archived once their delivery count reached the limit. O(runs in
         the window).
         """
-        plan: list[tuple[int, int, Action]] = []
-        for run in self._runs:
-            if run.state != _ACQUIRED:
-                continue
-            action = TRANSITIONS[(view_of(run, member_id), Event.RELEASE_MEMBER)].action
-            if action != Action.KEEP:
-                plan.append((run.first, run.last, action))
-        delta, _ = self._apply(
-            plan,
-            now_ms,
-            delivery_count_limit,
-            self._lock_duration_ms,
-            dead_letter=dead_letter,
-            redelivery_delay=redelivery_delay,
+        held = [run for run in self._runs if run.state == _ACQUIRED]
+        delta, _ = self._release(
+            held, member_id, Event.RELEASE_MEMBER, now_ms, delivery_count_limit, dead_letter, redelivery_delay
         )
         return delta
 
@@ -217,22 +206,40 @@ class ShareAcknowledgement:
         at the delivery limit), so the caller can wake fetches waiting for records.
         """
         locks = self._locks
-        plan: list[tuple[int, int, Action]] = []
-        seen: set[int] = set()
+        expired: dict[int, Run] = {}
         while locks and locks[0][0] <= now_ms:
             deadline, offset = heapq.heappop(locks)
             i = self._index_of(offset)
             if i < 0:
                 continue
             run = self._runs[i]
-            if run.state != _ACQUIRED or run.deadline != deadline or run.first in seen:
+            if run.state != _ACQUIRED or run.deadline != deadline or run.first in expired:
                 continue
-            seen.add(run.first)
-            action = TRANSITIONS[(view_of(run, run.member), Event.LOCK_EXPIRY)].action
+            expired[run.first] = run
+        runs = [expired[first] for first in sorted(expired)]
+        delta, available = self._release(
+            runs, None, Event.LOCK_EXPIRY, now_ms, delivery_count_limit, dead_letter, redelivery_delay
+        )
+        return ExpireResult(delta, available)
+
+    def _release(
+        self,
+        runs: list[Run],
+        member_id: str | None,
+        event: Event,
+        now_ms: int,
+        delivery_count_limit: int,
+        dead_letter: bool,
+        redelivery_delay: Callable[[int], int] | None,
+    ) -> tuple[Delta | None, bool]:
+        """Apply a release ``event`` to acquired ``runs`` (in offset order), each seen
+        by ``member_id`` (None: by the member holding it); see :meth:`_apply`."""
+        plan: list[tuple[int, int, Action]] = []
+        for run in runs:
+            action = TRANSITIONS[(view_of(run, run.member if member_id is None else member_id), event)].action
             if action != Action.KEEP:
                 plan.append((run.first, run.last, action))
-        plan.sort(key=lambda p: p[0])
-        delta, available = self._apply(
+        return self._apply(
             plan,
             now_ms,
             delivery_count_limit,
@@ -240,7 +247,6 @@ class ShareAcknowledgement:
             dead_letter=dead_letter,
             redelivery_delay=redelivery_delay,
         )
-        return ExpireResult(delta, available)
 
     def _apply(
         self,

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from broker.protocol.records import Record, build_batch, iter_batches, iter_records
-from broker.share.partition import DeadLetter, DeadLetterReason
+from broker.share.inflight import DeadLetter, DeadLetterReason
 
 __all__ = [
     "HEADER_DELIVERY_COUNT",

@@ -12,7 +12,7 @@ from collections.abc import Hashable, Sequence
 
 from broker.log.partition import PartitionLog
 from broker.protocol.records import BatchHeader, iter_batches, iter_records, record_starts, slice_batch
-from broker.share.partition import UNLIMITED_BYTES, AcquiredRange, LogBatch
+from broker.share.inflight import UNLIMITED_BYTES, AcquiredRange, LogBatch
 
 # Per-key ordering reads the keys of the records entering the window; at most this much at a time.
 _KEY_READ_BYTES = 64 << 20

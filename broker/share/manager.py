@@ -39,8 +39,9 @@ from broker.replica.interbroker import BrokerPeers
 from broker.replica.manager import ReplicaManager
 from broker.share import dead_letter as dlq
 from broker.share.fairness import FairShare
+from broker.share.inflight import AcquiredRange, DeadLetter, Delta, PersistedState, StateBatch
 from broker.share.log_view import PartitionLogView
-from broker.share.partition import AcquiredRange, DeadLetter, Delta, PersistedState, SharePartition, StateBatch
+from broker.share.partition import SharePartition
 from broker.share.sessions import ShareSessionCache
 from broker.share.state_store import Persister
 

@@ -71,23 +71,18 @@ from broker.share.inflight import (
     DEFAULT_LOCK_DURATION_MS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_IN_FLIGHT,
-    MAX_LOG_READS_PER_ACQUIRE,
     MIN_THROTTLE_DELIVERY_COUNT,
     UNLIMITED_BYTES,
     UNLIMITED_RECORDS,
-    AckResult,
     AcquiredRange,
     DeadLetter,
     DeadLetterReason,
     Delta,
-    ExpireResult,
-    LogBatch,
     PersistedState,
     RecordView,
     Run,
     RunView,
     ShareLog,
-    StateBatch,
     Take,
     held_run,
     lowest,
@@ -105,27 +100,7 @@ from broker.share.states import (
     View,
 )
 
-__all__ = [
-    "DEFAULT_DELIVERY_COUNT_LIMIT",
-    "DEFAULT_LOCK_DURATION_MS",
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_MAX_IN_FLIGHT",
-    "MAX_LOG_READS_PER_ACQUIRE",
-    "UNLIMITED_BYTES",
-    "AckResult",
-    "AcquiredRange",
-    "DeadLetter",
-    "DeadLetterReason",
-    "Delta",
-    "ExpireResult",
-    "LogBatch",
-    "PersistedState",
-    "RecordView",
-    "RunView",
-    "ShareLog",
-    "SharePartition",
-    "StateBatch",
-]
+__all__ = ["SharePartition"]
 
 # Stale lock-timer entries are dropped lazily; the heap is rebuilt once it holds
 # more than twice as many entries as there are runs plus this slack, which keeps

@@ -17,12 +17,13 @@ change back and the client retries.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from broker.metadata.image import NO_LEADER, CoordinatorType
 from broker.metadata.source import MetadataSource
 from broker.protocol.errors import ErrorCode, KafkaError
+from broker.protocol.message_base import Message
 from broker.protocol.messages.delete_share_group_state_request import (
     DeleteShareGroupStateRequest,
     DeleteStateData,
@@ -56,6 +57,8 @@ WRITE_VERSION = 1
 DELETE_VERSION = 0
 SUMMARY_VERSION = 1
 
+ResultT = TypeVar("ResultT", bound=PartitionResult)
+
 
 class RoutedPersister:
     """A :class:`~broker.share.state_store.Persister` that finds the share coordinator."""
@@ -77,68 +80,82 @@ class RoutedPersister:
     def states(self) -> Iterator[tuple[ShareKey, ShareState]]:
         return self.local.states()
 
-    async def _where(self, group_id: str, topic_id: uuid.UUID, partition: int) -> int:
+    async def _where(self, key: ShareKey) -> int:
         """The node leading the key's ``__share_group_state`` partition (this one: local).
         Raises KafkaError when there is none."""
         image = self._metadata.image
         if image.topic(self.local.runtime.topic) is None:
             await self.local.runtime.ensure_topic()
             image = self._metadata.image
-        key = coordinator_key(ShareKey(group_id, topic_id, partition))
-        node = image.coordinator_for(CoordinatorType.SHARE, key).node_id
+        node = image.coordinator_for(CoordinatorType.SHARE, coordinator_key(key)).node_id
         if node == NO_LEADER:
             raise KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the share coordinator has no leader")
         return node
 
+    async def _route(
+        self,
+        failed: type[ResultT],
+        key: ShareKey,
+        local: Callable[[], Awaitable[ResultT]],
+        request: Callable[[], Message],
+        version: int,
+        answer: Callable[[Any], ResultT],
+    ) -> ResultT:
+        """Run one operation where the key's share coordinator is: ``local`` here, else
+        ``request`` sent to that broker at ``version``, its one partition result read by
+        ``answer``. A failure to route, or an error in the result, comes back as
+        ``failed(code, message)``."""
+        try:
+            node = await self._where(key)
+            if node == self._node_id:
+                return await local()
+            p = _only(await self._peers.call(node, request(), version))
+        except KafkaError as exc:
+            return failed(exc.code, exc.detail)
+        if p.error_code:
+            return failed(p.error_code, p.error_message)
+        return answer(p)
+
     async def initialize(
         self, group_id: str, topic_id: uuid.UUID, partition: int, *, state_epoch: int, start_offset: int
     ) -> PartitionResult:
-        try:
-            node = await self._where(group_id, topic_id, partition)
-            if node == self._node_id:
-                return await self.local.initialize(
-                    group_id, topic_id, partition, state_epoch=state_epoch, start_offset=start_offset
-                )
-            request = InitializeShareGroupStateRequest(
-                group_id=group_id,
-                topics=[
-                    InitializeStateData(
-                        topic_id=topic_id,
-                        partitions=[
-                            InitPartition(partition=partition, state_epoch=state_epoch, start_offset=start_offset)
-                        ],
-                    )
-                ],
-            )
-            response = await self._peers.call(node, request, INITIALIZE_VERSION)
-            p = _only(response)
-        except KafkaError as exc:
-            return PartitionResult(exc.code, exc.detail)
-        return PartitionResult(p.error_code, p.error_message)
+        return await self._route(
+            PartitionResult,
+            ShareKey(group_id, topic_id, partition),
+            lambda: self.local.initialize(
+                group_id, topic_id, partition, state_epoch=state_epoch, start_offset=start_offset
+            ),
+            lambda: _request(
+                InitializeShareGroupStateRequest,
+                InitializeStateData,
+                group_id,
+                topic_id,
+                InitPartition(partition=partition, state_epoch=state_epoch, start_offset=start_offset),
+            ),
+            INITIALIZE_VERSION,
+            _partition_result,
+        )
 
     async def read(self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int) -> ReadResult:
-        try:
-            node = await self._where(group_id, topic_id, partition)
-            if node == self._node_id:
-                return await self.local.read(group_id, topic_id, partition, leader_epoch=leader_epoch)
-            request = ReadShareGroupStateRequest(
-                group_id=group_id,
-                topics=[
-                    ReadStateData(
-                        topic_id=topic_id, partitions=[ReadPartition(partition=partition, leader_epoch=leader_epoch)]
-                    )
-                ],
-            )
-            p = _only(await self._peers.call(node, request, READ_VERSION))
-        except KafkaError as exc:
-            return ReadResult(exc.code, exc.detail)
-        if p.error_code:
-            return ReadResult(p.error_code, p.error_message)
-        return ReadResult(
-            state_epoch=p.state_epoch,
-            start_offset=p.start_offset,
-            state_batches=tuple(
-                StateBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches
+        return await self._route(
+            ReadResult,
+            ShareKey(group_id, topic_id, partition),
+            lambda: self.local.read(group_id, topic_id, partition, leader_epoch=leader_epoch),
+            lambda: _request(
+                ReadShareGroupStateRequest,
+                ReadStateData,
+                group_id,
+                topic_id,
+                ReadPartition(partition=partition, leader_epoch=leader_epoch),
+            ),
+            READ_VERSION,
+            lambda p: ReadResult(
+                state_epoch=p.state_epoch,
+                start_offset=p.start_offset,
+                state_batches=tuple(
+                    StateBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                    for b in p.state_batches
+                ),
             ),
         )
 
@@ -154,91 +171,86 @@ class RoutedPersister:
         state_batches: Sequence[Any] = (),
         delivery_complete_count: int = -1,
     ) -> PartitionResult:
-        try:
-            node = await self._where(group_id, topic_id, partition)
-            if node == self._node_id:
-                return await self.local.write(
-                    group_id,
-                    topic_id,
-                    partition,
+        return await self._route(
+            PartitionResult,
+            ShareKey(group_id, topic_id, partition),
+            lambda: self.local.write(
+                group_id,
+                topic_id,
+                partition,
+                state_epoch=state_epoch,
+                leader_epoch=leader_epoch,
+                start_offset=start_offset,
+                state_batches=state_batches,
+                delivery_complete_count=delivery_complete_count,
+            ),
+            lambda: _request(
+                WriteShareGroupStateRequest,
+                WriteStateData,
+                group_id,
+                topic_id,
+                WritePartition(
+                    partition=partition,
                     state_epoch=state_epoch,
                     leader_epoch=leader_epoch,
                     start_offset=start_offset,
-                    state_batches=state_batches,
                     delivery_complete_count=delivery_complete_count,
-                )
-            request = WriteShareGroupStateRequest(
-                group_id=group_id,
-                topics=[
-                    WriteStateData(
-                        topic_id=topic_id,
-                        partitions=[
-                            WritePartition(
-                                partition=partition,
-                                state_epoch=state_epoch,
-                                leader_epoch=leader_epoch,
-                                start_offset=start_offset,
-                                delivery_complete_count=delivery_complete_count,
-                                state_batches=[
-                                    WireBatch(
-                                        first_offset=b.first_offset,
-                                        last_offset=b.last_offset,
-                                        delivery_state=b.delivery_state,
-                                        delivery_count=b.delivery_count,
-                                    )
-                                    for b in state_batches
-                                ],
-                            )
-                        ],
-                    )
-                ],
-            )
-            p = _only(await self._peers.call(node, request, WRITE_VERSION))
-        except KafkaError as exc:
-            return PartitionResult(exc.code, exc.detail)
-        return PartitionResult(p.error_code, p.error_message)
+                    state_batches=[
+                        WireBatch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                        for b in state_batches
+                    ],
+                ),
+            ),
+            WRITE_VERSION,
+            _partition_result,
+        )
 
     async def delete(self, group_id: str, topic_id: uuid.UUID, partition: int) -> PartitionResult:
-        try:
-            node = await self._where(group_id, topic_id, partition)
-            if node == self._node_id:
-                return await self.local.delete(group_id, topic_id, partition)
-            request = DeleteShareGroupStateRequest(
-                group_id=group_id,
-                topics=[DeleteStateData(topic_id=topic_id, partitions=[DeletePartition(partition=partition)])],
-            )
-            p = _only(await self._peers.call(node, request, DELETE_VERSION))
-        except KafkaError as exc:
-            return PartitionResult(exc.code, exc.detail)
-        return PartitionResult(p.error_code, p.error_message)
+        return await self._route(
+            PartitionResult,
+            ShareKey(group_id, topic_id, partition),
+            lambda: self.local.delete(group_id, topic_id, partition),
+            lambda: _request(
+                DeleteShareGroupStateRequest, DeleteStateData, group_id, topic_id, DeletePartition(partition=partition)
+            ),
+            DELETE_VERSION,
+            _partition_result,
+        )
 
     async def read_summary(
         self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int = -1
     ) -> SummaryResult:
-        try:
-            node = await self._where(group_id, topic_id, partition)
-            if node == self._node_id:
-                return await self.local.read_summary(group_id, topic_id, partition, leader_epoch=leader_epoch)
-            request = ReadShareGroupStateSummaryRequest(
-                group_id=group_id,
-                topics=[
-                    ReadStateSummaryData(
-                        topic_id=topic_id,
-                        partitions=[SummaryPartition(partition=partition, leader_epoch=max(leader_epoch, 0))],
-                    )
-                ],
-            )
-            p = _only(await self._peers.call(node, request, SUMMARY_VERSION))
-        except KafkaError as exc:
-            return SummaryResult(exc.code, exc.detail)
-        if p.error_code:
-            return SummaryResult(p.error_code, p.error_message)
-        return SummaryResult(
-            state_epoch=p.state_epoch,
-            leader_epoch=p.leader_epoch,
-            start_offset=p.start_offset,
-            delivery_complete_count=p.delivery_complete_count,
+        return await self._route(
+            SummaryResult,
+            ShareKey(group_id, topic_id, partition),
+            lambda: self.local.read_summary(group_id, topic_id, partition, leader_epoch=leader_epoch),
+            lambda: _request(
+                ReadShareGroupStateSummaryRequest,
+                ReadStateSummaryData,
+                group_id,
+                topic_id,
+                SummaryPartition(partition=partition, leader_epoch=max(leader_epoch, 0)),
+            ),
+            SUMMARY_VERSION,
+            lambda p: SummaryResult(
+                state_epoch=p.state_epoch,
+                leader_epoch=p.leader_epoch,
+                start_offset=p.start_offset,
+                delivery_complete_count=p.delivery_complete_count,
+            ),
         )
+
+
+def _request(
+    request_type: Callable[..., Message], topic_type: Callable[..., Any], group_id: str, topic_id: uuid.UUID, entry: Any
+) -> Message:
+    """A request about one share-partition: ``entry`` in ``topic_type`` in ``request_type``
+    (every one of these RPCs nests its partitions the same way)."""
+    return request_type(group_id=group_id, topics=[topic_type(topic_id=topic_id, partitions=[entry])])
+
+
+def _partition_result(p: Any) -> PartitionResult:
+    return PartitionResult(p.error_code, p.error_message)
 
 
 def _only(response: Any) -> Any:

@@ -7,7 +7,8 @@ record they hand to Spark. This decoder appends key, value, offset and timestamp
 (and headers when asked) to lists that become Arrow arrays, with the one-byte
 varints that dominate real data decoded inline, and skips records outside the
 offset window without decoding their key and value. Same wire format, same
-checks on lengths; multi-byte varints go through the shared slow path.
+checks on lengths; multi-byte varints go through the record format's own
+:func:`~broker.protocol.records.read_varint`.
 """
 
 from __future__ import annotations
@@ -15,24 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from broker.protocol.compression import MAX_DECOMPRESSED_SIZE, CompressionType, decompress
-from broker.protocol.records import BATCH_HEADER_SIZE, BatchHeader, InvalidRecordError
+from broker.protocol.records import BATCH_HEADER_SIZE, BatchHeader, InvalidRecordError, read_varint
 
 _TIMESTAMP_TYPE_BIT = 0x08
-
-
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    """Zigzag varint (int32 or int64) at ``pos``: (value, next position)."""
-    raw = 0
-    shift = 0
-    while True:
-        b = data[pos]
-        pos += 1
-        raw |= (b & 0x7F) << shift
-        if b < 0x80:
-            return (raw >> 1) ^ -(raw & 1), pos
-        shift += 7
-        if shift > 63:
-            raise InvalidRecordError("varint is too long")
 
 
 def batch_body(header: BatchHeader, view: memoryview) -> bytes:
@@ -75,7 +61,7 @@ def decode_into(
                 length = (b >> 1) ^ -(b & 1)
                 pos += 1
             else:
-                length, pos = _varint(data, pos)
+                length, pos = read_varint(data, pos, 10)
             record_end = pos + length
             if length < 0 or record_end > end:
                 raise InvalidRecordError(f"record length {length} runs past the end of the batch")
@@ -85,13 +71,13 @@ def decode_into(
                 ts_delta = (b >> 1) ^ -(b & 1)
                 pos += 1
             else:
-                ts_delta, pos = _varint(data, pos)
+                ts_delta, pos = read_varint(data, pos, 10)
             b = data[pos]
             if b < 0x80:
                 offset = base_offset + ((b >> 1) ^ -(b & 1))
                 pos += 1
             else:
-                delta, pos = _varint(data, pos)
+                delta, pos = read_varint(data, pos, 10)
                 offset = base_offset + delta
             if offset < lo or offset > hi:
                 pos = record_end
@@ -101,7 +87,7 @@ def decode_into(
                 n = (b >> 1) ^ -(b & 1)
                 pos += 1
             else:
-                n, pos = _varint(data, pos)
+                n, pos = read_varint(data, pos, 10)
             if n >= 0:
                 if pos + n > record_end:
                     raise InvalidRecordError("record key runs past the end of the record")
@@ -114,7 +100,7 @@ def decode_into(
                 n = (b >> 1) ^ -(b & 1)
                 pos += 1
             else:
-                n, pos = _varint(data, pos)
+                n, pos = read_varint(data, pos, 10)
             if n >= 0:
                 if pos + n > record_end:
                     raise InvalidRecordError("record value runs past the end of the record")
@@ -136,17 +122,17 @@ def decode_into(
 
 
 def _headers(data: bytes, pos: int, record_end: int) -> list[dict[str, str | bytes | None]]:
-    n, pos = _varint(data, pos)
+    n, pos = read_varint(data, pos, 10)
     if n < 0 or n > record_end - pos:
         raise InvalidRecordError(f"invalid number of record headers {n}")
     out: list[dict[str, str | bytes | None]] = []
     for _ in range(n):
-        klen, pos = _varint(data, pos)
+        klen, pos = read_varint(data, pos, 10)
         if klen < 0 or pos + klen > record_end:
             raise InvalidRecordError(f"invalid record header key size {klen}")
         key = data[pos : pos + klen].decode("utf-8", "replace")
         pos += klen
-        vlen, pos = _varint(data, pos)
+        vlen, pos = read_varint(data, pos, 10)
         if vlen >= 0:
             if pos + vlen > record_end:
                 raise InvalidRecordError("record header value runs past the end of the record")

@@ -13,7 +13,7 @@ from broker.protocol.messages.share_group_target_assignment_metadata_key import 
 )
 from broker.server import metrics as m
 from broker.server.metrics import Family, Histogram, Metrics, escape_help, escape_label, format_value, render
-from broker.share.partition import RunView
+from broker.share.inflight import RunView
 from broker.share.states import RecordState
 
 # --- text format ----------------------------------------------------------------------

@@ -6,8 +6,8 @@ from __future__ import annotations
 from broker.log.config import LogConfig
 from broker.protocol.compression import CompressionType
 from broker.protocol.records import build_batch, check_crc, iter_batches, iter_records
+from broker.share.inflight import AcquiredRange
 from broker.share.log_view import SLICE_MIN_BYTES, PartitionLogView
-from broker.share.partition import AcquiredRange
 from tests.unit.test_log_helpers import open_log
 
 

@@ -10,14 +10,8 @@ from collections.abc import Sequence
 import pytest
 
 from broker.protocol.errors import ErrorCode
-from broker.share.partition import (
-    AcquiredRange,
-    Delta,
-    LogBatch,
-    PersistedState,
-    SharePartition,
-    StateBatch,
-)
+from broker.share.inflight import AcquiredRange, Delta, LogBatch, PersistedState, StateBatch
+from broker.share.partition import SharePartition
 from broker.share.states import AckType, AcquireMode, IsolationLevel, RecordState
 
 GAP, ACCEPT, RELEASE, REJECT, RENEW = (int(t) for t in AckType)

@@ -4,7 +4,8 @@ extensions (redelivery backoff, per-key ordering). Fake log, hand-held clock."""
 
 from __future__ import annotations
 
-from broker.share.partition import DeadLetter, DeadLetterReason, PersistedState, SharePartition, StateBatch
+from broker.share.inflight import DeadLetter, DeadLetterReason, PersistedState, StateBatch
+from broker.share.partition import SharePartition
 from broker.share.states import AcquireMode, RecordState
 from tests.unit.test_share_partition import ACCEPT, LOCK, REJECT, RELEASE, FakeLog, ack, get, new, persist, states
 

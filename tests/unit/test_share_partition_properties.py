@@ -29,7 +29,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from broker.share.partition import Delta, PersistedState, SharePartition, StateBatch
+from broker.share.inflight import Delta, PersistedState, StateBatch
+from broker.share.partition import SharePartition
 from broker.share.states import (
     ACK_EVENTS,
     FINAL_STATES,
