@@ -139,15 +139,29 @@ def click_through(driver: Any, element: Any, timeout: float = 30.0) -> None:
     A click returns once the browser has dispatched it, which may be before the new document
     has replaced the old one; looking up the next page's elements straight after could find
     nothing, or find the old page's.
+
+    The old page is recognised by a mark set on its window object (a new document gets a new
+    one), not by an element handle: asking chromedriver about an element of a document being
+    swapped out can fail with a generic error ("Node with given id does not belong to the
+    document") instead of the stale-element one.
     """
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script("window.__beforeClickThrough = true")
     element.click()
-    WebDriverWait(driver, timeout).until(expected_conditions.staleness_of(old))
-    WebDriverWait(driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+    def next_page_loaded(d: Any) -> bool:
+        try:
+            return bool(
+                d.execute_script(
+                    "return window.__beforeClickThrough === undefined && document.readyState === 'complete'"
+                )
+            )
+        except WebDriverException:  # the document is being replaced: ask again
+            return False
+
+    WebDriverWait(driver, timeout).until(next_page_loaded)
 
 
 def screenshot(driver: Any, name: str) -> Path:
