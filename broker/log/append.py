@@ -73,6 +73,7 @@ class LogAppends:
     _producers: ProducerStateManager
     _aborted: list[AbortedTxn]
     _aborted_last: list[int]
+    _failed_writers: set[int]
     _now_ms: Callable[[], int]
     _check_open: Callable[[], None]
     _written: Callable[[], None]
@@ -124,9 +125,15 @@ class LogAppends:
         stage, plan, next_offset, records_count = staged
         first_base = plan[0][2]
         incoming_max_ts = append_time if append_time >= 0 else max(h.max_timestamp for h, _, _ in plan)
-        seg = self._maybe_roll_for(len(buf), next_offset - 1, incoming_max_ts)
-
-        self._write_planned(seg, plan, append_time, leader_epoch)
+        try:
+            seg = self._maybe_roll_for(len(buf), next_offset - 1, incoming_max_ts)
+            self._write_planned(seg, plan, append_time, leader_epoch)
+        except KafkaError as exc:
+            if exc.code == ErrorCode.KAFKA_STORAGE_ERROR:
+                self._failed_writers.update(h.producer_id for h, _, _ in plan if h.has_producer_id)
+            raise
+        if self._failed_writers:
+            self._failed_writers.difference_update(h.producer_id for h, _, _ in plan)
         del plan, batches
         for txn in self._producers.commit(stage):
             self._record_completed(txn, seg)
@@ -187,14 +194,32 @@ class LogAppends:
                             True,
                             duplicate.last_offset - duplicate.first_offset + 1,
                         )
-                    stage.add_data(
-                        header,
-                        base,
-                        base + header.last_offset_delta,
-                        append_time if append_time >= 0 else header.max_timestamp,
-                        origin=origin,
-                        verification_guard=verification_guard,
-                    )
+                    try:
+                        stage.add_data(
+                            header,
+                            base,
+                            base + header.last_offset_delta,
+                            append_time if append_time >= 0 else header.max_timestamp,
+                            origin=origin,
+                            verification_guard=verification_guard,
+                        )
+                    except KafkaError as exc:
+                        if (
+                            exc.code != ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+                            or header.producer_id not in self._failed_writers
+                        ):
+                            raise
+                        # The gap is this producer's batch that the disk refused a moment ago: it
+                        # was not written, and the client retries it first. Kafka answers with
+                        # the same storage error once a write fails (the directory goes offline);
+                        # a sequence error here would make an idempotent client bump its epoch
+                        # and send its other partitions' unacknowledged batches again under new
+                        # sequence numbers, where they can no longer be recognised as duplicates.
+                        raise KafkaError(
+                            ErrorCode.KAFKA_STORAGE_ERROR,
+                            f"{self.topic}-{self.partition}: an earlier batch of producer {header.producer_id} "
+                            "failed to be written; it goes first",
+                        ) from exc
             plan.append((header, view, base))
             next_offset = base + header.last_offset_delta + 1
             records_count += header.records_count
@@ -315,6 +340,7 @@ class LogAppends:
 
     def assign_epoch_start(self, epoch: int) -> None:
         """This replica leads from now on at ``epoch``: the epoch starts at the log end."""
+        self._failed_writers.clear()  # failures of an earlier leadership explain no gap now
         with self._lock:
             self.epochs.assign(epoch, self._leo)
         self._written()

@@ -120,6 +120,8 @@ class PartitionLog(LogAppends, LogReads, LogDurability):
         self._producers = ProducerStateManager(verification_enabled=config.transaction_verification)
         self._aborted: list[AbortedTxn] = []
         self._aborted_last: list[int] = []  # last offsets of _aborted, for bisect
+        # Producers whose last write here failed on the disk (see LogAppends.append).
+        self._failed_writers: set[int] = set()
         self.epochs = LeaderEpochCache()
         # None: the high watermark is the log end offset (one replica). Set by the
         # replica layer once other replicas count (track_high_watermark).

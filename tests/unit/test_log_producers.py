@@ -54,6 +54,48 @@ def test_out_of_order_sequence(tmp_path):
     log.close()
 
 
+def test_a_gap_left_by_a_write_the_disk_refused_is_a_storage_error_not_a_sequence_error(tmp_path, monkeypatch):
+    """An idempotent client pipelines batches 1-3; the disk refuses batch 1 and then has room
+    again for batch 2. Batch 2 must get the storage error too: a sequence error would make
+    librdkafka bump its producer epoch, and batches of its other partitions that are
+    possibly written already would go out again under new sequence numbers (duplicates)."""
+    import broker.log.segment as segment_module
+
+    log = open_log(tmp_path)
+    log.append(batch(2, pid=PID, epoch=0, seq=0))
+    real_writev = segment_module.os.writev
+    full = [True]
+
+    def writev(fd, buffers):
+        if full[0]:
+            raise OSError(28, "No space left on device")
+        return real_writev(fd, buffers)
+
+    monkeypatch.setattr(segment_module.os, "writev", writev)
+    with pytest.raises(KafkaError) as err:
+        log.append(batch(1, pid=PID, epoch=0, seq=2))
+    assert _code(err) == ErrorCode.KAFKA_STORAGE_ERROR
+    full[0] = False
+    with pytest.raises(KafkaError) as err:
+        log.append(batch(1, pid=PID, epoch=0, seq=3))
+    assert _code(err) == ErrorCode.KAFKA_STORAGE_ERROR  # not OUT_OF_ORDER_SEQUENCE_NUMBER
+    # Another producer's gap is its own: a sequence error as always.
+    log.append(batch(1, pid=PID + 1, epoch=0, seq=0))
+    with pytest.raises(KafkaError) as err:
+        log.append(batch(1, pid=PID + 1, epoch=0, seq=5))
+    assert _code(err) == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+    # The client retries in order: each batch once.
+    assert log.append(batch(1, pid=PID, epoch=0, seq=2)).base_offset == 3
+    assert log.append(batch(1, pid=PID, epoch=0, seq=3)).base_offset == 4
+    assert log.append(batch(1, pid=PID, epoch=0, seq=3)).duplicate
+    # Once its write went through, a real gap of that producer is a sequence error again.
+    with pytest.raises(KafkaError) as err:
+        log.append(batch(1, pid=PID, epoch=0, seq=9))
+    assert _code(err) == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+    assert log.log_end_offset == 5
+    log.close()
+
+
 def test_stale_epoch_and_new_epoch_rules(tmp_path):
     log = open_log(tmp_path)
     log.append(batch(1, pid=PID, epoch=3, seq=0))
