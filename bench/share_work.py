@@ -110,11 +110,20 @@ def spread_ok(row: dict) -> bool:
     return spread_problem(row) is None and min(spread) >= MIN_SPREAD * max(spread)
 
 
+# Another checkout's broker, run as "baseline" beside this one (``--baseline-src``).
+BASELINE_SRC: Path | None = None
+
+
 @contextmanager
 def _broker(name: str, cpus: str | None) -> Iterator:
-    from bench.peers import KafkaPeer, Sharebroker
+    from bench.peers import KafkaPeer, Sharebroker, baseline_broker
 
-    cls = {"sharebroker": Sharebroker, "kafka": KafkaPeer}[name]
+    if name == "baseline":
+        if BASELINE_SRC is None:
+            raise SystemExit("the 'baseline' broker needs --baseline-src")
+        cls: type = baseline_broker(BASELINE_SRC)
+    else:
+        cls = {"sharebroker": Sharebroker, "kafka": KafkaPeer}[name]
     b = cls(cpus=cpus).start()
     try:
         yield b
@@ -234,7 +243,16 @@ def main(argv: list[str] | None = None, *, runner: Callable[..., dict] = run) ->
     parser.add_argument("--broker-cpus", default="0", help="taskset CPU list for the brokers ('' for none)")
     parser.add_argument("--records-no-work", type=int, default=RECORDS_NO_WORK)
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument(
+        "--baseline-src",
+        help="also run the broker of this checkout (an earlier commit) as 'baseline', before the others",
+    )
     args = parser.parse_args(argv)
+    global BASELINE_SRC
+    if args.baseline_src:
+        BASELINE_SRC = Path(args.baseline_src).resolve()
+        if "baseline" not in args.brokers.split(","):
+            args.brokers = "baseline," + args.brokers
     results = runner(
         [b for b in args.brokers.split(",") if b], parse_rows(args.rows), args.broker_cpus or None, args.records_no_work
     )

@@ -12,9 +12,12 @@ wire; the handlers of those RPCs call this store.
 
 Every operation that changes state appends its records as one batch, applies
 them to memory, and answers only after a group-commit fsync has covered them
-(:meth:`GroupCommitter.wait_durable`). Operations on one share-partition run
-one at a time (a lock per key), so an operation never builds on state that
-may still be rolled back; different keys share fsync rounds.
+(:meth:`GroupCommitter.wait_durable`). Operations on one share-partition wait
+for its lock; whoever takes it runs every operation queued by then, in order,
+each on the state the one before left, and answers them all after one fsync
+round. If that round fails they are all rolled back together, so no operation
+is answered on state that is rolled back later. Different keys share fsync
+rounds too.
 
 Failure: if the append, the fsync or the wait (``WRITE_TIMEOUT_MS``) fails,
 the keys' in-memory state is rolled back and the error is answered, mapped as
@@ -221,6 +224,31 @@ class _KeyLocks:
         return len(self._locks)
 
 
+class _Queued:
+    """An operation waiting for its key's lock, and its answer once someone has run it."""
+
+    __slots__ = ("error", "op", "response", "taken")
+
+    def __init__(self, op: Callable[[ShareCoordinatorShard, int], CoordinatorResult[Any]]) -> None:
+        self.op = op
+        self.taken = False
+        self.response: Any = _UNANSWERED
+        self.error: KafkaError | None = None
+
+    def fail(self, exc: KafkaError) -> None:
+        self.error = exc
+
+    def answer(self) -> Any:
+        if self.error is not None:
+            raise KafkaError(self.error.code, self.error.detail)
+        if self.response is _UNANSWERED:  # the run that took it stopped on an unexpected error
+            raise KafkaError(ErrorCode.UNKNOWN_SERVER_ERROR, "the share-state operation was not completed")
+        return self.response
+
+
+_UNANSWERED = object()
+
+
 # ====================================================================== the store
 
 
@@ -272,6 +300,8 @@ class ShareStateStore:
         # offset of the override snapshot appended after them (None: not appended).
         self._unsafe: dict[int, dict[ShareKey, int | None]] = {}
         self._locks = _KeyLocks()
+        # Per key: operations waiting for its lock, run together by whoever takes it next.
+        self._queued: dict[ShareKey, list[_Queued]] = {}
 
     @classmethod
     def from_settings(
@@ -439,15 +469,75 @@ class ShareStateStore:
 
     async def _operate(self, key: ShareKey, op: Callable[[ShareCoordinatorShard, int], CoordinatorResult[Any]]) -> Any:
         """Run ``op`` on the key's shard under the key's lock; commit its records durably;
-        the operation's answer."""
+        the operation's answer.
+
+        Operations that arrive while the key's lock is held queue up; whoever takes the lock
+        next runs all of them in their order and waits for one fsync round for the lot
+        (:meth:`_run_queued`), rather than one round after another.
+        """
         pid = partition_for(key, self.num_partitions)
         shard = await self._shard(pid)
-        async with self._locks.hold(key):
+        mine = _Queued(op)
+        self._queued.setdefault(key, []).append(mine)
+        try:
+            async with self._locks.hold(key):
+                if not mine.taken:  # nobody has run it yet: run it and all queued behind it
+                    await self._run_queued(pid, shard, key, self._queued.pop(key))
+        finally:
+            if not mine.taken:  # cancelled before anyone ran it
+                queue = self._queued.get(key)
+                if queue is not None and mine in queue:
+                    queue.remove(mine)
+                    if not queue:
+                        del self._queued[key]
+        return mine.answer()
+
+    async def _run_queued(self, pid: int, shard: ShareCoordinatorShard, key: ShareKey, queue: list[_Queued]) -> None:
+        """Run the queued operations on ``key`` one after another, each on the state the ones
+        before it left, then wait until all their records are durable.
+
+        An operation that fails on its own (the core refuses it, its append fails) answers
+        its error; the others go on. If the wait fails, every operation of the queue answers
+        the error and the key's state is rolled back to what it was before the first.
+        """
+        for q in queue:
+            q.taken = True
+        try:
             await self._make_safe(pid, shard, key)
-            result = op(shard, self._now_ms())
-            if result.records:
-                await self._commit(pid, shard, result.records)
-            return result.response
+        except KafkaError as exc:
+            for q in queue:
+                q.fail(exc)
+            return
+        saved: dict[ShareKey, ShareState | None] = {}
+        written: list[tuple[StateRecord, int]] = []
+        part: Any = None
+        done: list[_Queued] = []
+        for q in queue:
+            try:
+                result = q.op(shard, self._now_ms())
+                if result.records:
+                    await self.runtime.ensure_topic()
+                    for r in result.records:
+                        saved.setdefault(r.key, shard.get(r.key))
+                    part, base = self._append(pid, shard, result.records)
+                    written.extend((r, base + i) for i, r in enumerate(result.records))
+            except KafkaError as exc:
+                q.fail(exc)
+                continue
+            q.response = result.response
+            done.append(q)
+        if not written:
+            return
+        try:
+            await self._settle(pid, shard, part, saved, written)
+        except KafkaError as exc:
+            for q in done:
+                q.fail(exc)
+        except BaseException:
+            failure = KafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the share-state write was interrupted")
+            for q in done:
+                q.fail(failure)
+            raise
 
     async def _make_safe(self, pid: int, shard: ShareCoordinatorShard, key: ShareKey) -> None:
         """Before building on ``key``'s state, make sure no rolled-back record can outlive it."""
@@ -470,8 +560,13 @@ class ShareStateStore:
         On failure the keys' state is rolled back and KafkaError raised.
         """
         saved = {r.key: shard.get(r.key) for r in records}
+        await self.runtime.ensure_topic()
+        part, base = self._append(pid, shard, records)
+        await self._settle(pid, shard, part, saved, [(r, base + i) for i, r in enumerate(records)], prune=prune)
+
+    def _append(self, pid: int, shard: ShareCoordinatorShard, records: list[StateRecord]) -> tuple[Any, int]:
+        """Append ``records`` as one batch and apply them to memory (not durable yet)."""
         try:
-            await self.runtime.ensure_topic()
             part, base = self.runtime.append(pid, [encode_record(r) for r in records])
         except KafkaError as exc:
             code, message = _coordinator_error(exc)
@@ -479,22 +574,38 @@ class ShareStateStore:
             raise KafkaError(code, message) from exc
         for i, record in enumerate(records):
             shard.replay(record, base + i)
+        return part, base
+
+    async def _settle(
+        self,
+        pid: int,
+        shard: ShareCoordinatorShard,
+        part: Any,
+        saved: dict[ShareKey, ShareState | None],
+        written: list[tuple[StateRecord, int]],
+        *,
+        prune: bool = True,
+    ) -> None:
+        """Wait until the ``written`` records are durable; on failure (or interruption) roll
+        the keys back to their ``saved`` state and raise."""
         try:
             await self.runtime.wait_durable([part])
-        except KafkaError as failure:
+        except BaseException as failure:
             for key, state in saved.items():
                 shard.restore(key, state)
             self._override(pid, shard, list(saved))
+            if not isinstance(failure, KafkaError):
+                raise
             code, message = _coordinator_error(failure)
             log.error("share_state_write_failed", partition=pid, error=str(failure), keys=len(saved))
             raise KafkaError(code, message) from failure
         durable = self._durable_of(pid, shard)
         wrote_snapshot = False
-        for i, record in enumerate(records):
+        for record, offset in written:
             if record.is_tombstone:
                 durable.pop(record.key, None)
             elif record.is_snapshot:
-                durable[record.key] = base + i
+                durable[record.key] = offset
                 wrote_snapshot = True
         if wrote_snapshot and prune:
             await self._prune(pid, shard, part)

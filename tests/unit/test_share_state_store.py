@@ -179,6 +179,103 @@ async def test_answers_only_once_durable_and_writes_share_fsync_rounds(tmp_path)
         assert part_log.recovery_point == part_log.log_end_offset
 
 
+async def test_writes_queued_on_one_share_partition_share_one_fsync_round(tmp_path):
+    """Acknowledgements of many members of one share-partition arrive together; the ones
+    that wait for its lock are written in one round, each on the state the one before left."""
+    async with running(tmp_path, num_partitions=1) as (store, logs, committer):
+        tid = topic_id(logs)
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
+        rounds = committer.rounds
+        results = []
+
+        async def write(i: int) -> None:
+            batch = B(10 * i, 10 * i + 9, ACKNOWLEDGED if i % 2 else ARCHIVED, 1)
+            results.append(
+                await store.write(GROUP, tid, 0, state_epoch=0, leader_epoch=0, start_offset=0, state_batches=[batch])
+            )
+
+        async with trio.open_nursery() as nursery:
+            for i in range(16):
+                nursery.start_soon(write, i)
+        assert len(results) == 16 and all(r.ok for r in results)
+        # One round for the first write, one for the fifteen that queued behind it
+        # (one after another they took fifteen).
+        assert committer.rounds - rounds <= 2
+        state = await store.read(GROUP, tid, 0, leader_epoch=0)
+        assert state.state_batches == tuple(
+            B(10 * i, 10 * i + 9, ACKNOWLEDGED if i % 2 else ARCHIVED, 1) for i in range(16)
+        )
+        part_log = logs.partition(TOPIC, 0)
+        assert part_log.recovery_point == part_log.log_end_offset
+        before = snapshot(store)
+    async with running(tmp_path, num_partitions=1) as (store, logs, _):
+        await store.load()
+        assert snapshot(store) == before
+
+
+async def test_queued_writes_answer_each_its_own_error_and_fail_together_on_the_round(tmp_path, autojump_clock):
+    mode = ["pass"]
+    release = trio.Event()
+
+    class GatedCommitter:
+        """Mode "pass": durable at once; "gate": this write waits for ``release``, later ones never become durable."""
+
+        async def wait_durable(self, part_log) -> None:
+            if mode[0] == "gate":
+                mode[0] = "stuck"
+                await release.wait()
+            elif mode[0] == "stuck":
+                await trio.sleep_forever()
+            part_log.flush()
+
+    logs = open_logs(tmp_path)
+    try:
+        store = store_over(logs, GatedCommitter(), num_partitions=1, write_timeout_ms=5000)
+        tid = topic_id(logs)
+        assert (await store.initialize(GROUP, tid, 0, state_epoch=0, start_offset=0)).ok
+        assert (await store.write(GROUP, tid, 0, state_epoch=0, leader_epoch=3, start_offset=0)).ok
+        results: dict[str, object] = {}
+        start = trio.current_time()
+
+        async def write(name: str, leader_epoch: int, first: int) -> None:
+            results[name] = await store.write(
+                GROUP,
+                tid,
+                0,
+                state_epoch=0,
+                leader_epoch=leader_epoch,
+                start_offset=0,
+                state_batches=[B(first, first + 4, ACKNOWLEDGED, 1)],
+            )
+
+        mode[0] = "gate"
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(write, "first", 3, 0)  # takes the lock and waits for its round
+            await trio.sleep(1)
+            nursery.start_soon(write, "a", 3, 5)  # these three queue behind it
+            nursery.start_soon(write, "fenced", 2, 10)
+            nursery.start_soon(write, "b", 3, 15)
+            await trio.sleep(1)
+            after_first = store.state(GROUP, tid, 0)
+            release.set()
+        # The first write's round took 1 s, then one round for the queued writes timed out
+        # after 5 s: 7 s, where one round after another would have taken 12.
+        assert trio.current_time() - start == pytest.approx(7.0)
+        assert results["first"].ok
+        assert results["fenced"].error_code == ErrorCode.FENCED_LEADER_EPOCH  # its own error
+        assert results["a"].error_code == results["b"].error_code == ErrorCode.COORDINATOR_NOT_AVAILABLE
+        # Both writes of the failed round are rolled back (the snapshot that overrides them
+        # in the log leaves the state as it was).
+        assert after_first.state_batches == (B(0, 4, ACKNOWLEDGED, 1),)
+        now = store.state(GROUP, tid, 0)
+        assert (now.state_batches, now.start_offset, now.leader_epoch) == (after_first.state_batches, 0, 3)
+        mode[0] = "pass"
+        assert (await store.write(GROUP, tid, 0, state_epoch=0, leader_epoch=3, start_offset=4)).ok
+        assert store.state(GROUP, tid, 0).start_offset == 4
+    finally:
+        logs.close()
+
+
 async def test_errors_are_per_partition_results(tmp_path):
     async with running(tmp_path) as (store, logs, _):
         tid = topic_id(logs)
