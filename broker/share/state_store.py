@@ -516,10 +516,9 @@ class ShareStateStore:
             try:
                 result = q.op(shard, self._now_ms())
                 if result.records:
-                    await self.runtime.ensure_topic()
                     for r in result.records:
                         saved.setdefault(r.key, shard.get(r.key))
-                    part, base = self._append(pid, shard, result.records)
+                    part, base = await self._append(pid, shard, result.records)
                     written.extend((r, base + i) for i, r in enumerate(result.records))
             except KafkaError as exc:
                 q.fail(exc)
@@ -560,13 +559,13 @@ class ShareStateStore:
         On failure the keys' state is rolled back and KafkaError raised.
         """
         saved = {r.key: shard.get(r.key) for r in records}
-        await self.runtime.ensure_topic()
-        part, base = self._append(pid, shard, records)
+        part, base = await self._append(pid, shard, records)
         await self._settle(pid, shard, part, saved, [(r, base + i) for i, r in enumerate(records)], prune=prune)
 
-    def _append(self, pid: int, shard: ShareCoordinatorShard, records: list[StateRecord]) -> tuple[Any, int]:
+    async def _append(self, pid: int, shard: ShareCoordinatorShard, records: list[StateRecord]) -> tuple[Any, int]:
         """Append ``records`` as one batch and apply them to memory (not durable yet)."""
         try:
+            await self.runtime.ensure_topic()
             part, base = self.runtime.append(pid, [encode_record(r) for r in records])
         except KafkaError as exc:
             code, message = _coordinator_error(exc)
