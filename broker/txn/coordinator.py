@@ -24,8 +24,9 @@ Every operation runs its pure core and then :meth:`TransactionCoordinator._commi
 3. if the append or the wait fails, the shard is replayed from its log (the
    log is the truth; the in-memory state may be ahead of it) and the client
    gets COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR to retry. The replayed log
-   may end in that very record, not yet committed: the markers a load finds to
-   send wait until the log is committed up to its end.
+   may end in that very record, not yet committed: an operation that writes
+   nothing (a retried AddPartitionsToTxn, a verification, the markers a load
+   finds to send) answers only once the log is committed up to its end.
 
 Markers are written by background tasks (one per ending transaction) through
 :class:`~broker.txn.markers.MarkerWriter`, to the partition leaders through the
@@ -251,19 +252,29 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
                 await self._reload(pid)
                 return append_error(exc)
             await self.runtime.maybe_rewrite(pid)
-        elif result.markers:
-            # Markers a load left to send: the Prepare record it replayed may be a write
-            # that timed out, still above the high watermark. Sent before it commits, a
-            # marker could end a transaction on some partitions that the next leader's
-            # coordinator never prepared (and aborts on the others).
-            try:
-                await self.runtime.wait_committed(pid)
-            except KafkaError as exc:
-                log.warning("transaction_log_not_committed", partition=pid, error=str(exc))
-                await self._reload(pid)
-                return append_error(exc)
+        else:
+            error = await self._committed(pid)
+            if error:
+                return error
         for batch in result.markers:
             self._send_markers(pid, host, batch)
+        return ErrorCode.NONE
+
+    async def _committed(self, pid: int) -> ErrorCode:
+        """Wait until the shard's log is committed to its end, before answering (or
+        sending markers) from a result that wrote nothing. The state it was computed
+        from may hold records above the high watermark (a write still replicating, or
+        one that timed out and was replayed by a reload) that a new leader can still
+        truncate: an AddPartitionsToTxn retried after a timeout, a partition leader's
+        verification or a load's markers acting on them could let records into a
+        transaction no later coordinator knows of. Kafka's runtime holds such answers
+        until its last write is committed, too. Costs nothing when no write is pending."""
+        try:
+            await self.runtime.wait_committed(pid)
+        except KafkaError as exc:
+            log.warning("transaction_log_not_committed", partition=pid, error=str(exc))
+            await self._reload(pid)
+            return append_error(exc)
         return ErrorCode.NONE
 
     async def _reload(self, pid: int) -> None:
@@ -443,10 +454,12 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
     ) -> dict[TopicPartition, ErrorCode]:
         wanted = [TopicPartition(*tp) for tp in partitions]
         try:
-            _, host = await self._shard(transactional_id)
+            pid, host = await self._shard(transactional_id)
         except KafkaError as exc:
             return dict.fromkeys(wanted, exc.code)
-        return host.core.verify_partitions(transactional_id, producer_id, producer_epoch, wanted).answer()
+        result = host.core.verify_partitions(transactional_id, producer_id, producer_epoch, wanted)
+        error = await self._commit(pid, host, result)
+        return dict.fromkeys(wanted, error) if error else result.answer()
 
     async def verify_or_add(
         self,

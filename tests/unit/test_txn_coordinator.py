@@ -794,6 +794,39 @@ async def test_markers_wait_until_a_reloaded_prepare_record_is_committed(tmp_pat
         assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
 
 
+async def test_answers_from_an_uncommitted_record_wait_until_it_is_committed(tmp_path):
+    """An AddPartitionsToTxn whose record timed out leaves it in the leader's log above
+    the high watermark, and in the reloaded shard. A retry that finds the partitions
+    already added, and a partition leader's verification, must not answer from that
+    record before it is committed: a new leader of the ``__transaction_state``
+    partition can still truncate it, and a batch verified against it would stay open
+    with no coordinator knowing it (until a later transaction's marker commits it)."""
+    async with broker(tmp_path) as b:
+        await b.topic("a", 2)
+        init = await b.init("t")
+        pid, epoch = init.producer_id, init.producer_epoch
+        runtime = b.services.transactions.runtime
+        runtime.spec = dataclasses.replace(runtime.spec, write_timeout_ms=300)
+        state_log = runtime.partition(runtime.partition_for("t"))
+        assert state_log is not None
+        state_log.log.track_high_watermark(state_log.log.log_end_offset)
+        lead = state_log.state
+        state_log.update_state(
+            PartitionState(leader=lead.leader, leader_epoch=lead.leader_epoch + 1, replicas=(1, 2), isr=(1, 2)), 0
+        )
+        first = await b.add("t", pid, epoch, {"a": [0]})
+        assert first[("a", 0)] != E.NONE  # the record did not replicate in time
+        retry = await b.add("t", pid, epoch, {"a": [0]})
+        assert retry[("a", 0)] != E.NONE  # not answered from the uncommitted record
+        produced = await b.produce("t", "a", 0, pid, epoch, 0, [b"v"])
+        assert produced.error_code != E.NONE  # the verification waits for it too
+        assert await b.visible("a", 0) == []
+        # The follower catches up: the record is committed and counts.
+        state_log.follower_fetched(2, state_log.log.log_end_offset, 0, broker_epoch=1, now_ms=1)
+        assert (await b.add("t", pid, epoch, {"a": [0]}))[("a", 0)] == E.NONE
+        assert (await b.produce("t", "a", 0, pid, epoch, 0, [b"v"])).error_code == E.NONE
+
+
 def test_api_versions_default_transaction_version_is_the_coordinators():
     """ApiVersions answered before the services exist, without settings, names the
     transaction.version the coordinator defaults to."""
