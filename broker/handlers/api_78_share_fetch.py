@@ -12,7 +12,8 @@ record, so nothing is acquired that the member does not receive. Records go out
 as the stored log batches covering the acquired ranges, with ``AcquiredRecords``
 saying which offsets the member holds. ``MaxBytes`` 0 gets no records. When nothing can be
 acquired, the request waits up to ``MaxWaitMs`` for an append, a release or an
-expired lock. v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
+expired lock, also when it carried acknowledgements (their results go out with
+the answer, as Kafka's do). v2 adds ``ShareAcquireMode`` (0 batch_optimized, 1 record_limit)
 and Renew acknowledgements (``IsRenewAck``).
 
 Share-partitions are loaded (their state read from the share coordinator) on
@@ -140,7 +141,9 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
                 acquired_any = True
                 budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
                 bytes_left -= _answer(results, key, entry, ranges)
-        if acquired_any or results or req.max_wait_ms <= 0:
+        # Acknowledgements alone do not end the wait (Kafka holds their results for the
+        # fetch too); a partition's error does.
+        if acquired_any or req.max_wait_ms <= 0 or any(p.error_code for p in results.values()):
             break
         remaining = deadline - trio.current_time()
         if remaining <= 0 or services.lifecycle.stopping:

@@ -290,6 +290,33 @@ def sc_bad_acks(bootstrap: str) -> dict:
     return out
 
 
+def sc_ack_then_wait(bootstrap: str) -> dict:
+    """A ShareFetch carrying acknowledgements, with nothing left to acquire: answered at once
+    or after its MaxWaitMs; then the next record."""
+    topic, group = d.new_topic_and_group(bootstrap)
+    with WireClient(bootstrap) as w:
+        tid = d.topic_id(w, topic)
+        d.produce_batch(w, topic, 3)
+        m = d.member_id()
+        d.join(w, group, m, [topic])
+        got, ep = d.fetch_acquire(w, group, m, 0, tid)
+        started = time.monotonic()
+        r = d.fetch(w, group, m, ep, tid, acks=[d.ack_batch(0, 2, d.ACCEPT)], wait_ms=1500)
+        idle = time.monotonic() - started
+        ep += 1
+        d.produce_batch(w, topic, 1, start=3)
+        woken = d.fetch(w, group, m, ep, tid, wait_ms=1500)
+        ep += 1
+        d.leave(w, group, m)
+    return {
+        "acquired": d.acquired(got),
+        "ack_error": d.err(d.part0(r).acknowledge_error_code),
+        "acquired_with_acks": d.acquired(r),
+        "answered": "after the wait" if idle >= 1.2 else "at once" if idle < 0.5 else f"after {idle:.1f} s",
+        "next": d.acquired(woken),
+    }
+
+
 def sc_session_epochs(bootstrap: str) -> dict:
     topic, group = d.new_topic_and_group(bootstrap)
     with WireClient(bootstrap) as w:
@@ -533,6 +560,10 @@ def test_group_configs(kafka, sb):
 
 def test_bad_acks(kafka, sb):
     compare("bad_acks", sc_bad_acks, kafka, sb)
+
+
+def test_ack_then_wait(kafka, sb):
+    compare("ack_then_wait", sc_ack_then_wait, kafka, sb)
 
 
 def test_session_epochs(kafka, sb):

@@ -309,6 +309,31 @@ def test_long_poll_is_woken_by_an_append(setup, sharebroker_bootstrap):
     assert elapsed < 5, f"the long-poll was not woken by the append ({elapsed:.1f} s)"
 
 
+def test_acknowledgements_alone_do_not_end_the_long_poll(setup, sharebroker_bootstrap):
+    """A ShareFetch that acknowledges everything its member holds, with nothing left to
+    acquire, waits for records like any other (as Kafka's does) and carries both."""
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 3)
+    first = _fetch(w, group, "ack-lp", 0, tid)
+    assert _acquired(first) == [(0, 2, 1)]
+
+    def produce_later() -> None:
+        time.sleep(0.5)
+        with WireClient(sharebroker_bootstrap) as other:
+            _produce_batch(other, topic, 1)
+
+    t = threading.Thread(target=produce_later)
+    t.start()
+    started = time.monotonic()
+    acks = {0: [AcknowledgementBatch(first_offset=0, last_offset=2, acknowledge_types=[ACCEPT])]}
+    r = _fetch(w, group, "ack-lp", 1, tid, acks=acks, wait_ms=10_000)
+    elapsed = time.monotonic() - started
+    t.join()
+    assert _parts(r)[0].acknowledge_error_code == 0
+    assert _acquired(r) == [(3, 3, 1)]
+    assert elapsed < 5, f"the long-poll was not woken by the append ({elapsed:.1f} s)"
+
+
 def test_v1_request_shape(setup):
     w, topic, tid, group = setup
     _produce_batch(w, topic, 2)
