@@ -68,7 +68,7 @@ class ClientConnection(Protocol):
 class Entry:
     """One share partition and what the runtime keeps beside it."""
 
-    __slots__ = ("available", "fair", "key", "leader_epoch", "partition", "sp", "state_epoch", "topic", "view")
+    __slots__ = ("fair", "key", "leader_epoch", "partition", "sp", "state_epoch", "topic", "view", "waiters")
 
     def __init__(
         self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int, leader_epoch: int
@@ -80,12 +80,21 @@ class Entry:
         self.partition = key[2]
         self.sp = sp
         self.view = view
-        self.available = trio.Event()
+        self.waiters: set[trio.Event] = set()  # long polls waiting for its records
         self.fair = FairShare()  # the members fetching it, and how much each may take
 
     def wake(self) -> None:
-        self.available.set()
-        self.available = trio.Event()
+        """Its records may be acquirable: every long poll waiting on it tries again."""
+        self.waiters = _wake(self.waiters)
+
+
+def _wake(waiters: set[trio.Event]) -> set[trio.Event]:
+    """Set every waiter's event; the empty set that replaces them."""
+    if not waiters:
+        return waiters
+    for event in waiters:
+        event.set()
+    return set()
 
 
 class SharePartitionManager:
@@ -121,7 +130,9 @@ class SharePartitionManager:
         # Members the group's target assignment gives each share-partition (from the group
         # coordinator, when it runs on this broker): group id -> (topic id, partition) -> count.
         self._expected: dict[str, dict[tuple[uuid.UUID, int], int]] = {}
-        self.loads_changed = trio.Event()  # set (and replaced) whenever a background load ends
+        # Long polls woken when a background load ends, and at shutdown.
+        self._load_waiters: set[trio.Event] = set()
+        self._stop_waiters: set[trio.Event] = set()
         self._timer_changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._watched: set[int] = set()
@@ -242,7 +253,7 @@ class SharePartitionManager:
         """The share-partition if it is in memory, without waiting; else (None, error code).
 
         A share-partition not loaded yet is loaded in the background and answered
-        COORDINATOR_LOAD_IN_PROGRESS meanwhile (:data:`loads_changed` is set when it
+        COORDINATOR_LOAD_IN_PROGRESS meanwhile (waiting long polls are woken when it
         is there); errors this broker can tell at once (unknown topic, not the
         leader) are answered as they are, and so is, once, the error its last
         background load ended with (then the next lookup loads it again).
@@ -280,8 +291,7 @@ class SharePartitionManager:
                 self._load_errors[key] = code  # for the next lookup to answer
         finally:
             self._loading.discard(key)
-            self.loads_changed.set()
-            self.loads_changed = trio.Event()
+            self._load_waiters = _wake(self._load_waiters)
 
     def _leader_error(self, topic_id: uuid.UUID, partition: int) -> int:
         """UNKNOWN_TOPIC_ID, or this broker's error as the partition's leader; NONE if it leads."""
@@ -513,20 +523,24 @@ class SharePartitionManager:
 
     async def wait_for_records(self, entries: list[Entry], timeout_s: float) -> None:
         """Return when any of ``entries`` may have records, at the timeout, or at shutdown."""
-        if timeout_s <= 0:
+        if timeout_s <= 0 or self._lifecycle.stopping:
             return
-        with trio.move_on_after(timeout_s):
-            async with trio.open_nursery() as nursery:
-
-                async def watch(event: trio.Event) -> None:
-                    await event.wait()
-                    nursery.cancel_scope.cancel()
-
-                for e in entries:
-                    nursery.start_soon(watch, e.available)
-                if self._loading:
-                    nursery.start_soon(watch, self.loads_changed)
-                nursery.start_soon(watch, self._lifecycle.stopped)
+        # One event, registered with everything that can end the wait: members sharing a
+        # partition are all woken by each acknowledgement, so a wait must cost little.
+        woken = trio.Event()
+        for e in entries:
+            e.waiters.add(woken)
+        if self._loading:
+            self._load_waiters.add(woken)
+        self._stop_waiters.add(woken)
+        try:
+            with trio.move_on_after(timeout_s):
+                await woken.wait()
+        finally:
+            for e in entries:
+                e.waiters.discard(woken)
+            self._load_waiters.discard(woken)
+            self._stop_waiters.discard(woken)
 
     # --- lock expiry ---------------------------------------------------------------
 
@@ -534,8 +548,14 @@ class SharePartitionManager:
         """Expire acquisition locks as they fall due; host background releases."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            nursery.start_soon(self._wake_at_stop)
             task_status.started()
             await self._expire_locks_forever()
+
+    async def _wake_at_stop(self) -> None:
+        """A shutdown answers the long polls at once instead of after their timeout."""
+        await self._lifecycle.stopped.wait()
+        self._stop_waiters = _wake(self._stop_waiters)
 
     async def _expire_locks_forever(self) -> None:
         while True:
