@@ -102,23 +102,41 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
         await mgr.release_member(req.group_id, req.member_id)
         return _response(results, settings.lock_duration_ms)
 
-    budget = req.max_records if v >= 1 else 500
-    batch_size = req.batch_size if v >= 1 and req.batch_size > 0 else None
     mode = req.share_acquire_mode if v >= 2 else 0
     if mode not in (0, 1):
         return _error(ErrorCode.INVALID_REQUEST, f"unknown ShareAcquireMode {mode}")
+    await _fetch(ctx, req, req.group_id, req.member_id, session, mode, results)
+    return _response(results, settings.lock_duration_ms)
+
+
+async def _fetch(
+    ctx: RequestContext,
+    req: ShareFetchRequest,
+    group_id: str,
+    member_id: str,
+    session: ShareSession,
+    mode: int,
+    results: dict[tuple[uuid.UUID, int], PartitionData],
+) -> None:
+    """Acquire records for the member into ``results``, waiting up to ``MaxWaitMs`` while
+    there is nothing to acquire."""
+    services = ctx.services
+    mgr = services.share
+    v = ctx.api_version
+    budget = req.max_records if v >= 1 else 500
+    batch_size = req.batch_size if v >= 1 and req.batch_size > 0 else None
     # MaxBytes 0 gets no records (as Kafka answers it, and the Java client documents); from 1
     # up, the first batch of the answer goes out whatever its size.
     bytes_left = max(req.max_bytes, 0)
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
     entries: list[Entry] = []
     acquired_any = False
-    await _load_missing(mgr, req.group_id, session, req.max_wait_ms)
+    await _load_missing(mgr, group_id, session, req.max_wait_ms)
     while True:
         entries = []
         pending = False
         for key in session.fetch_order():
-            entry, code = mgr.lookup(req.group_id, *key)
+            entry, code = mgr.lookup(group_id, *key)
             if entry is None and code in _NOT_YET:
                 pending = True
                 continue
@@ -130,7 +148,7 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
                 continue
             ranges = mgr.acquire(
                 entry,
-                req.member_id,
+                member_id,
                 max_records=budget,
                 batch_size=batch_size,
                 mode=mode,
@@ -151,7 +169,6 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
         await mgr.wait_for_records(entries, min(remaining, _RETRY_S) if pending else remaining)
     if acquired_any:
         services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
-    return _response(results, settings.lock_duration_ms)
 
 
 def _merge_topics(
