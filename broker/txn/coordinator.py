@@ -190,9 +190,9 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
             on_timers=self._on_timers,
         )
         self._nursery: trio.Nursery | None = None
-        # (partition, transactional id, producer id, epoch) of marker tasks running, each
-        # with the event set once its transaction's Complete record is in the log.
-        self._sending: dict[tuple[int, str, int, int], trio.Event] = {}
+        # (partition, transactional id, producer id, epoch) of marker tasks running: the
+        # shard they write for, and the event set once the Complete record is in the log.
+        self._sending: dict[tuple[int, str, int, int], tuple[TxnShardHost, trio.Event]] = {}
 
     def set_transaction_version(self, level: int) -> None:
         """The finalized transaction.version changed (UpdateFeatures): every shard follows."""
@@ -253,14 +253,16 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
                 return append_error(exc)
             await self.runtime.maybe_rewrite(pid)
         else:
-            error = await self._committed(pid)
+            # Markers a load left to send are sent again by the next load: a shard that
+            # cannot tell they are safe reloads. Answers are simply retried.
+            error = await self._committed(pid, reload=bool(result.markers))
             if error:
                 return error
         for batch in result.markers:
             self._send_markers(pid, host, batch)
         return ErrorCode.NONE
 
-    async def _committed(self, pid: int) -> ErrorCode:
+    async def _committed(self, pid: int, *, reload: bool) -> ErrorCode:
         """Wait until the shard's log is committed to its end, before answering (or
         sending markers) from a result that wrote nothing. The state it was computed
         from may hold records above the high watermark (a write still replicating, or
@@ -268,12 +270,15 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
         truncate: an AddPartitionsToTxn retried after a timeout, a partition leader's
         verification or a load's markers acting on them could let records into a
         transaction no later coordinator knows of. Kafka's runtime holds such answers
-        until its last write is committed, too. Costs nothing when no write is pending."""
+        until its last write is committed, too. Costs nothing when no write is pending.
+        Past the write timeout the answer is an error to retry; with ``reload`` (markers
+        a load left to send) the shard is reloaded, and the next load tries again."""
         try:
             await self.runtime.wait_committed(pid)
         except KafkaError as exc:
             log.warning("transaction_log_not_committed", partition=pid, error=str(exc))
-            await self._reload(pid)
+            if reload:
+                await self._reload(pid)
             return append_error(exc)
         return ErrorCode.NONE
 
@@ -284,33 +289,43 @@ class TransactionCoordinator(RuntimeService[TxnShardHost]):
             log.warning("transaction_shard_reload_failed", partition=pid, error=str(exc))
 
     def _send_markers(self, pid: int, host: TxnShardHost, batch: MarkerBatch) -> None:
+        """Start the task writing a transaction's markers, unless one runs for this shard.
+
+        A task of a shard since reloaded stops at its next step without finishing (the
+        new load sends what is left), so it does not count; and a shard reloaded while
+        this result waited sends nothing (its successor does)."""
         key = (pid, batch.transactional_id, batch.producer_id, batch.producer_epoch)
-        if key in self._sending:
+        running = self._sending.get(key)
+        if running is not None and running[0] is host:
+            return
+        if not self._hosting(pid, host):
             return
         if self._nursery is None:
             log.warning("transaction_markers_not_started", transactional_id=batch.transactional_id)
             return
-        self._sending[key] = trio.Event()
-        self._nursery.start_soon(self._marker_task, key, pid, host, batch)
+        done = trio.Event()
+        self._sending[key] = (host, done)
+        self._nursery.start_soon(self._marker_task, key, pid, host, batch, done)
 
     async def _marker_task(
-        self, key: tuple[int, str, int, int], pid: int, host: TxnShardHost, batch: MarkerBatch
+        self, key: tuple[int, str, int, int], pid: int, host: TxnShardHost, batch: MarkerBatch, done: trio.Event
     ) -> None:
-        done = self._sending[key]
         try:
             await self._write_markers(pid, host, batch, done.set)
         except Exception:
             log.exception("transaction_markers_failed", transactional_id=batch.transactional_id)
         finally:
-            del self._sending[key]
+            running = self._sending.get(key)
+            if running is not None and running[1] is done:
+                del self._sending[key]
             done.set()
 
     async def _await_markers(self, pid: int, batches: Iterable[MarkerBatch]) -> None:
         """Wait (at most END_TXN_WAIT_MS) until these transactions completed."""
         events = [
-            event
+            running[1]
             for batch in batches
-            if (event := self._sending.get((pid, batch.transactional_id, batch.producer_id, batch.producer_epoch)))
+            if (running := self._sending.get((pid, batch.transactional_id, batch.producer_id, batch.producer_epoch)))
             is not None
         ]
         with trio.move_on_after(END_TXN_WAIT_MS / 1000):

@@ -761,6 +761,27 @@ async def test_a_restart_completes_a_prepared_transaction(tmp_path, allowed):
         assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
 
 
+async def test_a_reloaded_shard_sends_markers_a_task_of_the_shard_before_it_still_holds(tmp_path):
+    """A marker task of a shard since reloaded (held on a partition that does not answer)
+    stops without finishing, counting on the new load to send the markers; the new load
+    must not take that task for its own and send nothing, leaving the transaction
+    preparing for good and its records open on every partition."""
+    async with broker(tmp_path) as b:
+        await b.topic("a", 2)
+        pid, epoch = await begun(b, "t", ("a", 0), ("a", 1))
+        for p in (0, 1):
+            assert (await b.produce("t", "a", p, pid, epoch, 0, [b"v%d" % p])).error_code == E.NONE
+        coordinator = b.services.transactions
+        blocked = coordinator.markers = Blocked(coordinator.markers, set())
+        with trio.move_on_after(0.5):  # EndTxn waits for the markers; they never come
+            await b.end("t", pid, epoch, True)
+        assert blocked.held.is_set() and b.state("t") is TxnState.PREPARE_COMMIT
+        coordinator.markers = blocked.inner  # the partitions answer again, for new writes
+        await coordinator.runtime.reload(coordinator.partition_for("t"))
+        await b.wait_state("t", TxnState.COMPLETE_COMMIT)
+        assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
+
+
 async def test_markers_wait_until_a_reloaded_prepare_record_is_committed(tmp_path):
     """A Prepare record whose replication timed out stays in the leader's log above the
     high watermark; the shard reloaded from that log finds the transaction preparing.
