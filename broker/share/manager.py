@@ -85,16 +85,14 @@ class Entry:
 
     def wake(self) -> None:
         """Its records may be acquirable: every long poll waiting on it tries again."""
-        self.waiters = _wake(self.waiters)
+        _wake(self.waiters)
 
 
-def _wake(waiters: set[trio.Event]) -> set[trio.Event]:
-    """Set every waiter's event; the empty set that replaces them."""
-    if not waiters:
-        return waiters
+def _wake(waiters: set[trio.Event]) -> None:
+    """Set every waiter's event and forget them (each wait registers anew)."""
     for event in waiters:
         event.set()
-    return set()
+    waiters.clear()
 
 
 class SharePartitionManager:
@@ -291,7 +289,7 @@ class SharePartitionManager:
                 self._load_errors[key] = code  # for the next lookup to answer
         finally:
             self._loading.discard(key)
-            self._load_waiters = _wake(self._load_waiters)
+            _wake(self._load_waiters)
 
     def _leader_error(self, topic_id: uuid.UUID, partition: int) -> int:
         """UNKNOWN_TOPIC_ID, or this broker's error as the partition's leader; NONE if it leads."""
@@ -555,7 +553,7 @@ class SharePartitionManager:
     async def _wake_at_stop(self) -> None:
         """A shutdown answers the long polls at once instead of after their timeout."""
         await self._lifecycle.stopped.wait()
-        self._stop_waiters = _wake(self._stop_waiters)
+        _wake(self._stop_waiters)
 
     async def _expire_locks_forever(self) -> None:
         while True:
