@@ -125,6 +125,19 @@ def _acquired(resp) -> list[tuple[int, int, int]]:
     ]
 
 
+def _produce_later(bootstrap: str, topic: str, delay_s: float = 0.5) -> threading.Thread:
+    """A thread that produces one record to partition 0 after ``delay_s`` (join it)."""
+
+    def produce() -> None:
+        time.sleep(delay_s)
+        with WireClient(bootstrap) as other:
+            _produce_batch(other, topic, 1)
+
+    t = threading.Thread(target=produce)
+    t.start()
+    return t
+
+
 @pytest.fixture
 def setup(sharebroker_bootstrap, topic_name):
     create_topic(sharebroker_bootstrap, topic_name, partitions=2)
@@ -294,13 +307,7 @@ def test_long_poll_is_woken_by_an_append(setup, sharebroker_bootstrap):
     w, topic, tid, group = setup
     assert _acquired(_fetch(w, group, "lp", 0, tid)) == []
 
-    def produce_later() -> None:
-        time.sleep(0.5)
-        with WireClient(sharebroker_bootstrap) as other:
-            _produce_batch(other, topic, 1)
-
-    t = threading.Thread(target=produce_later)
-    t.start()
+    t = _produce_later(sharebroker_bootstrap, topic)
     started = time.monotonic()
     r = _fetch(w, group, "lp", 1, tid, wait_ms=10_000)
     elapsed = time.monotonic() - started
@@ -317,13 +324,7 @@ def test_acknowledgements_alone_do_not_end_the_long_poll(setup, sharebroker_boot
     first = _fetch(w, group, "ack-lp", 0, tid)
     assert _acquired(first) == [(0, 2, 1)]
 
-    def produce_later() -> None:
-        time.sleep(0.5)
-        with WireClient(sharebroker_bootstrap) as other:
-            _produce_batch(other, topic, 1)
-
-    t = threading.Thread(target=produce_later)
-    t.start()
+    t = _produce_later(sharebroker_bootstrap, topic)
     started = time.monotonic()
     acks = {0: [AcknowledgementBatch(first_offset=0, last_offset=2, acknowledge_types=[ACCEPT])]}
     r = _fetch(w, group, "ack-lp", 1, tid, acks=acks, wait_ms=10_000)

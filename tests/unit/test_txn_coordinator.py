@@ -761,6 +761,22 @@ async def test_a_restart_completes_a_prepared_transaction(tmp_path, allowed):
         assert await b.visible("a", 0) == [b"v0"] and await b.visible("a", 1) == [b"v1"]
 
 
+def stalled_state_partition(b: Broker, txn: str) -> Any:
+    """``txn``'s ``__transaction_state`` partition with a 300 ms write timeout and a
+    follower (node 2) that fetches nothing: the high watermark stays where it is until
+    ``follower_fetched`` says the follower caught up."""
+    runtime = b.services.transactions.runtime
+    runtime.spec = dataclasses.replace(runtime.spec, write_timeout_ms=300)
+    state_log = runtime.partition(runtime.partition_for(txn))
+    assert state_log is not None
+    state_log.log.track_high_watermark(state_log.log.log_end_offset)
+    lead = state_log.state
+    state_log.update_state(
+        PartitionState(leader=lead.leader, leader_epoch=lead.leader_epoch + 1, replicas=(1, 2), isr=(1, 2)), 0
+    )
+    return state_log
+
+
 async def test_a_reloaded_shard_sends_markers_a_task_of_the_shard_before_it_still_holds(tmp_path):
     """A marker task of a shard since reloaded (held on a partition that does not answer)
     stops without finishing, counting on the new load to send the markers; the new load
@@ -793,17 +809,7 @@ async def test_markers_wait_until_a_reloaded_prepare_record_is_committed(tmp_pat
         pid, epoch = await begun(b, "t", ("a", 0), ("a", 1))
         for p in (0, 1):
             assert (await b.produce("t", "a", p, pid, epoch, 0, [b"v%d" % p])).error_code == E.NONE
-        runtime = b.services.transactions.runtime
-        runtime.spec = dataclasses.replace(runtime.spec, write_timeout_ms=300)
-        # The state partition gains a follower (node 2) that fetches nothing: the high
-        # watermark stays where it is until the follower catches up.
-        state_log = runtime.partition(runtime.partition_for("t"))
-        assert state_log is not None
-        state_log.log.track_high_watermark(state_log.log.log_end_offset)
-        lead = state_log.state
-        state_log.update_state(
-            PartitionState(leader=lead.leader, leader_epoch=lead.leader_epoch + 1, replicas=(1, 2), isr=(1, 2)), 0
-        )
+        state_log = stalled_state_partition(b, "t")
         end = await b.end("t", pid, epoch, True)
         assert end.error_code != E.NONE  # the Prepare record did not replicate in time
         await trio.sleep(1.0)  # reloads find it preparing, again and again
@@ -826,15 +832,7 @@ async def test_answers_from_an_uncommitted_record_wait_until_it_is_committed(tmp
         await b.topic("a", 2)
         init = await b.init("t")
         pid, epoch = init.producer_id, init.producer_epoch
-        runtime = b.services.transactions.runtime
-        runtime.spec = dataclasses.replace(runtime.spec, write_timeout_ms=300)
-        state_log = runtime.partition(runtime.partition_for("t"))
-        assert state_log is not None
-        state_log.log.track_high_watermark(state_log.log.log_end_offset)
-        lead = state_log.state
-        state_log.update_state(
-            PartitionState(leader=lead.leader, leader_epoch=lead.leader_epoch + 1, replicas=(1, 2), isr=(1, 2)), 0
-        )
+        state_log = stalled_state_partition(b, "t")
         first = await b.add("t", pid, epoch, {"a": [0]})
         assert first[("a", 0)] != E.NONE  # the record did not replicate in time
         retry = await b.add("t", pid, epoch, {"a": [0]})
