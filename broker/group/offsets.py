@@ -25,7 +25,7 @@ directory's layout matches what Kafka tools expect.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeVar
@@ -44,10 +44,12 @@ __all__ = [
     "CoordinatorRecord",
     "OffsetStore",
     "RecordType",
+    "decode_messages",
     "decode_record",
     "decode_value",
     "frame",
     "frame_record",
+    "group_key",
     "offset_commit_record",
     "partition_for",
     "record_type_of",
@@ -134,6 +136,31 @@ def decode_value(value_cls: type[M], value: bytes | memoryview) -> M:
     if not value_cls.MIN_VERSION <= version <= value_cls.MAX_VERSION:
         raise ProtocolError(f"{value_cls.NAME} has no version {version}")
     return value_cls.decode(memoryview(value)[2:], version)
+
+
+def group_key(key_cls: type[Message], group_id: str, sub: str | None) -> Message:
+    """The key message of a group type's record: the group id, then (``sub``) the member id
+    or regular expression the record is about, when it is about one."""
+    if sub is None:
+        return key_cls(group_id)  # type: ignore[call-arg]
+    return key_cls(group_id, sub)  # type: ignore[call-arg]
+
+
+def decode_messages(
+    record_types: Mapping[int, tuple[type[Message], type[Message]]],
+    key: bytes | memoryview,
+    value: bytes | memoryview | None,
+) -> tuple[int, Message, Message | None] | None:
+    """The record type, key message and value message (None: a tombstone) of a group type's
+    record; None when ``record_types`` (record type -> key and value classes) has no row
+    for its type. Raises :class:`ProtocolError` for a record of its types it cannot read."""
+    record_type = record_type_of(key)
+    classes = record_types.get(record_type)
+    if classes is None:
+        return None
+    key_cls, value_cls = classes
+    key_message = key_cls.decode(memoryview(key)[2:], 0)
+    return record_type, key_message, None if value is None else decode_value(value_cls, value)
 
 
 def offset_commit_record(

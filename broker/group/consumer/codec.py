@@ -32,7 +32,7 @@ from broker.group.consumer.records import (
     TargetMemberValue,
 )
 from broker.group.modern import assignment_epochs
-from broker.group.offsets import decode_value, frame_record, record_type_of
+from broker.group.offsets import decode_messages, frame_record, group_key
 from broker.protocol.message_base import Message
 from broker.protocol.messages import consumer_group_current_member_assignment_value as current_msg
 from broker.protocol.messages import consumer_group_member_metadata_value as member_msg
@@ -80,20 +80,6 @@ RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
 
 
 # ------------------------------------------------------------------ encode
-
-
-def _key(record: Record) -> Message:
-    t = record.type
-    if t is RecordType.GROUP:
-        return ConsumerGroupMetadataKey(record.group_id)
-    if t is RecordType.PARTITION_METADATA:
-        return ConsumerGroupPartitionMetadataKey(record.group_id)
-    if t is RecordType.TARGET_EPOCH:
-        return ConsumerGroupTargetAssignmentMetadataKey(record.group_id)
-    if t is RecordType.REGEX:
-        return ConsumerGroupRegularExpressionKey(record.group_id, record.sub or "")
-    key_cls = RECORD_TYPES[t][0]
-    return key_cls(record.group_id, record.sub or "")  # type: ignore[call-arg]
 
 
 def _epoch_partitions(assignment: Mapping[uuid.UUID, Mapping[int, int]]) -> list[current_msg.TopicPartitions]:
@@ -149,8 +135,9 @@ def _value(record: Record) -> Message:
 
 def encode(record: Record) -> tuple[bytes, bytes | None]:
     """(key, value) bytes of ``record``; value None for a tombstone."""
+    key = group_key(RECORD_TYPES[record.type][0], record.group_id, record.sub)
     value = None if record.value is None else _value(record)
-    return frame_record(record.type, _key(record), value, _VALUE_VERSION)
+    return frame_record(record.type, key, value, _VALUE_VERSION)
 
 
 # ------------------------------------------------------------------ decode
@@ -170,20 +157,17 @@ def _member_state(code: int) -> MemberState:
 def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
     """The consumer-group record framed in ``key``/``value``, or None when the key
     is not a consumer-group record type (raises ProtocolError when malformed)."""
-    code = record_type_of(key)
-    classes = RECORD_TYPES.get(code)
-    if classes is None:
+    decoded = decode_messages(RECORD_TYPES, key, value)
+    if decoded is None:
         return None
+    code, k, v = decoded
     record_type = RecordType(code)
-    key_cls, value_cls = classes
-    k = key_cls.decode(memoryview(key)[2:], 0)
     group_id: str = k.group_id  # type: ignore[attr-defined]
     sub = getattr(k, "member_id", None)
     if record_type is RecordType.REGEX:
         sub = k.regular_expression  # type: ignore[attr-defined]
-    if value is None:
+    if v is None:
         return Record(record_type, group_id, sub, None)
-    v = decode_value(value_cls, value)
     if record_type is RecordType.GROUP:
         return Record(record_type, group_id, None, GroupEpochValue(v.epoch, v.metadata_hash))  # type: ignore[attr-defined]
     if record_type is RecordType.PARTITION_METADATA:

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple, TypeVar
 
-from broker.group.offsets import decode_value, frame_record, record_type_of
+from broker.group.offsets import decode_messages, frame_record
 from broker.group.shard_api import sorted_wire
 from broker.protocol.message_base import Message
 from broker.protocol.messages.share_group_current_member_assignment_key import ShareGroupCurrentMemberAssignmentKey
@@ -134,14 +134,11 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
     Raises ProtocolError when a share-group record is malformed or carries a
     value version this broker does not know.
     """
-    classes = RECORD_TYPES.get(record_type_of(key))
-    if classes is None:
+    decoded = decode_messages(RECORD_TYPES, key, value)
+    if decoded is None:
         return None
-    key_cls, value_cls = classes
-    key_message = key_cls.decode(memoryview(key)[2:], 0)
-    if value is None:
-        return Record(key_message, None)
-    return Record(key_message, decode_value(value_cls, value))
+    _, key_message, value_message = decoded
+    return Record(key_message, value_message)
 
 
 # -- builders ------------------------------------------------------------------

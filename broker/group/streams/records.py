@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from broker.group.modern import assignment_epochs
-from broker.group.offsets import decode_value, frame_record, record_type_of
+from broker.group.offsets import decode_messages, frame_record, group_key
 from broker.group.streams.assignor import Tasks
 from broker.group.streams.topology import Subtopology, TopicInfo, Topology
 from broker.protocol.message_base import Message
@@ -48,6 +48,7 @@ from broker.protocol.messages.streams_group_target_assignment_metadata_value imp
 from broker.protocol.messages.streams_group_topology_key import StreamsGroupTopologyKey
 
 __all__ = [
+    "RECORD_TYPES",
     "CurrentValue",
     "GroupValue",
     "MemberValue",
@@ -130,21 +131,17 @@ class Record:
 
 _VALUE_VERSION = 0
 
-_KEYS: dict[RecordType, type[Message]] = {
-    RecordType.GROUP: StreamsGroupMetadataKey,
-    RecordType.MEMBER: StreamsGroupMemberMetadataKey,
-    RecordType.TARGET_EPOCH: StreamsGroupTargetAssignmentMetadataKey,
-    RecordType.TARGET_MEMBER: StreamsGroupTargetAssignmentMemberKey,
-    RecordType.CURRENT: StreamsGroupCurrentMemberAssignmentKey,
-    RecordType.TOPOLOGY: StreamsGroupTopologyKey,
-}
-_VALUES: dict[RecordType, type[Message]] = {
-    RecordType.GROUP: StreamsGroupMetadataValue,
-    RecordType.MEMBER: member_msg.StreamsGroupMemberMetadataValue,
-    RecordType.TARGET_EPOCH: StreamsGroupTargetAssignmentMetadataValue,
-    RecordType.TARGET_MEMBER: target_msg.StreamsGroupTargetAssignmentMemberValue,
-    RecordType.CURRENT: current_msg.StreamsGroupCurrentMemberAssignmentValue,
-    RecordType.TOPOLOGY: topology_msg.StreamsGroupTopologyValue,
+# record type -> (key class, value class)
+RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
+    RecordType.GROUP: (StreamsGroupMetadataKey, StreamsGroupMetadataValue),
+    RecordType.MEMBER: (StreamsGroupMemberMetadataKey, member_msg.StreamsGroupMemberMetadataValue),
+    RecordType.TARGET_EPOCH: (StreamsGroupTargetAssignmentMetadataKey, StreamsGroupTargetAssignmentMetadataValue),
+    RecordType.TARGET_MEMBER: (
+        StreamsGroupTargetAssignmentMemberKey,
+        target_msg.StreamsGroupTargetAssignmentMemberValue,
+    ),
+    RecordType.CURRENT: (StreamsGroupCurrentMemberAssignmentKey, current_msg.StreamsGroupCurrentMemberAssignmentValue),
+    RecordType.TOPOLOGY: (StreamsGroupTopologyKey, topology_msg.StreamsGroupTopologyValue),
 }
 
 
@@ -226,11 +223,7 @@ def _value(v: Value) -> Message:
 
 
 def encode(record: Record) -> tuple[bytes, bytes | None]:
-    key_cls = _KEYS[record.type]
-    if record.sub is None:
-        key = key_cls(record.group_id)  # type: ignore[call-arg]
-    else:
-        key = key_cls(record.group_id, record.sub)  # type: ignore[call-arg]
+    key = group_key(RECORD_TYPES[record.type][0], record.group_id, record.sub)
     value = None if record.value is None else _value(record.value)
     return frame_record(record.type, key, value, _VALUE_VERSION)
 
@@ -255,16 +248,15 @@ def _infos(items: Iterable[topology_msg.TopicInfo]) -> tuple[TopicInfo, ...]:
 
 def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
     """The streams-group record in ``key``/``value``, or None for another record type."""
-    try:
-        record_type = RecordType(record_type_of(key))
-    except ValueError:
+    decoded = decode_messages(RECORD_TYPES, key, value)
+    if decoded is None:
         return None
-    k = _KEYS[record_type].decode(memoryview(key)[2:], 0)
+    code, k, v = decoded
+    record_type = RecordType(code)
     group_id: str = k.group_id  # type: ignore[attr-defined]
     sub = getattr(k, "member_id", None)
-    if value is None:
+    if v is None:
         return Record(record_type, group_id, sub, None)
-    v = decode_value(_VALUES[record_type], value)
     out: Value
     if isinstance(v, StreamsGroupMetadataValue):
         out = GroupValue(v.epoch, v.metadata_hash, v.validated_topology_epoch)
