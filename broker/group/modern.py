@@ -170,6 +170,10 @@ class ModernGroups(Generic[G, M, Req, Resp]):
     def _meta_changing(self, group: G, member: M, meta: Any) -> None:
         """Replay hook: ``member``'s metadata becomes ``meta``."""
 
+    def _empty_group_tombstones(self, group: G) -> list[Any]:
+        """The records that delete ``group``, which has no members (DeleteGroups)."""
+        raise NotImplementedError
+
     # ============================================================ registry
 
     def group_type(self, group_id: str) -> str | None:
@@ -181,6 +185,15 @@ class ModernGroups(Generic[G, M, Req, Resp]):
     def list_groups(self) -> list[tuple[str, str]]:
         """(group id, state) of every group."""
         return [(g.group_id, g.state) for g in self.groups.values()]  # type: ignore[attr-defined]
+
+    def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
+        """DeleteGroups: only an Empty group may go (its offsets are the caller's)."""
+        group = self.groups.get(group_id)
+        if group is None:
+            return CoordinatorResult([], ErrorCode.GROUP_ID_NOT_FOUND)
+        if group.members:
+            return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
+        return CoordinatorResult(self._empty_group_tombstones(group), ErrorCode.NONE)
 
     # ============================================================ heartbeat
 

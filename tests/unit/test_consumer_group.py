@@ -342,6 +342,17 @@ def test_leave_bumps_the_epoch_and_removes_the_member():
     assert set(g.members) == {"m1"} and g.epoch == 4 and g.state == "Assigning"
 
 
+def test_delete_group_takes_only_an_empty_group():
+    h = Harness()
+    h.join("m1")
+    assert h.cg.delete_group("g").response == ErrorCode.NON_EMPTY_GROUP
+    assert h.cg.delete_group("nope").response == ErrorCode.GROUP_ID_NOT_FOUND
+    h.hb(member_id="m1", member_epoch=-1)
+    deleted = h.apply(h.cg.delete_group("g"))
+    assert deleted.response == ErrorCode.NONE and deleted.records[-1].type == RecordType.GROUP
+    assert "g" not in h.cg.groups
+
+
 # ------------------------------------------------------------------ assignment batching (KIP-1263)
 
 T0 = 1_000_000  # any time but 0, which reads as "no target computed yet"

@@ -286,3 +286,16 @@ def test_session_timeout_fences_and_describe():
     assert core.groups["app"].members == {} and core.groups["app"].state == "Empty"
     (missing,) = core.describe(["nope"])
     assert (missing.error_code, missing.error_message) == (ErrorCode.GROUP_ID_NOT_FOUND, "Group nope not found.")
+
+
+def test_delete_group_takes_only_an_empty_group():
+    core = StreamsGroups(image(app_rep=4, app_store_changelog=4), StreamsGroupConfig(initial_rebalance_delay_ms=0))
+    run(core, "app", "a", 0)
+    assert core.delete_group("app").response == ErrorCode.NON_EMPTY_GROUP
+    assert core.delete_group("nope").response == ErrorCode.GROUP_ID_NOT_FOUND
+    run(core, "app", "a", -1)
+    deleted = core.delete_group("app")
+    assert deleted.response == ErrorCode.NONE
+    for record in deleted.records:
+        core.replay_record(record)
+    assert "app" not in core.groups

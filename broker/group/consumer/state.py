@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from broker.coordinator.result import CoordinatorResult
 from broker.coordinator.timer import TimerQueue
 from broker.group.consumer import records as rec
 from broker.group.consumer.config import ConsumerGroupConfig
@@ -248,17 +247,12 @@ class ConsumerGroupsState(
             member_type=0 if meta.classic is not None else 1,
         )
 
-    def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
-        """DeleteGroups: only an Empty group may go (its offsets are the caller's)."""
-        group = self.groups.get(group_id)
-        if group is None:
-            return CoordinatorResult([], ErrorCode.GROUP_ID_NOT_FOUND)
-        if group.members:
-            return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
+    def _empty_group_tombstones(self, group: ConsumerGroup) -> list[Record]:
+        group_id = group.group_id
         records = [rec.target_member(group_id, m, None) for m in sorted(group.target)]
         records += [rec.regex(group_id, p, None) for p in sorted(group.regexes)]
         records += [rec.target_epoch(group_id, None), Record(RecordType.GROUP, group_id, None, None)]
-        return CoordinatorResult(records, ErrorCode.NONE)
+        return records
 
     def validate_offset_commit(
         self,

@@ -801,19 +801,15 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartb
             is_classic=False,
         )
 
-    def delete_group(self, group_id: str) -> CoordinatorResult[ErrorCode]:
-        g = self.groups.get(group_id)
-        if g is None:
-            return CoordinatorResult([], ErrorCode.GROUP_ID_NOT_FOUND)
-        if g.members:
-            return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
-        records = [Record(RecordType.TARGET_MEMBER, group_id, m, None) for m in sorted(g.target)]
+    def _empty_group_tombstones(self, group: StreamsGroup) -> list[Record]:
+        group_id = group.group_id
+        records = [Record(RecordType.TARGET_MEMBER, group_id, m, None) for m in sorted(group.target)]
         records += [
             Record(RecordType.TARGET_EPOCH, group_id, None, None),
             Record(RecordType.TOPOLOGY, group_id, None, None),
             Record(RecordType.GROUP, group_id, None, None),
         ]
-        return CoordinatorResult(records, ErrorCode.NONE)
+        return records
 
     def validate_offset_commit(
         self,
