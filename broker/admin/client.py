@@ -775,3 +775,9 @@ def classic_assignment(data: bytes) -> dict[str, list[int]]:
     for tp in decoded.assigned_partitions:
         out.setdefault(tp.topic, []).extend(tp.partitions)
     return {t: sorted(ps) for t, ps in out.items()}
+
+
+def member_assignment(assignment: Any) -> dict[str, list[int]]:
+    """A KIP-848 or KIP-932 member's assignment as ConsumerGroupDescribe and
+    ShareGroupDescribe carry it (``topic_partitions``): topic -> sorted partitions."""
+    return {tp.topic_name: sorted(tp.partitions) for tp in assignment.topic_partitions}

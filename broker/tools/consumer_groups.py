@@ -134,7 +134,7 @@ class Group:
 
 def describe_group(admin: Any, group_id: str) -> Group | None:
     """The group, or None when it does not exist (as a consumer or classic group)."""
-    from broker.admin.client import KafkaApiError, UnsupportedApiError, classic_assignment
+    from broker.admin.client import KafkaApiError, UnsupportedApiError, classic_assignment, member_assignment
     from broker.protocol.errors import ErrorCode
 
     try:
@@ -157,9 +157,9 @@ def describe_group(admin: Any, group_id: str) -> Group | None:
                     m.instance_id,
                     m.client_host,
                     m.client_id,
-                    {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
+                    member_assignment(m.assignment),
                     m.member_epoch,
-                    {tp.topic_name: sorted(tp.partitions) for tp in m.target_assignment.topic_partitions},
+                    member_assignment(m.target_assignment),
                     d.assignment_epoch,
                 )
                 for m in d.members

@@ -156,6 +156,8 @@ def _describe_members(
     args: argparse.Namespace, group: str, desc: Any, docs: list[dict[str, Any]], out: list[str]
 ) -> None:
     """--members: each member, its client and its assignment."""
+    from broker.admin.client import member_assignment
+
     members = sorted(desc.members, key=lambda m: m.member_id)
     docs.append(
         {
@@ -168,7 +170,7 @@ def _describe_members(
                     "client_id": m.client_id,
                     "member_epoch": m.member_epoch,
                     "partitions": sum(len(tp.partitions) for tp in m.assignment.topic_partitions),
-                    "assignment": {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
+                    "assignment": member_assignment(m.assignment),
                 }
                 for m in members
             ],

@@ -21,6 +21,7 @@ from broker.admin.client import (
     Node,
     classic_assignment,
     error_name,
+    member_assignment,
 )
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import NOT_READ, Unavailable
@@ -199,7 +200,7 @@ def group_detail(admin: AdminClient, group_id: str) -> GroupView:
                 m.instance_id,
                 m.client_id,
                 m.client_host,
-                {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
+                member_assignment(m.assignment),
                 m.member_epoch,
             )
             for m in d.members

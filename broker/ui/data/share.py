@@ -37,6 +37,7 @@ from broker.admin.client import (
     Node,
     UnsupportedApiError,
     error_name,
+    member_assignment,
 )
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.errors import ErrorCode
@@ -286,7 +287,7 @@ def share_group(admin: AdminClient, group_id: str, *, dead_letters: bool = True)
             m.rack_id,
             m.member_epoch,
             list(m.subscribed_topic_names),
-            {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions},
+            member_assignment(m.assignment),
         )
         for m in sorted(d.members, key=lambda m: (m.client_id, m.member_id))
     ]
