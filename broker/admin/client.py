@@ -781,3 +781,16 @@ def member_assignment(assignment: Any) -> dict[str, list[int]]:
     """A KIP-848 or KIP-932 member's assignment as ConsumerGroupDescribe and
     ShareGroupDescribe carry it (``topic_partitions``): topic -> sorted partitions."""
     return {tp.topic_name: sorted(tp.partitions) for tp in assignment.topic_partitions}
+
+
+def coalesce_acks(acks: Mapping[int, int]) -> list[tuple[int, int, int]]:
+    """{offset: acknowledge type} -> (first offset, last offset, type) runs of consecutive
+    offsets with one type, the AcknowledgementBatch entries of ShareFetch and ShareAcknowledge."""
+    runs: list[list[int]] = []
+    for offset in sorted(acks):
+        kind = acks[offset]
+        if runs and runs[-1][1] == offset - 1 and runs[-1][2] == kind:
+            runs[-1][1] = offset
+        else:
+            runs.append([offset, offset, kind])
+    return [(a, b, k) for a, b, k in runs]

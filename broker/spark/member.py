@@ -41,6 +41,7 @@ from broker.admin.client import (
     UnsupportedApiError,
     check_error,
 )
+from broker.admin.client import coalesce_acks as coalesce  # noqa: F401 - re-exported under its former name
 from broker.protocol.messages.share_acknowledge_request import (
     AcknowledgementBatch as AckBatch,
 )
@@ -101,18 +102,6 @@ class _Session:
 def new_member_id() -> str:
     """22 characters of base64 of a random UUID, as Kafka's clients generate them."""
     return base64.b64encode(uuid.uuid4().bytes).decode("ascii")[:22]
-
-
-def coalesce(acks: Mapping[int, int]) -> list[AckRun]:
-    """{offset: type} -> runs of consecutive offsets with one type."""
-    runs: list[list[int]] = []
-    for offset in sorted(acks):
-        kind = acks[offset]
-        if runs and runs[-1][1] == offset - 1 and runs[-1][2] == kind:
-            runs[-1][1] = offset
-        else:
-            runs.append([offset, offset, kind])
-    return [(a, b, k) for a, b, k in runs]
 
 
 class ShareMember:

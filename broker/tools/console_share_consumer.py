@@ -131,18 +131,6 @@ class Formatter:
         return self.key_sep.join(parts) + self.line_sep
 
 
-def _ack_batches(acks: dict[int, int]) -> list[list[int]]:
-    """Coalesce {offset: type} into AcknowledgementBatch runs of one type over consecutive offsets."""
-    runs: list[list[int]] = []
-    for offset in sorted(acks):
-        kind = acks[offset]
-        if runs and runs[-1][1] == offset - 1 and runs[-1][2] == kind:
-            runs[-1][1] = offset
-        else:
-            runs.append([offset, offset, kind])
-    return runs
-
-
 def run(args: argparse.Namespace) -> int:
     from broker.admin.client import AdminError
 
@@ -312,7 +300,7 @@ class _ShareConsumer:
 
     def _fetch_from(self, node: int, partitions: set[int], wait_ms: int) -> list[tuple[int, Record, int, int]]:
         """One ShareFetch to ``node``; returns (partition, record, delivery count, timestamp type) to print."""
-        from broker.admin.client import KafkaApiError
+        from broker.admin.client import KafkaApiError, coalesce_acks
         from broker.protocol.messages.share_fetch_request import (
             AcknowledgementBatch,
             FetchPartition,
@@ -340,7 +328,7 @@ class _ShareConsumer:
             batches = (
                 [
                     AcknowledgementBatch(first_offset=a, last_offset=b, acknowledge_types=[k])
-                    for a, b, k in _ack_batches(self.pending.get(p, {}))
+                    for a, b, k in coalesce_acks(self.pending.get(p, {}))
                 ]
                 if epoch
                 else []
@@ -473,6 +461,7 @@ class _ShareConsumer:
 
     def close(self) -> None:
         """Send outstanding acks with ShareAcknowledge epoch -1, then leave the group."""
+        from broker.admin.client import coalesce_acks
         from broker.protocol.messages.share_acknowledge_request import (
             AcknowledgementBatch,
             AcknowledgePartition,
@@ -486,7 +475,7 @@ class _ShareConsumer:
                     assert self.topic_id is not None, "a session with epoch > 0 fetched the topic"
                     parts = []
                     for p in sorted(f.partitions):
-                        runs = _ack_batches(self.pending.pop(p, {}))
+                        runs = coalesce_acks(self.pending.pop(p, {}))
                         if runs:
                             parts.append(
                                 AcknowledgePartition(
