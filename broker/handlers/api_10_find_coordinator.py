@@ -14,10 +14,11 @@ from __future__ import annotations
 import base64
 import binascii
 import uuid
+from typing import NamedTuple
 
 from broker.handlers import handler
 from broker.handlers.context import RequestContext
-from broker.metadata.image import CoordinatorType, Endpoint
+from broker.metadata.image import CoordinatorType
 from broker.protocol.errors import ErrorCode, KafkaError
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.find_coordinator_response import Coordinator, FindCoordinatorResponse
@@ -57,11 +58,22 @@ def uuid_from_kafka_string(text: str) -> uuid.UUID:
         raise ValueError(f"not a Kafka topic id: {text!r}") from exc
 
 
-async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, str | None, Endpoint | None]:
-    """(error code, message, the coordinator's endpoint on the client's listener)."""
+class _Found(NamedTuple):
+    """A key's coordinator, its fields named as in both response shapes (v0-3 the
+    response, v4+ each Coordinator); node -1, host "" and port -1 when there is none."""
+
+    error_code: int
+    error_message: str | None
+    node_id: int = -1
+    host: str = ""
+    port: int = -1
+
+
+async def _locate(ctx: RequestContext, key_type: int, key: str) -> _Found:
+    """The coordinator of ``key``, at its endpoint on the client's listener."""
     code, message = _check(key_type, key)
     if code:
-        return code, message, None
+        return _Found(code, message)
     services = ctx.services
     if key_type == SHARE:
         ensure_topic = services.share_state.runtime.ensure_topic
@@ -73,45 +85,24 @@ async def _locate(ctx: RequestContext, key_type: int, key: str) -> tuple[int, st
         # Kafka creates a coordinator's internal topic on the first FindCoordinator.
         await ensure_topic()
     except KafkaError as exc:
-        return exc.code, exc.message, None
+        return _Found(exc.code, exc.message)
+    # The image after ensure_topic: it may just have created the coordinator's topic.
     image = services.metadata.image
     where = image.coordinator_for(CoordinatorType(key_type), key)
     broker = image.broker(where.node_id)
     endpoint = None if broker is None else (broker.endpoint(ctx.connection.listener) or broker.endpoint())
     if endpoint is None:
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, None, None
-    return ErrorCode.NONE, None, endpoint
+        return _Found(ErrorCode.COORDINATOR_NOT_AVAILABLE, None)
+    return _Found(ErrorCode.NONE, None, where.node_id, endpoint.host, endpoint.port)
 
 
 @handler(10, min_version=0, max_version=6)
 async def handle(ctx: RequestContext, req: FindCoordinatorRequest) -> FindCoordinatorResponse:
     if ctx.api_version < 4:
-        code, message, endpoint = await _locate(ctx, req.key_type, req.key)
-        # The image after the lookup: it may just have created the coordinator's topic.
-        image = ctx.services.metadata.image
-        node = image.coordinator_for(CoordinatorType(req.key_type), req.key).node_id if endpoint else -1
-        return FindCoordinatorResponse(
-            throttle_time_ms=0,
-            error_code=code,
-            error_message=message,
-            node_id=node,
-            host=endpoint.host if endpoint else "",
-            port=endpoint.port if endpoint else -1,
-        )
+        found = await _locate(ctx, req.key_type, req.key)
+        return FindCoordinatorResponse(throttle_time_ms=0, **found._asdict())
     coordinators = []
     for key in req.coordinator_keys:
-        code, message, endpoint = await _locate(ctx, req.key_type, key)
-        node = (
-            ctx.services.metadata.image.coordinator_for(CoordinatorType(req.key_type), key).node_id if endpoint else -1
-        )
-        coordinators.append(
-            Coordinator(
-                key=key,
-                node_id=node,
-                host=endpoint.host if endpoint else "",
-                port=endpoint.port if endpoint else -1,
-                error_code=code,
-                error_message=message,
-            )
-        )
+        found = await _locate(ctx, req.key_type, key)
+        coordinators.append(Coordinator(key=key, **found._asdict()))
     return FindCoordinatorResponse(throttle_time_ms=0, coordinators=coordinators)
