@@ -107,15 +107,11 @@ def _unknown(code: int) -> PartitionData:
 
 
 def _read_error(code: int) -> PartitionData:
-    """A partition whose read failed: offsets unknown, no aborted-transaction list."""
-    return PartitionData(
-        error_code=code,
-        high_watermark=-1,
-        last_stable_offset=-1,
-        log_start_offset=-1,
-        aborted_transactions=None,
-        records=_EMPTY,
-    )
+    """A partition whose read failed: offsets unknown as for one refused, but no
+    aborted-transaction list."""
+    answer = _unknown(code)
+    answer.aborted_transactions = None
+    return answer
 
 
 # A partition to read: its session key, its topic's name (resolved) and its parameters.
