@@ -13,11 +13,14 @@ reads, no trio. They speak to the runtime through these few types:
 * :func:`target_assignment_due` is the one rule (KIP-1263) every modern group
   type uses to decide whether a heartbeat may compute a new target assignment;
 * :func:`described_not_found` is every modern group type's describe answer for a
-  group id it holds no group under.
+  group id it holds no group under;
+* :func:`topics_hash` is the metadata hash consumer and share groups keep of the
+  topics they subscribe to.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ __all__ = [
     "heartbeat_interval_while_batching",
     "sorted_wire",
     "target_assignment_due",
+    "topics_hash",
 ]
 
 
@@ -130,6 +134,22 @@ class TopicInfo:
     partitions: int
     # racks[p] = the racks of partition p's replicas; empty when unknown.
     racks: tuple[tuple[str, ...], ...] = ()
+
+
+def topics_hash(topics: Iterable[TopicInfo]) -> int:
+    """The metadata hash of a group's subscribed topics that exist (0: none does): their
+    names, ids, partition counts and replica racks, in name order. A change to any of
+    them changes the hash, and a group whose hash changed computes a new target."""
+    digest = hashlib.blake2b(digest_size=8)
+    found = False
+    for info in sorted(topics, key=lambda i: i.name):
+        found = True
+        encoded = info.name.encode()
+        digest.update(len(encoded).to_bytes(4, "big") + encoded + info.topic_id.bytes)
+        digest.update(info.partitions.to_bytes(4, "big"))
+        for racks in info.racks:
+            digest.update(b"|" + ",".join(sorted(racks)).encode())
+    return int.from_bytes(digest.digest(), "big", signed=True) if found else 0
 
 
 class TopicImage(Protocol):

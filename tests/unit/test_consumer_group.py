@@ -24,7 +24,9 @@ from broker.group.shard_api import (
     BATCHED_HEARTBEAT_SLACK_MS,
     MIN_BATCHED_HEARTBEAT_INTERVAL_MS,
     RELEASE_WAIT_HEARTBEAT_MS,
+    TopicInfo,
     TopicTable,
+    topics_hash,
 )
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest as Req
@@ -167,6 +169,22 @@ def test_reconcile_revokes_then_assigns():
     ).assignment
     assert step2.state is MemberState.STABLE and step2.member_epoch == 2 and step2.previous_member_epoch == 1
     assert dict(step2.assigned) == {T[0]: {0: 1, 2: 2}}
+
+
+# ------------------------------------------------------------------ the metadata hash
+
+
+def test_topics_hash_follows_names_ids_partitions_and_racks_not_order():
+    a, b = TopicInfo("a", T[0], 2, (("r1",), ("r2",))), TopicInfo("b", T[1], 3)
+    assert topics_hash([]) == 0
+    assert topics_hash([a, b]) == topics_hash([b, a]) != topics_hash([a])
+    for changed in (
+        TopicInfo("a2", T[0], 2, a.racks),
+        TopicInfo("a", T[2], 2, a.racks),
+        TopicInfo("a", T[0], 3, a.racks),
+        TopicInfo("a", T[0], 2, (("r1",), ("r3",))),
+    ):
+        assert topics_hash([changed, b]) != topics_hash([a, b])
 
 
 # ------------------------------------------------------------------ the core

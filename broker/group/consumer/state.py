@@ -10,7 +10,6 @@ offsets expire, which topics are subscribed). The heartbeat that writes the reco
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -30,7 +29,7 @@ from broker.group.consumer.model import (
 from broker.group.consumer.reconcile import MemberAssignment, MemberState
 from broker.group.consumer.records import MemberValue, Record, RecordType, RegexValue
 from broker.group.modern import LEAVE_EPOCH, ModernGroups, TimerTask
-from broker.group.shard_api import TopicImage, described_not_found, sorted_wire
+from broker.group.shard_api import TopicImage, described_not_found, sorted_wire, topics_hash
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages import consumer_group_describe_response as describe_msg
 from broker.protocol.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
@@ -182,19 +181,7 @@ class ConsumerGroupsState(
         names: set[str] = set()
         for meta in metas:
             names |= self._subscribed_names(meta, regexes)
-        digest = hashlib.blake2b(digest_size=8)
-        found = False
-        for name in sorted(names):
-            info = self.topics.topic(name)
-            if info is None:
-                continue
-            found = True
-            encoded = name.encode()
-            digest.update(len(encoded).to_bytes(4, "big") + encoded + info.topic_id.bytes)
-            digest.update(info.partitions.to_bytes(4, "big"))
-            for racks in info.racks:
-                digest.update(b"|" + ",".join(sorted(racks)).encode())
-        return int.from_bytes(digest.digest(), "big", signed=True) if found else 0
+        return topics_hash(info for name in names if (info := self.topics.topic(name)) is not None)
 
     def _preferred_assignor(self, metas: Iterable[MemberValue]) -> str:
         votes = Counter(m.server_assignor for m in metas if m.server_assignor in self.config.assignors)

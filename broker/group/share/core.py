@@ -51,7 +51,6 @@ is INCONSISTENT_GROUP_PROTOCOL (KIP-932).
 from __future__ import annotations
 
 import enum
-import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -59,10 +58,12 @@ from typing import NamedTuple
 
 from broker.coordinator.timer import TimerQueue
 from broker.group.shard_api import (
+    TopicInfo,
     described_not_found,
     heartbeat_interval_while_batching,
     sorted_wire,
     target_assignment_due,
+    topics_hash,
 )
 from broker.group.share import records as rec
 from broker.group.share.assignor import ASSIGNOR_NAME, assign
@@ -601,13 +602,7 @@ class ShareGroups:
     def _metadata_hash(self, subscriptions: Iterable[frozenset[str]]) -> int:
         """A hash of the subscribed topics' names, ids and partition counts (0: none)."""
         resolved = self._resolve(set().union(*subscriptions))
-        if not resolved:
-            return 0
-        digest = hashlib.blake2b(digest_size=8)
-        for name, (topic_id, partitions) in sorted(resolved.items()):
-            encoded = name.encode()
-            digest.update(len(encoded).to_bytes(4, "big") + encoded + topic_id.bytes + partitions.to_bytes(4, "big"))
-        return int.from_bytes(digest.digest(), "big", signed=True)
+        return topics_hash(TopicInfo(name, topic_id, partitions) for name, (topic_id, partitions) in resolved.items())
 
     def _retarget(
         self,
