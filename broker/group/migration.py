@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from broker.group.classic.core import ClassicGroups
-from broker.group.classic.model import ClassicGroup, GroupState
+from broker.group.classic.model import GroupState, preferred_protocol
 from broker.group.classic.records import group_metadata_record
 from broker.group.consumer.classic_protocol import encode_assignment, version_of
 from broker.group.consumer.model import (
@@ -145,20 +145,9 @@ class ClassicDirectory(GroupDirectory):
         ClassicGroup.fromConsumerGroup): Stable at the consumer group's epoch, the
         protocol every member supports that most prefer, each member's target
         assignment in its protocol's version."""
-        group = ClassicGroup(group_id, 0, state=GroupState.STABLE, generation=generation)
-        group.protocol_type = CONSUMER_PROTOCOL_TYPE
-        for m in members:
-            group.supported_protocols.update(name for name, _ in m.protocols)
-        size = len(members)
-        candidates = [n for n, count in group.supported_protocols.items() if count == size]
-        votes: dict[str, int] = {}
-        for m in members:
-            choice = next((name for name, _ in m.protocols if name in candidates), None)
-            if choice is not None:
-                votes[choice] = votes.get(choice, 0) + 1
-        protocol = (
-            max(votes, key=lambda name: votes[name]) if votes else (members[0].protocols[0][0] if members else None)
-        )
+        protocol = preferred_protocol([[name for name, _ in m.protocols] for m in members])
+        if protocol is None and members:
+            protocol = members[0].protocols[0][0]
         metadata = []
         for m in members:
             subscription = dict(m.protocols).get(protocol or "", b"")

@@ -22,6 +22,7 @@ from broker.group.classic.model import (
     CoordinatorConfig,
     GroupState,
     Pending,
+    preferred_protocol,
 )
 from broker.group.offsets import decode_record
 from broker.protocol.errors import ErrorCode
@@ -29,6 +30,14 @@ from broker.protocol.messages.group_metadata_value import GroupMetadataValue
 
 E = ErrorCode
 SUB = b"\x00\x00\x00\x00\x00\x01\x00\x01t\x00\x00\x00\x00"  # ConsumerProtocolSubscription v0: topic "t"
+
+
+def test_preferred_protocol_is_common_to_all_and_most_preferred():
+    assert preferred_protocol([["range", "roundrobin"], ["roundrobin", "range"], ["range"]]) == "range"
+    assert preferred_protocol([["sticky", "range"], ["roundrobin", "range"]]) == "range"
+    assert preferred_protocol([["a", "b"], ["b", "a"]]) == "a", "a tie goes to the first voted for"
+    assert preferred_protocol([["a"], ["b"]]) is None
+    assert preferred_protocol([]) is None
 
 
 class Clock:

@@ -7,6 +7,7 @@ the settings the core uses (:class:`CoordinatorConfig`) and what it answers with
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -122,18 +123,28 @@ class Member:
     def matches(self, protocols: list[tuple[str, bytes]]) -> bool:
         return list(protocols) == list(self.protocols)
 
-    def vote(self, candidates: set[str]) -> str:
-        for name, _ in self.protocols:
-            if name in candidates:
-                return name
-        raise ValueError("member supports none of the candidate protocols")
-
     def has_satisfied_heartbeat(self) -> bool:
         # A new member can expire while parked in JoinGroup; others awaiting a
         # rebalance answer count as alive.
         if self.is_new:
             return False
         return self.awaiting_join or self.awaiting_sync
+
+
+def preferred_protocol(protocols: Sequence[Sequence[str]]) -> str | None:
+    """The protocol a group of members uses (Kafka's ``ClassicGroup.selectProtocol``):
+    of the protocols every member supports, the one most members prefer, each voting for
+    the first of them in its list (``protocols``: each member's protocol names, in its
+    order of preference); a tie goes to the one voted for first. None when the members
+    share no protocol."""
+    supported = Counter(name for names in protocols for name in names)
+    candidates = {name for name, count in supported.items() if count == len(protocols)}
+    votes: Counter[str] = Counter()
+    for names in protocols:
+        choice = next((name for name in names if name in candidates), None)
+        if choice is not None:
+            votes[choice] += 1
+    return max(votes, key=lambda name: votes[name]) if votes else None
 
 
 class ClassicGroup:
@@ -286,11 +297,11 @@ class ClassicGroup:
         return self.protocol_type == protocol_type and any(self.supported_protocols[n] == size for n in names)
 
     def select_protocol(self) -> str:
-        """The protocol every member supports that most members prefer (ties: first seen)."""
-        size = len(self.members)
-        candidates = {name for name, count in self.supported_protocols.items() if count == size}
-        votes: Counter[str] = Counter(m.vote(candidates) for m in self.members.values())
-        return max(votes, key=lambda name: votes[name])
+        """The protocol every member supports that most members prefer (:func:`preferred_protocol`)."""
+        protocol = preferred_protocol([m.protocol_names() for m in self.members.values()])
+        if protocol is None:
+            raise ValueError("the members support no protocol in common")
+        return protocol
 
     def uses_consumer_protocol(self) -> bool:
         return self.protocol_type == CONSUMER_PROTOCOL_TYPE
