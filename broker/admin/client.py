@@ -24,6 +24,7 @@ error code (``code``, an ``ErrorCode``) and the broker's message;
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -72,6 +73,7 @@ from broker.protocol.messages.describe_share_group_offsets_request import (
     DescribeShareGroupOffsetsRequestTopic,
 )
 from broker.protocol.messages.describe_transactions_request import DescribeTransactionsRequest
+from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
 from broker.protocol.messages.find_coordinator_request import FindCoordinatorRequest
 from broker.protocol.messages.incremental_alter_configs_request import (
     AlterableConfig,
@@ -794,3 +796,36 @@ def coalesce_acks(acks: Mapping[int, int]) -> list[tuple[int, int, int]]:
         else:
             runs.append([offset, offset, kind])
     return [(a, b, k) for a, b, k in runs]
+
+
+def sessionless_fetch(
+    topic: str,
+    topic_id: uuid.UUID,
+    positions: Iterable[tuple[int, int]],
+    *,
+    max_bytes: int,
+    partition_max_bytes: int,
+    min_bytes: int = 1,
+) -> FetchRequest:
+    """A Fetch of ``topic``'s partitions from their offsets (``positions``: (partition,
+    offset)) as a reader that keeps no fetch session sends it: no session, no wait,
+    READ_UNCOMMITTED."""
+    return FetchRequest(
+        replica_id=-1,
+        max_wait_ms=0,
+        min_bytes=min_bytes,
+        max_bytes=max_bytes,
+        isolation_level=0,
+        session_id=0,
+        session_epoch=-1,
+        topics=[
+            FetchTopic(
+                topic=topic,
+                topic_id=topic_id,
+                partitions=[
+                    FetchPartition(partition=p, fetch_offset=o, partition_max_bytes=partition_max_bytes)
+                    for p, o in positions
+                ],
+            )
+        ],
+    )

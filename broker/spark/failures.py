@@ -21,8 +21,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from broker.admin.client import LATEST_TIMESTAMP, AdminClient, KafkaApiError, check_error
-from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from broker.admin.client import LATEST_TIMESTAMP, AdminClient, KafkaApiError, check_error, sessionless_fetch
 from broker.protocol.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from broker.protocol.records import build_batch, iter_batches, iter_records
 
@@ -97,22 +96,8 @@ class MarkReader:
         end = self.admin.list_offsets({(self.topic, 0): LATEST_TIMESTAMP})[(self.topic, 0)]
         conn, topic_id = _leader(self.admin, self.topic)
         while self.position < end:
-            req = FetchRequest(
-                replica_id=-1,
-                max_wait_ms=0,
-                min_bytes=1,
-                max_bytes=8 << 20,
-                isolation_level=0,
-                topics=[
-                    FetchTopic(
-                        topic=self.topic,
-                        topic_id=topic_id,
-                        partitions=[
-                            FetchPartition(partition=0, fetch_offset=self.position, partition_max_bytes=8 << 20)
-                        ],
-                    )
-                ],
-                forgotten_topics_data=[],
+            req = sessionless_fetch(
+                self.topic, topic_id, [(0, self.position)], max_bytes=8 << 20, partition_max_bytes=8 << 20
             )
             resp = conn.call(req)
             pd = resp.responses[0].partitions[0]

@@ -21,8 +21,8 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from broker.admin.client import AdminClient, AdminError, BrokerConnection, KafkaApiError
-from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from broker.admin.client import AdminClient, AdminError, BrokerConnection, KafkaApiError, sessionless_fetch
+from broker.protocol.messages.fetch_request import FetchRequest
 from broker.protocol.records import BatchHeader, iter_batches
 
 log = logging.getLogger("broker.spark")
@@ -83,29 +83,12 @@ def _find_leader(task: RangeTask) -> tuple[str, int]:
 
 def _fetch_request(task: RangeTask, topic_id: uuid.UUID, position: int) -> FetchRequest:
     """A sessionless Fetch of the task's partition from ``position`` (no wait)."""
-    return FetchRequest(
-        replica_id=-1,
-        max_wait_ms=0,
-        min_bytes=1,
+    return sessionless_fetch(
+        task.topic,
+        topic_id,
+        [(task.partition, position)],
         max_bytes=FETCH_PARTITION_MAX_BYTES,
-        isolation_level=0,
-        session_id=0,
-        session_epoch=-1,
-        topics=[
-            FetchTopic(
-                topic=task.topic,
-                topic_id=topic_id,
-                partitions=[
-                    FetchPartition(
-                        partition=task.partition,
-                        fetch_offset=position,
-                        partition_max_bytes=FETCH_PARTITION_MAX_BYTES,
-                    )
-                ],
-            )
-        ],
-        forgotten_topics_data=[],
-        rack_id="",
+        partition_max_bytes=FETCH_PARTITION_MAX_BYTES,
     )
 
 

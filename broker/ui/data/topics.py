@@ -23,6 +23,7 @@ from broker.admin.client import (
     KafkaApiError,
     Node,
     check_error,
+    sessionless_fetch,
 )
 from broker.protocol.api_keys import ApiKey
 from broker.protocol.errors import ErrorCode
@@ -305,25 +306,9 @@ def browse(
 
 
 def _fetch_request(topic: str, topic_id: uuid.UUID, partitions: list[tuple[int, int]], max_bytes: int) -> Any:
-    from broker.protocol.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
-
-    return FetchRequest(
-        replica_id=-1,
-        max_wait_ms=0,
-        min_bytes=0,
-        max_bytes=FETCH_MAX_BYTES,
-        isolation_level=0,
-        session_id=0,
-        session_epoch=-1,
-        topics=[
-            FetchTopic(
-                topic=topic,
-                topic_id=topic_id,
-                partitions=[
-                    FetchPartition(partition=p, fetch_offset=o, partition_max_bytes=max_bytes) for p, o in partitions
-                ],
-            )
-        ],
+    """The console's Fetch: at most FETCH_MAX_BYTES, ``max_bytes`` from each partition."""
+    return sessionless_fetch(
+        topic, topic_id, partitions, max_bytes=FETCH_MAX_BYTES, partition_max_bytes=max_bytes, min_bytes=0
     )
 
 
