@@ -41,7 +41,7 @@ the broker.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +88,12 @@ class Family:
 
     def add(self, value: float, suffix: str = "", **labels: Any) -> Family:
         self.samples.append((suffix, tuple((k, str(v)) for k, v in labels.items()), value))
+        return self
+
+    def add_each(self, values: Mapping[str, float], label: str) -> Family:
+        """One sample per entry of ``values``, labelled ``label``=its key, in key order."""
+        for key in sorted(values):
+            self.add(values[key], **{label: key})
         return self
 
 
@@ -177,10 +183,7 @@ def _request_families(m: Metrics) -> list[Family]:
     """Requests by API, their latency, and the record bytes in and out."""
     p = PREFIX
     fams: list[Family] = []
-    f = Family(p + "requests_total", "counter", "Requests handled, by API.")
-    for api in sorted(m.requests):
-        f.add(m.requests[api], api=api)
-    fams.append(f)
+    fams.append(Family(p + "requests_total", "counter", "Requests handled, by API.").add_each(m.requests, "api"))
     f = Family(
         p + "request_duration_seconds",
         "histogram",
@@ -230,10 +233,10 @@ def _share_families(services: Services, m: Metrics) -> list[Family]:
     p = PREFIX
     fams: list[Family] = []
     list_share_groups = services.groups.list_share_groups
-    f = Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).")
-    for state in sorted(SHARE_GROUP_STATES):
-        f.add(len(list_share_groups((state,))), state=state)
-    fams.append(f)
+    by_state = {state: len(list_share_groups((state,))) for state in SHARE_GROUP_STATES}
+    fams.append(
+        Family(p + "share_groups", "gauge", "Share groups by state (KIP-932 group-count).").add_each(by_state, "state")
+    )
     fams.append(Family(p + "share_group_count", "gauge", "Share groups, all states.").add(len(list_share_groups())))
     fams.append(
         Family(
@@ -261,18 +264,18 @@ def _share_families(services: Services, m: Metrics) -> list[Family]:
     fams.append(Family(p + "share_sessions", "gauge", "Open share sessions.").add(len(share.sessions)))
     fams.extend(_share_partition_families(services, entries))
 
-    f = Family(
-        p + "share_acknowledgements_total",
-        "counter",
-        "Share-partition acknowledgements applied (ShareFetch and ShareAcknowledge), by acknowledge type.",
+    fams.append(
+        Family(
+            p + "share_acknowledgements_total",
+            "counter",
+            "Share-partition acknowledgements applied (ShareFetch and ShareAcknowledge), by acknowledge type.",
+        ).add_each(dict(zip(ACK_TYPES, m.ack_requests)), "type")
     )
-    for t, name in sorted(enumerate(ACK_TYPES), key=lambda x: x[1]):
-        f.add(m.ack_requests[t], type=name)
-    fams.append(f)
-    f = Family(p + "share_acknowledged_records_total", "counter", "Records acknowledged, by acknowledge type.")
-    for t, name in sorted(enumerate(ACK_TYPES), key=lambda x: x[1]):
-        f.add(m.ack_records[t], type=name)
-    fams.append(f)
+    fams.append(
+        Family(
+            p + "share_acknowledged_records_total", "counter", "Records acknowledged, by acknowledge type."
+        ).add_each(dict(zip(ACK_TYPES, m.ack_records)), "type")
+    )
     f = Family(
         p + "share_partition_load_seconds",
         "histogram",
@@ -328,16 +331,12 @@ def _share_partition_families(services: Services, entries: list) -> list[Family]
     m = services.metrics
     redelivered = Family(
         p + "share_redelivered_records_total", "counter", "Records handed out again (delivery count above 1)."
-    )
-    for group, n in sorted(m.share_redelivered.items()):
-        redelivered.add(n, group=group)
+    ).add_each(m.share_redelivered, "group")
     dead = Family(
         p + "share_dead_lettered_records_total",
         "counter",
         "Records copied to the group's dead-letter topic (KIP-1191).",
-    )
-    for group, n in sorted(m.share_dead_lettered.items()):
-        dead.add(n, group=group)
+    ).add_each(m.share_dead_lettered, "group")
     return [lag, acquired, oldest, archiving, redelivered, dead]
 
 
@@ -350,10 +349,7 @@ def _group_families(
     counts = dict.fromkeys(states, 0)
     for _, state in groups:
         counts[state] = counts.get(state, 0) + 1
-    f = Family(p + f"{kind}_groups", "gauge", f"{what} by state.")
-    for state in sorted(counts):
-        f.add(counts[state], state=state)
-    fams.append(f)
+    fams.append(Family(p + f"{kind}_groups", "gauge", f"{what} by state.").add_each(counts, "state"))
     fams.append(Family(p + f"{kind}_group_count", "gauge", f"{what}, all states.").add(len(groups)))
     fams.append(
         Family(
