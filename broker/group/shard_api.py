@@ -41,11 +41,13 @@ __all__ = [
 
 
 D = TypeVar("D")
+# What an assignment is keyed by: topic ids (consumer and share groups), subtopology ids (streams).
+Owner = TypeVar("Owner", uuid.UUID, str)
 
 
-def sorted_wire(assignment: Mapping[uuid.UUID, Iterable[int]]) -> list[tuple[uuid.UUID, list[int]]]:
-    """An assignment as the wire and the records list it: by topic id, partitions sorted,
-    topics with none left out."""
+def sorted_wire(assignment: Mapping[Owner, Iterable[int]]) -> list[tuple[Owner, list[int]]]:
+    """An assignment as the wire and the records list it: by topic (or subtopology) id,
+    partitions sorted, topics with none left out."""
     return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]
 
 

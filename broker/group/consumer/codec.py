@@ -33,6 +33,7 @@ from broker.group.consumer.records import (
 )
 from broker.group.modern import assignment_epochs
 from broker.group.offsets import decode_messages, frame_record, group_key
+from broker.group.shard_api import sorted_wire
 from broker.protocol.message_base import Message
 from broker.protocol.messages import consumer_group_current_member_assignment_value as current_msg
 from broker.protocol.messages import consumer_group_member_metadata_value as member_msg
@@ -83,13 +84,7 @@ RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
 
 
 def _epoch_partitions(assignment: Mapping[uuid.UUID, Mapping[int, int]]) -> list[current_msg.TopicPartitions]:
-    out = []
-    for topic_id in sorted(assignment):
-        partitions = sorted(assignment[topic_id])
-        if partitions:
-            epochs = [assignment[topic_id][p] for p in partitions]
-            out.append(current_msg.TopicPartitions(topic_id, partitions, epochs))
-    return out
+    return [current_msg.TopicPartitions(t, ps, [assignment[t][p] for p in ps]) for t, ps in sorted_wire(assignment)]
 
 
 def _value(record: Record) -> Message:
@@ -116,7 +111,7 @@ def _value(record: Record) -> Message:
         )
     if isinstance(v, TargetMemberValue):
         return target_msg.ConsumerGroupTargetAssignmentMemberValue(
-            [target_msg.TopicPartition(t, sorted(ps)) for t, ps in sorted(v.assignment.items()) if ps]
+            [target_msg.TopicPartition(t, ps) for t, ps in sorted_wire(v.assignment)]
         )
     if isinstance(v, TargetEpochValue):
         return ConsumerGroupTargetAssignmentMetadataValue(v.epoch, max(v.timestamp_ms, 0))

@@ -65,7 +65,7 @@ from broker.group.modern import (
 )
 from broker.group.modern import HeartbeatRefused as _Fail
 from broker.group.regex import resolve
-from broker.group.shard_api import TopicImage, described_not_found, target_assignment_due
+from broker.group.shard_api import TopicImage, described_not_found, sorted_wire, target_assignment_due
 from broker.group.streams.assignor import TaskMember, Tasks, sticky_assign
 from broker.group.streams.endpoints import endpoints
 from broker.group.streams.model import (
@@ -148,11 +148,11 @@ class StreamsGroupConfig(PerGroupConfig):
 
 
 def _wire(tasks: Mapping[str, Iterable[int]]) -> list[response_msg.TaskIds]:
-    return [response_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+    return [response_msg.TaskIds(s, ps) for s, ps in sorted_wire(tasks)]
 
 
 def _describe_tasks(tasks: Mapping[str, Iterable[int]]) -> list[describe_msg.TaskIds]:
-    return [describe_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+    return [describe_msg.TaskIds(s, ps) for s, ps in sorted_wire(tasks)]
 
 
 def _task_sets(items: Iterable[Any] | None) -> Tasks | None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from broker.group.modern import assignment_epochs
 from broker.group.offsets import decode_messages, frame_record, group_key
+from broker.group.shard_api import sorted_wire
 from broker.group.streams.assignor import Tasks
 from broker.group.streams.topology import Subtopology, TopicInfo, Topology
 from broker.protocol.message_base import Message
@@ -146,19 +147,16 @@ RECORD_TYPES: dict[int, tuple[type[Message], type[Message]]] = {
 
 
 def _target_tasks(tasks: Mapping[str, Iterable[int]]) -> list[target_msg.TaskIds]:
-    return [target_msg.TaskIds(s, sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+    return [target_msg.TaskIds(s, ps) for s, ps in sorted_wire(tasks)]
 
 
 def _current_tasks(
     tasks: Mapping[str, Iterable[int]], epochs: Mapping[str, Mapping[int, int]] | None = None
 ) -> list[current_msg.TaskIds]:
-    out = []
-    for s in sorted(tasks):
-        partitions = sorted(tasks[s])
-        if partitions:
-            e = None if epochs is None else [epochs[s][p] for p in partitions]
-            out.append(current_msg.TaskIds(s, partitions, e))
-    return out
+    return [
+        current_msg.TaskIds(s, ps, None if epochs is None else [epochs[s][p] for p in ps])
+        for s, ps in sorted_wire(tasks)
+    ]
 
 
 def _topic_infos(infos: Iterable[TopicInfo]) -> list[topology_msg.TopicInfo]:
