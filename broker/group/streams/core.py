@@ -85,6 +85,7 @@ from broker.group.streams.records import (
     RecordType,
     TargetEpochValue,
     TargetValue,
+    merged_tasks,
 )
 from broker.group.streams.topology import Configured, Status, TopicInfo, Topology, configure
 from broker.group.type_config import PerGroupConfig, config_from_settings
@@ -153,15 +154,6 @@ def _wire(tasks: Mapping[str, Iterable[int]]) -> list[response_msg.TaskIds]:
 
 def _describe_tasks(tasks: Mapping[str, Iterable[int]]) -> list[describe_msg.TaskIds]:
     return [describe_msg.TaskIds(s, ps) for s, ps in sorted_wire(tasks)]
-
-
-def _task_sets(items: Iterable[Any] | None) -> Tasks | None:
-    if items is None:
-        return None
-    out: dict[str, frozenset[int]] = {}
-    for t in items:
-        out[t.subtopology_id] = out.get(t.subtopology_id, frozenset()) | frozenset(t.partitions)
-    return out
 
 
 def _flat(tasks: Mapping[str, Iterable[int]]) -> set[tuple[str, int]]:
@@ -439,7 +431,7 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartb
         statuses: list[tuple[int, str]] = []
         joining = r.member_epoch == JOIN_EPOCH
         group = self._admit(r, joining)
-        owned_active = _task_sets(r.active_tasks)
+        owned_active = None if r.active_tasks is None else merged_tasks(r.active_tasks)
         member, replaced = self._member(group, r, owned_active, records)
         was_empty = not group.members
         is_new = r.member_id not in group.members and replaced is None

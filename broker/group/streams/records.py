@@ -20,8 +20,9 @@ value version (0) + value struct.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from broker.group.modern import assignment_epochs
 from broker.group.offsets import decode_messages, frame_record, group_key
@@ -59,6 +60,7 @@ __all__ = [
     "TargetValue",
     "decode",
     "encode",
+    "merged_tasks",
 ]
 
 
@@ -226,7 +228,18 @@ def encode(record: Record) -> tuple[bytes, bytes | None]:
     return frame_record(record.type, key, value, _VALUE_VERSION)
 
 
-def _tasks(items: Iterable[target_msg.TaskIds | current_msg.TaskIds]) -> Tasks:
+class WireTaskIds(Protocol):
+    """Tasks of one subtopology as the records and the heartbeat carry them."""
+
+    @property
+    def subtopology_id(self) -> str: ...
+
+    @property
+    def partitions(self) -> Sequence[int]: ...
+
+
+def merged_tasks(items: Iterable[WireTaskIds]) -> Tasks:
+    """The tasks ``items`` name, by subtopology (one named twice: its partitions merged)."""
     out: dict[str, frozenset[int]] = {}
     for t in items:
         out[t.subtopology_id] = out.get(t.subtopology_id, frozenset()) | frozenset(t.partitions)
@@ -271,7 +284,7 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
             user_endpoint=None if v.user_endpoint is None else (v.user_endpoint.host, v.user_endpoint.port),
         )
     elif isinstance(v, target_msg.StreamsGroupTargetAssignmentMemberValue):
-        out = TargetValue(_tasks(v.active_tasks), _tasks(v.standby_tasks), _tasks(v.warmup_tasks))
+        out = TargetValue(merged_tasks(v.active_tasks), merged_tasks(v.standby_tasks), merged_tasks(v.warmup_tasks))
     elif isinstance(v, StreamsGroupTargetAssignmentMetadataValue):
         out = TargetEpochValue(v.assignment_epoch, v.assignment_timestamp)
     elif isinstance(v, current_msg.StreamsGroupCurrentMemberAssignmentValue):
@@ -280,9 +293,9 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
             v.previous_member_epoch,
             v.state,
             _epochs(v.active_tasks, v.member_epoch),
-            _tasks(v.standby_tasks),
-            _tasks(v.warmup_tasks),
-            _tasks(v.active_tasks_pending_revocation),
+            merged_tasks(v.standby_tasks),
+            merged_tasks(v.warmup_tasks),
+            merged_tasks(v.active_tasks_pending_revocation),
         )
     else:
         assert isinstance(v, topology_msg.StreamsGroupTopologyValue)
