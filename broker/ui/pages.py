@@ -144,14 +144,12 @@ def _headers(text: str) -> list[tuple[str, bytes | None]]:
 
 
 async def produce(request: Request) -> Response:
-    gw = _gw(request)
-    _writable(gw)
+    gw, fields = await _action(request)
     name = request.path_params["name"]
-    form = await request.form()
-    partition = _int(str(form.get("partition", "0")), "partition", default=0, minimum=0)
-    key = str(form.get("key", ""))
-    value = str(form.get("value", ""))
-    headers = _headers(str(form.get("headers", "")))
+    partition = _int(fields.get("partition", "0"), "partition", default=0, minimum=0)
+    key = fields.get("key", "")
+    value = fields.get("value", "")
+    headers = _headers(fields.get("headers", ""))
     assert partition is not None
     offset = await gw.call(
         topic_data.produce, name, partition, key.encode() if key else None, value.encode() if value else None, headers
@@ -163,14 +161,12 @@ async def produce(request: Request) -> Response:
 
 
 async def alter_config(request: Request) -> Response:
-    gw = _gw(request)
-    _writable(gw)
+    gw, fields = await _action(request)
     kind = request.path_params["kind"]
     name = request.path_params["name"]
-    form = await request.form()
-    key = str(form.get("key", "")).strip()
-    value = str(form.get("value", ""))
-    delete = form.get("delete") == "1"
+    key = fields.get("key", "").strip()
+    value = fields.get("value", "")
+    delete = fields.get("delete") == "1"
     if not key:
         raise ConsoleError("give the name of the config to change")
     resource = {"topics": RESOURCE_TOPIC, "share-groups": RESOURCE_GROUP}.get(kind)
@@ -260,12 +256,9 @@ def _inflight(p: share_data.SharePartitionRow | None) -> Any:
 
 
 async def share_action(request: Request) -> Response:
-    gw = _gw(request)
-    _writable(gw)
+    gw, fields = await _action(request)
     group_id = request.path_params["group"]
     action = request.path_params["action"]
-    form = await request.form()
-    fields = {k: str(v) for k, v in form.items()}
     back = f"/share-groups/{group_id}"
     topic = fields.get("topic", "").strip()
     to = fields.get("to", "earliest")
@@ -314,9 +307,12 @@ async def _confirm_then_run(
     return render(request, "result.html", title="Done", ok=True, message=f"{what}: done.", detail=detail, back=back)
 
 
-def _writable(gw: Gateway) -> None:
+async def _action(request: Request) -> tuple[Gateway, dict[str, str]]:
+    """The gateway and the posted form fields of an action (refused when the console is read-only)."""
+    gw = _gw(request)
     if gw.settings.read_only:
         raise ConsoleError("the console runs with --read-only: actions are off", 403)
+    return gw, {k: str(v) for k, v in (await request.form()).items()}
 
 
 # -- consumer and streams groups ---------------------------------------------------------------
@@ -334,11 +330,9 @@ async def group(request: Request) -> Response:
 
 
 async def group_action(request: Request) -> Response:
-    gw = _gw(request)
-    _writable(gw)
+    gw, fields = await _action(request)
     group_id = request.path_params["group"]
     action = request.path_params["action"]
-    fields = {k: str(v) for k, v in (await request.form()).items()}
     back = f"/groups/{group_id}"
     if action == "reset":
         topic = fields.get("topic", "").strip()
@@ -373,9 +367,7 @@ async def transactions(request: Request) -> Response:
 
 
 async def abort_transaction(request: Request) -> Response:
-    gw = _gw(request)
-    _writable(gw)
-    fields = {k: str(v) for k, v in (await request.form()).items()}
+    gw, fields = await _action(request)
     topic = fields.get("topic", "")
     partition = _int(fields.get("partition"), "partition", minimum=0)
     start = _int(fields.get("start_offset"), "start offset", minimum=0)
