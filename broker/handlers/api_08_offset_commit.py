@@ -14,10 +14,9 @@ The answer goes out once an fsync covers the commit's record in ``__consumer_off
 
 from __future__ import annotations
 
-from broker.group.coordinator import CommitEntry
 from broker.handlers import handler
+from broker.handlers._offset_commits import commit_entries
 from broker.handlers.context import RequestContext
-from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.offset_commit_request import OffsetCommitRequest
 from broker.protocol.messages.offset_commit_response import (
     OffsetCommitResponse,
@@ -32,29 +31,10 @@ LAST_VERSION_WITH_RETENTION = 4
 @handler(8, min_version=2, max_version=10)
 async def handle(ctx: RequestContext, req: OffsetCommitRequest) -> OffsetCommitResponse:
     v = ctx.api_version
-    image = ctx.services.metadata.image
     by_id = v >= FIRST_VERSION_BY_TOPIC_ID
-    topics: list[OffsetCommitResponseTopic] = []
-    entries: list[CommitEntry] = []
-    slots: list[OffsetCommitResponsePartition] = []  # the answer of each entry, filled in below
-    for topic in req.topics:
-        info = image.topic_by_id(topic.topic_id) if by_id else image.topic(topic.name)
-        parts: list[OffsetCommitResponsePartition] = []
-        topics.append(OffsetCommitResponseTopic(name=topic.name, topic_id=topic.topic_id, partitions=parts))
-        for p in topic.partitions:
-            answer = OffsetCommitResponsePartition(partition_index=p.partition_index)
-            parts.append(answer)
-            if info is None:
-                answer.error_code = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            elif not 0 <= p.partition_index < len(info.partitions):
-                answer.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            else:
-                entries.append(
-                    CommitEntry(
-                        info.name, p.partition_index, p.committed_offset, p.committed_leader_epoch, p.committed_metadata
-                    )
-                )
-                slots.append(answer)
+    topics, entries = commit_entries(
+        ctx.services.metadata.image, req.topics, by_id, OffsetCommitResponseTopic, OffsetCommitResponsePartition
+    )
     if entries:
         runtime = ctx.services.groups
         errors = await runtime.commit_offsets(
@@ -63,9 +43,9 @@ async def handle(ctx: RequestContext, req: OffsetCommitRequest) -> OffsetCommitR
             group_instance_id=req.group_instance_id,
             generation=req.generation_id_or_member_epoch,
             api_version=v,
-            entries=entries,
+            entries=[entry for _, entry in entries],
             retention_ms=req.retention_time_ms if v <= LAST_VERSION_WITH_RETENTION else -1,
         )
-        for answer, error in zip(slots, errors, strict=True):
+        for (answer, _), error in zip(entries, errors, strict=True):
             answer.error_code = error
     return OffsetCommitResponse(throttle_time_ms=0, topics=topics)

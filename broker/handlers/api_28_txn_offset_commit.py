@@ -24,8 +24,8 @@ longer than ``offset.metadata.max.bytes`` is OFFSET_METADATA_TOO_LARGE.
 
 from __future__ import annotations
 
-from broker.group.coordinator import CommitEntry
 from broker.handlers import handler
+from broker.handlers._offset_commits import commit_entries
 from broker.handlers.context import RequestContext
 from broker.log.producer_state import VerificationGuard
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -81,31 +81,11 @@ async def _verify(
 @handler(28, min_version=0, max_version=6)
 async def handle(ctx: RequestContext, req: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
     v = ctx.api_version
-    image = ctx.services.metadata.image
-    by_id = v >= FIRST_VERSION_BY_TOPIC_ID
     # Partitions to commit, with the response entry that gets their outcome.
-    entries: list[tuple[TxnOffsetCommitResponsePartition, CommitEntry]] = []
-    topics: list[TxnOffsetCommitResponseTopic] = []
-    for t in req.topics:
-        info = image.topic_by_id(t.topic_id) if by_id else image.topic(t.name)
-        out = TxnOffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=[])
-        topics.append(out)
-        for p in t.partitions:
-            part = TxnOffsetCommitResponsePartition(partition_index=p.partition_index, error_code=ErrorCode.NONE)
-            out.partitions.append(part)
-            if info is None or info.partition(p.partition_index) is None:
-                part.error_code = (
-                    ErrorCode.UNKNOWN_TOPIC_ID if by_id and info is None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                )
-                continue
-            entries.append(
-                (
-                    part,
-                    CommitEntry(
-                        info.name, p.partition_index, p.committed_offset, p.committed_leader_epoch, p.committed_metadata
-                    ),
-                )
-            )
+    by_id = v >= FIRST_VERSION_BY_TOPIC_ID
+    topics, entries = commit_entries(
+        ctx.services.metadata.image, req.topics, by_id, TxnOffsetCommitResponseTopic, TxnOffsetCommitResponsePartition
+    )
     if not entries:
         return TxnOffsetCommitResponse(throttle_time_ms=0, topics=topics)
     error = ErrorCode.NONE
