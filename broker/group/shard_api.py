@@ -34,6 +34,7 @@ __all__ = [
     "TopicTable",
     "described_not_found",
     "heartbeat_interval_while_batching",
+    "merged_partitions",
     "sorted_wire",
     "target_assignment_due",
     "topics_hash",
@@ -49,6 +50,15 @@ def sorted_wire(assignment: Mapping[Owner, Iterable[int]]) -> list[tuple[Owner, 
     """An assignment as the wire and the records list it: by topic (or subtopology) id,
     partitions sorted, topics with none left out."""
     return [(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps]
+
+
+def merged_partitions(entries: Iterable[tuple[Owner, Iterable[int]]]) -> dict[Owner, frozenset[int]]:
+    """An assignment from the list the wire or a record carries (what :func:`sorted_wire`
+    writes): a topic (or subtopology) listed twice gets its partitions merged."""
+    out: dict[Owner, frozenset[int]] = {}
+    for owner, partitions in entries:
+        out[owner] = out.get(owner, frozenset()) | frozenset(partitions)
+    return out
 
 
 def described_not_found(described: Callable[..., D], group_id: str, group_type: str, elsewhere: bool) -> D:

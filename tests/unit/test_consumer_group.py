@@ -26,6 +26,8 @@ from broker.group.shard_api import (
     RELEASE_WAIT_HEARTBEAT_MS,
     TopicInfo,
     TopicTable,
+    merged_partitions,
+    sorted_wire,
     topics_hash,
 )
 from broker.protocol.errors import ErrorCode
@@ -185,6 +187,13 @@ def test_topics_hash_follows_names_ids_partitions_and_racks_not_order():
         TopicInfo("a", T[0], 2, (("r1",), ("r3",))),
     ):
         assert topics_hash([changed, b]) != topics_hash([a, b])
+
+
+def test_merged_partitions_reads_back_what_sorted_wire_lists():
+    merged = merged_partitions([(T[1], [2, 0]), (T[0], []), (T[1], [1])])
+    assert merged == {T[1]: frozenset({0, 1, 2}), T[0]: frozenset()}
+    assert sorted_wire(merged) == [(T[1], [0, 1, 2])]
+    assert merged_partitions([("1", (3,)), ("0", [1]), ("1", [0])]) == {"1": frozenset({0, 3}), "0": frozenset({1})}
 
 
 # ------------------------------------------------------------------ the core

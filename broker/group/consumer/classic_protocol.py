@@ -15,6 +15,7 @@ import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from broker.group.shard_api import merged_partitions, sorted_wire
 from broker.protocol.errors import ProtocolError
 from broker.protocol.messages.consumer_protocol_assignment import ConsumerProtocolAssignment
 from broker.protocol.messages.consumer_protocol_assignment import TopicPartition as AssignedTopic
@@ -65,17 +66,15 @@ def decode_assignment(data: bytes) -> dict[str, list[int]]:
         decoded = ConsumerProtocolAssignment.decode(memoryview(data)[2:], read)
     except (ProtocolError, IndexError, ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"malformed consumer assignment: {exc}") from exc
-    out: dict[str, set[int]] = {}
-    for tp in decoded.assigned_partitions:
-        out.setdefault(tp.topic, set()).update(tp.partitions)
-    return {t: sorted(ps) for t, ps in out.items()}
+    merged = merged_partitions((tp.topic, tp.partitions) for tp in decoded.assigned_partitions)
+    return {t: sorted(ps) for t, ps in merged.items()}
 
 
 def encode_assignment(version: int, assignment: Mapping[str, Iterable[int]]) -> bytes:
     """A ConsumerProtocolAssignment in ``version`` (clamped to the versions known here)."""
     version = min(max(version, 0), ConsumerProtocolAssignment.MAX_VERSION)
     message = ConsumerProtocolAssignment(
-        assigned_partitions=[AssignedTopic(t, sorted(ps)) for t, ps in sorted(assignment.items()) if ps],
+        assigned_partitions=[AssignedTopic(t, ps) for t, ps in sorted_wire(assignment)],
         user_data=None,
     )
     return _INT16.pack(version) + message.encode(version)

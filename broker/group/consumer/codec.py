@@ -33,7 +33,7 @@ from broker.group.consumer.records import (
 )
 from broker.group.modern import assignment_epochs
 from broker.group.offsets import decode_messages, frame_record, group_key
-from broker.group.shard_api import sorted_wire
+from broker.group.shard_api import merged_partitions, sorted_wire
 from broker.protocol.message_base import Message
 from broker.protocol.messages import consumer_group_current_member_assignment_value as current_msg
 from broker.protocol.messages import consumer_group_member_metadata_value as member_msg
@@ -196,9 +196,7 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
         return Record(record_type, group_id, None, TargetEpochValue(v.assignment_epoch, v.assignment_timestamp))
     if record_type is RecordType.TARGET_MEMBER:
         assert isinstance(v, target_msg.ConsumerGroupTargetAssignmentMemberValue)
-        assignment: dict[uuid.UUID, frozenset[int]] = {}
-        for tp in v.topic_partitions:
-            assignment[tp.topic_id] = assignment.get(tp.topic_id, frozenset()) | frozenset(tp.partitions)
+        assignment = merged_partitions((tp.topic_id, tp.partitions) for tp in v.topic_partitions)
         return Record(record_type, group_id, sub, TargetMemberValue(assignment))
     if record_type is RecordType.CURRENT:
         assert isinstance(v, current_msg.ConsumerGroupCurrentMemberAssignmentValue)

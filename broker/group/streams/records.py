@@ -26,7 +26,7 @@ from typing import Protocol
 
 from broker.group.modern import assignment_epochs
 from broker.group.offsets import decode_messages, frame_record, group_key
-from broker.group.shard_api import sorted_wire
+from broker.group.shard_api import merged_partitions, sorted_wire
 from broker.group.streams.assignor import Tasks
 from broker.group.streams.topology import Subtopology, TopicInfo, Topology
 from broker.protocol.message_base import Message
@@ -240,10 +240,7 @@ class WireTaskIds(Protocol):
 
 def merged_tasks(items: Iterable[WireTaskIds]) -> Tasks:
     """The tasks ``items`` name, by subtopology (one named twice: its partitions merged)."""
-    out: dict[str, frozenset[int]] = {}
-    for t in items:
-        out[t.subtopology_id] = out.get(t.subtopology_id, frozenset()) | frozenset(t.partitions)
-    return out
+    return merged_partitions((t.subtopology_id, t.partitions) for t in items)
 
 
 def _epochs(items: Iterable[current_msg.TaskIds], member_epoch: int) -> dict[str, dict[int, int]]:
