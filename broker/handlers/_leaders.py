@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from broker.handlers._endpoints import client_endpoint
 from broker.metadata.image import MetadataImage
 
 E = TypeVar("E")
@@ -22,7 +23,7 @@ def node_endpoints(image: MetadataImage, nodes: set[int], listener: str | None, 
     out = []
     for node in sorted(nodes):
         b = image.broker(node)
-        e = None if b is None else (b.endpoint(listener) or b.endpoint())
+        e = client_endpoint(b, listener)
         if b is not None and e is not None:
             out.append(endpoint(node_id=node, host=e.host, port=e.port, rack=b.rack))
     return out

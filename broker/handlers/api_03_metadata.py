@@ -24,6 +24,7 @@ import weakref
 from typing import Any
 
 from broker.handlers import handler
+from broker.handlers._endpoints import client_endpoint
 from broker.handlers._operations import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS
 from broker.handlers._topics import auto_create
 from broker.handlers.context import RequestContext
@@ -177,11 +178,11 @@ def brokers_for(image: MetadataImage, listener: str | None, local: BrokerInfo) -
     out = []
     listed = False
     for b in image.live_brokers():
-        endpoint = b.endpoint(listener) or b.endpoint()
+        endpoint = client_endpoint(b, listener)
         if endpoint is not None:
             out.append(MetadataResponseBroker(node_id=b.node_id, host=endpoint.host, port=endpoint.port, rack=b.rack))
             listed = listed or b.node_id == local.node_id
-    endpoint = local.endpoint(listener) or local.endpoint()
+    endpoint = client_endpoint(local, listener)
     if not listed and endpoint is not None:
         out.append(
             MetadataResponseBroker(node_id=local.node_id, host=endpoint.host, port=endpoint.port, rack=local.rack)

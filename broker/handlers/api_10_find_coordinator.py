@@ -17,6 +17,7 @@ import uuid
 from typing import NamedTuple
 
 from broker.handlers import handler
+from broker.handlers._endpoints import client_endpoint
 from broker.handlers.context import RequestContext
 from broker.metadata.image import CoordinatorType
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -89,8 +90,7 @@ async def _locate(ctx: RequestContext, key_type: int, key: str) -> _Found:
     # The image after ensure_topic: it may just have created the coordinator's topic.
     image = services.metadata.image
     where = image.coordinator_for(CoordinatorType(key_type), key)
-    broker = image.broker(where.node_id)
-    endpoint = None if broker is None else (broker.endpoint(ctx.connection.listener) or broker.endpoint())
+    endpoint = client_endpoint(image.broker(where.node_id), ctx.connection.listener)
     if endpoint is None:
         return _Found(ErrorCode.COORDINATOR_NOT_AVAILABLE, None)
     return _Found(ErrorCode.NONE, None, where.node_id, endpoint.host, endpoint.port)

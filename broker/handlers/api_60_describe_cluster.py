@@ -14,6 +14,7 @@ operations (KIP-430) are every cluster operation, as there are no ACLs.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._endpoints import client_endpoint
 from broker.handlers._operations import CLUSTER_OPERATIONS, OPERATIONS_OMITTED
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
@@ -44,7 +45,7 @@ async def handle(ctx: RequestContext, req: DescribeClusterRequest) -> DescribeCl
     image = ctx.services.metadata.image
     brokers = []
     for b in image.brokers.values():
-        endpoint = b.endpoint(ctx.connection.listener) or b.endpoint()
+        endpoint = client_endpoint(b, ctx.connection.listener)
         if endpoint is not None:
             brokers.append(
                 DescribeClusterBroker(
