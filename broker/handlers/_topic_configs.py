@@ -6,7 +6,7 @@ from typing import Any
 
 from broker.config import SETTINGS_BY_KEY, ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
 from broker.handlers._configs import AlterOp, ResourceType, register_config_resource
-from broker.handlers._topics import topic_name_error
+from broker.handlers._topics import validate_topic_name
 from broker.handlers.context import Services
 from broker.log.config import TOPIC_CONFIGS, resolve_topic_config, validate_topic_configs
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -70,15 +70,10 @@ def _broker_synonyms(services: Services, key: str) -> list[ConfigSynonym]:
 class TopicConfigs:
     """TOPIC (2): the topic's overrides over the broker's log.* defaults."""
 
-    def _check_name(self, name: str) -> None:
-        problem = topic_name_error(name)
-        if problem is not None:
-            raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
-
     def describe(
         self, services: Services, name: str, keys: list[str] | None, synonyms: bool, documentation: bool
     ) -> list[ConfigEntry]:
-        self._check_name(name)
+        validate_topic_name(name)
         info = services.metadata.image.topic(name)
         if info is None:
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
@@ -120,7 +115,7 @@ class TopicConfigs:
     ) -> None:
         if not name:
             raise KafkaError(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.")
-        self._check_name(name)
+        validate_topic_name(name)
         try:
             validate_topic_configs(set_)
             if services.metadata.image.topic(name) is None:

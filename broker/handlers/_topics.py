@@ -2,7 +2,8 @@
 the internal topics, and auto-creation.
 
 - :func:`topic_name_error`: Kafka's topic-name rules (``Topic.validate``) with
-  its wording, so clients see the messages they would see from Kafka.
+  its wording, so clients see the messages they would see from Kafka;
+  :func:`validate_topic_name` raises it.
 - :func:`manual_assignment_error`: manual replica assignments checked against the
   registered brokers.
 - :func:`auto_create`: a topic created with the broker defaults on first use, when
@@ -42,6 +43,14 @@ def topic_name_error(name: str) -> str | None:
     else:
         return None
     return f"Topic name is invalid: {reason}"
+
+
+def validate_topic_name(name: str) -> None:
+    """Raise INVALID_TOPIC_EXCEPTION with Kafka's message when ``name`` is not a legal
+    topic name, as Kafka's ``Topic.validate`` throws."""
+    problem = topic_name_error(name)
+    if problem is not None:
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
 
 
 def colliding_topic(name: str, existing: Iterable[str]) -> str | None:

@@ -38,7 +38,7 @@ from broker.handlers._topics import (
     INTERNAL_TOPICS,
     colliding_topic,
     manual_assignment_error,
-    topic_name_error,
+    validate_topic_name,
 )
 from broker.handlers.context import RequestContext
 from broker.log.config import validate_topic_configs
@@ -110,9 +110,7 @@ def _prepare(ctx: RequestContext, topic: CreatableTopic) -> NewTopic:
     services = ctx.services
     existing = services.metadata.image.topics
     name = topic.name
-    problem = topic_name_error(name)
-    if problem is not None:
-        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
+    validate_topic_name(name)
     if name in existing:
         raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
     other = colliding_topic(name, existing)
