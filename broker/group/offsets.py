@@ -44,6 +44,7 @@ __all__ = [
     "CoordinatorRecord",
     "OffsetStore",
     "RecordType",
+    "decode_group_record",
     "decode_messages",
     "decode_record",
     "decode_value",
@@ -161,6 +162,23 @@ def decode_messages(
     key_cls, value_cls = classes
     key_message = key_cls.decode(memoryview(key)[2:], 0)
     return record_type, key_message, None if value is None else decode_value(value_cls, value)
+
+
+def decode_group_record(
+    record_types: Mapping[int, tuple[type[Message], type[Message]]],
+    key: bytes | memoryview,
+    value: bytes | memoryview | None,
+) -> tuple[int, str, str | None, Message | None] | None:
+    """A consumer or streams group's record as :func:`decode_messages` reads it, its key
+    read back into what :func:`group_key` built it from: (record type, group id, member id
+    or regular expression (None: the record is about the whole group), value message)."""
+    decoded = decode_messages(record_types, key, value)
+    if decoded is None:
+        return None
+    record_type, key_message, value_message = decoded
+    group_id: str = key_message.group_id  # type: ignore[attr-defined]
+    sub = getattr(key_message, "member_id", getattr(key_message, "regular_expression", None))
+    return record_type, group_id, sub, value_message
 
 
 def offset_commit_record(

@@ -30,9 +30,10 @@ from broker.group.consumer.records import (
     RegexValue,
     TargetEpochValue,
     TargetMemberValue,
+    Value,
 )
 from broker.group.modern import assignment_epochs
-from broker.group.offsets import decode_messages, frame_record, group_key
+from broker.group.offsets import decode_group_record, frame_record, group_key
 from broker.group.shard_api import merged_partitions, sorted_wire
 from broker.protocol.message_base import Message
 from broker.protocol.messages import consumer_group_current_member_assignment_value as current_msg
@@ -149,68 +150,51 @@ def _member_state(code: int) -> MemberState:
         return MemberState.UNKNOWN
 
 
-def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
-    """The consumer-group record framed in ``key``/``value``, or None when the key
-    is not a consumer-group record type (raises ProtocolError when malformed)."""
-    decoded = decode_messages(RECORD_TYPES, key, value)
-    if decoded is None:
+def _typed_value(v: Message) -> Value | None:
+    """The typed value of a record's value message (none for type 4: read and ignored)."""
+    if isinstance(v, ConsumerGroupMetadataValue):
+        return GroupEpochValue(v.epoch, v.metadata_hash)
+    if isinstance(v, ConsumerGroupPartitionMetadataValue):
         return None
-    code, k, v = decoded
-    record_type = RecordType(code)
-    group_id: str = k.group_id  # type: ignore[attr-defined]
-    sub = getattr(k, "member_id", None)
-    if record_type is RecordType.REGEX:
-        sub = k.regular_expression  # type: ignore[attr-defined]
-    if v is None:
-        return Record(record_type, group_id, sub, None)
-    if record_type is RecordType.GROUP:
-        return Record(record_type, group_id, None, GroupEpochValue(v.epoch, v.metadata_hash))  # type: ignore[attr-defined]
-    if record_type is RecordType.PARTITION_METADATA:
-        return Record(record_type, group_id, None, None)
-    if record_type is RecordType.MEMBER:
-        assert isinstance(v, member_msg.ConsumerGroupMemberMetadataValue)
+    if isinstance(v, member_msg.ConsumerGroupMemberMetadataValue):
         classic = None
         if v.classic_member_metadata is not None:
             classic = ClassicMemberMetadata(
                 v.classic_member_metadata.session_timeout_ms,
                 tuple((p.name, bytes(p.metadata)) for p in v.classic_member_metadata.supported_protocols),
             )
-        return Record(
-            record_type,
-            group_id,
-            sub,
-            MemberValue(
-                instance_id=v.instance_id,
-                rack_id=v.rack_id,
-                client_id=v.client_id,
-                client_host=v.client_host,
-                subscribed_topic_names=tuple(sorted(v.subscribed_topic_names)),
-                subscribed_topic_regex=v.subscribed_topic_regex or None,
-                rebalance_timeout_ms=v.rebalance_timeout_ms,
-                server_assignor=v.server_assignor,
-                classic=classic,
-            ),
+        return MemberValue(
+            instance_id=v.instance_id,
+            rack_id=v.rack_id,
+            client_id=v.client_id,
+            client_host=v.client_host,
+            subscribed_topic_names=tuple(sorted(v.subscribed_topic_names)),
+            subscribed_topic_regex=v.subscribed_topic_regex or None,
+            rebalance_timeout_ms=v.rebalance_timeout_ms,
+            server_assignor=v.server_assignor,
+            classic=classic,
         )
-    if record_type is RecordType.TARGET_EPOCH:
-        assert isinstance(v, ConsumerGroupTargetAssignmentMetadataValue)
-        return Record(record_type, group_id, None, TargetEpochValue(v.assignment_epoch, v.assignment_timestamp))
-    if record_type is RecordType.TARGET_MEMBER:
-        assert isinstance(v, target_msg.ConsumerGroupTargetAssignmentMemberValue)
-        assignment = merged_partitions((tp.topic_id, tp.partitions) for tp in v.topic_partitions)
-        return Record(record_type, group_id, sub, TargetMemberValue(assignment))
-    if record_type is RecordType.CURRENT:
-        assert isinstance(v, current_msg.ConsumerGroupCurrentMemberAssignmentValue)
-        return Record(
-            record_type,
-            group_id,
-            sub,
-            MemberAssignment(
-                v.member_epoch,
-                v.previous_member_epoch,
-                _member_state(v.state),
-                _epochs(v.assigned_partitions, v.member_epoch),
-                _epochs(v.partitions_pending_revocation, v.member_epoch),
-            ),
+    if isinstance(v, ConsumerGroupTargetAssignmentMetadataValue):
+        return TargetEpochValue(v.assignment_epoch, v.assignment_timestamp)
+    if isinstance(v, target_msg.ConsumerGroupTargetAssignmentMemberValue):
+        return TargetMemberValue(merged_partitions((tp.topic_id, tp.partitions) for tp in v.topic_partitions))
+    if isinstance(v, current_msg.ConsumerGroupCurrentMemberAssignmentValue):
+        return MemberAssignment(
+            v.member_epoch,
+            v.previous_member_epoch,
+            _member_state(v.state),
+            _epochs(v.assigned_partitions, v.member_epoch),
+            _epochs(v.partitions_pending_revocation, v.member_epoch),
         )
     assert isinstance(v, ConsumerGroupRegularExpressionValue)
-    return Record(record_type, group_id, sub, RegexValue(tuple(sorted(v.topics)), v.version, v.timestamp))
+    return RegexValue(tuple(sorted(v.topics)), v.version, v.timestamp)
+
+
+def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
+    """The consumer-group record framed in ``key``/``value``, or None when the key
+    is not a consumer-group record type (raises ProtocolError when malformed)."""
+    decoded = decode_group_record(RECORD_TYPES, key, value)
+    if decoded is None:
+        return None
+    record_type, group_id, sub, v = decoded
+    return Record(RecordType(record_type), group_id, sub, None if v is None else _typed_value(v))

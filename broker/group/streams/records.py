@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from broker.group.modern import assignment_epochs
-from broker.group.offsets import decode_messages, frame_record, group_key
+from broker.group.offsets import decode_group_record, frame_record, group_key
 from broker.group.shard_api import merged_partitions, sorted_wire
 from broker.group.streams.assignor import Tasks
 from broker.group.streams.topology import Subtopology, TopicInfo, Topology
@@ -254,22 +254,12 @@ def _infos(items: Iterable[topology_msg.TopicInfo]) -> tuple[TopicInfo, ...]:
     )
 
 
-def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
-    """The streams-group record in ``key``/``value``, or None for another record type."""
-    decoded = decode_messages(RECORD_TYPES, key, value)
-    if decoded is None:
-        return None
-    code, k, v = decoded
-    record_type = RecordType(code)
-    group_id: str = k.group_id  # type: ignore[attr-defined]
-    sub = getattr(k, "member_id", None)
-    if v is None:
-        return Record(record_type, group_id, sub, None)
-    out: Value
+def _typed_value(v: Message) -> Value:
+    """The typed value of a record's value message."""
     if isinstance(v, StreamsGroupMetadataValue):
-        out = GroupValue(v.epoch, v.metadata_hash, v.validated_topology_epoch)
-    elif isinstance(v, member_msg.StreamsGroupMemberMetadataValue):
-        out = MemberValue(
+        return GroupValue(v.epoch, v.metadata_hash, v.validated_topology_epoch)
+    if isinstance(v, member_msg.StreamsGroupMemberMetadataValue):
+        return MemberValue(
             process_id=v.process_id,
             client_id=v.client_id,
             client_host=v.client_host,
@@ -280,12 +270,12 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
             client_tags=tuple((kv.key, kv.value) for kv in v.client_tags),
             user_endpoint=None if v.user_endpoint is None else (v.user_endpoint.host, v.user_endpoint.port),
         )
-    elif isinstance(v, target_msg.StreamsGroupTargetAssignmentMemberValue):
-        out = TargetValue(merged_tasks(v.active_tasks), merged_tasks(v.standby_tasks), merged_tasks(v.warmup_tasks))
-    elif isinstance(v, StreamsGroupTargetAssignmentMetadataValue):
-        out = TargetEpochValue(v.assignment_epoch, v.assignment_timestamp)
-    elif isinstance(v, current_msg.StreamsGroupCurrentMemberAssignmentValue):
-        out = CurrentValue(
+    if isinstance(v, target_msg.StreamsGroupTargetAssignmentMemberValue):
+        return TargetValue(merged_tasks(v.active_tasks), merged_tasks(v.standby_tasks), merged_tasks(v.warmup_tasks))
+    if isinstance(v, StreamsGroupTargetAssignmentMetadataValue):
+        return TargetEpochValue(v.assignment_epoch, v.assignment_timestamp)
+    if isinstance(v, current_msg.StreamsGroupCurrentMemberAssignmentValue):
+        return CurrentValue(
             v.member_epoch,
             v.previous_member_epoch,
             v.state,
@@ -294,24 +284,31 @@ def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record 
             merged_tasks(v.warmup_tasks),
             merged_tasks(v.active_tasks_pending_revocation),
         )
-    else:
-        assert isinstance(v, topology_msg.StreamsGroupTopologyValue)
-        out = Topology(
-            v.epoch,
-            tuple(
-                Subtopology(
-                    s.subtopology_id,
-                    tuple(s.source_topics),
-                    tuple(s.source_topic_regex),
-                    _infos(s.state_changelog_topics),
-                    tuple(s.repartition_sink_topics),
-                    _infos(s.repartition_source_topics),
-                    tuple(
-                        (tuple(g.source_topics), tuple(g.source_topic_regex), tuple(g.repartition_source_topics))
-                        for g in s.copartition_groups
-                    ),
-                )
-                for s in v.subtopologies
-            ),
-        )
-    return Record(record_type, group_id, sub, out)
+    assert isinstance(v, topology_msg.StreamsGroupTopologyValue)
+    return Topology(
+        v.epoch,
+        tuple(
+            Subtopology(
+                s.subtopology_id,
+                tuple(s.source_topics),
+                tuple(s.source_topic_regex),
+                _infos(s.state_changelog_topics),
+                tuple(s.repartition_sink_topics),
+                _infos(s.repartition_source_topics),
+                tuple(
+                    (tuple(g.source_topics), tuple(g.source_topic_regex), tuple(g.repartition_source_topics))
+                    for g in s.copartition_groups
+                ),
+            )
+            for s in v.subtopologies
+        ),
+    )
+
+
+def decode(key: bytes | memoryview, value: bytes | memoryview | None) -> Record | None:
+    """The streams-group record in ``key``/``value``, or None for another record type."""
+    decoded = decode_group_record(RECORD_TYPES, key, value)
+    if decoded is None:
+        return None
+    record_type, group_id, sub, v = decoded
+    return Record(RecordType(record_type), group_id, sub, None if v is None else _typed_value(v))
