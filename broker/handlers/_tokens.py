@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
+from broker.handlers._security import security_store
 from broker.handlers.context import RequestContext
 from broker.protocol.auth import ANONYMOUS, KafkaPrincipal
 from broker.protocol.errors import ErrorCode
@@ -38,16 +39,10 @@ def token_requests_allowed(ctx: RequestContext) -> bool:
     return not (conn.security_protocol == "SSL" and conn.principal == ANONYMOUS)
 
 
-def store_of(ctx: RequestContext) -> SecurityStore:
-    store = ctx.services.security
-    assert store is not None, "the security store is part of every running broker"
-    return store
-
-
 def authorized(ctx: RequestContext, operation: AclOperation, resource: ResourceType, name: str) -> bool:
     """Kafka's authHelper.authorize: true when no authorizer runs."""
     conn = ctx.connection
-    return store_of(ctx).authorized(conn.principal, conn.host, operation, resource, name)
+    return security_store(ctx).authorized(conn.principal, conn.host, operation, resource, name)
 
 
 def may_describe_token(ctx: RequestContext, token_id: str) -> bool:
@@ -63,5 +58,5 @@ async def change_expiry(ctx: RequestContext, response: type[E], change: ExpiryCh
     (DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry -1) where token requests are not allowed."""
     if not token_requests_allowed(ctx):
         return response(error_code=ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, expiry_timestamp_ms=-1)
-    outcome = await change(store_of(ctx), ctx.services.now_ms(), ctx.connection.principal, hmac, period_ms)
+    outcome = await change(security_store(ctx), ctx.services.now_ms(), ctx.connection.principal, hmac, period_ms)
     return response(error_code=outcome.error_code, expiry_timestamp_ms=outcome.expiry_ms)

@@ -20,7 +20,8 @@ INVALID_PRINCIPAL_TYPE (Kafka fails with an unexpected server error).
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._tokens import authorized, store_of, token_requests_allowed
+from broker.handlers._security import security_store
+from broker.handlers._tokens import authorized, token_requests_allowed
 from broker.handlers.context import RequestContext
 from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import ErrorCode
@@ -68,7 +69,9 @@ async def handle(ctx: RequestContext, req: CreateDelegationTokenRequest) -> Crea
     renewers = [KafkaPrincipal(r.principal_type, r.principal_name) for r in req.renewers]
     if any(r.type != "User" for r in renewers):
         return _answer(ctx.api_version, ErrorCode.INVALID_PRINCIPAL_TYPE, owner, requester, early=True)
-    outcome = await store_of(ctx).create_token(ctx.services.now_ms(), requester, owner, renewers, req.max_lifetime_ms)
+    outcome = await security_store(ctx).create_token(
+        ctx.services.now_ms(), requester, owner, renewers, req.max_lifetime_ms
+    )
     token = outcome.token
     if token is None:
         return _answer(ctx.api_version, outcome.error_code, owner, requester, early=False)

@@ -15,7 +15,8 @@ tokens in no set order; they come oldest first here.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._tokens import may_describe_token, may_describe_tokens_of, store_of, token_requests_allowed
+from broker.handlers._security import security_store
+from broker.handlers._tokens import may_describe_token, may_describe_tokens_of, token_requests_allowed
 from broker.handlers.context import RequestContext
 from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import ErrorCode
@@ -31,7 +32,7 @@ from broker.protocol.messages.describe_delegation_token_response import (
 async def handle(ctx: RequestContext, req: DescribeDelegationTokenRequest) -> DescribeDelegationTokenResponse:
     if not token_requests_allowed(ctx):
         return DescribeDelegationTokenResponse(error_code=ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED)
-    tokens = store_of(ctx).tokens
+    tokens = security_store(ctx).tokens
     if not tokens.enabled:
         return DescribeDelegationTokenResponse(error_code=ErrorCode.DELEGATION_TOKEN_AUTH_DISABLED)
     owners = None if req.owners is None else [KafkaPrincipal(o.principal_type, o.principal_name) for o in req.owners]

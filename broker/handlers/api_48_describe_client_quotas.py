@@ -8,6 +8,7 @@ other types) with their values. Needs DESCRIBE_CONFIGS on the cluster.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._security import security_store
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.describe_client_quotas_request import DescribeClientQuotasRequest
 from broker.protocol.messages.describe_client_quotas_response import (
@@ -20,8 +21,7 @@ from broker.protocol.messages.describe_client_quotas_response import (
 
 @handler(48, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: DescribeClientQuotasRequest) -> DescribeClientQuotasResponse:
-    store = ctx.services.security
-    assert store is not None
+    store = security_store(ctx)
     code, message, found = store.client_quotas.describe(
         [(c.entity_type, c.match_type, c.match) for c in req.components], req.strict
     )

@@ -11,6 +11,7 @@ Needs ALTER_CONFIGS on the cluster.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._security import security_store
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.alter_client_quotas_request import AlterClientQuotasRequest
 from broker.protocol.messages.alter_client_quotas_response import AlterClientQuotasResponse, EntityData, EntryData
@@ -19,8 +20,7 @@ from broker.security.quotas import AlterEntry
 
 @handler(49, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: AlterClientQuotasRequest) -> AlterClientQuotasResponse:
-    store = ctx.services.security
-    assert store is not None
+    store = security_store(ctx)
     entries = [
         AlterEntry(
             [(e.entity_type, e.entity_name) for e in entry.entity],

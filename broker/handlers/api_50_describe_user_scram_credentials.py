@@ -10,6 +10,7 @@ on a single broker.
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._security import security_store
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_user_scram_credentials_request import DescribeUserScramCredentialsRequest
@@ -22,8 +23,7 @@ from broker.protocol.messages.describe_user_scram_credentials_response import (
 
 @handler(50, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DescribeUserScramCredentialsRequest) -> DescribeUserScramCredentialsResponse:
-    store = ctx.services.security
-    assert store is not None
+    store = security_store(ctx)
     users = None if not req.users else [u.name for u in req.users]
     results = [
         DescribeUserScramCredentialsResult(

@@ -12,6 +12,7 @@ the answer, and applies to new authentications at once. Needs ALTER on the clust
 from __future__ import annotations
 
 from broker.handlers import handler
+from broker.handlers._security import security_store
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.alter_user_scram_credentials_request import AlterUserScramCredentialsRequest
 from broker.protocol.messages.alter_user_scram_credentials_response import (
@@ -23,8 +24,7 @@ from broker.security.scram import ScramCredentialDeletion, ScramCredentialUpsert
 
 @handler(51, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: AlterUserScramCredentialsRequest) -> AlterUserScramCredentialsResponse:
-    store = ctx.services.security
-    assert store is not None
+    store = security_store(ctx)
     results = await store.alter_scram(
         [ScramCredentialDeletion(d.name, d.mechanism) for d in req.deletions],
         [
