@@ -151,6 +151,15 @@ def print_group_list(groups: Sequence[Any], show_state: bool, output: str) -> No
         sys.stdout.write(table(rows, [15, 0]).lstrip("\n"))
 
 
+def print_described(output: str, docs: list[dict[str, Any]], blocks: Sequence[str]) -> None:
+    """``--describe``'s answer: the groups' JSON documents, or their tables."""
+    if output == "json":
+        dump(docs)
+    else:
+        for block in blocks:
+            sys.stdout.write(block)
+
+
 def coordinator_of(admin: AdminClient, group_id: str, gap: str = " ") -> tuple[dict[str, Any], str]:
     """The group's coordinator for ``--describe --state``: its JSON form and its
     ``host:port (id)`` column (Kafka's share tool puts two blanks before the id)."""

@@ -34,6 +34,7 @@ from broker.tools._groups import (
     check_views,
     coordinator_of,
     one_action,
+    print_described,
     report_deletions,
     serve,
 )
@@ -366,11 +367,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
                     print(f"\nConsumer group '{group_id}' has no active members.", file=sys.stderr)
                 blocks.append(_offsets_table(group_id, rows, args.verbose))
         docs.append(doc)
-    if args.output == "json":
-        dump(docs)
-    else:
-        for block in blocks:
-            sys.stdout.write(block)
+    print_described(args.output, docs, blocks)
     if missing:
         print_error(f"Consumer group '{missing[0]}' does not exist.")
         return EXIT_FAILURE

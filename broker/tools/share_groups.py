@@ -32,6 +32,7 @@ from broker.tools._groups import (
     coordinator_of,
     list_action,
     one_action,
+    print_described,
     report_deletions,
     serve,
 )
@@ -144,11 +145,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
             _describe_state(admin, args, group, desc, docs, out)
         else:
             _describe_offsets(admin, args, group, desc, docs, out)
-    if args.output == "json":
-        dump(docs)
-    else:
-        for block in out:
-            sys.stdout.write(block)
+    print_described(args.output, docs, out)
     return EXIT_OK
 
 

@@ -14,14 +14,12 @@ stderr), 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from broker.tools._cli import (
     EXIT_OK,
     ToolError,
     UsageError,
-    dump,
     table,
 )
 from broker.tools._groups import (
@@ -32,6 +30,7 @@ from broker.tools._groups import (
     coordinator_of,
     list_action,
     one_action,
+    print_described,
     serve,
 )
 
@@ -189,11 +188,7 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
         else:
             _describe_offsets(admin, args, group_id, desc, doc, blocks)
         docs.append(doc)
-    if args.output == "json":
-        dump(docs)
-    else:
-        for block in blocks:
-            sys.stdout.write(block)
+    print_described(args.output, docs, blocks)
     return EXIT_OK
 
 
