@@ -37,6 +37,17 @@ from broker.protocol.messages.describe_configs_response import (
 _KNOWN_TYPES = frozenset(int(t) for t in ResourceType)
 
 
+def _failed(res: DescribeConfigsResource, code: int, message: str) -> DescribeConfigsResult:
+    """A resource not described: its error and no configs."""
+    return DescribeConfigsResult(
+        error_code=code,
+        error_message=message,
+        resource_type=res.resource_type,
+        resource_name=res.resource_name,
+        configs=[],
+    )
+
+
 def _describe(ctx: RequestContext, req: DescribeConfigsRequest, res: DescribeConfigsResource) -> DescribeConfigsResult:
     synonyms = req.include_synonyms
     documentation = ctx.api_version >= 3 and req.include_documentation
@@ -45,13 +56,7 @@ def _describe(ctx: RequestContext, req: DescribeConfigsRequest, res: DescribeCon
             ctx.services, res.resource_name, res.configuration_keys or None, synonyms, documentation
         )
     except KafkaError as exc:
-        return DescribeConfigsResult(
-            error_code=exc.code,
-            error_message=exc.message if exc.message is not None else "",
-            resource_type=res.resource_type,
-            resource_name=res.resource_name,
-            configs=[],
-        )
+        return _failed(res, exc.code, exc.message if exc.message is not None else "")
     return DescribeConfigsResult(
         error_code=ErrorCode.NONE,
         resource_type=res.resource_type,
@@ -80,17 +85,8 @@ def _describe(ctx: RequestContext, req: DescribeConfigsRequest, res: DescribeCon
 @handler(32, min_version=1, max_version=4)
 async def handle(ctx: RequestContext, req: DescribeConfigsRequest) -> DescribeConfigsResponse:
     if any(res.resource_type not in _KNOWN_TYPES for res in req.resources):
+        invalid = ErrorCode.INVALID_REQUEST
         return DescribeConfigsResponse(
-            throttle_time_ms=0,
-            results=[
-                DescribeConfigsResult(
-                    error_code=ErrorCode.INVALID_REQUEST,
-                    error_message=ErrorCode.INVALID_REQUEST.message,
-                    resource_type=res.resource_type,
-                    resource_name=res.resource_name,
-                    configs=[],
-                )
-                for res in req.resources
-            ],
+            throttle_time_ms=0, results=[_failed(res, invalid, invalid.message) for res in req.resources]
         )
     return DescribeConfigsResponse(throttle_time_ms=0, results=[_describe(ctx, req, res) for res in req.resources])
