@@ -20,6 +20,7 @@ filled per client, so such requests take the plain path.
 
 from __future__ import annotations
 
+import uuid
 import weakref
 from typing import Any
 
@@ -59,6 +60,13 @@ def topic_entry(topic: TopicImage, include_ops: bool) -> MetadataResponseTopic:
             for index, state in enumerate(topic.partitions)
         ],
         topic_authorized_operations=TOPIC_OPERATIONS if include_ops else OPERATIONS_OMITTED,
+    )
+
+
+def _topic_error(code: int, name: str | None, topic_id: uuid.UUID) -> MetadataResponseTopic:
+    """A topic asked for that has no image: its error code and no partitions."""
+    return MetadataResponseTopic(
+        error_code=code, name=name, topic_id=topic_id, topic_authorized_operations=OPERATIONS_OMITTED
     )
 
 
@@ -210,14 +218,7 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
             if t.name is None:
                 info = image.topic_by_id(t.topic_id)
                 if info is None:
-                    topics.append(
-                        MetadataResponseTopic(
-                            error_code=ErrorCode.UNKNOWN_TOPIC_ID,
-                            name=None,
-                            topic_id=t.topic_id,
-                            topic_authorized_operations=OPERATIONS_OMITTED,
-                        )
-                    )
+                    topics.append(_topic_error(ErrorCode.UNKNOWN_TOPIC_ID, None, t.topic_id))
                     continue
             else:
                 info = image.topic(t.name)
@@ -226,14 +227,7 @@ async def handle(ctx: RequestContext, req: MetadataRequest) -> MetadataResponse:
                     if allow_create and not t.name.startswith("__"):
                         error, info = await auto_create(services, t.name)
                     if info is None:
-                        topics.append(
-                            MetadataResponseTopic(
-                                error_code=error,
-                                name=t.name,
-                                topic_id=UUID_ZERO,
-                                topic_authorized_operations=OPERATIONS_OMITTED,
-                            )
-                        )
+                        topics.append(_topic_error(error, t.name, UUID_ZERO))
                         continue
             topics.append(topic_entry(info, include_ops) if include_ops else CachedTopic(info))
         image = services.metadata.image
