@@ -283,7 +283,7 @@ async def share_action(request: Request) -> Response:
         run = (share_data.delete_offsets, group_id, topic)
     elif action == "delete":
         what = f"Delete share group {group_id}"
-        run = (share_data.delete_group, group_id)
+        run = (group_data.delete_group, group_id)
         back = "/share-groups"
     else:
         raise ConsoleError(f"unknown action {action!r}", 404)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from broker.admin.client import (
-    EARLIEST_TIMESTAMP,
     LATEST_TIMESTAMP,
     AdminClient,
     AdminError,
@@ -26,6 +25,7 @@ from broker.admin.client import (
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import NOT_READ, Unavailable
 from broker.ui.data.coordinators import group_by_coordinator
+from broker.ui.data.topics import reset_positions
 
 
 @dataclass(slots=True)
@@ -259,17 +259,7 @@ def reset_offsets(
 ) -> dict[tuple[str, int], int]:
     """OffsetCommit of new positions for every partition of ``topic`` (as kafka-consumer-groups
     --reset-offsets --execute); Kafka refuses it for a group with active members."""
-    parts = admin.topic_partitions([topic])[topic]
-    tps = [(topic, p) for p in parts]
-    if to == "offset":
-        plan = dict.fromkeys(tps, int(value or ""))
-    else:
-        ts = {"earliest": EARLIEST_TIMESTAMP, "latest": LATEST_TIMESTAMP}.get(to)
-        if ts is None and to != "timestamp":
-            raise ValueError(f"unknown reset target {to!r}")
-        found = admin.list_offsets(dict.fromkeys(tps, int(value or "") if ts is None else ts))
-        latest = admin.list_offsets(dict.fromkeys(tps, LATEST_TIMESTAMP))
-        plan = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
+    plan = reset_positions(admin, topic, to, value)
     errors = admin.commit_offsets(group_id, plan)
     for exc in errors.values():
         if exc is not None:
@@ -278,6 +268,7 @@ def reset_offsets(
 
 
 def delete_group(admin: AdminClient, group_id: str) -> None:
+    """DeleteGroups of one group, of any type (share groups too); Kafka's refusal is raised."""
     exc = admin.delete_groups([group_id]).get(group_id)
     if exc is not None:
         raise exc

@@ -43,7 +43,7 @@ from broker.protocol.api_keys import ApiKey
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import NO_METRICS, NOT_READ, Unavailable
 from broker.ui.data.coordinators import describe_at_coordinators, group_by_coordinator
-from broker.ui.data.topics import ConfigRow, Message, describe_configs, newest_records
+from broker.ui.data.topics import ConfigRow, Message, describe_configs, newest_records, reset_positions
 
 COORDINATOR_SHARE = 2  # FindCoordinator key type of a share-partition's share coordinator
 
@@ -450,27 +450,9 @@ def reset_offsets(
     """AlterShareGroupOffsets for every partition of ``topic``: ``to`` is earliest, latest,
     timestamp (ms since the epoch) or offset. Kafka refuses it while the group has members
     (NON_EMPTY_GROUP), which is raised as Kafka said it."""
-    from broker.admin.client import EARLIEST_TIMESTAMP
-
-    parts = admin.topic_partitions([topic])[topic]
-    if to == "earliest":
-        spec = dict.fromkeys(((topic, p) for p in parts), EARLIEST_TIMESTAMP)
-    elif to == "latest":
-        spec = dict.fromkeys(((topic, p) for p in parts), LATEST_TIMESTAMP)
-    elif to == "timestamp":
-        spec = dict.fromkeys(((topic, p) for p in parts), int(value or ""))
-    elif to == "offset":
-        offset = int(value or "")
-        if offset < 0:
-            raise ValueError("the offset must be 0 or more")
-        plan = dict.fromkeys(((topic, p) for p in parts), offset)
-        admin.alter_share_group_offsets(group_id, plan)
-        return plan
-    else:
-        raise ValueError(f"unknown reset target {to!r}")
-    found = admin.list_offsets(spec)
-    latest = admin.list_offsets(dict.fromkeys(spec, LATEST_TIMESTAMP)) if to == "timestamp" else found
-    plan = {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
+    if to == "offset" and int(value or "") < 0:
+        raise ValueError("the offset must be 0 or more")
+    plan = reset_positions(admin, topic, to, value)
     admin.alter_share_group_offsets(group_id, plan)
     return plan
 
@@ -478,11 +460,5 @@ def reset_offsets(
 def delete_offsets(admin: AdminClient, group_id: str, topic: str) -> None:
     errors = admin.delete_share_group_offsets(group_id, [topic])
     exc = errors.get(topic)
-    if exc is not None:
-        raise exc
-
-
-def delete_group(admin: AdminClient, group_id: str) -> None:
-    exc = admin.delete_groups([group_id]).get(group_id)
     if exc is not None:
         raise exc

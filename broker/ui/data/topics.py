@@ -242,6 +242,20 @@ def alter_config(admin: AdminClient, resource_type: int, name: str, key: str, va
     admin.incremental_alter_configs(resource_type, name, {key: value})
 
 
+def reset_positions(admin: AdminClient, topic: str, to: str, value: str | None) -> dict[tuple[str, int], int]:
+    """Where a group's reset moves each partition of ``topic``: ``to`` is earliest, latest,
+    timestamp (``value``, ms since the epoch; past the last record: the end) or offset (``value``)."""
+    tps = [(topic, p) for p in admin.topic_partitions([topic])[topic]]
+    if to == "offset":
+        return dict.fromkeys(tps, int(value or ""))
+    ts = {"earliest": EARLIEST_TIMESTAMP, "latest": LATEST_TIMESTAMP}.get(to)
+    if ts is None and to != "timestamp":
+        raise ValueError(f"unknown reset target {to!r}")
+    found = admin.list_offsets(dict.fromkeys(tps, int(value or "") if ts is None else ts))
+    latest = admin.list_offsets(dict.fromkeys(tps, LATEST_TIMESTAMP)) if ts is None else found
+    return {tp: (off if off >= 0 else latest[tp]) for tp, off in found.items()}
+
+
 # -- the message browser -----------------------------------------------------------------------
 
 
