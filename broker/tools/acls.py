@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
 from broker.tools._cli import add_tool_parser, run_with_admin
@@ -191,12 +192,26 @@ def _describe(admin: AdminClient, rtype: int, name: str | None, pattern: int, pr
     return list(resp.resources)
 
 
+def _print_acls(title: str, acls: Iterable[Any]) -> None:
+    """One block as kafka-acls.sh prints it: ``title``, a line per ACL (anything with its
+    principal, host, operation and permission_type), a blank line."""
+    print(f"{title}: ")
+    for a in acls:
+        print(f" \t{_acl_text(a.principal, a.host, a.operation, a.permission_type)} ")
+    print()
+
+
+def _print_described(resources: Iterable[Any]) -> None:
+    """DescribeAcls' resources, each with its ACLs."""
+    for res in resources:
+        _print_acls(
+            f"Current ACLs for resource `{_pattern_text(res.resource_type, res.resource_name, res.pattern_type)}`",
+            res.acls,
+        )
+
+
 def _print_current(admin: AdminClient, rtype: int, name: str, pattern: int) -> None:
-    for res in _describe(admin, rtype, name, pattern, None):
-        print(f"Current ACLs for resource `{_pattern_text(res.resource_type, res.resource_name, res.pattern_type)}`: ")
-        for a in res.acls:
-            print(f" \t{_acl_text(a.principal, a.host, a.operation, a.permission_type)} ")
-        print()
+    _print_described(_describe(admin, rtype, name, pattern, None))
 
 
 def _add(admin: AdminClient, args: argparse.Namespace) -> int:
@@ -229,10 +244,7 @@ def _add(admin: AdminClient, args: argparse.Namespace) -> int:
             for principal, host, perm in entries
             for op in ops
         ]
-        print(f"Adding ACLs for resource `{_pattern_text(rtype, name, pt)}`: ")
-        for c in creations:
-            print(f" \t{_acl_text(c.principal, c.host, c.operation, c.permission_type)} ")
-        print()
+        _print_acls(f"Adding ACLs for resource `{_pattern_text(rtype, name, pt)}`", creations)
         resp = admin.send(CreateAclsRequest(creations=creations))
         for r in resp.results:
             if r.error_code:
@@ -299,11 +311,5 @@ def _list(admin: AdminClient, args: argparse.Namespace) -> int:
     principals = args.principal or [None]
     for rtype, name, pt in resources:
         for principal in principals:
-            for res in _describe(admin, rtype, name, pt, principal):
-                print(
-                    f"Current ACLs for resource `{_pattern_text(res.resource_type, res.resource_name, res.pattern_type)}`: "
-                )
-                for a in res.acls:
-                    print(f" \t{_acl_text(a.principal, a.host, a.operation, a.permission_type)} ")
-                print()
+            _print_described(_describe(admin, rtype, name, pt, principal))
     return 0
