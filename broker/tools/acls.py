@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from broker.protocol.acls import AclOperation, AclPermissionType, PatternType, ResourceType
@@ -261,36 +261,23 @@ def _remove(admin: AdminClient, args: argparse.Namespace) -> int:
     resources = _resources(args, pattern)
     if not resources:
         raise ValueError(_NO_RESOURCE)
-    entries = _entries(args)
+    # No principal named: every principal's ACLs, from any host, allowing or denying (ANY).
+    entries: Sequence[tuple[str | None, str | None, int]] = _entries(args) or [(None, None, 1)]
     for rtype, name, pt in resources:
         ops = _operations(args, rtype) or [1]  # no operation named: all of them
-        if entries:
-            filters = [
-                DeleteAclsFilter(
-                    resource_type_filter=rtype,
-                    resource_name_filter=name,
-                    pattern_type_filter=pt,
-                    principal_filter=principal,
-                    host_filter=host,
-                    operation=op,
-                    permission_type=perm,
-                )
-                for principal, host, perm in entries
-                for op in ops
-            ]
-        else:
-            filters = [
-                DeleteAclsFilter(
-                    resource_type_filter=rtype,
-                    resource_name_filter=name,
-                    pattern_type_filter=pt,
-                    principal_filter=None,
-                    host_filter=None,
-                    operation=op,
-                    permission_type=1,
-                )
-                for op in ops
-            ]
+        filters = [
+            DeleteAclsFilter(
+                resource_type_filter=rtype,
+                resource_name_filter=name,
+                pattern_type_filter=pt,
+                principal_filter=principal,
+                host_filter=host,
+                operation=op,
+                permission_type=perm,
+            )
+            for principal, host, perm in entries
+            for op in ops
+        ]
         if not args.force and sys.stdin.isatty():
             answer = input(
                 f"Are you sure you want to remove ACLs from resource `{_pattern_text(rtype, name, pt)}`? (y/n)\n"
