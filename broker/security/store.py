@@ -72,6 +72,7 @@ log = structlog.get_logger("sharebroker.security")
 
 # A token API's outcome: it carries the delta to make durable.
 Outcome = TypeVar("Outcome", CreateOutcome, ChangeOutcome)
+T = TypeVar("T")
 
 ACL_FILE = "acls.json"
 SCRAM_FILE = "scram-credentials.json"
@@ -101,6 +102,31 @@ def _scram_doc(c: StoredScramCredential) -> bytes:
         "iterations": c.iterations,
     }
     return json.dumps(doc, sort_keys=True).encode()
+
+
+def _scram_from(name: str, raw: bytes) -> tuple[tuple[str, ScramMechanismType], StoredScramCredential]:
+    """A credential from its document: the key from its name, the credential from ``raw``."""
+    mechanism_name, _, user = name.partition("/")
+    doc = json.loads(raw)
+    credential = StoredScramCredential(
+        base64.b64decode(doc["salt"]),
+        base64.b64decode(doc["stored_key"]),
+        base64.b64decode(doc["server_key"]),
+        int(doc["iterations"]),
+    )
+    return (user, ScramMechanismType.from_name(mechanism_name)), credential
+
+
+def _parsed(docs: Mapping[str, bytes], parse: Callable[[str, bytes], T], event: str) -> list[T]:
+    """Each of the cluster's documents of one kind read by ``parse(name, raw)``; one that
+    does not parse is logged as ``event`` and left out."""
+    out: list[T] = []
+    for name, raw in docs.items():
+        try:
+            out.append(parse(name, raw))
+        except (ValueError, KeyError, TypeError) as exc:
+            log.error(event, name=name, error=str(exc))
+    return out
 
 
 def _quota_name(entity: Entity) -> str:
@@ -226,53 +252,19 @@ class SecurityStore:
             shared.documents("quotas"),
         )
         if quota_docs != self._seen[2]:
-            quotas: dict[Entity, dict[str, float]] = {}
-            for name, value in quota_docs.items():
-                try:
-                    entity, values = _quota_from(value)
-                    quotas[entity] = values
-                except (ValueError, KeyError, TypeError) as exc:
-                    log.error("bad_quota_document", name=name, error=str(exc))
-            self.client_quotas.replace(quotas)
+            self.client_quotas.replace(dict(_parsed(quota_docs, lambda _, raw: _quota_from(raw), "bad_quota_document")))
         if acl_docs != self._seen[0]:
-            acls = []
-            for name, value in acl_docs.items():
-                try:
-                    acls.append(acl_from_document(json.loads(value)))
-                except (ValueError, KeyError, TypeError) as exc:
-                    log.error("bad_acl_document", name=name, error=str(exc))
-            self.acls.replace(acls)
+            self.acls.replace(_parsed(acl_docs, lambda _, raw: acl_from_document(json.loads(raw)), "bad_acl_document"))
         if scram_docs != self._seen[1]:
-            creds: dict[tuple[str, ScramMechanismType], StoredScramCredential] = {}
-            for name, value in scram_docs.items():
-                mechanism_name, _, user = name.partition("/")
-                mechanism = ScramMechanismType.from_name(mechanism_name)
-                try:
-                    doc = json.loads(value)
-                    creds[(user, mechanism)] = StoredScramCredential(
-                        base64.b64decode(doc["salt"]),
-                        base64.b64decode(doc["stored_key"]),
-                        base64.b64decode(doc["server_key"]),
-                        int(doc["iterations"]),
-                    )
-                except (ValueError, KeyError, TypeError) as exc:
-                    log.error("bad_scram_document", name=name, error=str(exc))
-            self.scram.replace(creds)
+            self.scram.replace(dict(_parsed(scram_docs, _scram_from, "bad_scram_document")))
         self._seen = (acl_docs, scram_docs, quota_docs)
         self._follow_tokens(shared.documents("tokens"))
 
     def _follow_tokens(self, docs: dict[str, bytes]) -> None:
         if docs == self._seen_tokens:
             return
-        tokens: dict[str, TokenInfo] = {}
-        for name, value in docs.items():
-            try:
-                token = token_from_doc(json.loads(value))
-            except (ValueError, KeyError, TypeError) as exc:
-                log.error("bad_delegation_token_document", name=name, error=str(exc))
-                continue
-            tokens[token.token_id] = token
-        self.tokens.replace(tokens)
+        tokens = _parsed(docs, lambda _, raw: token_from_doc(json.loads(raw)), "bad_delegation_token_document")
+        self.tokens.replace({t.token_id: t for t in tokens})
         self._seen_tokens = docs
 
     # ---- SCRAM lookups (the SASL servers' view)
