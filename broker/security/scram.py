@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from broker.protocol.errors import ErrorCode
 from broker.security.sasl.scram import MIN_ITERATIONS, StoredScramCredential
@@ -322,6 +322,17 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
+def credential_doc(c: StoredScramCredential) -> dict[str, Any]:
+    """A credential's stored fields as JSON, the bytes in base64: a row of the credential
+    file (with its user and mechanism), or a cluster document (keyed by them)."""
+    return {
+        "salt": _b64(c.salt),
+        "stored_key": _b64(c.stored_key),
+        "server_key": _b64(c.server_key),
+        "iterations": c.iterations,
+    }
+
+
 class FileScramPersistence:
     """All credentials in one JSON file, replaced atomically (write, fsync, rename)."""
 
@@ -356,14 +367,7 @@ class FileScramPersistence:
 
     def save(self, credentials: dict[Key, StoredScramCredential]) -> None:
         rows = [
-            {
-                "user": user,
-                "mechanism": mechanism.mechanism_name,
-                "salt": _b64(c.salt),
-                "stored_key": _b64(c.stored_key),
-                "server_key": _b64(c.server_key),
-                "iterations": c.iterations,
-            }
+            {"user": user, "mechanism": mechanism.mechanism_name, **credential_doc(c)}
             for (user, mechanism), c in sorted(credentials.items(), key=lambda kv: (kv[0][0], kv[0][1].value))
         ]
         _atomic_write(self.path, json.dumps({"version": self.VERSION, "credentials": rows}, indent=1) + "\n")

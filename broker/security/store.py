@@ -53,6 +53,7 @@ from broker.security.scram import (
     ScramCredentialStore,
     ScramCredentialUpsertion,
     ScramMechanismType,
+    credential_doc,
 )
 from broker.security.tokens import (
     ChangeOutcome,
@@ -85,23 +86,13 @@ def _acl_name(acl: AclBinding) -> str:
     return hashlib.sha256(json.dumps(acl_document(acl), sort_keys=True).encode()).hexdigest()
 
 
-def _b64(data: bytes) -> str:
-    return base64.b64encode(data).decode("ascii")
-
-
 def _scram_name(key: tuple[str, ScramMechanismType]) -> str:
     user, mechanism = key
     return f"{mechanism.mechanism_name}/{user}"
 
 
 def _scram_doc(c: StoredScramCredential) -> bytes:
-    doc = {
-        "salt": _b64(c.salt),
-        "stored_key": _b64(c.stored_key),
-        "server_key": _b64(c.server_key),
-        "iterations": c.iterations,
-    }
-    return json.dumps(doc, sort_keys=True).encode()
+    return json.dumps(credential_doc(c), sort_keys=True).encode()
 
 
 def _scram_from(name: str, raw: bytes) -> tuple[tuple[str, ScramMechanismType], StoredScramCredential]:
