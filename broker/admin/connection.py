@@ -9,9 +9,11 @@ re-exports all of it.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +112,19 @@ class Deadline:
         if left <= 0:
             raise AdminTimeoutError(f"{what} timed out after {self.timeout:g} s")
         return left
+
+
+@contextlib.contextmanager
+def _io_errors(what: str, deadline: Deadline) -> Iterator[None]:
+    """The socket's and the framing's failures while doing ``what``, as the admin client's errors."""
+    try:
+        yield
+    except TimeoutError as exc:
+        raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
+    except ProtocolError as exc:
+        raise AdminConnectionError(f"{what}: {exc}") from exc
+    except OSError as exc:
+        raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
 
 
 class BrokerConnection:
@@ -225,13 +240,9 @@ class BrokerConnection:
             version = self.version_for(type(request))
         what = f"{request.NAME} to {self.host}:{self.port}"
         correlation_id, frame = self.conn.encode_request(request, version, expect_response=expect_response)
-        try:
+        with _io_errors(what, deadline):
             self.sock.settimeout(deadline.remaining(what))
             self.sock.sendall(frame)
-        except TimeoutError as exc:
-            raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
-        except OSError as exc:
-            raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
         return correlation_id
 
     def _receive(self, deadline: Deadline, what: str) -> Response:
@@ -241,7 +252,7 @@ class BrokerConnection:
 
     def _read(self, deadline: Deadline, what: str) -> Response:
         """The next response off the socket (not one already set aside)."""
-        try:
+        with _io_errors(what, deadline):
             while True:
                 event = self.conn.next_event()
                 if isinstance(event, Response):
@@ -252,12 +263,6 @@ class BrokerConnection:
                 self.sock.settimeout(deadline.remaining(what))
                 data = self.sock.recv(1 << 20)
                 self.conn.receive_data(data)
-        except TimeoutError as exc:
-            raise AdminTimeoutError(f"{what} timed out after {deadline.timeout:g} s") from exc
-        except ProtocolError as exc:
-            raise AdminConnectionError(f"{what}: {exc}") from exc
-        except OSError as exc:
-            raise AdminConnectionError(f"{what}: {exc.strerror or exc}") from exc
 
     def receive(self, timeout: float | None = None) -> Response:
         """The next response (in the order the requests were sent)."""
