@@ -195,6 +195,22 @@ class ModernGroups(Generic[G, M, Req, Resp]):
             return CoordinatorResult([], ErrorCode.NON_EMPTY_GROUP)
         return CoordinatorResult(self._empty_group_tombstones(group), ErrorCode.NONE)
 
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
+        """The error of an OffsetFetch from ``member_id`` at ``member_epoch``: none for a
+        group this kind does not hold or a fetch that names no member, UNKNOWN_MEMBER_ID
+        for a member the group does not have, else what :meth:`_fetch_epoch_error` says."""
+        group = self.groups.get(group_id)
+        if group is None or (member_id is None and member_epoch < 0):
+            return ErrorCode.NONE
+        member: M | None = group.members.get(member_id or "")
+        if member is None:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        return self._fetch_epoch_error(member, member_epoch)
+
+    def _fetch_epoch_error(self, member: M, member_epoch: int) -> ErrorCode:
+        """The error of an OffsetFetch by ``member`` at ``member_epoch``."""
+        return ErrorCode.NONE if member_epoch == member.epoch else ErrorCode.STALE_MEMBER_EPOCH
+
     # ============================================================ heartbeat
 
     def _validate(self, r: Req, api_version: int) -> None:

@@ -154,6 +154,27 @@ def test_upgrade_then_downgrade():
     assert assignments == targets, "each keeps its target; the leaver's partitions wait for the rebalance"
 
 
+def test_offset_fetch_checks_each_member_by_the_protocol_it_speaks():
+    s = shard()
+    ids = classic_stable_group(s, ["a", "b"])
+    join = Req(
+        group_id="g",
+        member_id="c1",
+        member_epoch=0,
+        rebalance_timeout_ms=5000,
+        subscribed_topic_names=["t"],
+        topic_partitions=[],
+    )
+    epoch = run(s, s.consumer.heartbeat(join, now_ms=100)).member_epoch
+    check = s.consumer.validate_offset_fetch
+    assert check("g", None, -1) == check("nope", "c1", 3) == ErrorCode.NONE
+    assert check("g", "x", epoch) == ErrorCode.UNKNOWN_MEMBER_ID
+    assert check("g", "c1", epoch) == ErrorCode.NONE
+    assert check("g", "c1", epoch - 1) == ErrorCode.STALE_MEMBER_EPOCH
+    assert check("g", ids["a"], 4) == check("g", ids["a"], -1) == ErrorCode.NONE, "a classic member: its generation"
+    assert check("g", ids["a"], 5) == ErrorCode.ILLEGAL_GENERATION
+
+
 def test_upgrade_refused_when_disabled_or_not_the_consumer_protocol():
     from broker.group.consumer.config import MigrationPolicy
 

@@ -288,6 +288,16 @@ def test_session_timeout_fences_and_describe():
     assert (missing.error_code, missing.error_message) == (ErrorCode.GROUP_ID_NOT_FOUND, "Group nope not found.")
 
 
+def test_offset_fetch_checks_the_member_epoch():
+    core = StreamsGroups(image(app_rep=4, app_store_changelog=4), StreamsGroupConfig(initial_rebalance_delay_ms=0))
+    epoch = run(core, "app", "a", 0).member_epoch
+    check = core.validate_offset_fetch
+    assert check("app", None, -1) == check("nope", "a", 3) == ErrorCode.NONE
+    assert check("app", "x", epoch) == ErrorCode.UNKNOWN_MEMBER_ID
+    assert check("app", "a", epoch) == ErrorCode.NONE
+    assert check("app", "a", epoch - 1) == ErrorCode.STALE_MEMBER_EPOCH
+
+
 def test_delete_group_takes_only_an_empty_group():
     core = StreamsGroups(image(app_rep=4, app_store_changelog=4), StreamsGroupConfig(initial_rebalance_delay_ms=0))
     run(core, "app", "a", 0)

@@ -279,16 +279,10 @@ class ConsumerGroupsState(
             )
         return CommitCheck(held_since=member.assignment.assigned, received_epoch=member_epoch)
 
-    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
-        group = self.groups.get(group_id)
-        if group is None or (member_id is None and member_epoch < 0):
-            return ErrorCode.NONE
-        member = group.members.get(member_id or "")
-        if member is None:
-            return ErrorCode.UNKNOWN_MEMBER_ID
+    def _fetch_epoch_error(self, member: Member, member_epoch: int) -> ErrorCode:
         if member.uses_classic_protocol:
             return ErrorCode.NONE if member_epoch in (-1, member.epoch) else ErrorCode.ILLEGAL_GENERATION
-        return ErrorCode.NONE if member_epoch == member.epoch else ErrorCode.STALE_MEMBER_EPOCH
+        return super()._fetch_epoch_error(member, member_epoch)
 
     def offset_expiry_base(self, group_id: str) -> Callable[[Any], int] | None:
         """Offsets of a consumer group expire ``offsets.retention`` after their commit

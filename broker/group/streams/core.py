@@ -837,15 +837,6 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartb
             readers={t: tuple(ss) for t, ss in readers.items()}, held=m.current.active, received_epoch=member_epoch
         )
 
-    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
-        g = self.groups.get(group_id)
-        if g is None or (member_id is None and member_epoch < 0):
-            return ErrorCode.NONE
-        m = g.members.get(member_id or "")
-        if m is None:
-            return ErrorCode.UNKNOWN_MEMBER_ID
-        return ErrorCode.NONE if member_epoch == m.epoch else ErrorCode.STALE_MEMBER_EPOCH
-
     def is_subscribed_to_topic(self, group_id: str, topic: str) -> bool:
         g = self.groups.get(group_id)
         if g is None or not g.members or g.topology is None:
