@@ -135,10 +135,7 @@ class ClientTelemetry:
         changed = current.subscription_id != inst.subscription.subscription_id
         last = max(inst.last_get_ms, inst.last_push_ms)
         if not changed and last >= 0 and now_ms - last < inst.subscription.interval_ms and not inst.terminating:
-            raise KafkaError(
-                ErrorCode.THROTTLING_QUOTA_EXCEEDED,
-                f"Request from the client [{instance_id}] arrived before the next push interval time",
-            )
+            raise _too_soon(instance_id)
         inst.subscription = current
         inst.last_get_ms = now_ms
         inst.terminating = False
@@ -173,10 +170,7 @@ class ClientTelemetry:
             now_ms - max(inst.last_get_ms, inst.last_push_ms) >= inst.subscription.interval_ms
         )
         if not accept and not terminating:
-            raise KafkaError(
-                ErrorCode.THROTTLING_QUOTA_EXCEEDED,
-                f"Request from the client [{instance_id}] arrived before the next push interval time",
-            )
+            raise _too_soon(instance_id)
         inst.last_push_ms = now_ms
         inst.terminating = terminating
         if len(metrics) > self.max_bytes:
@@ -217,6 +211,14 @@ class ClientTelemetry:
                     labels.setdefault(_label(k), v)
                 out.append((labels, value))
         return out
+
+
+def _too_soon(instance_id: uuid.UUID) -> KafkaError:
+    """A request before the instance's next push interval (Kafka's THROTTLING_QUOTA_EXCEEDED)."""
+    return KafkaError(
+        ErrorCode.THROTTLING_QUOTA_EXCEEDED,
+        f"Request from the client [{instance_id}] arrived before the next push interval time",
+    )
 
 
 def _label(key: str) -> str:
