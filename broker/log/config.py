@@ -28,6 +28,7 @@ __all__ = [
     "ConfigSource",
     "LogConfig",
     "TopicConfigDef",
+    "config_text",
     "parse_topic_config",
     "validate_topic_configs",
 ]
@@ -172,7 +173,7 @@ def parse_topic_config(name: str, value: object) -> Any:
         raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
     if value is None:
         raise _invalid(name, value, "a value is required")
-    text = value if isinstance(value, str) else _to_text(value)
+    text = config_text(value)
     parsed: Any
     if d.type in ("int", "long"):
         try:
@@ -214,7 +215,8 @@ def parse_topic_config(name: str, value: object) -> Any:
     return parsed
 
 
-def _to_text(value: object) -> str:
+def config_text(value: object) -> str:
+    """A config value as Kafka's text form (booleans lower case, lists comma-separated)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
@@ -227,7 +229,7 @@ def validate_topic_configs(configs: Mapping[str, object]) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, value in configs.items():
         parse_topic_config(name, value)
-        out[name] = value if isinstance(value, str) else _to_text(value)
+        out[name] = config_text(value)
     return out
 
 
@@ -238,28 +240,24 @@ def resolve_topic_config(
     d = TOPIC_CONFIGS[name]
     if name in overrides and overrides[name] is not None:
         raw = overrides[name]
-        return parse_topic_config(name, raw), _text(raw), ConfigSource.TOPIC_CONFIG, None
+        return parse_topic_config(name, raw), config_text(raw), ConfigSource.TOPIC_CONFIG, None
     for key, factor in d.synonyms:
         raw = broker_defaults.get(key)
         if raw is None:
             continue
         if factor != 1:
-            number = int(_text(raw).strip())
+            number = int(config_text(raw).strip())
             # Negative means "unlimited" for retention and must stay -1, not -3_600_000.
             raw = str(number * factor if number >= 0 else -1)
         value = parse_topic_config(name, raw) if d.name != "segment.bytes" else _broker_int(raw)
-        return value, _text(raw), ConfigSource.STATIC_BROKER_CONFIG, key
+        return value, config_text(raw), ConfigSource.STATIC_BROKER_CONFIG, key
     return parse_topic_config(name, d.default), d.default, ConfigSource.DEFAULT_CONFIG, None
 
 
 def _broker_int(raw: object) -> int:
     # The broker-level segment size is validated by the broker config; accept what it
     # passes through (tests run with segments far below the topic-level floor).
-    return int(_text(raw).strip())
-
-
-def _text(raw: object) -> str:
-    return raw if isinstance(raw, str) else _to_text(raw)
+    return int(config_text(raw).strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,11 +368,11 @@ class LogConfig:
             min_insync_replicas=get("min.insync.replicas"),
             flush_messages=get("flush.messages"),
             flush_ms=get("flush.ms"),
-            producer_id_expiration_ms=86_400_000 if expiration is None else int(_text(expiration)),
+            producer_id_expiration_ms=86_400_000 if expiration is None else int(config_text(expiration)),
             min_cleanable_dirty_ratio=get("min.cleanable.dirty.ratio"),
             min_compaction_lag_ms=get("min.compaction.lag.ms"),
             max_compaction_lag_ms=get("max.compaction.lag.ms"),
             delete_retention_ms=get("delete.retention.ms"),
             file_delete_delay_ms=get("file.delete.delay.ms"),
-            transaction_verification=verification is None or _text(verification).lower() == "true",
+            transaction_verification=verification is None or config_text(verification).lower() == "true",
         )

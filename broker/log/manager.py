@@ -52,6 +52,7 @@ from broker.log.config import (
     TOPIC_CONFIGS,
     ConfigSource,
     LogConfig,
+    config_text,
     resolve_topic_config,
     validate_topic_configs,
 )
@@ -65,7 +66,6 @@ from broker.log.topics import (
     NewTopicSpec,
     TopicInfo,
     collision_key,
-    config_text,
     validate_topic_name,
 )
 from broker.protocol.errors import ErrorCode, KafkaError

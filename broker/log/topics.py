@@ -17,7 +17,6 @@ __all__ = [
     "NewTopicSpec",
     "TopicInfo",
     "collision_key",
-    "config_text",
     "validate_topic_name",
 ]
 
@@ -78,12 +77,3 @@ def validate_topic_name(name: str) -> None:
 def collision_key(name: str) -> str:
     # '.' and '_' collide in metric names, so Kafka refuses topics that differ only there.
     return name.replace(".", "_")
-
-
-def config_text(value: Any) -> str:
-    """A config value as Kafka's text form (booleans lower case, lists comma-separated)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)

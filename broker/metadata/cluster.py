@@ -81,6 +81,7 @@ import structlog
 import trio
 
 from broker.config.services import ClusterSettings, ControllerSettings, CoordinatorTopicSettings, SettingsReader
+from broker.log.config import config_text
 from broker.log.manager import LogManager, TopicInfo
 from broker.log.meta import MetaPropertiesError, load_or_create_meta, new_cluster_id
 from broker.metadata.controller import Controller
@@ -739,7 +740,7 @@ class ClusterMetadata(ClusterIsrWrites):
             {
                 "op": "alter_configs",
                 "name": name,
-                "set": {k: _text(v) for k, v in set_.items()},
+                "set": {k: config_text(v) for k, v in set_.items()},
                 "delete": list(delete),
                 "validate_only": validate_only,
             }
@@ -887,18 +888,10 @@ def _topic_doc(t: NewTopic) -> dict[str, Any]:
         "name": t.name,
         "partitions": t.partitions,
         "replication_factor": t.replication_factor,
-        "configs": {k: _text(v) for k, v in t.configs.items()},
+        "configs": {k: config_text(v) for k, v in t.configs.items()},
         "assignments": [list(r) for r in t.assignments] if t.assignments else None,
         "internal": t.internal,
     }
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)
 
 
 class ClusterProducerIds:
