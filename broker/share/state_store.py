@@ -391,11 +391,7 @@ class ShareStateStore:
         self, group_id: str, topic_id: uuid.UUID, partition: int, *, state_epoch: int, start_offset: int
     ) -> PartitionResult:
         key = ShareKey(group_id, topic_id, partition)
-        try:
-            await self._operate(key, lambda shard, now: shard.initialize(key, state_epoch, start_offset, now_ms=now))
-        except KafkaError as exc:
-            return PartitionResult(exc.code, exc.detail)
-        return PartitionResult()
+        return await self._change(key, lambda shard, now: shard.initialize(key, state_epoch, start_offset, now_ms=now))
 
     async def read(self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int) -> ReadResult:
         key = ShareKey(group_id, topic_id, partition)
@@ -435,19 +431,11 @@ class ShareStateStore:
                 now_ms=now,
             )
 
-        try:
-            await self._operate(key, op)
-        except KafkaError as exc:
-            return PartitionResult(exc.code, exc.detail)
-        return PartitionResult()
+        return await self._change(key, op)
 
     async def delete(self, group_id: str, topic_id: uuid.UUID, partition: int) -> PartitionResult:
         key = ShareKey(group_id, topic_id, partition)
-        try:
-            await self._operate(key, lambda shard, now: shard.delete(key))
-        except KafkaError as exc:
-            return PartitionResult(exc.code, exc.detail)
-        return PartitionResult()
+        return await self._change(key, lambda shard, now: shard.delete(key))
 
     async def read_summary(
         self, group_id: str, topic_id: uuid.UUID, partition: int, *, leader_epoch: int = -1
@@ -466,6 +454,17 @@ class ShareStateStore:
         )
 
     # ------------------------------------------------------------------ the write path
+
+    async def _change(
+        self, key: ShareKey, op: Callable[[ShareCoordinatorShard, int], CoordinatorResult[None]]
+    ) -> PartitionResult:
+        """Run an operation that answers nothing but its outcome (initialize, write,
+        delete) as :meth:`_operate` does; its error, if any, in the result."""
+        try:
+            await self._operate(key, op)
+        except KafkaError as exc:
+            return PartitionResult(exc.code, exc.detail)
+        return PartitionResult()
 
     async def _operate(self, key: ShareKey, op: Callable[[ShareCoordinatorShard, int], CoordinatorResult[Any]]) -> Any:
         """Run ``op`` on the key's shard under the key's lock; commit its records durably;
