@@ -87,7 +87,10 @@ class Load(threading.Thread):
     """An idempotent librdkafka producer (acks=all) writing numbered records until stopped;
     ``acked`` holds (monotonic time, partition, value) of each delivery report without error."""
 
-    def __init__(self, bootstrap: str, topic: str, limit: int = 5_000_000, rate: int = 20_000) -> None:
+    # The count bound is set so that at ``rate`` the load outlasts the tests' 900 s timeout:
+    # 5,000,000 (250 s at 20,000/s) ended the load of the 20 kill rounds before their end on
+    # a busy machine, and the round then waited for an ack that could not come.
+    def __init__(self, bootstrap: str, topic: str, limit: int = 20_000_000, rate: int = 20_000) -> None:
         super().__init__(daemon=True, name="load")
         self.bootstrap, self.topic, self.limit, self.rate = bootstrap, topic, limit, rate
         self.acked: list[tuple[float, int, bytes]] = []
@@ -135,13 +138,16 @@ class Load(threading.Thread):
             self.error = exc
 
     def first_ack_after(self, partition: int, since: float) -> float | None:
-        """When the first record acknowledged after ``since`` on ``partition`` was."""
+        """When the first record acknowledged after ``since`` on ``partition`` was; an
+        error once the load has ended (nothing more can be acknowledged)."""
         first = None
         for ts, p, _ in reversed(self.acked):
             if ts <= since:
                 break
             if p == partition:
                 first = ts
+        if first is None and not self.is_alive() and not self.stop_flag.is_set():
+            raise AssertionError(f"the load ended: {self.sent} records sent, error {self.error!r}")
         return first
 
 
