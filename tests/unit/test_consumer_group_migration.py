@@ -109,12 +109,9 @@ def run(s: GroupShard, result):
     return result.response
 
 
-def test_upgrade_then_downgrade():
-    s = shard()
-    ids = classic_stable_group(s, ["a", "b"])
-    assert s.classic.groups["g"].state is GroupState.STABLE and len(ids) == 2
-    generation = s.classic.groups["g"].generation
-    join = Req(
+def consumer_join() -> Req:
+    """The first heartbeat of consumer-protocol member c1 joining group g (topic t)."""
+    return Req(
         group_id="g",
         member_id="c1",
         member_epoch=0,
@@ -122,6 +119,14 @@ def test_upgrade_then_downgrade():
         subscribed_topic_names=["t"],
         topic_partitions=[],
     )
+
+
+def test_upgrade_then_downgrade():
+    s = shard()
+    ids = classic_stable_group(s, ["a", "b"])
+    assert s.classic.groups["g"].state is GroupState.STABLE and len(ids) == 2
+    generation = s.classic.groups["g"].generation
+    join = consumer_join()
     r = run(s, s.consumer.heartbeat(join, now_ms=100))
     assert r.error_code == 0 and r.member_epoch == generation + 1 == 5
     assert s.group_type("g") == "consumer" and "g" not in s.classic.groups
@@ -157,14 +162,7 @@ def test_upgrade_then_downgrade():
 def test_offset_fetch_checks_each_member_by_the_protocol_it_speaks():
     s = shard()
     ids = classic_stable_group(s, ["a", "b"])
-    join = Req(
-        group_id="g",
-        member_id="c1",
-        member_epoch=0,
-        rebalance_timeout_ms=5000,
-        subscribed_topic_names=["t"],
-        topic_partitions=[],
-    )
+    join = consumer_join()
     epoch = run(s, s.consumer.heartbeat(join, now_ms=100)).member_epoch
     check = s.consumer.validate_offset_fetch
     assert check("g", None, -1) == check("nope", "c1", 3) == ErrorCode.NONE
@@ -181,14 +179,7 @@ def test_upgrade_refused_when_disabled_or_not_the_consumer_protocol():
     s = shard()
     classic_stable_group(s, ["a", "b"])
     s.consumer.config.migration_policy = MigrationPolicy.DOWNGRADE
-    join = Req(
-        group_id="g",
-        member_id="c1",
-        member_epoch=0,
-        rebalance_timeout_ms=5000,
-        subscribed_topic_names=["t"],
-        topic_partitions=[],
-    )
+    join = consumer_join()
     r = s.consumer.heartbeat(join, now_ms=100).response
     assert (r.error_code, r.error_message) == (ErrorCode.GROUP_ID_NOT_FOUND, "Group g is not a consumer group.")
     assert s.group_type("g") == "classic"
@@ -196,14 +187,7 @@ def test_upgrade_refused_when_disabled_or_not_the_consumer_protocol():
 
 def test_classic_member_joins_syncs_and_leaves_a_consumer_group():
     s = shard()
-    join = Req(
-        group_id="g",
-        member_id="c1",
-        member_epoch=0,
-        rebalance_timeout_ms=5000,
-        subscribed_topic_names=["t"],
-        topic_partitions=[],
-    )
+    join = consumer_join()
     run(s, s.consumer.heartbeat(join, now_ms=0))
     result = s.consumer.classic_join(
         "g",
