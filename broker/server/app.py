@@ -12,6 +12,7 @@ loads the coordinators of the partitions this broker leads.
 from __future__ import annotations
 
 import gc
+import importlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -124,6 +125,8 @@ def open_services(services: Services) -> None:
     services.metadata.refresh()
     if services.security is not None:
         services.security.load()
+        if services.security.authorizer is not None:
+            importlib.import_module("broker.server.authz")  # its rules, off the first request's path
     freeze_long_lived()
 
 
