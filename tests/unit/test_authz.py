@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import subprocess
+import sys
 import typing
 import uuid
 from pathlib import Path
@@ -493,3 +495,14 @@ async def test_streams_group_describe_needs_describe_on_every_topology_topic(ser
     acls(services, allow(R.GROUP, "app-", O.DESCRIBE, pattern=P.PREFIXED), allow(R.TOPIC, "orders", O.DESCRIBE))
     resp = await Client(services)(StreamsGroupDescribeRequest(group_ids=["app-orders"]), 0)
     assert resp.groups[0].error_code == 0 and resp.groups[0].topology is not None
+
+
+def test_the_rules_are_not_loaded_by_a_broker_without_an_authorizer():
+    """Importing the rules imports about a hundred generated message modules: the serving
+    path of a broker with no authorizer (dispatcher, server, app) must not pay for them."""
+    code = (
+        "import sys, broker.server, broker.server.dispatch, broker.server.app, broker.handlers;"
+        "print('broker.server.authz' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stdout + out.stderr
