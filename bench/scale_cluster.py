@@ -79,7 +79,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from confluent_kafka import Producer, TopicPartition
+from confluent_kafka import KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec
 
 from bench import idle_connections, scale_groups, scale_report
@@ -409,15 +409,34 @@ def metadata_ms(bootstrap: str, expected: int) -> float:
     return statistics.median(took)
 
 
+# A broker may answer NOT_LEADER_OR_FOLLOWER for a partition that Metadata already shows
+# led (Kafka 4.4 right after CreateTopics: its replica manager takes the leadership a moment
+# after the metadata log has it). Such a call is made again, this many times at the most.
+LIST_OFFSETS_ATTEMPTS = 5
+
+
 def list_offsets_s(bootstrap: str, topics: list[str], timeout: float) -> float:
+    """Seconds of the first ListOffsets call that every partition answers; calls answered
+    with a retriable error for some partition are made again (a second apart)."""
     client = admin(bootstrap)
     client.list_topics(timeout=60)
     request = {TopicPartition(t, p): OffsetSpec.latest() for t in topics for p in range(PER_TOPIC)}
-    started = time.monotonic()
-    futures = client.list_offsets(request, request_timeout=timeout)
-    for f in futures.values():
-        f.result(timeout=timeout)
-    return time.monotonic() - started
+    for attempt in range(1, LIST_OFFSETS_ATTEMPTS + 1):
+        started = time.monotonic()
+        futures = client.list_offsets(request, request_timeout=timeout)
+        retriable = None
+        for f in futures.values():
+            try:
+                f.result(timeout=timeout)
+            except KafkaException as exc:
+                if not exc.args[0].retriable() or attempt == LIST_OFFSETS_ATTEMPTS:
+                    raise
+                retriable = exc
+        if retriable is None:
+            return time.monotonic() - started
+        print(f"    list_offsets: attempt {attempt}: {retriable}; again", flush=True)
+        time.sleep(1.0)
+    raise AssertionError("unreachable")
 
 
 def produce_each(bootstrap: str, topics: list[str], timeout: float) -> float:
