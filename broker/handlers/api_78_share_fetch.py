@@ -94,19 +94,25 @@ async def handle(ctx: RequestContext, req: ShareFetchRequest) -> ShareFetchRespo
     # Acknowledgements first: their results go out with the fetched records.
     results: dict[tuple[uuid.UUID, int], PartitionData] = {}
     renew_allowed = v >= 2 and req.is_renew_ack and settings.renew_ack_enabled
-    for key, code in (await acknowledge_all(mgr, req.group_id, req.member_id, acks, renew_allowed)).items():
-        results[key] = _partition(key[1], acknowledge_error_code=code)
+    # The share-partitions whose records the acknowledgements freed: members waiting
+    # there get them first (_fetch), not this one.
+    woken: set[Entry] = set()
+    try:
+        for key, code in (await acknowledge_all(mgr, req.group_id, req.member_id, acks, renew_allowed, woken)).items():
+            results[key] = _partition(key[1], acknowledge_error_code=code)
 
-    if epoch == FINAL_EPOCH:
-        mgr.sessions.close(req.group_id, req.member_id)
-        await mgr.release_member(req.group_id, req.member_id)
+        if epoch == FINAL_EPOCH:
+            mgr.sessions.close(req.group_id, req.member_id)
+            await mgr.release_member(req.group_id, req.member_id)
+            return _response(results, settings.lock_duration_ms)
+
+        mode = req.share_acquire_mode if v >= 2 else 0
+        if mode not in (0, 1):
+            return _error(ErrorCode.INVALID_REQUEST, f"unknown ShareAcquireMode {mode}")
+        await _fetch(ctx, req, req.group_id, req.member_id, session, mode, results, woken)
         return _response(results, settings.lock_duration_ms)
-
-    mode = req.share_acquire_mode if v >= 2 else 0
-    if mode not in (0, 1):
-        return _error(ErrorCode.INVALID_REQUEST, f"unknown ShareAcquireMode {mode}")
-    await _fetch(ctx, req, req.group_id, req.member_id, session, mode, results)
-    return _response(results, settings.lock_duration_ms)
+    finally:
+        mgr.give_turn(woken)
 
 
 async def _fetch(
@@ -117,9 +123,19 @@ async def _fetch(
     session: ShareSession,
     mode: int,
     results: dict[tuple[uuid.UUID, int], PartitionData],
+    woken: set[Entry],
 ) -> None:
     """Acquire records for the member into ``results``, waiting up to ``MaxWaitMs`` while
-    there is nothing to acquire."""
+    there is nothing to acquire.
+
+    Members waiting are served in turn: where this request's acknowledgements freed
+    records (``woken``) and other members' long polls wait, this member, once it has
+    acquired there a few times in a row (:data:`~broker.share.manager.TURN_ACQUISITIONS`),
+    takes nothing in its first pass, wakes the longest waiting of them and waits behind
+    them. Whenever a fetch takes a part and leaves records, the next waiting long poll is
+    woken; one that is woken and finds nothing to take passes the turn on
+    (:meth:`SharePartitionManager.give_turn`, :meth:`~SharePartitionManager.pass_on`).
+    """
     services = ctx.services
     mgr = services.share
     v = ctx.api_version
@@ -132,9 +148,13 @@ async def _fetch(
     entries: list[Entry] = []
     acquired_any = False
     await _load_missing(mgr, group_id, session, req.max_wait_ms)
+    turn_given = mgr.give_turn(mgr.turn_over(woken, member_id)) if req.max_wait_ms > 0 else set()
+    woken -= turn_given
+    was_woken = False
     while True:
         entries = []
         pending = False
+        progressed: set[Entry] = set()
         for key in session.fetch_order():
             entry, code = mgr.lookup(group_id, *key)
             if entry is None and code in _NOT_YET:
@@ -144,7 +164,7 @@ async def _fetch(
                 results.setdefault(key, _partition(key[1])).error_code = code
                 continue
             entries.append(entry)
-            if budget <= 0 or bytes_left <= 0:
+            if budget <= 0 or bytes_left <= 0 or entry in turn_given:
                 continue
             ranges = mgr.acquire(
                 entry,
@@ -157,8 +177,14 @@ async def _fetch(
             )
             if ranges:
                 acquired_any = True
+                progressed.add(entry)
                 budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
                 bytes_left -= _answer(results, key, entry, ranges)
+            elif was_woken:
+                mgr.pass_on(entry)
+        mgr.give_turn(progressed | woken)
+        woken.clear()
+        turn_given = set()
         # Acknowledgements alone do not end the wait (Kafka holds their results for the
         # fetch too); a partition's error does.
         if acquired_any or req.max_wait_ms <= 0 or any(p.error_code for p in results.values()):
@@ -167,6 +193,7 @@ async def _fetch(
         if remaining <= 0 or services.lifecycle.stopping:
             break
         await mgr.wait_for_records(entries, min(remaining, _RETRY_S) if pending else remaining)
+        was_woken = True
     if acquired_any:
         services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
 

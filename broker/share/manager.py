@@ -47,6 +47,12 @@ from broker.share.state_store import Persister
 
 log = structlog.get_logger("sharebroker.share")
 
+# A member whose acknowledgements free records of a share-partition while other members'
+# fetches wait there acquires first this many times in a row, then waits behind them. Each
+# handover costs a round trip to another member (on a busy client host, a process to
+# wake), so the turn passes in short runs rather than at every acquisition.
+TURN_ACQUISITIONS = 2
+
 Key = tuple[str, uuid.UUID, int]  # (group id, topic id, partition)
 
 # A dead-letter write that failed (topic not there yet, not the leader, disk error) is
@@ -68,7 +74,19 @@ class ClientConnection(Protocol):
 class Entry:
     """One share partition and what the runtime keeps beside it."""
 
-    __slots__ = ("fair", "key", "leader_epoch", "partition", "sp", "state_epoch", "topic", "view", "waiters")
+    __slots__ = (
+        "fair",
+        "key",
+        "leader_epoch",
+        "partition",
+        "passes",
+        "sp",
+        "state_epoch",
+        "streak",
+        "topic",
+        "view",
+        "waiters",
+    )
 
     def __init__(
         self, key: Key, topic: str, sp: SharePartition, view: PartitionLogView, state_epoch: int, leader_epoch: int
@@ -80,12 +98,31 @@ class Entry:
         self.partition = key[2]
         self.sp = sp
         self.view = view
-        self.waiters: set[trio.Event] = set()  # long polls waiting for its records
+        # Long polls waiting for its records, the longest waiting first.
+        self.waiters: dict[trio.Event, None] = {}
+        # How many woken long polls that found nothing here may still wake the next one
+        # (:meth:`SharePartitionManager.pass_on`): at most one round of the waiters.
+        self.passes = 0
+        # The member that acquired here last, and how many acquisitions in a row it made.
+        self.streak: tuple[str, int] = ("", 0)
         self.fair = FairShare()  # the members fetching it, and how much each may take
 
     def wake(self) -> None:
         """Its records may be acquirable: every long poll waiting on it tries again."""
-        _wake(self.waiters)
+        for event in self.waiters:
+            event.set()
+        self.waiters.clear()
+
+    def wake_next(self) -> bool:
+        """Wake the long poll that has waited longest here; whether there was one."""
+        waiters = self.waiters
+        while waiters:
+            event = next(iter(waiters))
+            del waiters[event]
+            if not event.is_set():  # (one set by another partition it waits on is gone already)
+                event.set()
+                return True
+        return False
 
 
 def _wake(waiters: set[trio.Event]) -> None:
@@ -93,6 +130,14 @@ def _wake(waiters: set[trio.Event]) -> None:
     for event in waiters:
         event.set()
     waiters.clear()
+
+
+def _wake_now_or_later(e: Entry, woken: set[Entry] | None) -> None:
+    """Wake ``e``'s long polls now, or leave it in ``woken`` for the caller to wake."""
+    if woken is None:
+        e.wake()
+    else:
+        woken.add(e)
 
 
 class SharePartitionManager:
@@ -400,6 +445,8 @@ class SharePartitionManager:
             key_ordering=s.key_ordering,
         )
         if ranges:
+            last, run = e.streak
+            e.streak = (member_id, run + 1 if last == member_id else 1)
             e.fair.acquired(member_id, now, sum(r.last_offset - r.first_offset + 1 for r in ranges))
             self._timer_changed.set()
             again = sum(r.last_offset - r.first_offset + 1 for r in ranges if r.delivery_count > 1)
@@ -408,7 +455,15 @@ class SharePartitionManager:
         self.kick_dead_letters(e)  # records spent under a lowered limit
         return ranges
 
-    async def acknowledge(self, e: Entry, member_id: str, batches: list[tuple[int, int, list[int]]]) -> int:
+    async def acknowledge(
+        self, e: Entry, member_id: str, batches: list[tuple[int, int, list[int]]], woken: set[Entry] | None = None
+    ) -> int:
+        """Apply one partition's acknowledgements durably; an error code.
+
+        The long polls waiting on records these acknowledgements free are woken, or,
+        given ``woken``, the entry is added to it for the caller to give the turn to the
+        longest waiting of them (:meth:`give_turn`).
+        """
         s = self.settings(e.key[0])
         result = e.sp.acknowledge(
             member_id,
@@ -422,19 +477,58 @@ class SharePartitionManager:
         if result.error_code:
             return result.error_code
         if result.delta is not None:
-            code = await self.persist(e, result.delta)
+            code = await self.persist(e, result.delta, woken)
             if code:
                 return code
         self._metrics.acknowledged(batches)
         if any(t == 2 for _, _, types in batches for t in types):  # Release: records came back
-            e.wake()
+            _wake_now_or_later(e, woken)
             if s.backoff_ms > 0:
                 self._timer_changed.set()
         elif s.key_ordering:
-            e.wake()  # a settled record lets the next record of its key go out
+            _wake_now_or_later(e, woken)  # a settled record lets the next record of its key go out
         return ErrorCode.NONE
 
-    async def persist(self, e: Entry, delta: Delta) -> int:
+    def acquirable(self, e: Entry) -> bool:
+        """Whether ``e`` may have records to hand out (cheap; may say yes when it has not)."""
+        s = self.settings(e.key[0])
+        return e.sp.can_acquire(max_in_flight=s.max_record_locks, isolation=s.isolation_level)
+
+    def turn_over(self, entries: set[Entry], member_id: str) -> set[Entry]:
+        """Those of ``entries`` where ``member_id`` has acquired :data:`TURN_ACQUISITIONS`
+        times in a row: its turn there is over while other members wait."""
+        return {e for e in entries if e.streak[0] == member_id and e.streak[1] >= TURN_ACQUISITIONS}
+
+    def give_turn(self, entries: set[Entry]) -> set[Entry]:
+        """Records may be left in ``entries`` (freed by acknowledgements, or left by a fetch
+        that took its part): wake, in each, the long poll that has waited longest; the
+        entries where one was woken. The fetch woken takes its part and, if records are
+        still left, wakes the next (:meth:`pass_on` when it takes nothing), so waiting
+        members are served in turn and none is woken for nothing."""
+        given: set[Entry] = set()
+        for e in entries:
+            if e.waiters and self.acquirable(e):
+                # One more pass than there are waiters: the fetch giving its turn waits too.
+                e.passes = len(e.waiters) + 1
+                if e.wake_next():
+                    given.add(e)
+        return given
+
+    def pass_on(self, e: Entry) -> None:
+        """A woken long poll found nothing it could take in ``e``: wake the next one, at
+        most once for each long poll that was waiting when the records came; when they
+        have all passed, every waiting long poll once more (none is left waiting while
+        records may be there, and no round goes on for ever)."""
+        if e.passes < 0 or not e.waiters or not self.acquirable(e):
+            return
+        if e.passes > 0:
+            e.passes -= 1
+            e.wake_next()
+        else:
+            e.passes = -1
+            e.wake()
+
+    async def persist(self, e: Entry, delta: Delta, woken: set[Entry] | None = None) -> int:
         """Write ``delta`` durably, then confirm it; undo it if the write fails."""
         group_id, topic_id, partition = e.key
         result = await self.persister.write(
@@ -462,7 +556,7 @@ class SharePartitionManager:
         if freed or e.sp.start_offset > start:
             # Records released are durable and may go out again, or the window moved on:
             # fetches held back by its limit may read new records.
-            e.wake()
+            _wake_now_or_later(e, woken)
         self.kick_dead_letters(e)
         return ErrorCode.NONE
 
@@ -523,11 +617,10 @@ class SharePartitionManager:
         """Return when any of ``entries`` may have records, at the timeout, or at shutdown."""
         if timeout_s <= 0 or self._lifecycle.stopping:
             return
-        # One event, registered with everything that can end the wait: members sharing a
-        # partition are all woken by each acknowledgement, so a wait must cost little.
+        # One event, registered with everything that can end the wait.
         woken = trio.Event()
         for e in entries:
-            e.waiters.add(woken)
+            e.waiters[woken] = None
         if self._loading:
             self._load_waiters.add(woken)
         self._stop_waiters.add(woken)
@@ -536,7 +629,7 @@ class SharePartitionManager:
                 await woken.wait()
         finally:
             for e in entries:
-                e.waiters.discard(woken)
+                e.waiters.pop(woken, None)
             self._load_waiters.discard(woken)
             self._stop_waiters.discard(woken)
 

@@ -8,7 +8,7 @@ from typing import Any
 import trio
 
 from broker.protocol.errors import ErrorCode
-from broker.share.manager import ClientConnection, SharePartitionManager
+from broker.share.manager import ClientConnection, Entry, SharePartitionManager
 from broker.share.sessions import FINAL_EPOCH, INITIAL_EPOCH, ShareSession
 
 # Acknowledge types on the wire (KIP-932): 0 Gap, 1 Accept, 2 Release, 3 Reject, 4 Renew.
@@ -65,12 +65,14 @@ async def acknowledge_all(
     member_id: str,
     acks: dict[tuple[uuid.UUID, int], list[tuple[int, int, list[int]]]],
     renew_allowed: bool,
+    woken: set[Entry] | None = None,
 ) -> dict[tuple[uuid.UUID, int], int]:
     """Apply every partition's acknowledgements; return an error code per partition.
 
     Partitions are handled concurrently: each one's change is still durable
     before the response, but one group-commit fsync round covers them all
-    instead of one round per partition.
+    instead of one round per partition. ``woken``: see
+    :meth:`SharePartitionManager.acknowledge`.
     """
     codes: dict[tuple[uuid.UUID, int], int] = {}
 
@@ -79,7 +81,7 @@ async def acknowledge_all(
         if not code:
             entry, code = await mgr.entry(group_id, *key)
             if entry is not None:
-                code = await mgr.acknowledge(entry, member_id, batches)
+                code = await mgr.acknowledge(entry, member_id, batches, woken)
         codes[key] = code
 
     if len(acks) == 1:

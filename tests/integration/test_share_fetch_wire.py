@@ -335,6 +335,66 @@ def test_acknowledgements_alone_do_not_end_the_long_poll(setup, sharebroker_boot
     assert elapsed < 5, f"the long-poll was not woken by the append ({elapsed:.1f} s)"
 
 
+def test_records_a_fetch_releases_and_leaves_wake_another_members_long_poll(setup, sharebroker_bootstrap):
+    """The acknowledging member acquires first; what it leaves goes to a member waiting
+    in a long poll at once, not at the end of that member's wait."""
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 4)
+    assert _acquired(_fetch(w, group, "holder", 0, tid)) == [(0, 3, 1)]
+    assert _acquired(_fetch(w, group, "waiter", 0, tid)) == []
+
+    got: list = []
+
+    def wait() -> None:
+        with WireClient(sharebroker_bootstrap) as other:
+            started = time.monotonic()
+            r = _fetch(other, group, "waiter", 1, tid, wait_ms=10_000)
+            got.append((_acquired(r), time.monotonic() - started))
+
+    t = threading.Thread(target=wait)
+    t.start()
+    time.sleep(0.5)  # the waiter's long poll is parked
+    release = {0: [AcknowledgementBatch(first_offset=0, last_offset=3, acknowledge_types=[RELEASE])]}
+    r = _fetch(w, group, "holder", 1, tid, acks=release, max_records=1, mode=1)
+    assert _parts(r)[0].acknowledge_error_code == 0
+    assert _acquired(r) == [(0, 0, 2)]  # the holder takes the one record it asked for
+    t.join(15)
+    assert got and got[0][0] == [(1, 3, 2)], got  # the rest went to the waiter
+    assert got[0][1] < 5, f"the waiter was not woken by the release ({got[0][1]:.1f} s)"
+
+
+def test_a_member_that_took_its_turn_waits_behind_a_member_that_waited(setup, sharebroker_bootstrap):
+    """Waiting fetches are served in turn: a member that has acquired twice in a row
+    (TURN_ACQUISITIONS) and then releases records and fetches again waits behind a member
+    whose long poll was already waiting, instead of taking them back first."""
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 2)
+    assert _acquired(_fetch(w, group, "holder", 0, tid)) == [(0, 1, 1)]
+    assert _acquired(_fetch(w, group, "waiter", 0, tid)) == []
+    _produce_batch(w, topic, 4)
+    accept = {0: [AcknowledgementBatch(first_offset=0, last_offset=1, acknowledge_types=[ACCEPT])]}
+    assert _acquired(_fetch(w, group, "holder", 1, tid, acks=accept)) == [(2, 5, 1)]  # its second in a row
+
+    got: list = []
+
+    def wait() -> None:
+        with WireClient(sharebroker_bootstrap) as other:
+            started = time.monotonic()
+            r = _fetch(other, group, "waiter", 1, tid, wait_ms=10_000)
+            got.append((_acquired(r), time.monotonic() - started))
+
+    t = threading.Thread(target=wait)
+    t.start()
+    time.sleep(0.5)  # the waiter's long poll is parked
+    release = {0: [AcknowledgementBatch(first_offset=2, last_offset=5, acknowledge_types=[RELEASE])]}
+    r = _fetch(w, group, "holder", 2, tid, acks=release, wait_ms=1_000)
+    assert _parts(r)[0].acknowledge_error_code == 0
+    t.join(15)
+    assert got and got[0][0] == [(2, 5, 2)], got
+    assert got[0][1] < 5, f"the waiter was not woken by the release ({got[0][1]:.1f} s)"
+    assert _acquired(r) == []  # the holder waited behind it: nothing was left for it
+
+
 def test_v1_request_shape(setup):
     w, topic, tid, group = setup
     _produce_batch(w, topic, 2)
