@@ -38,6 +38,7 @@ null; epoch 0 with acks is INVALID_REQUEST.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 import trio
 
@@ -139,24 +140,66 @@ async def _fetch(
     services = ctx.services
     mgr = services.share
     v = ctx.api_version
-    budget = req.max_records if v >= 1 else 500
-    batch_size = req.batch_size if v >= 1 and req.batch_size > 0 else None
-    # MaxBytes 0 gets no records (as Kafka answers it, and the Java client documents); from 1
-    # up, the first batch of the answer goes out whatever its size.
-    bytes_left = max(req.max_bytes, 0)
+    take = _Take(
+        mgr,
+        group_id,
+        member_id,
+        mode,
+        results,
+        budget=req.max_records if v >= 1 else 500,
+        batch_size=req.batch_size if v >= 1 and req.batch_size > 0 else None,
+        # MaxBytes 0 gets no records (as Kafka answers it, and the Java client documents);
+        # from 1 up, the first batch of the answer goes out whatever its size.
+        bytes_left=max(req.max_bytes, 0),
+    )
     deadline = trio.current_time() + max(req.max_wait_ms, 0) / 1000
-    entries: list[Entry] = []
-    acquired_any = False
     await _load_missing(mgr, group_id, session, req.max_wait_ms)
     turn_given = mgr.give_turn(mgr.turn_over(woken, member_id)) if req.max_wait_ms > 0 else set()
     woken -= turn_given
     was_woken = False
     while True:
-        entries = []
+        entries, pending = take.one_pass(session, turn_given, was_woken, woken)
+        woken.clear()
+        turn_given = set()
+        # Acknowledgements alone do not end the wait (Kafka holds their results for the
+        # fetch too); a partition's error does.
+        if take.acquired_any or req.max_wait_ms <= 0 or any(p.error_code for p in results.values()):
+            break
+        remaining = deadline - trio.current_time()
+        if remaining <= 0 or services.lifecycle.stopping:
+            break
+        await mgr.wait_for_records(entries, min(remaining, _RETRY_S) if pending else remaining)
+        was_woken = True
+    if take.acquired_any:
+        services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
+
+
+@dataclass(slots=True)
+class _Take:
+    """What one ShareFetch may still acquire, and what it has."""
+
+    mgr: SharePartitionManager
+    group_id: str
+    member_id: str
+    mode: int
+    results: dict[tuple[uuid.UUID, int], PartitionData]
+    budget: int
+    batch_size: int | None
+    bytes_left: int
+    acquired_any: bool = False
+
+    def one_pass(
+        self, session: ShareSession, skip: set[Entry], was_woken: bool, woken: set[Entry]
+    ) -> tuple[list[Entry], bool]:
+        """Acquire from each share-partition of the session in turn (not from ``skip``,
+        where this fetch gave its turn away); then wake the next waiting fetch where
+        records are left. The share-partitions in memory, and whether some are loading."""
+        mgr, results = self.mgr, self.results
+        entries: list[Entry] = []
         pending = False
         progressed: set[Entry] = set()
         for key in session.fetch_order():
-            entry, code = mgr.lookup(group_id, *key)
+            entry, code = mgr.lookup(self.group_id, *key)
             if entry is None and code in _NOT_YET:
                 pending = True
                 continue
@@ -164,38 +207,26 @@ async def _fetch(
                 results.setdefault(key, _partition(key[1])).error_code = code
                 continue
             entries.append(entry)
-            if budget <= 0 or bytes_left <= 0 or entry in turn_given:
+            if self.budget <= 0 or self.bytes_left <= 0 or entry in skip:
                 continue
             ranges = mgr.acquire(
                 entry,
-                member_id,
-                max_records=budget,
-                batch_size=batch_size,
-                mode=mode,
-                max_bytes=bytes_left,
-                min_one=not acquired_any,
+                self.member_id,
+                max_records=self.budget,
+                batch_size=self.batch_size,
+                mode=self.mode,
+                max_bytes=self.bytes_left,
+                min_one=not self.acquired_any,
             )
             if ranges:
-                acquired_any = True
+                self.acquired_any = True
                 progressed.add(entry)
-                budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
-                bytes_left -= _answer(results, key, entry, ranges)
+                self.budget -= sum(r.last_offset - r.first_offset + 1 for r in ranges)
+                self.bytes_left -= _answer(results, key, entry, ranges)
             elif was_woken:
                 mgr.pass_on(entry)
         mgr.give_turn(progressed | woken)
-        woken.clear()
-        turn_given = set()
-        # Acknowledgements alone do not end the wait (Kafka holds their results for the
-        # fetch too); a partition's error does.
-        if acquired_any or req.max_wait_ms <= 0 or any(p.error_code for p in results.values()):
-            break
-        remaining = deadline - trio.current_time()
-        if remaining <= 0 or services.lifecycle.stopping:
-            break
-        await mgr.wait_for_records(entries, min(remaining, _RETRY_S) if pending else remaining)
-        was_woken = True
-    if acquired_any:
-        services.metrics.bytes_out += sum(len(p.records) for p in results.values() if p.records is not None)
+        return entries, pending
 
 
 def _merge_topics(
