@@ -335,6 +335,23 @@ def test_acknowledgements_alone_do_not_end_the_long_poll(setup, sharebroker_boot
     assert elapsed < 5, f"the long-poll was not woken by the append ({elapsed:.1f} s)"
 
 
+def _park_waiter(bootstrap: str, group: str, tid: uuid.UUID) -> tuple[threading.Thread, list]:
+    """Member "waiter" long-polls (10 s) in a thread, parked once this returns; ``got``
+    receives (what it acquired, seconds it waited)."""
+    got: list = []
+
+    def wait() -> None:
+        with WireClient(bootstrap) as other:
+            started = time.monotonic()
+            r = _fetch(other, group, "waiter", 1, tid, wait_ms=10_000)
+            got.append((_acquired(r), time.monotonic() - started))
+
+    t = threading.Thread(target=wait)
+    t.start()
+    time.sleep(0.5)  # the waiter's long poll is parked
+    return t, got
+
+
 def test_records_a_fetch_releases_and_leaves_wake_another_members_long_poll(setup, sharebroker_bootstrap):
     """The acknowledging member acquires first; what it leaves goes to a member waiting
     in a long poll at once, not at the end of that member's wait."""
@@ -343,17 +360,7 @@ def test_records_a_fetch_releases_and_leaves_wake_another_members_long_poll(setu
     assert _acquired(_fetch(w, group, "holder", 0, tid)) == [(0, 3, 1)]
     assert _acquired(_fetch(w, group, "waiter", 0, tid)) == []
 
-    got: list = []
-
-    def wait() -> None:
-        with WireClient(sharebroker_bootstrap) as other:
-            started = time.monotonic()
-            r = _fetch(other, group, "waiter", 1, tid, wait_ms=10_000)
-            got.append((_acquired(r), time.monotonic() - started))
-
-    t = threading.Thread(target=wait)
-    t.start()
-    time.sleep(0.5)  # the waiter's long poll is parked
+    t, got = _park_waiter(sharebroker_bootstrap, group, tid)
     release = {0: [AcknowledgementBatch(first_offset=0, last_offset=3, acknowledge_types=[RELEASE])]}
     r = _fetch(w, group, "holder", 1, tid, acks=release, max_records=1, mode=1)
     assert _parts(r)[0].acknowledge_error_code == 0
@@ -375,17 +382,7 @@ def test_a_member_that_took_its_turn_waits_behind_a_member_that_waited(setup, sh
     accept = {0: [AcknowledgementBatch(first_offset=0, last_offset=1, acknowledge_types=[ACCEPT])]}
     assert _acquired(_fetch(w, group, "holder", 1, tid, acks=accept)) == [(2, 5, 1)]  # its second in a row
 
-    got: list = []
-
-    def wait() -> None:
-        with WireClient(sharebroker_bootstrap) as other:
-            started = time.monotonic()
-            r = _fetch(other, group, "waiter", 1, tid, wait_ms=10_000)
-            got.append((_acquired(r), time.monotonic() - started))
-
-    t = threading.Thread(target=wait)
-    t.start()
-    time.sleep(0.5)  # the waiter's long poll is parked
+    t, got = _park_waiter(sharebroker_bootstrap, group, tid)
     release = {0: [AcknowledgementBatch(first_offset=2, last_offset=5, acknowledge_types=[RELEASE])]}
     r = _fetch(w, group, "holder", 2, tid, acks=release, wait_ms=1_000)
     assert _parts(r)[0].acknowledge_error_code == 0
