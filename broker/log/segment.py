@@ -189,6 +189,10 @@ class LogSegment:
         self._fd = -1
         self.users = 0
         self._new = not exists
+        # Made here (not found on disk): its indexes hold only what this object appends,
+        # even after the first write created the segment file (the time index is often
+        # first used at close: it must not read a file that cannot hold anything).
+        self._made_here = not exists
         self._prepare = prepare
         # Kept open whatever the budget: its file is about to be renamed over or deleted
         # while reads that picked it up may still come (see hold).
@@ -231,7 +235,7 @@ class LogSegment:
         index = index_type(
             self.directory / segment_file_name(self.base_offset, suffix), self.base_offset, self._index_bytes
         )
-        if self._new:
+        if self._made_here:
             index.start_empty()
         return index
 
