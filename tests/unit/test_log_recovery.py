@@ -276,7 +276,7 @@ def test_the_active_segments_index_files_are_fsynced_once_it_rolls_or_closes(tmp
     log.append(batch(2))
     log.close()  # a clean shutdown trusts the active segment's indexes at the next start
     assert active.offset_index.path.name in fsynced or len(active.offset_index) == 0
-    assert active.time_index.path.name in fsynced
+    assert active.time_index.path.name in fsynced or len(active.time_index) == 0
 
 
 def test_index_entries_lost_with_the_active_segment_are_rebuilt_after_a_crash(tmp_path):

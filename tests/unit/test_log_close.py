@@ -1,0 +1,75 @@
+"""What PartitionLog.close writes: a clean stop of a log that took a little data makes no
+new file, and everything is still found after the restart."""
+
+from __future__ import annotations
+
+from broker.log.checkpoint import CLEAN_SHUTDOWN_FILE
+from broker.log.config import LogConfig
+from tests.unit.test_log_helpers import batch, open_log
+
+CONFIG = LogConfig(segment_bytes=100_000, index_interval_bytes=4096, transaction_verification=False)
+PID = 7001
+T0 = 1_700_000_000_000
+
+
+def _files(data_dir):
+    return sorted(p.name for p in (data_dir / "t-0").iterdir())
+
+
+def _reopen_clean(data_dir, config=CONFIG):
+    (data_dir / CLEAN_SHUTDOWN_FILE).write_bytes(b"")
+    return open_log(data_dir, config)
+
+
+def test_closing_a_log_that_took_a_few_records_creates_no_file(tmp_path):
+    log = open_log(tmp_path, CONFIG)
+    log.append(batch(2, pid=PID, epoch=0, seq=0, timestamps=[T0 + 5, T0 + 9]))
+    log.append(batch(1, pid=PID, epoch=0, seq=2, ts=T0 + 3))
+    log.flush()
+    before = _files(tmp_path)
+    log.close()
+    assert _files(tmp_path) == before  # no producer snapshot, no time index file
+    assert not any(name.endswith((".snapshot", ".timeindex")) for name in before)
+
+    log = _reopen_clean(tmp_path)
+    assert log.log_end_offset == 3
+    assert log.max_timestamp() == (1, T0 + 9)  # found by the open's scan of the tail
+    assert log.offset_for_timestamp(T0 + 6) == (1, T0 + 9)
+    # The producer state was rebuilt from the batches: a retried batch is a duplicate,
+    # the next sequence is accepted, a gap is refused.
+    assert log.append(batch(1, pid=PID, epoch=0, seq=2, ts=T0 + 3)).duplicate
+    assert log.append(batch(1, pid=PID, epoch=0, seq=3, ts=T0 + 10)).base_offset == 3
+    log.close()
+
+
+def test_a_log_whose_state_would_take_more_than_an_index_interval_to_rebuild_gets_a_snapshot(tmp_path):
+    log = open_log(tmp_path, CONFIG)
+    for seq in range(0, 60, 2):
+        log.append(batch(2, pid=PID, epoch=0, seq=seq, value_size=100))
+    assert log.active_segment.size > CONFIG.index_interval_bytes
+    log.close()
+    snapshots = [n for n in _files(tmp_path) if n.endswith(".snapshot")]
+    assert snapshots == [f"{60:020d}.snapshot"]
+
+    log = _reopen_clean(tmp_path)
+    assert log.append(batch(2, pid=PID, epoch=0, seq=58, value_size=100)).duplicate
+    log.close()
+
+
+def test_after_a_roll_the_snapshot_taken_at_the_roll_is_where_the_next_open_replays_from(tmp_path):
+    config = LogConfig(segment_bytes=3000, index_interval_bytes=4096, transaction_verification=False)
+    log = open_log(tmp_path, config)
+    seq = 0
+    while len(log.segments) == 1:
+        log.append(batch(2, pid=PID, epoch=0, seq=seq, value_size=100))
+        seq += 2
+    rolled_at = log.active_segment.base_offset
+    assert f"{rolled_at:020d}.snapshot" in _files(tmp_path)  # written by the roll
+    log.close()
+    assert sorted(n for n in _files(tmp_path) if n.endswith(".snapshot")) == [f"{rolled_at:020d}.snapshot"]
+
+    log = _reopen_clean(tmp_path, config)
+    assert log.log_end_offset == seq
+    assert log.append(batch(2, pid=PID, epoch=0, seq=seq - 2, value_size=100)).duplicate
+    assert log.append(batch(1, pid=PID, epoch=0, seq=seq, value_size=100)).base_offset == seq
+    log.close()
