@@ -11,7 +11,8 @@ same run, with fresh data directories:
 
 Both with their default settings. The sizes (``--sizes``, total partitions) grow in one
 cluster: each step creates the partitions missing to reach its size, in topics of 100
-partitions with one CreateTopics request, then measures with every partition there:
+partitions, with CreateTopics requests of at most 10,000 partitions each (Kafka's limit per
+request) sent together, then measures with every partition there:
 
 - ``create_s``: CreateTopics answered; ``ready_s``: from the request until Metadata
   shows a leader for every new partition (RF 3: and a full ISR);
@@ -79,7 +80,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from confluent_kafka import KafkaException, Producer, TopicPartition
+from confluent_kafka import KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec
 
 from bench import idle_connections, scale_groups, scale_report
@@ -381,13 +382,24 @@ def all_ready(client: AdminClient, topics: list[str], rf: int) -> bool:
     return True
 
 
+# Kafka 4.4's controller refuses a CreateTopics of more than 10,000 partitions
+# (POLICY_VIOLATION, "Excessively large number of partitions per request"): a step's
+# topics go in requests of at most this many partitions, sent together, for both brokers.
+PARTITIONS_PER_CREATE = 10_000
+
+
 def create(bootstrap: str, topics: list[str], rf: int, timeout: float) -> tuple[float, float]:
     client = admin(bootstrap)
+    per_request = PARTITIONS_PER_CREATE // PER_TOPIC
     started = time.monotonic()
-    futures = client.create_topics(
-        [NewTopic(t, num_partitions=PER_TOPIC, replication_factor=rf) for t in topics],
-        request_timeout=timeout,
-    )
+    futures = {}
+    for i in range(0, len(topics), per_request):
+        futures.update(
+            client.create_topics(
+                [NewTopic(t, num_partitions=PER_TOPIC, replication_factor=rf) for t in topics[i : i + per_request]],
+                request_timeout=timeout,
+            )
+        )
     for f in futures.values():
         f.result(timeout=timeout)
     answered = time.monotonic() - started
@@ -411,17 +423,25 @@ def metadata_ms(bootstrap: str, expected: int) -> float:
 
 # A broker may answer NOT_LEADER_OR_FOLLOWER for a partition that Metadata already shows
 # led (Kafka 4.4 right after CreateTopics: its replica manager takes the leadership a moment
-# after the metadata log has it). Such a call is made again, this many times at the most.
+# after the metadata log has it). Such a call is made again, by a new client (librdkafka's
+# admin client does not mark these codes retriable nor refresh its metadata for them),
+# this many times at the most.
 LIST_OFFSETS_ATTEMPTS = 5
+NOT_YET_LED = {
+    KafkaError.NOT_LEADER_FOR_PARTITION,
+    KafkaError.LEADER_NOT_AVAILABLE,
+    KafkaError.UNKNOWN_TOPIC_OR_PART,
+}
 
 
 def list_offsets_s(bootstrap: str, topics: list[str], timeout: float) -> float:
     """Seconds of the first ListOffsets call that every partition answers; calls answered
-    with a retriable error for some partition are made again (a second apart)."""
-    client = admin(bootstrap)
-    client.list_topics(timeout=60)
+    with a retriable error (or one of :data:`NOT_YET_LED`) for some partition are made
+    again, a second apart."""
     request = {TopicPartition(t, p): OffsetSpec.latest() for t in topics for p in range(PER_TOPIC)}
     for attempt in range(1, LIST_OFFSETS_ATTEMPTS + 1):
+        client = admin(bootstrap)
+        client.list_topics(timeout=60)
         started = time.monotonic()
         futures = client.list_offsets(request, request_timeout=timeout)
         retriable = None
@@ -429,7 +449,9 @@ def list_offsets_s(bootstrap: str, topics: list[str], timeout: float) -> float:
             try:
                 f.result(timeout=timeout)
             except KafkaException as exc:
-                if not exc.args[0].retriable() or attempt == LIST_OFFSETS_ATTEMPTS:
+                error = exc.args[0]
+                again = error.retriable() or error.code() in NOT_YET_LED
+                if not again or attempt == LIST_OFFSETS_ATTEMPTS:
                     raise
                 retriable = exc
         if retriable is None:
