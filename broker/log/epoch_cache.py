@@ -40,12 +40,14 @@ class EpochEntry(NamedTuple):
 class LeaderEpochCache:
     """Epoch -> start offset, ordered; ``dirty`` once it differs from the file."""
 
-    __slots__ = ("_entries", "_epochs", "dirty")
+    __slots__ = ("_entries", "_epochs", "dirty", "on_disk")
 
     def __init__(self, entries: list[EpochEntry] | None = None) -> None:
         self._entries: list[EpochEntry] = []
         self._epochs: list[int] = []
         self.dirty = False
+        # The entries the file holds, as read or last written (None: not known).
+        self.on_disk: tuple[EpochEntry, ...] | None = None
         for e in entries or ():
             self.assign(e.epoch, e.start_offset)
         self.dirty = False
@@ -135,6 +137,16 @@ class LeaderEpochCache:
         if self._entries:
             self._set([])
 
+    def same_on_disk_below(self, log_end_offset: int) -> bool:
+        """Whether the file holds every entry that starts below ``log_end_offset`` as the
+        cache does: what differs starts at the log end (an epoch begun with no record
+        written in it yet), which loading the log drops (it cuts the cache at the log
+        end), so writing the file would change nothing the next start reads."""
+        if self.on_disk is None:
+            return False
+        below = [e for e in self._entries if e.start_offset < log_end_offset]
+        return below == [e for e in self.on_disk if e.start_offset < log_end_offset]
+
     def _set(self, entries: list[EpochEntry]) -> None:
         self._entries = entries
         self._epochs = [e.epoch for e in entries]
@@ -166,7 +178,9 @@ class LeaderEpochCache:
                 return None
         except (IndexError, ValueError):
             return None
-        return cls(entries)
+        cache = cls(entries)
+        cache.on_disk = tuple(cache._entries)
+        return cache
 
     def __repr__(self) -> str:
         return f"LeaderEpochCache({self._entries})"

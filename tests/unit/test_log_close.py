@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from broker.log.checkpoint import CLEAN_SHUTDOWN_FILE
 from broker.log.config import LogConfig
+from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, EpochEntry
 from tests.unit.test_log_helpers import batch, open_log
 
 CONFIG = LogConfig(segment_bytes=100_000, index_interval_bytes=4096, transaction_verification=False)
@@ -72,4 +73,36 @@ def test_after_a_roll_the_snapshot_taken_at_the_roll_is_where_the_next_open_repl
     assert log.log_end_offset == seq
     assert log.append(batch(2, pid=PID, epoch=0, seq=seq - 2, value_size=100)).duplicate
     assert log.append(batch(1, pid=PID, epoch=0, seq=seq, value_size=100)).base_offset == seq
+    log.close()
+
+
+def _epoch_file(data_dir):
+    return (data_dir / "t-0" / LEADER_EPOCH_CHECKPOINT).read_bytes()
+
+
+def test_an_epoch_begun_with_no_record_is_not_written_at_close(tmp_path):
+    """A leader elected after a restart starts its epoch at the log end; until a record is
+    written in it, the file is not rewritten at close (loading drops such an entry)."""
+    log = open_log(tmp_path, CONFIG)
+    log.assign_epoch_start(3)
+    log.append(batch(2), leader_epoch=3)
+    log.close()
+    written = _epoch_file(tmp_path)
+    mtime = (tmp_path / "t-0" / LEADER_EPOCH_CHECKPOINT).stat().st_mtime_ns
+
+    log = _reopen_clean(tmp_path)
+    log.assign_epoch_start(4)  # elected again: no record in epoch 4 yet
+    assert log.epochs.latest == EpochEntry(4, 2)
+    log.close()
+    assert _epoch_file(tmp_path) == written
+    assert (tmp_path / "t-0" / LEADER_EPOCH_CHECKPOINT).stat().st_mtime_ns == mtime
+
+    log = _reopen_clean(tmp_path)
+    assert log.epochs.entries == [EpochEntry(3, 0)]  # what writing the file would have given
+    log.assign_epoch_start(5)
+    log.append(batch(1), leader_epoch=5)  # a record in epoch 5: the file must name it
+    log.close()
+    log = _reopen_clean(tmp_path)
+    assert log.epochs.entries == [EpochEntry(3, 0), EpochEntry(5, 2)]
+    assert log.epochs.end_offset_for(3, log.log_end_offset) == (3, 2)
     log.close()
