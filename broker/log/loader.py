@@ -49,7 +49,7 @@ from broker.log.checkpoint import (
 )
 from broker.log.clean import CLEANED_SUFFIX, SWAP_SUFFIX
 from broker.log.config import LogConfig
-from broker.log.epoch_cache import LeaderEpochCache
+from broker.log.epoch_cache import LEADER_EPOCH_CHECKPOINT, LeaderEpochCache
 from broker.log.index import AbortedTxn
 from broker.log.producer_state import CompletedTxn, ProducerStateManager
 from broker.log.segment import LogSegment, TornBatch, segment_file_name
@@ -178,13 +178,20 @@ def replay_batch(
     return None
 
 
+def _snapshot_offset(name: str) -> int | None:
+    """The offset a producer snapshot's file name carries (None: not a snapshot)."""
+    if name.endswith(SNAPSHOT_SUFFIX) and len(name) == 20 + len(SNAPSHOT_SUFFIX) and name[:20].isdigit():
+        return int(name[:20])
+    return None
+
+
 def snapshot_files(path: Path) -> list[tuple[int, Path]]:
     """(offset, path) of the producer snapshots in the log directory ``path``, in order."""
     out = []
     for entry in os.scandir(path):
-        name = entry.name
-        if name.endswith(SNAPSHOT_SUFFIX) and len(name) == 20 + len(SNAPSHOT_SUFFIX) and name[:20].isdigit():
-            out.append((int(name[:20]), Path(entry.path)))
+        offset = _snapshot_offset(entry.name)
+        if offset is not None:
+            out.append((offset, Path(entry.path)))
     return sorted(out)
 
 
@@ -295,6 +302,11 @@ class LogLoader:
         self._aborted: list[AbortedTxn] = []
         # Base offsets of segments whose cleaner swap was completed here.
         self._swapped: set[int] = set()
+        # The files of the log's directory as its scan left them (None: not scanned, or
+        # changed since): a file not in it is not there, so opening the log does not try
+        # to open it (30,000 logs each missing a few index files cost seconds of failed
+        # opens) nor list the directory again for its snapshots.
+        self._present: set[str] | None = None
 
     def _warn(self, event: str, seg: LogSegment, **fields: object) -> None:
         """Log a warning about one of this log's segments."""
@@ -451,7 +463,7 @@ class LogLoader:
         """Producer state: the snapshot at or below where recovery starts, then the batches
         after it replayed; the aborted transactions of the trusted segments."""
         limit = self._bases[first_recover] if recovered else self.segments[-1].next_offset
-        snapshots = snapshot_files(self.path) if self._materialized else []
+        snapshots = self._snapshot_files()
         self._producers, self._snapshot_offset, start = load_snapshot(
             self.path, self.topic, self.partition, snapshots, self._bases[0], limit, self.config
         )
@@ -459,7 +471,8 @@ class LogLoader:
         for i in range(len(self.segments)):
             if i >= first_recover:
                 break
-            self.segments[i].txn_index.load()
+            if self._has_file(segment_file_name(self._bases[i], ".txnindex")):
+                self.segments[i].txn_index.load()
             self._aborted.extend(self.segments[i].txn_index.entries)
 
     def _recover_from(self, first: int, recovery_point: int) -> None:
@@ -497,7 +510,7 @@ class LogLoader:
     def _delete_snapshots_above(self, offset: int) -> None:
         if not self._materialized:
             return
-        for snap_offset, snap_path in snapshot_files(self.path):
+        for snap_offset, snap_path in self._snapshot_files():
             if snap_offset > offset:
                 if snap_offset == self._snapshot_offset:
                     self._snapshot_offset = None
@@ -509,7 +522,9 @@ class LogLoader:
     def _load_epochs(self, first_recovered: int | None, leo: int, log_start: int) -> LeaderEpochCache:
         """The leader epoch cache: the file, with the recovered segments' epochs taken
         from their batch headers again; rebuilt from every header without a file."""
-        cache = LeaderEpochCache.read(self.path) if self._materialized else LeaderEpochCache()
+        cache: LeaderEpochCache | None = LeaderEpochCache()
+        if self._materialized:
+            cache = LeaderEpochCache.read(self.path) if self._has_file(LEADER_EPOCH_CHECKPOINT) else None
         first = first_recovered
         if cache is None:
             cache = LeaderEpochCache()
@@ -532,6 +547,7 @@ class LogLoader:
         bases: set[int] = set()
         others: list[Path] = []
         swaps: list[str] = []
+        present: set[str] = set()
         for entry in os.scandir(self.path):
             name = entry.name
             if name.endswith(SWAP_SUFFIX):
@@ -540,6 +556,7 @@ class LogLoader:
             if name.endswith(_STRAY_SUFFIXES):
                 os.unlink(entry.path)
                 continue
+            present.add(name)
             stem, dot, suffix = name.partition(".")
             if len(stem) == 20 and stem.isdigit() and dot:
                 if suffix == "log":
@@ -551,7 +568,22 @@ class LogLoader:
         for index_path in others:
             if int(index_path.name[:20]) not in bases and index_path.exists():
                 os.unlink(index_path)
+                present.discard(index_path.name)
+        self._present = None if swaps else present
         return sorted(bases)
+
+    def _has_file(self, name: str) -> bool:
+        """Whether the log's directory holds ``name`` (True when the scan cannot tell)."""
+        return self._present is None or name in self._present
+
+    def _snapshot_files(self) -> list[tuple[int, Path]]:
+        if not self._materialized:
+            return []
+        if self._present is None:
+            return snapshot_files(self.path)
+        return sorted(
+            (offset, self.path / name) for name in self._present if (offset := _snapshot_offset(name)) is not None
+        )
 
     def _complete_swaps(self, swaps: list[str], bases: set[int]) -> None:
         """Finish the swaps of cleaned segments that were interrupted (see
@@ -593,7 +625,7 @@ class LogLoader:
     def _load_trusted_inactive(self, seg: LogSegment, next_base: int) -> None:
         seg.next_offset = next_base
         seg.inactive = True
-        last = seg.time_index.peek_last_entry()
+        last = seg.time_index.peek_last_entry() if self._has_file(seg.time_index.path.name) else None
         if last is not None:
             seg.max_timestamp, seg.offset_of_max_timestamp = last
         if seg.size > 0:
@@ -603,6 +635,9 @@ class LogLoader:
         """Trust the active segment's indexes after a clean shutdown, scanning only the
         tail after the last offset-index entry. False if anything looks wrong."""
         seg.indexes_checked = True
+        for index in (seg.offset_index, seg.time_index):
+            if not self._has_file(index.path.name):
+                index.start_empty()  # no entry was ever written: nothing to read
         if not seg.offset_index.sane(None, max(seg.size, 1)) or not seg.time_index.sane(None):
             self._warn("log_index_insane", seg)
             return False

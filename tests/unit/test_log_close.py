@@ -106,3 +106,44 @@ def test_an_epoch_begun_with_no_record_is_not_written_at_close(tmp_path):
     assert log.epochs.entries == [EpochEntry(3, 0), EpochEntry(5, 2)]
     assert log.epochs.end_offset_for(3, log.log_end_offset) == (3, 2)
     log.close()
+
+
+def test_opening_a_log_after_a_clean_stop_opens_no_file_that_is_not_there(tmp_path, monkeypatch):
+    """The directory's scan says which files exist: a log of a few records (no index
+    entry, no snapshot, no aborted transaction) is opened without failed opens, and
+    without listing its directory again for snapshots."""
+    import os
+    import pathlib
+
+    log = open_log(tmp_path, CONFIG)
+    log.append(batch(2, pid=PID, epoch=0, seq=0, timestamps=[T0 + 5, T0 + 9]), leader_epoch=1)
+    log.close()
+    (tmp_path / CLEAN_SHUTDOWN_FILE).write_bytes(b"")
+
+    missing: list[str] = []
+    listed: list[str] = []
+    real_open, real_scandir = pathlib.Path.open, os.scandir
+
+    def tracking_open(self, *args, **kwargs):
+        try:
+            return real_open(self, *args, **kwargs)
+        except FileNotFoundError:
+            if self.parent.name == "t-0":  # the data directory's checkpoints are read once for all logs
+                missing.append(self.name)
+            raise
+
+    def tracking_scandir(path="."):
+        listed.append(str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(pathlib.Path, "open", tracking_open)
+    monkeypatch.setattr(os, "scandir", tracking_scandir)
+    log = open_log(tmp_path, CONFIG)
+    monkeypatch.undo()
+    assert missing == []
+    assert listed == [str(tmp_path / "t-0")]  # the one scan
+    assert log.log_end_offset == 2
+    assert log.max_timestamp() == (1, T0 + 9)
+    assert log.epochs.entries == [EpochEntry(1, 0)]
+    assert log.append(batch(2, pid=PID, epoch=0, seq=0, timestamps=[T0 + 5, T0 + 9])).duplicate
+    log.close()
