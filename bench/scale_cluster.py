@@ -800,7 +800,9 @@ def main() -> None:
         raise SystemExit("etcd is not on PATH: apt-get install etcd-server")
     out = args.json or Path("bench/results") / f"scale-cluster-{time.strftime('%Y-%m-%d')}.json"
     results: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
-    results.update({"cpus": os.cpu_count(), "partitions_per_topic": PER_TOPIC})
+    results.update(
+        {"cpus": os.cpu_count(), "partitions_per_topic": PER_TOPIC, "partitions_per_create": PARTITIONS_PER_CREATE}
+    )
     layouts: dict[str, dict[str, Callable[[], Layout]]] = {
         "single": {"sharebroker": SharebrokerSingle, "kafka": KafkaSingle},
         "cluster": {"sharebroker": SharebrokerCluster, "kafka": KafkaCluster},

@@ -38,13 +38,11 @@ def _cell(row: dict[str, Any] | None, key: str) -> str:
 def markdown(results: dict[str, Any]) -> str:
     """The tables of docs/PERFORMANCE.md from a results file."""
     out = []
-    for name in ("single", "cluster"):
-        part = results.get(name)
-        if part is None:
-            continue
+    for name in _parts(results):
+        part = results[name]
         sizes = [str(s) for s in part["sizes"]]
         rf = part["replication_factor"]
-        title = "1 broker, RF 1" if rf == 1 else "3 brokers, RF 3"
+        title = part.get("title") or ("1 broker, RF 1" if rf == 1 else "3 brokers, RF 3")
         head = " | ".join(f"{int(s):,}: sharebroker | {int(s):,}: Kafka" for s in sizes)
         out += [f"{title} ({part['when']})", "", f"| partitions | {head} |", "|---" * (1 + 2 * len(sizes)) + "|"]
         sb, k = part.get("sharebroker", {}), part.get("kafka", {})
@@ -79,6 +77,14 @@ def markdown(results: dict[str, Any]) -> str:
         out.append("")
     out += _connections_table(results.get("connections"))
     return "\n".join(out)
+
+
+def _parts(results: dict[str, Any]) -> list[str]:
+    """The layouts of a results file in order: ``single``, ``cluster``, then any further
+    cluster run kept beside them (``cluster_<name>``, e.g. a size this machine holds
+    for sharebroker alone, from a run of its own)."""
+    extra = sorted(k for k in results if k.startswith("cluster_") and isinstance(results[k], dict))
+    return [k for k in ("single", "cluster", *extra) if k in results]
 
 
 def _dig(part: dict[str, Any] | None, path: str) -> Any:
@@ -304,7 +310,7 @@ def section(results_dir: Path, plotted: bool = False) -> str:
     command = r.get("single", r.get("cluster", {})).get("command", "make bench-scale-cluster")
     bound = f" with a {r['bound_s']} s bound" if "bound_s" in r else ""
     observations = "".join(f"- {o}\n" for o in r.get("observations", []))
-    notes = "".join(f"\n{r[k]['note']}\n" for k in ("single", "cluster") if "note" in r.get(k, {}))
+    notes = "".join(f"\n{r[k]['note']}\n" for k in _parts(r) if "note" in r[k])
     missing = f"\nNot measured in this run: {r['not_measured']}\n" if r.get("not_measured") else ""
     image = f"\n![cost as partitions grow]({IMAGE})\n" if plotted else ""
     cost = slopes_text(r)
@@ -314,7 +320,8 @@ def section(results_dir: Path, plotted: bool = False) -> str:
 {found.name}, command `{command}` under `flock -x`{bound}
 (`make bench-scale-cluster` runs it with its defaults), on {r.get("machine", f"{r['cpus']} CPUs")}. Each layout
 grows in one cluster: a step creates the partitions missing to reach its size (topics of
-100 in one CreateTopics request) and produces one acks=all record to each of them
+100, in CreateTopics requests sent together: at most {r.get("partitions_per_create", 10_000):,}
+partitions each) and produces one acks=all record to each of them
 (librdkafka, linger.ms 20); Metadata and ListOffsets then cover every partition. Idle CPU
 and RSS are per broker process (the JVM for Kafka), read from /proc with no client
 connected. Kafka 4.4.0 runs with its default settings as KRaft nodes (broker and

@@ -107,6 +107,26 @@ def test_markdown_tables_of_every_step(results):
     assert _row(doc, "RSS per connection (KB)") == ["17.5", "failed"]
 
 
+def test_markdown_renders_a_further_cluster_run_after_the_others(results, tmp_path):
+    """A size only sharebroker's cluster runs here is kept as ``cluster_<name>`` beside the
+    side-by-side run, with its own title, and rendered after it."""
+    part = json.loads(json.dumps(results["cluster"]))
+    part["title"] = "3 brokers, RF 3, sharebroker alone"
+    part["sizes"] = [100000]
+    part["sharebroker"]["sizes"] = {"100000": dict(part["sharebroker"]["sizes"]["1000"], create_s=9.5)}
+    part["sharebroker"]["stop_all_s"] = 3.25
+    part["note"] = "A run of its own."
+    del part["kafka"]
+    results["cluster_100k"] = part
+    doc = scale_report.markdown(results)
+    extra = doc[doc.index("3 brokers, RF 3, sharebroker alone") :]
+    assert doc.index("3 brokers, RF 3 (") < doc.index("3 brokers, RF 3, sharebroker alone")
+    assert _row(extra, "CreateTopics answered (s)") == ["9.5", "-"]
+    assert _row(extra, "clean stop of every broker at once (s)") == ["3.25", "-"]
+    (tmp_path / "scale-cluster-2026-11-30.json").write_text(json.dumps(results))
+    assert "A run of its own." in scale_report.section(tmp_path)
+
+
 def test_markdown_without_the_new_steps_leaves_them_out(results):
     for layout in ("single", "cluster"):
         for system in ("sharebroker", "kafka"):
