@@ -308,7 +308,7 @@ def section(results_dir: Path, plotted: bool = False) -> str:
         return ""
     r = json.loads(found.read_text())
     command = r.get("single", r.get("cluster", {})).get("command", "make bench-scale-cluster")
-    bound = f" with a {r['bound_s']} s bound" if "bound_s" in r else ""
+    bound = f" under `flock -x` with a {r['bound_s']} s bound" if "bound_s" in r else ""
     observations = "".join(f"- {o}\n" for o in r.get("observations", []))
     notes = "".join(f"\n{r[k]['note']}\n" for k in _parts(r) if "note" in r[k])
     missing = f"\nNot measured in this run: {r['not_measured']}\n" if r.get("not_measured") else ""
@@ -317,7 +317,7 @@ def section(results_dir: Path, plotted: bool = False) -> str:
     return f"""
 ## Scale: cost as partitions grow, 1 broker and 3 brokers, against Kafka (`make bench-scale-cluster`)
 
-{found.name}, command `{command}` under `flock -x`{bound}
+{found.name}, command `{command}`{bound}
 (`make bench-scale-cluster` runs it with its defaults), on {r.get("machine", f"{r['cpus']} CPUs")}. Each layout
 grows in one cluster: a step creates the partitions missing to reach its size (topics of
 100, in CreateTopics requests sent together: at most {r.get("partitions_per_create", 10_000):,}
