@@ -280,6 +280,10 @@ class PartitionLog(LogAppends, LogReads, LogDurability):
         return not (small and replay_from is not None and active.base_offset <= replay_from <= self._leo)
 
     def _delete_snapshots(self, *, above: int | None = None, below: int | None = None) -> None:
+        if above is None and below is not None and below <= self._snapshots_pruned_below:
+            # Every snapshot written since the last pruning is at or above the log start
+            # it had, so nothing lies below ``below``: no listing of the directory.
+            return
         for offset, snap_path in snapshot_files(self.path) if self._materialized else ():
             if (above is not None and offset > above) or (below is not None and offset < below):
                 if offset == self._snapshot_offset:
@@ -290,7 +294,9 @@ class PartitionLog(LogAppends, LogReads, LogDurability):
                     os.unlink(snap_path)
                 except FileNotFoundError:
                     pass
-        if below is not None:
+        if above is not None and above < 0:
+            self._snapshots_pruned_below = self._bases[0]  # none left: new ones start at the log start
+        elif below is not None:
             self._snapshots_pruned_below = max(self._snapshots_pruned_below, below)
 
     # ================================================================== properties
@@ -825,8 +831,7 @@ class PartitionLog(LogAppends, LogReads, LogDurability):
             # closing thousands of idle logs writes nothing for them.
             if self._snapshot_needed():
                 self._write_snapshot(durable=durable)
-                if self._bases[0] > self._snapshots_pruned_below:
-                    self._delete_snapshots(below=self._bases[0])
+                self._delete_snapshots(below=self._bases[0])
         except OSError as exc:
             log.warning("producer_snapshot_failed", topic=self.topic, partition=self.partition, error=str(exc))
         self._closing = True  # the flush below makes the active segment's indexes durable too

@@ -147,3 +147,28 @@ def test_opening_a_log_after_a_clean_stop_opens_no_file_that_is_not_there(tmp_pa
     assert log.epochs.entries == [EpochEntry(1, 0)]
     assert log.append(batch(2, pid=PID, epoch=0, seq=0, timestamps=[T0 + 5, T0 + 9])).duplicate
     log.close()
+
+
+def test_snapshots_are_pruned_after_a_log_restarted_below_where_it_had_pruned(tmp_path):
+    """Pruning skips listing the directory when nothing can lie below the log start; a
+    log emptied and restarted at a lower offset writes snapshots there again, and they
+    are pruned when its start passes them."""
+    config = LogConfig(segment_bytes=400, index_interval_bytes=4096, transaction_verification=False)
+    log = open_log(tmp_path, config)
+    for _ in range(10):
+        log.append(batch(2, value_size=100))
+    assert log.delete_records(-1) == 20
+    first = log.segments[0].base_offset
+    assert first > 8
+    assert all(int(n[:20]) >= first for n in _files(tmp_path) if n.endswith(".snapshot"))
+
+    log.truncate_fully_and_start_at(4)
+    for _ in range(6):
+        log.append(batch(2, value_size=100))
+    low = sorted(int(n[:20]) for n in _files(tmp_path) if n.endswith(".snapshot"))
+    assert low and low[0] < first  # written at rolls below where the log had pruned
+    log.delete_records(log.log_end_offset)
+    kept = log.segments[0].base_offset
+    assert kept > low[0]
+    assert all(int(n[:20]) >= kept for n in _files(tmp_path) if n.endswith(".snapshot"))
+    log.close()
