@@ -224,13 +224,16 @@ class LogCleaner:
         now_ms: Callable[[], int],
         compacted: Callable[[], Iterable[PartitionLog]] | None = None,
         retiring: Callable[[], Iterable[PartitionLog]] | None = None,
+        unopened: Callable[[], Iterable[tuple[str, int]]] | None = None,
     ) -> None:
         """``logs``: every log; ``compacted``: those whose cleanup.policy compacts (the
         cleaner's passes look at these only), ``retiring``: those holding segments taken
         out of the log (whose descriptors it closes once file.delete.delay.ms is over).
-        Without them the cleaner filters ``logs``."""
+        Without them the cleaner filters ``logs``. ``unopened``: partitions whose logs
+        exist but are not open yet (their checkpoint entries are kept)."""
         self.data_dir = data_dir
         self._all_logs = logs
+        self._unopened = unopened or (lambda: ())
         self._logs = compacted or logs
         self._retiring = retiring or logs
         self._settings = settings
@@ -375,6 +378,7 @@ class LogCleaner:
     def write_checkpoint(self) -> None:
         """Write ``cleaner-offset-checkpoint`` for the logs that still exist (blocking)."""
         live = {(p.topic, p.partition) for p in self._all_logs()}
+        live.update(self._unopened())
         with self._checkpoint_lock:
             entries = {k: v for k, v in self._last_clean.items() if k in live}
             write_offset_checkpoint(self.data_dir / CLEANER_CHECKPOINT, entries)

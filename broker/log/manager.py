@@ -56,6 +56,7 @@ from broker.log.config import (
     resolve_topic_config,
     validate_topic_configs,
 )
+from broker.log.deferred import DeferredLogs, deferred_entries
 from broker.log.dirs import LogDirs, Scan, trash
 from broker.log.future import FutureReplica
 from broker.log.moves import MOVE_RATE_KEY, DirReport, LogDirMoves, ReplicaReport
@@ -150,7 +151,7 @@ def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class LogManager(LogDirMoves):
+class LogManager(LogDirMoves, DeferredLogs):
     """Owns the log directories: the topic catalog and the open partition logs."""
 
     def __init__(
@@ -181,6 +182,12 @@ class LogManager(LogDirMoves):
         self._creating: set[str] = set()
         self._by_id: dict[uuid.UUID, TopicInfo] = {}
         self._logs: dict[tuple[str, int], PartitionLog] = {}
+        # Logs left closed by a clean start (opened on first use, or by
+        # open_deferred_in_turn in the background): partition -> its log directory, and
+        # each directory's checkpoints as read at start (what they say stays true of a
+        # log nothing has opened since).
+        self._deferred: dict[tuple[str, int], Path] = {}
+        self._deferred_state: dict[Path, DirectoryState] = {}
         self._broker: dict[str, str] = {}
         self._broker_sources: dict[str, ConfigSource] = {}
         self.set_broker_defaults(broker_configs or {}, broker_config_sources)
@@ -188,6 +195,8 @@ class LogManager(LogDirMoves):
         # Called with (event, topic name) after a topic is created, deleted or grows
         # partitions; group coordinators re-target their assignments on it.
         self.topic_listeners: list[Callable[[str, str], None]] = []
+        # Called with the partitions whose deferred logs the background opener opened.
+        self.log_open_listeners: list[Callable[[list[tuple[str, int]]], None]] = []
         # Called with (old, new) when a move swaps a partition's log for its future log;
         # the replica layer carries on with the new one (appends, waiters, fetchers).
         self.log_swap_listeners: list[Callable[[PartitionLog, PartitionLog], None]] = []
@@ -202,6 +211,7 @@ class LogManager(LogDirMoves):
             now_ms=now_ms,
             compacted=self.compacted_logs,
             retiring=self.retiring_logs,
+            unopened=lambda: list(self._deferred),
         )
 
     @classmethod
@@ -248,6 +258,9 @@ class LogManager(LogDirMoves):
     def open(self) -> None:
         """Lock the log directories, load the catalog and open (recovering) every log.
 
+        After a clean shutdown their opening is deferred (:mod:`broker.log.deferred`);
+        after a crash every log is opened (and recovered) before the broker serves.
+
         A partition found in two directories stops the broker (as in Kafka: which copy
         is right cannot be told); a move interrupted by a crash is resumed."""
         self.dirs.lock()
@@ -255,12 +268,14 @@ class LogManager(LogDirMoves):
         try:
             self._load_catalog()
             scan = self.dirs.scan()
-            self._remove_orphans(scan)
-            self._open_all(scan)
+            # A deferred log's topic id is checked when it opens (_open_deferred).
+            self._remove_orphans(scan, check_ids=not clean)
+            self._open_all(scan, defer=clean)
         except BaseException:
             for part_log in [*self._logs.values(), *(f.log for f in self._futures.values())]:
                 part_log.discard()
             self._logs.clear()
+            self._deferred.clear()
             self._futures.clear()
             self.dirs.unlock()
             raise
@@ -278,12 +293,13 @@ class LogManager(LogDirMoves):
             log_dirs=[str(p) for p in self.dirs.paths],
             offline_log_dirs=[str(d.path) for d in self.dirs.dirs if not d.online],
             topics=len(self._topics),
-            partitions=len(self._logs),
+            partitions=len(self._logs) + len(self._deferred),
+            deferred=len(self._deferred),
             moves=len(self._futures),
             clean_shutdown=clean,
         )
 
-    def _open_all(self, scan: Scan) -> None:
+    def _open_all(self, scan: Scan, *, defer: bool = False) -> None:
         # Each directory's checkpoint files are read once for all its logs (once per log
         # would cost O(logs) for each log: 30 s to open 2,000 partitions).
         # The scan tells which partitions have a directory (no stat per partition).
@@ -321,6 +337,11 @@ class LogManager(LogDirMoves):
                     # Its directory may be the offline one: creating it elsewhere would
                     # hide the data the failed disk still holds.
                     self._offline.add(key)
+                    continue
+                if found and not futures and defer and (state := states.get(found[0].parent)) is not None:
+                    self._deferred[key] = found[0].parent
+                    self._deferred_state[found[0].parent] = state
+                    self._dir_of[key] = found[0].parent
                     continue
                 try:
                     if found:
@@ -396,6 +417,7 @@ class LogManager(LogDirMoves):
             clean=not failed,
         )
         self._logs.clear()
+        self._deferred.clear()
         self._futures.clear()
         self.dirs.unlock()
 
@@ -481,15 +503,17 @@ class LogManager(LogDirMoves):
         except OSError as exc:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write the topic catalog: {exc}") from exc
 
-    def _remove_orphans(self, scan: Scan) -> None:
-        """Remove replica directories (current or future) the catalog does not know."""
+    def _remove_orphans(self, scan: Scan, *, check_ids: bool = True) -> None:
+        """Remove replica directories (current or future) the catalog does not know
+        (``check_ids``: or whose partition.metadata names another topic id)."""
         for kind in (scan.current, scan.future):
             for (topic, partition), paths in list(kind.items()):
                 info = self._topics.get(topic)
                 keep = []
                 for path in paths:
                     if info is not None and partition < info.partitions and info.is_local(partition):
-                        stored = read_partition_metadata(path)
+                        check = check_ids or kind is scan.future or (topic, partition) in scan.future
+                        stored = read_partition_metadata(path) if check else None
                         if stored is None or stored == info.topic_id:
                             keep.append(path)
                             continue
@@ -505,6 +529,7 @@ class LogManager(LogDirMoves):
         leave orphans for open()."""
         key = (name, partition)
         self._cancel_move(key)
+        self._deferred.pop(key, None)
         self._offline.discard(key)
         self._preferred.pop(key, None)
         directory = self._dir_of.pop(key, None)
@@ -528,12 +553,6 @@ class LogManager(LogDirMoves):
 
     def topic_by_id(self, topic_id: uuid.UUID) -> TopicInfo | None:
         return self._by_id.get(topic_id)
-
-    def partition(self, topic: str, index: int) -> PartitionLog | None:
-        return self._logs.get((topic, index))
-
-    def logs(self) -> list[PartitionLog]:
-        return list(self._logs.values())
 
     def compacted_logs(self) -> list[PartitionLog]:
         """The logs whose cleanup.policy includes compact (kept between changes: a broker
@@ -742,7 +761,7 @@ class LogManager(LogDirMoves):
                 config = LogConfig.from_configs(self._broker, info.configs)
                 for p in range(info.partitions):
                     key = (info.name, p)
-                    if info.is_local(p) and key not in self._logs and key not in self._offline:
+                    if info.is_local(p) and not self.has_log(*key) and key not in self._offline:
                         opened.append((info, p, self._open_log(info, p, config)))
             updated = {info.name: info for info, _ in changes}
             others = [t for t in self._topics.values() if t.name not in updated]
@@ -763,7 +782,7 @@ class LogManager(LogDirMoves):
             dropped = [
                 p
                 for p in range(info.partitions)
-                if not info.is_local(p) and ((info.name, p) in self._logs or (info.name, p) in self._offline)
+                if not info.is_local(p) and (self.has_log(info.name, p) or (info.name, p) in self._offline)
             ]
             for p in dropped:
                 gone = self._logs.pop((info.name, p), None)
@@ -883,6 +902,11 @@ class LogManager(LogDirMoves):
             by_dir.setdefault(self._dir_of[k], []).append((k, v))
         for k, f in self._futures.items():
             by_dir.setdefault(f.directory, []).append((k, f.log))
+        # A deferred log keeps the entries the directory's files had when the broker started.
+        deferred: dict[Path, list[tuple[str, int]]] = {}
+        for k, where in self._deferred.items():
+            deferred.setdefault(where, []).append(k)
+        states = dict(self._deferred_state)
 
         def write() -> None:
             failed: OSError | None = None
@@ -901,12 +925,14 @@ class LogManager(LogDirMoves):
                                 v.file_system_synced()
                         for v in unsynced:
                             v.sync_epochs()
-                        write_offset_checkpoint(directory / RECOVERY_POINT_CHECKPOINT, points)
+                        kept = deferred_entries(deferred.get(directory, ()), states.get(directory))
+                        write_offset_checkpoint(directory / RECOVERY_POINT_CHECKPOINT, {**kept[0], **points})
                         write_offset_checkpoint(
-                            directory / LOG_START_OFFSET_CHECKPOINT, {k: v.log_start_offset for k, v in logs}
+                            directory / LOG_START_OFFSET_CHECKPOINT,
+                            {**kept[1], **{k: v.log_start_offset for k, v in logs}},
                         )
                         write_offset_checkpoint(
-                            directory / HIGH_WATERMARK_CHECKPOINT, {k: v.high_watermark for k, v in logs}
+                            directory / HIGH_WATERMARK_CHECKPOINT, {**kept[2], **{k: v.high_watermark for k, v in logs}}
                         )
                 except OSError as exc:
                     failed = failed or exc
@@ -932,12 +958,14 @@ class LogManager(LogDirMoves):
 
     async def run_maintenance(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Retention every log.retention.check.interval.ms (5 min) and offset checkpoints
-        every log.flush.offset.checkpoint.interval.ms (1 min), forever; and the log
-        cleaner (compaction), which runs on its own schedule."""
+        every log.flush.offset.checkpoint.interval.ms (1 min), forever; the log cleaner
+        (compaction), which runs on its own schedule; and the opening of the logs a clean
+        start deferred."""
         async with trio.open_nursery() as nursery:
             await nursery.start(self.cleaner.run)
             await nursery.start(self._periodic)
             await nursery.start(self.run_moves)
+            await nursery.start(self.open_deferred_in_turn)
             task_status.started()
 
     async def _periodic(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:

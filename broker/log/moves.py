@@ -72,6 +72,7 @@ class LogDirMoves:
 
     dirs: LogDirs
     _logs: dict[tuple[str, int], PartitionLog]
+    _deferred: dict[tuple[str, int], Path]
     _dir_of: dict[tuple[str, int], Path]
     _offline: set[tuple[str, int]]
     _futures: dict[tuple[str, int], FutureReplica]
@@ -89,9 +90,15 @@ class LogDirMoves:
     def _trash_path_quietly(self, path: Path) -> None: ...
     def _retired(self, part_log: PartitionLog) -> None: ...
 
+    if TYPE_CHECKING:  # defined by DeferredLogs (a stub here would hide it)
+
+        def partition(self, topic: str, index: int) -> PartitionLog | None: ...
+        def has_log(self, topic: str, index: int) -> bool: ...
+        def open_deferred(self, keys: Iterable[tuple[str, int]] | None = None) -> list[tuple[str, int]]: ...
+
     def log_dir_of(self, topic: str, partition: int) -> Path | None:
         """The log directory of the partition's current log (None: not local, or offline)."""
-        return self._dir_of.get((topic, partition)) if (topic, partition) in self._logs else None
+        return self._dir_of.get((topic, partition)) if self.has_log(topic, partition) else None
 
     def is_offline(self, topic: str, partition: int) -> bool:
         """Whether the local partition's log directory is offline (KAFKA_STORAGE_ERROR)."""
@@ -102,6 +109,7 @@ class LogDirMoves:
         DescribeLogDirs: size, offset lag (behind the high watermark for a current log,
         behind the current log's end for a future one) and whether it is a future log."""
         replicas: dict[Path, list[ReplicaReport]] = {}
+        self.open_deferred()  # sizes and lags are read from the open logs
         for (topic, p), part_log in self._logs.items():
             if wanted is None or wanted(topic, p):
                 lag = max(part_log.high_watermark - part_log.log_end_offset, 0)
@@ -146,7 +154,7 @@ class LogDirMoves:
         future = self._futures.get(key)
         if future is not None and future.directory != target.path:
             self._cancel_move(key)
-        current = self._logs.get(key)
+        current = self.partition(topic, partition)
         if current is None:
             self._preferred[key] = target.path
             raise KafkaError(ErrorCode.REPLICA_NOT_AVAILABLE, f"Replica for {topic}-{partition} is not available")
@@ -190,6 +198,7 @@ class LogDirMoves:
             part_log = self._logs.pop(key, None)
             if part_log is not None:
                 part_log.discard()
+            self._deferred.pop(key, None)
             self._cancel_move(key)
             self._offline.add(key)
             self._notify("offline", key[0])
@@ -288,6 +297,7 @@ class LogDirMoves:
 
     def checkpoint_dir(self, directory: Path, *, extra: Iterable[tuple[tuple[str, int], PartitionLog]] = ()) -> None:
         """Write one directory's offset checkpoints now, with ``extra`` logs in them."""
+        self.open_deferred()  # its checkpoint files are written from open logs
         logs = [(k, v) for k, v in self._logs.items() if self._dir_of.get(k) == directory]
         logs += [(k, f.log) for k, f in self._futures.items() if f.directory == directory]
         logs += list(extra)

@@ -103,6 +103,7 @@ class ReplicaManager:
         self._expand: set[tuple[str, int]] = set()
         metadata.subscribe(self._image_changed)
         logs.log_swap_listeners.append(self._log_swapped)
+        logs.log_open_listeners.append(self._logs_opened)
 
     def attach_replication(self, *, isr_writer: IsrWriter, fetchers: Any, lease_ok: Callable[[], bool]) -> None:
         """Replicate (a cluster member): ISR changes go through ``isr_writer``, followers
@@ -217,9 +218,16 @@ class ReplicaManager:
             if info is None or new.topic(name) is None:
                 continue
             known = self._by_topic.get(name, {})
+            # A log whose opening was deferred takes its role when it opens (_logs_opened).
             for index in range(info.partitions):
-                if index not in known and self._logs.partition(name, index) is not None:
+                if index not in known and self._logs.opened(name, index) is not None:
                     self._make(name, index)
+
+    def _logs_opened(self, keys: list[tuple[str, int]]) -> None:
+        """Deferred logs opened in the background take up their roles (a follower fetches)."""
+        for key in keys:
+            if key not in self._partitions and self._metadata.image.partition(*key) is not None:
+                self._make(*key)
 
     def _take_role(self, p: Partition, state: Any, now: int) -> None:
         was_leader = p.is_leader_here
