@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import structlog
 import trio
@@ -34,13 +34,25 @@ log = structlog.get_logger("sharebroker.log")
 OPEN_DEFERRED_PER_STEP = 64
 
 
+class Deferred(NamedTuple):
+    """A log not opened yet: its log directory, and that directory's checkpoints as read
+    at start (:data:`NEW_LOG` for a log made since, which has no file yet)."""
+
+    directory: Path
+    state: DirectoryState
+
+
+# The state a new log opens with: nothing on disk, no checkpoint entry of its own.
+NEW_LOG = DirectoryState(True, {}, {}, {}, frozenset())
+
+
 class DeferredLogs:
     """The deferred-opening half of LogManager (it provides these attributes and methods)."""
 
     dirs: LogDirs
     _logs: dict[tuple[str, int], PartitionLog]
-    _deferred: dict[tuple[str, int], Path]
-    _deferred_state: dict[Path, DirectoryState]
+    _deferred: dict[tuple[str, int], Deferred]
+    _dir_of: dict[tuple[str, int], Path]
     _topics: dict[str, Any]  # name -> TopicInfo
     log_open_listeners: list[Callable[[list[tuple[str, int]]], None]]
 
@@ -57,6 +69,21 @@ class DeferredLogs:
         ) -> PartitionLog: ...
         def _fail_dir(self, d: LogDir, reason: str) -> None: ...
         def _trash_path_quietly(self, path: Path) -> None: ...
+
+    def _single_dir(self) -> Path | None:
+        """The log directory when there is one (with several, where a new log goes is
+        chosen when it is made: the directory holding the fewest)."""
+        online = self.dirs.online()
+        return online[0].path if len(online) == 1 and not self.dirs.any_offline() else None
+
+    def _defer(self, key: tuple[str, int], deferred: Deferred) -> None:
+        self._deferred[key] = deferred
+        self._dir_of[key] = deferred.directory
+
+    def _defer_new(self, name: str, partitions: Iterable[int], where: Path) -> None:
+        """New logs of ``name`` in ``where``, opened by their first use."""
+        for p in partitions:
+            self._defer((name, p), Deferred(where, NEW_LOG))
 
     def partition(self, topic: str, index: int) -> PartitionLog | None:
         """The local partition's log (opened now if its opening was deferred), or None."""
@@ -86,11 +113,11 @@ class DeferredLogs:
 
     def _open_deferred(self, key: tuple[str, int]) -> PartitionLog | None:
         """Open a deferred log, as open() would have (None: its directory failed)."""
-        where = self._deferred.pop(key)
+        where, state = self._deferred.pop(key)
         info = self._topics[key[0]]
         config = self.log_config(info.name)
         try:
-            part_log = self._open_log(info, key[1], config, where, self._deferred_state[where])
+            part_log = self._open_log(info, key[1], config, where, state)
         except KafkaError as exc:
             if exc.code == ErrorCode.INCONSISTENT_TOPIC_ID:
                 # Left by a topic of the same name deleted while this broker was away
@@ -132,11 +159,19 @@ class DeferredLogs:
 
 
 def deferred_entries(
-    keys: Iterable[tuple[str, int]], state: DirectoryState | None
+    logs: Iterable[tuple[tuple[str, int], DirectoryState]],
 ) -> tuple[dict[tuple[str, int], int], dict[tuple[str, int], int], dict[tuple[str, int], int]]:
     """The recovery-point, log-start and high-watermark entries of deferred logs, as
     their directory's files had them at start."""
-    if state is None:
-        return {}, {}, {}
-    tables = (state.recovery_points, state.log_start_offsets, state.high_watermarks)
-    return tuple({k: table[k] for k in keys if k in table} for table in tables)  # type: ignore[return-value]
+    points: dict[tuple[str, int], int] = {}
+    starts: dict[tuple[str, int], int] = {}
+    hws: dict[tuple[str, int], int] = {}
+    for k, state in logs:
+        for table, out in (
+            (state.recovery_points, points),
+            (state.log_start_offsets, starts),
+            (state.high_watermarks, hws),
+        ):
+            if k in table:
+                out[k] = table[k]
+    return points, starts, hws

@@ -56,8 +56,8 @@ from broker.log.config import (
     resolve_topic_config,
     validate_topic_configs,
 )
-from broker.log.deferred import DeferredLogs, deferred_entries
-from broker.log.dirs import LogDirs, Scan, trash
+from broker.log.deferred import NEW_LOG, Deferred, DeferredLogs, deferred_entries
+from broker.log.dirs import LogDirs, Scan
 from broker.log.future import FutureReplica
 from broker.log.moves import MOVE_RATE_KEY, DirReport, LogDirMoves, ReplicaReport
 from broker.log.partition import DirectoryState, PartitionLog
@@ -182,12 +182,9 @@ class LogManager(LogDirMoves, DeferredLogs):
         self._creating: set[str] = set()
         self._by_id: dict[uuid.UUID, TopicInfo] = {}
         self._logs: dict[tuple[str, int], PartitionLog] = {}
-        # Logs left closed by a clean start (opened on first use, or by
-        # open_deferred_in_turn in the background): partition -> its log directory, and
-        # each directory's checkpoints as read at start (what they say stays true of a
-        # log nothing has opened since).
-        self._deferred: dict[tuple[str, int], Path] = {}
-        self._deferred_state: dict[Path, DirectoryState] = {}
+        # Logs not opened yet (broker.log.deferred): those a clean start left closed, and
+        # new ones (opened by their first use).
+        self._deferred: dict[tuple[str, int], Deferred] = {}
         self._broker: dict[str, str] = {}
         self._broker_sources: dict[str, ConfigSource] = {}
         self.set_broker_defaults(broker_configs or {}, broker_config_sources)
@@ -308,6 +305,7 @@ class LogManager(LogDirMoves, DeferredLogs):
             for path in paths:
                 present.setdefault(path.parent, set()).add(path.name)
         states = {d.path: DirectoryState.read(d.path, frozenset(present.get(d.path, ()))) for d in self.dirs.online()}
+        single = self._single_dir()
         for info in self._topics.values():
             config = self.log_config(info.name)
             for p in range(info.partitions):
@@ -338,10 +336,10 @@ class LogManager(LogDirMoves, DeferredLogs):
                     # hide the data the failed disk still holds.
                     self._offline.add(key)
                     continue
-                if found and not futures and defer and (state := states.get(found[0].parent)) is not None:
-                    self._deferred[key] = found[0].parent
-                    self._deferred_state[found[0].parent] = state
-                    self._dir_of[key] = found[0].parent
+                if defer and not futures and (found or single is not None):
+                    where = found[0].parent if found else single
+                    assert where is not None
+                    self._defer(key, Deferred(where, states[where] if found else NEW_LOG))
                     continue
                 try:
                     if found:
@@ -524,26 +522,6 @@ class LogManager(LogDirMoves, DeferredLogs):
                 else:
                     del kind[(topic, partition)]
 
-    def _trash_partition(self, name: str, partition: int) -> None:
-        """Remove a local partition's directories (current and future); failures only
-        leave orphans for open()."""
-        key = (name, partition)
-        self._cancel_move(key)
-        self._deferred.pop(key, None)
-        self._offline.discard(key)
-        self._preferred.pop(key, None)
-        directory = self._dir_of.pop(key, None)
-        # Not known: a half-made directory (its open failed), in whichever directory.
-        for d in [directory] if directory is not None else [d.path for d in self.dirs.online()]:
-            self._trash_path_quietly(d / f"{name}-{partition}")
-
-    def _trash_path_quietly(self, path: Path) -> None:
-        try:
-            if path.exists():
-                trash(path)
-        except OSError as exc:
-            log.warning("partition_cleanup_failed", directory=str(path), error=str(exc))
-
     # ================================================================== queries
 
     @property
@@ -642,11 +620,14 @@ class LogManager(LogDirMoves, DeferredLogs):
         if validate_only or not accepted:
             return outcomes
         opened: list[tuple[TopicInfo, int, PartitionLog]] = []
+        # With one log directory a new log is opened by its first use (it has no file
+        # until its first write either); with several it is placed now.
+        single = self._single_dir()
         self._creating.update(taken)
         try:
             laid_out = 0
             for info, config in accepted:
-                for p in range(info.partitions):
+                for p in range(info.partitions if single is None else 0):
                     opened.append((info, p, self._open_log(info, p, config)))
                     laid_out += 1
                     if laid_out % CREATE_PARTITIONS_PER_STEP == 0:
@@ -664,6 +645,9 @@ class LogManager(LogDirMoves, DeferredLogs):
             self._by_id[info.topic_id] = info
         for info, p, part_log in opened:
             self._logs[(info.name, p)] = part_log
+        if single is not None:
+            for info, _ in accepted:
+                self._defer_new(info.name, range(info.partitions), single)
         for info, _ in accepted:
             log.info(
                 "topic_created",
@@ -903,10 +887,9 @@ class LogManager(LogDirMoves, DeferredLogs):
         for k, f in self._futures.items():
             by_dir.setdefault(f.directory, []).append((k, f.log))
         # A deferred log keeps the entries the directory's files had when the broker started.
-        deferred: dict[Path, list[tuple[str, int]]] = {}
-        for k, where in self._deferred.items():
-            deferred.setdefault(where, []).append(k)
-        states = dict(self._deferred_state)
+        deferred: dict[Path, list[tuple[tuple[str, int], DirectoryState]]] = {}
+        for k, (where, state) in self._deferred.items():
+            deferred.setdefault(where, []).append((k, state))
 
         def write() -> None:
             failed: OSError | None = None
@@ -925,7 +908,7 @@ class LogManager(LogDirMoves, DeferredLogs):
                                 v.file_system_synced()
                         for v in unsynced:
                             v.sync_epochs()
-                        kept = deferred_entries(deferred.get(directory, ()), states.get(directory))
+                        kept = deferred_entries(deferred.get(directory, ()))
                         write_offset_checkpoint(directory / RECOVERY_POINT_CHECKPOINT, {**kept[0], **points})
                         write_offset_checkpoint(
                             directory / LOG_START_OFFSET_CHECKPOINT,

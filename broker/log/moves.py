@@ -29,13 +29,14 @@ from broker.log.checkpoint import (
     fsync_dir,
     write_offset_checkpoint,
 )
-from broker.log.dirs import DELETE_SUFFIX, LogDir, LogDirs, future_name, volume_bytes
+from broker.log.dirs import DELETE_SUFFIX, LogDir, LogDirs, future_name, trash, volume_bytes
 from broker.log.future import COPY_STEP_BYTES, FutureReplica, catch_up
 from broker.log.partition import PartitionLog
 from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
     from broker.log.config import LogConfig
+    from broker.log.deferred import Deferred
 
 __all__ = ["MOVE_RATE_KEY", "DirReport", "LogDirMoves", "ReplicaReport"]
 
@@ -72,7 +73,7 @@ class LogDirMoves:
 
     dirs: LogDirs
     _logs: dict[tuple[str, int], PartitionLog]
-    _deferred: dict[tuple[str, int], Path]
+    _deferred: dict[tuple[str, int], Deferred]
     _dir_of: dict[tuple[str, int], Path]
     _offline: set[tuple[str, int]]
     _futures: dict[tuple[str, int], FutureReplica]
@@ -87,7 +88,6 @@ class LogDirMoves:
     def log_config(self, name: str) -> LogConfig: ...  # type: ignore[empty-body]
     def checkpoint(self) -> None: ...
     def _notify(self, event: str, name: str) -> None: ...
-    def _trash_path_quietly(self, path: Path) -> None: ...
     def _retired(self, part_log: PartitionLog) -> None: ...
 
     if TYPE_CHECKING:  # defined by DeferredLogs (a stub here would hide it)
@@ -95,6 +95,26 @@ class LogDirMoves:
         def partition(self, topic: str, index: int) -> PartitionLog | None: ...
         def has_log(self, topic: str, index: int) -> bool: ...
         def open_deferred(self, keys: Iterable[tuple[str, int]] | None = None) -> list[tuple[str, int]]: ...
+
+    def _trash_partition(self, name: str, partition: int) -> None:
+        """Remove a local partition's directories (current and future); failures only
+        leave orphans for open()."""
+        key = (name, partition)
+        self._cancel_move(key)
+        self._deferred.pop(key, None)
+        self._offline.discard(key)
+        self._preferred.pop(key, None)
+        directory = self._dir_of.pop(key, None)
+        # Not known: a half-made directory (its open failed), in whichever directory.
+        for d in [directory] if directory is not None else [d.path for d in self.dirs.online()]:
+            self._trash_path_quietly(d / f"{name}-{partition}")
+
+    def _trash_path_quietly(self, path: Path) -> None:
+        try:
+            if path.exists():
+                trash(path)
+        except OSError as exc:
+            log.warning("partition_cleanup_failed", directory=str(path), error=str(exc))
 
     def log_dir_of(self, topic: str, partition: int) -> Path | None:
         """The log directory of the partition's current log (None: not local, or offline)."""

@@ -171,3 +171,37 @@ async def test_the_background_opener_opens_every_log_internal_topics_first(tmp_p
         assert all(log.log_end_offset == 1 for log in m.logs())
     finally:
         m.close()
+
+
+def test_a_new_topic_opens_no_log_until_one_is_used(tmp_path):
+    data = tmp_path / "data"
+    m = LogManager(data, now_ms=Clock())
+    m.open()
+    try:
+        m.create_topic("n", 1000)
+        assert m.deferred_count == 1000 and m.logs() == [] and m.has_log("n", 999)
+        log = m.partition("n", 7)
+        assert log is not None and log.log_end_offset == 0 and not (data / "n-7").exists()
+        log.append(batch(2))
+        assert (data / "n-7" / "partition.metadata").exists() and m.deferred_count == 999
+        m.delete_topic("n")
+        m.create_topic("n", 8)  # the same name again: new, empty logs
+        assert m.partition("n", 7).log_end_offset == 0
+    finally:
+        m.close()
+
+
+def test_a_clean_start_defers_logs_that_never_had_a_file(tmp_path):
+    data = tmp_path / "data"
+    m = LogManager(data, now_ms=Clock())
+    m.open()
+    m.create_topic("n", 3)
+    m.partition("n", 1).append(batch(1))
+    m.close()
+    m = LogManager(data, now_ms=Clock())
+    m.open()
+    try:
+        assert m.deferred_count == 3
+        assert [m.partition("n", p).log_end_offset for p in range(3)] == [0, 1, 0]
+    finally:
+        m.close()

@@ -309,11 +309,23 @@ def test_apply_retention_over_all_logs(tmp_path):
     m.close()
 
 
-def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manager):
+@pytest.fixture
+def jbod_manager(tmp_path):
+    """Two log directories: a new log is placed (opened) when its topic is created."""
+    m = LogManager([tmp_path / "data", tmp_path / "data2"], now_ms=Clock())
+    m.open()
+    yield m
+    m.close()
+
+
+def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(jbod_manager):
     """create_topic_steps pauses between partitions: a task beside it runs meanwhile, a
     second create of the same name is refused while the first is under way, and a create
-    cancelled half-way leaves no partition behind."""
+    cancelled half-way leaves no partition behind. (With one log directory nothing is
+    laid out: test_log_deferred.)"""
     import trio
+
+    manager = jbod_manager
 
     ticks: list[int] = []
     refused: list[int] = []
@@ -355,4 +367,5 @@ def test_creating_many_partitions_lets_other_tasks_run_and_takes_the_name(manage
     assert any(0 < n < 300 for n in ticks), ticks
     assert set(refused) == {ErrorCode.TOPIC_ALREADY_EXISTS}
     assert "gone" not in manager.topics and not list(manager.data_dir.glob("gone-*"))
+    assert not list((manager.data_dir.parent / "data2").glob("gone-*"))
     manager.create_topic("gone", 2)  # the name is free again
