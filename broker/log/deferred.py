@@ -14,6 +14,7 @@ flushed, and its retention is applied when it opens and at the next check).
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -53,6 +54,8 @@ class DeferredLogs:
     _logs: dict[tuple[str, int], PartitionLog]
     _deferred: dict[tuple[str, int], Deferred]
     _dir_of: dict[tuple[str, int], Path]
+    _open_queue: deque[tuple[str, int]]
+    _open_wake: trio.Event
     _topics: dict[str, Any]  # name -> TopicInfo
     log_open_listeners: list[Callable[[list[tuple[str, int]]], None]]
 
@@ -139,23 +142,32 @@ class DeferredLogs:
         wanted = list(self._deferred) if keys is None else keys
         return [key for key in wanted if key in self._deferred and self._open_deferred(key) is not None]
 
+    def open_soon(self, keys: Iterable[tuple[str, int]]) -> None:
+        """Have the background opener open these deferred logs, in this order."""
+        self._open_queue.extend(keys)
+        self._open_wake.set()
+
     async def open_deferred_in_turn(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Open the deferred logs a few at a time, internal topics' first, yielding
+        """Open the logs queued by :meth:`open_soon` a few at a time, forever, yielding
         between steps (requests are served meanwhile; a request for a log not opened yet
         opens it first)."""
         task_status.started()
-        if not self._deferred:
-            return
-        started = time.monotonic()
-        order = sorted(self._deferred, key=lambda k: not self._topics[k[0]].internal)
-        opened = 0
-        for i in range(0, len(order), OPEN_DEFERRED_PER_STEP):
-            keys = self.open_deferred(order[i : i + OPEN_DEFERRED_PER_STEP])
-            opened += len(keys)
-            for listener in self.log_open_listeners:
-                listener(keys)
-            await trio.lowlevel.checkpoint()
-        log.info("deferred_logs_opened", partitions=opened, seconds=round(time.monotonic() - started, 3))
+        while True:
+            if not self._open_queue:
+                await self._open_wake.wait()
+                self._open_wake = trio.Event()
+                continue
+            started = time.monotonic()
+            opened = 0
+            while self._open_queue:
+                step = [self._open_queue.popleft() for _ in range(min(OPEN_DEFERRED_PER_STEP, len(self._open_queue)))]
+                keys = self.open_deferred(step)
+                opened += len(keys)
+                for listener in self.log_open_listeners:
+                    listener(keys)
+                await trio.lowlevel.checkpoint()
+            if opened:
+                log.info("deferred_logs_opened", partitions=opened, seconds=round(time.monotonic() - started, 3))
 
 
 def deferred_entries(

@@ -26,6 +26,7 @@ import json
 import os
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -185,6 +186,8 @@ class LogManager(LogDirMoves, DeferredLogs):
         # Logs not opened yet (broker.log.deferred): those a clean start left closed, and
         # new ones (opened by their first use).
         self._deferred: dict[tuple[str, int], Deferred] = {}
+        self._open_queue: deque[tuple[str, int]] = deque()  # deferred logs to open in the background
+        self._open_wake = trio.Event()
         self._broker: dict[str, str] = {}
         self._broker_sources: dict[str, ConfigSource] = {}
         self.set_broker_defaults(broker_configs or {}, broker_config_sources)
@@ -268,11 +271,13 @@ class LogManager(LogDirMoves, DeferredLogs):
             # A deferred log's topic id is checked when it opens (_open_deferred).
             self._remove_orphans(scan, check_ids=not clean)
             self._open_all(scan, defer=clean)
+            self.open_soon(sorted(self._deferred, key=lambda k: not self._topics[k[0]].internal))
         except BaseException:
             for part_log in [*self._logs.values(), *(f.log for f in self._futures.values())]:
                 part_log.discard()
             self._logs.clear()
             self._deferred.clear()
+            self._open_queue.clear()
             self._futures.clear()
             self.dirs.unlock()
             raise
@@ -740,13 +745,20 @@ class LogManager(LogDirMoves, DeferredLogs):
         if not changes:
             return
         opened: list[tuple[TopicInfo, int, PartitionLog]] = []
+        # New local logs: deferred with one log directory (opened just after, in the
+        # background: a follower must fetch), else placed and opened now.
+        single = self._single_dir()
+        new: list[tuple[str, int]] = []
         try:
             for info, _ in changes:
                 config = LogConfig.from_configs(self._broker, info.configs)
                 for p in range(info.partitions):
                     key = (info.name, p)
                     if info.is_local(p) and not self.has_log(*key) and key not in self._offline:
-                        opened.append((info, p, self._open_log(info, p, config)))
+                        if single is not None:
+                            new.append(key)
+                        else:
+                            opened.append((info, p, self._open_log(info, p, config)))
             updated = {info.name: info for info, _ in changes}
             others = [t for t in self._topics.values() if t.name not in updated]
             self._save_catalog([*others, *updated.values()])
@@ -760,7 +772,11 @@ class LogManager(LogDirMoves, DeferredLogs):
             self._by_id[info.topic_id] = info
         for info, p, part_log in opened:
             self._logs[(info.name, p)] = part_log
-        new_logs = {(info.name, p) for info, p, _ in opened}
+        if single is not None:
+            for key in new:
+                self._defer(key, Deferred(single, NEW_LOG))
+            self.open_soon(new)
+        new_logs = {(info.name, p) for info, p, _ in opened} | set(new)
         for info, current in changes:
             # Replicas moved elsewhere (partition reassignment): their logs go.
             dropped = [

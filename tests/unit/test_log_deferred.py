@@ -165,7 +165,10 @@ async def test_the_background_opener_opens_every_log_internal_topics_first(tmp_p
         assert m.deferred_count == 72
         async with trio.open_nursery() as nursery:
             await nursery.start(m.open_deferred_in_turn)
-        assert m.deferred_count == 0 and len(m.logs()) == 72
+            while m.deferred_count:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        assert len(m.logs()) == 72
         assert len(steps) == 2 and sum(len(s) for s in steps) == 72
         assert steps[0][:2] == [("__consumer_offsets", 0), ("__consumer_offsets", 1)]
         assert all(log.log_end_offset == 1 for log in m.logs())
@@ -203,5 +206,27 @@ def test_a_clean_start_defers_logs_that_never_had_a_file(tmp_path):
     try:
         assert m.deferred_count == 3
         assert [m.partition("n", p).log_end_offset for p in range(3)] == [0, 1, 0]
+    finally:
+        m.close()
+
+
+async def test_logs_a_cluster_member_is_given_open_in_the_background(tmp_path):
+    from broker.log.topics import TopicInfo
+
+    m = LogManager(tmp_path / "data", now_ms=Clock())
+    m.open()
+    steps: list[list[tuple[str, int]]] = []
+    m.log_open_listeners.append(steps.append)
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(m.open_deferred_in_turn)
+            m.apply_topics([TopicInfo("r", uuid.uuid4(), 100, {}, False, frozenset(range(0, 100, 2)))])
+            assert m.deferred_count == 50 and m.has_log("r", 98) and not m.has_log("r", 99)
+            with trio.fail_after(10):
+                while m.deferred_count:
+                    await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        assert sorted(k for step in steps for k in step) == [("r", p) for p in range(0, 100, 2)]
+        assert all(log.log_end_offset == 0 for log in m.logs()) and len(m.logs()) == 50
     finally:
         m.close()
