@@ -217,7 +217,7 @@ def _telemetry_families(services: Services) -> list[Family]:
 def _log_size_family(services: Services) -> Family:
     p = PREFIX
     f = Family(p + "log_size_bytes", "gauge", "Size of a partition's log on disk, all segments.")
-    sizes = []
+    sizes = [(topic, partition, 0) for topic, partition in services.logs.unopened_new()]
     for plog in services.logs.logs():
         try:
             sizes.append((plog.topic, plog.partition, plog.size_bytes))

@@ -196,6 +196,7 @@ def _fake_broker() -> _NS:
         ),
         logs=_NS(
             logs=lambda: [_Log("t", 1, 50), _Log("t", 0, 100), _Log("a", 0, 7)],
+            unopened_new=list,
             cleaner=_NS(
                 runs=2,
                 bytes_read=300,
@@ -280,6 +281,22 @@ def test_ordering_is_stable_and_sorted_by_labels():
         'sharebroker_log_size_bytes{topic="t",partition="0"} 100',
         'sharebroker_log_size_bytes{topic="t",partition="1"} 50',
     ]
+
+
+def test_a_partition_whose_log_is_not_open_yet_is_listed_empty(tmp_path):
+    from broker.log.manager import LogManager
+    from tests.unit.test_log_helpers import batch
+
+    logs = LogManager(tmp_path / "data")
+    logs.open()
+    try:
+        logs.create_topic("new", 2)  # opened by their first use
+        logs.partition("new", 1).append(batch(1))
+        text = render([m._log_size_family(_NS(logs=logs))])
+        assert 'sharebroker_log_size_bytes{topic="new",partition="0"} 0' in text
+        assert f'sharebroker_log_size_bytes{{topic="new",partition="1"}} {len(batch(1))}' in text
+    finally:
+        logs.close()
 
 
 # --- HTTP --------------------------------------------------------------------------------
