@@ -6,7 +6,8 @@ tail of its active segment: ~0.3 ms on this project's test machine, 10 s for 30,
 partitions. After a clean shutdown nothing needs recovering, so :meth:`LogManager.open
 <broker.log.manager.LogManager.open>` only notes where each log is; a log opens on its
 first use (:meth:`DeferredLogs.partition`), and the others open in the background a few
-at a time (:meth:`DeferredLogs.open_deferred_in_turn`), internal topics first. Until then
+at a time (:meth:`DeferredLogs.open_deferred_in_turn`): the internal topics' at once, the
+others once the broker is ready (:meth:`DeferredLogs.open_rest_soon`). Until then
 a deferred log's checkpoint entries are those its directory's files had at start, and
 retention, flushing and cleaning have nothing to do on it (the last shutdown left it
 flushed; retention looks at it at the first check after it opens).
@@ -157,6 +158,12 @@ class DeferredLogs:
         """Have the background opener open these deferred logs, in this order."""
         self._open_queue.extend(keys)
         self._open_wake.set()
+
+    def open_rest_soon(self) -> None:
+        """Queue every deferred log not queued yet (the broker is ready: requests open
+        what they need first, the background the rest)."""
+        queued = set(self._open_queue)
+        self.open_soon(k for k in self._deferred if k not in queued)
 
     async def open_deferred_in_turn(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Open the logs queued by :meth:`open_soon` a few at a time, forever, yielding
