@@ -547,11 +547,18 @@ def run_layout(make: Callable[[], Layout], sizes: list[int], args: argparse.Name
             step(row, "metadata_ms", metadata_ms, layout.bootstrap, size, digits=1)
             step(row, "list_offsets_s", list_offsets_s, layout.bootstrap, made, args.timeout, digits=2)
             step(row, "produce_s", produce_each, layout.bootstrap, new, args.timeout, digits=2)
-            row.update(idle(layout, args.settle, args.idle))
+            try:
+                row.update(idle(layout, args.settle, args.idle))
+            except OSError as exc:  # /proc/<pid> is gone: the process exited
+                result["exited"] = f"a broker process exited during the {size:,}-partition step ({exc.filename})"
+                print(f"    {result['exited']}", flush=True)
+                break
             etcd = layout.etcd()
             if etcd is not None:
                 row.update(etcd)
             print(f"  {layout.name} {size}: {json.dumps(row)}", flush=True)
+        if "exited" in result:
+            return result  # nothing more to measure on it (the stop below is still timed)
         if layout.rf == 3 and args.controller_kill:
             step(result, "controller_writable_s", controller_kill, layout, result, args.timeout)
             print(
@@ -574,8 +581,13 @@ def run_layout(make: Callable[[], Layout], sizes: list[int], args: argparse.Name
         # (removing 30,000 partition directories takes longer on this disk than the stop).
         stopping = time.monotonic()
         try:
-            layout.stop_nodes()
-            result["stop_all_s"] = round(time.monotonic() - stopping, 2)
+            try:
+                layout.stop_nodes()
+            except Exception as exc:  # e.g. a broker whose process exited already
+                result["stop_all_s"] = None
+                result.setdefault("errors", {})["stop_all_s"] = f"{type(exc).__name__}: {exc}"
+            else:
+                result["stop_all_s"] = round(time.monotonic() - stopping, 2)
             print(f"  {layout.name}: stopped in {result['stop_all_s']} s", flush=True)
         finally:
             layout.stop()
