@@ -38,9 +38,11 @@ from broker.protocol.errors import ErrorCode, KafkaError
 
 log = structlog.get_logger("sharebroker.log")
 
-# Deferred logs opened per step of the background opener (~0.3 ms each: the event loop
-# is held ~20 ms at a time).
-OPEN_DEFERRED_PER_STEP = 64
+# The background opener holds the event loop this long at a time (~15 logs at ~0.3 ms
+# each), so a request that comes meanwhile waits little at each of its steps: with 64
+# logs per step (~20 ms), a full Metadata request measured right after creating 30,000
+# partitions RF 3 took 215 ms instead of 84 ms.
+OPEN_DEFERRED_SLICE_S = 0.005
 
 
 class Deferred(NamedTuple):
@@ -167,8 +169,8 @@ class DeferredLogs:
 
     async def open_deferred_in_turn(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Open the logs queued by :meth:`open_soon` a few at a time, forever, yielding
-        between steps (requests are served meanwhile; a request for a log not opened yet
-        opens it first)."""
+        every OPEN_DEFERRED_SLICE_S (requests are served meanwhile; a request for a log
+        not opened yet opens it first)."""
         task_status.started()
         while True:
             if not self._open_queue:
@@ -178,8 +180,12 @@ class DeferredLogs:
             started = time.monotonic()
             opened = 0
             while self._open_queue:
-                step = [self._open_queue.popleft() for _ in range(min(OPEN_DEFERRED_PER_STEP, len(self._open_queue)))]
-                keys = self.open_deferred(step)
+                keys = []
+                until = time.monotonic() + OPEN_DEFERRED_SLICE_S
+                while self._open_queue and time.monotonic() < until:
+                    key = self._open_queue.popleft()
+                    if key in self._deferred and self._open_deferred(key) is not None:
+                        keys.append(key)
                 opened += len(keys)
                 for listener in self.log_open_listeners:
                     listener(keys)
