@@ -26,8 +26,10 @@ def _made(data, topics=(("t", 3),), records=3) -> None:
     for name, n in topics:
         m.create_topic(name, n, {})
         for p in range(n):
+            log = m.partition(name, p)
+            assert log is not None
             for _ in range(records):
-                m.partition(name, p).append(batch(1))
+                log.append(batch(1))
     m.close()
 
 
