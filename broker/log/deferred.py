@@ -7,7 +7,7 @@ partitions. After a clean shutdown nothing needs recovering, so :meth:`LogManage
 <broker.log.manager.LogManager.open>` only notes where each log is; a log opens on its
 first use (:meth:`DeferredLogs.partition`), and the others open in the background a few
 at a time (:meth:`DeferredLogs.open_deferred_in_turn`): the internal topics' at once, the
-others once the broker is ready (:meth:`DeferredLogs.open_rest_soon`). Until then
+others once the coordinators have loaded (:meth:`DeferredLogs.open_rest_soon`). Until then
 a deferred log's checkpoint entries are those its directory's files had at start, and
 retention, flushing and cleaning have nothing to do on it (the last shutdown left it
 flushed; retention looks at it at the first check after it opens).

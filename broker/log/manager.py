@@ -271,9 +271,7 @@ class LogManager(LogDirMoves, DeferredLogs):
             # A deferred log's topic id is checked when it opens (_open_deferred).
             self._remove_orphans(scan, check_ids=not clean)
             self._open_all(scan, defer=clean)
-            # The internal topics' logs at once (the coordinators load from them, and
-            # other brokers' coordinators wait for this one's followers); the others once
-            # the broker is ready (open_rest_soon).
+            # Internal topics' logs first (coordinators load from them); the rest: open_rest_soon.
             self.open_soon(k for k in self._deferred if self._topics[k[0]].internal)
         except BaseException:
             for part_log in [*self._logs.values(), *(f.log for f in self._futures.values())]:

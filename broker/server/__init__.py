@@ -123,7 +123,6 @@ async def serve(config: Any, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> 
 
                         await background.start(serve_metrics, services, *parse_listen(metrics_listen))
                     gate.ready(services)
-                    services.logs.open_rest_soon()
                     advertised = services.config.current.advertised_listeners[0]
                     log.info(
                         "ready",

@@ -131,10 +131,14 @@ def open_services(services: Services) -> None:
 
 
 async def load_coordinators(services: Services) -> None:
-    """Rebuild the coordinators' state from their internal topics."""
+    """Rebuild the coordinators' state from their internal topics (then the other logs a
+    clean start deferred open in the background)."""
     await services.groups.load()
     await services.share_state.load()
     await services.transactions.load()
+    # The logs a clean start left closed, but for the internal topics' (queued at once:
+    # the loads above read them), open in the background from now on.
+    services.logs.open_rest_soon()
 
 
 def close_services(services: Services) -> None:
