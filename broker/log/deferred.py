@@ -154,10 +154,15 @@ class DeferredLogs:
         """Open the deferred logs among ``keys`` (default: all of them); returns the
         partitions opened."""
         wanted = list(self._deferred) if keys is None else keys
-        return [key for key in wanted if key in self._deferred and self._open_deferred(key) is not None]
+        return [key for key in wanted if self._open_if_deferred(key)]
+
+    def _open_if_deferred(self, key: tuple[str, int]) -> bool:
+        """Open ``key``'s log if it is still deferred; whether it was opened now."""
+        return key in self._deferred and self._open_deferred(key) is not None
 
     def open_soon(self, keys: Iterable[tuple[str, int]]) -> None:
-        """Have the background opener open these deferred logs, in this order."""
+        """Have the background opener open these deferred logs, in this order (from the
+        event loop's thread; before the opener runs, queue into ``_open_queue`` alone)."""
         self._open_queue.extend(keys)
         self._open_wake.set()
 
@@ -184,7 +189,7 @@ class DeferredLogs:
                 until = time.monotonic() + OPEN_DEFERRED_SLICE_S
                 while self._open_queue and time.monotonic() < until:
                     key = self._open_queue.popleft()
-                    if key in self._deferred and self._open_deferred(key) is not None:
+                    if self._open_if_deferred(key):
                         keys.append(key)
                 opened += len(keys)
                 for listener in self.log_open_listeners:

@@ -271,8 +271,8 @@ class LogManager(LogDirMoves, DeferredLogs):
             # A deferred log's topic id is checked when it opens (_open_deferred).
             self._remove_orphans(scan, check_ids=not clean)
             self._open_all(scan, defer=clean)
-            # Internal topics' logs first (coordinators load from them); the rest: open_rest_soon.
-            self.open_soon(k for k in self._deferred if self._topics[k[0]].internal)
+            # Internal topics' logs first (queued only: this runs in a worker thread); rest: open_rest_soon.
+            self._open_queue.extend(k for k in self._deferred if self._topics[k[0]].internal)
         except BaseException:
             for part_log in [*self._logs.values(), *(f.log for f in self._futures.values())]:
                 part_log.discard()
