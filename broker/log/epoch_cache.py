@@ -118,11 +118,14 @@ class LeaderEpochCache:
         self._set(keep)
         return True
 
-    def truncate_from_end(self, end_offset: int) -> None:
-        """The log was cut to end at ``end_offset``: drop epochs starting at or after it."""
+    def truncate_from_end(self, end_offset: int) -> bool:
+        """The log was cut to end at ``end_offset``: drop epochs starting at or after it
+        (True if any was)."""
         keep = [e for e in self._entries if e.start_offset < end_offset]
-        if len(keep) != len(self._entries):
-            self._set(keep)
+        if len(keep) == len(self._entries):
+            return False
+        self._set(keep)
+        return True
 
     def truncate_from_start(self, start_offset: int) -> None:
         """The log now starts at ``start_offset``: the epoch holding it starts there."""

@@ -398,6 +398,14 @@ class PartitionLog(LogAppends, LogReads, LogDurability):
         """
         self._check_open()
         if offset >= self._leo:
+            # Nothing to cut, but an epoch this replica began at its log end and wrote
+            # nothing in is not the leader's: it goes (as in Kafka), or the next fetch
+            # names it as the last fetched epoch and the leader sees the same
+            # divergence again.
+            with self._lock:
+                dropped = self.epochs.truncate_from_end(self._leo)
+            if dropped:
+                self._written()
             return self._leo
         if offset < self._bases[0]:
             self.truncate_fully_and_start_at(offset)

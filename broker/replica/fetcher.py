@@ -327,7 +327,7 @@ class _LeaderFetcher:
                 log_end_offset=leo,
                 truncate_to=target,
             )
-            part_log.truncate_to(target)
+        part_log.truncate_to(target)  # at the log end too: drops an epoch the leader never had
         if done:
             self._truncated(t)
         else:

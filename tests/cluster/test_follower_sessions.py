@@ -6,7 +6,8 @@
 - a leader's change resets what its followers fetch from it: the session with a
   killed leader ends, its partitions join the followers' sessions with the new
   leaders (whose followers fetch what they append), and the restarted broker opens
-  new sessions as a follower and is back in every ISR.
+  new sessions as a follower and is back in every ISR; when it leads its partitions
+  again, every follower stays in their ISR.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from confluent_kafka import Producer
+from confluent_kafka import ElectionType, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker.localcluster import BrokerProcess, LocalCluster
@@ -131,3 +132,26 @@ def test_a_leader_change_resets_the_session_and_moves_its_partitions(c: LocalClu
     wait_for(lambda: _all_in_sync(c, topic), 60, "broker 1 back in every ISR")
     opened, _ = _sessions(c.broker(1))
     assert set(opened) == {2, 3}, opened
+
+
+def test_a_leader_back_after_a_restart_keeps_its_followers_in_sync(c: LocalCluster, names):
+    topic = names("back")
+    _create(c, topic)
+    state = wait_for(lambda: _all_in_sync(c, topic), 30, "every partition led, ISR full")
+    led = [p for p, (leader, _) in state.items() if leader == 1]
+    assert led, state
+    _produce_everywhere(c, topic, b"before")
+    c.broker(1).kill()
+    wait_for(lambda: all(leader in (2, 3) for leader, _ in _leaders(c, topic).values()), 30, "2 and 3 leading")
+    c.broker(1).start()
+    wait_for(lambda: _all_in_sync(c, topic), 60, "broker 1 back in every ISR")
+    # Broker 1 leads its partitions again. Their followers led them meanwhile and began
+    # an epoch there with no record; they drop it when the new leader's answer shows it
+    # was never the leader's, and fetch on (before, they fetched the same divergence
+    # again and again and fell out of the ISR after replica.lag.time.max.ms).
+    admin = AdminClient({"bootstrap.servers": c.bootstrap})
+    admin.elect_leaders(ElectionType.PREFERRED, [TopicPartition(topic, p) for p in led]).result(timeout=30)
+    wait_for(lambda: all(_leaders(c, topic)[p][0] == 1 for p in led), 30, "broker 1 leading its partitions again")
+    time.sleep(4)  # longer than replica.lag.time.max.ms
+    assert _all_in_sync(c, topic), _leaders(c, topic)
+    _produce_everywhere(c, topic, b"after broker 1 leads again")  # min.insync.replicas=3

@@ -184,6 +184,22 @@ def test_truncate_to_cuts_whole_batches_and_everything_derived(tmp_path):
     reopened.close()
 
 
+def test_truncating_at_the_log_end_drops_an_epoch_begun_there_with_no_record(tmp_path):
+    # This replica led at epoch 2 and wrote nothing; the leader of epoch 3 never had
+    # epoch 2. Truncation to the log end cuts nothing but must drop that epoch, or the
+    # next fetch names it as the last fetched epoch and the leader answers with the
+    # same divergence again, round after round.
+    log = _leader_log(tmp_path, [(0, 3), (1, 2)])
+    log.assign_epoch_start(2)
+    assert log.epochs.latest == EpochEntry(2, 10)
+    assert log.truncate_to(10) == 10
+    assert log.log_end_offset == 10
+    assert log.epochs.entries == [EpochEntry(0, 0), EpochEntry(1, 6)]
+    assert log.truncate_to(15) == 10  # beyond the end: still nothing cut
+    assert log.epochs.entries == [EpochEntry(0, 0), EpochEntry(1, 6)]
+    log.close()
+
+
 def test_truncate_across_segments(tmp_path):
     config = LogConfig(segment_bytes=1024 * 1024, index_interval_bytes=50, transaction_verification=False)
     log = open_log(tmp_path, config)
