@@ -223,6 +223,13 @@ bench-scale-cluster: $(BENCH_STAMP) peer-kafka ## sharebroker vs Kafka 4.4 at 1k
 	@mkdir -p $(RESULTS)
 	$(PY) -m bench.scale_cluster --sizes $(SCALE_SIZES) --layout $(SCALE_LAYOUT) $(SCALE_ARGS)
 
+.PHONY: bench-replication-spread
+# SPREAD_ARGS for the options (e.g. SPREAD_ARGS="--rounds 5 --kafka-rounds 0").
+SPREAD_ARGS ?=
+bench-replication-spread: $(BENCH_STAMP) peer-kafka ## one acks=all record to each of 5,000 new partitions: 3 brokers RF 3 vs 1 broker RF 1, sharebroker and Kafka 4.4 -> bench/results/replication-spread-<date>.json
+	@mkdir -p $(RESULTS)
+	$(PY) -m bench.replication_spread $(SPREAD_ARGS)
+
 .PHONY: bench-replication
 bench-replication: $(BENCH_STAMP) peer-kafka ## RF 3 over 3 brokers vs a 3-node Kafka 4.4: acks=all MB/s, kill -9 of a leader -> next ack -> bench/results/replication-<date>.json
 	@mkdir -p $(RESULTS)

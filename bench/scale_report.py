@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench import spread_report
+
 ROWS = [
     ("CreateTopics answered (s)", "create_s"),
     ("every new partition led, RF 3: full ISR (s)", "ready_s"),
@@ -300,6 +302,23 @@ def render_plot(results_dir: Path, out_dir: Path) -> bool:
     return found is not None and plot(json.loads(found.read_text()), out_dir / IMAGE)
 
 
+def spread_section(results_dir: Path) -> str:
+    """The table of the newest ``replication-spread-<date>.json`` (``make
+    bench-replication-spread``), or nothing."""
+    found = spread_report.newest(results_dir)
+    if found is None:
+        return ""
+    return f"""
+**Replication spread thin** (`make bench-replication-spread`, {found.name}): one acks=all
+record to each of many new partitions, fresh brokers each round, one broker RF 1 and
+then three brokers RF 3 (etcd); the file-system probe before each round is the time to
+make a directory holding two new files, most of what a broker's first record to a new
+partition costs it here, in kernel CPU.
+
+{spread_report.markdown(json.loads(found.read_text())).rstrip()}
+"""
+
+
 def section(results_dir: Path, plotted: bool = False) -> str:
     """The PERFORMANCE.md section, from the newest bench/results/scale-cluster-<date>.json
     (``plotted``: its curves are in docs/performance-scale-cluster.png, see :func:`render_plot`)."""
@@ -314,6 +333,7 @@ def section(results_dir: Path, plotted: bool = False) -> str:
     missing = f"\nNot measured in this run: {r['not_measured']}\n" if r.get("not_measured") else ""
     image = f"\n![cost as partitions grow]({IMAGE})\n" if plotted else ""
     cost = slopes_text(r)
+    spread = spread_section(results_dir)
     return f"""
 ## Scale: cost as partitions grow, 1 broker and 3 brokers, against Kafka (`make bench-scale-cluster`)
 
@@ -352,7 +372,7 @@ times out shows as "failed" and the run goes on.
 {image}
 {markdown(r).rstrip()}
 
-{cost}{notes}
+{cost}{notes}{spread}
 What these show:
 
 {observations}{missing}"""

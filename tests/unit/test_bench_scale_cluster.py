@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench import scale_groups, scale_report
+from bench import scale_groups, scale_report, spread_report
 from bench.scale_cluster import quorum_leader
 from broker.admin.client import KafkaApiError
 from broker.protocol.errors import ErrorCode
@@ -252,3 +252,39 @@ def test_requests_carry_each_groups_offsets():
     assert {p.partition_index: p.start_offset for p in alter.topics[0].partitions} == scale_groups.expected(share)
     fetch = scale_groups.fetch_request([group, share])
     assert [g.group_id for g in fetch.groups] == [group, share] and fetch.groups[0].topics is None
+
+
+# --------------------------------------------------------------------- replication spread
+
+SPREAD = {
+    "partitions": 5000,
+    "when": "2026-11-30T15:00:00Z",
+    "command": "python -m bench.replication_spread --rounds 2",
+    "machine": "2 CPUs, nothing pinned",
+    "sharebroker": [
+        {"fs_ms": 1.8, "single": {"produce_s": 10.0}, "cluster": {"produce_s": 15.0}, "ratio": 1.5},
+        {"fs_ms": 0.9, "single": {"produce_s": 5.0}, "cluster": {"produce_s": 9.0}, "ratio": 1.8},
+        {"fs_ms": 1.1, "single": {"produce_s": 6.0}, "cluster": {"error": "TimedOut: 3 undelivered"}, "ratio": None},
+    ],
+    "kafka": [{"fs_ms": 2.0, "single": {"produce_s": 20.0}, "cluster": {"produce_s": 90.0}, "ratio": 4.5}],
+}
+
+
+def test_spread_table_gives_every_round_and_the_median_of_those_measured():
+    doc = spread_report.markdown(SPREAD)
+    assert doc.startswith("One acks=all record to each of 5,000 new partitions (2026-11-30T15:00:00Z")
+    assert _row(doc, "sharebroker 1") == ["1.80", "10.00", "15.00", "1.50x"]
+    assert _row(doc, "sharebroker 3") == ["1.10", "6.00", "failed", "-"]
+    assert _row(doc, "kafka 1") == ["2.00", "20.00", "90.00", "4.50x"]
+    assert "sharebroker: median 1.65x over 2 of 3 rounds; kafka: median 4.50x over 1 of 1 rounds." in doc
+    assert spread_report.summary([]) == {"median_ratio": None, "ratios": [], "rounds": 0, "failed_rounds": 0}
+
+
+def test_section_carries_the_newest_spread_table(tmp_path):
+    shutil.copy(SAMPLE, tmp_path / "scale-cluster-2026-11-29.json")
+    assert "Replication spread thin" not in scale_report.section(tmp_path)
+    (tmp_path / "replication-spread-2026-11-29.json").write_text(json.dumps({**SPREAD, "sharebroker": []}))
+    (tmp_path / "replication-spread-2026-11-30.json").write_text(json.dumps(SPREAD))
+    doc = scale_report.section(tmp_path)
+    assert "(`make bench-replication-spread`, replication-spread-2026-11-30.json)" in doc
+    assert _row(doc, "sharebroker 2") == ["0.90", "5.00", "9.00", "1.80x"]
