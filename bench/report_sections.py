@@ -243,8 +243,9 @@ client), as far as a 2-core machine can show what a second machine would bring.
 
 def replication_section(results_dir: Path | None = None) -> str:
     """The replication section, from the newest ``make bench-replication`` results
-    (bench/results/replication-<date>.json); empty when there are none."""
-    found = sorted((results_dir or ROOT / "bench" / "results").glob("replication-*.json"))
+    (bench/results/replication-<date>.json, not ``make bench-replication-spread``'s);
+    empty when there are none."""
+    found = sorted((results_dir or ROOT / "bench" / "results").glob("replication-[0-9]*.json"))
     if not found:
         return ""
     r = json.loads(found[-1].read_text())

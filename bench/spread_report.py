@@ -30,7 +30,9 @@ def markdown(results: dict[str, Any]) -> str:
     """The table and its summary line, for docs/PERFORMANCE.md."""
     n = results["partitions"]
     lines = [
-        f"One acks=all record to each of {n:,} new partitions ({results['when']}, `{results['command']}`)",
+        f"One acks=all record to each of {n:,} new partitions ({results['when']}"
+        + (f", commit {results['commit']}" if results.get("commit") else "")
+        + f", `{results['command']}`)",
         "",
         "| broker, round | file system: directory + 2 files (ms) | 1 broker, RF 1 (s) | 3 brokers, RF 3 (s) | 3 brokers / 1 |",
         "|---|---|---|---|---|",
