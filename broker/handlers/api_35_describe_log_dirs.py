@@ -50,9 +50,12 @@ def _result(report: DirReport) -> DescribeLogDirsResult:
 
 @handler(35, min_version=1, max_version=5)
 async def handle(ctx: RequestContext, req: DescribeLogDirsRequest) -> DescribeLogDirsResponse:
+    logs = ctx.services.logs
     if req.topics is None:
-        reports = ctx.services.logs.describe_dirs()
+        await logs.open_in_slices()  # logs not opened since the start, without holding the loop
+        reports = logs.describe_dirs()
     else:
         wanted = {(t.topic, p) for t in req.topics for p in t.partitions}
-        reports = ctx.services.logs.describe_dirs(lambda topic, p: (topic, p) in wanted)
+        await logs.open_in_slices(wanted)
+        reports = logs.describe_dirs(lambda topic, p: (topic, p) in wanted)
     return DescribeLogDirsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, results=[_result(r) for r in reports])

@@ -172,6 +172,31 @@ class DeferredLogs:
         queued = set(self._open_queue)
         self.open_soon(k for k in self._deferred if k not in queued)
 
+    async def open_in_slices(self, keys: Iterable[tuple[str, int]] | None = None) -> None:
+        """Open the deferred logs among ``keys`` (default: all of them) before returning,
+        yielding every OPEN_DEFERRED_SLICE_S so that requests are served meanwhile (for a
+        request that reads every log: DescribeLogDirs just after a start with 30,000
+        deferred logs would otherwise hold the event loop for ~10 s)."""
+        pending = deque(self._deferred if keys is None else [k for k in keys if k in self._deferred])
+        while pending:
+            self._open_slice(pending)
+            await trio.lowlevel.checkpoint()
+
+    def _open_slice(self, queue: deque[tuple[str, int]]) -> int:
+        """Open deferred logs from the front of ``queue`` for up to OPEN_DEFERRED_SLICE_S
+        (one at least); tells the listeners; how many were opened."""
+        keys = []
+        until = time.monotonic() + OPEN_DEFERRED_SLICE_S
+        while queue:  # at least one per slice
+            key = queue.popleft()
+            if self._open_if_deferred(key):
+                keys.append(key)
+            if time.monotonic() >= until:
+                break
+        for listener in self.log_open_listeners:
+            listener(keys)
+        return len(keys)
+
     async def open_deferred_in_turn(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Open the logs queued by :meth:`open_soon` a few at a time, forever, yielding
         every OPEN_DEFERRED_SLICE_S (requests are served meanwhile; a request for a log
@@ -185,15 +210,7 @@ class DeferredLogs:
             started = time.monotonic()
             opened = 0
             while self._open_queue:
-                keys = []
-                until = time.monotonic() + OPEN_DEFERRED_SLICE_S
-                while self._open_queue and time.monotonic() < until:
-                    key = self._open_queue.popleft()
-                    if self._open_if_deferred(key):
-                        keys.append(key)
-                opened += len(keys)
-                for listener in self.log_open_listeners:
-                    listener(keys)
+                opened += self._open_slice(self._open_queue)
                 await trio.lowlevel.checkpoint()
             if opened:
                 log.info("deferred_logs_opened", partitions=opened, seconds=round(time.monotonic() - started, 3))

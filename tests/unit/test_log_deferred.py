@@ -152,6 +152,51 @@ def test_describing_log_dirs_counts_every_replica(tmp_path):
         m.close()
 
 
+def test_describing_some_replicas_opens_only_theirs(tmp_path):
+    data = tmp_path / "data"
+    _made(data, (("t", 3),))
+    m = LogManager(data, now_ms=Clock())
+    m.open()
+    try:
+        (report,) = m.describe_dirs(lambda topic, p: p == 1)
+        assert [(r.topic, r.partition) for r in report.replicas] == [("t", 1)]
+        assert m.deferred_count == 2 and m.opened("t", 1) is not None
+    finally:
+        m.close()
+
+
+async def test_opening_in_slices_lets_other_tasks_run_between_slices(tmp_path, monkeypatch):
+    from broker.log import deferred
+
+    data = tmp_path / "data"
+    _made(data, (("t", 40),), records=1)
+    m = LogManager(data, now_ms=Clock())
+    m.open()
+    steps: list[list[tuple[str, int]]] = []
+    m.log_open_listeners.append(steps.append)
+    monkeypatch.setattr(deferred, "OPEN_DEFERRED_SLICE_S", 0.0)  # one log per slice
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await trio.lowlevel.checkpoint()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ticker)
+            await m.open_in_slices([("t", 3), ("t", 1), ("nope", 0)])
+            assert m.deferred_count == 38 and [k for s in steps for k in s] == [("t", 3), ("t", 1)]
+            before = ticks
+            await m.open_in_slices()
+            nursery.cancel_scope.cancel()
+        assert m.deferred_count == 0 and sum(len(s) for s in steps) == 40
+        assert ticks - before >= 30  # the other task ran between the slices
+    finally:
+        m.close()
+
+
 async def test_the_background_opener_opens_internal_topics_first_and_the_rest_once_ready(tmp_path):
     data = tmp_path / "data"
     _made(data, (("t", 70), ("__consumer_offsets", 2)), records=1)
