@@ -53,7 +53,7 @@ from typing import Any
 
 import bench.share as share_bench
 from bench.fetch import cpu_seconds, fetch
-from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker
+from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker, git_commit
 from bench.produce import RECORD, produce, rss_kib
 from bench.report import render, scale_section, table
 from bench.report_base import KAFKA_PEER_VERSION, PRODUCE_KEYS, PRODUCE_PARTITIONS, SCENARIOS, SHARE_MATRIX
@@ -308,16 +308,6 @@ def share_median(bootstrap: str, consumers: int, partitions: int, args) -> dict:
     return median_run(runs, "records_per_s", rank=lambda r: (r["received"] >= r["records"], r["records_per_s"]))
 
 
-def _git_commit(tree: Path) -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(tree), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True
-        )
-    except OSError:
-        return None
-    return out.stdout.strip() or None
-
-
 def _java_version() -> str:
     try:
         out = subprocess.run(["java", "-version"], capture_output=True, text=True, timeout=20).stderr
@@ -399,8 +389,8 @@ def _new_results(args: argparse.Namespace, scenarios: list[str], argv: list[str]
     return {
         "date": date,
         "kafka_version": args.kafka_version,
-        "commit": _git_commit(ROOT),
-        "baseline_commit": _git_commit(Path(args.baseline_src)) if args.baseline_src else None,
+        "commit": git_commit(ROOT),
+        "baseline_commit": git_commit(Path(args.baseline_src)) if args.baseline_src else None,
         "started_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "command": shlex.join(
             [

@@ -30,6 +30,17 @@ KAFKA_JAR = ROOT / "peers" / ".cache" / "kafka" / "libs" / "kafka_2.13-4.4.0.jar
 KAFKA_DEFAULT_VERSION = "4.4.0"
 
 
+def git_commit(tree: Path = ROOT) -> str | None:
+    """The commit checked out in ``tree`` (12 hex digits; None outside a git work tree)."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(tree), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
 def kafka_libs(version: str) -> Path:
     """Where ``make peers`` (4.4.0) or ``make peer-kafka-old`` (any other) put a release's jars."""
     cache = ROOT / "peers" / ".cache"

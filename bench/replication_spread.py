@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import scale_cluster as sc
-from bench.peers import KafkaPeer
+from bench.peers import KafkaPeer, git_commit
 from bench.spread_report import markdown
 from broker import localcluster
 
@@ -91,15 +90,6 @@ def run(broker: str, rounds: int, partitions: int, timeout: float) -> list[dict[
     return out
 
 
-def _commit() -> str | None:
-    """The checkout's commit (None outside a git work tree)."""
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
-    except OSError:
-        return None
-    return done.stdout.strip() or None
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--partitions", type=int, default=5_000, help="new partitions, a multiple of 100")
@@ -125,7 +115,7 @@ def main() -> None:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "command": " ".join(["python -m bench.replication_spread", *sys.argv[1:]]),
         "machine": f"{os.cpu_count()} CPUs, nothing pinned",
-        "commit": _commit(),
+        "commit": git_commit(),
     }
     out = args.json or Path("bench/results") / f"replication-spread-{time.strftime('%Y-%m-%d')}.json"
     for broker, rounds in (("sharebroker", args.rounds), ("kafka", args.kafka_rounds)):
