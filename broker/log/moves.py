@@ -131,7 +131,7 @@ class LogDirMoves:
         replicas: dict[Path, list[ReplicaReport]] = {}
         # Sizes and lags are read from the open logs (callers on the event loop open
         # them first with open_in_slices).
-        self.open_deferred(None if wanted is None else [k for k in list(self._deferred) if wanted(*k)])
+        self.open_deferred(None if wanted is None else [k for k in self._deferred if wanted(*k)])
         for (topic, p), part_log in self._logs.items():
             if wanted is None or wanted(topic, p):
                 lag = max(part_log.high_watermark - part_log.log_end_offset, 0)
