@@ -146,19 +146,24 @@ bench-compare: $(BENCH_STAMP) peers ## every scenario, all brokers in one run ->
 bench: bench-protocol bench-compare ## every benchmark: bench-protocol, then bench-compare
 
 # This checkout against an earlier commit in the same run: BASE is checked out into a
-# temporary worktree, bench.compare runs both brokers (and Kafka) with the same pinning and
-# clients, and bench.regressions fails on any row more than TOLERANCE % worse than BASE's.
+# temporary worktree, bench.compare runs both brokers ROUNDS times with the same pinning and
+# clients (their order swapped each round), and bench.regressions fails on any row whose
+# median over the rounds is more than TOLERANCE % worse than BASE's.
 REGRESS_DIR := $(CURDIR)/.bench-baseline
 TOLERANCE ?= 5
+ROUNDS ?= 3
 REGRESS_SCENARIOS ?= all
-bench-regressions: $(BENCH_STAMP) peers ## this checkout vs BASE=<commit> in one run: fails on a row > TOLERANCE % worse
-	@test -n "$(BASE)" || { echo "usage: make bench-regressions BASE=<commit> [TOLERANCE=5]"; exit 2; }
+bench-regressions: $(BENCH_STAMP) peers ## this checkout vs BASE=<commit>, ROUNDS runs: fails on a row whose median is > TOLERANCE % worse
+	@test -n "$(BASE)" || { echo "usage: make bench-regressions BASE=<commit> [ROUNDS=3] [TOLERANCE=5]"; exit 2; }
 	@mkdir -p $(RESULTS)
 	rm -rf $(REGRESS_DIR) && git worktree prune && git worktree add --detach $(REGRESS_DIR) $(BASE)
-	$(COMPARE) --baseline-src $(REGRESS_DIR) --brokers baseline,sharebroker,kafka --scenarios $(REGRESS_SCENARIOS) \
-		--no-doc --json $(RESULTS)/regressions-$$(date +%F).json; rc=$$?; \
-		git worktree remove --force $(REGRESS_DIR); test $$rc -eq 0
-	$(PY) -m bench.regressions $(RESULTS)/regressions-$$(date +%F).json --tolerance $(TOLERANCE)
+	rc=0; files=; for i in $$(seq 1 $(ROUNDS)); do \
+		if [ $$((i % 2)) -eq 1 ]; then order=baseline,sharebroker; else order=sharebroker,baseline; fi; \
+		out=$(RESULTS)/regressions-$$(date +%F)-round$$i.json; files="$$files $$out"; \
+		$(COMPARE) --baseline-src $(REGRESS_DIR) --brokers $$order --scenarios $(REGRESS_SCENARIOS) \
+			--no-doc --json $$out || { rc=$$?; break; }; \
+	done; git worktree remove --force $(REGRESS_DIR); test $$rc -eq 0 && \
+	$(PY) -m bench.regressions $$files --tolerance $(TOLERANCE)
 
 bench-profile: $(BENCH_STAMP) ## py-spy profile of sharebroker under produce and share consume -> bench/results/profile/
 	taskset -c 1 $(PY) -m bench.profile

@@ -9,16 +9,22 @@ where ``sharebroker`` is more than ``--tolerance`` percent worse than ``baseline
 
     python -m bench.regressions bench/results/compare-<date>.json --tolerance 5
 
-``make bench-regressions BASE=<rev>`` checks out BASE into a temporary worktree, runs
-the comparison and then this check.
+Several results files are several rounds of the same comparison: each row is then judged
+on the median of its rounds on each side, which a single drain's noise on a small VM does
+not move as much as one run (a row of a 2 s drain can swing by 10-40 % between runs).
+
+``make bench-regressions BASE=<rev> [ROUNDS=3]`` checks out BASE into a temporary worktree,
+runs the comparison ROUNDS times, the two brokers' order swapped each round, and then this
+check over all the rounds.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import METRICS, _label
@@ -34,6 +40,8 @@ class Row:
     ours: float
     baseline: float
     higher_is_better: bool
+    # With several rounds: each round's (ours, baseline); ours/baseline are their medians.
+    rounds: tuple[tuple[float, float], ...] = field(default=())
 
     @property
     def worse_pct(self) -> float:
@@ -68,40 +76,80 @@ def compared_rows(results: dict) -> tuple[list[Row], list[str]]:
     return rows, missing
 
 
+def median_rows(runs: list[dict]) -> tuple[list[Row], list[str]]:
+    """Rows of several rounds, each side the median of its rounds.
+
+    A row counts only where every round has both figures; one that a round lacks is missing,
+    as it is in a single run."""
+    per_run = [compared_rows(results) for results in runs]
+    missing = sorted({text for _rows, lacking in per_run for text in lacking})
+    by_key: dict[str, list[Row]] = {}
+    for rows, _lacking in per_run:
+        for row in rows:
+            by_key.setdefault(row.key, []).append(row)
+    merged: list[Row] = []
+    for key, rows in by_key.items():
+        first = rows[0]
+        if len(rows) < len(runs):
+            missing.append(f"{first.label} (in {len(rows)} of {len(runs)} rounds)")
+            continue
+        merged.append(
+            Row(
+                key,
+                first.label,
+                first.unit,
+                statistics.median(r.ours for r in rows),
+                statistics.median(r.baseline for r in rows),
+                first.higher_is_better,
+                tuple((r.ours, r.baseline) for r in rows),
+            )
+        )
+    return merged, missing
+
+
 def regressions(results: dict, tolerance_pct: float = DEFAULT_TOLERANCE_PCT) -> list[Row]:
     rows, _ = compared_rows(results)
     return [r for r in rows if r.worse_pct > tolerance_pct]
 
 
-def report(results: dict, tolerance_pct: float = DEFAULT_TOLERANCE_PCT) -> str:
-    rows, missing = compared_rows(results)
+def report(results: dict | list[dict], tolerance_pct: float = DEFAULT_TOLERANCE_PCT) -> str:
+    runs = results if isinstance(results, list) else [results]
+    rows, missing = median_rows(runs)
+    first = runs[0]
     lines = [
-        f"baseline commit {results.get('baseline_commit') or '?'}, this broker at commit "
-        f"{results.get('commit') or '?'}, started {results.get('started_utc', '?')}",
+        f"baseline commit {first.get('baseline_commit') or '?'}, this broker at commit "
+        f"{first.get('commit') or '?'}, {len(runs)} round(s) started "
+        + ", ".join(str(r.get("started_utc", "?")) for r in runs),
         "",
-        "| row | sharebroker | baseline | worse by | within tolerance |",
-        "|---|---|---|---|---|",
+        "| row | sharebroker | baseline | worse by | within tolerance | rounds (sharebroker / baseline) |",
+        "|---|---|---|---|---|---|",
     ]
     for r in rows:
         ok = "yes" if r.worse_pct <= tolerance_pct else f"**no** (> {tolerance_pct:g} %)"
-        lines.append(f"| {r.label} ({r.unit}) | {r.ours:g} | {r.baseline:g} | {r.worse_pct:+.1f} % | {ok} |")
+        each = ", ".join(f"{o:g} / {b:g}" for o, b in r.rounds) if len(r.rounds) > 1 else ""
+        lines.append(f"| {r.label} ({r.unit}) | {r.ours:g} | {r.baseline:g} | {r.worse_pct:+.1f} % | {ok} | {each} |")
     for text in missing:
-        lines.append(f"| {text} | - | - | one side has no figure | **no** |")
+        lines.append(f"| {text} | - | - | one side has no figure | **no** | |")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("results", type=Path, help="a bench.compare results file with a 'baseline' broker")
+    parser.add_argument(
+        "results", type=Path, nargs="+", help="bench.compare results files with a 'baseline' broker (one per round)"
+    )
     parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE_PCT, help="percent (default 5)")
     args = parser.parse_args(argv)
-    try:
-        results = json.loads(args.results.read_text())
-        print(report(results, args.tolerance))
-        rows, missing = compared_rows(results)
-    except (OSError, ValueError) as exc:
-        print(f"bench.regressions: {args.results}: {exc}", file=sys.stderr)
-        return 2
+    runs: list[dict] = []
+    for path in args.results:
+        try:
+            runs.append(json.loads(path.read_text()))
+            compared_rows(runs[-1])
+        except (OSError, ValueError) as exc:
+            print(f"bench.regressions: {path}: {exc}", file=sys.stderr)
+            return 2
+    print(report(runs, args.tolerance))
+    rows, missing = median_rows(runs)
     worse = [r for r in rows if r.worse_pct > args.tolerance]
     print()
     print(

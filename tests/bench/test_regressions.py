@@ -63,7 +63,31 @@ def test_a_run_without_baseline_is_refused(tmp_path, capsys):
     assert "--baseline-src" in capsys.readouterr().err
 
 
-def _write(results: dict, where: Path) -> Path:
-    path = where / "run.json"
+def test_rounds_are_judged_on_their_medians(tmp_path):
+    rounds = [_run_with_baseline() for _ in range(3)]
+    _ours(rounds[0])["produce_8p"]["records_per_s"] *= 0.70  # one noisy round: 30 % worse
+    paths = [_write(r, tmp_path, f"round{i}.json") for i, r in enumerate(rounds)]
+    rows, missing = regressions.median_rows(rounds)
+    assert not missing
+    row = next(r for r in rows if r.key == "produce_8p_records_per_s")
+    assert len(row.rounds) == 3 and row.worse_pct == 0
+    assert regressions.main([str(p) for p in paths]) == 0
+    _ours(rounds[1])["produce_8p"]["records_per_s"] *= 0.80  # a second round worse: the median is
+    paths[1] = _write(rounds[1], tmp_path, "round1.json")
+    assert regressions.main([str(p) for p in paths]) == 1
+    worse = [r.key for r in regressions.median_rows(rounds)[0] if r.worse_pct > 5]
+    assert worse == ["produce_8p_records_per_s"]
+
+
+def test_a_row_one_round_lacks_fails_the_check(tmp_path):
+    rounds = [_run_with_baseline() for _ in range(2)]
+    del _ours(rounds[1])["produce_8p"]
+    _rows, missing = regressions.median_rows(rounds)
+    assert any("8 partitions" in m for m in missing), missing
+    assert regressions.main([str(_write(r, tmp_path, f"r{i}.json")) for i, r in enumerate(rounds)]) == 1
+
+
+def _write(results: dict, where: Path, name: str = "run.json") -> Path:
+    path = where / name
     path.write_text(json.dumps(results))
     return path
