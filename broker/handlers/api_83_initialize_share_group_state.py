@@ -27,16 +27,18 @@ from broker.protocol.messages.initialize_share_group_state_response import (
     InitializeStateResult,
     PartitionResult,
 )
+from broker.share.state_store import ShareStateStore
+
+
+async def _initialize(
+    store: ShareStateStore, group_id: str, topic: InitializeStateData, p: RequestPartition
+) -> PartitionResult:
+    r = await store.initialize(
+        group_id, topic.topic_id, p.partition, state_epoch=p.state_epoch, start_offset=p.start_offset
+    )
+    return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
 
 @handler(83, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: InitializeShareGroupStateRequest) -> InitializeShareGroupStateResponse:
-    store = ctx.services.share_state
-
-    async def one(topic: InitializeStateData, p: RequestPartition) -> PartitionResult:
-        r = await store.initialize(
-            req.group_id, topic.topic_id, p.partition, state_epoch=p.state_epoch, start_offset=p.start_offset
-        )
-        return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
-
-    return await answer_by_partition(req, InitializeShareGroupStateResponse, InitializeStateResult, one)
+    return await answer_by_partition(ctx, req, InitializeShareGroupStateResponse, InitializeStateResult, _initialize)

@@ -26,21 +26,21 @@ from broker.protocol.messages.read_share_group_state_response import (
     ReadStateResult,
     StateBatch,
 )
+from broker.share.state_store import ShareStateStore
+
+
+async def _read(store: ShareStateStore, group_id: str, topic: ReadStateData, p: RequestPartition) -> PartitionResult:
+    r = await store.read(group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
+    return PartitionResult(
+        partition=p.partition,
+        error_code=r.error_code,
+        error_message=r.error_message,
+        state_epoch=r.state_epoch,
+        start_offset=r.start_offset,
+        state_batches=[StateBatch(*b) for b in r.state_batches],
+    )
 
 
 @handler(84, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: ReadShareGroupStateRequest) -> ReadShareGroupStateResponse:
-    store = ctx.services.share_state
-
-    async def one(topic: ReadStateData, p: RequestPartition) -> PartitionResult:
-        r = await store.read(req.group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
-        return PartitionResult(
-            partition=p.partition,
-            error_code=r.error_code,
-            error_message=r.error_message,
-            state_epoch=r.state_epoch,
-            start_offset=r.start_offset,
-            state_batches=[StateBatch(*b) for b in r.state_batches],
-        )
-
-    return await answer_by_partition(req, ReadShareGroupStateResponse, ReadStateResult, one)
+    return await answer_by_partition(ctx, req, ReadShareGroupStateResponse, ReadStateResult, _read)

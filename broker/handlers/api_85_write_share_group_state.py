@@ -26,23 +26,23 @@ from broker.protocol.messages.write_share_group_state_response import (
     WriteShareGroupStateResponse,
     WriteStateResult,
 )
+from broker.share.state_store import ShareStateStore
+
+
+async def _write(store: ShareStateStore, group_id: str, topic: WriteStateData, p: RequestPartition) -> PartitionResult:
+    r = await store.write(
+        group_id,
+        topic.topic_id,
+        p.partition,
+        state_epoch=p.state_epoch,
+        leader_epoch=p.leader_epoch,
+        start_offset=p.start_offset,
+        state_batches=p.state_batches,
+        delivery_complete_count=p.delivery_complete_count,
+    )
+    return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
 
 @handler(85, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: WriteShareGroupStateRequest) -> WriteShareGroupStateResponse:
-    store = ctx.services.share_state
-
-    async def one(topic: WriteStateData, p: RequestPartition) -> PartitionResult:
-        r = await store.write(
-            req.group_id,
-            topic.topic_id,
-            p.partition,
-            state_epoch=p.state_epoch,
-            leader_epoch=p.leader_epoch,
-            start_offset=p.start_offset,
-            state_batches=p.state_batches,
-            delivery_complete_count=p.delivery_complete_count,
-        )
-        return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
-
-    return await answer_by_partition(req, WriteShareGroupStateResponse, WriteStateResult, one)
+    return await answer_by_partition(ctx, req, WriteShareGroupStateResponse, WriteStateResult, _write)

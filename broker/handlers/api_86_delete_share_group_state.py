@@ -23,14 +23,16 @@ from broker.protocol.messages.delete_share_group_state_response import (
     DeleteStateResult,
     PartitionResult,
 )
+from broker.share.state_store import ShareStateStore
+
+
+async def _delete(
+    store: ShareStateStore, group_id: str, topic: DeleteStateData, p: RequestPartition
+) -> PartitionResult:
+    r = await store.delete(group_id, topic.topic_id, p.partition)
+    return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
 
 @handler(86, min_version=0, max_version=0)
 async def handle(ctx: RequestContext, req: DeleteShareGroupStateRequest) -> DeleteShareGroupStateResponse:
-    store = ctx.services.share_state
-
-    async def one(topic: DeleteStateData, p: RequestPartition) -> PartitionResult:
-        r = await store.delete(req.group_id, topic.topic_id, p.partition)
-        return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
-
-    return await answer_by_partition(req, DeleteShareGroupStateResponse, DeleteStateResult, one)
+    return await answer_by_partition(ctx, req, DeleteShareGroupStateResponse, DeleteStateResult, _delete)

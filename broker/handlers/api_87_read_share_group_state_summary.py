@@ -24,22 +24,26 @@ from broker.protocol.messages.read_share_group_state_summary_response import (
     ReadShareGroupStateSummaryResponse,
     ReadStateSummaryResult,
 )
+from broker.share.state_store import ShareStateStore
+
+
+async def _read_summary(
+    store: ShareStateStore, group_id: str, topic: ReadStateSummaryData, p: RequestPartition
+) -> PartitionResult:
+    r = await store.read_summary(group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
+    return PartitionResult(
+        partition=p.partition,
+        error_code=r.error_code,
+        error_message=r.error_message,
+        state_epoch=r.state_epoch,
+        leader_epoch=r.leader_epoch,
+        start_offset=r.start_offset,
+        delivery_complete_count=r.delivery_complete_count,
+    )
 
 
 @handler(87, min_version=0, max_version=1)
 async def handle(ctx: RequestContext, req: ReadShareGroupStateSummaryRequest) -> ReadShareGroupStateSummaryResponse:
-    store = ctx.services.share_state
-
-    async def one(topic: ReadStateSummaryData, p: RequestPartition) -> PartitionResult:
-        r = await store.read_summary(req.group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
-        return PartitionResult(
-            partition=p.partition,
-            error_code=r.error_code,
-            error_message=r.error_message,
-            state_epoch=r.state_epoch,
-            leader_epoch=r.leader_epoch,
-            start_offset=r.start_offset,
-            delivery_complete_count=r.delivery_complete_count,
-        )
-
-    return await answer_by_partition(req, ReadShareGroupStateSummaryResponse, ReadStateSummaryResult, one)
+    return await answer_by_partition(
+        ctx, req, ReadShareGroupStateSummaryResponse, ReadStateSummaryResult, _read_summary
+    )
