@@ -56,14 +56,10 @@ class BrokerConfigs:
                 if any(s.name == row.name for s in own):
                     value = next(s.value for s in own if s.name == row.name)
                     defaults.append(
-                        ConfigEntry(
-                            name=row.name,
+                        replace(
+                            row,
                             value=value,
                             source=ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
-                            read_only=row.read_only,
-                            sensitive=row.sensitive,
-                            type=row.type,
-                            documentation=row.documentation,
                             synonyms=tuple(own) if synonyms else (),
                         )
                     )
