@@ -6,9 +6,9 @@ record type, checked complete), and two member timers fence a member that went
 quiet: its session, and the rebalance timeout of a member that still has to give
 up what it was asked to revoke. This module holds that machinery once:
 
-* the groups by id and the replay of the records both kinds write alike (the group
-  epoch is kind-specific; the target epoch, the target of a member and the member's
-  metadata with its static instance id are not);
+* the groups by id and the replay of the records both kinds write alike: the group's
+  epoch and metadata hash, the target epoch, the target of a member and the member's
+  metadata with its static instance id (a kind adds what else its records hold);
 * the member timers in the keyed timer queue the runtime gives the core
   (:mod:`broker.coordinator.timer`): each timer's task fences its member, or does
   nothing when the member moved on; :meth:`ModernGroups.tick` runs the due ones by
@@ -94,6 +94,8 @@ class _Member(Protocol):
 
 class _Group(Protocol):
     group_id: str
+    epoch: int
+    metadata_hash: int
     assignment_epoch: int
     assignment_timestamp_ms: int
     members: Any
@@ -131,26 +133,39 @@ class ModernGroups(Generic[G, M, Req, Resp]):
     # Timer kinds a member may have; all go when the member does.
     MEMBER_TIMERS: ClassVar[tuple[str, ...]] = ("session", "rebalance")
 
-    def __init__(self, timer: TimerQueue[TimerTask] | None = None) -> None:
+    def __init__(
+        self,
+        new_group: Callable[[str], G],
+        new_member: Callable[[str], M],
+        record_types: Any,
+        timer: TimerQueue[TimerTask] | None = None,
+    ) -> None:
+        """``new_group``, ``new_member``: the kind's group and member classes;
+        ``record_types``: the enum of its record types."""
         self.groups: dict[str, G] = {}
+        self._new_group = new_group
+        self._new_member = new_member
         self._timers: TimerQueue[TimerTask] = timer if timer is not None else TimerQueue()
         # (group, member) -> the member epoch its rebalance timer was armed at
         self._rebalance_epoch: dict[tuple[str, str], int] = {}
-        self._apply: dict[Any, Callable[[Any], None]] = self._replay_rules()
-        assert set(self._apply) == set(self._record_types()), "every record type needs a replay rule"
+        self._apply: dict[Any, Callable[[Any], None]] = {
+            record_types.GROUP: self._apply_group,
+            record_types.MEMBER: self._apply_member,
+            record_types.TARGET_EPOCH: self._apply_target_epoch,
+            record_types.TARGET_MEMBER: self._apply_target_member,
+            record_types.CURRENT: self._apply_current,
+            **self._replay_rules(),
+        }
+        assert set(self._apply) == set(record_types), "every record type needs a replay rule"
 
     # ============================================================ what a kind defines
 
     def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
+        """The replay rules of the record types only this kind writes."""
         raise NotImplementedError
 
-    def _record_types(self) -> Any:
-        raise NotImplementedError
-
-    def _new_group(self, group_id: str) -> G:
-        raise NotImplementedError
-
-    def _new_member(self, member_id: str) -> M:
+    def _apply_current(self, r: Any) -> None:
+        """Replay a member's current assignment (a tombstone: none)."""
         raise NotImplementedError
 
     def _session_timeout(self, group_id: str, meta: Any) -> int:
@@ -340,6 +355,16 @@ class ModernGroups(Generic[G, M, Req, Resp]):
         for member_id in group.members if group is not None else ():
             self._cancel_member_timers(group_id, member_id)
         return group
+
+    def _apply_group(self, r: _Record) -> None:
+        """The group epoch and the hash of the subscribed topics' metadata (a tombstone:
+        the group goes)."""
+        if r.value is None:
+            self._drop_group(r.group_id)
+            return
+        group = self._group_for(r.group_id)
+        group.epoch = r.value.epoch
+        group.metadata_hash = r.value.metadata_hash
 
     def _apply_member(self, r: _Record) -> None:
         """The member's metadata (static instance ids indexed), or its removal."""

@@ -60,27 +60,10 @@ class ConsumerGroupsState(
         self.config = config or ConsumerGroupConfig()
         self.directory = directory or GroupDirectory()
         self._new_member_id = new_member_id
-        super().__init__(timer)
+        super().__init__(ConsumerGroup, Member, RecordType, timer)
 
     def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
-        return {
-            RecordType.GROUP: self._apply_group,
-            RecordType.PARTITION_METADATA: lambda r: None,
-            RecordType.MEMBER: self._apply_member,
-            RecordType.TARGET_EPOCH: self._apply_target_epoch,
-            RecordType.TARGET_MEMBER: self._apply_target_member,
-            RecordType.CURRENT: self._apply_current,
-            RecordType.REGEX: self._apply_regex,
-        }
-
-    def _record_types(self) -> Any:
-        return RecordType
-
-    def _new_group(self, group_id: str) -> ConsumerGroup:
-        return ConsumerGroup(group_id)
-
-    def _new_member(self, member_id: str) -> Member:
-        return Member(member_id)
+        return {RecordType.PARTITION_METADATA: lambda r: None, RecordType.REGEX: self._apply_regex}
 
     def _target_of(self, value: Any) -> Any:
         return dict(value.assignment)
@@ -88,15 +71,6 @@ class ConsumerGroupsState(
     def _member_removed(self, group: ConsumerGroup, member_id: str, old: Member | None) -> None:
         if old is not None:
             self._unindex(group, old)
-
-    def _apply_group(self, r: Record) -> None:
-        if r.value is None:
-            self._drop_group(r.group_id)
-            return
-        assert isinstance(r.value, rec.GroupEpochValue)
-        group = self._group_for(r.group_id)
-        group.epoch = r.value.epoch
-        group.metadata_hash = r.value.metadata_hash
 
     def _apply_current(self, r: Record) -> None:
         assert r.sub is not None

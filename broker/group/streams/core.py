@@ -176,28 +176,12 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartb
         self.topics = topics
         self.config = config or StreamsGroupConfig()
         self._configured: dict[str, tuple[Any, Configured]] = {}
-        super().__init__(timer)
+        super().__init__(StreamsGroup, StreamsMember, RecordType, timer)
 
     # ============================================================ replay
 
     def _replay_rules(self) -> dict[Any, Callable[[Any], None]]:
-        return {
-            RecordType.GROUP: self._apply_group,
-            RecordType.MEMBER: self._apply_member,
-            RecordType.TARGET_EPOCH: self._apply_target_epoch,
-            RecordType.TARGET_MEMBER: self._apply_target_member,
-            RecordType.CURRENT: self._apply_current,
-            RecordType.TOPOLOGY: self._apply_topology,
-        }
-
-    def _record_types(self) -> Any:
-        return RecordType
-
-    def _new_group(self, group_id: str) -> StreamsGroup:
-        return StreamsGroup(group_id)
-
-    def _new_member(self, member_id: str) -> StreamsMember:
-        return StreamsMember(member_id)
+        return {RecordType.TOPOLOGY: self._apply_topology}
 
     def _member_removed(self, group: StreamsGroup, member_id: str, old: StreamsMember | None) -> None:
         if old is not None and old.meta.user_endpoint is not None:
@@ -209,17 +193,14 @@ class StreamsGroups(ModernGroups[StreamsGroup, StreamsMember, StreamsGroupHeartb
         if member.meta.user_endpoint != meta.user_endpoint:
             group.endpoint_epoch += 1
 
-    def _apply_group(self, r: Record) -> None:
+    def _apply_group(self, r: Any) -> None:
+        super()._apply_group(r)
         if r.value is None:
-            self._drop_group(r.group_id)
             self._configured.pop(r.group_id, None)
             self._disarm(("initial", r.group_id, ""))
             return
         assert isinstance(r.value, GroupValue)
-        group = self._group_for(r.group_id)
-        group.epoch = r.value.epoch
-        group.metadata_hash = r.value.metadata_hash
-        group.validated_topology_epoch = r.value.validated_topology_epoch
+        self.groups[r.group_id].validated_topology_epoch = r.value.validated_topology_epoch
 
     def _apply_current(self, r: Record) -> None:
         assert r.sub is not None
