@@ -21,6 +21,7 @@ A subclass names its group and member classes, its replay rules and how it fence
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -32,6 +33,7 @@ __all__ = [
     "LEAVE_EPOCH",
     "STATIC_LEAVE_EPOCH",
     "HeartbeatRefused",
+    "ModernGroup",
     "ModernGroups",
     "TimerTask",
     "assignment_epochs",
@@ -92,17 +94,6 @@ class _Member(Protocol):
     def epoch(self) -> int: ...
 
 
-class _Group(Protocol):
-    group_id: str
-    epoch: int
-    metadata_hash: int
-    assignment_epoch: int
-    assignment_timestamp_ms: int
-    members: Any
-    target: Any
-    static: dict[str, str]
-
-
 class _Request(Protocol):
     group_id: str
     member_id: str
@@ -117,8 +108,26 @@ class _Record(Protocol):
     value: Any
 
 
-G = TypeVar("G", bound=_Group)
 M = TypeVar("M", bound=_Member)
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class ModernGroup(Generic[M, T]):
+    """What a group of either kind holds as replay builds it (``M``: its members,
+    ``T``: a member's target assignment); a kind adds its own fields."""
+
+    group_id: str
+    epoch: int = 0
+    metadata_hash: int = 0
+    assignment_epoch: int = -1
+    assignment_timestamp_ms: int = -1
+    members: dict[str, M] = field(default_factory=dict)
+    target: dict[str, T] = field(default_factory=dict)
+    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
+
+
+G = TypeVar("G", bound=ModernGroup[Any, Any])
 Req = TypeVar("Req", bound=_Request)
 Resp = TypeVar("Resp")
 
@@ -471,7 +480,7 @@ class ModernGroups(Generic[G, M, Req, Resp]):
 
     def _run_timer(self, group: G, key: tuple[Hashable, ...], now_ms: int) -> list[Any]:
         kind, _, member_id = key[:3]
-        member: M | None = group.members.get(member_id)
+        member: M | None = group.members.get(str(member_id))
         if member is None:
             return []
         if kind == "rebalance":

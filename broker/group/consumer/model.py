@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from broker.group.consumer import records as rec
 from broker.group.consumer.reconcile import MemberAssignment
 from broker.group.consumer.records import MemberValue, RegexValue
+from broker.group.modern import ModernGroup
 from broker.protocol.errors import ErrorCode
 
 JOIN_EPOCH = 0
@@ -55,16 +56,8 @@ class Member:
 
 
 @dataclass(slots=True)
-class ConsumerGroup:
-    group_id: str
-    epoch: int = 0
-    metadata_hash: int = 0
-    assignment_epoch: int = -1
-    assignment_timestamp_ms: int = -1
-    members: dict[str, Member] = field(default_factory=dict)
-    target: dict[str, dict[uuid.UUID, frozenset[int]]] = field(default_factory=dict)
+class ConsumerGroup(ModernGroup[Member, dict[uuid.UUID, frozenset[int]]]):
     regexes: dict[str, RegexValue] = field(default_factory=dict)
-    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
     # (topic id, partition) -> epoch of the member holding it (assigned or revoking)
     partition_epochs: dict[tuple[uuid.UUID, int], int] = field(default_factory=dict)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from broker.group.modern import ModernGroup
 from broker.group.streams.records import CurrentValue, MemberValue, TargetValue
 from broker.group.streams.topology import TopicInfo, Topology
 from broker.protocol.errors import ErrorCode
@@ -49,17 +50,10 @@ class StreamsMember:
 
 
 @dataclass(slots=True)
-class StreamsGroup:
-    group_id: str
-    epoch: int = 0
-    metadata_hash: int = 0
-    validated_topology_epoch: int = -1
-    assignment_epoch: int = -1
+class StreamsGroup(ModernGroup[StreamsMember, TargetValue]):
     assignment_timestamp_ms: int = 0
+    validated_topology_epoch: int = -1
     topology: Topology | None = None
-    members: dict[str, StreamsMember] = field(default_factory=dict)
-    target: dict[str, TargetValue] = field(default_factory=dict)
-    static: dict[str, str] = field(default_factory=dict)  # instance id -> member id
     endpoint_epoch: int = 0  # in memory, as in Kafka
     shutdown_requested_by: str | None = None  # in memory
 
