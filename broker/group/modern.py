@@ -102,10 +102,16 @@ class _Request(Protocol):
 
 
 class _Record(Protocol):
-    type: Any
-    group_id: str
-    sub: str | None
-    value: Any
+    """A kind's record (a frozen dataclass: its fields read-only)."""
+
+    @property
+    def type(self) -> Any: ...
+    @property
+    def group_id(self) -> str: ...
+    @property
+    def sub(self) -> str | None: ...
+    @property
+    def value(self) -> Any: ...
 
 
 M = TypeVar("M", bound=_Member)
@@ -410,13 +416,18 @@ class ModernGroups(Generic[G, M, Req, Resp]):
 
     def _apply_target_member(self, r: _Record) -> None:
         """One member's target assignment (a tombstone: none)."""
+        self._apply_entry(r, lambda group: group.target, self._target_of)
+
+    def _apply_entry(self, r: _Record, entries: Callable[[G], dict[str, Any]], convert: Callable[[Any], Any]) -> None:
+        """A record of one entry (keyed by ``r.sub``) in one of the group's maps: its
+        value, converted, or a tombstone that drops it."""
         assert r.sub is not None
         if r.value is None:
             group = self.groups.get(r.group_id)
             if group is not None:
-                group.target.pop(r.sub, None)
+                entries(group).pop(r.sub, None)
             return
-        self._group_for(r.group_id).target[r.sub] = self._target_of(r.value)
+        entries(self._group_for(r.group_id))[r.sub] = convert(r.value)
 
     def _target_of(self, value: Any) -> Any:
         return value

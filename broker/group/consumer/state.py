@@ -100,14 +100,7 @@ class ConsumerGroupsState(
                         del group.partition_epochs[t, p]
 
     def _apply_regex(self, r: Record) -> None:
-        assert r.sub is not None
-        if r.value is None:
-            group = self.groups.get(r.group_id)
-            if group is not None:
-                group.regexes.pop(r.sub, None)
-            return
-        assert isinstance(r.value, RegexValue)
-        self._group_for(r.group_id).regexes[r.sub] = r.value
+        self._apply_entry(r, lambda group: group.regexes, lambda value: value)
 
     def snapshot(self) -> list[Record]:
         """Records that rebuild the current state from nothing."""
