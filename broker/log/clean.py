@@ -51,7 +51,7 @@ from pathlib import Path
 from crc32c import crc32c
 
 from broker.log.index import AbortedTxn, OffsetIndex, TimeIndex, TxnIndex
-from broker.log.segment import MAX_RELATIVE_OFFSET, segment_file_name
+from broker.log.segment import MAX_RELATIVE_OFFSET, IndexedBatches, segment_file_name
 from broker.protocol.compression import compress, decompress
 from broker.protocol.records import (
     BATCH_HEADER_SIZE,
@@ -562,7 +562,7 @@ def _parse(data: bytes, off: int, name: str, pos: int) -> BatchHeader:
         raise CorruptSegmentError(f"{name}: no valid batch at {pos}: {exc}") from None
 
 
-class _Writer:
+class _Writer(IndexedBatches):
     """The cleaned segment of one group: its log file and indexes, built as the log is."""
 
     def __init__(self, directory: Path, base: int, job: CleanJob, throttle: _Throttle) -> None:
@@ -588,16 +588,7 @@ class _Writer:
         size = len(batch)
         self.buf += batch
         self.size += size
-        if max_timestamp > self.max_timestamp:
-            self.max_timestamp = max_timestamp
-            self.offset_of_max_timestamp = last_offset
-        if self.bytes_since_index > self.job.index_interval_bytes:
-            self.offset_index.append(last_offset, position)
-            if self.max_timestamp >= 0:
-                self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
-            self.bytes_since_index = 0
-        self.bytes_since_index += size
-        self.next_offset = last_offset + 1
+        self.index_batch(position, size, last_offset, max_timestamp, self.job.index_interval_bytes)
         if len(self.buf) >= self.job.io_buffer_bytes:
             self._drain()
 
@@ -614,8 +605,7 @@ class _Writer:
         self._drain()
         os.fsync(self.fd)
         os.close(self.fd)
-        if self.max_timestamp >= 0:
-            self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
+        self.index_max_timestamp()
         for txn in self.aborted:
             self.txn_index.append(txn)
         entries = len(self.offset_index)

@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from broker.log.index import OffsetIndex, TimeIndex, TxnIndex
 from broker.protocol.errors import ErrorCode, KafkaError
@@ -36,7 +36,7 @@ from broker.protocol.records import (
     parse_batch_header,
 )
 
-__all__ = ["DESCRIPTORS", "LogSegment", "TornBatch", "segment_file_name"]
+__all__ = ["DESCRIPTORS", "IndexedBatches", "LogSegment", "TornBatch", "segment_file_name"]
 
 IndexT = TypeVar("IndexT", OffsetIndex, TimeIndex)
 
@@ -161,7 +161,50 @@ def _pread_exact(fd: int, n: int, pos: int) -> bytes:
     return b"".join(parts)
 
 
-class LogSegment:
+class _Indexes(Protocol):
+    """What :class:`IndexedBatches` needs of the class it is mixed into."""
+
+    @property
+    def offset_index(self) -> OffsetIndex: ...
+
+    @property
+    def time_index(self) -> TimeIndex: ...
+
+    next_offset: int
+    max_timestamp: int
+    offset_of_max_timestamp: int
+    bytes_since_index: int
+
+    def index_max_timestamp(self) -> None: ...
+
+
+class IndexedBatches:
+    """The index bookkeeping of a segment being written, batch by batch: a log segment,
+    or the cleaner's output. An offset index entry (and a time index entry for the max
+    timestamp so far) goes in once more than the index interval has been written since
+    the last one."""
+
+    def index_batch(
+        self: _Indexes, position: int, size: int, last_offset: int, max_timestamp: int, index_interval: int
+    ) -> None:
+        """Account for a batch of ``size`` bytes now stored at ``position``."""
+        if max_timestamp > self.max_timestamp:
+            self.max_timestamp = max_timestamp
+            self.offset_of_max_timestamp = last_offset
+        if self.bytes_since_index > index_interval:
+            self.offset_index.append(last_offset, position)
+            self.index_max_timestamp()
+            self.bytes_since_index = 0
+        self.bytes_since_index += size
+        self.next_offset = last_offset + 1
+
+    def index_max_timestamp(self: _Indexes) -> None:
+        """Put the max timestamp so far in the time index (if there is one)."""
+        if self.max_timestamp >= 0:
+            self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
+
+
+class LogSegment(IndexedBatches):
     """A segment file and its indexes, with the in-memory facts the log needs.
 
     ``next_offset`` is one past the last offset stored; ``max_timestamp`` and
@@ -356,22 +399,12 @@ class LogSegment:
         """Account for a batch now stored at ``position``: indexes and timestamps."""
         if self.first_batch_timestamp is None:
             self.first_batch_timestamp = max_timestamp
-        if max_timestamp > self.max_timestamp:
-            self.max_timestamp = max_timestamp
-            self.offset_of_max_timestamp = last_offset
-        if self.bytes_since_index > index_interval:
-            self.offset_index.append(last_offset, position)
-            if self.max_timestamp >= 0:
-                self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
-            self.bytes_since_index = 0
-        self.bytes_since_index += size
-        self.next_offset = last_offset + 1
+        self.index_batch(position, size, last_offset, max_timestamp, index_interval)
 
     def on_become_inactive(self) -> None:
         """Record the final max timestamp in the time index (done at roll and close),
         so reopening can read it from the last entry instead of scanning."""
-        if self.max_timestamp >= 0:
-            self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
+        self.index_max_timestamp()
         self.inactive = True
         self.dirty = True
 
