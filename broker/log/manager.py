@@ -89,6 +89,9 @@ log = structlog.get_logger("sharebroker.log")
 CATALOG_FILE = "topics.json"
 CATALOG_VERSION = 1
 
+# A log opened for a topic change, kept until the catalog has taken the change.
+OpenedLog = tuple[TopicInfo, int, PartitionLog]
+
 # create_topic_steps lets other tasks run after laying out this many partitions (~30 ms here).
 CREATE_PARTITIONS_PER_STEP = 64
 
@@ -485,8 +488,21 @@ class LogManager(LogDirMoves, DeferredLogs):
                 internal=bool(item.get("internal", False)),
                 local=frozenset(int(p) for p in item["local"]) if "local" in item else None,
             )
+            self._add_topics([info])
+
+    def _add_topics(self, infos: Iterable[TopicInfo], opened: Iterable[OpenedLog] = ()) -> None:
+        """Take topics (as the catalog has them) and the logs just opened for them."""
+        for info in infos:
             self._topics[info.name] = info
             self._by_id[info.topic_id] = info
+        for info, p, part_log in opened:
+            self._logs[(info.name, p)] = part_log
+
+    def _discard_opened(self, opened: Iterable[OpenedLog]) -> None:
+        """Undo logs opened for a change the catalog did not take: gone, files and all."""
+        for info, p, part_log in opened:
+            part_log.discard()
+            self._trash_partition(info.name, p)
 
     def _save_catalog(self, topics: Iterable[TopicInfo] | None = None) -> None:
         items: list[dict[str, Any]] = []
@@ -625,7 +641,7 @@ class LogManager(LogDirMoves, DeferredLogs):
             accepted.append((info, config))
         if validate_only or not accepted:
             return outcomes
-        opened: list[tuple[TopicInfo, int, PartitionLog]] = []
+        opened: list[OpenedLog] = []
         # With one log directory a new log is opened by its first use (it has no file
         # until its first write either); with several it is placed now.
         single = self._single_dir()
@@ -640,17 +656,11 @@ class LogManager(LogDirMoves, DeferredLogs):
                         yield
             self._save_catalog([*self._topics.values(), *(info for info, _ in accepted)])
         except BaseException:
-            for info, p, part_log in opened:
-                part_log.discard()
-                self._trash_partition(info.name, p)
+            self._discard_opened(opened)
             raise
         finally:
             self._creating.difference_update(taken)
-        for info, _ in accepted:
-            self._topics[info.name] = info
-            self._by_id[info.topic_id] = info
-        for info, p, part_log in opened:
-            self._logs[(info.name, p)] = part_log
+        self._add_topics((info for info, _ in accepted), opened)
         if single is not None:
             for info, _ in accepted:
                 self._defer_new(info.name, range(info.partitions), single)
@@ -745,7 +755,7 @@ class LogManager(LogDirMoves, DeferredLogs):
             changes.append((info, current))
         if not changes:
             return
-        opened: list[tuple[TopicInfo, int, PartitionLog]] = []
+        opened: list[OpenedLog] = []
         # New local logs: deferred with one log directory (opened just after, in the
         # background: a follower must fetch), else placed and opened now.
         single = self._single_dir()
@@ -764,15 +774,9 @@ class LogManager(LogDirMoves, DeferredLogs):
             others = [t for t in self._topics.values() if t.name not in updated]
             self._save_catalog([*others, *updated.values()])
         except BaseException:
-            for info, p, part_log in opened:
-                part_log.discard()
-                self._trash_partition(info.name, p)
+            self._discard_opened(opened)
             raise
-        for info, _ in changes:
-            self._topics[info.name] = info
-            self._by_id[info.topic_id] = info
-        for info, p, part_log in opened:
-            self._logs[(info.name, p)] = part_log
+        self._add_topics((info for info, _ in changes), opened)
         if single is not None:
             for key in new:
                 self._defer(key, Deferred(single, NEW_LOG))
@@ -819,21 +823,18 @@ class LogManager(LogDirMoves, DeferredLogs):
         if validate_only:
             return updated
         config = self.log_config(name)
-        opened: list[PartitionLog] = []
+        opened: list[OpenedLog] = []
         try:
             for p in range(info.partitions, new_total):
-                opened.append(self._open_log(updated, p, config))
+                opened.append((updated, p, self._open_log(updated, p, config)))
             self._save_catalog([updated if t.name == name else t for t in self._topics.values()])
         except BaseException:
-            for part_log in opened:
+            for _, _, part_log in opened:
                 part_log.discard()
             for p in range(info.partitions, new_total):
                 self._trash_partition(name, p)
             raise
-        self._topics[name] = updated
-        self._by_id[updated.topic_id] = updated
-        for p, part_log in zip(range(info.partitions, new_total), opened):
-            self._logs[(name, p)] = part_log
+        self._add_topics([updated], opened)
         log.info("partitions_created", topic=name, partitions=new_total)
         self._notify("partitions", name)
         return updated
@@ -864,8 +865,7 @@ class LogManager(LogDirMoves, DeferredLogs):
         if validate_only:
             return updated
         self._save_catalog([updated if t.name == name else t for t in self._topics.values()])
-        self._topics[name] = updated
-        self._by_id[updated.topic_id] = updated
+        self._add_topics([updated])
         self._reconfigure(updated)
         log.info("topic_configs_altered", topic=name, configs=configs)
         return updated
