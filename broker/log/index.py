@@ -135,14 +135,35 @@ class _SegmentIndex(_IndexFile):
     most ``max_bytes`` of them (segment.index.bytes), loaded into two columns on first use."""
 
     entry_size: int
+    # The array type codes of the two columns.
+    _typecodes: tuple[str, str]
 
     def __init__(self, path: Path, base_offset: int, max_bytes: int) -> None:
         super().__init__(path)
         self.base_offset = base_offset
         self.max_entries = max(1, max_bytes // self.entry_size)
+        self._columns: tuple[array, array] | None = None
+
+    def _empty(self) -> tuple[array, array]:
+        first, second = self._typecodes
+        return array(first), array(second)
+
+    def start_empty(self) -> None:
+        """A new segment's index: nothing to read from a file."""
+        self._columns = self._empty()
 
     def _ensure(self) -> tuple[array, array]:
+        if self._columns is None:
+            self._columns = self._load(self._read_file())
+        return self._columns
+
+    def _load(self, data: bytes) -> tuple[array, array]:
+        """The two columns of the entries in ``data`` (the file's whole entries)."""
         raise NotImplementedError
+
+    def reset(self) -> None:
+        self._truncate_file()
+        self._columns = self._empty()
 
     def __len__(self) -> int:
         return len(self._ensure()[0])
@@ -154,24 +175,14 @@ class _SegmentIndex(_IndexFile):
 
 class OffsetIndex(_SegmentIndex):
     entry_size = 8
+    _typecodes = ("i", "i")  # relative offsets, positions
 
-    def __init__(self, path: Path, base_offset: int, max_bytes: int) -> None:
-        super().__init__(path, base_offset, max_bytes)
-        self._rel: array | None = None
-        self._pos: array | None = None
-
-    def start_empty(self) -> None:
-        """A new segment's index: nothing to read from a file."""
-        self._rel, self._pos = array("i"), array("i")
-
-    def _ensure(self) -> tuple[array, array]:
-        if self._rel is None or self._pos is None:
-            flat = array("i")
-            flat.frombytes(self._read_file())
-            if not _BIG_ENDIAN:
-                flat.byteswap()
-            self._rel, self._pos = flat[0::2], flat[1::2]
-        return self._rel, self._pos
+    def _load(self, data: bytes) -> tuple[array, array]:
+        flat = array("i")
+        flat.frombytes(data)
+        if not _BIG_ENDIAN:
+            flat.byteswap()
+        return flat[0::2], flat[1::2]
 
     def last_entry(self) -> tuple[int, int] | None:
         rel, pos = self._ensure()
@@ -207,32 +218,18 @@ class OffsetIndex(_SegmentIndex):
         i = bisect_right(rel, offset - self.base_offset) - 1
         return pos[i] if i >= 0 else 0
 
-    def reset(self) -> None:
-        self._truncate_file()
-        self._rel, self._pos = array("i"), array("i")
-
 
 class TimeIndex(_SegmentIndex):
     entry_size = 12
+    _typecodes = ("q", "i")  # timestamps, relative offsets
     _ENTRY = struct.Struct(">qi")
 
-    def __init__(self, path: Path, base_offset: int, max_bytes: int) -> None:
-        super().__init__(path, base_offset, max_bytes)
-        self._ts: array | None = None
-        self._rel: array | None = None
-
-    def start_empty(self) -> None:
-        """A new segment's index: nothing to read from a file."""
-        self._ts, self._rel = array("q"), array("i")
-
-    def _ensure(self) -> tuple[array, array]:
-        if self._ts is None or self._rel is None:
-            ts, rel = array("q"), array("i")
-            for t, r in self._ENTRY.iter_unpack(self._read_file()):
-                ts.append(t)
-                rel.append(r)
-            self._ts, self._rel = ts, rel
-        return self._ts, self._rel
+    def _load(self, data: bytes) -> tuple[array, array]:
+        ts, rel = self._empty()
+        for t, r in self._ENTRY.iter_unpack(data):
+            ts.append(t)
+            rel.append(r)
+        return ts, rel
 
     def last_entry(self) -> tuple[int, int] | None:
         """(timestamp, absolute offset) of the newest entry."""
@@ -244,7 +241,7 @@ class TimeIndex(_SegmentIndex):
     def peek_last_entry(self) -> tuple[int, int] | None:
         """Like :meth:`last_entry` but reads only the file's last entry when the index
         is not loaded: opening a log must not read every old segment's whole index."""
-        if self._ts is not None:
+        if self._columns is not None:
             return self.last_entry()
         try:
             with open(self.path, "rb") as f:
@@ -283,10 +280,6 @@ class TimeIndex(_SegmentIndex):
         ts, rel = self._ensure()
         i = bisect_left(ts, timestamp) - 1
         return self.base_offset + rel[i] if i >= 0 else None
-
-    def reset(self) -> None:
-        self._truncate_file()
-        self._ts, self._rel = array("q"), array("i")
 
 
 class AbortedTxn(NamedTuple):
