@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from broker.tools._security import add_command_config, client_security
@@ -49,14 +49,25 @@ def add_bootstrap_server(p: argparse.ArgumentParser) -> None:
 
 
 def add_tool_parser(
-    subparsers: argparse._SubParsersAction, name: str, *, help: str, description: str, command_config: bool = True
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    *,
+    help: str,
+    description: str,
+    command_config: bool = True,
+    actions: Mapping[str, str] | None = None,
 ) -> argparse.ArgumentParser:
-    """The sub-command ``name`` of a tool that talks to a broker: its ``--bootstrap-server``
-    and (unless ``command_config`` is false) its ``--command-config``."""
+    """The sub-command ``name`` of a tool that talks to a broker: its ``--bootstrap-server``,
+    (unless ``command_config`` is false) its ``--command-config`` and, given ``actions``
+    (option dest: help), those flags, of which exactly one is required."""
     p: argparse.ArgumentParser = subparsers.add_parser(name, help=help, description=description)
     p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT", help="broker to connect to")
     if command_config:
         add_command_config(p)
+    if actions:
+        action = p.add_mutually_exclusive_group(required=True)
+        for dest, help_text in actions.items():
+            action.add_argument("--" + dest.replace("_", "-"), action="store_true", help=help_text)
     return p
 
 

@@ -60,11 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "acls",
         help="add, list and remove ACLs (like kafka-acls.sh)",
         description="Manage ACLs over the Kafka protocol (CreateAcls, DescribeAcls, DeleteAcls), like kafka-acls.sh.",
+        actions={"add": "add ACLs", "remove": "remove ACLs", "list": "list ACLs"},
     )
-    action = p.add_mutually_exclusive_group(required=True)
-    action.add_argument("--add", action="store_true", help="add ACLs")
-    action.add_argument("--remove", action="store_true", help="remove ACLs")
-    action.add_argument("--list", action="store_true", help="list ACLs")
     p.add_argument("--topic", action="append", default=[], metavar="T", help="topic resource (repeatable)")
     p.add_argument("--group", action="append", default=[], metavar="G", help="group resource (repeatable)")
     p.add_argument("--transactional-id", action="append", default=[], metavar="ID", help="transactional id resource")

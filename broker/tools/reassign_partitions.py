@@ -31,12 +31,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="move partition replicas between brokers (like kafka-reassign-partitions.sh)",
         description="Start, verify, cancel and list partition reassignments over the Kafka protocol.",
         command_config=False,
+        actions={
+            "execute": "start the reassignment in the file",
+            "verify": "tell whether the file's reassignment is done",
+            "cancel": "cancel the reassignment of the file's partitions",
+            "list": "list the reassignments in progress",
+        },
     )
-    action = p.add_mutually_exclusive_group(required=True)
-    action.add_argument("--execute", action="store_true", help="start the reassignment in the file")
-    action.add_argument("--verify", action="store_true", help="tell whether the file's reassignment is done")
-    action.add_argument("--cancel", action="store_true", help="cancel the reassignment of the file's partitions")
-    action.add_argument("--list", action="store_true", help="list the reassignments in progress")
     p.add_argument("--reassignment-json-file", metavar="FILE", help="the reassignment (Kafka's JSON format)")
     p.add_argument(
         "--disallow-replication-factor-change",

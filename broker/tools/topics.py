@@ -27,13 +27,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "topics",
         help="create, list, describe, alter and delete topics (like kafka-topics.sh)",
         description="Manage topics over the Kafka protocol, like kafka-topics.sh and kafka-configs.sh.",
+        actions={
+            "create": "create a topic",
+            "list": "list topic names",
+            "describe": "describe one topic or all",
+            "delete": "delete a topic",
+            "alter": "change topic configs",
+        },
     )
-    action = p.add_mutually_exclusive_group(required=True)
-    action.add_argument("--create", action="store_true", help="create a topic")
-    action.add_argument("--list", action="store_true", help="list topic names")
-    action.add_argument("--describe", action="store_true", help="describe one topic or all")
-    action.add_argument("--delete", action="store_true", help="delete a topic")
-    action.add_argument("--alter", action="store_true", help="change topic configs")
     p.add_argument("--topic", metavar="T", help="topic name")
     p.add_argument(
         "--partitions", type=int, default=None, metavar="N", help="partition count for --create (default: broker's)"

@@ -36,10 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="add, delete and describe users' SCRAM credentials (like kafka-configs.sh --entity-type users)",
         description="Manage SCRAM-SHA-256/512 credentials over the Kafka protocol "
         "(AlterUserScramCredentials, DescribeUserScramCredentials), like kafka-configs.sh.",
+        actions={"alter": "add or delete credentials", "describe": "show credentials (mechanisms and iterations)"},
     )
-    action = p.add_mutually_exclusive_group(required=True)
-    action.add_argument("--alter", action="store_true", help="add or delete credentials")
-    action.add_argument("--describe", action="store_true", help="show credentials (mechanisms and iterations)")
     p.add_argument("--entity-type", choices=["users"], help="always users")
     p.add_argument("--entity-name", metavar="USER", help="the user")
     p.add_argument("--user", metavar="USER", help="the user (same as --entity-type users --entity-name USER)")
