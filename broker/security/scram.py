@@ -35,12 +35,13 @@ import json
 import os
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
 from typing import Any, Final, Protocol
 
 from broker.protocol.errors import ErrorCode
+from broker.security.delta import Delta
 from broker.security.sasl.scram import MIN_ITERATIONS, StoredScramCredential
 
 __all__ = [
@@ -153,16 +154,10 @@ class DescribeResult:
 Key = tuple[str, ScramMechanismType]
 
 
-@dataclass(frozen=True, slots=True)
-class ScramDelta:
+class ScramDelta(Delta[Key, StoredScramCredential]):
     """What an alter changes: credentials to set and keys to remove."""
 
-    upserts: dict[Key, StoredScramCredential] = field(default_factory=dict)
-    removals: frozenset[Key] = frozenset()
-
-    @property
-    def empty(self) -> bool:
-        return not self.upserts and not self.removals
+    __slots__ = ()
 
 
 class ScramPersistence(Protocol):
@@ -256,9 +251,7 @@ class ScramCredentialStore:
 
     def preview(self, delta: ScramDelta) -> dict[Key, StoredScramCredential]:
         """The credentials as they will be once ``delta`` applies (what to persist)."""
-        after = {k: v for k, v in self._credentials.items() if k not in delta.removals}
-        after.update(delta.upserts)
-        return after
+        return delta.applied_to(self._credentials)
 
     def apply(self, delta: ScramDelta) -> None:
         self._credentials = self.preview(delta)

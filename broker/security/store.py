@@ -328,7 +328,7 @@ class SecurityStore:
         """Persist ``delta`` (the data directory, or etcd), then apply it. Holds the lock."""
         if delta.empty:
             return
-        puts = {i: json.dumps(token_doc(t), sort_keys=True).encode() for i, t in delta.puts.items()}
+        puts = {i: json.dumps(token_doc(t), sort_keys=True).encode() for i, t in delta.upserts.items()}
         await self._persist("tokens", puts, sorted(delta.removals), self.tokens, self._token_file, delta)
 
     async def _change_tokens_by(self, prepare: Callable[[], Outcome]) -> Outcome:

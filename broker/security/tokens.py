@@ -47,11 +47,12 @@ import hashlib
 import hmac as hmac_lib
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from broker.protocol.auth import KafkaPrincipal
 from broker.protocol.errors import ErrorCode
+from broker.security.delta import Delta
 from broker.security.sasl.scram import MIN_ITERATIONS, StoredScramCredential
 
 __all__ = [
@@ -164,16 +165,10 @@ def token_from_doc(doc: Mapping[str, Any]) -> TokenInfo:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TokenDelta:
+class TokenDelta(Delta[str, TokenInfo]):
     """What a change does: tokens to put (new or with a new expiry) and ids to remove."""
 
-    puts: dict[str, TokenInfo] = field(default_factory=dict)
-    removals: frozenset[str] = frozenset()
-
-    @property
-    def empty(self) -> bool:
-        return not self.puts and not self.removals
+    __slots__ = ()
 
 
 _NO_CHANGE: Final = TokenDelta()
@@ -263,9 +258,7 @@ class DelegationTokens:
 
     def preview(self, delta: TokenDelta) -> dict[str, TokenInfo]:
         """The tokens as they will be once ``delta`` applies (what to persist)."""
-        after = {i: t for i, t in self._tokens.items() if i not in delta.removals}
-        after.update(delta.puts)
-        return after
+        return delta.applied_to(self._tokens)
 
     def apply(self, delta: TokenDelta) -> None:
         self.replace(self.preview(delta))
@@ -298,7 +291,7 @@ class DelegationTokens:
         while token_id in self._tokens:  # 128 random bits: only a test's fixed id could collide
             token_id = new_token_id()
         token = TokenInfo(token_id, owner, requester, tuple(renewers), now_ms, max_ms, expiry_ms)
-        return CreateOutcome(ErrorCode.NONE, token, self.hmac(token_id), TokenDelta(puts={token_id: token}))
+        return CreateOutcome(ErrorCode.NONE, token, self.hmac(token_id), TokenDelta(upserts={token_id: token}))
 
     def prepare_renew(self, now_ms: int, principal: KafkaPrincipal, hmac: bytes, renew_period_ms: int) -> ChangeOutcome:
         if not self.enabled:
@@ -315,7 +308,7 @@ class DelegationTokens:
             period = min(period, renew_period_ms)
         expiry_ms = min(token.max_ms, _sum(now_ms, period))
         renewed = dataclasses.replace(token, expiry_ms=expiry_ms)
-        return ChangeOutcome(ErrorCode.NONE, expiry_ms, TokenDelta(puts={token.token_id: renewed}))
+        return ChangeOutcome(ErrorCode.NONE, expiry_ms, TokenDelta(upserts={token.token_id: renewed}))
 
     def prepare_expire(
         self, now_ms: int, principal: KafkaPrincipal, hmac: bytes, expiry_period_ms: int
@@ -333,7 +326,7 @@ class DelegationTokens:
             return ChangeOutcome(ErrorCode.DELEGATION_TOKEN_EXPIRED)
         expiry_ms = min(token.max_ms, _sum(now_ms, expiry_period_ms))
         changed = dataclasses.replace(token, expiry_ms=expiry_ms)
-        return ChangeOutcome(ErrorCode.NONE, expiry_ms, TokenDelta(puts={token.token_id: changed}))
+        return ChangeOutcome(ErrorCode.NONE, expiry_ms, TokenDelta(upserts={token.token_id: changed}))
 
     def describe(
         self,
