@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     import jwt
 
 from broker.protocol.auth import SaslAuthenticationError
+from broker.security.sasl.exchange import ServerExchange
 
 __all__ = [
     "JwksKeyCache",
@@ -127,7 +128,7 @@ def _error_json(err: TokenValidationError) -> str:
     return out + "}"
 
 
-class OAuthBearerServer:
+class OAuthBearerServer(ServerExchange):
     """One OAUTHBEARER exchange. See the module docstring."""
 
     mechanism = "OAUTHBEARER"
@@ -137,16 +138,6 @@ class OAuthBearerServer:
         self._error: str | None = None
         self._token: OAuthBearerToken | None = None
         self.extensions: dict[str, str] = {}
-
-    @property
-    def complete(self) -> bool:
-        return self._token is not None
-
-    @property
-    def authorization_id(self) -> str:
-        if self._token is None:
-            raise RuntimeError("Authentication exchange has not completed")
-        return self._token.principal_name
 
     @property
     def credential_expiry_ms(self) -> int | None:
@@ -173,6 +164,7 @@ class OAuthBearerServer:
             )
         self.extensions = response.extensions  # both Kafka validators accept every extension
         self._token = validated
+        self._authorized = validated.principal_name
         return b""
 
 

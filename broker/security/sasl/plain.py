@@ -22,6 +22,7 @@ from typing import Protocol
 
 from broker.protocol.auth import SaslAuthenticationError
 from broker.security.jaas import JaasConfigError, parse_jaas_config
+from broker.security.sasl.exchange import ServerExchange
 
 __all__ = ["PlainCredentials", "PlainServer", "StaticPlainCredentials", "plain_credentials_from_jaas"]
 
@@ -61,7 +62,7 @@ def plain_credentials_from_jaas(text: str) -> StaticPlainCredentials:
     return StaticPlainCredentials(users)
 
 
-class PlainServer:
+class PlainServer(ServerExchange):
     """One PLAIN exchange. See the module docstring."""
 
     mechanism = "PLAIN"
@@ -70,17 +71,6 @@ class PlainServer:
 
     def __init__(self, credentials: PlainCredentials) -> None:
         self._credentials = credentials
-        self._authorization_id: str | None = None
-
-    @property
-    def complete(self) -> bool:
-        return self._authorization_id is not None
-
-    @property
-    def authorization_id(self) -> str:
-        if self._authorization_id is None:
-            raise RuntimeError("Authentication exchange has not completed")
-        return self._authorization_id
 
     def evaluate(self, token: bytes, now_ms: int) -> bytes:
         if self.complete:
@@ -100,7 +90,7 @@ class PlainServer:
             raise SaslAuthenticationError(
                 "Authentication failed: Client requested an authorization id that is different from username"
             )
-        self._authorization_id = username
+        self._authorized = username
         return b""
 
 

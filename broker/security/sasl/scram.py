@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from broker.protocol.auth import KafkaPrincipal, SaslAuthenticationError
+from broker.security.sasl.exchange import ServerExchange
 
 __all__ = [
     "MIN_ITERATIONS",
@@ -113,7 +114,7 @@ def _unescape(saslname: str) -> str:
     return saslname.replace("=2C", ",").replace("=3D", "=")
 
 
-class ScramServer:
+class ScramServer(ServerExchange):
     """One SCRAM exchange: client-first -> server-first, client-final -> server-final."""
 
     def __init__(self, mechanism: str, lookup: ScramLookup, tokens: TokenLookup | None = None) -> None:
@@ -128,26 +129,15 @@ class ScramServer:
         self._scramp = ScramMechanism(mechanism)
         self._server = None  # scramp's ScramServer once the client-first message arrived
         self._username: str | None = None
-        self._complete = False
         self.credential_expiry_ms: int | None = None  # a delegation token's expiry
         self.token_authenticated = False
-
-    @property
-    def complete(self) -> bool:
-        return self._complete
-
-    @property
-    def authorization_id(self) -> str:
-        if not self._complete or self._username is None:
-            raise RuntimeError("Authentication exchange has not completed")
-        return self._username
 
     def evaluate(self, token: bytes, now_ms: int) -> bytes:
         try:
             text = token.decode("utf-8")
         except UnicodeDecodeError:
             raise ScramFailure("SCRAM message is not UTF-8") from None
-        if self._complete:
+        if self.complete:
             raise ScramFailure("Unexpected SCRAM message after authentication completed")
         if self._server is None:
             return self._client_first(text)
@@ -217,5 +207,5 @@ class ScramServer:
             final = server.get_server_final()
         except ScramException as exc:
             raise ScramFailure(f"Authentication failed: {exc}") from None
-        self._complete = True
+        self._authorized = self._username
         return final.encode("utf-8")
