@@ -701,8 +701,7 @@ class AdminClient:
             validate_only=validate_only,
         )
         resp = self.send(req, timeout=deadline.remaining("CreateTopics"))
-        for t in resp.topics:
-            check_error(t.error_code, t.error_message, f"CreateTopics({t.name!r})")
+        _check_topics(resp.topics, "CreateTopics")
         return resp
 
     def delete_topics(self, topics: Sequence[str], *, timeout: float | None = None) -> Any:
@@ -716,8 +715,7 @@ class AdminClient:
         else:
             req = DeleteTopicsRequest(topic_names=list(topics), timeout_ms=int(deadline.timeout * 1000))
         resp = self._send(conn, req, deadline)
-        for r in resp.responses:
-            check_error(r.error_code, r.error_message, f"DeleteTopics({r.name!r})")
+        _check_topics(resp.responses, "DeleteTopics")
         return resp
 
     def create_partitions(
@@ -730,9 +728,15 @@ class AdminClient:
             validate_only=validate_only,
         )
         resp = self.send(req, timeout=deadline.remaining("CreatePartitions"))
-        for r in resp.results:
-            check_error(r.error_code, r.error_message, f"CreatePartitions({r.name!r})")
+        _check_topics(resp.results, "CreatePartitions")
         return resp
+
+
+def _check_topics(results: Iterable[Any], api: str) -> None:
+    """Raise the first error of a topic API's per-topic ``results`` (each with its topic's
+    name, error code and message) as ``api('topic')``."""
+    for r in results:
+        check_error(r.error_code, r.error_message, f"{api}({r.name!r})")
 
 
 def _by_topic(offsets: Mapping[tuple[str, int], int], entry: Callable[[int, int], P]) -> dict[str, list[P]]:
