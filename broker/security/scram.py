@@ -56,6 +56,7 @@ __all__ = [
     "ScramDelta",
     "ScramMechanismType",
     "ScramPersistence",
+    "UserResult",
     "credential_from_password",
     "credential_from_salted_password",
 ]
@@ -131,10 +132,17 @@ class ScramCredentialUpsertion:
 
 
 @dataclass(frozen=True, slots=True)
-class AlterResult:
+class UserResult:
+    """What an alter or a describe answers for one user: its error, if any."""
+
     user: str
     error_code: int = ErrorCode.NONE
     error_message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AlterResult(UserResult):
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +152,7 @@ class CredentialInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class DescribeResult:
-    user: str
-    error_code: int = ErrorCode.NONE
-    error_message: str | None = None
+class DescribeResult(UserResult):
     credential_infos: tuple[CredentialInfo, ...] = ()
 
 
