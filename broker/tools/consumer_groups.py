@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from broker.tools._cli import (
     EXIT_FAILURE,
@@ -50,6 +50,9 @@ from broker.tools._offsets import (
     read_plan,
     reset_targets,
 )
+
+if TYPE_CHECKING:  # imported where used, to keep the command's start-up short
+    from broker.admin.groups import GroupMember
 
 CLASSIC_STATES = ("PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty")
 CONSUMER_STATES = ("Empty", "Assigning", "Reconciling", "Stable", "Dead")
@@ -111,31 +114,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 @dataclass(slots=True)
-class Member:
-    member_id: str
-    instance_id: str | None
-    host: str
-    client_id: str
-    assignment: dict[str, list[int]]
-    member_epoch: int | None = None
-    target: dict[str, list[int]] | None = None
-    target_epoch: int | None = None
-
-
-@dataclass(slots=True)
 class Group:
     group_id: str
     group_type: str  # classic | consumer
     state: str
     assignor: str
-    members: list[Member] = field(default_factory=list)
+    members: list[GroupMember] = field(default_factory=list)
     group_epoch: int | None = None
     assignment_epoch: int | None = None
 
 
 def describe_group(admin: Any, group_id: str) -> Group | None:
     """The group, or None when it does not exist (as a consumer or classic group)."""
-    from broker.admin.client import KafkaApiError, UnsupportedApiError, classic_assignment, member_assignment
+    from broker.admin.client import KafkaApiError, UnsupportedApiError
+    from broker.admin.groups import classic_members, consumer_members
     from broker.protocol.errors import ErrorCode
 
     try:
@@ -152,19 +144,7 @@ def describe_group(admin: Any, group_id: str) -> Group | None:
             "consumer",
             d.group_state,
             d.assignor_name,
-            [
-                Member(
-                    m.member_id,
-                    m.instance_id,
-                    m.client_host,
-                    m.client_id,
-                    member_assignment(m.assignment),
-                    m.member_epoch,
-                    member_assignment(m.target_assignment),
-                    d.assignment_epoch,
-                )
-                for m in d.members
-            ],
+            consumer_members(d),
             d.group_epoch,
             d.assignment_epoch,
         )
@@ -176,22 +156,7 @@ def describe_group(admin: Any, group_id: str) -> Group | None:
         raise
     if c.group_state == "Dead":
         return None
-    return Group(
-        group_id,
-        "classic",
-        c.group_state,
-        c.protocol_data,
-        [
-            Member(
-                m.member_id,
-                m.group_instance_id,
-                m.client_host,
-                m.client_id,
-                classic_assignment(bytes(m.member_assignment)),
-            )
-            for m in c.members
-        ],
-    )
+    return Group(group_id, "classic", c.group_state, c.protocol_data, classic_members(c))
 
 
 def _assignment_text(assignment: dict[str, list[int]] | None) -> str:
@@ -281,7 +246,7 @@ def _offsets(admin: Any, group: Group) -> list[dict[str, Any]]:
     from broker.admin.client import LATEST_TIMESTAMP
 
     committed = admin.fetch_offsets(group.group_id)
-    owners: dict[tuple[str, int], Member] = {}
+    owners: dict[tuple[str, int], GroupMember] = {}
     for m in group.members:
         for topic, ps in m.assignment.items():
             for p in ps:
@@ -392,7 +357,7 @@ def _members_table(group: Group, verbose: bool) -> str:
             row.append(m.instance_id or MISSING)
         row += [m.host, m.client_id, _count(m.assignment)]
         if verbose and consumer:
-            row += [m.member_epoch, _assignment_text(m.assignment), m.target_epoch, _assignment_text(m.target)]
+            row += [m.member_epoch, _assignment_text(m.assignment), group.assignment_epoch, _assignment_text(m.target)]
         elif verbose:
             row.append(_assignment_text(m.assignment))
         rows.append(row)

@@ -18,10 +18,9 @@ from broker.admin.client import (
     AdminError,
     KafkaApiError,
     Node,
-    classic_assignment,
     error_name,
-    member_assignment,
 )
+from broker.admin.groups import GroupMember, classic_members, consumer_members
 from broker.protocol.errors import ErrorCode
 from broker.ui.data import NOT_READ, Unavailable
 from broker.ui.data.coordinators import group_by_coordinator
@@ -194,33 +193,18 @@ def group_detail(admin: AdminClient, group_id: str) -> GroupView:
         view = _streams(admin, group_id)
     elif kind == "consumer":
         d = admin.describe_consumer_group(group_id)
-        members = [
-            MemberRow(
-                m.member_id,
-                m.instance_id,
-                m.client_id,
-                m.client_host,
-                member_assignment(m.assignment),
-                m.member_epoch,
-            )
-            for m in d.members
-        ]
+        members = _member_rows(consumer_members(d))
         view = GroupView(group_id, "consumer", d.group_state, d.assignor_name, d.group_epoch, members, [])
     else:
         c = admin.describe_classic_group(group_id)
-        members = [
-            MemberRow(
-                m.member_id,
-                m.group_instance_id,
-                m.client_id,
-                m.client_host,
-                classic_assignment(bytes(m.member_assignment)),
-            )
-            for m in c.members
-        ]
+        members = _member_rows(classic_members(c))
         view = GroupView(group_id, "classic", c.group_state, c.protocol_data, None, members, [])
     view.offsets = _offset_rows(admin, group_id, view.members)
     return view
+
+
+def _member_rows(members: list[GroupMember]) -> list[MemberRow]:
+    return [MemberRow(m.member_id, m.instance_id, m.client_id, m.host, m.assignment, m.member_epoch) for m in members]
 
 
 def _streams(admin: AdminClient, group_id: str) -> GroupView:
