@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from broker.tools._cli import (
     EXIT_FAILURE,
     EXIT_OK,
+    ToolError,
     UsageError,
     add_bootstrap_server,
     choices,
@@ -165,6 +167,23 @@ def coordinator_of(admin: AdminClient, group_id: str, gap: str = " ") -> tuple[d
     ``host:port (id)`` column (Kafka's share tool puts two blanks before the id)."""
     c = admin.find_coordinator(group_id)
     return {"id": c.node_id, "host": c.host, "port": c.port}, f"{c.host}:{c.port}{gap}({c.node_id})"
+
+
+@contextmanager
+def group_refusals(kind: str, group_id: str) -> Iterator[None]:
+    """Kafka's group tools' words (``kind``: "Consumer", "Share", "Streams") for a request
+    refused because the group does not exist or is not empty; other errors pass."""
+    from broker.admin.client import KafkaApiError
+    from broker.protocol.errors import ErrorCode
+
+    try:
+        yield
+    except KafkaApiError as exc:
+        if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
+            raise ToolError(f"{kind} group '{group_id}' does not exist.") from None
+        if exc.code == ErrorCode.NON_EMPTY_GROUP:
+            raise ToolError(f"{kind} group '{group_id}' is not empty.") from None
+        raise
 
 
 def report_deletions(

@@ -33,6 +33,7 @@ from broker.tools._groups import (
     check_list,
     check_views,
     coordinator_of,
+    group_refusals,
     one_action,
     print_described,
     report_deletions,
@@ -274,10 +275,6 @@ def _offsets(admin: Any, group: Group) -> list[dict[str, Any]]:
     return rows
 
 
-def _not_found(group_id: str) -> ToolError:
-    return ToolError(f"Consumer group '{group_id}' does not exist.")
-
-
 def _describe(admin: Any, args: argparse.Namespace) -> int:
     docs: list[dict[str, Any]] = []
     blocks: list[str] = []
@@ -447,21 +444,12 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
 
 
 def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
-    from broker.admin.client import KafkaApiError
-    from broker.protocol.errors import ErrorCode
-
     group_id = args.group[0]
     specs = parse_topics(args.topic)
     known = admin.topic_partitions([t for t, _ in specs])
     partitions = {t: (ps if ps is not None else known[t]) for t, ps in specs}
-    try:
+    with group_refusals("Consumer", group_id):
         results = admin.delete_offsets(group_id, partitions)
-    except KafkaApiError as exc:
-        if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
-            raise _not_found(group_id) from None
-        if exc.code == ErrorCode.NON_EMPTY_GROUP:
-            raise ToolError(f"Consumer group '{group_id}' is not empty.") from None
-        raise
     failed = {tp: e for tp, e in results.items() if e is not None}
     if args.output == "json":
         dump(

@@ -30,6 +30,7 @@ from broker.tools._groups import (
     check_views,
     chosen_groups,
     coordinator_of,
+    group_refusals,
     list_action,
     one_action,
     print_described,
@@ -114,18 +115,6 @@ def _check_args(args: argparse.Namespace) -> None:
 # -- actions ---------------------------------------------------------------------------------
 
 
-def _describe_group(admin: Any, group: str) -> Any:
-    from broker.admin.client import KafkaApiError
-    from broker.protocol.errors import ErrorCode
-
-    try:
-        return admin.describe_share_group(group)
-    except KafkaApiError as exc:
-        if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
-            raise ToolError(f"Share group '{group}' does not exist.") from None
-        raise
-
-
 def _assignment_string(member: Any) -> str:
     parts = []
     for tp in member.assignment.topic_partitions:
@@ -138,7 +127,8 @@ def _describe(admin: Any, args: argparse.Namespace) -> int:
     docs: list[dict[str, Any]] = []
     out: list[str] = []
     for group in groups:
-        desc = _describe_group(admin, group)
+        with group_refusals("Share", group):
+            desc = admin.describe_share_group(group)
         if args.members:
             _describe_members(args, group, desc, docs, out)
         elif args.state is not None:
@@ -366,19 +356,10 @@ def _delete(admin: Any, args: argparse.Namespace) -> int:
 
 
 def _delete_offsets(admin: Any, args: argparse.Namespace) -> int:
-    from broker.admin.client import KafkaApiError
-    from broker.protocol.errors import ErrorCode
-
     group = args.group[0]
     topics = list(dict.fromkeys(t for t, _ in parse_topics(args.topic)))
-    try:
+    with group_refusals("Share", group):
         results = admin.delete_share_group_offsets(group, topics)
-    except KafkaApiError as exc:
-        if exc.code == ErrorCode.NON_EMPTY_GROUP:
-            raise ToolError(f"Share group '{group}' is not empty.") from None
-        if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
-            raise ToolError(f"Share group '{group}' does not exist.") from None
-        raise
     failed = {t: e for t, e in results.items() if e is not None}
     if args.output == "json":
         dump(

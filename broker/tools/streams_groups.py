@@ -28,6 +28,7 @@ from broker.tools._groups import (
     check_views,
     chosen_groups,
     coordinator_of,
+    group_refusals,
     list_action,
     one_action,
     print_described,
@@ -164,19 +165,12 @@ def _topology_json(desc: Any) -> dict[str, Any]:
 
 
 def _describe(admin: Any, args: argparse.Namespace) -> int:
-    from broker.admin.client import KafkaApiError
-    from broker.protocol.errors import ErrorCode
-
     group_ids = chosen_groups(admin, args, "streams")
     docs: list[dict[str, Any]] = []
     blocks: list[str] = []
     for group_id in group_ids:
-        try:
+        with group_refusals("Streams", group_id):
             desc = admin.describe_streams_group(group_id, include_topology_description=bool(args.topology))
-        except KafkaApiError as exc:
-            if exc.code == ErrorCode.GROUP_ID_NOT_FOUND:
-                raise ToolError(f"Streams group '{group_id}' does not exist.") from None
-            raise
         doc: dict[str, Any] = {"group": group_id, "state": desc.group_state}
         members = sorted(desc.members, key=lambda m: m.member_id)
         if args.topology:
