@@ -39,15 +39,11 @@ class GroupRow:
     positions: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class MemberRow:
-    member_id: str
-    instance_id: str | None
-    client_id: str
-    host: str
-    assignment: dict[str, list[int]]
-    epoch: int | None = None
-    tasks: dict[str, str] = field(default_factory=dict)  # streams: kind -> "subtopology:partitions ..."
+@dataclass(frozen=True, slots=True)
+class StreamsMember(GroupMember):
+    """A streams group's member: its tasks rather than partitions."""
+
+    tasks: dict[str, str] = field(default_factory=dict)  # kind -> "subtopology:partitions ..."
 
 
 @dataclass(slots=True)
@@ -72,7 +68,7 @@ class GroupView:
     state: str
     assignor: str
     epoch: int | None
-    members: list[MemberRow]
+    members: list[GroupMember]
     offsets: list[OffsetRow]
 
     @property
@@ -193,23 +189,17 @@ def group_detail(admin: AdminClient, group_id: str) -> GroupView:
         view = _streams(admin, group_id)
     elif kind == "consumer":
         d = admin.describe_consumer_group(group_id)
-        members = _member_rows(consumer_members(d))
-        view = GroupView(group_id, "consumer", d.group_state, d.assignor_name, d.group_epoch, members, [])
+        view = GroupView(group_id, "consumer", d.group_state, d.assignor_name, d.group_epoch, consumer_members(d), [])
     else:
         c = admin.describe_classic_group(group_id)
-        members = _member_rows(classic_members(c))
-        view = GroupView(group_id, "classic", c.group_state, c.protocol_data, None, members, [])
+        view = GroupView(group_id, "classic", c.group_state, c.protocol_data, None, classic_members(c), [])
     view.offsets = _offset_rows(admin, group_id, view.members)
     return view
 
 
-def _member_rows(members: list[GroupMember]) -> list[MemberRow]:
-    return [MemberRow(m.member_id, m.instance_id, m.client_id, m.host, m.assignment, m.member_epoch) for m in members]
-
-
 def _streams(admin: AdminClient, group_id: str) -> GroupView:
     d = admin.describe_streams_group(group_id)
-    members = []
+    members: list[GroupMember] = []
     for m in d.members:
         tasks = {}
         for kind in ("active_tasks", "standby_tasks", "warmup_tasks"):
@@ -218,11 +208,13 @@ def _streams(admin: AdminClient, group_id: str) -> GroupView:
                 tasks[kind.split("_")[0]] = " ".join(
                     f"{t.subtopology_id}:{','.join(map(str, t.partitions))}" for t in ids
                 )
-        members.append(MemberRow(m.member_id, m.instance_id, m.client_id, m.client_host, {}, m.member_epoch, tasks))
+        members.append(
+            StreamsMember(m.member_id, m.instance_id, m.client_host, m.client_id, {}, m.member_epoch, tasks=tasks)
+        )
     return GroupView(group_id, "streams", d.group_state, d.assignor_name or "", d.group_epoch, members, [])
 
 
-def _offset_rows(admin: AdminClient, group_id: str, members: list[MemberRow]) -> list[OffsetRow]:
+def _offset_rows(admin: AdminClient, group_id: str, members: list[GroupMember]) -> list[OffsetRow]:
     committed = {tp: off for tp, (off, _) in admin.fetch_offsets(group_id).items()}
     owners = {(t, p): m.member_id for m in members for t, ps in m.assignment.items() for p in ps}
     partitions = sorted(set(committed) | set(owners))
