@@ -118,6 +118,14 @@ def _fill(bootstrap: str, topic: str, partitions: int, count: int, size: int, ba
     assert p.flush(120) == 0
 
 
+# Members start from a clean interpreter (forkserver), as an application's consumers do,
+# not forked from this process, which has run librdkafka clients by then (librdkafka is
+# not fork-safe). Forked members received records 40-45 ms late at about one handover
+# in five from the second drain of a run on (from the broker's send to the application's
+# poll), so every drain but the first was up to 2x slower than a fresh process's.
+_MEMBERS = mp.get_context("forkserver")
+
+
 def _member(bootstrap, topic, group, index, counts, last_at, go, stop, work_ms, deadline) -> None:
     """One member: joins at once (librdkafka heartbeats without being polled), polls only
     once ``go`` is set, and spends ``work_ms`` per record (paced against a deadline, so
@@ -169,12 +177,13 @@ def drain_together(bootstrap: str, topic: str, group: str, members: int, records
     heartbeat after its topics are initialized, about 5 s). Timed from that start
     to the last record processed. ``spread``: records per member, largest first.
     """
-    counts = mp.Array("q", members)
-    last_at = mp.Array("d", members)
-    go, stop = mp.Event(), mp.Event()
+    ctx = _MEMBERS
+    counts = ctx.Array("q", members)
+    last_at = ctx.Array("d", members)
+    go, stop = ctx.Event(), ctx.Event()
     deadline = time.time() + DEADLINE_S + ASSIGNED_WITHIN_S
     procs = [
-        mp.Process(target=_member, args=(bootstrap, topic, group, i, counts, last_at, go, stop, work_ms, deadline))
+        ctx.Process(target=_member, args=(bootstrap, topic, group, i, counts, last_at, go, stop, work_ms, deadline))
         for i in range(members)
     ]
     for p in procs:
