@@ -207,13 +207,35 @@ def _update(w: WireClient, version: int, *updates: tuple[str, int, int], validat
     return resp.error_code, resp.error_message, [(r.feature, r.error_code, r.error_message) for r in resp.results]
 
 
-def _finalized(w: WireClient) -> dict[str, int]:
+def _finalized(w: WireClient, newer_than: int | None = None) -> dict[str, int]:
+    """The finalized feature levels ApiVersions reports; with ``newer_than``, once its
+    finalized-features epoch has passed that one (at most 5 s): Kafka's broker answers
+    from its metadata cache, which takes an UpdateFeatures a moment after the answer."""
     from broker.protocol.messages.api_versions_request import ApiVersionsRequest
 
-    resp = w.request(ApiVersionsRequest(client_software_name="diff", client_software_version="1"), 3)
+    deadline = time.monotonic() + 5
+    while True:
+        resp = w.request(ApiVersionsRequest(client_software_name="diff", client_software_version="1"), 3)
+        if newer_than is None or resp.finalized_features_epoch > newer_than or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     # metadata.version differs (docs/COMPAT.md); eligible.leader.replicas.version (KIP-966) is not offered.
     skip = ("metadata.version", "eligible.leader.replicas.version")
     return {f.name: f.max_version_level for f in resp.finalized_features if f.name not in skip}
+
+
+def _epoch(w: WireClient) -> int:
+    from broker.protocol.messages.api_versions_request import ApiVersionsRequest
+
+    resp = w.request(ApiVersionsRequest(client_software_name="diff", client_software_version="1"), 3)
+    return int(resp.finalized_features_epoch)
+
+
+def _changed(w: WireClient, update: Any) -> tuple[tuple, dict[str, int]]:
+    """An update that changes levels, and the levels once the change is visible."""
+    epoch = _epoch(w)
+    answer = update()
+    return answer, _finalized(w, newer_than=epoch)
 
 
 def sc_update_features(bootstrap: str, _dirs) -> dict:
@@ -229,13 +251,14 @@ def sc_update_features(bootstrap: str, _dirs) -> dict:
             "v0_downgrade_without_allow": _update(w, 0, ("transaction.version", 1, 1)),
             "validate_only": _update(w, 1, ("transaction.version", 1, 2), validate_only=True),
             "after_validate_only": _finalized(w),
-            "downgrade": _update(w, 2, ("transaction.version", 1, 2), ("share.version", 1, 3)),
-            "after_downgrade": _finalized(w),
-            "disable": _update(w, 1, ("streams.version", 0, 2)),
-            "after_disable": _finalized(w),
-            "restore": _update(w, 2, ("transaction.version", 2, 1), ("share.version", 2, 1), ("streams.version", 1, 1)),
-            "after_restore": _finalized(w),
         }
+        out["downgrade"], out["after_downgrade"] = _changed(
+            w, lambda: _update(w, 2, ("transaction.version", 1, 2), ("share.version", 1, 3))
+        )
+        out["disable"], out["after_disable"] = _changed(w, lambda: _update(w, 1, ("streams.version", 0, 2)))
+        out["restore"], out["after_restore"] = _changed(
+            w, lambda: _update(w, 2, ("transaction.version", 2, 1), ("share.version", 2, 1), ("streams.version", 1, 1))
+        )
     return out
 
 
