@@ -6,9 +6,9 @@ answer lists, by topic in request order, one result a partition. Kafka's share
 coordinator answers an empty response (no results at all) when the group id is
 empty, there are no topics, or any topic lists no partitions. The partitions are
 served at once, so the fsyncs of their writes share rounds. What differs between
-the RPCs is what one partition asks of the share coordinator's store and what its
-answer adds to the partition and error: each module gives that as a function of
-the store, the group id, the request's topic and the partition.
+the RPCs is what one partition asks of the share coordinator's store and how its
+outcome is answered: each module gives that as a function of the store, the group
+id, the request's topic and the partition.
 """
 
 from __future__ import annotations
@@ -19,11 +19,9 @@ from typing import Any, Protocol, TypeVar
 import trio
 
 from broker.handlers.context import RequestContext
-from broker.share.state_store import PartitionResult as Outcome
 from broker.share.state_store import ShareStateStore
 
 R = TypeVar("R")
-P = TypeVar("P")
 
 
 class ShareStateRequest(Protocol):
@@ -32,12 +30,6 @@ class ShareStateRequest(Protocol):
 
     @property
     def topics(self) -> Sequence[Any]: ...
-
-
-def partition_result(result: Callable[..., P], partition: int, outcome: Outcome, **state: Any) -> P:
-    """``result(partition=, error_code=, error_message=, **state)``: a partition's answer
-    with the store's error for it and, for the reads, the ``state`` they answer."""
-    return result(partition=partition, error_code=outcome.error_code, error_message=outcome.error_message, **state)
 
 
 async def answer_by_partition(

@@ -15,7 +15,7 @@ partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._share_state import answer_by_partition, partition_result
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.initialize_share_group_state_request import (
     InitializeShareGroupStateRequest,
@@ -36,7 +36,7 @@ async def _initialize(
     r = await store.initialize(
         group_id, topic.topic_id, p.partition, state_epoch=p.state_epoch, start_offset=p.start_offset
     )
-    return partition_result(PartitionResult, p.partition, r)
+    return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
 
 @handler(83, min_version=0, max_version=0)

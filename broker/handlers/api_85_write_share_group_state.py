@@ -17,7 +17,7 @@ an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._share_state import answer_by_partition, partition_result
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.write_share_group_state_request import PartitionData as RequestPartition
 from broker.protocol.messages.write_share_group_state_request import WriteShareGroupStateRequest, WriteStateData
@@ -40,7 +40,7 @@ async def _write(store: ShareStateStore, group_id: str, topic: WriteStateData, p
         state_batches=p.state_batches,
         delivery_complete_count=p.delivery_complete_count,
     )
-    return partition_result(PartitionResult, p.partition, r)
+    return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
 
 @handler(85, min_version=0, max_version=1)

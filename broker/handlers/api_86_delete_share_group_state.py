@@ -14,7 +14,7 @@ without partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._share_state import answer_by_partition, partition_result
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.delete_share_group_state_request import DeleteShareGroupStateRequest, DeleteStateData
 from broker.protocol.messages.delete_share_group_state_request import PartitionData as RequestPartition
@@ -30,7 +30,7 @@ async def _delete(
     store: ShareStateStore, group_id: str, topic: DeleteStateData, p: RequestPartition
 ) -> PartitionResult:
     r = await store.delete(group_id, topic.topic_id, p.partition)
-    return partition_result(PartitionResult, p.partition, r)
+    return PartitionResult(partition=p.partition, error_code=r.error_code, error_message=r.error_message)
 
 
 @handler(86, min_version=0, max_version=0)

@@ -12,7 +12,7 @@ without partitions gets an empty response, as Kafka answers.
 from __future__ import annotations
 
 from broker.handlers import handler
-from broker.handlers._share_state import answer_by_partition, partition_result
+from broker.handlers._share_state import answer_by_partition
 from broker.handlers.context import RequestContext
 from broker.protocol.messages.read_share_group_state_summary_request import PartitionData as RequestPartition
 from broker.protocol.messages.read_share_group_state_summary_request import (
@@ -31,10 +31,10 @@ async def _read_summary(
     store: ShareStateStore, group_id: str, topic: ReadStateSummaryData, p: RequestPartition
 ) -> PartitionResult:
     r = await store.read_summary(group_id, topic.topic_id, p.partition, leader_epoch=p.leader_epoch)
-    return partition_result(
-        PartitionResult,
-        p.partition,
-        r,
+    return PartitionResult(
+        partition=p.partition,
+        error_code=r.error_code,
+        error_message=r.error_message,
         state_epoch=r.state_epoch,
         leader_epoch=r.leader_epoch,
         start_offset=r.start_offset,
