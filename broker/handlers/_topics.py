@@ -8,22 +8,18 @@ the internal topics, and auto-creation.
   registered brokers.
 - :func:`auto_create`: a topic created with the broker defaults on first use, when
   ``auto.create.topics.enable`` is on.
-- :func:`partition_entry`: a partition's leader and replicas as Metadata and
-  DescribeTopicPartitions answer them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from broker.metadata.image import PartitionState, TopicImage
+from broker.metadata.image import TopicImage
 from broker.protocol.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
     from broker.handlers.context import Services
-
-P = TypeVar("P")
 
 # Kafka's limit (Topic.MAX_NAME_LENGTH): room in a 255-byte file name for "-<partition>".
 MAX_TOPIC_NAME_LENGTH = 249
@@ -105,19 +101,3 @@ async def auto_create(services: Services, name: str) -> tuple[int, TopicImage | 
             return ErrorCode.NONE, services.metadata.image.topic(name)
         return exc.code, None
     return ErrorCode.NONE, info
-
-
-def partition_entry(entry: Callable[..., P], index: int, state: PartitionState, **fields: Any) -> P:
-    """``entry(error_code=, partition_index=, leader_id=, leader_epoch=, replica_nodes=,
-    isr_nodes=, offline_replicas=, **fields)`` for partition ``index`` of a topic image
-    (no error); ``fields`` are what the response adds."""
-    return entry(
-        error_code=ErrorCode.NONE,
-        partition_index=index,
-        leader_id=state.leader,
-        leader_epoch=state.leader_epoch,
-        replica_nodes=list(state.replicas),
-        isr_nodes=list(state.isr),
-        offline_replicas=list(state.offline_replicas),
-        **fields,
-    )

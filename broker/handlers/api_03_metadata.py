@@ -27,7 +27,7 @@ from typing import Any
 from broker.handlers import handler
 from broker.handlers._endpoints import client_endpoint
 from broker.handlers._operations import CLUSTER_OPERATIONS, OPERATIONS_OMITTED, TOPIC_OPERATIONS
-from broker.handlers._topics import auto_create, partition_entry
+from broker.handlers._topics import auto_create
 from broker.handlers.context import RequestContext
 from broker.metadata.image import BrokerInfo, MetadataImage, TopicImage
 from broker.protocol.errors import ErrorCode
@@ -48,7 +48,16 @@ def topic_entry(topic: TopicImage, include_ops: bool) -> MetadataResponseTopic:
         topic_id=topic.topic_id,
         is_internal=topic.internal,
         partitions=[
-            partition_entry(MetadataResponsePartition, index, state) for index, state in enumerate(topic.partitions)
+            MetadataResponsePartition(
+                error_code=ErrorCode.NONE,
+                partition_index=index,
+                leader_id=state.leader,
+                leader_epoch=state.leader_epoch,
+                replica_nodes=list(state.replicas),
+                isr_nodes=list(state.isr),
+                offline_replicas=list(state.offline_replicas),
+            )
+            for index, state in enumerate(topic.partitions)
         ],
         topic_authorized_operations=TOPIC_OPERATIONS if include_ops else OPERATIONS_OMITTED,
     )

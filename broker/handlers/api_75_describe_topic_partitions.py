@@ -19,7 +19,7 @@ from broker.config.services import HandlerSettings
 from broker.handlers import handler
 from broker.handlers._configs import broker_settings
 from broker.handlers._operations import TOPIC_OPERATIONS
-from broker.handlers._topics import INTERNAL_TOPICS, partition_entry, topic_name_error
+from broker.handlers._topics import INTERNAL_TOPICS, topic_name_error
 from broker.handlers.context import RequestContext
 from broker.protocol.errors import ErrorCode
 from broker.protocol.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest
@@ -91,12 +91,16 @@ async def handle(ctx: RequestContext, req: DescribeTopicPartitionsRequest) -> De
                 topic_id=info.topic_id,
                 is_internal=info.internal,
                 partitions=[
-                    partition_entry(
-                        DescribeTopicPartitionsResponsePartition,
-                        p,
-                        info.partitions[p],
+                    DescribeTopicPartitionsResponsePartition(
+                        error_code=ErrorCode.NONE,
+                        partition_index=p,
+                        leader_id=info.partitions[p].leader,
+                        leader_epoch=info.partitions[p].leader_epoch,
+                        replica_nodes=list(info.partitions[p].replicas),
+                        isr_nodes=list(info.partitions[p].isr),
                         eligible_leader_replicas=[],
                         last_known_elr=[],
+                        offline_replicas=list(info.partitions[p].offline_replicas),
                     )
                     for p in range(first, upper)
                 ],
