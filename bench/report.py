@@ -481,7 +481,8 @@ def _share_method(results: dict, args: Any) -> str:
         else " (so the batches, and the records a ShareFetch hands out, follow each broker's produce latency)"
     )
     return f"""- Share consume: {getattr(args, "share_records", 0):,} records of {getattr(args, "size", 100)} bytes pre-filled {fill} in 1 and in 4
-  partitions, drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes,
+  partitions, drained by 1, 4 and 16 librdkafka ShareConsumers (separate processes from a
+  clean interpreter, the objects they start with frozen out of their garbage collector,
   implicit acknowledgement, all on the one client core), first to last record received
   (`bench.share.throughput`: group join and assignment time are excluded). Each row is
   the median of {getattr(args, "share_runs", 1)} drain{"s" if getattr(args, "share_runs", 1) != 1 else ""}, each on a new topic and group (every run's

@@ -12,7 +12,8 @@ Method, the same for every broker:
 - a fresh topic (P partitions) is filled first with 100-byte records, librdkafka's default
   batching (as an application produces: stored batches of hundreds to thousands of records);
 - the N consumer processes (each a clean interpreter, not forked from the benchmark
-  process, which has run librdkafka clients) subscribe and join the group in the background (librdkafka
+  process, which has run librdkafka clients; the objects it starts with are frozen out of
+  its garbage collector: ``bench.share._member``) subscribe and join the group in the background (librdkafka
   heartbeats without being polled) but do not poll until told to: once ShareGroupDescribe
   shows every member holding its assignment, all of them start together. So no member
   drains the topic alone before the others are assigned, on either broker;
