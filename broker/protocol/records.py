@@ -45,7 +45,8 @@ INVALID_RECORD (87); unknown codec -> UNSUPPORTED_COMPRESSION_TYPE (76).
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -372,13 +373,15 @@ def check_crc(batch: BytesLike) -> None:
 # In-place edits
 
 
-def record_starts(batch: BytesLike) -> list[int] | None:
+def record_starts(batch: BytesLike) -> array[int] | None:
     """Where each record of a stored batch begins (and where the last one ends), for slicing.
 
     Only for batches :func:`slice_batch` can cut: uncompressed data batches whose
     records hold consecutive offsets (record ``i`` at offset delta ``i``); None for
     the others (compressed, control, compacted with holes). Reads one length
-    varint per record and nothing else, once per batch: callers cache the answer.
+    varint per record and nothing else, once per batch: callers cache the answer,
+    hence an array of 4-byte positions (16 KiB for 4,000 records, against about
+    140 KiB as a list of ints).
     """
     header, view = _whole_batch(batch)
     count = header.records_count
@@ -410,10 +413,10 @@ def record_starts(batch: BytesLike) -> list[int] | None:
     if pos != end:
         return None
     starts.append(pos)
-    return starts
+    return array("I", starts)
 
 
-def slice_batch(batch: BytesLike, starts: list[int], first: int, last: int) -> bytes:
+def slice_batch(batch: BytesLike, starts: Sequence[int], first: int, last: int) -> bytes:
     """A batch holding records ``first``..``last`` (by index) of ``batch``, everything else kept.
 
     The base offset, timestamps and producer fields stay as they are, so every

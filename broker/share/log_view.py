@@ -8,6 +8,7 @@ decoded here).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable, Sequence
 
 from broker.log.partition import PartitionLog
@@ -32,7 +33,7 @@ class PartitionLogView:
         self.log = log
         # Record positions of the batches sliced lately (None: cannot be sliced), by
         # (base offset, CRC): the members sharing a batch each take a slice of it.
-        self._starts: dict[tuple[int, int], list[int] | None] = {}
+        self._starts: dict[tuple[int, int], array[int] | None] = {}
 
     @property
     def log_start_offset(self) -> int:
