@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 
@@ -280,8 +281,10 @@ def _answer(
     ranges: list[AcquiredRange],
 ) -> int:
     """Put what was acquired of one partition in its answer; the bytes of records it carries."""
-    # Exactly the batches holding what was acquired: never cut by bytes here.
-    records = entry.view.records_for(ranges)
+    # Exactly the batches holding what was acquired: never cut by bytes here. Whole
+    # batches come as file ranges, which the connection sends as Fetch's (the generated
+    # field is typed for bytes; the encoder splices any payload with a length).
+    records: Any = entry.view.records_for(ranges, as_file=True)
     part = results.setdefault(key, _partition(key[1]))
     part.records = records
     part.acquired_records = [AcquiredRecords(r.first_offset, r.last_offset, r.delivery_count) for r in ranges]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Hashable, Sequence
 
+from broker.log.file_slice import FileSlice
 from broker.log.partition import PartitionLog
 from broker.protocol.records import BatchHeader, iter_batches, iter_records, record_starts, slice_batch
 from broker.share.inflight import UNLIMITED_BYTES, AcquiredRange, LogBatch
@@ -95,7 +96,7 @@ class PartitionLogView:
             return b""
         return log.read(first, size, max_offset=log.high_watermark).records
 
-    def records_for(self, ranges: Sequence[AcquiredRange]) -> bytes | memoryview:
+    def records_for(self, ranges: Sequence[AcquiredRange], *, as_file: bool = False) -> bytes | memoryview | FileSlice:
         """The stored batches holding the offsets of ``ranges`` (sorted, not overlapping).
 
         Every batch that holds an acquired offset goes out, whatever its size: the
@@ -109,6 +110,10 @@ class PartitionLogView:
         just the records from the first to the last acquired offset in it
         (:func:`slice_batch`), so that members sharing a batch do not each receive
         all of it. Compressed batches go out whole, as Kafka sends them.
+
+        With ``as_file``, an answer of whole batches only comes as their file ranges
+        (:class:`FileSlice`, as a Fetch answer does): the connection sends them from the
+        page cache, so an answer waiting to be sent holds no copy of its batches.
         """
         if not ranges:
             return b""
@@ -147,6 +152,10 @@ class PartitionLogView:
                 self._flush(span, parts)
                 span = None
                 parts.append(sliced)
+        if as_file and not parts and span is not None:
+            found = self._file_ranges(span)
+            if found is not None:
+                return found
         self._flush(span, parts)
         if len(parts) == 1:
             return parts[0]
@@ -157,6 +166,16 @@ class PartitionLogView:
         may have moved inside that batch (DeleteRecords): reading from it gives the same batch."""
         log = self.log
         return log.read(max(base_offset, log.log_start_offset), size, max_offset=log.high_watermark).records
+
+    def _file_ranges(self, span: list[int]) -> FileSlice | None:
+        """The whole batches of ``span`` (:meth:`_read`'s) as file ranges; None if the log
+        no longer holds exactly those bytes (then they are read)."""
+        log = self.log
+        found, _ = log.read_slice(max(span[0], log.log_start_offset), span[1], max_offset=log.high_watermark)
+        if found is not None and len(found) != span[1]:
+            found.close()
+            return None
+        return found
 
     def _flush(self, span: list[int] | None, parts: list[bytes | memoryview]) -> None:
         if span is not None:

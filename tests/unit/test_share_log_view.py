@@ -66,3 +66,18 @@ def test_a_batch_the_log_start_moved_into_still_goes_out(tmp_path):
     assert _offsets(view.records_for([AcquiredRange(5, 9, 1)])) == list(range(10))
     view.log.delete_records(500)
     assert _offsets(view.records_for([AcquiredRange(500, 509, 1)])) == list(range(500, 510))
+
+
+def test_an_answer_of_whole_batches_comes_as_file_ranges_with_the_same_bytes(tmp_path):
+    from broker.log.file_slice import FileSlice
+
+    view = _view(tmp_path, _records(1000), _records(1000))  # about 110 KB each: 0-999, 1000-1999
+    whole = [AcquiredRange(0, 1999, 1)]
+    found = view.records_for(whole, as_file=True)
+    assert isinstance(found, FileSlice) and not found.read  # not read: sent from the file
+    assert len(found) == len(view.records_for(whole))
+    assert bytes(found) == bytes(view.records_for(whole))
+    # A batch partly acquired is cut in memory, so that answer is bytes, as before.
+    part = view.records_for([AcquiredRange(0, 999, 1), AcquiredRange(1500, 1600, 1)], as_file=True)
+    assert not isinstance(part, FileSlice)
+    assert _offsets(part) == list(range(1000)) + list(range(1500, 1601))
