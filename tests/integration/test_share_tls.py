@@ -40,7 +40,7 @@ def test_share_consumers_receive_whole_batches_over_either_listener(tls_broker, 
     create_topic(plain, topic, partitions=1)
     values = [b"%04d" % i + bytes([i]) * (SIZE - 4) for i in range(RECORDS)]
     produce(plain, topic, values, **{"linger.ms": 50})
-    conf: dict[str, object] = {"bootstrap.servers": broker.address(listener)}
+    conf: dict[str, str] = {"bootstrap.servers": broker.address(listener)}
     if listener == "SSL":
         conf |= {"security.protocol": "SSL", "ssl.ca.location": str(pki.ca_file)}
     sc = share_consumer(plain, share_group(plain), [topic], **conf)
