@@ -25,7 +25,6 @@ Results go to ``bench/results/replication-<date>.json``.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import shutil
@@ -35,7 +34,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -47,6 +45,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from bench.peers import KAFKA_JAR, free_port
 from bench.produce import produce
 from broker.localcluster import LocalCluster
+from broker.log.meta import new_cluster_id
 
 PARTITIONS = 3
 SESSION = {"broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500"}
@@ -94,7 +93,7 @@ class KafkaNodes:
         self.procs: dict[int, subprocess.Popen] = {}
         self.bootstrap = ",".join(f"127.0.0.1:{p}" for p in self.ports.values())
         voters = ",".join(f"{n}@127.0.0.1:{p}" for n, p in self.controller_ports.items())
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        cluster_id = new_cluster_id()
         for n in (1, 2, 3):
             d = self.root / f"node-{n}"
             (d / "data").mkdir(parents=True)

@@ -144,7 +144,12 @@ do_start() {
   write_config
   if [ ! -f "$ROOT/data/meta.properties" ]; then
     local cid
-    cid="$(python3 -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+    # A cluster id that starts with "-" would be read as an option: draw again, as
+    # Kafka's own random ids do.
+    cid="-"
+    while [ "${cid#-}" != "$cid" ]; do
+      cid="$(python3 -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+    done
     # share.version=1 turns on KIP-932 share groups for the cluster; 2 (4.4's
     # default) adds KIP-1191 dead-letter queues.
     java_cp kafka.tools.StorageTool format -t "$cid" -c "$ROOT/server.properties" \

@@ -17,8 +17,15 @@ class MetaPropertiesError(Exception):
 
 
 def new_cluster_id() -> str:
-    """A cluster id as Kafka writes them: 22 characters of URL-safe base64 of a UUID."""
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    """A cluster id as Kafka writes them: 22 characters of URL-safe base64 of a UUID.
+
+    Never one that starts with ``-``, as Kafka's own random ids do not: a command line
+    (``kafka-storage format -t <id>``) would read it as an option.
+    """
+    while True:
+        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 def read_meta(data_dir: Path) -> dict[str, str] | None:

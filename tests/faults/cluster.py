@@ -16,7 +16,6 @@ the program's) and stopped by pid.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
@@ -24,11 +23,11 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 from broker.localcluster import BrokerProcess
+from broker.log.meta import new_cluster_id
 from tests.faults.net import Namespace, Network, run
 
 __all__ = ["Disk", "KafkaSystem", "NodeProcess", "SharebrokerSystem", "System"]
@@ -477,7 +476,7 @@ class KafkaSystem(System):
             raise RuntimeError(f"Kafka 4.4.0 jars missing in {KAFKA_LIBS}: run `make peers`")
         nss = {i: self.net.add(f"b{i}", 10 + i) for i in (1, 2, 3)}
         voters = ",".join(f"{i}@{ns.ip}:{KAFKA_CONTROLLER_PORT}" for i, ns in nss.items())
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        cluster_id = new_cluster_id()
         for i, ns in nss.items():
             name = f"b{i}"
             self._proxy(name, [BROKER_PORT, KAFKA_CONTROLLER_PORT])
