@@ -25,6 +25,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+# librdkafka consumer settings for a drain as fast as it goes (this row, the read_committed
+# row of bench.txn, bench.tls). Large responses and a deep local queue, and
+# fetch.queue.backoff.ms low: by default, once the local queue holds queued.min.messages
+# (100,000 records: 100 MB here, filled in a quarter of a second) librdkafka waits a whole
+# second (1000 ms) before it fetches again, whatever the broker. A drain of a few seconds
+# then measured how many of those seconds fell in it: a 512 MiB drain took 1.77 s, one
+# second of it this wait (strace of the broker: 34 requests answered 7 ms apart, one
+# 1,004 ms apart), and runs of the same code moved by 15-40 %. A Java consumer fetches
+# again as soon as its buffer has room; with 10 ms, so does this one.
+DRAIN_CONSUMER = {
+    "fetch.max.bytes": 64 * 1024 * 1024,
+    "max.partition.fetch.bytes": 16 * 1024 * 1024,
+    "queued.max.messages.kbytes": 256 * 1024,
+    "fetch.queue.backoff.ms": 10,
+}
+
+
 def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid: int | None = None) -> dict:
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
@@ -38,9 +55,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
             "group.id": f"fetch-{time.time_ns()}",
             "enable.auto.commit": False,
             "log_level": 3,
-            "fetch.max.bytes": 64 * 1024 * 1024,
-            "max.partition.fetch.bytes": 16 * 1024 * 1024,
-            "queued.max.messages.kbytes": 256 * 1024,
+            **DRAIN_CONSUMER,
         }
     )
     cpu_start = cpu_seconds(pid) if pid else 0.0

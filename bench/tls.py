@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.fetch import DRAIN_CONSUMER
 from bench.peers import KafkaPeer, Sharebroker, free_port
 
 RECORD = b"x" * 1024
@@ -108,9 +109,7 @@ def fetch(conf: dict, topic: str, records: int, deadline_s: float = 120.0) -> fl
             **conf,
             "group.id": f"tls-{time.time_ns()}",
             "enable.auto.commit": False,
-            "fetch.max.bytes": 64 * 1024 * 1024,
-            "max.partition.fetch.bytes": 16 * 1024 * 1024,
-            "queued.max.messages.kbytes": 256 * 1024,
+            **DRAIN_CONSUMER,
         }
     )
     start = time.perf_counter()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 
+from bench.fetch import DRAIN_CONSUMER
 from bench.produce import RECORD
 
 
@@ -92,9 +93,7 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
             "isolation.level": "read_committed",
             "enable.auto.commit": False,
             "log_level": 3,
-            "fetch.max.bytes": 64 * 1024 * 1024,
-            "max.partition.fetch.bytes": 16 * 1024 * 1024,
-            "queued.max.messages.kbytes": 256 * 1024,
+            **DRAIN_CONSUMER,
         }
     )
     first = time.perf_counter()
