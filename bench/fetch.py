@@ -88,6 +88,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
         "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
         # Near 100: the client's one core limits the row, not the broker.
         "client_cpu_pct": client_cpu_pct,
+        "fetch_queue_backoff_ms": DRAIN_CONSUMER["fetch.queue.backoff.ms"],
         "topic_deleted": delete_topic(bootstrap, topic),
     }
 

@@ -464,9 +464,19 @@ def _produce_method(results: dict, args: Any) -> str:
 
 def _fetch_method(results: dict, args: Any) -> str:
     fetch_mib = getattr(args, "fetch_mib", 0) or 0
+    backoff = {
+        b["fetch"].get("fetch_queue_backoff_ms") for b in results.get("brokers", []) if isinstance(b.get("fetch"), dict)
+    }
+    if backoff and None not in backoff:
+        queue = (
+            f", fetch.queue.backoff.ms {'/'.join(str(ms) for ms in sorted(backoff))}: the client fetches again as"
+            " soon as its queue has room, not librdkafka's default second later"
+        )
+    else:
+        queue = "; librdkafka's default fetch.queue.backoff.ms of 1000, so each full local queue added a second"
     return f"""- Fetch: {size_label(fetch_mib)} of 1 KiB records pre-filled (by the same producer) in
   1 partition, drained by one librdkafka Consumer with `assign()` from the first offset
-  (no group, no commits; fetch.max.bytes 64 MiB, max.partition.fetch.bytes 16 MiB),
+  (no group, no commits; fetch.max.bytes 64 MiB, max.partition.fetch.bytes 16 MiB{queue}),
   from `assign()` to the last record received (`bench.fetch.fetch`); the topic is
   deleted afterwards.""" + (
         "" if fetch_mib >= 1024 else f" The issue's figure is 1 GiB: this run used {fetch_mib} MiB."

@@ -219,3 +219,19 @@ def test_a_row_drained_by_one_member_is_not_a_figure_for_many():
     shared = _drain_row([2600, 2500, 2450, 2450])
     assert spread_problem(shared) is None
     assert report.value(shared, report._full) == shared["records_per_s"]
+
+
+def test_the_fetch_method_says_how_soon_the_client_fetched_again(tmp_path):
+    """Runs from before the drain settings say a full local queue cost a second; later
+    runs name the backoff they used."""
+    old = report.render(OLD_RESULTS, tmp_path).read_text()
+    assert "default fetch.queue.backoff.ms of 1000" in old
+    results = json.loads(OLD_RESULTS.read_text())
+    for b in results["brokers"]:
+        if isinstance(b.get("fetch"), dict):
+            b["fetch"]["fetch_queue_backoff_ms"] = 10
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps(results))
+    new = report.render(path, tmp_path / "new").read_text()
+    assert "fetch.queue.backoff.ms 10: the client fetches again" in new
+    assert "default fetch.queue.backoff.ms of 1000" not in new
