@@ -5,7 +5,8 @@ The topic (1 partition) is filled with ``mib`` MiB of 1 KiB records by
 commits) then reads from the first offset to the last as fast as it can.
 MB/s is counted from ``assign()`` to the last record received (librdkafka
 prefetches in the background, so timing from the first record returned would
-only measure the client's local queue). Bounded by the
+only measure the client's local queue); the consumer knows the partition's leader
+before that (:func:`know_leader`). Bounded by the
 record count and a deadline. The topic is deleted afterwards (best effort) so
 that a 1 GiB run does not keep its data around while the broker goes on.
 """
@@ -42,6 +43,19 @@ DRAIN_CONSUMER = {
 }
 
 
+def know_leader(consumer, topic: str) -> None:
+    """Load ``topic``'s metadata into the consumer before a timed ``assign()``.
+
+    A consumer assigned a partition whose leader it does not know yet (it has only just
+    connected) sets a timer and queries the start offset about half a second later
+    (librdkafka's debug log: "no current leader for partition: (re)starting offset query
+    timer", then "timed offset query" 500 ms on), while the broker waits idle. That was
+    a fifth of a 1 GiB drain, on every broker. With the metadata loaded first, the first
+    record arrives within milliseconds of ``assign()``.
+    """
+    consumer.list_topics(topic, timeout=30)
+
+
 def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid: int | None = None) -> dict:
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
@@ -58,6 +72,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
             **DRAIN_CONSUMER,
         }
     )
+    know_leader(c, topic)
     cpu_start = cpu_seconds(pid) if pid else 0.0
     client_start = time.process_time()  # this process: the Python loop and librdkafka's threads
     first = time.perf_counter()
@@ -89,6 +104,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
         # Near 100: the client's one core limits the row, not the broker.
         "client_cpu_pct": client_cpu_pct,
         "fetch_queue_backoff_ms": DRAIN_CONSUMER["fetch.queue.backoff.ms"],
+        "leader_known_before_assign": True,
         "topic_deleted": delete_topic(bootstrap, topic),
     }
 

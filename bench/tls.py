@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.fetch import DRAIN_CONSUMER
+from bench.fetch import DRAIN_CONSUMER, know_leader
 from bench.peers import KafkaPeer, Sharebroker, free_port
 
 RECORD = b"x" * 1024
@@ -112,6 +112,7 @@ def fetch(conf: dict, topic: str, records: int, deadline_s: float = 120.0) -> fl
             **DRAIN_CONSUMER,
         }
     )
+    know_leader(c, topic)
     start = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
     got, last, deadline = 0, start, time.time() + deadline_s

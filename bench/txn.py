@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 
-from bench.fetch import DRAIN_CONSUMER
+from bench.fetch import DRAIN_CONSUMER, know_leader
 from bench.produce import RECORD
 
 
@@ -96,6 +96,7 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
             **DRAIN_CONSUMER,
         }
     )
+    know_leader(c, topic)
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
     got = nbytes = 0

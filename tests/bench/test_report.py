@@ -235,3 +235,10 @@ def test_the_fetch_method_says_how_soon_the_client_fetched_again(tmp_path):
     new = report.render(path, tmp_path / "new").read_text()
     assert "fetch.queue.backoff.ms 10: the client fetches again" in new
     assert "default fetch.queue.backoff.ms of 1000" not in new
+    assert "queried the start offset on a timer" in new
+    for b in results["brokers"]:
+        if isinstance(b.get("fetch"), dict):
+            b["fetch"]["leader_known_before_assign"] = True
+    path.write_text(json.dumps(results))
+    newest = report.render(path, tmp_path / "newest").read_text()
+    assert "has the partition's leader from Metadata before it" in newest
