@@ -464,9 +464,8 @@ def _produce_method(results: dict, args: Any) -> str:
 
 def _fetch_method(results: dict, args: Any) -> str:
     fetch_mib = getattr(args, "fetch_mib", 0) or 0
-    backoff = {
-        b["fetch"].get("fetch_queue_backoff_ms") for b in results.get("brokers", []) if isinstance(b.get("fetch"), dict)
-    }
+    fetches = [b["fetch"] for b in results.get("brokers", []) if isinstance(b.get("fetch"), dict)]
+    backoff = {f.get("fetch_queue_backoff_ms") for f in fetches}
     if backoff and None not in backoff:
         queue = (
             f", fetch.queue.backoff.ms {'/'.join(str(ms) for ms in sorted(backoff))}: the client fetches again as"
@@ -474,7 +473,6 @@ def _fetch_method(results: dict, args: Any) -> str:
         )
     else:
         queue = "; librdkafka's default fetch.queue.backoff.ms of 1000, so each full local queue added a second"
-    fetches = [b["fetch"] for b in results.get("brokers", []) if isinstance(b.get("fetch"), dict)]
     if fetches and all(f.get("leader_known_before_assign") for f in fetches):
         start = "from `assign()` (the consumer has the partition's leader from Metadata before it)"
     else:
