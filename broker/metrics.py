@@ -14,7 +14,15 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["ACK_TYPES", "LOAD_BUCKETS", "REQUEST_BUCKETS", "SHARE_GROUP_STATES", "Histogram", "Metrics"]
+__all__ = [
+    "ACK_TYPES",
+    "DURABLE_BUCKETS",
+    "LOAD_BUCKETS",
+    "REQUEST_BUCKETS",
+    "SHARE_GROUP_STATES",
+    "Histogram",
+    "Metrics",
+]
 
 REQUEST_BUCKETS: tuple[float, ...] = (
     0.0005,
@@ -33,6 +41,9 @@ REQUEST_BUCKETS: tuple[float, ...] = (
     10.0,
     30.0,
 )
+# Durable writes: an fsync round takes a few hundred microseconds on an SSD, so these
+# start below REQUEST_BUCKETS.
+DURABLE_BUCKETS: tuple[float, ...] = (0.0001, 0.00025, *REQUEST_BUCKETS[:-2])  # 0.1 ms to 5 s
 LOAD_BUCKETS: tuple[float, ...] = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 # ShareAcknowledge / ShareFetch acknowledge types, by their wire number.
@@ -83,6 +94,13 @@ class Metrics:
         self.ack_requests = [0] * len(ACK_TYPES)
         self.ack_records = [0] * len(ACK_TYPES)
         self.partition_load = Histogram(LOAD_BUCKETS)
+        # Group-commit fsync rounds (Kafka's LogFlushRateAndTimeMs) and the logs they synced.
+        self.log_flush = Histogram(DURABLE_BUCKETS)
+        self.log_flush_logs = 0
+        # Share-state writes: a share-partition's change (acknowledgements, releases, lock
+        # expiries) until it is durable in __share_group_state (Kafka's share coordinator
+        # write latency).
+        self.share_state_write = Histogram(DURABLE_BUCKETS)
         # Per share group: records handed out again (delivery count > 1), and records copied
         # to the group's dead-letter topic (KIP-1191).
         self.share_redelivered: dict[str, int] = defaultdict(int)
@@ -137,3 +155,11 @@ class Metrics:
 
     def observe_partition_load(self, seconds: float) -> None:
         self.partition_load.observe(seconds)
+
+    def observe_log_flush(self, logs: int, seconds: float) -> None:
+        """One group-commit round fsynced ``logs`` logs in ``seconds``."""
+        self.log_flush.observe(seconds)
+        self.log_flush_logs += logs
+
+    def observe_share_state_write(self, seconds: float) -> None:
+        self.share_state_write.observe(seconds)

@@ -173,6 +173,10 @@ class GroupCommitter:
         self.rounds = 0  # fsync rounds completed (for metrics and tests)
         # Told of every log whose fsync failed (the log manager takes its directory offline).
         self.on_storage_error: Callable[[PartitionLog, str], None] | None = None
+        # Told of every round: how many logs it synced and how long it took (seconds, from
+        # the round's start to its last fsync's return: the time a waiter of the round waits
+        # once the round has begun).
+        self.on_round: Callable[[int, float], None] | None = None
 
     @classmethod
     def from_config(
@@ -268,7 +272,10 @@ class GroupCommitter:
                 rnd, self._pending = self._pending, _Round()
                 self._current = rnd
                 logs = list(rnd.logs.values())
+                started = trio.current_time()
                 rnd.errors = await trio.to_thread.run_sync(_flush_all, logs, pool, self._fsync_concurrency)
+                if self.on_round is not None:
+                    self.on_round(len(logs), trio.current_time() - started)
                 if rnd.errors and self.on_storage_error is not None:
                     for part_log in logs:
                         error = rnd.errors.get(id(part_log))

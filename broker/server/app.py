@@ -204,6 +204,7 @@ def build(config: BrokerConfig, *, clock: Any = wall_clock_ms, lifecycle: Lifecy
     committer = GroupCommitter.from_config(config, logs=logs.logs)
     # An fsync that fails takes its log directory offline (Kafka's log.dir.failure).
     committer.on_storage_error = logs.fail_log
+    committer.on_round = metrics.observe_log_flush
     group_configs = GroupConfigStore(data_dir, config)
     metadata, producer_ids = _metadata(config, live, logs, group_configs, cluster_id)
     shared = metadata if isinstance(metadata, ClusterMetadata) else None

@@ -194,6 +194,17 @@ def _request_families(m: Metrics) -> list[Family]:
     fams.append(f)
     fams.append(Family(p + "bytes_in_total", "counter", "Record bytes received by Produce.").add(m.bytes_in))
     fams.append(Family(p + "bytes_out_total", "counter", "Record bytes sent by Fetch and ShareFetch.").add(m.bytes_out))
+    f = Family(
+        p + "log_flush_seconds",
+        "histogram",
+        "Group-commit fsync rounds: one round makes every waiting append (acks=all produce, "
+        "coordinator and share-state records) durable at once.",
+    )
+    _histogram(f, m.log_flush)
+    fams.append(f)
+    fams.append(
+        Family(p + "log_flush_logs_total", "counter", "Logs fsynced by group-commit rounds.").add(m.log_flush_logs)
+    )
     return fams
 
 
@@ -282,6 +293,15 @@ def _share_families(services: Services, m: Metrics) -> list[Family]:
         "Time to load a share-partition (read its persisted state, or initialise it).",
     )
     _histogram(f, m.partition_load)
+    fams.append(f)
+    f = Family(
+        p + "share_state_write_seconds",
+        "histogram",
+        "Time for a share-partition's change (acknowledgements, releases, lock expiries) to be "
+        "durable in __share_group_state; a ShareFetch or ShareAcknowledge carrying "
+        "acknowledgements answers after it.",
+    )
+    _histogram(f, m.share_state_write)
     fams.append(f)
     return fams
 

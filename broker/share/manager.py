@@ -531,6 +531,7 @@ class SharePartitionManager:
     async def persist(self, e: Entry, delta: Delta, woken: set[Entry] | None = None) -> int:
         """Write ``delta`` durably, then confirm it; undo it if the write fails."""
         group_id, topic_id, partition = e.key
+        started = trio.current_time()
         result = await self.persister.write(
             group_id,
             topic_id,
@@ -540,6 +541,7 @@ class SharePartitionManager:
             start_offset=delta.start_offset,
             state_batches=delta.batches,
         )
+        self._metrics.observe_share_state_write(trio.current_time() - started)
         code = result.error_code
         if code:
             log.warning(

@@ -131,6 +131,39 @@ def test_metrics_reflect_produce_and_share_consumption(metrics_broker):
     assert s[f'sharebroker_log_size_bytes{{topic="{topic}",partition="0"}}'] > 0
 
 
+def test_durable_writes_are_timed(metrics_broker):
+    """Produce with acks=all waits for a group-commit round; a share acknowledgement for
+    its share-state write: both are counted and timed."""
+    bs = metrics_broker.bootstrap
+    port = metrics_port(metrics_broker)
+    before = samples(scrape(port)[2])
+    topic = unique("t")
+    create_topic(bs, topic)
+    group = share_group(bs)
+    produce(bs, topic, [f"d-{i}".encode() for i in range(5)])
+    sc = share_consumer(bs, group, [topic], mode="explicit")
+    try:
+        got = poll_count(sc, 5, 20)
+        assert len(got) == 5
+        for msg in got:
+            sc.acknowledge(msg, ACCEPT)
+        commit_ok(sc)
+    finally:
+        close_quietly(sc)
+
+    def grew(s: dict[str, float], name: str) -> float:
+        return s.get(name, 0) - before.get(name, 0)
+
+    s = sample_until(port, lambda s: grew(s, "sharebroker_share_state_write_seconds_count") >= 1)
+    assert grew(s, "sharebroker_log_flush_seconds_count") >= 2  # the produce, the share-state write
+    assert grew(s, "sharebroker_log_flush_logs_total") >= grew(s, "sharebroker_log_flush_seconds_count")
+    assert grew(s, "sharebroker_log_flush_seconds_sum") > 0
+    assert grew(s, "sharebroker_share_state_write_seconds_count") >= 1
+    assert grew(s, "sharebroker_share_state_write_seconds_sum") > 0
+    for name in ("log_flush_seconds", "share_state_write_seconds"):
+        assert s[f'sharebroker_{name}_bucket{{le="+Inf"}}'] == s[f"sharebroker_{name}_count"]
+
+
 def test_other_paths_are_404_and_the_broker_lives_on(metrics_broker):
     port = metrics_port(metrics_broker)
     assert scrape(port, "/")[0] == 404

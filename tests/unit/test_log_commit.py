@@ -72,6 +72,31 @@ async def test_concurrent_waiters_share_one_fsync_round(tmp_path, datasyncs) -> 
         log.close()
 
 
+async def test_each_round_is_reported_with_its_logs_and_duration(tmp_path) -> None:
+    logs = [open_log(tmp_path, partition=p) for p in range(3)]
+    committer = GroupCommitter()
+    rounds: list[tuple[int, float]] = []
+    committer.on_round = lambda n, seconds: rounds.append((n, seconds))
+
+    async def producer(i: int) -> None:
+        logs[i].append(batch(1))
+        await committer.wait_durable(logs[i])
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(committer.run)
+        async with trio.open_nursery() as producers:
+            for i in range(3):
+                producers.start_soon(producer, i)
+        logs[0].append(batch(1))
+        await committer.wait_durable(logs[0])
+        nursery.cancel_scope.cancel()
+    assert [n for n, _ in rounds] == [3, 1]
+    assert all(seconds > 0 for _, seconds in rounds)
+    assert committer.rounds == 2
+    for log in logs:
+        log.close()
+
+
 async def test_a_waiter_arriving_mid_round_waits_for_the_next_round(tmp_path, monkeypatch) -> None:
     log = open_log(tmp_path)
     committer = GroupCommitter()
