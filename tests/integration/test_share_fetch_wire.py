@@ -259,6 +259,50 @@ def test_acks_by_another_member_or_outside_the_window(setup):
     assert _parts(r)[0].acknowledge_error_code == 0
 
 
+def test_an_acknowledging_fetch_carries_another_partitions_records(setup):
+    """A fetch that acknowledges one partition's records takes what the other partition
+    holds: the answer has the acknowledgement's result and that partition's records,
+    and the acknowledged records are never handed out again."""
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 10, partition=0)
+    _produce_batch(w, topic, 10, partition=1)
+    member = "m-overlap"
+    first = _fetch(w, group, member, 0, tid, partitions=(0, 1), max_records=5)
+    (held,) = [p for p, part in _parts(first).items() if part.acquired_records]
+    other = 1 - held
+    assert _acquired(first) == [(0, 9, 1)]
+    acks = {held: [AcknowledgementBatch(first_offset=0, last_offset=9, acknowledge_types=[ACCEPT])]}
+    second = _fetch(w, group, member, 1, tid, partitions=(0, 1), acks=acks, max_records=5)
+    parts = _parts(second)
+    assert parts[held].acknowledge_error_code == 0
+    assert [(a.first_offset, a.last_offset) for a in parts[other].acquired_records] == [(0, 9)]
+    assert _carried_offsets(parts[other]) == set(range(10))
+    assert parts[held].acquired_records == []
+    # Everything is settled or held: nothing more for this member or another one.
+    assert _acquired(_fetch(w, group, member, 2, tid, partitions=(0, 1))) == []
+    assert _acquired(_fetch(w, group, "m-late", 0, tid, partitions=(0, 1))) == []
+
+
+def test_a_refused_acknowledgement_keeps_the_records_its_fetch_took(setup):
+    """An acknowledgement refused on a partition and records taken there by the same fetch
+    both go out: the error in the partition's AcknowledgeErrorCode, the records beside it."""
+    w, topic, tid, group = setup
+    _produce_batch(w, topic, 5, partition=0)
+    member = "m-refused"
+    assert _acquired(_fetch(w, group, member, 0, tid)) == [(0, 4, 1)]
+    _produce_batch(w, topic, 5, partition=0)
+    beyond = {0: [AcknowledgementBatch(first_offset=100, last_offset=101, acknowledge_types=[ACCEPT])]}
+    r = _fetch(w, group, member, 1, tid, acks=beyond)
+    part = _parts(r)[0]
+    assert part.acknowledge_error_code == ErrorCode.INVALID_REQUEST
+    assert [(a.first_offset, a.last_offset) for a in part.acquired_records] == [(5, 9)]
+    assert _carried_offsets(part) == set(range(5, 10))
+
+
+def _carried_offsets(part) -> set[int]:
+    return {r.offset for b in iter_batches(part.records) for r in iter_records(b.view)}
+
+
 def test_release_redelivers_with_count_two_and_close_releases(setup):
     w, topic, tid, group = setup
     _produce_batch(w, topic, 3)
