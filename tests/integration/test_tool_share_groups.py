@@ -361,7 +361,7 @@ def _scenario(bs: str) -> list[tuple[str, int, list[str], list[str]]]:
 
 @pytest.mark.compat
 def test_same_scenario_reads_the_same_against_kafka(sharebroker_bootstrap, kafka_peer_bootstrap):
-    """Our tool against Kafka 4.2.2 and against sharebroker: same exit statuses, tables and messages.
+    """Our tool against the Kafka peer (4.4.0) and against sharebroker: same exit statuses, tables and messages.
 
     Kafka's own kafka-tools jar is not in the peer's jar set, so the comparison runs our
     tool against both brokers. Values that legitimately differ are masked: member ids
