@@ -274,8 +274,7 @@ class GroupCommitter:
                 logs = list(rnd.logs.values())
                 started = trio.current_time()
                 rnd.errors = await trio.to_thread.run_sync(_flush_all, logs, pool, self._fsync_concurrency)
-                if self.on_round is not None:
-                    self.on_round(len(logs), trio.current_time() - started)
+                took = trio.current_time() - started
                 if rnd.errors and self.on_storage_error is not None:
                     for part_log in logs:
                         error = rnd.errors.get(id(part_log))
@@ -293,6 +292,8 @@ class GroupCommitter:
                 self.rounds += 1
                 self._current = None
                 rnd.done.set()
+                if self.on_round is not None:  # after the waiters are woken: a report delays none of them
+                    self.on_round(len(logs), took)
         finally:
             if pool is not None:
                 pool.shutdown(wait=False)
