@@ -266,7 +266,7 @@ def test_an_acknowledging_fetch_carries_another_partitions_records(setup):
     w, topic, tid, group = setup
     _produce_batch(w, topic, 10, partition=0)
     _produce_batch(w, topic, 10, partition=1)
-    member = "m-overlap"
+    member = "m-two-partitions"
     first = _fetch(w, group, member, 0, tid, partitions=(0, 1), max_records=5)
     (held,) = [p for p, part in _parts(first).items() if part.acquired_records]
     other = 1 - held
