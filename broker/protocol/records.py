@@ -84,6 +84,7 @@ __all__ = [
     "iter_records",
     "parse_batch_header",
     "parse_end_txn_marker",
+    "read_headers",
     "read_varint",
     "set_base_offset",
     "set_max_timestamp",
@@ -620,26 +621,7 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
                 pos += value_len
             else:
                 value = None
-            n_headers, pos = read_varint(data, pos, 5)
-            # Each header takes at least two bytes, which bounds the loop.
-            if n_headers < 0 or n_headers > record_end - pos:
-                raise InvalidRecordError(f"invalid number of record headers {n_headers}")
-            headers: list[tuple[str, bytes | None]] = []
-            for _ in range(n_headers):
-                hk_len, pos = read_varint(data, pos, 5)
-                if hk_len < 0 or pos + hk_len > record_end:
-                    raise InvalidRecordError(f"invalid record header key size {hk_len}")
-                # Invalid UTF-8 is replaced, not refused, as Java does.
-                hkey = data[pos : pos + hk_len].decode("utf-8", "replace")
-                pos += hk_len
-                hv_len, pos = read_varint(data, pos, 5)
-                if hv_len >= 0:
-                    if pos + hv_len > record_end:
-                        raise InvalidRecordError("record header value runs past the end of the record")
-                    headers.append((hkey, data[pos : pos + hv_len]))
-                    pos += hv_len
-                else:
-                    headers.append((hkey, None))
+            headers, pos = read_headers(data, pos, record_end)
             if pos != record_end:
                 raise InvalidRecordError(
                     f"invalid record size: expected {length} bytes, read {length + pos - record_end}"
@@ -655,6 +637,33 @@ def _decode_records(data: bytes, header: BatchHeader, count: int) -> Iterator[Re
         raise InvalidRecordError("record runs past the end of the batch, premature EOF reached") from None
     if pos != end:
         raise InvalidRecordError(f"incorrect declared batch size: {end - pos} bytes remain after {count} records")
+
+
+def read_headers(data: bytes, pos: int, record_end: int) -> tuple[list[tuple[str, bytes | None]], int]:
+    """The headers of a record, their count at ``pos``: ([(key, value)], next position).
+    Every size is checked against ``record_end``; raises InvalidRecordError when one does
+    not fit (IndexError when the data ends first)."""
+    n_headers, pos = read_varint(data, pos, 5)
+    # Each header takes at least two bytes, which bounds the loop.
+    if n_headers < 0 or n_headers > record_end - pos:
+        raise InvalidRecordError(f"invalid number of record headers {n_headers}")
+    headers: list[tuple[str, bytes | None]] = []
+    for _ in range(n_headers):
+        hk_len, pos = read_varint(data, pos, 5)
+        if hk_len < 0 or pos + hk_len > record_end:
+            raise InvalidRecordError(f"invalid record header key size {hk_len}")
+        # Invalid UTF-8 is replaced, not refused, as Java does.
+        hkey = data[pos : pos + hk_len].decode("utf-8", "replace")
+        pos += hk_len
+        hv_len, pos = read_varint(data, pos, 5)
+        if hv_len >= 0:
+            if pos + hv_len > record_end:
+                raise InvalidRecordError("record header value runs past the end of the record")
+            headers.append((hkey, data[pos : pos + hv_len]))
+            pos += hv_len
+        else:
+            headers.append((hkey, None))
+    return headers, pos
 
 
 def read_varint(data: bytes, pos: int, max_bytes: int) -> tuple[int, int]:

@@ -16,7 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from broker.protocol.compression import MAX_DECOMPRESSED_SIZE, CompressionType, decompress
-from broker.protocol.records import BATCH_HEADER_SIZE, BatchHeader, InvalidRecordError, read_varint
+from broker.protocol.records import (
+    BATCH_HEADER_SIZE,
+    BatchHeader,
+    InvalidRecordError,
+    read_headers,
+    read_varint,
+)
 
 _TIMESTAMP_TYPE_BIT = 0x08
 
@@ -122,22 +128,5 @@ def decode_into(
 
 
 def _headers(data: bytes, pos: int, record_end: int) -> list[dict[str, str | bytes | None]]:
-    n, pos = read_varint(data, pos, 10)
-    if n < 0 or n > record_end - pos:
-        raise InvalidRecordError(f"invalid number of record headers {n}")
-    out: list[dict[str, str | bytes | None]] = []
-    for _ in range(n):
-        klen, pos = read_varint(data, pos, 10)
-        if klen < 0 or pos + klen > record_end:
-            raise InvalidRecordError(f"invalid record header key size {klen}")
-        key = data[pos : pos + klen].decode("utf-8", "replace")
-        pos += klen
-        vlen, pos = read_varint(data, pos, 10)
-        if vlen >= 0:
-            if pos + vlen > record_end:
-                raise InvalidRecordError("record header value runs past the end of the record")
-            out.append({"key": key, "value": data[pos : pos + vlen]})
-            pos += vlen
-        else:
-            out.append({"key": key, "value": None})
-    return out
+    headers, _ = read_headers(data, pos, record_end)
+    return [{"key": key, "value": value} for key, value in headers]

@@ -45,6 +45,7 @@ from broker.protocol.records import (
     iter_records,
     parse_batch_header,
     parse_end_txn_marker,
+    read_headers,
     record_starts,
     set_base_offset,
     set_max_timestamp,
@@ -587,6 +588,36 @@ def test_malformed_records_are_invalid_record(body: bytes, count: int) -> None:
     with pytest.raises(InvalidRecordError) as info:
         list(iter_records(batch))
     assert_code(info.value, 87)
+
+
+def header_bytes(headers: Sequence[tuple[bytes, bytes | None]]) -> bytes:
+    out = varint(len(headers))
+    for key, value in headers:
+        out += varint(len(key)) + key + (varint(-1) if value is None else varint(len(value)) + value)
+    return out
+
+
+def test_read_headers_reads_keys_and_nullable_values_to_the_next_position() -> None:
+    data = b"xx" + header_bytes([(b"a", b"1"), (b"\xff", None), (b"", b"")]) + b"tail"
+    headers, pos = read_headers(data, 2, len(data) - 4)
+    assert headers == [("a", b"1"), ("\ufffd", None), ("", b"")]  # invalid UTF-8 replaced
+    assert data[pos:] == b"tail"
+    assert read_headers(varint(0), 0, 1) == ([], 1)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (varint(-1), "invalid number of record headers -1"),
+        (varint(3) + b"\x00\x00", "invalid number of record headers 3"),  # more than the bytes allow
+        (varint(1) + varint(-1) + varint(-1), "invalid record header key size -1"),
+        (varint(1) + varint(4) + b"ab" + varint(-1), "invalid record header key size 4"),
+        (varint(1) + varint(1) + b"k" + varint(3) + b"v", "record header value runs past the end"),
+    ],
+)
+def test_read_headers_refuses_sizes_past_the_record(data: bytes, message: str) -> None:
+    with pytest.raises(InvalidRecordError, match=message):
+        read_headers(data, 0, len(data))
 
 
 def test_empty_batch_has_no_records_and_is_not_decompressed() -> None:
