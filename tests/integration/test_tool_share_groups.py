@@ -360,15 +360,17 @@ def _scenario(bs: str) -> list[tuple[str, int, list[str], list[str]]]:
 
 
 @pytest.mark.compat
-def test_same_scenario_reads_the_same_against_kafka(sharebroker_bootstrap, kafka_peer_bootstrap):
+def test_same_scenario_reads_the_same_against_kafka(sharebroker_factory, kafka_peer_bootstrap):
     """Our tool against the Kafka peer (4.4.0) and against sharebroker: same exit statuses, tables and messages.
 
     Kafka's own kafka-tools jar is not in the peer's jar set, so the comparison runs our
     tool against both brokers. Values that legitimately differ are masked: member ids
     and epochs, and the offsets columns of a Stable group (Kafka persists share state
-    lazily, so its start offset lags behind while members are active).
+    lazily, so its start offset lags behind while members are active). Both brokers are
+    started for this test, so ``--list`` shows only the scenario's group on each (the
+    session broker also holds the groups of every other test, some of them Stable).
     """
-    ours = _scenario(sharebroker_bootstrap)
+    ours = _scenario(sharebroker_factory().bootstrap)
     theirs = _scenario(kafka_peer_bootstrap)
 
     def masked(name: str, lines: list[str]) -> list[list[str]]:
