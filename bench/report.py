@@ -451,15 +451,32 @@ def _memory_method(results: dict, args: Any) -> str:
 
 def _produce_method(results: dict, args: Any) -> str:
     records = getattr(args, "records", 0)
-    return f"""- Produce: librdkafka (confluent-kafka {results["client"]}), {records:,} records of 1 KiB,
+    return (
+        f"""- Produce: librdkafka (confluent-kafka {results["client"]}), {records:,} records of 1 KiB,
   acks=all, idempotent, linger.ms=5, into a topic of 1 and of 8 partitions (records
   spread round-robin), MB/s and records/s from first send to last delivery report
-  (`bench.produce.produce`).""" + (
-        f""" Each row is the median of {args.produce_runs} runs, each into a new topic (every
+  (`bench.produce.produce`)."""
+        + (
+            f""" Each row is the median of {args.produce_runs} runs, each into a new topic (every
   run's rate is in the JSON as `runs_mb_per_s`)."""
-        if getattr(args, "produce_runs", 1) > 1
-        else ""
+            if getattr(args, "produce_runs", 1) > 1
+            else ""
+        )
+        + (
+            """ Before its first timed row every broker took the same untimed load: one such run
+  into a topic of 1 and of 8 partitions and, with the transaction rows, a tenth of their
+  transactions (`bench.compare.warm_up`), so that the JVM has compiled its hot paths
+  before it is timed, as in a broker that has been running."""
+            if warmed_up(results)
+            else ""
+        )
     )
+
+
+def warmed_up(results: dict) -> bool:
+    """Whether every broker that ran took the untimed warm-up before its timed rows."""
+    ran = [b for b in results.get("brokers", []) if not b.get("skipped")]
+    return bool(ran) and all(isinstance(b.get("warm_up"), dict) for b in ran)
 
 
 def _fetch_method(results: dict, args: Any) -> str:

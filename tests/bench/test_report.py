@@ -242,3 +242,21 @@ def test_the_fetch_method_says_how_soon_the_client_fetched_again(tmp_path):
     path.write_text(json.dumps(results))
     newest = report.render(path, tmp_path / "newest").read_text()
     assert "has the partition's leader from Metadata before it" in newest
+
+
+def test_the_produce_method_says_whether_the_brokers_were_warmed_up(tmp_path):
+    """Runs from before the warm-up timed a cold JVM first and say nothing of one; a run in
+    which every broker took it says so, and one broker without it is enough to say nothing."""
+    old = report.render(OLD_RESULTS, tmp_path).read_text()
+    assert "bench.compare.warm_up" not in old
+    results = json.loads(OLD_RESULTS.read_text())
+    ran = [b for b in results["brokers"] if not b.get("skipped")]
+    assert len(ran) >= 2
+    for b in ran:
+        b["warm_up"] = {"produce_1p_mb_per_s": 100.0}
+    path = tmp_path / "warm.json"
+    path.write_text(json.dumps(results))
+    assert "bench.compare.warm_up" in report.render(path, tmp_path / "warm").read_text()
+    del ran[-1]["warm_up"]
+    path.write_text(json.dumps(results))
+    assert "bench.compare.warm_up" not in report.render(path, tmp_path / "part").read_text()
