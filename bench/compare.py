@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 import bench.share as share_bench
+from bench import cores
 from bench.fetch import cpu_seconds, fetch
 from bench.peers import ROOT, KafkaPeer, Sharebroker, TansuPeer, baseline_broker, git_commit
 from bench.produce import RECORD, produce, rss_kib
@@ -190,7 +191,9 @@ def produce_run(bootstrap: str, partitions: int, records: int, pid: int | None =
     create_topic(bootstrap, topic, partitions)
     broker_cpu = cpu_seconds(pid) if pid else 0.0
     client_cpu = time.process_time()
+    stretch = cores.Stretch()
     elapsed = produce(bootstrap, topic, partitions, records)
+    busy = stretch.end()
     client_cpu = time.process_time() - client_cpu
     out = {
         "partitions": partitions,
@@ -199,6 +202,7 @@ def produce_run(bootstrap: str, partitions: int, records: int, pid: int | None =
         "mb_per_s": round(records * len(RECORD) / 1e6 / elapsed, 1),
         "records_per_s": round(records / elapsed),
         "client_cpu_pct": round(100 * client_cpu / elapsed),
+        "cores_pct": busy,
     }
     if pid:
         broker_cpu = cpu_seconds(pid) - broker_cpu

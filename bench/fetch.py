@@ -17,6 +17,7 @@ import os
 import time
 from pathlib import Path
 
+from bench import cores
 from bench.produce import RECORD, produce
 
 
@@ -75,6 +76,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
     know_leader(c, topic)
     cpu_start = cpu_seconds(pid) if pid else 0.0
     client_start = time.process_time()  # this process: the Python loop and librdkafka's threads
+    stretch = cores.Stretch()
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
     got = nbytes = 0
@@ -87,6 +89,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
                     got += 1
                     nbytes += len(m.value() or b"")
             last = time.perf_counter()
+        busy = stretch.end()
     finally:
         c.close()
     cpu = cpu_seconds(pid) - cpu_start if pid else None
@@ -103,6 +106,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
         "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
         # Near 100: the client's one core limits the row, not the broker.
         "client_cpu_pct": client_cpu_pct,
+        "cores_pct": busy,
         "fetch_queue_backoff_ms": DRAIN_CONSUMER["fetch.queue.backoff.ms"],
         "leader_known_before_assign": True,
         "topic_deleted": delete_topic(bootstrap, topic),

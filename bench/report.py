@@ -324,6 +324,67 @@ def lat_notes(results: dict) -> str:
     return text
 
 
+# The rows whose timed stretch records how busy each core was (bench/cores.py): a label
+# of METRICS and where the figures sit in a broker's results.
+_CORE_ROWS = (
+    [(f"{PRODUCE_KEYS[p]}_mb_per_s", lambda r, k=PRODUCE_KEYS[p]: r[k]) for p in PRODUCE_PARTITIONS]
+    + [("fetch", lambda r: r["fetch"])]
+    + [(f"share_{c}c{p}p", lambda r, k=f"share_{c}c{p}p": r[k]) for c, p in SHARE_MATRIX]
+    + [("txn_produce", lambda r: r["txn"]["produce"]), ("txn_fetch", lambda r: r["txn"]["fetch"])]
+)
+
+
+def _pinned_core(results: dict, role: str) -> str | None:
+    """The core ``role`` ("broker" or "clients") was pinned to, from ``taskset -c N``."""
+    words = results.get("pinning", {}).get(role, "").split()
+    return words[-1] if words and words[-1].isdigit() else None
+
+
+def _core_cell(cores: dict, core: str | None) -> str:
+    figures = cores.get(core) if core is not None else None
+    if not figures:
+        return "n/a"
+    steal = f" (steal {figures['steal']} %)" if figures.get("steal") else ""
+    return f"{figures['busy']} %{steal}"
+
+
+def cores_section(results: dict) -> str:
+    """How busy the broker's core and the clients' core were over each row's timed
+    stretch, per broker; empty for a results file from before they were recorded."""
+    broker_core, client_core = _pinned_core(results, "broker"), _pinned_core(results, "clients")
+    brokers = [b for b in results["brokers"] if "skipped" not in b]
+    labels = {m[0]: _label(m[2], results) for m in METRICS}
+    lines = []
+    for key, figures in _CORE_ROWS:
+        cells = []
+        for b in brokers:
+            try:
+                cores = figures(b).get("cores_pct") or {}
+            except (KeyError, TypeError):
+                cores = {}
+            cells += [_core_cell(cores, broker_core), _core_cell(cores, client_core)]
+        if any(c != "n/a" for c in cells):
+            lines.append(f"| {labels[key]} | " + " | ".join(cells) + " |")
+    if not lines:
+        return ""
+    head = " | ".join(f"{b['broker']}: broker core | {b['broker']}: client core" for b in brokers)
+    rule = "|---" * (1 + 2 * len(brokers)) + "|"
+    return f"""## What set the pace of each row
+
+How busy the broker's core (core {broker_core}) and the clients' core (core {client_core}) were over each
+row's timed stretch, from `/proc/stat` (`bench/cores.py`; for a row that is the median of
+several runs, that run's figures). Busy is user, system and interrupt time; steal, time the
+hypervisor gave the core to something else, is shown apart. A client core near 100 %
+means the clients set the pace: the same clients would not have gone faster on any
+broker. Neither core near 100 % means the two took turns: a request waited for its
+answer, or an answer for its fsync.
+
+| Row | {head} |
+{rule}
+{chr(10).join(lines)}
+"""
+
+
 # Hand-written observations, appended only to the page rendered from the run they
 # describe (keyed by that run's started_utc), so that they never outlive it.
 NOTES = {
@@ -595,6 +656,8 @@ Raw figures: `{shown}`.
 {table(results)}
 
 {lat_notes(results)}
+
+{cores_section(results)}
 
 Ratios are sharebroker (or Tansu) divided by Kafka, measured in the same run: above 1
 means a bigger number (better for throughput, worse for time and memory).

@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import cores
 from broker.testing import BrokerProcess
 
 # Give up on a scenario after this long (a healthy run takes a fraction).
@@ -202,9 +203,11 @@ def drain_together(bootstrap: str, topic: str, group: str, members: int, records
                 raise RuntimeError(f"{members} members did not all hold an assignment within {ASSIGNED_WITHIN_S} s")
             time.sleep(0.2)
         started = time.time()
+        stretch = cores.Stretch()
         go.set()
         while sum(counts[:]) < records and time.time() < deadline:
             time.sleep(0.02)
+        busy = stretch.end()
         received = sum(counts[:])
         seconds = max(max(last_at[:]) - started, 1e-9)
     finally:
@@ -219,6 +222,7 @@ def drain_together(bootstrap: str, topic: str, group: str, members: int, records
         "seconds": round(seconds, 3),
         "records_per_s": round(received / seconds),
         "spread": sorted(counts[:], reverse=True),
+        "cores_pct": busy,
     }
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 
+from bench import cores
 from bench.fetch import DRAIN_CONSUMER, know_leader
 from bench.produce import RECORD
 
@@ -50,6 +51,7 @@ def produce_transactions(
     p.init_transactions(60)
     transactions = committed = aborted = 0
     deadline = time.time() + deadline_s
+    stretch = cores.Stretch()
     start = time.perf_counter()
     while transactions * per_txn < records and time.time() < deadline:
         p.begin_transaction()
@@ -69,6 +71,7 @@ def produce_transactions(
             p.commit_transaction(60)
             committed += 1
     elapsed = max(time.perf_counter() - start, 1e-9)
+    busy = stretch.end()
     p.flush(10)
     good = committed * per_txn
     return {
@@ -80,6 +83,7 @@ def produce_transactions(
         "records_per_s": round(good / elapsed),
         "mb_per_s": round(good * len(RECORD) / 1e6 / elapsed, 1),
         "transactions_per_s": round(transactions / elapsed, 1),
+        "cores_pct": busy,
     }, topic
 
 
@@ -97,6 +101,7 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
         }
     )
     know_leader(c, topic)
+    stretch = cores.Stretch()
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
     got = nbytes = 0
@@ -109,6 +114,7 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
                     got += 1
                     nbytes += len(m.value() or b"")
             last = time.perf_counter()
+        busy = stretch.end()
     finally:
         c.close()
     elapsed = max(last - first, 1e-9)
@@ -117,6 +123,7 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
         "received": got,
         "seconds": round(elapsed, 2),
         "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
+        "cores_pct": busy,
     }
 
 

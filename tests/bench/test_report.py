@@ -260,3 +260,24 @@ def test_the_produce_method_says_whether_the_brokers_were_warmed_up(tmp_path):
     del ran[-1]["warm_up"]
     path.write_text(json.dumps(results))
     assert "bench.compare.warm_up" not in report.render(path, tmp_path / "part").read_text()
+
+
+def test_the_page_says_how_busy_each_core_was_over_each_row(tmp_path):
+    """A run that recorded the cores gets a table of them, the broker's core and the
+    clients' core per broker; a run from before gets no such section."""
+    old = report.render(OLD_RESULTS, tmp_path).read_text()
+    assert "## What set the pace of each row" not in old
+    results = json.loads(OLD_RESULTS.read_text())
+    results["pinning"] = {"broker": "taskset -c 0", "clients": "taskset -c 1"}
+    first, second = [b for b in results["brokers"] if not b.get("skipped")][:2]
+    first["produce"]["cores_pct"] = {"0": {"busy": 31, "steal": 0}, "1": {"busy": 97, "steal": 2}}
+    second["produce"]["cores_pct"] = {"0": {"busy": 70, "steal": 0}, "1": {"busy": 81, "steal": 0}}
+    path = tmp_path / "cores.json"
+    path.write_text(json.dumps(results))
+    doc = report.render(path, tmp_path / "cores").read_text()
+    section = doc.split("## What set the pace of each row", 1)[1].split("\n## ", 1)[0]
+    assert "broker's core (core 0) and the clients' core (core 1)" in section
+    assert f"| Row | {first['broker']}: broker core | {first['broker']}: client core | {second['broker']}" in section
+    assert "| Produce 1 KiB, acks=all, 1 partition | 31 % | 97 % (steal 2 %) | 70 % | 81 % |" in section
+    # Rows without figures on any broker are left out rather than shown as n/a.
+    assert "Fetch" not in section
