@@ -7,7 +7,7 @@ per record, median of RUNS runs; ``--broker-src DIR``: the broker of another che
 
 - produce: librdkafka producer, 1 KiB records, acks=all, 1 partition
   (``bench.produce.produce``);
-- share: a pre-filled 1-partition topic (filled before sampling starts) drained
+- share: a pre-filled topic (1 partition, or ``--partitions``; filled before sampling starts) drained
   by 4 librdkafka ShareConsumers with implicit acknowledgement.
 
 Writes, per scenario, the raw collapsed stacks (``profile-<scenario>.folded``,
@@ -183,11 +183,13 @@ def scenario_produce(broker: Sharebroker, records: int, meter: Meter) -> dict:
     }
 
 
-def scenario_share(broker: Sharebroker, records: int, meter: Meter, consumers: int = 4, size: int = 100) -> dict:
-    r = share_bench.throughput(broker.bootstrap, consumers, 1, records, size, around_drain=lambda: meter)
+def scenario_share(
+    broker: Sharebroker, records: int, meter: Meter, consumers: int = 4, partitions: int = 1, size: int = 100
+) -> dict:
+    r = share_bench.throughput(broker.bootstrap, consumers, partitions, records, size, around_drain=lambda: meter)
     got = r["received"]
     return {
-        "what": f"share consume {records:,} x {size} B, {consumers} ShareConsumers, 1 partition",
+        "what": f"share consume {records:,} x {size} B, {consumers} ShareConsumers, {partitions} partition(s)",
         "received": got,
         "records_per_s": r["records_per_s"],
         "broker_cpu_s": round(meter.cpu_s, 2),
@@ -205,6 +207,7 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--consumers", type=int, default=4, help="share: ShareConsumer processes")
+    parser.add_argument("--partitions", type=int, default=1, help="share: partitions of the drained topic")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "profile"))
     parser.add_argument(
         "--cpu-only",
@@ -239,7 +242,7 @@ def main() -> None:
                 if not args.cpu_only:
                     out.mkdir(parents=True, exist_ok=True)
                     sampler = Sampler(broker.pid, folded, args.rate)
-                extra = {"consumers": args.consumers} if name == "share" else {}
+                extra = {"consumers": args.consumers, "partitions": args.partitions} if name == "share" else {}
                 runs.append(SCENARIOS[name](broker, args.records, Meter(broker.pid, sampler), **extra))
             finally:
                 broker.stop()
