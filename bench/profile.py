@@ -8,7 +8,10 @@ per record, median of RUNS runs; ``--broker-src DIR``: the broker of another che
 - produce: librdkafka producer, 1 KiB records, acks=all, 1 partition
   (``bench.produce.produce``);
 - share: a pre-filled topic (1 partition, or ``--partitions``; filled before sampling starts) drained
-  by 4 librdkafka ShareConsumers with implicit acknowledgement.
+  by 4 librdkafka ShareConsumers with implicit acknowledgement;
+- txn: one librdkafka transactional producer, 1 KiB records into one partition, 100 a
+  transaction, every tenth aborted (``bench.txn.produce_transactions``, as bench.compare
+  times it); ``--records`` is the records sent, so 10,000 make 100 transactions.
 
 Writes, per scenario, the raw collapsed stacks (``profile-<scenario>.folded``,
 readable by any flame-graph tool) and a summary of the functions with the most
@@ -32,8 +35,10 @@ import time
 from pathlib import Path
 
 import bench.share as share_bench
+from bench.compare import create_topic
 from bench.peers import ROOT, Sharebroker
 from bench.produce import RECORD, produce
+from bench.txn import produce_transactions
 
 BROKER_CPU = "0"
 CLIENT_CPU = 1
@@ -197,7 +202,19 @@ def scenario_share(
     }
 
 
-SCENARIOS = {"produce": scenario_produce, "share": scenario_share}
+def scenario_txn(broker: Sharebroker, records: int, meter: Meter) -> dict:
+    with meter:
+        r, _ = produce_transactions(broker.bootstrap, create_topic, records)
+    return {
+        "what": f"transactional produce {records:,} x 1 KiB, {r['records_per_txn']} a transaction, 1 partition",
+        "records_per_s": r["records_per_s"],
+        "transactions": r["transactions"],
+        "broker_cpu_s": round(meter.cpu_s, 2),
+        "broker_cpu_ms_per_txn": round(meter.cpu_s * 1000 / max(r["transactions"], 1), 2),
+    }
+
+
+SCENARIOS = {"produce": scenario_produce, "share": scenario_share, "txn": scenario_txn}
 
 
 def main() -> None:
