@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Generic, Protocol, TypeVar
 
 import structlog
@@ -205,6 +206,9 @@ class CoordinatorRuntime(Generic[S]):
         self._loading: dict[int, trio.Event] = {}
         self._topic_lock = trio.Lock()
         self._timers_changed = trio.Event()
+        # Shards whose timers changed since the timer task last looked (None: every shard);
+        # it re-reads only their earliest deadlines, not those of every hosted shard.
+        self._timers_dirty: set[int] | None = None
         self._nursery: trio.Nursery | None = None
         metadata.subscribe(self._image_changed)
 
@@ -342,8 +346,8 @@ class CoordinatorRuntime(Generic[S]):
     def _host(self, pid: int, hosted: _Hosted[S]) -> None:
         """The shard of ``pid`` is here: its timer wakes the timer task from now on."""
         self._hosted[pid] = hosted
-        hosted.timer.on_schedule = self.timers_changed
-        self.timers_changed()
+        hosted.timer.on_schedule = partial(self._shard_timers_changed, pid)
+        self._shard_timers_changed(pid)
 
     def _replay(self, partition: Partition, hosted: _Hosted[S]) -> int:
         """Runs in a worker thread: feed every record of the partition to the shard."""
@@ -646,6 +650,13 @@ class CoordinatorRuntime(Generic[S]):
 
     def timers_changed(self) -> None:
         """A deadline moved earlier (or the clock jumped): re-plan the timer task."""
+        self._timers_dirty = None
+        self._timers_changed.set()
+
+    def _shard_timers_changed(self, pid: int) -> None:
+        """A deadline of the shard of ``pid`` moved earlier (or the shard came or went)."""
+        if self._timers_dirty is not None:
+            self._timers_dirty.add(pid)
         self._timers_changed.set()
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
@@ -659,32 +670,52 @@ class CoordinatorRuntime(Generic[S]):
                 self._nursery = None
 
     async def _timer_loop(self) -> None:
+        """Sleep until the earliest deadline of any hosted shard, run what is due, repeat.
+
+        The earliest deadline of each shard is kept between rounds and re-read only for
+        the shards whose timers changed, so a deadline set on one shard (every
+        transaction sets some) costs one look, not one per hosted shard. A kept
+        deadline may be early (a cancelled timer does not wake the task): it is read
+        again before anything runs."""
+        deadlines: dict[int, int] = {}
         while True:
             changed = self._timers_changed = trio.Event()
+            dirty, self._timers_dirty = self._timers_dirty, set()
+            if dirty is None:
+                deadlines.clear()
+                dirty = set(self._hosted)
+            for pid in dirty:
+                self._plan(pid, deadlines)
             now = self._clock()
-            nearest: int | None = None
-            for pid, hosted in list(self._hosted.items()):
-                deadline = hosted.timer.next_deadline_ms()
-                if deadline is None or self._on_timers is None:
+            for pid in [pid for pid, deadline in deadlines.items() if deadline <= now]:
+                hosted = self._hosted.get(pid)
+                if self._plan(pid, deadlines, now) is None or hosted is None or self._on_timers is None:
                     continue
-                if deadline <= now:
-                    try:
-                        await self._on_timers(pid, hosted.shard, hosted.timer.due(now))
-                    except Exception:
-                        log.exception("coordinator_timer_failed", coordinator=self.spec.name, partition=pid)
-                        await trio.sleep(0.1)
-                    deadline = hosted.timer.next_deadline_ms()
-                    if deadline is None:
-                        continue
-                    now = self._clock()
-                    if deadline <= now:
-                        changed.set()  # still due (more work): go round again
-                nearest = deadline if nearest is None else min(nearest, deadline)
+                try:
+                    await self._on_timers(pid, hosted.shard, hosted.timer.due(now))
+                except Exception:
+                    log.exception("coordinator_timer_failed", coordinator=self.spec.name, partition=pid)
+                    await trio.sleep(0.1)
+                now = self._clock()
+                if self._plan(pid, deadlines, now) is not None:
+                    changed.set()  # still due (more work): go round again
             if changed.is_set():
                 continue
+            nearest = min(deadlines.values(), default=None)
             delay = 3600.0 if nearest is None else max(0.0, (nearest - self._clock()) / 1000)
             with trio.move_on_after(delay):
                 await changed.wait()
+
+    def _plan(self, pid: int, deadlines: dict[int, int], due_at: int | None = None) -> int | None:
+        """Keep the earliest deadline of ``pid``'s shard in ``deadlines``; with ``due_at``,
+        return it only if it is due then."""
+        hosted = self._hosted.get(pid)
+        deadline = hosted.timer.next_deadline_ms() if hosted is not None and self._on_timers is not None else None
+        if deadline is None:
+            deadlines.pop(pid, None)
+            return None
+        deadlines[pid] = deadline
+        return deadline if due_at is None or deadline <= due_at else None
 
 
 def _keep(live: dict[bytes, bytes], key: bytes, value: bytes | None) -> None:

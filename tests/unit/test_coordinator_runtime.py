@@ -152,3 +152,63 @@ async def test_a_shard_answers_not_coordinator_while_the_lease_has_lapsed(tmp_pa
             raise AssertionError("a shard answered while its broker's lease had lapsed")
         lease[0] = True
         assert await runtime.get_shard(0) is shard
+
+
+class TimedShard(KeyedShard):
+    """Keeps the timer the runtime gave it, to schedule on."""
+
+    def __init__(self, partition: int, timer: CoordinatorTimer | None = None) -> None:
+        super().__init__(partition, timer)
+        assert timer is not None
+        self.queue = timer.queue("test")
+
+
+async def test_timers_fire_on_each_shard_in_deadline_order(tmp_path):
+    """The timer task keeps each shard's earliest deadline between rounds and re-reads only
+    the shards whose timers changed: a deadline set while it sleeps wakes it, a cancelled
+    one (which does not wake it) runs nothing, and every shard's tasks run when due."""
+    logs = LogManager(tmp_path)
+    logs.open()
+    committer = GroupCommitter(logs.logs)
+    metadata = SingleNodeMetadata(1, "c", logs, None)
+    replicas = ReplicaManager(1, logs, metadata, committer)
+    spec = CoordinatorSpec(name="test", topic=TOPIC, num_partitions=4, topic_configs={}, snapshot_min_records=100)
+    calls: list[int] = []
+    fired: list[tuple[int, str]] = []
+    all_fired = trio.Event()
+
+    async def on_timers(pid, shard, due):
+        calls.append(pid)
+        for _name, key, task in due:
+            fired.append((pid, key))
+            task()
+        if len(fired) == 3:
+            all_fired.set()
+
+    def clock() -> int:
+        return int(trio.current_time() * 1000)
+
+    runtime = CoordinatorRuntime(
+        spec, new_shard=TimedShard, metadata=metadata, replicas=replicas, clock=clock, on_timers=on_timers
+    )
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(committer.run)
+            await nursery.start(runtime.run)
+            await runtime.load_led()
+            shards = [await runtime.get_shard(pid) for pid in range(4)]
+            now = clock()
+            shards[0].queue.schedule("a", now + 300, lambda: None)
+            shards[1].queue.schedule("b", now + 600, lambda: None)
+            await trio.sleep(0.05)  # the task sleeps until a's deadline
+            shards[0].queue.cancel("a")
+            shards[3].queue.schedule("c", now + 150, lambda: None)
+            shards[2].queue.schedule("d", now + 450, lambda: None)
+            shards[3].queue.schedule("e", now + 900, lambda: None)
+            with trio.fail_after(10):
+                await all_fired.wait()
+            nursery.cancel_scope.cancel()
+    finally:
+        logs.close()
+    assert fired == [(3, "c"), (2, "d"), (1, "b")]
+    assert 0 not in calls
