@@ -688,8 +688,9 @@ class CoordinatorRuntime(Generic[S]):
                 self._plan(pid, deadlines)
             now = self._clock()
             for pid in [pid for pid, deadline in deadlines.items() if deadline <= now]:
+                deadline = self._plan(pid, deadlines)
                 hosted = self._hosted.get(pid)
-                if self._plan(pid, deadlines, now) is None or hosted is None or self._on_timers is None:
+                if deadline is None or deadline > now or hosted is None or self._on_timers is None:
                     continue
                 try:
                     await self._on_timers(pid, hosted.shard, hosted.timer.due(now))
@@ -697,7 +698,8 @@ class CoordinatorRuntime(Generic[S]):
                     log.exception("coordinator_timer_failed", coordinator=self.spec.name, partition=pid)
                     await trio.sleep(0.1)
                 now = self._clock()
-                if self._plan(pid, deadlines, now) is not None:
+                deadline = self._plan(pid, deadlines)
+                if deadline is not None and deadline <= now:
                     changed.set()  # still due (more work): go round again
             if changed.is_set():
                 continue
@@ -706,16 +708,16 @@ class CoordinatorRuntime(Generic[S]):
             with trio.move_on_after(delay):
                 await changed.wait()
 
-    def _plan(self, pid: int, deadlines: dict[int, int], due_at: int | None = None) -> int | None:
-        """Keep the earliest deadline of ``pid``'s shard in ``deadlines``; with ``due_at``,
-        return it only if it is due then."""
+    def _plan(self, pid: int, deadlines: dict[int, int]) -> int | None:
+        """Read the earliest deadline of ``pid``'s shard into ``deadlines`` (dropped when
+        it has none, or is no longer hosted) and return it."""
         hosted = self._hosted.get(pid)
         deadline = hosted.timer.next_deadline_ms() if hosted is not None and self._on_timers is not None else None
         if deadline is None:
             deadlines.pop(pid, None)
-            return None
-        deadlines[pid] = deadline
-        return deadline if due_at is None or deadline <= due_at else None
+        else:
+            deadlines[pid] = deadline
+        return deadline
 
 
 def _keep(live: dict[bytes, bytes], key: bytes, value: bytes | None) -> None:
