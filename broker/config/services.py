@@ -191,6 +191,7 @@ class GroupCoordinatorSettings(Settings):
     offsets_topic_num_partitions: int = key("offsets.topic.num.partitions")
     offsets_topic_replication_factor: int = key("offsets.topic.replication.factor")
     share_max_size: int = key("group.share.max.size")
+    share_initial_rebalance_delay_ms: int = key("group.share.initial.rebalance.delay.ms")
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@ confluent-kafka ShareConsumers.
 
 A share group computes at most one target assignment per
 ``share.assignment.interval.ms`` (a group config; the broker default is Kafka's
-1000 ms). The first member of a new group is assigned at once; a member joining
+1000 ms). The first member of a new group is assigned once
+``group.share.initial.rebalance.delay.ms`` (500 ms) is over; a member joining
 within the interval of that assignment gets its partitions only once the
 interval has passed, from the first heartbeat after it. With 0 it gets them in
 the answer to its joining heartbeat. What each member holds is read with

@@ -410,6 +410,65 @@ def test_a_group_emptied_within_the_interval_assigns_its_next_member_at_once(coo
     assert rejoined.member_epoch == 3 and len(partitions(rejoined)) == 3
 
 
+DELAY_MS = 500
+
+
+def settling(coord, member_id, epoch, topics=None, now=T0):
+    return batched(coord, member_id, epoch, topics, now, initial_delay_ms=DELAY_MS)
+
+
+def test_members_starting_together_split_the_partitions_after_the_initial_delay(coord):
+    first = settling(coord, "m1", 0, ["foo"], now=T0)
+    # Nothing yet: an empty target (epoch 1) and the group one epoch ahead of it;
+    # the member comes back when the delay is over.
+    assert (first.member_epoch, first.assignment) == (1, [])
+    assert first.heartbeat_interval_ms == DELAY_MS + BATCHED_HEARTBEAT_SLACK_MS
+    state = coord.snapshot()["g"]
+    assert (state["group_epoch"], state["assignment_epoch"], state["assignment_timestamp_ms"]) == (2, 1, T0)
+    second = settling(coord, "m2", 0, ["foo"], now=T0 + 100)
+    assert (second.member_epoch, second.assignment) == (1, [])
+    assert second.heartbeat_interval_ms == DELAY_MS - 100 + BATCHED_HEARTBEAT_SLACK_MS
+    assert settling(coord, "m1", 1, now=T0 + DELAY_MS - 1).assignment is None
+    # The first heartbeat once the delay is over assigns both members at once.
+    due = settling(coord, "m1", 1, now=T0 + DELAY_MS)
+    other = settling(coord, "m2", 1, now=T0 + DELAY_MS + 10)
+    assert due.member_epoch == other.member_epoch == 3
+    assert len(partitions(due)) + len(partitions(other)) == 3 and partitions(due) and partitions(other)
+    assert not partitions(due) & partitions(other)
+    # From then on the assignment interval holds the next target back, not the delay.
+    assert due.heartbeat_interval_ms == BATCH_MS + BATCHED_HEARTBEAT_SLACK_MS
+    late = settling(coord, "m3", 0, ["foo"], now=T0 + DELAY_MS + 600)
+    assert (late.member_epoch, late.assignment) == (3, [])
+
+
+def test_the_initial_delay_survives_a_coordinator_failover(coord):
+    first = settling(coord, "m1", 0, ["foo"], now=T0)
+    second = settling(coord, "m2", 0, ["foo"], now=T0 + 100)
+    fresh = replayed(coord, first, second)
+    assert fresh.snapshot() == coord.snapshot()
+    assert settling(fresh, "m1", 1, now=T0 + 200).assignment is None
+    due = settling(fresh, "m1", 1, now=T0 + DELAY_MS)
+    assert due.member_epoch == 3 and 0 < len(partitions(due)) < 3
+
+
+def test_an_emptied_group_waits_the_initial_delay_again(coord):
+    settling(coord, "m1", 0, ["foo"], now=T0)
+    assert len(partitions(settling(coord, "m1", 1, now=T0 + DELAY_MS))) == 3
+    settling(coord, "m1", -1, now=T0 + DELAY_MS + 10)
+    back = settling(coord, "m2", 0, ["foo"], now=T0 + DELAY_MS + 20)
+    assert back.assignment == [] and back.heartbeat_interval_ms == DELAY_MS + BATCHED_HEARTBEAT_SLACK_MS
+    assert len(partitions(settling(coord, "m2", back.member_epoch, now=T0 + 2 * DELAY_MS + 20))) == 3
+
+
+def test_a_group_with_partitions_is_never_emptied_by_the_initial_delay(coord):
+    # A target written without a time (0) while members hold partitions: the delay does
+    # not apply, the next target is computed as without it.
+    batched(coord, "m1", 0, ["foo"], now=0)
+    assert coord.snapshot()["g"]["assignment_timestamp_ms"] == 0
+    joiner = settling(coord, "m2", 0, ["foo"], now=T0)
+    assert joiner.member_epoch == 2 and partitions(joiner)
+
+
 def test_leaves_and_expiries_wait_for_the_interval_too(coord):
     batched(coord, "m1", 0, ["foo"], now=T0)
     batched(coord, "m2", 0, ["foo"], now=T0 + BATCH_MS)  # due: epoch 2 splits the partitions

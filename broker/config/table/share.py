@@ -180,6 +180,19 @@ SETTINGS: tuple[Setting, ...] = (
         "at once. Group default for share.assignment.interval.ms.",
     ),
     Setting(
+        "group.share.initial.rebalance.delay.ms",
+        I,
+        500,
+        section=SHARE,
+        min=0,
+        doc="How long a new (or emptied) share group waits for more members before its first "
+        "target assignment: members starting together split the partitions instead of the first "
+        "one holding them all until the next assignment. The joining members are told to "
+        "heartbeat again when it is over. 0: the first member is assigned at once.",
+        why="not in Kafka 4.4, whose first share-group member is assigned only at its second "
+        "heartbeat (5 s by default)",
+    ),
+    Setting(
         "group.share.min.assignment.interval.ms",
         I,
         0,

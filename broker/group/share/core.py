@@ -27,9 +27,12 @@ Membership (ShareGroupHeartbeat):
   caller passes the group's resolved value). Within the interval the group keeps
   its current target (a member joining meanwhile gets no partitions and the
   current assignment epoch); the first heartbeat after it computes one target
-  with every change made meanwhile. The first target of a new or emptied group
-  is never delayed, and 0 computes every target at once. Leaves, session
-  expiries and topic changes only bump the epoch; the next heartbeat computes.
+  with every change made meanwhile; 0 computes every target at once. The first
+  target of a new or emptied group waits ``group.share.initial.rebalance.delay.ms``
+  instead (beyond Kafka): the joining heartbeat writes an empty target and keeps
+  the group epoch ahead of it, so members starting together split the partitions
+  at the end of the delay. Leaves, session expiries and topic changes only bump
+  the epoch; the next heartbeat computes.
 * A member moves straight to its target (share groups have no revocation
   phase) on its next heartbeat: its epoch becomes the assignment epoch and the
   response carries the full assignment. The assignment is also sent on every
@@ -301,11 +304,14 @@ class ShareGroups:
         session_timeout_ms: int,
         heartbeat_interval_ms: int,
         assignment_interval_ms: int = 0,
+        initial_delay_ms: int = 0,
         client_id: str = "",
         client_host: str = "",
     ) -> HeartbeatResult:
         """One ShareGroupHeartbeat. ``assignment_interval_ms`` is the group's
-        ``share.assignment.interval.ms`` (0: compute every target at once)."""
+        ``share.assignment.interval.ms`` (0: compute every target at once);
+        ``initial_delay_ms`` is ``group.share.initial.rebalance.delay.ms`` (0: a new
+        group's first target at once)."""
         request = _Request(group_id, member_id, member_epoch, rack_id, subscribed_topic_names)
         for broken, message in _REQUEST_RULES:
             if broken(request):
@@ -346,6 +352,7 @@ class ShareGroups:
             session_timeout_ms,
             heartbeat_interval_ms,
             assignment_interval_ms,
+            initial_delay_ms,
         )
 
     def _type_message(self, code: ErrorCode, group_id: str) -> str:
@@ -373,6 +380,7 @@ class ShareGroups:
         session_timeout_ms: int,
         heartbeat_interval_ms: int,
         assignment_interval_ms: int,
+        initial_delay_ms: int,
     ) -> HeartbeatResult:
         group_id, member_id = group.group_id, sent.member_id
         old = member or Member(member_id)
@@ -390,12 +398,19 @@ class ShareGroups:
         # 2. The group epoch, bumped by subscription or topic metadata changes.
         subscriptions = group.subscriptions()
         subscriptions[member_id] = new_topics
-        group_epoch = self._bump_group_epoch(group, subscriptions, subscription_changed, records)
+        group_epoch, metadata_hash = self._bump_group_epoch(group, subscriptions, subscription_changed, records)
 
         # 3. The target assignment, recomputed for a new group epoch at most once an interval
-        #    (KIP-1263); until then the member reconciles to the current target.
+        #    (KIP-1263), or once the initial delay of a new group is over; until then the
+        #    member reconciles to the current target.
         target_epoch, target, interval = self._target(
-            group, subscriptions, group_epoch, records, now_ms, heartbeat_interval_ms, assignment_interval_ms
+            group,
+            subscriptions,
+            (group_epoch, metadata_hash),
+            records,
+            now_ms,
+            heartbeat_interval_ms,
+            (assignment_interval_ms, initial_delay_ms),
         )
 
         # 4. The member moves straight to its target.
@@ -450,42 +465,65 @@ class ShareGroups:
         subscriptions: dict[str, frozenset[str]],
         subscription_changed: bool,
         records: list[Record],
-    ) -> int:
-        """The group epoch after this heartbeat: one more when a subscription or the
-        metadata of subscribed topics changed (with the group's record)."""
+    ) -> tuple[int, int]:
+        """(group epoch, metadata hash) after this heartbeat: the epoch one more when a
+        subscription or the metadata of subscribed topics changed (with the group's record)."""
         group_epoch = group.group_epoch
         metadata_hash = self._metadata_hash(subscriptions.values())
         if subscription_changed or metadata_hash != group.metadata_hash:
             group_epoch += 1
             records.append(rec.group_metadata(group.group_id, group_epoch, metadata_hash))
-        return group_epoch
+        return group_epoch, metadata_hash
 
     def _target(
         self,
         group: Group,
         subscriptions: dict[str, frozenset[str]],
-        group_epoch: int,
+        epoch_and_hash: tuple[int, int],
         records: list[Record],
         now_ms: int,
         heartbeat_interval_ms: int,
-        assignment_interval_ms: int,
+        gaps: tuple[int, int],
     ) -> tuple[int, dict[str, Assignment], int]:
         """(target epoch, target, heartbeat interval): a new target when the group epoch is
-        ahead and the assignment interval allows one, else the current one."""
+        ahead and the assignment interval (``gaps``: the interval, the initial delay) allows
+        one, else the current one.
+
+        A new or emptied group with an initial delay does not compute its first target at
+        once: it writes an empty one (every member joins with no partitions) and keeps its
+        epoch one ahead, so the first heartbeat once the delay is over computes the target
+        with every member that joined meanwhile. Members starting together then split the
+        partitions instead of the first taking them all for an interval."""
+        group_epoch, metadata_hash = epoch_and_hash
         target_epoch, target = group.assignment_epoch, group.target
         last_assignment_ms = group.assignment_timestamp_ms
-        if group_epoch > group.assignment_epoch and target_assignment_due(
-            last_assignment_ms, assignment_interval_ms, now_ms
-        ):
-            target_epoch = group_epoch
-            target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
+        gap = self._gap(target, gaps)
+        if group_epoch > group.assignment_epoch:
+            if last_assignment_ms <= 0 and gaps[1] > 0 and not any(target.values()):
+                target_epoch, target = group_epoch, {}
+                records.append(rec.target_assignment_epoch(group.group_id, target_epoch, now_ms))
+                records.append(rec.group_metadata(group.group_id, group_epoch + 1, metadata_hash))
+            elif target_assignment_due(last_assignment_ms, gap, now_ms):
+                target_epoch = group_epoch
+                target = self._retarget(group, subscriptions, group_epoch, records, now_ms)
+                gap = self._gap(target, gaps)
         interval = heartbeat_interval_while_batching(
             heartbeat_interval_ms,
             now_ms if target_epoch > group.assignment_epoch else last_assignment_ms,
-            assignment_interval_ms,
+            gap,
             now_ms,
         )
         return target_epoch, target, interval
+
+    @staticmethod
+    def _gap(target: Mapping[str, Assignment], gaps: tuple[int, int]) -> int:
+        """How long a target stands before the next may be computed: the assignment
+        interval, or the initial delay while the target gives nobody a partition (a new
+        group settling, or one whose topics do not exist yet)."""
+        interval_ms, initial_delay_ms = gaps
+        if initial_delay_ms > 0 and not any(target.values()):
+            return initial_delay_ms
+        return interval_ms
 
     def _move_to_target(
         self,
@@ -528,7 +566,8 @@ class ShareGroups:
 
         The remaining members' next heartbeat computes the target without it. When
         the last member goes, the (empty) target is current at once and its time is
-        cleared, so whoever joins next is assigned without waiting (as Kafka does).
+        cleared, so whoever joins next is not held back by the interval (only by the
+        initial delay, as a new group's first members are).
         """
         group_id = group.group_id
         records = [

@@ -64,6 +64,7 @@ class ShareShell(ShellBase):
             _, shard = await self.shard_for(group_id)
         except KafkaError as exc:
             return ShareHeartbeat(exc.code, None, member_id, member_epoch, 0, None)
+        coordinator_settings = self._settings.settings(GroupCoordinatorSettings)
         result = shard.share.heartbeat(
             group_id,
             member_id,
@@ -71,10 +72,11 @@ class ShareShell(ShellBase):
             rack_id,
             subscribed_topic_names,
             self.clock(),
-            max_size=self._settings.settings(GroupCoordinatorSettings).share_max_size,
+            max_size=coordinator_settings.share_max_size,
             session_timeout_ms=self._share_session_timeout_ms(group_id),
             heartbeat_interval_ms=self._share_heartbeat_interval_ms(group_id),
             assignment_interval_ms=self._share_assignment_interval_ms(group_id),
+            initial_delay_ms=coordinator_settings.share_initial_rebalance_delay_ms,
             client_id=client_id or "",
             client_host=client_host,
         )
