@@ -57,6 +57,27 @@ def know_leader(consumer, topic: str) -> None:
     consumer.list_topics(topic, timeout=30)
 
 
+def drain(consumer, records: int, deadline_s: float) -> tuple[int, int, float]:
+    """Consume until ``records`` records have arrived or ``deadline_s`` has passed.
+
+    Returns (records received, their value bytes, ``time.perf_counter()`` after the
+    last one). Each ``consume()`` asks for no more than the records still to come:
+    librdkafka returns a batch when it is full or its timeout has passed, so asking
+    for 10,000 when fewer are left would wait out the whole timeout after the last
+    record and count that idle half second as part of the drain.
+    """
+    got = nbytes = 0
+    last = time.perf_counter()
+    deadline = time.time() + deadline_s
+    while got < records and time.time() < deadline:
+        for m in consumer.consume(min(10_000, records - got), 0.5):
+            if m.error() is None:
+                got += 1
+                nbytes += len(m.value() or b"")
+        last = time.perf_counter()
+    return got, nbytes, last
+
+
 def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid: int | None = None) -> dict:
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
@@ -79,16 +100,8 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
     stretch = cores.Stretch()
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
-    got = nbytes = 0
-    last = 0.0
-    deadline = time.time() + deadline_s
     try:
-        while got < records and time.time() < deadline:
-            for m in c.consume(10_000, 0.5):
-                if m.error() is None:
-                    got += 1
-                    nbytes += len(m.value() or b"")
-            last = time.perf_counter()
+        got, nbytes, last = drain(c, records, deadline_s)
         busy = stretch.end()
     finally:
         c.close()

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.fetch import DRAIN_CONSUMER, know_leader
+from bench.fetch import DRAIN_CONSUMER, drain, know_leader
 from bench.peers import KafkaPeer, Sharebroker, free_port
 
 RECORD = b"x" * 1024
@@ -115,13 +115,8 @@ def fetch(conf: dict, topic: str, records: int, deadline_s: float = 120.0) -> fl
     know_leader(c, topic)
     start = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
-    got, last, deadline = 0, start, time.time() + deadline_s
     try:
-        while got < records and time.time() < deadline:
-            for m in c.consume(10_000, 0.5):
-                if m.error() is None:
-                    got += 1
-            last = time.perf_counter()
+        got, _, last = drain(c, records, deadline_s)
     finally:
         c.close()
     if got < records:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 
 from bench import cores
-from bench.fetch import DRAIN_CONSUMER, know_leader
+from bench.fetch import DRAIN_CONSUMER, drain, know_leader
 from bench.produce import RECORD
 
 
@@ -104,16 +104,8 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
     stretch = cores.Stretch()
     first = time.perf_counter()
     c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
-    got = nbytes = 0
-    last = first
-    deadline = time.time() + deadline_s
     try:
-        while got < expected and time.time() < deadline:
-            for m in c.consume(10_000, 0.5):
-                if m.error() is None:
-                    got += 1
-                    nbytes += len(m.value() or b"")
-            last = time.perf_counter()
+        got, nbytes, last = drain(c, expected, deadline_s)
         busy = stretch.end()
     finally:
         c.close()
