@@ -122,6 +122,7 @@ def fetch(bootstrap: str, create_topic, mib: int, deadline_s: float = 120.0, pid
         "cores_pct": busy,
         "fetch_queue_backoff_ms": DRAIN_CONSUMER["fetch.queue.backoff.ms"],
         "leader_known_before_assign": True,
+        "drain_ends_at_last_record": True,
         "topic_deleted": delete_topic(bootstrap, topic),
     }
 

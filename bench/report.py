@@ -540,6 +540,16 @@ def warmed_up(results: dict) -> bool:
     return bool(ran) and all(isinstance(b.get("warm_up"), dict) for b in ran)
 
 
+def _drain_tail(drains: list[dict]) -> str:
+    """What the drains' timing included after their last record, if anything."""
+    if drains and all(d.get("drain_ends_at_last_record") for d in drains):
+        return ""
+    return (
+        ", plus the half second the consumer's last `consume()` waited after it (asking for"
+        " a full batch of 10,000 when fewer were left; later runs ask only for what is left)"
+    )
+
+
 def _fetch_method(results: dict, args: Any) -> str:
     fetch_mib = getattr(args, "fetch_mib", 0) or 0
     fetches = [b["fetch"] for b in results.get("brokers", []) if isinstance(b.get("fetch"), dict)]
@@ -561,7 +571,7 @@ def _fetch_method(results: dict, args: Any) -> str:
     return f"""- Fetch: {size_label(fetch_mib)} of 1 KiB records pre-filled (by the same producer) in
   1 partition, drained by one librdkafka Consumer with `assign()` from the first offset
   (no group, no commits; fetch.max.bytes 64 MiB, max.partition.fetch.bytes 16 MiB{queue}),
-  {start} to the last record received (`bench.fetch.fetch`); the topic is
+  {start} to the last record received (`bench.fetch.fetch`){_drain_tail(fetches)}; the topic is
   deleted afterwards.""" + (
         "" if fetch_mib >= 1024 else f" The issue's figure is 1 GiB: this run used {fetch_mib} MiB."
     )
@@ -594,6 +604,11 @@ def _latency_method(results: dict, args: Any) -> str:
 
 
 def _txn_method(results: dict, args: Any) -> str:
+    txn_drains = [
+        b["txn"]["fetch"]
+        for b in results.get("brokers", [])
+        if isinstance(b.get("txn"), dict) and isinstance(b["txn"].get("fetch"), dict)
+    ]
     return f"""- Transactions: one librdkafka producer with a `transactional.id` writes
   {getattr(args, "txn_records", 0):,} records of 1 KiB into one partition, 100 per transaction
   (begin, produce, commit; every tenth transaction aborted after its records were
@@ -601,7 +616,7 @@ def _txn_method(results: dict, args: Any) -> str:
   the last commit; then a partition filled with {size_label(getattr(args, "txn_fetch_mib", 512))} of records in transactions
   of 1000 (every tenth aborted) is drained by one librdkafka Consumer with
   `isolation.level=read_committed` (`assign()`, no group), MB/s of the records it
-  returns from `assign()` to the last, median of three drains (`bench.txn`). Tansu is left out: its read_committed readers also get the records of
+  returns from `assign()` to the last{_drain_tail(txn_drains)}, median of three drains (`bench.txn`). Tansu is left out: its read_committed readers also get the records of
   aborted transactions, so its figures would not be comparable."""
 
 

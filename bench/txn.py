@@ -14,9 +14,9 @@
   (``assign()``, no group) drains it from the first offset; MB/s of the records
   it returns (the aborted ones are filtered out by the client from the broker's
   aborted-transaction list), from ``assign()`` to the last record; the median of
-  three drains. Large enough that the consumer's start (connection, metadata,
-  ListOffsets, about half a second on either broker) does not dominate, as in the
-  plain fetch scenario.
+  three drains. The consumer has the partition's leader before ``assign()`` and
+  each ``consume()`` asks for no more records than are still to come
+  (:func:`bench.fetch.drain`), as in the plain fetch scenario.
 
 Both bounded by the record count and a deadline.
 """
@@ -116,6 +116,7 @@ def fetch_committed(bootstrap: str, topic: str, expected: int, deadline_s: float
         "seconds": round(elapsed, 2),
         "mb_per_s": round(nbytes / 1e6 / elapsed, 1),
         "cores_pct": busy,
+        "drain_ends_at_last_record": True,
     }
 
 

@@ -244,6 +244,28 @@ def test_the_fetch_method_says_how_soon_the_client_fetched_again(tmp_path):
     assert "has the partition's leader from Metadata before it" in newest
 
 
+def test_the_drain_methods_say_whether_the_last_consume_waited_out_its_timeout(tmp_path):
+    """Fetch and read_committed drains from before bench.fetch.drain counted the half second
+    their last consume() waited after the last record: a page rendered from them says so;
+    drains that asked only for what was left do not."""
+    results = json.loads((ROOT / "bench" / "results" / "compare-2026-12-01.json").read_text())
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(results))
+    old = report.render(path, tmp_path / "old").read_text()
+    tail = "plus the half second the consumer's last `consume()` waited after it"
+    fetch_line = next(line for line in old.splitlines() if "(`bench.fetch.fetch`)" in line)
+    assert tail in fetch_line
+    assert old.count(tail) == 2  # the plain fetch and the read_committed drains
+    for b in results["brokers"]:
+        for drain in (b.get("fetch"), (b.get("txn") or {}).get("fetch")):
+            if isinstance(drain, dict):
+                drain["drain_ends_at_last_record"] = True
+    path.write_text(json.dumps(results))
+    new = report.render(path, tmp_path / "new").read_text()
+    assert tail not in new
+    assert "to the last record received (`bench.fetch.fetch`); the topic is" in new
+
+
 def test_the_produce_method_says_whether_the_brokers_were_warmed_up(tmp_path):
     """Runs from before the warm-up timed a cold JVM first and say nothing of one; a run in
     which every broker took it says so, and one broker without it is enough to say nothing."""
