@@ -16,7 +16,8 @@ first goes through the connection's :class:`~broker.protocol.auth.Authenticator`
 tokens after SaslHandshake v0; KIP-368 re-authentication), which also sets the
 largest frame accepted (``sasl.server.max.receive.size`` until authenticated).
 Plain TCP keeps the fast receive path (large requests read straight into their
-frame buffer).
+frame buffer); on TLS, every whole record a socket read brought in is decrypted
+in the same pass (:func:`buffered_plaintext`), not one record per pass.
 
 Limits: a request must arrive whole within ``request.receive.timeout.ms`` of its
 first byte; the bytes of a request being received are reserved from the broker's
@@ -29,6 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import ssl
 import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
@@ -108,6 +110,36 @@ class _Slot:
             self.done.set()
 
 
+def buffered_plaintext(tls: trio.SSLStream) -> list[bytes]:
+    """The plaintext a TLS stream can give now, without reading its socket.
+
+    ``trio.SSLStream.receive_some`` returns one TLS record per call, with a round
+    through the scheduler each time. librdkafka writes each record of a produce
+    request in its own TLS record (about 1 KiB of plaintext each), so a 1 MiB
+    request arrived in about a thousand calls. After each ``receive_some`` the
+    bytes trio has already taken from the socket (at most one socket read) are
+    decrypted here, record by record, in one go. OpenSSL does the decrypting; the
+    stream's own buffers are reached through its attributes, and a stream without
+    them gets nothing here (and keeps working record by record). A record that is
+    not whole yet, or any error, ends the loop: the next ``receive_some`` waits for
+    the rest, or raises the error as it would have.
+    """
+    obj = getattr(tls, "_ssl_object", None)
+    incoming = getattr(tls, "_incoming", None)
+    if not isinstance(obj, ssl.SSLObject) or not isinstance(incoming, ssl.MemoryBIO):
+        return []
+    parts: list[bytes] = []
+    while incoming.pending or obj.pending():
+        try:
+            data = obj.read(RECEIVE_BYTES)
+        except ssl.SSLError:  # SSLWantReadError (a partial record), or one receive_some reports
+            break
+        if not data:
+            break
+        parts.append(data)
+    return parts
+
+
 class _Connection:
     def __init__(
         self,
@@ -120,6 +152,7 @@ class _Connection:
         self.stream = stream
         self.conn_id = next(_ids)
         self.sock = stream.socket if isinstance(stream, trio.SocketStream) else None
+        self.tls: trio.SSLStream | None = None  # set once a TLS handshake has finished
         self.peer, self.host = "?", "?"
         try:
             raw = self.sock if self.sock is not None else stream.transport_stream.socket  # type: ignore[attr-defined]
@@ -212,7 +245,7 @@ class _Connection:
         if scope.cancelled_caught:
             log.info("tls_handshake_timeout", peer=self.peer, conn=self.conn_id)
             return False
-        self.stream = tls
+        self.stream = self.tls = tls
         self.sock = None  # the socket carries TLS records now: no direct reads into frames
         if not sec.protocol.uses_sasl:
             from broker.server.security import principal_or_none
@@ -354,6 +387,9 @@ class _Connection:
             return False
         if into is None:
             proto.receive_data(data)
+            if data and self.tls is not None:
+                for more in buffered_plaintext(self.tls):
+                    proto.receive_data(more)
         else:
             into.release()
             proto.received_into(n)
