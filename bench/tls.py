@@ -9,9 +9,11 @@ CA, the broker's certificate as a PEM keystore) and the same listeners:
 * SSL (TLS 1.3, no client certificate);
 * SASL_SSL with SCRAM-SHA-512.
 
-For each listener: a librdkafka producer sends N MiB of 1 KiB records (acks=all,
-idempotent) to a new 1-partition topic, then a consumer (assign, no group) reads
-them back. Prints a table with the ratio sharebroker/Kafka and writes
+First, untimed, ``--warm-mib`` MiB (64) are produced and read back on every listener,
+so that Kafka's JVM has compiled its produce, fetch and TLS paths before the first
+timed row (as ``bench.compare`` warms every broker). Then for each listener: a
+librdkafka producer sends N MiB of 1 KiB records (acks=all, idempotent) to a new
+1-partition topic, and a consumer (assign, no group) reads them back. Prints a table with the ratio sharebroker/Kafka and writes
 bench/results/tls-<date>.json.
 """
 
@@ -124,11 +126,23 @@ def fetch(conf: dict, topic: str, records: int, deadline_s: float = 120.0) -> fl
     return last - start
 
 
-def measure(name: str, addresses: dict[str, str], admin_bootstrap: str, ca_file: Path, mib: int) -> dict:
+def measure(
+    name: str, addresses: dict[str, str], admin_bootstrap: str, ca_file: Path, mib: int, warm_mib: int = 0
+) -> dict:
     records = mib * 1024 * 1024 // len(RECORD)
     topics = {p: f"tls-{p.lower()}-{time.time_ns()}" for p in PROTOCOLS}
-    setup(admin_bootstrap, list(topics.values()))
-    out = {}
+    warm = {p: f"tls-warm-{p.lower()}-{time.time_ns()}" for p in PROTOCOLS} if warm_mib else {}
+    setup(admin_bootstrap, [*topics.values(), *warm.values()])
+    out: dict[str, Any] = {}
+    if warm:
+        # Untimed, on every listener, before any timed row: a JVM compiles its produce,
+        # fetch and TLS paths over the first seconds of load (as bench.compare.warm_up).
+        warm_records = warm_mib * 1024 * 1024 // len(RECORD)
+        for protocol in PROTOCOLS:
+            conf = client_conf(protocol, addresses[protocol], ca_file)
+            produce(conf, warm[protocol], warm_records)
+            fetch(conf, warm[protocol], warm_records)
+        out["warm_up_mib_per_listener"] = warm_mib
     for protocol in PROTOCOLS:
         conf = client_conf(protocol, addresses[protocol], ca_file)
         p_s = produce(conf, topics[protocol], records)
@@ -141,7 +155,7 @@ def measure(name: str, addresses: dict[str, str], admin_bootstrap: str, ca_file:
     return out
 
 
-def run_sharebroker(pki, mib: int, cpus: str | None) -> dict:
+def run_sharebroker(pki, mib: int, cpus: str | None, warm_mib: int = 0) -> dict:
     settings = {
         "listeners": "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
         **pki.broker_settings(),
@@ -152,7 +166,7 @@ def run_sharebroker(pki, mib: int, cpus: str | None) -> dict:
         assert broker._proc is not None
         addresses = {p: broker._proc.address(p) for p in PROTOCOLS}
         try:
-            return measure("sharebroker", addresses, addresses["PLAINTEXT"], pki.ca_file, mib)
+            return measure("sharebroker", addresses, addresses["PLAINTEXT"], pki.ca_file, mib, warm_mib)
         except Exception:
             print(broker._proc.log_tail(30), file=sys.stderr)
             raise
@@ -160,7 +174,7 @@ def run_sharebroker(pki, mib: int, cpus: str | None) -> dict:
         broker.stop()
 
 
-def run_kafka(pki, mib: int, cpus: str | None) -> dict:
+def run_kafka(pki, mib: int, cpus: str | None, warm_mib: int = 0) -> dict:
     peer = KafkaPeer(cpus=cpus)
     p, ssl_port, sasl_port = peer.port, free_port(), free_port()
     assert pki.broker is not None
@@ -192,7 +206,7 @@ def run_kafka(pki, mib: int, cpus: str | None) -> dict:
             "SSL": f"127.0.0.1:{ssl_port}",
             "SASL_SSL": f"127.0.0.1:{sasl_port}",
         }
-        return measure("kafka", addresses, peer.bootstrap, pki.ca_file, mib)
+        return measure("kafka", addresses, peer.bootstrap, pki.ca_file, mib, warm_mib)
     finally:
         peer.stop()
         peer._tmp.cleanup()
@@ -202,6 +216,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mib", type=int, default=256, help="MiB produced and fetched per listener")
     parser.add_argument("--broker-cpus", default="0", help="CPUs the brokers are pinned to (taskset)")
+    parser.add_argument(
+        "--warm-mib", type=int, default=64, help="untimed MiB produced and fetched on each listener first (0: none)"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     why = KafkaPeer.available()
@@ -213,8 +230,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-tls-") as tmp:
         pki = Pki(Path(tmp) / "pki")
         results = {
-            "sharebroker": run_sharebroker(pki, args.mib, args.broker_cpus),
-            "kafka": run_kafka(pki, args.mib, args.broker_cpus),
+            "sharebroker": run_sharebroker(pki, args.mib, args.broker_cpus, args.warm_mib),
+            "kafka": run_kafka(pki, args.mib, args.broker_cpus, args.warm_mib),
         }
     print(f"\n{'listener':<10} {'metric':<8} {'sharebroker':>12} {'kafka 4.4':>10} {'ratio':>6}")
     for protocol in PROTOCOLS:
@@ -225,6 +242,7 @@ def main() -> int:
         "date": datetime.date.today().isoformat(),
         "machine": platform.platform(),
         "mib": args.mib,
+        "warm_mib": args.warm_mib,
         "record_bytes": len(RECORD),
         "results": results,
     }
