@@ -93,3 +93,14 @@ async def test_a_broken_record_is_left_for_receive_some_to_report(tmp_path):
 
 def test_a_stream_without_the_buffers_gives_nothing():
     assert buffered_plaintext(cast(trio.SSLStream, object())) == []
+
+
+async def test_a_close_after_the_records_still_ends_the_stream(tmp_path):
+    client, server, client_raw = await _pair(tmp_path)
+    await client.send_all(b"a" * 1024)
+    await client.send_all(b"b" * 1024)
+    await client.aclose()  # close_notify after the two records
+    _deliver(client_raw, server)
+    assert await server.receive_some(RECEIVE) == b"a" * 1024
+    assert buffered_plaintext(server) == [b"b" * 1024]
+    assert await server.receive_some(RECEIVE) == b""
