@@ -13,8 +13,8 @@ First, untimed, ``--warm-mib`` MiB (64) are produced and read back on every list
 so that Kafka's JVM has compiled its produce, fetch and TLS paths before the first
 timed row (as ``bench.compare`` warms every broker). Then for each listener: a
 librdkafka producer sends N MiB of 1 KiB records (acks=all, idempotent) to a new
-1-partition topic, and a consumer (assign, no group) reads them back. Prints a table with the ratio sharebroker/Kafka and writes
-bench/results/tls-<date>.json.
+1-partition topic, and a consumer (assign, no group) reads them back. Prints a
+table with the ratio sharebroker/Kafka and writes bench/results/tls-<date>.json.
 """
 
 from __future__ import annotations
