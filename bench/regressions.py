@@ -4,8 +4,9 @@
 commit's broker as ``baseline`` in the same run as this one (same pinning, same clients,
 minutes apart), so the two can be compared row by row without another day's noise.
 This module reads such a results file and lists every row of ``bench.report.METRICS``
-where ``sharebroker`` is more than ``--tolerance`` percent worse than ``baseline``
-(slower for rates, higher for times and memory), and exits 1 if there is one:
+and of the page's scale table (``bench.report_sections.scale_rows``) where
+``sharebroker`` is more than ``--tolerance`` percent worse than ``baseline`` (slower
+for rates, higher for times and memory), and exits 1 if there is one:
 
     python -m bench.regressions bench/results/compare-<date>.json --tolerance 5
 
@@ -22,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import METRICS, _label
+from bench.report_base import value
+from bench.report_sections import scale_rows
 
 DEFAULT_TOLERANCE_PCT = 5.0
 
@@ -45,7 +49,12 @@ class Row:
 
     @property
     def worse_pct(self) -> float:
-        """How much worse this broker is than the baseline, in percent (negative: better)."""
+        """How much worse this broker is than the baseline, in percent (negative: better).
+        Against a baseline of 0 (a scale row's memory growth): 0 if equal or better, else
+        infinitely worse."""
+        if self.baseline == 0:
+            better_or_equal = self.ours >= 0 if self.higher_is_better else self.ours <= 0
+            return 0.0 if better_or_equal else math.inf
         if self.higher_is_better:
             return (self.baseline - self.ours) / self.baseline * 100
         return (self.ours - self.baseline) / self.baseline * 100
@@ -73,7 +82,24 @@ def compared_rows(results: dict) -> tuple[list[Row], list[str]]:
             missing.append(text)
             continue
         rows.append(Row(key, text, unit, ours, base, higher))
+    _scale(by["sharebroker"].get("scale"), by["baseline"].get("scale"), rows, missing)
     return rows, missing
+
+
+def _scale(ours: dict | None, base: dict | None, rows: list[Row], missing: list[str]) -> None:
+    """The rows of the scale table (``bench.scale``), where either side ran it. A figure of
+    0 on the baseline is compared (memory growth per record is 0 on a good run)."""
+    if not ours and not base:
+        return
+    for label, unit, fn, higher, _ratio in scale_rows(ours or base or {}):
+        mine, theirs = value(ours, fn), value(base, fn)
+        if mine is None and theirs is None:
+            continue  # a figure only Kafka has (its heap), or one older files lack
+        text = f"Scale: {label}"
+        if mine is None or theirs is None:
+            missing.append(text)
+            continue
+        rows.append(Row(f"scale:{label}", text, unit, float(mine), float(theirs), higher))
 
 
 def median_rows(runs: list[dict]) -> tuple[list[Row], list[str]]:

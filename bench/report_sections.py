@@ -50,7 +50,7 @@ def _lower(label: str, unit: str, fn: Callable[[dict], float], ratio: bool = Tru
     return (label, unit, fn, False, ratio)
 
 
-def _scale_rows(ref: dict) -> list[_ScaleRow]:
+def scale_rows(ref: dict) -> list[_ScaleRow]:
     """The rows of the scale table: see _ScaleRow."""
     return _many_rows(ref.get("many", {})) + _batch_rows(ref.get("batch", [])) + _growth_rows(ref.get("growth", {}))
 
@@ -152,7 +152,7 @@ def scale_section(results: dict) -> str:
         *(f"{b['broker']} / kafka" for b in others if kafka),
     ]
     rows = []
-    for label, unit, fn, higher, wanted in _scale_rows(ref):
+    for label, unit, fn, higher, wanted in scale_rows(ref):
         vals = [value(b["scale"], fn) for b in brokers]
         if all(v is None for v in vals):
             continue

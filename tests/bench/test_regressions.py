@@ -87,6 +87,43 @@ def test_a_row_one_round_lacks_fails_the_check(tmp_path):
     assert regressions.main([str(_write(r, tmp_path, f"r{i}.json")) for i, r in enumerate(rounds)]) == 1
 
 
+def test_the_scale_table_rows_are_compared(tmp_path):
+    results = _run_with_baseline()
+    rows, missing = regressions.compared_rows(results)
+    scale = {r.key: r for r in rows if r.key.startswith("scale:")}
+    assert not missing
+    # Every row of the page's scale table that this broker has a figure for.
+    assert len(scale) >= 15, sorted(scale)
+    ours = _ours(results)["scale"]
+    ours["batch"][0]["ack_ms"] *= 1.5  # lower is better: 50 % worse
+    ours["growth"]["steps"][-1]["share_fetch_ms"] *= 0.5  # better: not named
+    worse = {r.label: round(r.worse_pct) for r in regressions.regressions(results, 5)}
+    assert worse == {
+        f"Scale: Accept one {ours['batch'][0]['batch_records']:,}-record range (ShareAcknowledge, median)": 50
+    }
+    assert regressions.main([str(_write(results, tmp_path))]) == 1
+
+
+def test_a_scale_figure_of_zero_on_both_sides_is_no_regression():
+    results = _run_with_baseline()
+    for b in results["brokers"]:
+        if b["broker"] in ("sharebroker", "baseline"):
+            b["scale"]["growth"]["bytes_per_in_flight_record"] = 0.0
+    row = next(r for r in regressions.compared_rows(results)[0] if "up to" in r.label and "RSS" in r.label)
+    assert row.worse_pct == 0
+    _ours(results)["scale"]["growth"]["bytes_per_in_flight_record"] = 12.0
+    row = next(r for r in regressions.compared_rows(results)[0] if r.key == row.key)
+    assert row.worse_pct == float("inf")
+    assert row in regressions.regressions(results, 5)
+
+
+def test_a_scale_row_only_one_side_has_fails_the_check():
+    results = _run_with_baseline()
+    del _ours(results)["scale"]["many"]["ack_all_ms"]
+    _rows, missing = regressions.compared_rows(results)
+    assert any(m.startswith("Scale: One ShareAcknowledge") for m in missing), missing
+
+
 def _write(results: dict, where: Path, name: str = "run.json") -> Path:
     path = where / name
     path.write_text(json.dumps(results))
