@@ -161,6 +161,8 @@ def scale_section(results: dict) -> str:
         ratios = [(ratio(value(b["scale"], fn), kv) if wanted else "-") for b in others] if kafka else []
         rows.append([label, f"{unit} ({arrow})", *(fmt(v) for v in vals), *ratios])
     m, g = ref.get("many", {}), ref.get("growth", {})
+    # Older results files ran 5 rounds per batch size and did not say so.
+    rounds = (ref.get("batch") or [{}])[0].get("rounds", 5)
     settings = ref.get("settings")
     limits = (
         f"Run with `{', '.join(f'{k}={v}' for k, v in settings.items())}`."
@@ -199,7 +201,7 @@ Single runs, times in ms, each phase inside the 30 s acquisition lock.
   {m.get("records_per_partition", "n/a")} records each written as one batch; one member acquires every
   record and acknowledges nothing until one ShareAcknowledge accepts them all.
 - **Batch-level ranges**: one stored batch of N records acquired (record-limit mode,
-  repeated until held) and accepted as one offset range, median of 5.
+  repeated until held) and accepted as one offset range, median of {rounds}.
 - **Growing in-flight count**: {growth}
 - RSS growth is measured at page granularity. For Kafka the JVM's RSS mostly tracks
   the heap it has already reserved, so the live heap after a full GC (`jcmd GC.run`,

@@ -68,6 +68,10 @@ RETRIABLE_GROUP = {14, 15, 16}
 # Leadership or metadata not yet propagated after CreateTopics: retry the produce.
 RETRIABLE_PRODUCE = {3, 5, 6, 7}
 BATCH_SIZES = (10, 100, 1000, 2000)
+# Acquire-and-accept rounds per batch size: a round trip of about a millisecond swings by
+# a third from one to the next on a 2-core VM, so a median of 5 moved by 30-50 % between
+# runs; a median of 25 is steady enough to compare two runs row by row.
+BATCH_ROUNDS = 25
 
 
 def _ms(t0: float) -> float:
@@ -397,7 +401,7 @@ def many(bootstrap: str, pid: int, partitions: int = 1000, per_partition: int = 
     return out
 
 
-def batch_sizes(bootstrap: str, sizes=BATCH_SIZES, rounds: int = 5) -> list[dict]:
+def batch_sizes(bootstrap: str, sizes=BATCH_SIZES, rounds: int = BATCH_ROUNDS) -> list[dict]:
     out = []
     for n in sizes:
         tag = time.time_ns()
@@ -424,6 +428,7 @@ def batch_sizes(bootstrap: str, sizes=BATCH_SIZES, rounds: int = 5) -> list[dict
                 "batch_records": n,
                 "acquire_ms_all_fetches": round(statistics.median(acq), 2),
                 "ack_ms": round(statistics.median(ack), 2),
+                "rounds": rounds,
             }
         )
     return out

@@ -129,6 +129,15 @@ def test_render_subset_with_scale_on_both(tmp_path):
     assert "## Observations" not in doc
 
 
+def test_the_scale_section_says_how_many_rounds_each_batch_median_took():
+    results = {"brokers": [{"broker": "sharebroker", "scale": _scale(1.0, False)}]}
+    results["brokers"][0]["scale"]["batch"] = [{"batch_records": 10, "acquire_ms_all_fetches": 1.0, "ack_ms": 2.0}]
+    # A file from before the count was recorded ran 5 rounds.
+    assert "accepted as one offset range, median of 5." in report.scale_section(results)
+    results["brokers"][0]["scale"]["batch"][0]["rounds"] = 25
+    assert "accepted as one offset range, median of 25." in report.scale_section(results)
+
+
 def test_a_bench_txn_file_beside_the_results_gets_its_section(tmp_path):
     """A page whose results file did not run txn shows the newest bench-txn file beside it."""
     results = json.loads(OLD_RESULTS.read_text())
