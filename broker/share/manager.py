@@ -40,6 +40,7 @@ from broker.replica.manager import ReplicaManager
 from broker.share import dead_letter as dlq
 from broker.share.fairness import FairShare
 from broker.share.inflight import AcquiredRange, DeadLetter, Delta, PersistedState, StateBatch
+from broker.share.lock_timer import LockTimer
 from broker.share.log_view import PartitionLogView
 from broker.share.partition import SharePartition
 from broker.share.sessions import ShareSessionCache
@@ -176,7 +177,7 @@ class SharePartitionManager:
         # Long polls woken when a background load ends, and at shutdown.
         self._load_waiters: set[trio.Event] = set()
         self._stop_waiters: set[trio.Event] = set()
-        self._timer_changed = trio.Event()
+        self._timer = LockTimer()
         self._nursery: trio.Nursery | None = None
         self._watched: set[int] = set()
         # The broker's settings as in force now (their defaults without a config).
@@ -448,7 +449,7 @@ class SharePartitionManager:
             last, run = e.streak
             e.streak = (member_id, run + 1 if last == member_id else 1)
             e.fair.acquired(member_id, now, sum(r.last_offset - r.first_offset + 1 for r in ranges))
-            self._timer_changed.set()
+            self._timer.due_by(e.sp.next_lock_deadline())
             again = sum(r.last_offset - r.first_offset + 1 for r in ranges if r.delivery_count > 1)
             if again:
                 self._metrics.redelivered(e.key[0], again)
@@ -484,7 +485,7 @@ class SharePartitionManager:
         if any(t == 2 for _, _, types in batches for t in types):  # Release: records came back
             _wake_now_or_later(e, woken)
             if s.backoff_ms > 0:
-                self._timer_changed.set()
+                self._timer.due_by(e.sp.next_redelivery_ms())
         elif s.key_ordering:
             _wake_now_or_later(e, woken)  # a settled record lets the next record of its key go out
         return ErrorCode.NONE
@@ -575,8 +576,8 @@ class SharePartitionManager:
                 dead_letter=dead_letter,
                 redelivery_delay=self._redelivery_delay(s),
             )
-            if s.backoff_ms > 0:
-                self._timer_changed.set()  # the timer wakes fetches when the released records are due
+            if s.backoff_ms > 0:  # the timer wakes fetches when the released records are due
+                self._timer.due_by(e.sp.next_redelivery_ms())
             if delta is not None:
                 await self.persist(e, delta)
                 e.wake()
@@ -652,8 +653,8 @@ class SharePartitionManager:
 
     async def _expire_locks_forever(self) -> None:
         while True:
-            # Reset before scanning: acquisitions during the scan's awaits set it again.
-            self._timer_changed = trio.Event()
+            # Before scanning: acquisitions during the scan's awaits wake the next scan.
+            self._timer.scanning()
             now = self._clock()
             nearest: int | None = None
             for e in list(self._entries.values()):
@@ -678,9 +679,10 @@ class SharePartitionManager:
                 for t in (deadline, due):
                     if t is not None and (nearest is None or t < nearest):
                         nearest = t
+            self._timer.sleeping_until(nearest)
             delay = 3600.0 if nearest is None else max(0.0, (nearest - self._clock()) / 1000)
             with trio.move_on_after(delay):
-                await self._timer_changed.wait()
+                await self._timer.changed.wait()
 
     # --- dead letters (KIP-1191) ------------------------------------------------------
 
